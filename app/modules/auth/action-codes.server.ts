@@ -1,0 +1,111 @@
+import crypto from 'node:crypto'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { getDb, type Tx } from '#db/client'
+import { actionCodes } from '#db/schema/index'
+import { hashSecret } from './session.server'
+
+/** One-time codes behind e-mailed links: random, stored as SHA-256, single use, expiring. */
+export type ActionCodeKind = (typeof actionCodes.$inferSelect)['kind']
+
+const HOUR = 60 * 60 * 1000
+export const ACTION_CODE_TTL_MS: Record<ActionCodeKind, number> = {
+  reset_password: 1 * HOUR,
+  verify_email: 24 * HOUR,
+  activate_account: 7 * 24 * HOUR,
+  setup_admin: 24 * HOUR,
+  // Colleague invites normally live until the scheme closes; callers pass that date.
+  colleague_invite: 60 * 24 * HOUR,
+}
+
+/** The URL `mode` of each kind (the spec's e-mail action handler). */
+export const MODE_OF_KIND: Record<ActionCodeKind, string> = {
+  verify_email: 'verifyEmail',
+  reset_password: 'resetPassword',
+  activate_account: 'activate',
+  colleague_invite: 'invite',
+  setup_admin: 'setup',
+}
+export const KIND_OF_MODE: Record<string, ActionCodeKind> = Object.fromEntries(
+  Object.entries(MODE_OF_KIND).map(([kind, mode]) => [mode, kind as ActionCodeKind]),
+)
+
+export type ActionCode = typeof actionCodes.$inferSelect
+
+export async function createActionCode(
+  tx: Tx,
+  input: {
+    kind: ActionCodeKind
+    userId?: string | null
+    assignmentId?: string | null
+    email?: string | null
+    expiresAt?: Date
+  },
+): Promise<{ code: string; row: ActionCode }> {
+  const code = crypto.randomBytes(24).toString('base64url')
+  const [row] = await tx
+    .insert(actionCodes)
+    .values({
+      kind: input.kind,
+      codeHash: hashSecret(code),
+      userId: input.userId ?? null,
+      assignmentId: input.assignmentId ?? null,
+      email: input.email ?? null,
+      expiresAt: input.expiresAt ?? new Date(Date.now() + ACTION_CODE_TTL_MS[input.kind]),
+    })
+    .returning()
+  return { code, row: row! }
+}
+
+/** Ends the unused codes of a kind for a user (a new reset link makes older ones void). */
+export async function revokeActionCodes(tx: Tx, kind: ActionCodeKind, userId: string | null) {
+  await tx
+    .update(actionCodes)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(actionCodes.kind, kind),
+        userId === null ? isNull(actionCodes.userId) : eq(actionCodes.userId, userId),
+        isNull(actionCodes.usedAt),
+      ),
+    )
+}
+
+function isWellFormed(code: unknown): code is string {
+  return typeof code === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(code)
+}
+
+/** The live code, without using it (to show the form behind a link). */
+export async function findActionCode(kind: ActionCodeKind, code: unknown, tx: Tx = getDb()) {
+  if (!isWellFormed(code)) return null
+  const [row] = await tx
+    .select()
+    .from(actionCodes)
+    .where(
+      and(
+        eq(actionCodes.codeHash, hashSecret(code)),
+        eq(actionCodes.kind, kind),
+        isNull(actionCodes.usedAt),
+        gt(actionCodes.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(1)
+  return row ?? null
+}
+
+/** Uses a code once: of two concurrent callers only one gets the row. */
+export async function consumeActionCode(kind: ActionCodeKind, code: unknown, tx: Tx = getDb()) {
+  if (!isWellFormed(code)) return null
+  const [row] = await tx
+    .update(actionCodes)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(actionCodes.codeHash, hashSecret(code)),
+        eq(actionCodes.kind, kind),
+        isNull(actionCodes.usedAt),
+        gt(actionCodes.expiresAt, sql`now()`),
+      ),
+    )
+    .returning()
+  return row ?? null
+}

@@ -1,0 +1,64 @@
+import { eq, sql } from 'drizzle-orm'
+import { getDb, queryRows } from '#db/client'
+import { users } from '#db/schema/index'
+import type { Env } from '#app/config/env.server'
+import { log } from '#app/lib/logger.server'
+import { recordAudit } from '#app/modules/audit/audit.server'
+import { createActionCode, revokeActionCodes } from './action-codes.server'
+import { actionLink, normalizeEmail } from './auth.server'
+import { hashPassword } from './password.server'
+
+/**
+ * A fresh deployment must be administrable. With ADMIN_EMAIL/ADMIN_PASSWORD the first admin is
+ * created from them; otherwise a one-time setup link is printed (a new one each start, the older
+ * ones void) until somebody uses it.
+ */
+export async function ensureFirstAdmin(env: Env): Promise<{ setupLink?: string; createdAdmin?: string }> {
+  const db = getDb()
+  const [admins] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM users WHERE role = 'admin'`,
+  )
+  if (Number(admins?.n) > 0) return {}
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+    const email = normalizeEmail(env.ADMIN_EMAIL)
+    const passwordHash = await hashPassword(env.ADMIN_PASSWORD)
+    await db.transaction(async (tx) => {
+      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1)
+      const id = existing
+        ? (
+            await tx
+              .update(users)
+              .set({ role: 'admin', passwordHash, disabledAt: null, emailVerifiedAt: new Date() })
+              .where(eq(users.id, existing.id))
+              .returning({ id: users.id })
+          )[0]!.id
+        : (
+            await tx
+              .insert(users)
+              .values({
+                email,
+                displayName: 'Administrator',
+                passwordHash,
+                role: 'admin',
+                emailVerifiedAt: new Date(),
+              })
+              .returning({ id: users.id })
+          )[0]!.id
+      await recordAudit(tx, { actorId: null, action: 'admin.created_from_env', entity: 'user', entityId: id })
+    })
+    log.info('first admin created from ADMIN_EMAIL', { email })
+    return { createdAdmin: email }
+  }
+  const setupLink = await db.transaction(async (tx) => {
+    await revokeActionCodes(tx, 'setup_admin', null)
+    const { code } = await createActionCode(tx, { kind: 'setup_admin' })
+    return actionLink('setup_admin', code)
+  })
+  // Printed for the operator on purpose: it is the only way into a new deployment.
+  process.stdout.write(
+    `\n  No admin account exists yet. Open this one-time link to create the first admin:\n\n    ${setupLink}\n\n`,
+  )
+  log.info('setup link issued', { link: setupLink })
+  return { setupLink }
+}

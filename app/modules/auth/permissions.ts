@@ -1,0 +1,30 @@
+/**
+ * The role matrix of the spec (§2 routes, §6 roles): pure data, no database, used by the guards
+ * and by the UI to decide which links to show.
+ */
+export const ROLES = ['admin', 'employee', 'colleague'] as const
+export type Role = (typeof ROLES)[number]
+
+export const ROUTE_ROLES = {
+  user: ['employee'],
+  'user/edit-profile': ['employee'],
+  'user/thank-you': ['employee', 'colleague'],
+  'user/colleague-invite': ['employee', 'admin'],
+  'user/response': ['admin', 'employee'],
+  assignment: ['admin', 'employee', 'colleague'],
+  questionnaire: ['admin', 'employee', 'colleague'],
+  admin: ['admin'],
+} as const satisfies Record<string, readonly Role[]>
+
+export type ProtectedRoute = keyof typeof ROUTE_ROLES
+
+export function canAccess(role: Role, route: ProtectedRoute): boolean {
+  return (ROUTE_ROLES[route] as readonly Role[]).includes(role)
+}
+
+/** Where a role lands after signing in (a colleague's open assignment is resolved by the server). */
+export const ROLE_HOME: Record<Role, string> = {
+  admin: '/admin',
+  employee: '/user',
+  colleague: '/user/thank-you',
+}

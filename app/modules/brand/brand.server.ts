@@ -1,0 +1,369 @@
+import { and, asc, desc, eq, ilike, ne, sql, type SQL } from 'drizzle-orm'
+import type { AnyPgColumn } from 'drizzle-orm/pg-core'
+import { z } from 'zod'
+import { getDb, type Tx } from '#db/client'
+import { brands, companies } from '#db/schema/index'
+import { recordAudit } from '#app/modules/audit/audit.server'
+import { deleteFile, storeImage, type ImageType } from '#app/modules/file/file.server'
+import type { BrandCreateInput, BrandListQuery, BrandUpdateInput } from './schemas'
+
+/**
+ * Brands: every query and rule. Routes call these and never run SQL themselves. Changes run in a
+ * transaction that also writes the audit row; rule failures come back as form messages (`ok: false`),
+ * never as thrown errors, so a page can show them next to the field.
+ */
+
+export const BRAND_PAGE_SIZE = 20
+
+export type Actor = { id: string; ip?: string | null }
+
+export type Outcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; notFound?: boolean; formErrors?: string[]; fieldErrors?: Record<string, string[]> }
+
+// ---------------------------------------------------------------------------------------------
+// Keyset pagination. Nothing here is brand-specific (company.server.ts uses it too); it belongs in a
+// shared app/lib module once the other admin lists adopt it.
+
+export type SortField = 'name' | 'created'
+
+/** A page boundary: the sort it belongs to, the last row's sort value and its id (the tie-breaker). */
+const CursorSchema = z.object({ s: z.enum(['name', 'created']), v: z.string().max(1000), id: z.uuid() })
+export type Cursor = z.output<typeof CursorSchema>
+
+// created_at as text with its full microsecond precision: a JS Date keeps only milliseconds, and a
+// cursor that rounds would skip or repeat rows created within the same millisecond.
+const CREATED_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+export const timestampKey = (column: AnyPgColumn) =>
+  sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+export function encodeCursor(cursor: Cursor) {
+  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url')
+}
+
+/** null for anything that is not a cursor of this sort (an edited or outdated link). */
+export function decodeCursor(raw: string, field: SortField): Cursor | null {
+  if (raw.length > 2000) return null
+  try {
+    const parsed = CursorSchema.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')))
+    if (!parsed.success || parsed.data.s !== field) return null
+    if (field === 'created' && !CREATED_KEY.test(parsed.data.v)) return null
+    return parsed.data
+  } catch {
+    return null
+  }
+}
+
+/** `%` and `_` typed into the search box are literal characters, not wildcards. */
+export function escapeLike(text: string) {
+  return text.replace(/[\\%_]/g, '\\$&')
+}
+
+export type Page<Row> = {
+  rows: Row[]
+  /** Cursor for the rows after this page (null on the last page). */
+  next: string | null
+  /** Cursor for the rows before this page (null on the first page). */
+  prev: string | null
+  /** The link's cursor could not be read, so the first page is shown instead. */
+  staleCursor: boolean
+}
+
+/** Where a list query starts and in which order it reads (see listBrands). */
+export function keysetPlan(query: { sort: string; after?: string; before?: string }) {
+  const field: SortField = query.sort.startsWith('name') ? 'name' : 'created'
+  const descending = query.sort.endsWith('-desc')
+  const raw = query.before ?? query.after
+  const cursor = raw ? decodeCursor(raw, field) : null
+  const backwards = Boolean(query.before) && cursor !== null
+  // Walking back reads the rows before the cursor in reverse order, then flips them.
+  const ascending = descending === backwards
+  return { field, cursor, backwards, ascending, staleCursor: Boolean(raw) && cursor === null }
+}
+
+/** The WHERE term that starts a page after (or before) the cursor. */
+export function keysetCondition(
+  plan: ReturnType<typeof keysetPlan>,
+  columns: { name: AnyPgColumn; created: AnyPgColumn; id: AnyPgColumn },
+): SQL | undefined {
+  const { cursor, field, ascending } = plan
+  if (!cursor) return undefined
+  const value = field === 'name' ? sql`${cursor.v}::text` : sql`${cursor.v}::timestamptz`
+  return sql`(${columns[field]}, ${columns.id}) ${ascending ? sql`>` : sql`<`} (${value}, ${cursor.id}::uuid)`
+}
+
+/** Cuts the extra row off, restores the order and works out the neighbouring pages' cursors. */
+export function keysetPage<Row extends { id: string; name: string; createdAt: string }>(
+  plan: ReturnType<typeof keysetPlan>,
+  rows: Row[],
+  pageSize: number,
+): Page<Row> {
+  const more = rows.length > pageSize
+  const page = rows.slice(0, pageSize)
+  if (plan.backwards) page.reverse()
+  const keyOf = (row: Row) =>
+    encodeCursor({ s: plan.field, v: plan.field === 'name' ? row.name : row.createdAt, id: row.id })
+  const first = page[0]
+  const last = page[page.length - 1]
+  return {
+    rows: page,
+    next: last && (plan.backwards || more) ? keyOf(last) : null,
+    prev: first && (plan.backwards ? more : plan.cursor !== null) ? keyOf(first) : null,
+    staleCursor: plan.staleCursor,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list: search, sort and keyset pagination in one query.
+
+// A correlated count: one statement for the page, served by the index on companies.brand_id.
+// Written out in full because Drizzle leaves columns unqualified in a single-table select, where
+// "id" inside the subquery would mean companies.id.
+const companyCount =
+  sql<number>`(SELECT count(*) FROM companies c WHERE c.brand_id = brands.id)::int`.mapWith(Number)
+
+export type BrandListRow = {
+  id: string
+  name: string
+  logoFileId: string | null
+  primaryColor: string
+  accentColor: string
+  createdAt: string
+  companyCount: number
+}
+
+export async function listBrands(query: BrandListQuery): Promise<Page<BrandListRow>> {
+  const plan = keysetPlan(query)
+  const sortColumn = plan.field === 'name' ? brands.name : brands.createdAt
+  const rows = await getDb()
+    .select({
+      id: brands.id,
+      name: brands.name,
+      logoFileId: brands.logoFileId,
+      primaryColor: brands.primaryColor,
+      accentColor: brands.accentColor,
+      createdAt: timestampKey(brands.createdAt),
+      companyCount,
+    })
+    .from(brands)
+    .where(
+      and(
+        query.q ? ilike(brands.name, `%${escapeLike(query.q)}%`) : undefined,
+        keysetCondition(plan, { name: brands.name, created: brands.createdAt, id: brands.id }),
+      ),
+    )
+    .orderBy(...(plan.ascending ? [asc(sortColumn), asc(brands.id)] : [desc(sortColumn), desc(brands.id)]))
+    .limit(BRAND_PAGE_SIZE + 1)
+  return keysetPage(plan, rows, BRAND_PAGE_SIZE)
+}
+
+/** Every brand for a <select> (companies choose one), by name. */
+export async function listBrandOptions() {
+  return getDb()
+    .select({ id: brands.id, name: brands.name })
+    .from(brands)
+    .orderBy(asc(brands.name), asc(brands.id))
+    .limit(1000)
+}
+
+/** One brand for its edit page; null for an unknown or malformed id. */
+export async function getBrand(id: string) {
+  if (!z.uuid().safeParse(id).success) return null
+  const [row] = await getDb()
+    .select({
+      id: brands.id,
+      name: brands.name,
+      logoFileId: brands.logoFileId,
+      primaryColor: brands.primaryColor,
+      accentColor: brands.accentColor,
+      senderName: brands.senderName,
+      callbackUrl: brands.callbackUrl,
+      contactEmail: brands.contactEmail,
+      profileUrl: brands.profileUrl,
+      companyCount,
+    })
+    .from(brands)
+    .where(eq(brands.id, id))
+    .limit(1)
+  return row ?? null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes.
+
+/**
+ * true when another brand already has this name (case-insensitive). The advisory lock makes two
+ * concurrent saves of the same name take turns, so the check cannot be raced.
+ */
+async function nameTaken(tx: Tx, name: string, exceptId?: string) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`brand-name:${name.toLowerCase()}`}))`)
+  const [row] = await tx
+    .select({ id: brands.id })
+    .from(brands)
+    .where(and(sql`lower(${brands.name}) = lower(${name})`, exceptId ? ne(brands.id, exceptId) : undefined))
+    .limit(1)
+  return Boolean(row)
+}
+
+const nameTakenError = (name: string) => ({
+  name: [`A brand called “${name}” already exists. Choose another name.`],
+})
+
+export async function createBrand(
+  actor: Actor,
+  input: Omit<BrandCreateInput, 'intent'>,
+): Promise<Outcome<{ id: string }>> {
+  return getDb().transaction(async (tx) => {
+    if (await nameTaken(tx, input.name)) return { ok: false, fieldErrors: nameTakenError(input.name) }
+    const values = { name: input.name, primaryColor: input.primaryColor, accentColor: input.accentColor }
+    const [row] = await tx.insert(brands).values(values).returning({ id: brands.id })
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'brand.create',
+      entity: 'brand',
+      entityId: row!.id,
+      details: values,
+    })
+    return { ok: true, value: { id: row!.id } }
+  })
+}
+
+export type BrandChanges = Omit<BrandUpdateInput, 'intent' | 'logo' | 'removeLogo'> & {
+  /** A checked image (readImageUpload) to replace the logo with, or null to keep it. */
+  logo: { bytes: Uint8Array; mime: ImageType } | null
+  removeLogo: boolean
+}
+
+const EDITABLE = [
+  'name',
+  'primaryColor',
+  'accentColor',
+  'senderName',
+  'callbackUrl',
+  'contactEmail',
+  'profileUrl',
+  'logoFileId',
+] as const
+
+export async function updateBrand(
+  actor: Actor,
+  id: string,
+  input: BrandChanges,
+): Promise<Outcome<{ id: string; changed: string[] }>> {
+  if (!z.uuid().safeParse(id).success)
+    return { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
+  return getDb().transaction(async (tx) => {
+    const [current] = await tx
+      .select({
+        name: brands.name,
+        primaryColor: brands.primaryColor,
+        accentColor: brands.accentColor,
+        senderName: brands.senderName,
+        callbackUrl: brands.callbackUrl,
+        contactEmail: brands.contactEmail,
+        profileUrl: brands.profileUrl,
+        logoFileId: brands.logoFileId,
+      })
+      .from(brands)
+      .where(eq(brands.id, id))
+      .for('update')
+    if (!current) return { ok: false, notFound: true, formErrors: ['This brand no longer exists.'] }
+    if (input.name.toLowerCase() !== current.name.toLowerCase() && (await nameTaken(tx, input.name, id))) {
+      return { ok: false, fieldErrors: nameTakenError(input.name) }
+    }
+
+    const next = {
+      name: input.name,
+      primaryColor: input.primaryColor,
+      accentColor: input.accentColor,
+      senderName: input.senderName,
+      callbackUrl: input.callbackUrl,
+      contactEmail: input.contactEmail,
+      profileUrl: input.profileUrl,
+      logoFileId: current.logoFileId,
+    }
+    if (input.logo) next.logoFileId = await storeImage(tx, input.logo, id)
+    else if (input.removeLogo) next.logoFileId = null
+
+    const changes: Record<string, { from: unknown; to: unknown }> = {}
+    for (const key of EDITABLE) {
+      if (current[key] !== next[key]) changes[key] = { from: current[key], to: next[key] }
+    }
+    if (!Object.keys(changes).length) return { ok: true, value: { id, changed: [] } }
+
+    await tx
+      .update(brands)
+      .set({ ...next, updatedAt: new Date() })
+      .where(eq(brands.id, id))
+    // The replaced logo's bytes go too: nothing else points at a brand's logo file.
+    if (current.logoFileId && current.logoFileId !== next.logoFileId) await deleteFile(tx, current.logoFileId)
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'brand.update',
+      entity: 'brand',
+      entityId: id,
+      details: { changes },
+    })
+    return { ok: true, value: { id, changed: Object.keys(changes) } }
+  })
+}
+
+function brandInUse(name: string | null, count: number | null) {
+  const who = name ? `“${name}”` : 'This brand'
+  const users =
+    count === null
+      ? 'is still used by at least one company'
+      : `is used by ${count} ${count === 1 ? 'company' : 'companies'}`
+  return `${who} ${users}, so it cannot be deleted. Move ${count === 1 ? 'that company' : 'those companies'} to another brand first.`
+}
+
+/** A Postgres error code from either driver (drizzle wraps the driver's error in `cause`). */
+export function pgErrorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null
+  const code = e?.cause?.code ?? e?.code
+  return typeof code === 'string' ? code : undefined
+}
+
+export async function deleteBrand(actor: Actor, id: string): Promise<Outcome<{ name: string }>> {
+  if (!z.uuid().safeParse(id).success)
+    return { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
+  try {
+    return await getDb().transaction(async (tx) => {
+      // The row lock makes a concurrent "create company with this brand" wait for the outcome.
+      const [current] = await tx
+        .select({
+          name: brands.name,
+          logoFileId: brands.logoFileId,
+          primaryColor: brands.primaryColor,
+          accentColor: brands.accentColor,
+        })
+        .from(brands)
+        .where(eq(brands.id, id))
+        .for('update')
+      if (!current) return { ok: false, notFound: true, formErrors: ['This brand no longer exists.'] }
+      const [usage] = await tx
+        .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
+        .from(companies)
+        .where(eq(companies.brandId, id))
+      if (usage && usage.count > 0) return { ok: false, formErrors: [brandInUse(current.name, usage.count)] }
+
+      await tx.delete(brands).where(eq(brands.id, id))
+      if (current.logoFileId) await deleteFile(tx, current.logoFileId)
+      await recordAudit(tx, {
+        actorId: actor.id,
+        ip: actor.ip ?? null,
+        action: 'brand.delete',
+        entity: 'brand',
+        entityId: id,
+        details: current,
+      })
+      return { ok: true, value: { name: current.name } }
+    })
+  } catch (error) {
+    // The foreign key is the last word: a company that slipped in still makes this a message, not a 500.
+    if (pgErrorCode(error) === '23503') return { ok: false, formErrors: [brandInUse(null, null)] }
+    throw error
+  }
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod'
+
+/**
+ * The brand forms' Zod schemas, shared by Conform in the browser and the actions on the server.
+ * Conform turns an empty field into `undefined` before these run, so "optional" means "left blank";
+ * the optional overrides come out as `null` (a blank override means "use the deployment default").
+ */
+
+export const BRAND_NAME_MAX = 100
+export const SENDER_NAME_MAX = 100
+export const URL_MAX = 2000
+export const EMAIL_MAX = 254
+/** The same ceiling file.server.ts enforces on every image (kept here because this file reaches the browser). */
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024
+export const LOGO_ACCEPT = 'image/png,image/jpeg,image/webp'
+export const DEFAULT_PRIMARY_COLOR = '#1d4ed8'
+export const DEFAULT_ACCENT_COLOR = '#0f766e'
+
+const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/
+// Header-unsafe characters: the sender name ends up in an e-mail's From header.
+const SENDER_NAME_SAFE = /^[^\r\n<>"]*$/
+
+const name = z
+  .string({ error: 'Enter the brand’s name.' })
+  .trim()
+  .min(1, 'Enter the brand’s name.')
+  .max(BRAND_NAME_MAX, `The name must be ${BRAND_NAME_MAX} characters or fewer.`)
+
+const colour = (which: 'primary' | 'accent') =>
+  z
+    .string({ error: `Enter the ${which} colour.` })
+    .trim()
+    .regex(HEX_COLOUR, `Enter the ${which} colour as # followed by six hex digits, for example #1d4ed8.`)
+    .transform((v) => v.toLowerCase())
+
+const webAddress = (what: string) =>
+  z
+    .url({
+      protocol: /^https?$/,
+      hostname: z.regexes.domain,
+      error: `Enter the ${what} as a full web address starting with https://, for example https://example.com/contact.`,
+    })
+    .max(URL_MAX, `The ${what} must be ${URL_MAX} characters or fewer.`)
+    .optional()
+    .transform((v) => v ?? null)
+
+const senderName = z
+  .string()
+  .trim()
+  .max(SENDER_NAME_MAX, `The sender name must be ${SENDER_NAME_MAX} characters or fewer.`)
+  .regex(SENDER_NAME_SAFE, 'The sender name cannot contain line breaks, quotes or angle brackets.')
+  .optional()
+  .transform((v) => v || null)
+
+const contactEmail = z
+  .email('Enter the contact e-mail as an address like team@example.com.')
+  .max(EMAIL_MAX, `The contact e-mail must be ${EMAIL_MAX} characters or fewer.`)
+  .optional()
+  .transform((v) => v?.toLowerCase() ?? null)
+
+/** The list page's quick create: the essentials; logo and contact links follow on the brand's page. */
+export const BrandCreateSchema = z.object({
+  intent: z.literal('create'),
+  name,
+  primaryColor: colour('primary'),
+  accentColor: colour('accent'),
+})
+
+export const BrandUpdateSchema = z.object({
+  intent: z.literal('update'),
+  name,
+  primaryColor: colour('primary'),
+  accentColor: colour('accent'),
+  senderName,
+  callbackUrl: webAddress('callback page'),
+  contactEmail,
+  profileUrl: webAddress('profile link'),
+  // The browser's claim about the type is not trusted: the server checks the bytes (file.server.ts).
+  logo: z.file().max(LOGO_MAX_BYTES, 'The logo must be 2 MB or smaller.').optional(),
+  removeLogo: z.boolean().optional(),
+})
+
+export const BrandDeleteSchema = z.object({
+  intent: z.literal('delete'),
+})
+
+export type BrandCreateInput = z.output<typeof BrandCreateSchema>
+export type BrandUpdateInput = z.output<typeof BrandUpdateSchema>
+
+export const BRAND_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
+export type BrandSort = (typeof BRAND_SORTS)[number]
+export const BRAND_SORT_LABELS: Record<BrandSort, string> = {
+  'name-asc': 'Name, A to Z',
+  'name-desc': 'Name, Z to A',
+  'created-desc': 'Newest first',
+  'created-asc': 'Oldest first',
+}
+
+/** The list's URL: bad values fall back to defaults rather than failing the page. */
+export const BrandListQuerySchema = z.object({
+  q: z
+    .string()
+    .trim()
+    .catch('')
+    .transform((v) => v.slice(0, 100)),
+  sort: z.enum(BRAND_SORTS).catch('name-asc'),
+  // Cursors are checked (and an unreadable one reported) where they are decoded.
+  after: z.string().optional().catch(undefined),
+  before: z.string().optional().catch(undefined),
+})
+export type BrandListQuery = z.output<typeof BrandListQuerySchema>
+
+export function parseBrandListQuery(searchParams: URLSearchParams): BrandListQuery {
+  return BrandListQuerySchema.parse(Object.fromEntries(searchParams))
+}

@@ -1,0 +1,244 @@
+import { and, asc, desc, eq, ilike, ne, sql } from 'drizzle-orm'
+import { z } from 'zod'
+import { getDb, type Tx } from '#db/client'
+import { brands, companies } from '#db/schema/index'
+import { recordAudit } from '#app/modules/audit/audit.server'
+import {
+  escapeLike,
+  keysetCondition,
+  keysetPage,
+  keysetPlan,
+  pgErrorCode,
+  timestampKey,
+  type Actor,
+  type Outcome,
+  type Page,
+} from '#app/modules/brand/brand.server'
+import type { CompanyInput, CompanyListQuery } from './schemas'
+
+/**
+ * Companies: every query and rule. A company belongs to one brand (its e-mails and pages use the
+ * brand's look); employees and schemes belong to a company, which is why one that has either
+ * cannot be deleted.
+ */
+
+export const COMPANY_PAGE_SIZE = 20
+
+export type CompanyListRow = {
+  id: string
+  name: string
+  brandId: string
+  brandName: string
+  createdAt: string
+}
+
+/** One page of companies with their brand's name, in one query. */
+export async function listCompanies(query: CompanyListQuery): Promise<Page<CompanyListRow>> {
+  const plan = keysetPlan(query)
+  const sortColumn = plan.field === 'name' ? companies.name : companies.createdAt
+  const rows = await getDb()
+    .select({
+      id: companies.id,
+      name: companies.name,
+      brandId: companies.brandId,
+      brandName: brands.name,
+      createdAt: timestampKey(companies.createdAt),
+    })
+    .from(companies)
+    .innerJoin(brands, eq(brands.id, companies.brandId))
+    .where(
+      and(
+        query.q ? ilike(companies.name, `%${escapeLike(query.q)}%`) : undefined,
+        keysetCondition(plan, { name: companies.name, created: companies.createdAt, id: companies.id }),
+      ),
+    )
+    .orderBy(
+      ...(plan.ascending ? [asc(sortColumn), asc(companies.id)] : [desc(sortColumn), desc(companies.id)]),
+    )
+    .limit(COMPANY_PAGE_SIZE + 1)
+  return keysetPage(plan, rows, COMPANY_PAGE_SIZE)
+}
+
+// What references a company (the foreign keys that make deleting it impossible), counted per row.
+// Written out in full: Drizzle leaves columns unqualified in a single-table select, and an
+// unqualified "id" inside the subquery would mean the subquery's own table.
+const employeeCount =
+  sql<number>`(SELECT count(*) FROM users u WHERE u.company_id = companies.id)::int`.mapWith(Number)
+const schemeCount =
+  sql<number>`(SELECT count(*) FROM schemes s WHERE s.company_id = companies.id)::int`.mapWith(Number)
+
+/** One company with what stands in the way of deleting it; null for an unknown or malformed id. */
+export async function getCompany(id: string | null | undefined) {
+  if (!id || !z.uuid().safeParse(id).success) return null
+  const [row] = await getDb()
+    .select({
+      id: companies.id,
+      name: companies.name,
+      brandId: companies.brandId,
+      employeeCount,
+      schemeCount,
+    })
+    .from(companies)
+    .where(eq(companies.id, id))
+    .limit(1)
+  return row ?? null
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/** Why a company cannot be deleted, in words an admin can act on. */
+export function companyInUseMessage(
+  name: string | null,
+  employees: number | null,
+  schemeCount: number | null,
+) {
+  const who = name ? `“${name}”` : 'This company'
+  if (employees === null || schemeCount === null) {
+    return `${who} still has employees or schemes, so it cannot be deleted. Move or remove them first.`
+  }
+  const parts = [
+    employees ? plural(employees, 'employee', 'employees') : null,
+    schemeCount ? plural(schemeCount, 'scheme', 'schemes') : null,
+  ].filter(Boolean)
+  return `${who} still has ${parts.join(' and ')}, so it cannot be deleted. Move or remove ${
+    employees + schemeCount === 1 ? 'it' : 'them'
+  } first.`
+}
+
+/** Case-insensitive; the advisory lock makes concurrent saves of one name take turns. */
+async function nameTaken(tx: Tx, name: string, exceptId?: string) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`company-name:${name.toLowerCase()}`}))`)
+  const [row] = await tx
+    .select({ id: companies.id })
+    .from(companies)
+    .where(
+      and(sql`lower(${companies.name}) = lower(${name})`, exceptId ? ne(companies.id, exceptId) : undefined),
+    )
+    .limit(1)
+  return Boolean(row)
+}
+
+async function brandName(tx: Tx, brandId: string) {
+  const [row] = await tx.select({ name: brands.name }).from(brands).where(eq(brands.id, brandId)).limit(1)
+  return row?.name ?? null
+}
+
+const errors = {
+  nameTaken: (name: string) => ({
+    name: [`A company called “${name}” already exists. Choose another name.`],
+  }),
+  brandGone: { brandId: ['That brand no longer exists. Choose another one.'] },
+}
+
+export async function createCompany(actor: Actor, input: CompanyInput): Promise<Outcome<{ id: string }>> {
+  try {
+    return await getDb().transaction(async (tx): Promise<Outcome<{ id: string }>> => {
+      const brand = await brandName(tx, input.brandId)
+      if (brand === null) return { ok: false, fieldErrors: errors.brandGone }
+      if (await nameTaken(tx, input.name)) return { ok: false, fieldErrors: errors.nameTaken(input.name) }
+      const [row] = await tx
+        .insert(companies)
+        .values({ name: input.name, brandId: input.brandId })
+        .returning({ id: companies.id })
+      await recordAudit(tx, {
+        actorId: actor.id,
+        ip: actor.ip ?? null,
+        action: 'company.create',
+        entity: 'company',
+        entityId: row!.id,
+        details: { name: input.name, brandId: input.brandId, brandName: brand },
+      })
+      return { ok: true, value: { id: row!.id } }
+    })
+  } catch (error) {
+    // The brand was deleted between the check and the insert.
+    if (pgErrorCode(error) === '23503') return { ok: false, fieldErrors: errors.brandGone }
+    throw error
+  }
+}
+
+export async function updateCompany(
+  actor: Actor,
+  id: string,
+  input: CompanyInput,
+): Promise<Outcome<{ id: string; changed: string[] }>> {
+  try {
+    return await getDb().transaction(async (tx): Promise<Outcome<{ id: string; changed: string[] }>> => {
+      const [current] = await tx
+        .select({ name: companies.name, brandId: companies.brandId })
+        .from(companies)
+        .where(eq(companies.id, id))
+        .for('update')
+      if (!current) return { ok: false, notFound: true, formErrors: ['This company no longer exists.'] }
+      const changes: Record<string, { from: unknown; to: unknown }> = {}
+      if (current.name !== input.name) {
+        if (
+          input.name.toLowerCase() !== current.name.toLowerCase() &&
+          (await nameTaken(tx, input.name, id))
+        ) {
+          return { ok: false, fieldErrors: errors.nameTaken(input.name) }
+        }
+        changes.name = { from: current.name, to: input.name }
+      }
+      if (current.brandId !== input.brandId) {
+        if ((await brandName(tx, input.brandId)) === null) return { ok: false, fieldErrors: errors.brandGone }
+        changes.brandId = { from: current.brandId, to: input.brandId }
+      }
+      if (!Object.keys(changes).length) return { ok: true, value: { id, changed: [] } }
+      await tx
+        .update(companies)
+        .set({ name: input.name, brandId: input.brandId, updatedAt: new Date() })
+        .where(eq(companies.id, id))
+      await recordAudit(tx, {
+        actorId: actor.id,
+        ip: actor.ip ?? null,
+        action: 'company.update',
+        entity: 'company',
+        entityId: id,
+        details: { changes },
+      })
+      return { ok: true, value: { id, changed: Object.keys(changes) } }
+    })
+  } catch (error) {
+    if (pgErrorCode(error) === '23503') return { ok: false, fieldErrors: errors.brandGone }
+    throw error
+  }
+}
+
+export async function deleteCompany(actor: Actor, id: string): Promise<Outcome<{ name: string }>> {
+  try {
+    return await getDb().transaction(async (tx): Promise<Outcome<{ name: string }>> => {
+      const [current] = await tx
+        .select({ name: companies.name, brandId: companies.brandId })
+        .from(companies)
+        .where(eq(companies.id, id))
+        .for('update')
+      if (!current) return { ok: false, notFound: true, formErrors: ['This company no longer exists.'] }
+      const [usage] = await tx
+        .select({
+          employees: employeeCount,
+          schemes: schemeCount,
+        })
+        .from(companies)
+        .where(eq(companies.id, id))
+      if (usage && (usage.employees > 0 || usage.schemes > 0)) {
+        return { ok: false, formErrors: [companyInUseMessage(current.name, usage.employees, usage.schemes)] }
+      }
+      await tx.delete(companies).where(eq(companies.id, id))
+      await recordAudit(tx, {
+        actorId: actor.id,
+        ip: actor.ip ?? null,
+        action: 'company.delete',
+        entity: 'company',
+        entityId: id,
+        details: current,
+      })
+      return { ok: true, value: { name: current.name } }
+    })
+  } catch (error) {
+    // An employee or scheme added meanwhile: the foreign key refuses, the admin gets words.
+    if (pgErrorCode(error) === '23503')
+      return { ok: false, formErrors: [companyInUseMessage(null, null, null)] }
+    throw error
+  }
+}

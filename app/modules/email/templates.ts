@@ -1,0 +1,341 @@
+/**
+ * E-mail templates: the placeholders each one may use, the deployment's default copy and the
+ * renderer. No database and no server-only imports, so the admin template editor can validate and
+ * preview in the browser with exactly the code the outbox uses.
+ *
+ * A template is a subject and a plain-text body with `{{placeholders}}`; paragraphs are separated by
+ * a blank line. The same body becomes the text part (values inserted as they are) and the HTML part
+ * (values HTML-escaped, one <p> per paragraph, the `{{link}}` paragraph as a button).
+ */
+
+export const TEMPLATE_KEYS = [
+  'activate_account',
+  'colleague_invite',
+  'reminder',
+  'reset_password',
+  'verify_email',
+  'response_ready',
+  'setup_admin',
+] as const
+
+export type TemplateKey = (typeof TEMPLATE_KEYS)[number]
+
+/** Every template may greet its reader and name the consultancy and the portal. */
+const COMMON = ['recipientName', 'brandName', 'appUrl']
+
+/**
+ * The placeholder names (written `{{name}}` in a template) that each template may use. Anything else
+ * between double braces is a validation error, so a typo cannot reach a recipient.
+ */
+export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, string[]> = {
+  activate_account: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate'],
+  colleague_invite: [...COMMON, 'link', 'employeeName', 'colleagueName', 'schemeName', 'dueDate'],
+  reminder: [...COMMON, 'link', 'employeeName', 'colleagueName', 'schemeName', 'dueDate'],
+  reset_password: [...COMMON, 'link'],
+  verify_email: [...COMMON, 'link'],
+  response_ready: [...COMMON, 'link', 'employeeName', 'schemeName'],
+  setup_admin: [...COMMON, 'link'],
+}
+
+/** The text of the button that carries `{{link}}` in the HTML part. */
+export const LINK_LABELS: Record<TemplateKey, string> = {
+  activate_account: 'Activate your account',
+  colleague_invite: 'Give your feedback',
+  reminder: 'Continue your questionnaire',
+  reset_password: 'Choose a new password',
+  verify_email: 'Confirm your e-mail address',
+  response_ready: 'Read your report',
+  setup_admin: 'Create the administrator account',
+}
+
+/**
+ * The deployment's default copy (brand_id NULL rows of email_templates). The migration
+ * 0001_default-email-templates.sql inserts exactly these texts; a test keeps the two equal.
+ */
+export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: string }> = {
+  activate_account: {
+    subject: 'Your 360° feedback with {{brandName}}: activate your account',
+    body: `Hello {{recipientName}},
+
+{{brandName}} has invited you to take part in a 360° feedback programme. It brings together your own view of how you work and the views of colleagues you choose, so you can see your strengths clearly and decide where to grow next.
+
+To begin, activate your account and choose a password:
+
+{{link}}
+
+Once you are signed in, you will find your self-assessment and can invite colleagues to give you feedback. Their answers are shown to you combined and without names, and only once enough of them have responded.
+
+This link is personal to you and can be used once. If it no longer works, ask your contact at {{brandName}} to send a new one.
+
+Warm regards,
+The {{brandName}} team`,
+  },
+  colleague_invite: {
+    subject: '{{employeeName}} would value your feedback',
+    body: `Hello {{colleagueName}},
+
+{{employeeName}} is taking part in a 360° feedback programme run by {{brandName}} and has asked you to share your perspective on how they work.
+
+The questionnaire covers {{employeeName}}'s strengths and areas for development. Your answers are combined with those of other colleagues and shown without your name, so please be candid and constructive. You can save your answers and come back to finish later.
+
+Please respond by {{dueDate}}:
+
+{{link}}
+
+This link is personal to you, so please do not forward it. If you would rather not take part, you can simply ignore this e-mail.
+
+Thank you for your time,
+The {{brandName}} team`,
+  },
+  reminder: {
+    subject: 'A friendly reminder: your feedback questionnaire is still open',
+    body: `Hello {{recipientName}},
+
+A feedback questionnaire in {{schemeName}} is still waiting for you. It is open until {{dueDate}}.
+
+You can pick up where you left off; anything you have already answered has been saved:
+
+{{link}}
+
+If you have submitted your answers in the meantime, thank you, and please disregard this message.
+
+Kind regards,
+The {{brandName}} team`,
+  },
+  reset_password: {
+    subject: 'Reset your password for the {{brandName}} feedback portal',
+    body: `Hello {{recipientName}},
+
+We received a request to reset the password of your account on the {{brandName}} 360° feedback portal. To choose a new password, use this link:
+
+{{link}}
+
+The link can be used once and expires soon. If you did not ask for a new password, you can safely ignore this e-mail: your current password stays as it is.
+
+Kind regards,
+The {{brandName}} team`,
+  },
+  verify_email: {
+    subject: 'Please confirm your e-mail address',
+    body: `Hello {{recipientName}},
+
+Please confirm that this is the right e-mail address for your account on the {{brandName}} 360° feedback portal, so that we can keep you up to date about your feedback:
+
+{{link}}
+
+If you did not expect this e-mail, you can safely ignore it.
+
+Kind regards,
+The {{brandName}} team`,
+  },
+  response_ready: {
+    subject: 'Your 360° feedback report is ready',
+    body: `Hello {{recipientName}},
+
+Good news: enough of your colleagues have shared their feedback, and your report for {{schemeName}} is ready.
+
+It sets your own view beside your colleagues' combined answers, by competency and by question. Take your time with it: many people find it helps to read it twice, note what surprises them and choose one or two things to focus on.
+
+{{link}}
+
+Your colleagues' answers are shown without their names. If you would like to talk your results through, your contact at {{brandName}} will be glad to help.
+
+Warm regards,
+The {{brandName}} team`,
+  },
+  setup_admin: {
+    subject: 'Finish setting up your feedback portal',
+    body: `Hello {{recipientName}},
+
+The feedback portal at {{appUrl}} has no administrator yet. Use this link to create the first administrator account:
+
+{{link}}
+
+The link can be used once. If you did not install this portal, you can ignore this e-mail.`,
+  },
+}
+
+// Anything between double braces counts as a placeholder, so `{{ link }}`, `{{Link}}` and `{{due-date}}`
+// are all checked rather than silently left in the text.
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
+
+/** Placeholder names used in `text` that template `key` does not know (each once, in order of use). */
+export function findUnknownPlaceholders(text: string, key: TemplateKey): string[] {
+  const allowed = new Set(TEMPLATE_PLACEHOLDERS[key])
+  const unknown: string[] = []
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const name = match[1]
+    if (!allowed.has(name) && !unknown.includes(name)) unknown.push(name)
+  }
+  return unknown
+}
+
+/** Placeholder names used in `text` (each once). */
+export function findPlaceholders(text: string): string[] {
+  return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]))]
+}
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+}
+
+export type RenderBrand = { name: string; primaryColor?: string | null; senderName?: string | null }
+export type RenderOptions = { brand?: RenderBrand | null; linkLabel?: string }
+export type RenderedEmail = { subject: string; html: string; text: string }
+
+export const DEFAULT_BRAND_NAME = 'Panorama'
+const DEFAULT_COLOR = '#1d4ed8'
+
+type Piece = { literal: string } | { name: string; value: string }
+
+/**
+ * Splits a template text into literal text and filled placeholders. A missing value becomes empty;
+ * when it does, the space before it goes too if punctuation follows, so "Hello {{recipientName}},"
+ * reads "Hello," rather than "Hello ,".
+ */
+function fill(text: string, values: Record<string, string>): Piece[] {
+  const pieces: Piece[] = []
+  let last = 0
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const start = match.index
+    const name = match[1]
+    const value = values[name] ?? ''
+    let literal = text.slice(last, start)
+    const next = text.charAt(start + match[0].length)
+    if (value === '' && literal.endsWith(' ') && /^[,.!?;:]?$/.test(next)) literal = literal.slice(0, -1)
+    pieces.push({ literal }, { name, value })
+    last = start + match[0].length
+  }
+  pieces.push({ literal: text.slice(last) })
+  return pieces
+}
+
+const plain = (pieces: Piece[]) => pieces.map((p) => ('literal' in p ? p.literal : p.value)).join('')
+
+/** Fills subject and body: `text` with raw values, `html` escaped and laid out, `subject` on one line. */
+export function renderTemplate(
+  template: { subject: string; body: string },
+  values: Record<string, string>,
+  options: RenderOptions = {},
+): RenderedEmail {
+  const brandName = options.brand?.name || DEFAULT_BRAND_NAME
+  const all = { brandName, ...values }
+  // A subject is one header line: a value must not be able to add lines (or headers) to it.
+  const subject = plain(fill(template.subject, all))
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim()
+  const body = template.body.replace(/\r\n?/g, '\n').trim()
+  const text = plain(fill(body, all)).replace(/[ \t]+$/gm, '') + '\n'
+  const html = renderHtml({
+    subject,
+    paragraphs: body.split(/\n[ \t]*\n+/).map((p) => fill(p.trim(), all)),
+    brandName,
+    color: safeColor(options.brand?.primaryColor),
+    senderName: options.brand?.senderName || undefined,
+    linkLabel: options.linkLabel || 'Open the link',
+  })
+  return { subject, html, text }
+}
+
+/** Only a hex colour goes into a style attribute; anything else falls back to the default blue. */
+function safeColor(color: string | null | undefined): string {
+  return color && /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(color.trim()) ? color.trim() : DEFAULT_COLOR
+}
+
+/** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
+function textOn(hex: string): string {
+  let h = hex.slice(1)
+  if (h.length === 3) h = [...h].map((c) => c + c).join('')
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(h.slice(i, i + 2), 16) / 255
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+  })
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+  // Contrast with white is (1.05)/(L+0.05), with black (L+0.05)/0.05; pick the larger.
+  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? '#ffffff' : '#111827'
+}
+
+/** Only web links become clickable; anything else is shown as (escaped) text. */
+function isWebUrl(value: string) {
+  return /^https?:\/\/[^\s"'<>]+$/i.test(value)
+}
+
+function inlineHtml(pieces: Piece[]): string {
+  return pieces
+    .map((p) => {
+      if ('literal' in p) return escapeHtml(p.literal).replace(/\n/g, '<br>\n')
+      const escaped = escapeHtml(p.value)
+      if (p.name === 'link' && isWebUrl(p.value))
+        return `<a href="${escaped}" style="color:inherit">${escaped}</a>`
+      return escaped
+    })
+    .join('')
+}
+
+const FONT = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
+
+function renderHtml(input: {
+  subject: string
+  paragraphs: Piece[][]
+  brandName: string
+  color: string
+  senderName?: string
+  linkLabel: string
+}): string {
+  const { color } = input
+  const onColor = textOn(color)
+  const p = `margin:0 0 16px;${FONT};font-size:16px;line-height:1.55;color:#1f2937`
+  const blocks = input.paragraphs.map((pieces) => {
+    const parts = pieces.filter((x) => !('literal' in x) || x.literal.trim() !== '')
+    const only = parts.length === 1 && !('literal' in parts[0]) ? parts[0] : undefined
+    // A paragraph that is just {{link}} becomes a button, with the address spelled out below it for
+    // clients that strip links or readers who prefer to paste it.
+    if (only && only.name === 'link' && isWebUrl(only.value)) {
+      const href = escapeHtml(only.value)
+      return (
+        `<p style="margin:24px 0 8px;${FONT}">` +
+        `<a href="${href}" style="display:inline-block;padding:12px 24px;border-radius:6px;background-color:${color};` +
+        `color:${onColor};font-size:16px;font-weight:600;text-decoration:none">${escapeHtml(input.linkLabel)}</a></p>\n` +
+        `<p style="margin:0 0 16px;${FONT};font-size:13px;line-height:1.5;color:#4b5563">` +
+        `If the button does not work, copy this address into your browser:<br>\n` +
+        `<a href="${href}" style="color:#1f2937;word-break:break-all">${href}</a></p>`
+      )
+    }
+    return `<p style="${p}">${inlineHtml(pieces)}</p>`
+  })
+  const footer =
+    input.senderName && input.senderName !== input.brandName
+      ? `Sent by ${escapeHtml(input.senderName)} on behalf of ${escapeHtml(input.brandName)}.`
+      : `Sent on behalf of ${escapeHtml(input.brandName)}.`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${escapeHtml(input.subject)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:#f3f4f6">
+<div role="article" aria-roledescription="email" aria-label="${escapeHtml(input.subject)}" lang="en" style="padding:24px 12px;background-color:#f3f4f6">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;margin:0 auto;border-collapse:collapse;background-color:#ffffff;border-radius:8px">
+<tr><td style="padding:20px 32px;background-color:${color};border-radius:8px 8px 0 0">
+<h1 style="margin:0;${FONT};font-size:20px;line-height:1.3;font-weight:700;color:${onColor}">${escapeHtml(input.brandName)}</h1>
+</td></tr>
+<tr><td style="padding:32px">
+${blocks.join('\n')}
+</td></tr>
+<tr><td style="padding:16px 32px;border-top:1px solid #e5e7eb">
+<p style="margin:0;${FONT};font-size:12px;line-height:1.5;color:#4b5563">${footer}</p>
+</td></tr>
+</table>
+</div>
+</body>
+</html>
+`
+}

@@ -1,0 +1,150 @@
+import { useEffect } from 'react'
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+} from 'react-router'
+import type { Route } from './+types/root'
+import { GeneralErrorBoundary } from '#app/components/error-boundary'
+import { LAYOUTS, type LayoutName } from '#app/components/layouts'
+import { useNonce } from '#app/components/nonce'
+import { Toaster } from '#app/components/toaster'
+import { getEnv } from '#app/config/env.server'
+import { useSessionSync } from '#app/lib/use-session-sync'
+import { signIdentityToken } from '#app/modules/auth/identity-token.server'
+import { getRenewedRequestSession, sessionCookie } from '#app/modules/auth/session.server'
+import { readToast } from '#app/modules/toast/toast.server'
+import './app.css'
+
+export type RouteHandle = {
+  /** The layout this page renders in (portal-spec §2); the deepest match wins, else `default`. */
+  layout?: LayoutName
+  /** Animate navigation to this page with a view transition. */
+  transition?: boolean
+}
+
+export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const env = getEnv()
+  const result = await getRenewedRequestSession(request)
+  const { toast, clear } = await readToast(request)
+  const headers = new Headers()
+  if (result?.renewed) headers.append('Set-Cookie', sessionCookie(result.token, result.session.expiresAt))
+  if (clear) headers.append('Set-Cookie', clear)
+  const identity = result ? signIdentityToken(result.session.id, result.user.id) : null
+  return data(
+    {
+      user: result
+        ? {
+            id: result.user.id,
+            email: result.user.email,
+            displayName: result.user.displayName,
+            role: result.user.role,
+            photoFileId: result.user.photoFileId,
+          }
+        : null,
+      identity,
+      toast,
+      publicEnv: {
+        turnstileSiteKey: env.turnstileEnabled ? env.TURNSTILE_SITE_KEY! : null,
+        sentryDsn: env.SENTRY_DSN ?? null,
+        sentryEnvironment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
+        passwordMinLength: env.PASSWORD_MIN_LENGTH,
+        contact: {
+          callbackUrl: env.CONTACT_CALLBACK_URL,
+          email: env.CONTACT_EMAIL,
+          profileUrl: env.CONTACT_PROFILE_URL,
+        },
+      },
+    },
+    { headers },
+  )
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>['data']
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>('root')
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce()
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+function useLayoutName(): { layout: LayoutName; transition: boolean } {
+  const matches = useMatches()
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = matches[i]?.handle as RouteHandle | undefined
+    if (handle?.layout) return { layout: handle.layout, transition: Boolean(handle.transition) }
+  }
+  return { layout: 'default', transition: false }
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { layout, transition } = useLayoutName()
+  const LayoutComponent = LAYOUTS[layout] ?? LAYOUTS.default
+  useSessionSync({
+    token: loaderData.identity?.token ?? null,
+    expiresAt: loaderData.identity?.expiresAt ?? null,
+    userId: loaderData.user?.id ?? null,
+  })
+  const { sentryDsn, sentryEnvironment } = loaderData.publicEnv
+  useEffect(() => {
+    // Sentry's browser SDK is a separate chunk, fetched only when a DSN is configured.
+    if (sentryDsn) {
+      void import('#app/modules/monitoring/sentry.client').then((m) =>
+        m.initClientSentry({ dsn: sentryDsn, environment: sentryEnvironment }),
+      )
+    }
+  }, [sentryDsn, sentryEnvironment])
+  return (
+    <>
+      <LayoutComponent user={loaderData.user} contact={loaderData.publicEnv.contact}>
+        <div style={transition ? { viewTransitionName: 'page' } : undefined}>
+          <Outlet />
+        </div>
+      </LayoutComponent>
+      <Toaster toast={loaderData.toast} />
+    </>
+  )
+}
+
+export function meta({ error }: Route.MetaArgs) {
+  if (error) {
+    const status = isRouteErrorResponse(error) ? error.status : 500
+    return [{ title: `${status === 404 ? 'Page Not Found' : 'Internal Server Error'} · Panorama` }]
+  }
+  return [{ title: 'Panorama' }]
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const root = useRootData()
+  const LayoutComponent = LAYOUTS.default
+  return (
+    <LayoutComponent user={root?.user ?? null} contact={root?.publicEnv.contact ?? null}>
+      <GeneralErrorBoundary error={error} />
+    </LayoutComponent>
+  )
+}

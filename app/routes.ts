@@ -1,0 +1,41 @@
+import { index, route, type RouteConfig } from '@react-router/dev/routes'
+
+// One entry per row of the spec's route table (portal-spec.txt §2), plus the resource routes.
+export default [
+  index('routes/public/index.tsx'),
+  route('sign-in', 'routes/public/sign-in.tsx'),
+  route('forgot-password', 'routes/public/forgot-password.tsx'),
+  route('verification', 'routes/verification.tsx'),
+  route('sign-out', 'routes/sign-out.ts'),
+  route('login', 'routes/login.ts'),
+
+  route('user', 'routes/user/home.tsx'),
+  route('user/edit-profile', 'routes/user/edit-profile.tsx'),
+  route('user/thank-you', 'routes/user/thank-you.tsx'),
+  route('user/colleague-invite', 'routes/user/colleague-invite.tsx'),
+  // React Router has no partial segments: /user/response-:rid is a slug whose loader strips "response-".
+  route('user/:responseSlug', 'routes/user/response.tsx'),
+
+  route('assignment/:id', 'routes/assignment.$id.tsx'),
+  route('questionnaire/:id', 'routes/questionnaire.$id.tsx'),
+
+  route('admin', 'routes/admin/dashboard.tsx'),
+  route('admin/answer-management', 'routes/admin/answer-management.tsx'),
+  route('admin/company-management', 'routes/admin/company-management.tsx'),
+  route('admin/brand-management', 'routes/admin/brand-management.tsx'),
+  route('admin/brand-management/:id', 'routes/admin/brand-management.$id.tsx'),
+  route('admin/email-management', 'routes/admin/email-management.tsx'),
+  route('admin/email-management/:id', 'routes/admin/email-management.$id.tsx'),
+  route('admin/admin-management', 'routes/admin/admin-management.tsx'),
+  route('admin/admin-management/:uid', 'routes/admin/admin-management.$uid.tsx'),
+  route('admin/employee-management', 'routes/admin/employee-management.tsx'),
+  route('admin/employee-management/:uid', 'routes/admin/employee-management.$uid.tsx'),
+  route('admin/scheme-management', 'routes/admin/scheme-management.tsx'),
+  route('admin/scheme-management/:schemeId', 'routes/admin/scheme-management.$schemeId.tsx'),
+  route('admin/questionnaire-management', 'routes/admin/questionnaire-management.tsx'),
+  route('admin/questionnaire-management/:qid', 'routes/admin/questionnaire-management.$qid.tsx'),
+
+  route('api/__session', 'routes/api.session.ts'),
+  route('files/:id', 'routes/files.$id.ts'),
+  route('*', 'routes/$.tsx'),
+] satisfies RouteConfig

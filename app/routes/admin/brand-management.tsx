@@ -1,0 +1,341 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useLocation, useNavigation } from 'react-router'
+import type { Route } from './+types/brand-management'
+import { Field, FormErrors } from '#app/components/forms'
+import { requireUser } from '#app/modules/auth/guards.server'
+import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import { createBrand, listBrands } from '#app/modules/brand/brand.server'
+import {
+  BRAND_SORT_LABELS,
+  BRAND_SORTS,
+  BrandCreateSchema,
+  DEFAULT_ACCENT_COLOR,
+  DEFAULT_PRIMARY_COLOR,
+  parseBrandListQuery,
+} from '#app/modules/brand/schemas'
+import { redirectWithToast } from '#app/modules/toast/toast.server'
+import type { RouteHandle } from '#app/root'
+
+export const handle: RouteHandle = { layout: 'admin', transition: true }
+
+export const meta: Route.MetaFunction = () => [{ title: 'Brand management · Panorama admin' }]
+
+const PATH = '/admin/brand-management'
+
+/**
+ * The brands page: a searchable, sortable, keyset-paginated list (with how many companies use each
+ * brand) and a quick create form. A new brand opens on its own page (`/admin/brand-management/:id`),
+ * where its logo, contact links and deletion live.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireUser(request, { roles: ROUTE_ROLES.admin })
+  const query = parseBrandListQuery(new URL(request.url).searchParams)
+  const page = await listBrands(query)
+  return {
+    query: { q: query.q, sort: query.sort },
+    page,
+    notices: page.staleCursor ? ['That page link is out of date, so the first page is shown.'] : [],
+  }
+}
+
+function unreadableForm() {
+  const result: SubmissionResult<string[]> = {
+    status: 'error',
+    error: { '': ['This form could not be read. Reload the page and try again.'] },
+  }
+  return data({ intent: 'unknown' as const, result }, { status: 400 })
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
+  const formData = await request.formData().catch(() => null)
+  if (!formData || formData.get('intent') !== 'create') return unreadableForm()
+  const submission = parseWithZod(formData, { schema: BrandCreateSchema })
+  if (submission.status !== 'success')
+    return data({ intent: 'create' as const, result: submission.reply() }, { status: 400 })
+  const { intent: _intent, ...input } = submission.value
+  const outcome = await createBrand({ id: user.id, ip: context.ip || null }, input)
+  if (!outcome.ok) {
+    return data(
+      {
+        intent: 'create' as const,
+        result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }),
+      },
+      { status: 400 },
+    )
+  }
+  return redirectWithToast(`${PATH}/${outcome.value.id}`, {
+    kind: 'success',
+    title: 'Brand created',
+    description: `Add “${input.name}”’s logo and contact links here, or keep the defaults.`,
+  })
+}
+
+/** A link to this page with some query parameters changed (null removes one). */
+function useHref() {
+  const location = useLocation()
+  return (changes: Record<string, string | null>) => {
+    const params = new URLSearchParams(location.search)
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) params.delete(key)
+      else params.set(key, value)
+    }
+    params.delete('index')
+    const search = params.toString()
+    return search ? `${PATH}?${search}` : PATH
+  }
+}
+
+export default function BrandManagement({ loaderData, actionData }: Route.ComponentProps) {
+  const { page, query, notices } = loaderData
+  const href = useHref()
+  const unknownErrors = actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
+      <div>
+        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+          Brands
+        </h1>
+        <p className="mt-1 text-slate-700">
+          A brand is the look and sender of the e-mails and pages a client company’s people see: name, logo,
+          colours and contact links.
+        </p>
+      </div>
+
+      {notices.length ? (
+        <div
+          role="status"
+          className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+        >
+          {notices.map((n) => (
+            <p key={n}>{n}</p>
+          ))}
+        </div>
+      ) : null}
+      <FormErrors errors={unknownErrors} />
+
+      <section aria-labelledby="new-brand" className="card flex flex-col gap-4">
+        <h2 id="new-brand" className="text-lg font-semibold">
+          Create a brand
+        </h2>
+        <CreateBrandForm lastResult={actionData?.intent === 'create' ? actionData.result : undefined} />
+      </section>
+
+      <section aria-labelledby="list-title" className="flex flex-col gap-4">
+        <h2 id="list-title" className="text-lg font-semibold">
+          All brands
+        </h2>
+        <SearchForm q={query.q} sort={query.sort} />
+        {page.rows.length ? (
+          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">
+                Brands{query.q ? ` matching “${query.q}”` : ''}, sorted by {BRAND_SORT_LABELS[query.sort]}
+              </caption>
+              <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Name
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Colours
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    Companies
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Created
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-200">
+                {page.rows.map((row) => (
+                  <tr key={row.id}>
+                    <th scope="row" className="px-4 py-3 font-medium">
+                      <div className="flex items-center gap-3">
+                        {row.logoFileId ? (
+                          // Decorative: the brand's name is the link text right beside it.
+                          <img
+                            src={`/files/${row.logoFileId}`}
+                            alt=""
+                            width={32}
+                            height={32}
+                            loading="lazy"
+                            className="h-8 w-8 rounded object-contain"
+                          />
+                        ) : (
+                          <span aria-hidden="true" className="h-8 w-8 rounded bg-slate-100" />
+                        )}
+                        <Link className="link" to={`${PATH}/${row.id}`}>
+                          {row.name}
+                        </Link>
+                      </div>
+                    </th>
+                    <td className="px-4 py-3">
+                      <div className="flex items-center gap-2">
+                        <Swatch colour={row.primaryColor} />
+                        <Swatch colour={row.accentColor} />
+                        <span className="font-mono text-xs text-slate-700">
+                          {row.primaryColor} / {row.accentColor}
+                        </span>
+                      </div>
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums">{row.companyCount}</td>
+                    <td className="px-4 py-3 text-slate-700">
+                      <time dateTime={row.createdAt}>{row.createdAt.slice(0, 10)}</time>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="card text-slate-700">
+            {query.q
+              ? `No brand’s name contains “${query.q}”.`
+              : 'There are no brands yet. Create the first one above.'}
+          </p>
+        )}
+        <Pagination next={page.next} prev={page.prev} href={href} />
+      </section>
+    </section>
+  )
+}
+
+function Swatch({ colour }: { colour: string }) {
+  return (
+    <span
+      aria-hidden="true"
+      className="inline-block h-5 w-5 rounded border border-slate-300"
+      style={{ backgroundColor: colour }}
+    />
+  )
+}
+
+function CreateBrandForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create'
+  const [form, fields] = useForm({
+    id: 'create-brand',
+    constraint: getZodConstraint(BrandCreateSchema),
+    defaultValue: { primaryColor: DEFAULT_PRIMARY_COLOR, accentColor: DEFAULT_ACCENT_COLOR },
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: BrandCreateSchema }),
+    // Errors clear as they are fixed, not on blur: a message vanishing under the pointer would move
+    // the submit button away from a click that is already under way.
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="create" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field
+          label="Brand name"
+          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+          errors={fields.name.errors}
+        />
+        <Field
+          label="Primary colour"
+          help="# and six hex digits"
+          inputProps={{
+            ...getInputProps(fields.primaryColor, { type: 'text' }),
+            autoComplete: 'off',
+            spellCheck: false,
+          }}
+          errors={fields.primaryColor.errors}
+        />
+        <Field
+          label="Accent colour"
+          help="# and six hex digits"
+          inputProps={{
+            ...getInputProps(fields.accentColor, { type: 'text' }),
+            autoComplete: 'off',
+            spellCheck: false,
+          }}
+          errors={fields.accentColor.errors}
+        />
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create brand'}
+        </button>
+        <p className="text-sm text-slate-700">
+          The logo, sender name and contact links are set on the next page.
+        </p>
+      </div>
+    </Form>
+  )
+}
+
+function SearchForm({ q, sort }: { q: string; sort: string }) {
+  return (
+    // Keyed by the query so "Clear search" (a link) also clears the box.
+    <Form
+      key={`${q}|${sort}`}
+      method="get"
+      role="search"
+      aria-label="Search brands"
+      className="flex flex-wrap items-end gap-3"
+    >
+      <div className="flex min-w-56 flex-1 flex-col gap-1">
+        <label htmlFor="brand-search" className="label">
+          Search by name
+        </label>
+        <input id="brand-search" type="search" name="q" defaultValue={q} maxLength={100} className="input" />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="brand-sort" className="label">
+          Sort by
+        </label>
+        <select id="brand-sort" name="sort" defaultValue={sort} className="input">
+          {BRAND_SORTS.map((s) => (
+            <option key={s} value={s}>
+              {BRAND_SORT_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="btn btn-secondary">
+        Show
+      </button>
+      {q ? (
+        <Link className="link self-center" to={`${PATH}?${new URLSearchParams({ sort })}`}>
+          Clear search
+        </Link>
+      ) : null}
+    </Form>
+  )
+}
+
+function Pagination({
+  next,
+  prev,
+  href,
+}: {
+  next: string | null
+  prev: string | null
+  href: (changes: Record<string, string | null>) => string
+}) {
+  if (!next && !prev) return null
+  return (
+    <nav aria-label="Pages of brands" className="flex flex-wrap gap-3">
+      {prev ? (
+        <>
+          <Link className="btn btn-secondary" to={href({ after: null, before: null })}>
+            First page
+          </Link>
+          <Link className="btn btn-secondary" rel="prev" to={href({ after: null, before: prev })}>
+            Previous page
+          </Link>
+        </>
+      ) : null}
+      {next ? (
+        <Link className="btn btn-secondary" rel="next" to={href({ before: null, after: next })}>
+          Next page
+        </Link>
+      ) : null}
+    </nav>
+  )
+}

@@ -1,0 +1,25 @@
+import { data } from 'react-router'
+import type { Route } from './+types/edit-profile'
+import { NotBuiltYet } from '#app/components/not-built'
+import { requireUser } from '#app/modules/auth/guards.server'
+import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import type { RouteHandle } from '#app/root'
+
+// The page and its guard exist; its feature is built by its own issue.
+export const handle: RouteHandle = { layout: 'user', transition: true }
+
+export const meta: Route.MetaFunction = () => [{ title: 'Edit profile · Panorama' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireUser(request, { roles: ROUTE_ROLES['user/edit-profile'] })
+  return null
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireUser(request, { roles: ROUTE_ROLES['user/edit-profile'] })
+  return data({ notBuilt: true }, { status: 405 })
+}
+
+export default function EditProfile() {
+  return <NotBuiltYet title="Edit profile" />
+}

@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm'
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { files } from './files'
+
+/** A consultancy's look for one or more client companies; contact links override the config defaults. */
+export const brands = pgTable(
+  'brands',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    logoFileId: uuid().references(() => files.id, { onDelete: 'set null' }),
+    primaryColor: text().notNull().default('#1d4ed8'),
+    accentColor: text().notNull().default('#0f766e'),
+    senderName: text(),
+    callbackUrl: text(),
+    contactEmail: text(),
+    profileUrl: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index().on(t.name, t.id),
+    index().on(t.createdAt, t.id),
+    // Names are unique ignoring case (the forms check first; this makes it hold under races).
+    uniqueIndex('brands_name_lower_unique').on(sql`lower(${t.name})`),
+  ],
+)
+
+export const companies = pgTable(
+  'companies',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    brandId: uuid()
+      .notNull()
+      .references(() => brands.id, { onDelete: 'restrict' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index().on(t.name, t.id),
+    index().on(t.createdAt, t.id),
+    index().on(t.brandId),
+    uniqueIndex('companies_name_lower_unique').on(sql`lower(${t.name})`),
+  ],
+)

@@ -1,0 +1,73 @@
+import { sql } from 'drizzle-orm'
+import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { brands } from './companies'
+
+export const emailTemplateKeyEnum = pgEnum('email_template_key', [
+  'activate_account',
+  'colleague_invite',
+  'reminder',
+  'reset_password',
+  'verify_email',
+  'response_ready',
+  'setup_admin',
+])
+
+/** Subject and body with {{placeholders}}; brand_id null is the deployment's default. */
+export const emailTemplates = pgTable(
+  'email_templates',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    key: emailTemplateKeyEnum().notNull(),
+    brandId: uuid().references(() => brands.id, { onDelete: 'cascade' }),
+    subject: text().notNull(),
+    body: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('email_templates_brand_key_unique')
+      .on(t.brandId, t.key)
+      .where(sql`${t.brandId} IS NOT NULL`),
+    uniqueIndex('email_templates_default_key_unique')
+      .on(t.key)
+      .where(sql`${t.brandId} IS NULL`),
+  ],
+)
+
+export const outboxStatusEnum = pgEnum('outbox_status', ['queued', 'sending', 'sent', 'failed'])
+
+/**
+ * Every e-mail, written in the same transaction as the change that causes it. The worker claims
+ * rows with FOR UPDATE SKIP LOCKED and a lease (locked_until), so instances never send one twice.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    recipient: text().notNull(),
+    /** Display name for the From header (the brand's sender name), null for the deployment default. */
+    senderName: text(),
+    templateKey: emailTemplateKeyEnum().notNull(),
+    subject: text().notNull(),
+    html: text().notNull(),
+    text: text().notNull(),
+    status: outboxStatusEnum().notNull().default('queued'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp({ withTimezone: true }),
+    lastError: text(),
+    sentAt: timestamp({ withTimezone: true }),
+    /** What the message is about (an assignment for invites and reminders), for the admin outbox view. */
+    entity: text(),
+    entityId: uuid(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('email_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'queued'`),
+    index().on(t.status, t.createdAt),
+    index().on(t.entity, t.entityId),
+    index().on(t.recipient),
+  ],
+)

@@ -1,0 +1,7 @@
+export * from './audit'
+export * from './companies'
+export * from './email'
+export * from './files'
+export * from './questionnaires'
+export * from './schemes'
+export * from './users'

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm'
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core'
+
+export const questionnaireStatusEnum = pgEnum('questionnaire_status', ['draft', 'published', 'archived'])
+
+export const questionnaires = pgTable(
+  'questionnaires',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    title: text().notNull(),
+    intro: text().notNull().default(''),
+    status: questionnaireStatusEnum().notNull().default('draft'),
+    version: integer().notNull().default(1),
+    /** The version this one was copied from (a frozen questionnaire is edited as a new draft). */
+    parentId: uuid().references((): AnyPgColumn => questionnaires.id, { onDelete: 'set null' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.status, t.title, t.id), index().on(t.parentId)],
+)
+
+export const questionKindEnum = pgEnum('question_kind', ['scale', 'single', 'multi', 'text', 'textarea'])
+
+export type QuestionOptions = {
+  /** Choice labels for single/multi; scale labels from min to max for scale. */
+  labels?: string[]
+  min?: number
+  max?: number
+  allowNa?: boolean
+}
+
+export const questions = pgTable(
+  'questions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    questionnaireId: uuid()
+      .notNull()
+      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    section: text().notNull(),
+    kind: questionKindEnum().notNull(),
+    /** Self wording ("I …"). */
+    text: text().notNull(),
+    /** Colleague wording with {{name}}. */
+    raterText: text().notNull(),
+    /** The competency: the report's chart axes. */
+    category: text().notNull(),
+    required: boolean().notNull().default(true),
+    options: jsonb()
+      .$type<QuestionOptions>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+  },
+  (t) => [uniqueIndex().on(t.questionnaireId, t.position)],
+)

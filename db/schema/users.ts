@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm'
+import {
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import { companies } from './companies'
+import { files } from './files'
+import { assignments } from './schemes'
+
+export const roleEnum = pgEnum('role', ['admin', 'employee', 'colleague'])
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Stored lower-case; the unique index makes the address one account. */
+    email: text().notNull(),
+    emailVerifiedAt: timestamp({ withTimezone: true }),
+    displayName: text().notNull().default(''),
+    photoFileId: uuid().references(() => files.id, { onDelete: 'set null' }),
+    phone: text(),
+    /** argon2id; null for colleagues (they sign in by invite link) and not-yet-activated employees. */
+    passwordHash: text(),
+    role: roleEnum().notNull(),
+    companyId: uuid().references(() => companies.id, { onDelete: 'restrict' }),
+    disabledAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    index().on(t.role, t.displayName),
+    index().on(t.companyId),
+    check('users_email_lower', sql`${t.email} = lower(${t.email})`),
+  ],
+)
+
+/** Lucia-guide sessions: the browser holds `id.secret`, the database only SHA-256(secret). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text().primaryKey(),
+    secretHash: text().notNull(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ip: text(),
+    userAgent: text(),
+  },
+  (t) => [index().on(t.userId), index().on(t.expiresAt)],
+)
+
+export const actionCodeKindEnum = pgEnum('action_code_kind', [
+  'verify_email',
+  'reset_password',
+  'activate_account',
+  'colleague_invite',
+  'setup_admin',
+])
+
+/** One-time codes behind e-mailed links: stored hashed, single use, expiring. */
+export const actionCodes = pgTable(
+  'action_codes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    kind: actionCodeKindEnum().notNull(),
+    codeHash: text().notNull(),
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    assignmentId: uuid().references(() => assignments.id, { onDelete: 'cascade' }),
+    /** verify_email: the new address waiting to be confirmed. */
+    email: text(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex().on(t.codeHash), index().on(t.userId, t.kind), index().on(t.assignmentId)],
+)
+
+/** Fixed-window counters for rate limits, shared by every app instance. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text().primaryKey(),
+  windowStart: timestamp({ withTimezone: true }).notNull(),
+  count: integer().notNull(),
+})

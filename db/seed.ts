@@ -1,0 +1,275 @@
+/**
+ * `npm run seed`: a demo data set, safe to run again (it finds what exists by its natural key and
+ * creates only what is missing). Applies migrations first, so it works on a fresh ./.data before
+ * the server ever started; refuses to touch a PGlite folder a running server holds.
+ */
+import { and, eq, inArray, isNull } from 'drizzle-orm'
+import { closeDatabase, DatabaseLockedError, getDb, openDatabase, runMigrations } from './client'
+import { createActionCode } from '../app/modules/auth/action-codes.server'
+import { actionLink } from '../app/modules/auth/auth.server'
+import { hashPassword } from '../app/modules/auth/password.server'
+import { actionCodes, assignments, brands, companies, questionnaires, schemes, users } from './schema/index'
+import {
+  createBrand,
+  createCompany,
+  createQuestionnaire,
+  createRaterAssignment,
+  createScheme,
+  createUser,
+  enrolEmployee,
+  type QuestionSeed,
+} from './factories'
+
+const PASSWORD = process.env.SEED_PASSWORD || 'panorama-demo'
+const DAY = 24 * 60 * 60 * 1000
+
+const SCALE = { min: 1, max: 5, labels: ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'], allowNa: true }
+
+export const DEMO_QUESTIONS: QuestionSeed[] = [
+  {
+    section: 'Communication',
+    category: 'Communication',
+    kind: 'scale',
+    text: 'I listen carefully before I respond.',
+    raterText: '{{name}} listens carefully before responding.',
+    options: SCALE,
+  },
+  {
+    section: 'Communication',
+    category: 'Communication',
+    kind: 'scale',
+    text: 'I explain decisions clearly.',
+    raterText: '{{name}} explains decisions clearly.',
+    options: SCALE,
+  },
+  {
+    section: 'Collaboration',
+    category: 'Collaboration',
+    kind: 'scale',
+    text: 'I share information with colleagues freely.',
+    raterText: '{{name}} shares information with colleagues freely.',
+    options: SCALE,
+  },
+  {
+    section: 'Collaboration',
+    category: 'Collaboration',
+    kind: 'single',
+    text: 'When we disagree, I usually…',
+    raterText: 'When we disagree, {{name}} usually…',
+    options: { labels: ['Look for common ground', 'Hold my position', 'Defer to others', 'Avoid the topic'] },
+  },
+  {
+    section: 'Leadership',
+    category: 'Leadership',
+    kind: 'scale',
+    text: 'I give people room to take ownership.',
+    raterText: '{{name}} gives people room to take ownership.',
+    options: SCALE,
+  },
+  {
+    section: 'Leadership',
+    category: 'Leadership',
+    kind: 'multi',
+    text: 'Which of these are my strengths?',
+    raterText: 'Which of these are strengths of {{name}}?',
+    required: false,
+    options: { labels: ['Vision', 'Coaching', 'Decisiveness', 'Empathy', 'Delegation'] },
+  },
+  {
+    section: 'Delivery',
+    category: 'Delivery',
+    kind: 'scale',
+    text: 'I deliver what I promise, on time.',
+    raterText: '{{name}} delivers what they promise, on time.',
+    options: SCALE,
+  },
+  {
+    section: 'Delivery',
+    category: 'Delivery',
+    kind: 'scale',
+    text: 'I keep quality high under pressure.',
+    raterText: '{{name}} keeps quality high under pressure.',
+    options: SCALE,
+  },
+  {
+    section: 'Growth',
+    category: 'Growth',
+    kind: 'scale',
+    text: 'I ask for feedback and act on it.',
+    raterText: '{{name}} asks for feedback and acts on it.',
+    options: SCALE,
+  },
+  {
+    section: 'Growth',
+    category: 'Growth',
+    kind: 'text',
+    text: 'One thing I should keep doing:',
+    raterText: 'One thing {{name}} should keep doing:',
+    required: false,
+  },
+  {
+    section: 'Growth',
+    category: 'Growth',
+    kind: 'textarea',
+    text: 'What could I do differently to be more effective?',
+    raterText: 'What could {{name}} do differently to be more effective?',
+    required: false,
+  },
+]
+
+async function findOrCreateUser(
+  email: string,
+  role: 'admin' | 'employee' | 'colleague',
+  displayName: string,
+  companyId: string | null,
+) {
+  const db = getDb()
+  const [existing] = await db.select().from(users).where(eq(users.email, email)).limit(1)
+  if (existing) {
+    if (role !== 'colleague') {
+      await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(PASSWORD), disabledAt: null })
+        .where(eq(users.id, existing.id))
+    }
+    return { user: existing, created: false }
+  }
+  const user = await createUser({
+    email,
+    role,
+    displayName,
+    companyId,
+    password: role === 'colleague' ? null : PASSWORD,
+  })
+  return { user, created: true }
+}
+
+export async function seed() {
+  const db = getDb()
+  const made: string[] = []
+
+  const [brandRow] = await db.select().from(brands).where(eq(brands.name, 'Northwind Consulting')).limit(1)
+  const brand =
+    brandRow ??
+    (await createBrand({
+      name: 'Northwind Consulting',
+      primaryColor: '#1e3a8a',
+      accentColor: '#0f766e',
+      senderName: 'Northwind Consulting',
+    }))
+  if (!brandRow) made.push(`brand: ${brand.name}`)
+
+  const [companyRow] = await db.select().from(companies).where(eq(companies.name, 'Acme Ltd')).limit(1)
+  const company = companyRow ?? (await createCompany({ name: 'Acme Ltd', brandId: brand.id }))
+  if (!companyRow) made.push(`company: ${company.name}`)
+
+  const admin = await findOrCreateUser('admin@panorama.test', 'admin', 'Alex Admin', null)
+  const employee = await findOrCreateUser('employee@panorama.test', 'employee', 'Erin Employee', company.id)
+  const colleague = await findOrCreateUser('colleague@panorama.test', 'colleague', 'Casey Colleague', null)
+  for (const [label, r] of [
+    ['admin', admin],
+    ['employee', employee],
+    ['colleague', colleague],
+  ] as const) {
+    if (r.created) made.push(`${label}: ${r.user.email}`)
+  }
+
+  const [questionnaireRow] = await db
+    .select()
+    .from(questionnaires)
+    .where(eq(questionnaires.title, 'Leadership 360'))
+    .limit(1)
+  const questionnaire =
+    questionnaireRow ??
+    (await createQuestionnaire({
+      title: 'Leadership 360',
+      intro:
+        'This questionnaire looks at five areas of how we work together. There are no right or wrong answers: answer from what you have seen, and choose "Not applicable" where you cannot judge.',
+      status: 'published',
+      questions: DEMO_QUESTIONS,
+    }))
+  if (!questionnaireRow)
+    made.push(`questionnaire: ${questionnaire.title} (${DEMO_QUESTIONS.length} questions, 5 categories)`)
+
+  const [schemeRow] = await db
+    .select()
+    .from(schemes)
+    .where(eq(schemes.name, 'Acme leadership programme'))
+    .limit(1)
+  const scheme =
+    schemeRow ??
+    (await createScheme({
+      name: 'Acme leadership programme',
+      companyId: company.id,
+      questionnaireId: questionnaire.id,
+      opensAt: new Date(Date.now() - DAY),
+      closesAt: new Date(Date.now() + 60 * DAY),
+      status: 'open',
+      minRaters: 3,
+    }))
+  if (!schemeRow) made.push(`scheme: ${scheme.name} (open)`)
+
+  const self = await enrolEmployee(scheme, employee.user.id)
+  if (self) made.push(`enrolled: ${employee.user.email}`)
+
+  const [raterRow] = await db
+    .select()
+    .from(assignments)
+    .where(and(eq(assignments.schemeId, scheme.id), eq(assignments.respondentId, colleague.user.id)))
+    .limit(1)
+  const rater =
+    raterRow ??
+    (await createRaterAssignment({
+      scheme,
+      subjectId: employee.user.id,
+      respondentId: colleague.user.id,
+      relationship: 'peer',
+      respondentName: 'Casey Colleague',
+    }))
+  if (!raterRow) made.push(`rater assignment: ${colleague.user.email} on ${employee.user.email}`)
+
+  // A fresh invite link each run (older unused ones are voided), valid until the scheme closes.
+  const inviteLink = await db.transaction(async (tx) => {
+    await tx
+      .update(actionCodes)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(actionCodes.kind, 'colleague_invite'),
+          inArray(actionCodes.assignmentId, [rater.id]),
+          isNull(actionCodes.usedAt),
+        ),
+      )
+    const { code } = await createActionCode(tx, {
+      kind: 'colleague_invite',
+      userId: colleague.user.id,
+      assignmentId: rater.id,
+      expiresAt: scheme.closesAt,
+    })
+    return actionLink('colleague_invite', code)
+  })
+
+  return { made, inviteLink, password: PASSWORD }
+}
+
+// Run as a script (npm run seed), not when imported by tests.
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  try {
+    const url = process.env.DATABASE_URL || undefined
+    const handle = await openDatabase({ url, pgliteDir: process.env.PGLITE_DIR ?? './.data/pglite' })
+    await runMigrations(handle)
+    const { made, inviteLink, password } = await seed()
+    console.log(
+      made.length ? `Created:\n${made.map((m) => `  - ${m}`).join('\n')}` : 'Demo data already present.',
+    )
+    console.log(`\nDemo accounts (password: ${password}):`)
+    console.log('  admin     admin@panorama.test')
+    console.log('  employee  employee@panorama.test')
+    console.log(`colleague invite: ${inviteLink}`)
+    await closeDatabase()
+  } catch (error) {
+    console.error(error instanceof DatabaseLockedError ? error.message : error)
+    await closeDatabase().catch(() => {})
+    process.exit(1)
+  }
+}

@@ -1,0 +1,36 @@
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  {
+    ignores: [
+      'build',
+      '.react-router',
+      'node_modules',
+      '.data',
+      'test-results',
+      'playwright-report',
+      'migrations',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['error'] }],
+    },
+  },
+  {
+    files: ['**/*.mjs', 'db/seed.ts', 'db/migrate.ts', 'e2e/**', 'tests/**'],
+    // Test helpers named useX register Vitest hooks, not React hooks.
+    rules: { 'no-console': 'off', 'react-hooks/rules-of-hooks': 'off' },
+  },
+)

@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX "brands_name_lower_unique" ON "brands" USING btree (lower("name"));--> statement-breakpoint
+CREATE UNIQUE INDEX "companies_name_lower_unique" ON "companies" USING btree (lower("name"));

@@ -1,0 +1,262 @@
+import { beforeAll, describe, expect, test } from 'vitest'
+import { responses } from '#db/schema/index'
+import { createBrand, createRaterAssignment, createScheme, createUser, enrolEmployee } from '#db/factories'
+import { useTestDatabase } from '#tests/support/database'
+import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+
+/**
+ * The whole route × visitor matrix of the spec (portal-spec §2, DESIGN.md §2): every path, for an
+ * anonymous visitor, a colleague, an employee and an admin, by GET and by POST — the status and,
+ * for redirects, where to.
+ */
+const db = useTestDatabase()
+const server = useTestServer()
+
+type Visitor = 'anonymous' | 'colleague' | 'employee' | 'admin'
+const VISITORS: Visitor[] = ['anonymous', 'colleague', 'employee', 'admin']
+const cookies: Record<Visitor, string | null> = {
+  anonymous: null,
+  colleague: null,
+  employee: null,
+  admin: null,
+}
+const ids = {
+  selfAssignment: '',
+  otherSelfAssignment: '',
+  raterAssignment: '',
+  questionnaire: '',
+  rid: '',
+  otherRid: '',
+  brand: '',
+}
+
+beforeAll(async () => {
+  const admin = await createUser({ role: 'admin' })
+  const employee = await createUser({ role: 'employee' })
+  const other = await createUser({ role: 'employee' })
+  const colleague = await createUser({ role: 'colleague' })
+  const scheme = await createScheme()
+  const self = await enrolEmployee(scheme, employee.id)
+  const otherSelf = await enrolEmployee(scheme, other.id)
+  const rater = await createRaterAssignment({ scheme, subjectId: employee.id, respondentId: colleague.id })
+  const [rid] = await db().insert(responses).values({ assignmentId: self!.id }).returning()
+  const [otherRid] = await db().insert(responses).values({ assignmentId: otherSelf!.id }).returning()
+  const brand = await createBrand()
+  Object.assign(ids, {
+    selfAssignment: self!.id,
+    otherSelfAssignment: otherSelf!.id,
+    raterAssignment: rater.id,
+    questionnaire: scheme.questionnaireId,
+    rid: rid!.id,
+    otherRid: otherRid!.id,
+    brand: brand.id,
+  })
+  cookies.admin = await sessionCookieFor(admin.id)
+  cookies.employee = await sessionCookieFor(employee.id)
+  cookies.colleague = await sessionCookieFor(colleague.id)
+})
+
+const signIn = (path: string) => `/sign-in?${new URLSearchParams({ redirectTo: path })}`
+const home = (v: Visitor) =>
+  v === 'admin'
+    ? '/admin'
+    : v === 'employee'
+      ? '/user'
+      : v === 'colleague'
+        ? `/assignment/${ids.raterAssignment}`
+        : ''
+
+/** Expected outcome: a status, or a redirect target. `page` = the permitted visitor's answer. */
+type Outcome = number | { to: string; status?: number }
+
+function guarded(path: string, roles: Visitor[], page: number): Record<Visitor, Outcome> {
+  return Object.fromEntries(
+    VISITORS.map((v) => [
+      v,
+      v === 'anonymous' ? { to: signIn(path) } : roles.includes(v) ? page : { to: home(v) },
+    ]),
+  ) as Record<Visitor, Outcome>
+}
+function loggedOut(page: number): Record<Visitor, Outcome> {
+  return {
+    anonymous: page,
+    colleague: { to: home('colleague') },
+    employee: { to: '/user' },
+    admin: { to: '/admin' },
+  }
+}
+const all = (o: Outcome): Record<Visitor, Outcome> => ({ anonymous: o, colleague: o, employee: o, admin: o })
+
+type Row = { path: () => string; get: Record<Visitor, Outcome>; post: Record<Visitor, Outcome> }
+const ADMIN_PAGES = [
+  '/admin',
+  '/admin/answer-management',
+  '/admin/company-management',
+  '/admin/brand-management',
+  '/admin/email-management',
+  '/admin/email-management/some-id',
+  '/admin/admin-management',
+  '/admin/admin-management/some-uid',
+  '/admin/employee-management',
+  '/admin/employee-management/some-uid',
+  '/admin/scheme-management',
+  '/admin/scheme-management/some-scheme',
+  '/admin/questionnaire-management',
+  '/admin/questionnaire-management/some-qid',
+]
+// Admin management pages with forms answer a bare POST with 400 (no intent); the rest are not built.
+const ADMIN_POST: Record<string, number> = {
+  '/admin/company-management': 400,
+  '/admin/brand-management': 400,
+}
+
+const ROWS = (): Row[] => [
+  // A plain POST to "/" reaches the root route, which has no action; the index's own action is "/?index".
+  { path: () => '/', get: loggedOut(200), post: all(405) },
+  { path: () => '/?index', get: loggedOut(200), post: loggedOut(405) },
+  { path: () => '/sign-in', get: loggedOut(200), post: loggedOut(400) },
+  { path: () => '/forgot-password', get: loggedOut(200), post: loggedOut(400) },
+  { path: () => '/verification', get: all(400), post: all(400) },
+  {
+    path: () => '/login',
+    get: all({ to: '/sign-in', status: 301 }),
+    post: all({ to: '/sign-in', status: 301 }),
+  },
+  {
+    path: () => '/user',
+    get: guarded('/user', ['employee'], 200),
+    post: guarded('/user', ['employee'], 405),
+  },
+  {
+    path: () => '/user/edit-profile',
+    get: guarded('/user/edit-profile', ['employee'], 200),
+    post: guarded('/user/edit-profile', ['employee'], 405),
+  },
+  {
+    path: () => '/user/thank-you',
+    get: guarded('/user/thank-you', ['employee', 'colleague'], 200),
+    post: guarded('/user/thank-you', ['employee', 'colleague'], 405),
+  },
+  {
+    path: () => '/user/colleague-invite',
+    get: guarded('/user/colleague-invite', ['employee', 'admin'], 200),
+    post: guarded('/user/colleague-invite', ['employee', 'admin'], 405),
+  },
+  {
+    path: () => `/user/response-${ids.rid}`,
+    get: { ...guarded(`/user/response-${ids.rid}`, ['employee', 'admin'], 200) },
+    post: { ...guarded(`/user/response-${ids.rid}`, ['employee', 'admin'], 405) },
+  },
+  // Another employee's report: the employee gets a 404, never a hint that it exists.
+  {
+    path: () => `/user/response-${ids.otherRid}`,
+    get: { ...guarded(`/user/response-${ids.otherRid}`, ['employee', 'admin'], 200), employee: 404 },
+    post: { ...guarded(`/user/response-${ids.otherRid}`, ['employee', 'admin'], 405), employee: 404 },
+  },
+  {
+    path: () => '/user/response-not-a-uuid',
+    get: { ...guarded('/user/response-not-a-uuid', ['employee', 'admin'], 404) },
+    post: { ...guarded('/user/response-not-a-uuid', ['employee', 'admin'], 404) },
+  },
+  { path: () => '/user/responses', get: all(404), post: all(404) },
+  {
+    path: () => `/assignment/${ids.selfAssignment}`,
+    get: {
+      ...guarded(`/assignment/${ids.selfAssignment}`, ['admin', 'employee', 'colleague'], 200),
+      colleague: 404,
+    },
+    post: {
+      ...guarded(`/assignment/${ids.selfAssignment}`, ['admin', 'employee', 'colleague'], 405),
+      colleague: 404,
+    },
+  },
+  {
+    path: () => `/assignment/${ids.raterAssignment}`,
+    get: {
+      ...guarded(`/assignment/${ids.raterAssignment}`, ['admin', 'employee', 'colleague'], 200),
+      employee: 404,
+    },
+    post: {
+      ...guarded(`/assignment/${ids.raterAssignment}`, ['admin', 'employee', 'colleague'], 405),
+      employee: 404,
+    },
+  },
+  {
+    path: () => `/assignment/${ids.otherSelfAssignment}`,
+    get: {
+      ...guarded(`/assignment/${ids.otherSelfAssignment}`, ['admin', 'employee', 'colleague'], 200),
+      employee: 404,
+      colleague: 404,
+    },
+    post: {
+      ...guarded(`/assignment/${ids.otherSelfAssignment}`, ['admin', 'employee', 'colleague'], 405),
+      employee: 404,
+      colleague: 404,
+    },
+  },
+  {
+    path: () => `/questionnaire/${ids.questionnaire}`,
+    get: guarded(`/questionnaire/${ids.questionnaire}`, ['admin', 'employee', 'colleague'], 200),
+    post: guarded(`/questionnaire/${ids.questionnaire}`, ['admin', 'employee', 'colleague'], 405),
+  },
+  {
+    path: () => '/questionnaire/00000000-0000-4000-8000-000000000000',
+    get: guarded(
+      '/questionnaire/00000000-0000-4000-8000-000000000000',
+      ['admin', 'employee', 'colleague'],
+      404,
+    ),
+    post: guarded(
+      '/questionnaire/00000000-0000-4000-8000-000000000000',
+      ['admin', 'employee', 'colleague'],
+      404,
+    ),
+  },
+  ...ADMIN_PAGES.map((p) => ({
+    path: () => p,
+    get: guarded(p, ['admin'], 200),
+    post: guarded(p, ['admin'], ADMIN_POST[p] ?? 405),
+  })),
+  {
+    path: () => `/admin/brand-management/${ids.brand}`,
+    get: guarded(`/admin/brand-management/${ids.brand}`, ['admin'], 200),
+    post: guarded(`/admin/brand-management/${ids.brand}`, ['admin'], 400),
+  },
+  {
+    path: () => '/admin/brand-management/00000000-0000-4000-8000-000000000000',
+    get: guarded('/admin/brand-management/00000000-0000-4000-8000-000000000000', ['admin'], 404),
+    post: guarded('/admin/brand-management/00000000-0000-4000-8000-000000000000', ['admin'], 404),
+  },
+  { path: () => '/no/such/page', get: all(404), post: all(404) },
+]
+
+async function outcome(method: 'GET' | 'POST', row: Row, visitor: Visitor) {
+  const path = row.path()
+  const expected = (method === 'GET' ? row.get : row.post)[visitor]
+  const response = await send(server, path, {
+    method,
+    cookie: cookies[visitor],
+    form: method === 'POST' ? {} : undefined,
+  })
+  await response.arrayBuffer()
+  const want = typeof expected === 'number' ? `${expected}` : `${expected.status ?? 302} -> ${expected.to}`
+  const got =
+    response.status >= 300 && response.status < 400
+      ? `${response.status} -> ${location(response)}`
+      : `${response.status}`
+  return { line: `${method} ${path}: ${got}`, want: `${method} ${path}: ${want}` }
+}
+
+describe.each(VISITORS)('as %s', (visitor) => {
+  test.each(['GET', 'POST'] as const)('every route, %s', async (method) => {
+    const results = []
+    for (const row of ROWS()) results.push(await outcome(method, row, visitor))
+    expect(results.map((r) => r.line)).toEqual(results.map((r) => r.want))
+  })
+})
+
+test('/login keeps the query string', async () => {
+  const response = await send(server, '/login?redirectTo=%2Fadmin')
+  expect(response.status).toBe(301)
+  expect(location(response)).toBe('/sign-in?redirectTo=%2Fadmin')
+})

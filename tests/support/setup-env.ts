@@ -1,0 +1,17 @@
+// Runs before every test file: a quiet, deterministic configuration.
+process.env.NODE_ENV = 'test'
+process.env.LOG_LEVEL ??= 'silent'
+process.env.APP_URL = 'http://localhost:3000'
+process.env.PGLITE_DIR = 'memory://'
+process.env.WORKER = 'false'
+for (const name of [
+  'DATABASE_URL',
+  'SMTP_URL',
+  'TURNSTILE_SITE_KEY',
+  'TURNSTILE_SECRET_KEY',
+  'SENTRY_DSN',
+  'ADMIN_EMAIL',
+  'ADMIN_PASSWORD',
+]) {
+  delete process.env[name]
+}
