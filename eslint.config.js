@@ -7,6 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       'build',
+      'build-*',
       '.react-router',
       'node_modules',
       '.data',

@@ -7,6 +7,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3311)
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
+  // One output folder per port: parallel runs must not delete each other's traces.
+  outputDir: `test-results/e2e-${PORT}`,
   fullyParallel: false,
   // Two cores, one shared demo database: one worker keeps the suite deterministic.
   workers: 1,

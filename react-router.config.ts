@@ -4,5 +4,6 @@ export default {
   // Server-rendered: every page works without JavaScript, forms post to actions.
   ssr: true,
   appDirectory: 'app',
-  buildDirectory: 'build',
+  // BUILD_DIR lets parallel checkouts of work build side by side; production uses ./build.
+  buildDirectory: process.env.BUILD_DIR || 'build',
 } satisfies Config

@@ -10,6 +10,6 @@ if (process.argv.includes('--dev')) {
     build: () => vite.ssrLoadModule('virtual:react-router/server-build'),
   })
 } else {
-  const { main } = await import('./build/server/index.js')
+  const { main } = await import(`./${process.env.BUILD_DIR || 'build'}/server/index.js`)
   await main()
 }

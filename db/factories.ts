@@ -1,11 +1,14 @@
 import crypto from 'node:crypto'
+import { asc, eq } from 'drizzle-orm'
 import { getDb, type Tx } from './client'
 import {
+  answers,
   assignments,
   brands,
   companies,
   questionnaires,
   questions,
+  responses,
   schemeMembers,
   schemes,
   users,
@@ -181,4 +184,48 @@ export async function createRaterAssignment(
     })
     .returning()
   return row!
+}
+
+export type AnswerSeed = {
+  questionId: string
+  numericValue?: number | null
+  textValue?: string | null
+  choices?: string[] | null
+  notApplicable?: boolean
+}
+
+/**
+ * A response with its answers for an assignment; `submitted` also marks the assignment submitted
+ * (as the answering flow does), otherwise it is left in progress.
+ */
+export async function createResponse(
+  input: { assignmentId: string; answers?: AnswerSeed[]; submitted?: boolean; submittedAt?: Date },
+  tx: Tx = getDb(),
+) {
+  const submittedAt = input.submitted ? (input.submittedAt ?? new Date()) : null
+  const [response] = await tx
+    .insert(responses)
+    .values({ assignmentId: input.assignmentId, submittedAt })
+    .returning()
+  if (input.answers?.length) {
+    await tx.insert(answers).values(
+      input.answers.map((a) => ({
+        responseId: response!.id,
+        questionId: a.questionId,
+        numericValue: a.numericValue ?? null,
+        textValue: a.textValue ?? null,
+        choices: a.choices ?? null,
+        notApplicable: a.notApplicable ?? false,
+      })),
+    )
+  }
+  await tx
+    .update(assignments)
+    .set({ status: input.submitted ? 'submitted' : 'in_progress', submittedAt })
+    .where(eq(assignments.id, input.assignmentId))
+  return response!
+}
+
+export async function questionsOf(questionnaireId: string, tx: Tx = getDb()) {
+  return tx.select().from(questions).where(eq(questions.questionnaireId, questionnaireId)).orderBy(asc(questions.position))
 }

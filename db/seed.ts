@@ -8,7 +8,16 @@ import { closeDatabase, DatabaseLockedError, getDb, openDatabase, runMigrations 
 import { createActionCode } from '../app/modules/auth/action-codes.server'
 import { actionLink } from '../app/modules/auth/auth.server'
 import { hashPassword } from '../app/modules/auth/password.server'
-import { actionCodes, assignments, brands, companies, questionnaires, schemes, users } from './schema/index'
+import {
+  actionCodes,
+  assignments,
+  brands,
+  companies,
+  questionnaires,
+  responses,
+  schemes,
+  users,
+} from './schema/index'
 import {
   createBrand,
   createCompany,
@@ -16,7 +25,10 @@ import {
   createRaterAssignment,
   createScheme,
   createUser,
+  createResponse,
   enrolEmployee,
+  questionsOf,
+  type AnswerSeed,
   type QuestionSeed,
 } from './factories'
 
@@ -249,7 +261,130 @@ export async function seed() {
     return actionLink('colleague_invite', code)
   })
 
+  // A finished round for the demo employee (self + four colleagues: the report shows charts), a
+  // second employee still below the anonymity threshold, and a newcomer who has not started.
+  const qs = await questionsOf(questionnaire.id)
+  const submitIfNew = async (assignmentId: string, seedNo: number) => {
+    const [existing] = await db
+      .select({ id: responses.id })
+      .from(responses)
+      .where(eq(responses.assignmentId, assignmentId))
+      .limit(1)
+    if (existing) return false
+    await createResponse({ assignmentId, answers: demoAnswers(qs, seedNo), submitted: true })
+    return true
+  }
+  const selfRow = self ?? (await findSelf(scheme.id, employee.user.id))
+  if (selfRow && (await submitIfNew(selfRow.id, 0)))
+    made.push(`self-assessment submitted: ${employee.user.email}`)
+
+  const RATERS = [
+    ['morgan.manager@panorama.test', 'Morgan Manager', 'manager'],
+    ['pat.peer@panorama.test', 'Pat Peer', 'peer'],
+    ['riley.report@panorama.test', 'Riley Report', 'direct_report'],
+    ['quinn.peer@panorama.test', 'Quinn Peer', 'peer'],
+  ] as const
+  for (const [i, [email, name, relationship]] of RATERS.entries()) {
+    const rater = await findOrCreateUser(email, 'colleague', name, null)
+    const assignment = await findOrCreateRater(scheme, employee.user.id, rater.user.id, relationship, name)
+    if (await submitIfNew(assignment.id, i + 1)) made.push(`colleague response submitted: ${email}`)
+  }
+
+  const second = await findOrCreateUser('employee2@panorama.test', 'employee', 'Sam Second', company.id)
+  if (second.created) made.push(`employee: ${second.user.email}`)
+  const secondSelf =
+    (await enrolEmployee(scheme, second.user.id)) ?? (await findSelf(scheme.id, second.user.id))
+  if (secondSelf && (await submitIfNew(secondSelf.id, 5)))
+    made.push(`self-assessment submitted: ${second.user.email}`)
+  const lone = await findOrCreateUser('jordan.peer@panorama.test', 'colleague', 'Jordan Peer', null)
+  const loneAssignment = await findOrCreateRater(scheme, second.user.id, lone.user.id, 'peer', 'Jordan Peer')
+  if (await submitIfNew(loneAssignment.id, 6))
+    made.push(`colleague response submitted: ${lone.user.email} (below the threshold)`)
+
+  const newcomer = await findOrCreateUser(
+    'new.employee@panorama.test',
+    'employee',
+    'Noah Newcomer',
+    company.id,
+  )
+  if (newcomer.created) made.push(`employee: ${newcomer.user.email} (not started)`)
+  await enrolEmployee(scheme, newcomer.user.id)
+
   return { made, inviteLink, password: PASSWORD }
+}
+
+async function findSelf(schemeId: string, employeeId: string) {
+  const [row] = await getDb()
+    .select()
+    .from(assignments)
+    .where(
+      and(
+        eq(assignments.schemeId, schemeId),
+        eq(assignments.subjectId, employeeId),
+        eq(assignments.relationship, 'self'),
+      ),
+    )
+    .limit(1)
+  return row
+}
+
+async function findOrCreateRater(
+  scheme: { id: string; questionnaireId: string; closesAt: Date },
+  subjectId: string,
+  respondentId: string,
+  relationship: 'manager' | 'peer' | 'direct_report' | 'other',
+  respondentName: string,
+) {
+  const [existing] = await getDb()
+    .select()
+    .from(assignments)
+    .where(
+      and(
+        eq(assignments.schemeId, scheme.id),
+        eq(assignments.subjectId, subjectId),
+        eq(assignments.respondentId, respondentId),
+      ),
+    )
+    .limit(1)
+  return (
+    existing ??
+    (await createRaterAssignment({ scheme, subjectId, respondentId, relationship, respondentName }))
+  )
+}
+
+const COMMENTS = [
+  'Runs the clearest stand-ups in the team.',
+  'Always makes time to explain the reasoning behind a decision.',
+  'Could delegate more: tends to take the hard tasks personally.',
+  'Very reliable under deadline pressure.',
+  'Gives generous, specific feedback.',
+  'Sometimes moves on before everyone has had their say.',
+  'Keeps the customer in view in every discussion.',
+]
+
+/** Plausible, varied answers: deterministic per respondent so the demo report is stable. */
+function demoAnswers(qs: Awaited<ReturnType<typeof questionsOf>>, seedNo: number): AnswerSeed[] {
+  return qs.map((q, i) => {
+    const labels = q.options.labels ?? []
+    const pick = (seedNo * 7 + i * 3) % Math.max(labels.length, 1)
+    switch (q.kind) {
+      case 'scale': {
+        const min = q.options.min ?? 1
+        const max = q.options.max ?? 5
+        if (seedNo === 3 && i === 4) return { questionId: q.id, notApplicable: true }
+        return {
+          questionId: q.id,
+          numericValue: Math.min(max, Math.max(min, 2 + ((seedNo * 5 + i * 2) % 4))),
+        }
+      }
+      case 'single':
+        return { questionId: q.id, choices: [labels[pick]!] }
+      case 'multi':
+        return { questionId: q.id, choices: [labels[pick]!, labels[(pick + 2) % labels.length]!] }
+      default:
+        return { questionId: q.id, textValue: COMMENTS[(seedNo + i) % COMMENTS.length]! }
+    }
+  })
 }
 
 // Run as a script (npm run seed), not when imported by tests.
@@ -264,7 +399,9 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     )
     console.log(`\nDemo accounts (password: ${password}):`)
     console.log('  admin     admin@panorama.test')
-    console.log('  employee  employee@panorama.test')
+    console.log('  employee  employee@panorama.test   (report with charts)')
+    console.log('  employee  employee2@panorama.test  (report below the anonymity threshold)')
+    console.log('  employee  new.employee@panorama.test (has not started)')
     console.log(`colleague invite: ${inviteLink}`)
     await closeDatabase()
   } catch (error) {

@@ -56,7 +56,13 @@ export function createApp(options: AppOptions = {}) {
     next()
   })
 
-  app.use(compression())
+  // Server-sent events must reach the browser as they are written, not when a gzip block fills.
+  app.use(
+    compression({
+      filter: (req, res) =>
+        !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+    }),
+  )
 
   // The largest legitimate body is a 2 MB image upload plus form fields.
   app.use((req, res, next) => {
@@ -81,7 +87,7 @@ export function createApp(options: AppOptions = {}) {
   if (options.devMiddleware) {
     app.use(options.devMiddleware)
   } else {
-    const clientDir = options.clientDir ?? path.join(projectRoot(), 'build', 'client')
+    const clientDir = options.clientDir ?? path.join(projectRoot(), process.env.BUILD_DIR || 'build', 'client')
     // Hashed file names never change content: cache them for a year.
     app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
     app.use(express.static(clientDir, { maxAge: '1h' }))

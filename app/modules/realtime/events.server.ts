@@ -1,0 +1,20 @@
+import { sql } from 'drizzle-orm'
+import type { Tx } from '#db/client'
+
+/**
+ * Live updates cross app instances through Postgres LISTEN/NOTIFY (PGlite has it too). A change
+ * publishes inside its own transaction, so listeners hear of it only once it is committed.
+ */
+export const EVENTS_CHANNEL = 'panorama_events'
+
+export type PanoramaEvent = {
+  type: 'assignment.updated'
+  /** The employee whose feedback changed: their /user page refreshes. */
+  subjectId: string
+  assignmentId: string
+  status: 'pending' | 'in_progress' | 'submitted' | 'revoked'
+}
+
+export async function publishEvent(tx: Tx, event: PanoramaEvent) {
+  await tx.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`)
+}
