@@ -37,5 +37,6 @@ export default [
 
   route('api/__session', 'routes/api.session.ts'),
   route('files/:id', 'routes/files.$id.ts'),
+  route('api/events', 'routes/api.events.ts'),
   route('*', 'routes/$.tsx'),
 ] satisfies RouteConfig

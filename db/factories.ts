@@ -227,5 +227,9 @@ export async function createResponse(
 }
 
 export async function questionsOf(questionnaireId: string, tx: Tx = getDb()) {
-  return tx.select().from(questions).where(eq(questions.questionnaireId, questionnaireId)).orderBy(asc(questions.position))
+  return tx
+    .select()
+    .from(questions)
+    .where(eq(questions.questionnaireId, questionnaireId))
+    .orderBy(asc(questions.position))
 }

@@ -241,25 +241,19 @@ export async function seed() {
   if (!raterRow) made.push(`rater assignment: ${colleague.user.email} on ${employee.user.email}`)
 
   // A fresh invite link each run (older unused ones are voided), valid until the scheme closes.
-  const inviteLink = await db.transaction(async (tx) => {
-    await tx
-      .update(actionCodes)
-      .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(actionCodes.kind, 'colleague_invite'),
-          inArray(actionCodes.assignmentId, [rater.id]),
-          isNull(actionCodes.usedAt),
-        ),
-      )
-    const { code } = await createActionCode(tx, {
-      kind: 'colleague_invite',
-      userId: colleague.user.id,
-      assignmentId: rater.id,
-      expiresAt: scheme.closesAt,
-    })
-    return actionLink('colleague_invite', code)
-  })
+  const inviteLink = await freshInviteLink(rater.id, colleague.user.id, scheme.closesAt)
+
+  // A second pending colleague on Erin, so a walk-through of answering (and the browser suite)
+  // does not use up Casey's link.
+  const answerer = await findOrCreateUser('alex.answerer@panorama.test', 'colleague', 'Alex Answerer', null)
+  const answererAssignment = await findOrCreateRater(
+    scheme,
+    employee.user.id,
+    answerer.user.id,
+    'other',
+    'Alex Answerer',
+  )
+  const answeringLink = await freshInviteLink(answererAssignment.id, answerer.user.id, scheme.closesAt)
 
   // A finished round for the demo employee (self + four colleagues: the report shows charts), a
   // second employee still below the anonymity threshold, and a newcomer who has not started.
@@ -310,7 +304,30 @@ export async function seed() {
   if (newcomer.created) made.push(`employee: ${newcomer.user.email} (not started)`)
   await enrolEmployee(scheme, newcomer.user.id)
 
-  return { made, inviteLink, password: PASSWORD }
+  return { made, inviteLink, answeringLink, password: PASSWORD }
+}
+
+/** A new invite link for a rater assignment (older unused ones are voided), valid until the scheme closes. */
+async function freshInviteLink(assignmentId: string, colleagueId: string, closesAt: Date) {
+  return getDb().transaction(async (tx) => {
+    await tx
+      .update(actionCodes)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(actionCodes.kind, 'colleague_invite'),
+          inArray(actionCodes.assignmentId, [assignmentId]),
+          isNull(actionCodes.usedAt),
+        ),
+      )
+    const { code } = await createActionCode(tx, {
+      kind: 'colleague_invite',
+      userId: colleagueId,
+      assignmentId,
+      expiresAt: closesAt,
+    })
+    return actionLink('colleague_invite', code)
+  })
 }
 
 async function findSelf(schemeId: string, employeeId: string) {
@@ -393,7 +410,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     const url = process.env.DATABASE_URL || undefined
     const handle = await openDatabase({ url, pgliteDir: process.env.PGLITE_DIR ?? './.data/pglite' })
     await runMigrations(handle)
-    const { made, inviteLink, password } = await seed()
+    const { made, inviteLink, answeringLink, password } = await seed()
     console.log(
       made.length ? `Created:\n${made.map((m) => `  - ${m}`).join('\n')}` : 'Demo data already present.',
     )
@@ -403,6 +420,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     console.log('  employee  employee2@panorama.test  (report below the anonymity threshold)')
     console.log('  employee  new.employee@panorama.test (has not started)')
     console.log(`colleague invite: ${inviteLink}`)
+    console.log(`answering invite: ${answeringLink}`)
     await closeDatabase()
   } catch (error) {
     console.error(error instanceof DatabaseLockedError ? error.message : error)

@@ -10,7 +10,9 @@ import { ConfigError, getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { ensureFirstAdmin } from '#app/modules/auth/bootstrap.server'
 import { startOutboxWorker } from '#app/modules/email/outbox.server'
+import { startReminderWorker } from '#app/modules/email/reminders.server'
 import { initSentry, flushSentry } from '#app/modules/monitoring/sentry.server'
+import { closeRealtime } from '#app/modules/realtime/listener.server'
 import { securityHeaders } from './security-headers'
 import './context'
 
@@ -60,7 +62,8 @@ export function createApp(options: AppOptions = {}) {
   app.use(
     compression({
       filter: (req, res) =>
-        !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+        !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') &&
+        compression.filter(req, res),
     }),
   )
 
@@ -87,7 +90,8 @@ export function createApp(options: AppOptions = {}) {
   if (options.devMiddleware) {
     app.use(options.devMiddleware)
   } else {
-    const clientDir = options.clientDir ?? path.join(projectRoot(), process.env.BUILD_DIR || 'build', 'client')
+    const clientDir =
+      options.clientDir ?? path.join(projectRoot(), process.env.BUILD_DIR || 'build', 'client')
     // Hashed file names never change content: cache them for a year.
     app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
     app.use(express.static(clientDir, { maxAge: '1h' }))
@@ -140,6 +144,8 @@ export async function main(
   if (!env.turnstileEnabled) log.info('turnstile off: no TURNSTILE_SITE_KEY/TURNSTILE_SECRET_KEY configured')
   if (!env.SMTP_URL) log.info('smtp off: e-mails stay in the outbox and their links are logged')
   const worker = env.WORKER ? startOutboxWorker(env) : undefined
+  // Reminders are queued even without SMTP: they wait in the outbox like every other message.
+  const reminders = env.WORKER ? startReminderWorker(env) : undefined
 
   const app = createApp({ ...options, env })
   const server = http.createServer(app)
@@ -155,13 +161,20 @@ export async function main(
   const shutdown = (signal = 'shutdown') => {
     closing ??= (async () => {
       log.info('shutting down', { signal })
-      // Stop accepting; in-flight requests finish, idle keep-alive sockets close.
+      // Open event streams would hold server.close() until the force timeout: end them first.
+      await closeRealtime()
+      // Stop accepting; in-flight requests finish, idle keep-alive sockets close (swept again as
+      // the ended streams' sockets fall idle).
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
+      const sweep = setInterval(() => server.closeIdleConnections(), 100)
+      sweep.unref()
       const force = setTimeout(() => server.closeAllConnections(), 10_000)
       force.unref()
       await closed
+      clearInterval(sweep)
       clearTimeout(force)
+      await reminders?.stop()
       await worker?.stop()
       await flushSentry()
       await closeDatabase()

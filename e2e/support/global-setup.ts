@@ -66,6 +66,8 @@ export default async function globalSetup() {
   }
 
   process.env.E2E_INVITE_LINK = invite.slice('colleague invite: '.length).trim()
+  const answering = seedOutput.split('\n').find((line) => line.startsWith('answering invite: '))
+  if (answering) process.env.E2E_ANSWER_INVITE_LINK = answering.slice('answering invite: '.length).trim()
   process.env.E2E_MAILBOX_URL = `http://127.0.0.1:${(mailbox.address() as AddressInfo).port}`
   process.env.E2E_SEED_PASSWORD = process.env.SEED_PASSWORD || 'panorama-demo'
 

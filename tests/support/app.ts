@@ -18,7 +18,12 @@ export function useTestServer() {
   const state = { url: '', build: undefined as BuiltServer | undefined }
   let server: http.Server | undefined
   beforeAll(async () => {
-    const entry = path.resolve(import.meta.dirname, '../..', process.env.BUILD_DIR || 'build', 'server/index.js')
+    const entry = path.resolve(
+      import.meta.dirname,
+      '../..',
+      process.env.BUILD_DIR || 'build',
+      'server/index.js',
+    )
     const build = (await import(/* @vite-ignore */ entry)) as BuiltServer
     build.resetEnvCache()
     state.build = build

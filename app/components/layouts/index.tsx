@@ -6,6 +6,7 @@ export type LayoutUser = {
   email: string
   displayName: string
   role: 'admin' | 'employee' | 'colleague'
+  photoFileId: string | null
 } | null
 export type Contact = { callbackUrl: string; email: string; profileUrl: string } | null
 export type LayoutProps = { user: LayoutUser; contact: Contact; children: ReactNode }
@@ -116,6 +117,37 @@ function DefaultLayout({ user, contact, children }: LayoutProps) {
   )
 }
 
+/** "Erin Employee" → "EE"; no name → the first letter of the e-mail address. */
+function initialsOf(user: NonNullable<LayoutUser>) {
+  const words = user.displayName.split(/\s+/).filter(Boolean)
+  const letters =
+    words.length > 1 ? [words[0]!, words[words.length - 1]!] : words.length ? words : [user.email]
+  return letters.map((w) => [...w][0]!.toUpperCase()).join('')
+}
+
+/** The profile photo beside the name, else initials. Decorative: the name next to it says who it is. */
+function Avatar({ user }: { user: NonNullable<LayoutUser> }) {
+  if (user.photoFileId) {
+    return (
+      <img
+        src={`/files/${user.photoFileId}`}
+        alt=""
+        width={32}
+        height={32}
+        className="h-8 w-8 rounded-full border border-slate-200 bg-white object-cover"
+      />
+    )
+  }
+  return (
+    <span
+      aria-hidden="true"
+      className="flex h-8 w-8 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-900"
+    >
+      {initialsOf(user)}
+    </span>
+  )
+}
+
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-800' : 'text-slate-700 hover:bg-slate-100'}`
 
@@ -141,7 +173,12 @@ function UserLayout({ user, contact, children }: LayoutProps) {
             </nav>
           ) : null}
           <div className="flex items-center gap-3">
-            {user ? <span className="text-sm text-slate-700">{user.displayName || user.email}</span> : null}
+            {user ? (
+              <span className="flex items-center gap-2 text-sm text-slate-700">
+                <Avatar user={user} />
+                <span>{user.displayName || user.email}</span>
+              </span>
+            ) : null}
             {user ? <SignOutButton /> : null}
           </div>
         </div>

@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb } from '#db/client'
-import { assignments, questionnaires, responses, schemes, users } from '#db/schema/index'
+import { assignments, responses, schemes, users } from '#db/schema/index'
 import { notFound } from '#app/modules/auth/guards.server'
 import type { SessionUser } from '#app/modules/auth/session.server'
 
@@ -16,60 +16,6 @@ function parseId(raw: string | undefined): string {
   const parsed = IdSchema.safeParse(raw)
   if (!parsed.success) notFound()
   return parsed.data
-}
-
-export async function requireAssignmentAccess(
-  rawId: string | undefined,
-  user: Pick<SessionUser, 'id' | 'role'>,
-) {
-  const id = parseId(rawId)
-  const conditions: SQL[] = [eq(assignments.id, id)]
-  if (user.role !== 'admin') conditions.push(eq(assignments.respondentId, user.id))
-  const [row] = await getDb()
-    .select({
-      id: assignments.id,
-      status: assignments.status,
-      relationship: assignments.relationship,
-      questionnaireId: assignments.questionnaireId,
-      questionnaireTitle: questionnaires.title,
-      subjectName: users.displayName,
-      schemeName: schemes.name,
-      closesAt: schemes.closesAt,
-    })
-    .from(assignments)
-    .innerJoin(questionnaires, eq(questionnaires.id, assignments.questionnaireId))
-    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
-    .innerJoin(users, eq(users.id, assignments.subjectId))
-    .where(and(...conditions))
-    .limit(1)
-  if (!row || (user.role !== 'admin' && row.status === 'revoked')) notFound()
-  return row
-}
-
-/** A questionnaire is visible to admins, and to whoever has a live assignment on it. */
-export async function requireQuestionnaireAccess(
-  rawId: string | undefined,
-  user: Pick<SessionUser, 'id' | 'role'>,
-) {
-  const id = parseId(rawId)
-  const db = getDb()
-  if (user.role === 'admin') {
-    const [row] = await db
-      .select({ id: questionnaires.id, title: questionnaires.title, intro: questionnaires.intro })
-      .from(questionnaires)
-      .where(eq(questionnaires.id, id))
-      .limit(1)
-    if (!row) notFound()
-    return row
-  }
-  const [row] = await db
-    .select({ id: questionnaires.id, title: questionnaires.title, intro: questionnaires.intro })
-    .from(questionnaires)
-    .innerJoin(assignments, eq(assignments.questionnaireId, questionnaires.id))
-    .where(and(eq(questionnaires.id, id), eq(assignments.respondentId, user.id)))
-    .limit(1)
-  if (!row) notFound()
-  return row
 }
 
 /** /user/response-:rid — rid is the employee's self response; the employee sees only their own. */

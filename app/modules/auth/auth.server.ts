@@ -287,28 +287,37 @@ export async function acceptInvite(
 
 /** An e-mail change takes effect once the new address follows its link. */
 export async function verifyEmailWithCode(code: unknown): Promise<{ ok: boolean }> {
-  return getDb().transaction(async (tx) => {
-    const row = await consumeActionCode('verify_email', code, tx)
-    if (!row?.userId) return { ok: false }
-    const email = row.email ? normalizeEmail(row.email) : null
-    if (email) {
-      const [taken] = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.email, email), sql`${users.id} <> ${row.userId}`))
-        .limit(1)
-      if (taken) return { ok: false }
-    }
-    await tx
-      .update(users)
-      .set({ ...(email ? { email } : {}), emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
-      .where(eq(users.id, row.userId))
-    await recordAudit(tx, {
-      actorId: row.userId,
-      action: 'auth.email_verified',
-      entity: 'user',
-      entityId: row.userId,
+  try {
+    return await getDb().transaction(async (tx) => {
+      const row = await consumeActionCode('verify_email', code, tx)
+      if (!row?.userId) return { ok: false }
+      const email = row.email ? normalizeEmail(row.email) : null
+      if (email) {
+        const [taken] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.email, email), sql`${users.id} <> ${row.userId}`))
+          .limit(1)
+        if (taken) return { ok: false }
+      }
+      const [updated] = await tx
+        .update(users)
+        .set({ ...(email ? { email } : {}), emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(and(eq(users.id, row.userId), sql`${users.disabledAt} IS NULL`))
+        .returning({ id: users.id })
+      if (!updated) return { ok: false }
+      await recordAudit(tx, {
+        actorId: row.userId,
+        action: 'auth.email_verified',
+        entity: 'user',
+        entityId: row.userId,
+      })
+      return { ok: true }
     })
-    return { ok: true }
-  })
+  } catch (error) {
+    // Two accounts confirming the same new address at once: the unique index decides, the loser
+    // sees the expired-link message rather than an error page.
+    if ((error as { cause?: { code?: string } }).cause?.code === '23505') return { ok: false }
+    throw error
+  }
 }

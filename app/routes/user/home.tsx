@@ -1,25 +1,392 @@
-import { data } from 'react-router'
+import { useEffect, useRef, useState } from 'react'
+import { data, Link, useRevalidator } from 'react-router'
 import type { Route } from './+types/home'
-import { NotBuiltYet } from '#app/components/not-built'
+import { ContactLinks } from '#app/components/layouts'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import type { RouteHandle } from '#app/root'
+import { getEmployeeHome, type HomeColleague, type HomeScheme } from '#app/modules/home/home.server'
+import { useRootData, type RouteHandle } from '#app/root'
 
-// The page and its guard exist; its feature is built by its own issue.
 export const handle: RouteHandle = { layout: 'user', transition: true }
 
 export const meta: Route.MetaFunction = () => [{ title: 'My feedback · Panorama' }]
 
+/**
+ * The employee's home: one card per scheme with the self-assessment's next step, the invited
+ * colleagues' progress and the report. With JavaScript it listens to /api/events and re-reads its
+ * data when a colleague starts or answers; without, a reload shows the same.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request, { roles: ROUTE_ROLES.user })
-  return null
+  const { user } = await requireUser(request, { roles: ROUTE_ROLES.user })
+  const home = await getEmployeeHome(user.id)
+  return data(home, { headers: { 'Cache-Control': 'private, no-store' } })
 }
+
+// Personal and live: never stored by a browser or proxy cache (the back button re-reads it too).
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export async function action({ request }: Route.ActionArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.user })
-  return data({ notBuilt: true }, { status: 405 })
+  return data({ error: 'This page has no form to send.' }, { status: 405 })
 }
 
-export default function Home() {
-  return <NotBuiltYet title="My feedback" />
+/** Re-reads the page's data on every live event (bursts collapse into one), and after a reconnect. */
+function useLiveUpdates() {
+  const { revalidate } = useRevalidator()
+  const revalidateRef = useRef(revalidate)
+  const [connected, setConnected] = useState(false)
+  useEffect(() => {
+    revalidateRef.current = revalidate
+  }, [revalidate])
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return
+    const source = new EventSource('/api/events')
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let openedBefore = false
+    const refresh = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => void revalidateRef.current(), 200)
+    }
+    source.addEventListener('assignment.updated', refresh)
+    source.addEventListener('resync', refresh)
+    source.addEventListener('open', () => {
+      // Events sent while the connection was down are lost: catch up once it is back.
+      if (openedBefore) refresh()
+      openedBefore = true
+      setConnected(true)
+    })
+    source.addEventListener('error', () => setConnected(source.readyState === EventSource.OPEN))
+    return () => {
+      clearTimeout(timer)
+      source.close()
+    }
+  }, [])
+  return connected
+}
+
+/** "Casey Colleague has answered." for each colleague whose status changed while the page was open. */
+function useStatusAnnouncements(schemes: HomeScheme[]) {
+  const previous = useRef<Map<string, string> | null>(null)
+  const [message, setMessage] = useState('')
+  useEffect(() => {
+    const current = new Map<string, string>()
+    const names = new Map<string, HomeColleague>()
+    for (const scheme of schemes)
+      for (const c of scheme.colleagues) {
+        current.set(c.id, c.status)
+        names.set(c.id, c)
+      }
+    const before = previous.current
+    previous.current = current
+    if (!before) return
+    const changes = [...current]
+      .filter(([id, status]) => before.get(id) !== status)
+      .map(([id]) => {
+        const c = names.get(id)!
+        return before.has(id) ? `${c.name}: ${c.statusLabel.toLowerCase()}.` : `${c.name} invited.`
+      })
+    if (changes.length) setMessage(changes.join(' '))
+  }, [schemes])
+  return message
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { schemes } = loaderData
+  const connected = useLiveUpdates()
+  const announcement = useStatusAnnouncements(schemes)
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-4xl flex-col gap-8">
+      <div>
+        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+          My feedback
+        </h1>
+        <p className="mt-1 text-slate-700">
+          Your own view, the colleagues you asked for theirs, and your report, for each feedback programme you
+          take part in.
+        </p>
+        {connected && schemes.length ? (
+          <p className="mt-2 flex items-center gap-2 text-sm text-slate-700">
+            <span aria-hidden="true" className="inline-block h-2 w-2 rounded-full bg-emerald-600" />
+            Colleagues’ progress updates on this page as it happens.
+          </p>
+        ) : null}
+        <p role="status" aria-live="polite" className="sr-only">
+          {announcement}
+        </p>
+      </div>
+      {schemes.length ? (
+        <ul className="flex flex-col gap-8" aria-label="Your feedback programmes">
+          {schemes.map((scheme) => (
+            <li key={scheme.id}>
+              <SchemeCard scheme={scheme} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <EmptyState />
+      )}
+    </section>
+  )
+}
+
+function EmptyState() {
+  const contact = useRootData()?.publicEnv.contact ?? null
+  return (
+    <div className="card flex flex-col gap-3">
+      <h2 className="text-lg font-semibold">Nothing to do here yet</h2>
+      <p className="text-slate-700">
+        You are not taking part in a feedback programme at the moment. When you are enrolled in one, it
+        appears here with your self-assessment, the colleagues you invite and, later, your report. You will
+        also get an e-mail.
+      </p>
+      <p className="text-slate-700">If you expected to see a programme here, please get in touch:</p>
+      <ContactLinks contact={contact} />
+    </div>
+  )
+}
+
+/** The card's heading id: links in a card name their programme to screen readers (aria-describedby). */
+const titleIdOf = (scheme: HomeScheme) => `scheme-${scheme.id}`
+
+const HEX = /^#[0-9a-f]{6}$/i
+const colour = (value: string, fallback: string) => (HEX.test(value) ? value : fallback)
+
+function PhaseBadge({ scheme }: { scheme: HomeScheme }) {
+  const { phase } = scheme
+  const text = phase === 'open' ? 'Open' : phase === 'upcoming' ? `Opens ${scheme.opensOn}` : 'Closed'
+  const style =
+    phase === 'open'
+      ? 'border-emerald-300 bg-emerald-50 text-emerald-900'
+      : phase === 'upcoming'
+        ? 'border-sky-300 bg-sky-50 text-sky-900'
+        : 'border-slate-300 bg-slate-100 text-slate-800'
+  return (
+    <span
+      className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${style}`}
+    >
+      {text}
+    </span>
+  )
+}
+
+function Deadline({ scheme }: { scheme: HomeScheme }) {
+  const time = <time dateTime={scheme.closesAt}>{scheme.deadline}</time>
+  if (scheme.phase === 'closed') return <>Closed on {time}</>
+  const left =
+    scheme.daysLeft === null
+      ? ''
+      : scheme.daysLeft === 0
+        ? ' (last day)'
+        : ` (${scheme.daysLeft} ${scheme.daysLeft === 1 ? 'day' : 'days'} left)`
+  return (
+    <>
+      Deadline: {time}
+      {left}
+    </>
+  )
+}
+
+function SchemeCard({ scheme }: { scheme: HomeScheme }) {
+  const titleId = titleIdOf(scheme)
+  const primary = colour(scheme.brand.primaryColor, '#4338ca')
+  const accent = colour(scheme.brand.accentColor, '#0f766e')
+  return (
+    <article aria-labelledby={titleId} className="card overflow-hidden p-0">
+      <div
+        aria-hidden="true"
+        className="h-1.5"
+        style={{ backgroundImage: `linear-gradient(90deg, ${primary}, ${accent})` }}
+      />
+      <div className="flex flex-col gap-6 p-6">
+        <header className="flex flex-wrap items-start justify-between gap-4">
+          <div className="flex flex-col gap-1">
+            <p className="text-sm text-slate-700">
+              {scheme.companyName} · with {scheme.brand.name}
+            </p>
+            <h2 id={titleId} className="text-xl font-semibold tracking-tight">
+              {scheme.name}
+            </h2>
+            <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
+              <PhaseBadge scheme={scheme} />
+              <span>
+                <Deadline scheme={scheme} />
+              </span>
+            </p>
+          </div>
+          {scheme.brand.logoFileId ? (
+            <img
+              src={`/files/${scheme.brand.logoFileId}`}
+              alt={`${scheme.brand.name} logo`}
+              className="h-12 max-w-40 object-contain"
+            />
+          ) : null}
+        </header>
+        <SelfSection scheme={scheme} />
+        <ColleaguesSection scheme={scheme} />
+        <ReportSection scheme={scheme} />
+      </div>
+    </article>
+  )
+}
+
+function SelfSection({ scheme }: { scheme: HomeScheme }) {
+  const { self } = scheme
+  const headingId = `self-${scheme.id}`
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3">
+      <h3 id={headingId} className="text-base font-semibold">
+        Your self-assessment
+      </h3>
+      {self ? (
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <p className="text-slate-800">
+            <StatusText
+              tone={self.status === 'submitted' ? 'done' : self.status === 'in_progress' ? 'active' : 'idle'}
+            >
+              {self.statusLabel}
+            </StatusText>
+            {self.submittedOn ? <span className="text-slate-700"> on {self.submittedOn}</span> : null}
+            {scheme.phase === 'upcoming' ? (
+              <span className="block text-sm text-slate-700">
+                You can start it when the programme opens on {scheme.opensOn}.
+              </span>
+            ) : null}
+            {scheme.phase === 'closed' && self.status !== 'submitted' ? (
+              <span className="block text-sm text-slate-700">
+                The programme has closed, so it can no longer be answered.
+              </span>
+            ) : null}
+          </p>
+          {self.action ? (
+            <Link
+              to={self.action.href}
+              className={`btn ${self.action.kind === 'view' ? 'btn-secondary' : 'btn-primary'}`}
+              aria-describedby={titleIdOf(scheme)}
+            >
+              {self.action.label}
+            </Link>
+          ) : null}
+        </div>
+      ) : (
+        <p className="text-slate-700">
+          Your self-assessment is not set up for this programme. Please contact the consultancy running it.
+        </p>
+      )}
+    </section>
+  )
+}
+
+function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
+  const { colleagues, invite, report } = scheme
+  const headingId = `colleagues-${scheme.id}`
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3">
+      <h3 id={headingId} className="text-base font-semibold">
+        Colleagues you invited
+      </h3>
+      {colleagues.length ? (
+        <>
+          <p className="text-sm text-slate-700">
+            {report.answered} of {colleagues.length} {colleagues.length === 1 ? 'has' : 'have'} answered.
+          </p>
+          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
+            {colleagues.map((c) => (
+              <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
+                <div className="min-w-0">
+                  <p className="font-medium">{c.name}</p>
+                  <p className="truncate text-sm text-slate-700">
+                    {c.relationshipLabel} · {c.email}
+                  </p>
+                </div>
+                <StatusText
+                  tone={c.status === 'answered' ? 'done' : c.status === 'started' ? 'active' : 'idle'}
+                >
+                  {c.statusLabel}
+                </StatusText>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p className="text-slate-700">
+          {scheme.phase === 'closed'
+            ? 'You did not invite any colleagues in this programme.'
+            : 'You have not invited anyone yet. Colleagues who know your work well give the most useful feedback.'}
+        </p>
+      )}
+      {invite.href ? (
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <p className="text-sm text-slate-700">
+            {invite.remaining > 0
+              ? `You can invite ${invite.remaining} more ${invite.remaining === 1 ? 'colleague' : 'colleagues'} (up to ${invite.limit}).`
+              : `You have invited ${invite.limit} colleagues, the most this programme allows.`}
+          </p>
+          <Link to={invite.href} className="btn btn-secondary" aria-describedby={titleIdOf(scheme)}>
+            {invite.remaining > 0 ? 'Invite colleagues' : 'Manage invitations'}
+          </Link>
+        </div>
+      ) : null}
+    </section>
+  )
+}
+
+function ReportSection({ scheme }: { scheme: HomeScheme }) {
+  const { report } = scheme
+  const headingId = `report-${scheme.id}`
+  const threshold = `${report.minRaters} ${report.minRaters === 1 ? 'colleague' : 'colleagues'}`
+  const needed = `${report.needed} more ${report.needed === 1 ? 'answer is' : 'answers are'} needed`
+  const anonymity = `Colleagues’ views appear once at least ${threshold} have answered, so that no one’s answers can be singled out: ${needed}.`
+  const text = report.href
+    ? report.enough
+      ? `Enough colleagues have answered (${report.answered}): your report sets their combined views beside yours.`
+      : `Your report shows your own answers for now. ${anonymity}`
+    : `Your report opens once you have submitted your self-assessment. ${
+        report.enough
+          ? `Enough colleagues have already answered (${report.answered}) for their views to appear in it.`
+          : anonymity
+      }`
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3">
+      <h3 id={headingId} className="text-base font-semibold">
+        Your report
+      </h3>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-slate-800">{text}</p>
+        {report.href ? (
+          <Link to={report.href} className="btn btn-primary" aria-describedby={titleIdOf(scheme)}>
+            Read your report
+          </Link>
+        ) : null}
+      </div>
+    </section>
+  )
+}
+
+/** A status as words with a shape beside them: colour is never the only signal. */
+function StatusText({ tone, children }: { tone: 'idle' | 'active' | 'done'; children: React.ReactNode }) {
+  const style =
+    tone === 'done'
+      ? 'border-emerald-300 bg-emerald-50 text-emerald-900'
+      : tone === 'active'
+        ? 'border-amber-300 bg-amber-50 text-amber-950'
+        : 'border-slate-300 bg-slate-50 text-slate-800'
+  return (
+    <span
+      className={`inline-flex items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-sm font-medium ${style}`}
+    >
+      <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5">
+        {tone === 'done' ? (
+          <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="2" />
+        ) : tone === 'active' ? (
+          <>
+            <circle cx="8" cy="8" r="6" fill="none" stroke="currentColor" strokeWidth="2" />
+            <path d="M8 2a6 6 0 0 1 0 12z" fill="currentColor" />
+          </>
+        ) : (
+          <circle cx="8" cy="8" r="6" fill="none" stroke="currentColor" strokeWidth="2" />
+        )}
+      </svg>
+      {children}
+    </span>
+  )
 }

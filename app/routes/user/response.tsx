@@ -1,16 +1,23 @@
 import { data } from 'react-router'
 import type { Route } from './+types/response'
-import { NotBuiltYet } from '#app/components/not-built'
 import { requireReportAccess } from '#app/modules/assignment/access.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import { loadReport } from '#app/modules/report/report.server'
+import { ReportView } from '#app/modules/report/report-view'
 import type { RouteHandle } from '#app/root'
+import '#app/modules/report/report.css'
 
 /** /user/response-:rid (STYLE.md §1: a slug whose loader strips "response-"). */
 export const handle: RouteHandle = { layout: 'user', transition: true }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Feedback report · Panorama' }]
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const name = loaderData?.report.header.subjectName
+  return [{ title: name ? `Feedback report · ${name} · Panorama` : 'Feedback report · Panorama' }]
+}
 
+// Matching the URL comes before the guard: /user/anything-else is not this route at all (404 for
+// every visitor, like any unknown path), whereas /user/response-<id> is guarded first, then checked.
 function ridOf(slug: string | undefined) {
   if (!slug?.startsWith('response-')) notFound()
   return slug.slice('response-'.length)
@@ -19,21 +26,22 @@ function ridOf(slug: string | undefined) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const rid = ridOf(params.responseSlug)
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/response'] })
-  const report = await requireReportAccess(rid, user)
-  return { report }
+  const access = await requireReportAccess(rid, user)
+  // Below the anonymity threshold this holds no colleague answer at all (report.server.ts): what the
+  // loader returns is what both the HTML and the `.data` request carry.
+  const report = await loadReport(access.id)
+  if (!report) notFound()
+  return { report, viewer: user.role === 'admin' ? ('admin' as const) : ('employee' as const) }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const rid = ridOf(params.responseSlug)
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/response'] })
   await requireReportAccess(rid, user)
-  return data({ notBuilt: true }, { status: 405 })
+  // The report is read-only: nothing to post.
+  return data({ readOnly: true }, { status: 405 })
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  return (
-    <NotBuiltYet title={`Feedback report: ${loaderData.report.subjectName || 'employee'}`}>
-      <p className="text-slate-700">Scheme: {loaderData.report.schemeName}</p>
-    </NotBuiltYet>
-  )
+  return <ReportView report={loaderData.report} viewer={loaderData.viewer} />
 }

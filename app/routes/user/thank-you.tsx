@@ -1,25 +1,211 @@
-import { data } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/thank-you'
-import { NotBuiltYet } from '#app/components/not-built'
+import { getThankYou, type OpenAssignment } from '#app/modules/assignment/answers.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import type { RouteHandle } from '#app/root'
+import { useRootData, type RouteHandle } from '#app/root'
 
-// The page and its guard exist; its feature is built by its own issue.
 export const handle: RouteHandle = { layout: 'user', transition: true }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Thank you · Panorama' }]
+export const meta: Route.MetaFunction = ({ loaderData: d }) => [
+  { title: d?.later ? 'Answers saved · Panorama' : 'Thank you · Panorama' },
+]
 
+/**
+ * After submitting (or "save and finish later"): what happens next. An employee learns about
+ * inviting colleagues and when the report becomes meaningful; a colleague learns that nothing more
+ * is needed, and sees who to contact (the brand's links, else the portal's).
+ */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request, { roles: ROUTE_ROLES['user/thank-you'] })
-  return null
+  const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/thank-you'] })
+  const url = new URL(request.url)
+  const view = await getThankYou(
+    { id: user.id, role: user.role as 'employee' | 'colleague' },
+    url.searchParams.get('assignment'),
+  )
+  // "Finish later" only makes sense for an assignment that is still open.
+  const later = url.searchParams.get('later') === '1' && view.assignment?.status !== 'submitted'
+  return { ...view, later }
 }
 
 export async function action({ request }: Route.ActionArgs) {
   await requireUser(request, { roles: ROUTE_ROLES['user/thank-you'] })
-  return data({ notBuilt: true }, { status: 405 })
+  return data({ error: 'Nothing to submit on this page.' }, { status: 405 })
 }
 
-export default function ThankYou() {
-  return <NotBuiltYet title="Thank you" />
+export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
+  const { role, assignment, brand, scheme, open, later } = loaderData
+  const root = useRootData()
+  const fallback = root?.publicEnv.contact
+  const contact = {
+    callbackUrl: brand?.callbackUrl ?? fallback?.callbackUrl ?? null,
+    email: brand?.contactEmail ?? fallback?.email ?? null,
+    profileUrl: brand?.profileUrl ?? fallback?.profileUrl ?? null,
+  }
+  const rater = assignment && assignment.relationship !== 'self'
+
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-6">
+      {brand ? (
+        <div className="flex items-center gap-3">
+          {brand.logoFileId ? (
+            <img
+              src={`/files/${brand.logoFileId}`}
+              alt={`${brand.name} logo`}
+              className="max-h-12 max-w-40 object-contain"
+            />
+          ) : null}
+          <p className="text-sm font-medium text-slate-700">{brand.name}</p>
+        </div>
+      ) : null}
+
+      <div className="flex flex-col gap-2">
+        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+          {later ? 'Your answers are saved' : 'Thank you'}
+        </h1>
+        {later && assignment ? (
+          <p className="text-lg text-slate-800">
+            You can come back any time before{' '}
+            <time dateTime={assignment.deadline.iso}>{assignment.deadline.label}</time>
+            {rater ? ' with the link in your invitation e-mail' : ''} and continue where you stopped.
+          </p>
+        ) : assignment?.status === 'submitted' ? (
+          <p className="text-lg text-slate-800">
+            {rater
+              ? `Your feedback for ${assignment.subjectName} has been submitted.`
+              : 'Your self-assessment has been submitted.'}
+          </p>
+        ) : null}
+      </div>
+
+      {later && assignment ? (
+        <div>
+          <Link to={`/assignment/${assignment.id}`} className="btn btn-primary">
+            Continue answering now
+          </Link>
+        </div>
+      ) : null}
+
+      {role === 'employee' && scheme && !later ? <EmployeeNextSteps scheme={scheme} /> : null}
+
+      {role === 'colleague' && !later && assignment?.status === 'submitted' ? (
+        <div className="card flex flex-col gap-2">
+          <h2 className="text-lg font-semibold">What happens next</h2>
+          <p className="text-slate-800">
+            Nothing more is needed from you. {assignment.subjectName} will see your answers only together with
+            other colleagues’ answers, without your name, once enough colleagues have answered.
+          </p>
+          <p className="text-slate-700">Your invitation link has now expired, so you can close this page.</p>
+        </div>
+      ) : null}
+
+      {open.length ? <OpenList open={open} /> : null}
+
+      {role === 'colleague' ? (
+        <section aria-labelledby="contact-title" className="card flex flex-col gap-3">
+          <h2 id="contact-title" className="text-lg font-semibold">
+            {brand ? `Questions? Contact ${brand.name}` : 'Questions? Contact us'}
+          </h2>
+          <ul className="flex flex-wrap gap-x-6 gap-y-2">
+            {contact.callbackUrl ? (
+              <li>
+                <a className="link" href={contact.callbackUrl} rel="noopener noreferrer" target="_blank">
+                  Request a callback
+                </a>
+              </li>
+            ) : null}
+            {contact.email ? (
+              <li>
+                <a className="link" href={`mailto:${contact.email}`}>
+                  E-mail {contact.email}
+                </a>
+              </li>
+            ) : null}
+            {contact.profileUrl ? (
+              <li>
+                <a className="link" href={contact.profileUrl} rel="noopener noreferrer" target="_blank">
+                  Professional profile
+                </a>
+              </li>
+            ) : null}
+          </ul>
+        </section>
+      ) : null}
+    </section>
+  )
+}
+
+type Scheme = NonNullable<Route.ComponentProps['loaderData']['scheme']>
+
+function EmployeeNextSteps({ scheme }: { scheme: Scheme }) {
+  const needed = Math.max(0, scheme.minRaters - scheme.colleaguesSubmitted)
+  return (
+    <div className="card flex flex-col gap-4">
+      <h2 className="text-lg font-semibold">What happens next</h2>
+      <ol className="flex list-decimal flex-col gap-3 pl-5 text-slate-800">
+        <li>
+          <p>
+            <strong>Invite colleagues</strong> to give feedback on you: you have invited {scheme.invited} of{' '}
+            {scheme.maxColleagues}
+            {scheme.remaining
+              ? `, so you can invite ${scheme.remaining} more.`
+              : ' and cannot invite more in this programme.'}
+          </p>
+          {scheme.remaining && scheme.open ? (
+            <Link to="/user/colleague-invite" className="btn btn-primary mt-2">
+              Invite colleagues
+            </Link>
+          ) : null}
+        </li>
+        <li>
+          <p>
+            <strong>Your report</strong> sets your answers beside your colleagues’. It shows their answers
+            once at least {scheme.minRaters} {scheme.minRaters === 1 ? 'colleague has' : 'colleagues have'}{' '}
+            answered, so that nobody’s answers can be singled out.{' '}
+            {needed
+              ? `So far ${scheme.colleaguesSubmitted} ${scheme.colleaguesSubmitted === 1 ? 'has' : 'have'} answered: ${needed} more needed.`
+              : `${scheme.colleaguesSubmitted} have answered, enough for the report.`}
+          </p>
+          {scheme.reportResponseId ? (
+            <Link to={`/user/response-${scheme.reportResponseId}`} className="link mt-2 inline-block">
+              Open your report
+            </Link>
+          ) : null}
+        </li>
+      </ol>
+      <p>
+        <Link to="/user" className="link">
+          Back to my feedback
+        </Link>
+      </p>
+    </div>
+  )
+}
+
+function OpenList({ open }: { open: OpenAssignment[] }) {
+  return (
+    <section aria-labelledby="open-title" className="card flex flex-col gap-3">
+      <h2 id="open-title" className="text-lg font-semibold">
+        {open.length === 1
+          ? 'One more questionnaire is waiting for you'
+          : `${open.length} questionnaires are waiting for you`}
+      </h2>
+      <ul className="flex flex-col gap-2">
+        {open.map((o) => (
+          <li key={o.id} className="flex flex-wrap items-center justify-between gap-3">
+            <span>
+              {o.relationship === 'self' ? 'Your self-assessment' : `Feedback for ${o.subjectName}`} · due{' '}
+              <time dateTime={o.deadline.iso}>{o.deadline.date}</time>
+            </span>
+            <Link to={`/assignment/${o.id}`} className="btn btn-secondary">
+              {o.status === 'in_progress' ? 'Continue' : 'Start'}
+              <span className="sr-only">
+                {o.relationship === 'self' ? ' your self-assessment' : ` feedback for ${o.subjectName}`}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
 }

@@ -130,7 +130,7 @@ const ROWS = (): Row[] => [
   {
     path: () => '/user/edit-profile',
     get: guarded('/user/edit-profile', ['employee'], 200),
-    post: guarded('/user/edit-profile', ['employee'], 405),
+    post: guarded('/user/edit-profile', ['employee'], 400),
   },
   {
     path: () => '/user/thank-you',
@@ -140,7 +140,7 @@ const ROWS = (): Row[] => [
   {
     path: () => '/user/colleague-invite',
     get: guarded('/user/colleague-invite', ['employee', 'admin'], 200),
-    post: guarded('/user/colleague-invite', ['employee', 'admin'], 405),
+    post: guarded('/user/colleague-invite', ['employee', 'admin'], 400),
   },
   {
     path: () => `/user/response-${ids.rid}`,
@@ -165,8 +165,10 @@ const ROWS = (): Row[] => [
       ...guarded(`/assignment/${ids.selfAssignment}`, ['admin', 'employee', 'colleague'], 200),
       colleague: 404,
     },
+    // An empty answer form is refused (400) for the respondent; admins may look but never answer (403).
     post: {
-      ...guarded(`/assignment/${ids.selfAssignment}`, ['admin', 'employee', 'colleague'], 405),
+      ...guarded(`/assignment/${ids.selfAssignment}`, ['admin', 'employee', 'colleague'], 400),
+      admin: 403,
       colleague: 404,
     },
   },
@@ -177,7 +179,8 @@ const ROWS = (): Row[] => [
       employee: 404,
     },
     post: {
-      ...guarded(`/assignment/${ids.raterAssignment}`, ['admin', 'employee', 'colleague'], 405),
+      ...guarded(`/assignment/${ids.raterAssignment}`, ['admin', 'employee', 'colleague'], 400),
+      admin: 403,
       employee: 404,
     },
   },
@@ -189,7 +192,7 @@ const ROWS = (): Row[] => [
       colleague: 404,
     },
     post: {
-      ...guarded(`/assignment/${ids.otherSelfAssignment}`, ['admin', 'employee', 'colleague'], 405),
+      ...guarded(`/assignment/${ids.otherSelfAssignment}`, ['admin', 'employee', 'colleague'], 403),
       employee: 404,
       colleague: 404,
     },

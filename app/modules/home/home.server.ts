@@ -1,0 +1,274 @@
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { getDb } from '#db/client'
+import { assignments, brands, companies, responses, schemeMembers, schemes, users } from '#db/schema/index'
+import { colleagueLimit } from '#app/modules/invite/invite.server'
+import {
+  formatDate,
+  INVITE_STATUS_LABELS,
+  inviteStatusOf,
+  RELATIONSHIP_LABELS,
+  type InviteStatus,
+  type Relationship,
+} from '#app/modules/invite/schemas'
+
+/**
+ * The employee's home (/user): every scheme they take part in, with its brand and deadline, their
+ * self-assessment and its one next step, the colleagues they invited and how far each has got (never
+ * what anyone answered), how many more they may invite, and the report once it exists.
+ *
+ * Two queries whatever the number of schemes or colleagues, both bound to the signed-in employee:
+ * their memberships (with brand and self-assessment) and every live invitation about them. Nothing
+ * here takes an id from the request, so there is nothing to tamper with.
+ */
+
+/** open: answering and inviting; upcoming: published but not yet open; closed: read-only. */
+export type SchemePhase = 'upcoming' | 'open' | 'closed'
+
+export type SelfStatus = 'pending' | 'in_progress' | 'submitted'
+
+export type NextAction = {
+  kind: 'start' | 'continue' | 'view'
+  href: string
+  label: string
+}
+
+export type HomeColleague = {
+  id: string
+  name: string
+  email: string
+  relationship: Relationship
+  relationshipLabel: string
+  status: Exclude<InviteStatus, 'revoked'>
+  statusLabel: string
+}
+
+export type HomeScheme = {
+  id: string
+  name: string
+  companyName: string
+  brand: { name: string; logoFileId: string | null; primaryColor: string; accentColor: string }
+  phase: SchemePhase
+  opensAt: string
+  opensOn: string
+  closesAt: string
+  /** "30 June 2026", the date the e-mails use too. */
+  deadline: string
+  /** Whole days until the deadline (0 on its last day); null once closed. */
+  daysLeft: number | null
+  self: {
+    assignmentId: string
+    status: SelfStatus
+    statusLabel: string
+    submittedOn: string | null
+    action: NextAction | null
+  } | null
+  colleagues: HomeColleague[]
+  invite: {
+    limit: number
+    live: number
+    remaining: number
+    /** The invite page for this scheme while it is open, else null. */
+    href: string | null
+  }
+  report: {
+    /** /user/response-<rid> once the self-assessment is submitted, else null. */
+    href: string | null
+    answered: number
+    minRaters: number
+    enough: boolean
+    /** How many more colleague answers the report needs before it shows colleagues' views. */
+    needed: number
+  }
+}
+
+export type EmployeeHome = { schemes: HomeScheme[] }
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** An employee takes part in a handful of schemes; this only bounds a pathological account. */
+const MAX_SCHEMES = 100
+
+export const SELF_STATUS_LABELS: Record<SelfStatus, string> = {
+  pending: 'Not started',
+  in_progress: 'In progress',
+  submitted: 'Submitted',
+}
+
+function phaseOf(status: 'draft' | 'open' | 'closed', opensAt: Date, closesAt: Date, now: Date): SchemePhase {
+  if (status === 'closed' || closesAt.getTime() <= now.getTime()) return 'closed'
+  return opensAt.getTime() > now.getTime() ? 'upcoming' : 'open'
+}
+
+/** The one obvious thing to do next with the self-assessment, if there is one. */
+export function nextAction(input: {
+  phase: SchemePhase
+  assignmentId: string
+  questionnaireId: string
+  status: SelfStatus
+  hasResponse: boolean
+}): NextAction | null {
+  const { phase, assignmentId, questionnaireId, status } = input
+  const assignmentHref = `/assignment/${assignmentId}`
+  if (status === 'submitted') return { kind: 'view', href: assignmentHref, label: 'View your answers' }
+  if (phase === 'closed') {
+    // Answering is over; what was saved can still be read.
+    return input.hasResponse ? { kind: 'view', href: assignmentHref, label: 'View your answers' } : null
+  }
+  if (phase === 'upcoming') return null
+  if (status === 'in_progress' || input.hasResponse)
+    return { kind: 'continue', href: assignmentHref, label: 'Continue your self-assessment' }
+  // The questionnaire's introduction first (length, sections, deadline); the assignment id tells it
+  // which assignment to open when one questionnaire serves two schemes.
+  return {
+    kind: 'start',
+    href: `/questionnaire/${questionnaireId}?assignment=${assignmentId}`,
+    label: 'Start your self-assessment',
+  }
+}
+
+export async function getEmployeeHome(employeeId: string, now: Date = new Date()): Promise<EmployeeHome> {
+  const db = getDb()
+  const at = sql`${now.toISOString()}::timestamptz`
+  const selfAssignment = and(
+    eq(assignments.schemeId, schemes.id),
+    eq(assignments.subjectId, schemeMembers.employeeId),
+    eq(assignments.relationship, 'self'),
+  )
+  const [schemeRows, raterRows] = await Promise.all([
+    db
+      .select({
+        id: schemes.id,
+        name: schemes.name,
+        status: schemes.status,
+        opensAt: schemes.opensAt,
+        closesAt: schemes.closesAt,
+        maxColleagues: schemes.maxColleagues,
+        minRaters: schemes.minRaters,
+        companyName: companies.name,
+        brandName: brands.name,
+        logoFileId: brands.logoFileId,
+        primaryColor: brands.primaryColor,
+        accentColor: brands.accentColor,
+        selfId: assignments.id,
+        selfStatus: assignments.status,
+        questionnaireId: assignments.questionnaireId,
+        selfResponseId: responses.id,
+        selfSubmittedAt: responses.submittedAt,
+      })
+      .from(schemeMembers)
+      .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
+      .innerJoin(companies, eq(companies.id, schemes.companyId))
+      .innerJoin(brands, eq(brands.id, companies.brandId))
+      .leftJoin(assignments, selfAssignment)
+      .leftJoin(responses, eq(responses.assignmentId, assignments.id))
+      // A draft scheme is still being set up by the consultancy: its people see it once it is published.
+      .where(and(eq(schemeMembers.employeeId, employeeId), ne(schemes.status, 'draft')))
+      // Running schemes first (soonest deadline first), then upcoming ones, then closed (latest first).
+      .orderBy(
+        sql`CASE WHEN ${schemes.status} = 'closed' OR ${schemes.closesAt} <= ${at} THEN 2
+                 WHEN ${schemes.opensAt} > ${at} THEN 1 ELSE 0 END`,
+        sql`CASE WHEN ${schemes.status} = 'closed' OR ${schemes.closesAt} <= ${at} THEN NULL
+                 ELSE ${schemes.closesAt} END ASC`,
+        sql`${schemes.closesAt} DESC`,
+        asc(schemes.id),
+      )
+      .limit(MAX_SCHEMES),
+    db
+      .select({
+        id: assignments.id,
+        schemeId: assignments.schemeId,
+        relationship: assignments.relationship,
+        status: assignments.status,
+        respondentName: assignments.respondentName,
+        displayName: users.displayName,
+        email: users.email,
+      })
+      .from(assignments)
+      .innerJoin(users, eq(users.id, assignments.respondentId))
+      // Withdrawn invitations are history: they no longer count, and the invite page lists them.
+      .where(
+        and(
+          eq(assignments.subjectId, employeeId),
+          ne(assignments.relationship, 'self'),
+          ne(assignments.status, 'revoked'),
+        ),
+      )
+      .orderBy(asc(sql`coalesce(${assignments.invitedAt}, ${assignments.createdAt})`), asc(assignments.id)),
+  ])
+
+  const bySchemeId = new Map<string, HomeColleague[]>()
+  for (const r of raterRows) {
+    if (r.relationship === 'self' || r.status === 'revoked') continue
+    const status = inviteStatusOf(r.status) as HomeColleague['status']
+    const list = bySchemeId.get(r.schemeId) ?? []
+    list.push({
+      id: r.id,
+      name: r.respondentName || r.displayName || r.email,
+      email: r.email,
+      relationship: r.relationship,
+      relationshipLabel: RELATIONSHIP_LABELS[r.relationship],
+      status,
+      statusLabel: INVITE_STATUS_LABELS[status],
+    })
+    bySchemeId.set(r.schemeId, list)
+  }
+
+  const list: HomeScheme[] = schemeRows.map((r) => {
+    const phase = phaseOf(r.status, r.opensAt, r.closesAt, now)
+    const colleagues = bySchemeId.get(r.id) ?? []
+    const limit = colleagueLimit(r.maxColleagues)
+    const live = colleagues.length
+    const remaining = Math.max(0, limit - live)
+    const answered = colleagues.filter((c) => c.status === 'answered').length
+    const selfStatus = (r.selfStatus === 'revoked' ? null : r.selfStatus) as SelfStatus | null
+    const submitted = selfStatus === 'submitted' && Boolean(r.selfResponseId)
+    return {
+      id: r.id,
+      name: r.name,
+      companyName: r.companyName,
+      brand: {
+        name: r.brandName,
+        logoFileId: r.logoFileId,
+        primaryColor: r.primaryColor,
+        accentColor: r.accentColor,
+      },
+      phase,
+      opensAt: r.opensAt.toISOString(),
+      opensOn: formatDate(r.opensAt),
+      closesAt: r.closesAt.toISOString(),
+      deadline: formatDate(r.closesAt),
+      daysLeft:
+        phase === 'closed' ? null : Math.max(0, Math.floor((r.closesAt.getTime() - now.getTime()) / DAY_MS)),
+      self:
+        r.selfId && selfStatus && r.questionnaireId
+          ? {
+              assignmentId: r.selfId,
+              status: selfStatus,
+              statusLabel: SELF_STATUS_LABELS[selfStatus],
+              submittedOn: r.selfSubmittedAt ? formatDate(r.selfSubmittedAt) : null,
+              action: nextAction({
+                phase,
+                assignmentId: r.selfId,
+                questionnaireId: r.questionnaireId,
+                status: selfStatus,
+                hasResponse: Boolean(r.selfResponseId),
+              }),
+            }
+          : null,
+      colleagues,
+      invite: {
+        limit,
+        live,
+        remaining,
+        href: phase === 'open' ? `/user/colleague-invite?scheme=${r.id}` : null,
+      },
+      report: {
+        href: submitted ? `/user/response-${r.selfResponseId}` : null,
+        answered,
+        minRaters: r.minRaters,
+        enough: answered >= r.minRaters,
+        needed: Math.max(0, r.minRaters - answered),
+      },
+    }
+  })
+  return { schemes: list }
+}

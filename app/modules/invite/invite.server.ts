@@ -1,0 +1,698 @@
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { z } from 'zod'
+import { getDb, type Tx } from '#db/client'
+import { actionCodes, assignments, companies, schemeMembers, schemes, users } from '#db/schema/index'
+import { MAX_COLLEAGUES } from '#app/config/constants'
+import { createActionCode } from '#app/modules/auth/action-codes.server'
+import { actionLink } from '#app/modules/auth/auth.server'
+import type { Role } from '#app/modules/auth/permissions'
+import { hit, peek, type RateLimitRule } from '#app/modules/auth/rate-limit.server'
+import { recordAudit } from '#app/modules/audit/audit.server'
+import { enqueueEmail } from '#app/modules/email/outbox.server'
+import { publishEvent } from '#app/modules/realtime/events.server'
+import {
+  formatDate,
+  InviteFieldsSchema,
+  INVITE_MESSAGES,
+  inviteStatusOf,
+  type InviteStatus,
+  type Relationship,
+} from './schemas'
+
+/**
+ * Colleague invitations (DESIGN.md §4.3): every query and rule. An employee invites up to the
+ * scheme's max_colleagues (never more than 8) colleagues per scheme; each invitation is a rater
+ * assignment, a `colleague_invite` action code and an outbox e-mail, written in one transaction.
+ *
+ * The limit holds under concurrency because every change to an employee's invitations for a scheme
+ * first locks their scheme_members row: concurrent invites for one employee take turns, and each
+ * counts what the previous one committed. Rule failures come back as form messages (`ok: false`);
+ * "not found" and "not yours" are the same `notFound`, which routes turn into a 404.
+ */
+
+export type InviteActor = { id: string; role: Role; ip?: string | null }
+
+export type Outcome<T> =
+  | { ok: true; value: T }
+  | {
+      ok: false
+      notFound?: boolean
+      formErrors?: string[]
+      fieldErrors?: Record<string, string[]>
+      /** Set when refused by a rate limit (the route answers 429 with Retry-After). */
+      retryAfterSeconds?: number
+    }
+
+/** Resending e-mails someone again: at most once per 10 minutes per invitation, 20 an hour per employee. */
+export const RESEND_LIMITS = {
+  assignment: { limit: 1, windowMs: 10 * 60 * 1000 },
+  employee: { limit: 20, windowMs: 60 * 60 * 1000 },
+} satisfies Record<string, RateLimitRule>
+
+/** The most colleagues an employee may have invited (live, not revoked) in a scheme. */
+export function colleagueLimit(maxColleagues: number) {
+  return Math.max(0, Math.min(maxColleagues, MAX_COLLEAGUES))
+}
+
+export function remainingSlots(maxColleagues: number, live: number) {
+  return Math.max(0, colleagueLimit(maxColleagues) - live)
+}
+
+const isUuid = (value: unknown): value is string => z.uuid().safeParse(value).success
+
+export const inviteMessages = {
+  notEnrolled: (onBehalf: boolean, employeeName: string) =>
+    onBehalf
+      ? `${employeeName} is not enrolled in this scheme, so colleagues cannot be invited to it for them.`
+      : 'You are not enrolled in this scheme, so you cannot invite colleagues to it.',
+  closed: 'This scheme has closed, so invitations can no longer be sent or changed.',
+  notOpen: 'This scheme has not opened yet. Invitations can be sent once it opens.',
+  self: (onBehalf: boolean, employeeName: string) =>
+    onBehalf
+      ? `That is ${employeeName}’s own e-mail address. Their own view comes from their self-assessment; invite a colleague instead.`
+      : 'That is your own e-mail address. Your own view comes from your self-assessment; invite a colleague instead.',
+  duplicate: (email: string) => `${email} has already been invited to give feedback in this scheme.`,
+  limit: (limit: number, onBehalf: boolean, employeeName: string) =>
+    `${onBehalf ? `${employeeName} has` : 'You have'} already invited ${limit} ${
+      limit === 1 ? 'colleague' : 'colleagues'
+    }, the most this scheme allows. To invite someone else, revoke an invitation that has not been answered yet.`,
+  disabled:
+    'The account for this e-mail address has been disabled, so it cannot be invited. Choose someone else, or ask your administrator.',
+  answered: (name: string) => `${name} has already answered, so the invitation can no longer be changed.`,
+  revoked: (name: string) =>
+    `The invitation to ${name} has already been revoked. Invite them again if you need to.`,
+  resendTooSoon: (name: string, seconds: number) =>
+    `The invitation to ${name} was sent again only a few minutes ago. You can resend it in ${minutes(seconds)}.`,
+  resendTooMany: (seconds: number) =>
+    `Many invitations have been sent again in the last hour. Please try again in ${minutes(seconds)}.`,
+} as const
+
+function minutes(seconds: number) {
+  const n = Math.max(1, Math.ceil(seconds / 60))
+  return `${n} ${n === 1 ? 'minute' : 'minutes'}`
+}
+
+/** A Postgres error code from either driver (Drizzle wraps the driver's error in `cause`). */
+function pgErrorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null
+  const code = e?.cause?.code ?? e?.code
+  return typeof code === 'string' ? code : undefined
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading: the page.
+
+export type InviteEmployee = { id: string; displayName: string; email: string }
+
+/** An employee an admin may act for; null for anything else (unknown, malformed, not an employee). */
+export async function findEmployee(uid: unknown): Promise<InviteEmployee | null> {
+  if (!isUuid(uid)) return null
+  const [row] = await getDb()
+    .select({ id: users.id, displayName: users.displayName, email: users.email })
+    .from(users)
+    .where(and(eq(users.id, uid), eq(users.role, 'employee')))
+    .limit(1)
+  return row ?? null
+}
+
+export type InviteScheme = {
+  id: string
+  name: string
+  companyName: string
+  status: 'draft' | 'open' | 'closed'
+  closesAt: string
+  /** Open for invitations: status open and the closing date still ahead. */
+  open: boolean
+  limit: number
+  live: number
+  remaining: number
+}
+
+export type InvitedColleague = {
+  id: string
+  name: string
+  email: string
+  relationship: Relationship
+  status: InviteStatus
+  invitedAt: string | null
+}
+
+export type InvitePage = {
+  schemes: InviteScheme[]
+  scheme: InviteScheme | null
+  colleagues: InvitedColleague[]
+}
+
+/** Revoked invitations shown beside the live ones (the most recent first); live ones are at most 8. */
+const REVOKED_SHOWN = 20
+
+const liveCount = sql<number>`(
+  SELECT count(*) FROM assignments a
+  WHERE a.scheme_id = ${schemes.id} AND a.subject_id = ${schemeMembers.employeeId}
+    AND a.relationship <> 'self' AND a.status <> 'revoked'
+)::int`.mapWith(Number)
+
+/**
+ * Everything the page shows, in three queries whatever the number of schemes or colleagues: the
+ * employee's schemes (each with its live count), and the chosen scheme's invitations.
+ * `schemeParam` picks a scheme; one the employee is not enrolled in (or a malformed id) is null.
+ */
+export async function getInvitePage(
+  employeeId: string,
+  schemeParam: string | undefined,
+): Promise<InvitePage | null> {
+  const db = getDb()
+  const rows = await db
+    .select({
+      id: schemes.id,
+      name: schemes.name,
+      companyName: companies.name,
+      status: schemes.status,
+      closesAt: schemes.closesAt,
+      open: sql<boolean>`(${schemes.status} = 'open' AND ${schemes.closesAt} > now())`,
+      maxColleagues: schemes.maxColleagues,
+      live: liveCount,
+    })
+    .from(schemeMembers)
+    .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
+    .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .where(eq(schemeMembers.employeeId, employeeId))
+    // Open schemes first (soonest deadline first), then the others, most recent first.
+    .orderBy(
+      desc(sql`(${schemes.status} = 'open' AND ${schemes.closesAt} > now())`),
+      sql`CASE WHEN ${schemes.status} = 'open' AND ${schemes.closesAt} > now() THEN ${schemes.closesAt} END ASC`,
+      desc(schemes.closesAt),
+      asc(schemes.id),
+    )
+    .limit(100)
+  const list: InviteScheme[] = rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    companyName: r.companyName,
+    status: r.status,
+    closesAt: r.closesAt.toISOString(),
+    open: Boolean(r.open),
+    limit: colleagueLimit(r.maxColleagues),
+    live: r.live,
+    remaining: remainingSlots(r.maxColleagues, r.live),
+  }))
+  if (schemeParam !== undefined && !list.some((s) => s.id === schemeParam)) return null
+  const scheme = list.find((s) => s.id === schemeParam) ?? list[0] ?? null
+  if (!scheme) return { schemes: list, scheme: null, colleagues: [] }
+
+  const invited = await db
+    .select({
+      id: assignments.id,
+      respondentName: assignments.respondentName,
+      displayName: users.displayName,
+      email: users.email,
+      relationship: assignments.relationship,
+      status: assignments.status,
+      invitedAt: assignments.invitedAt,
+    })
+    .from(assignments)
+    .innerJoin(users, eq(users.id, assignments.respondentId))
+    .where(
+      and(
+        eq(assignments.schemeId, scheme.id),
+        eq(assignments.subjectId, employeeId),
+        ne(assignments.relationship, 'self'),
+      ),
+    )
+    .orderBy(
+      sql`(${assignments.status} = 'revoked')`,
+      sql`CASE WHEN ${assignments.status} = 'revoked' THEN ${assignments.createdAt} END DESC`,
+      asc(assignments.createdAt),
+      asc(assignments.id),
+    )
+    .limit(MAX_COLLEAGUES + REVOKED_SHOWN)
+  const colleagues = invited.map((r) => ({
+    id: r.id,
+    name: r.respondentName || r.displayName || r.email,
+    email: r.email,
+    relationship: r.relationship as Relationship,
+    status: inviteStatusOf(r.status),
+    invitedAt: r.invitedAt?.toISOString() ?? null,
+  }))
+  return { schemes: list, scheme, colleagues }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes.
+
+type Membership = {
+  schemeName: string
+  status: 'draft' | 'open' | 'closed'
+  closesAt: Date
+  maxColleagues: number
+  questionnaireId: string
+  employeeName: string
+  employeeEmail: string
+  brandId: string | null
+}
+
+/**
+ * The employee's membership of the scheme, locked until the transaction ends: the one place every
+ * invite for this employee and scheme queues up (FOR UPDATE OF scheme_members only, so other
+ * employees' invites to the same scheme do not wait).
+ */
+async function lockMembership(tx: Tx, schemeId: string, employeeId: string): Promise<Membership | null> {
+  const [row] = await tx
+    .select({
+      schemeName: schemes.name,
+      status: schemes.status,
+      closesAt: schemes.closesAt,
+      maxColleagues: schemes.maxColleagues,
+      questionnaireId: schemes.questionnaireId,
+      employeeName: users.displayName,
+      employeeEmail: users.email,
+      brandId: companies.brandId,
+    })
+    .from(schemeMembers)
+    .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
+    .innerJoin(users, eq(users.id, schemeMembers.employeeId))
+    // The employee's own company decides the brand; the scheme's company is the fallback.
+    .leftJoin(companies, eq(companies.id, sql`coalesce(${users.companyId}, ${schemes.companyId})`))
+    .where(and(eq(schemeMembers.schemeId, schemeId), eq(schemeMembers.employeeId, employeeId)))
+    .for('update', { of: schemeMembers })
+  return row ?? null
+}
+
+function closedMessage(scheme: { status: string; closesAt: Date }): string | null {
+  if (scheme.status === 'draft') return inviteMessages.notOpen
+  if (scheme.status !== 'open' || scheme.closesAt.getTime() <= Date.now()) return inviteMessages.closed
+  return null
+}
+
+/** May this actor act for this employee? An employee only for themself; an admin for anyone. */
+function actsFor(actor: InviteActor, employeeId: string) {
+  return actor.role === 'admin' || (actor.role === 'employee' && actor.id === employeeId)
+}
+
+export type InviteInput = {
+  employeeId: string
+  schemeId: string | undefined
+  name: string
+  email: string
+  relationship: string
+}
+
+export type InviteResult = {
+  assignmentId: string
+  colleagueId: string
+  name: string
+  email: string
+  remaining: number
+}
+
+export async function inviteColleague(
+  actor: InviteActor,
+  input: InviteInput,
+): Promise<Outcome<InviteResult>> {
+  if (!isUuid(input.employeeId) || !actsFor(actor, input.employeeId)) return { ok: false, notFound: true }
+  // Checked again here, whoever the caller: the module is the last word on what an invitation is.
+  const fields = InviteFieldsSchema.safeParse(input)
+  if (!fields.success) {
+    const fieldErrors: Record<string, string[]> = {}
+    for (const issue of fields.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message)
+    return { ok: false, fieldErrors }
+  }
+  const { name, email, relationship } = fields.data
+  const onBehalf = actor.id !== input.employeeId
+  if (!isUuid(input.schemeId)) return { ok: false, formErrors: [INVITE_MESSAGES.schemeMissing] }
+  const schemeId = input.schemeId
+  const employeeId = input.employeeId
+
+  try {
+    return await getDb().transaction(async (tx): Promise<Outcome<InviteResult>> => {
+      const membership = await lockMembership(tx, schemeId, employeeId)
+      if (!membership) {
+        const employee = await findEmployeeName(tx, employeeId)
+        if (!employee) return { ok: false, notFound: true }
+        return { ok: false, formErrors: [inviteMessages.notEnrolled(onBehalf, employee)] }
+      }
+      const employeeName = membership.employeeName || membership.employeeEmail
+      const closed = closedMessage(membership)
+      if (closed) return { ok: false, formErrors: [closed] }
+      if (email === membership.employeeEmail)
+        return { ok: false, fieldErrors: { email: [inviteMessages.self(onBehalf, employeeName)] } }
+
+      const [existing] = await tx
+        .select({ id: users.id, disabledAt: users.disabledAt })
+        .from(users)
+        .where(eq(users.email, email))
+        .limit(1)
+      if (existing?.disabledAt) return { ok: false, fieldErrors: { email: [inviteMessages.disabled] } }
+
+      const [counts] = await tx
+        .select({
+          live: sql<number>`count(*)::int`.mapWith(Number),
+          same: existing
+            ? sql<number>`count(*) FILTER (WHERE ${assignments.respondentId} = ${existing.id})::int`.mapWith(
+                Number,
+              )
+            : sql<number>`0`.mapWith(Number),
+        })
+        .from(assignments)
+        .where(
+          and(
+            eq(assignments.schemeId, schemeId),
+            eq(assignments.subjectId, employeeId),
+            ne(assignments.relationship, 'self'),
+            ne(assignments.status, 'revoked'),
+          ),
+        )
+      if (counts!.same > 0) return { ok: false, fieldErrors: { email: [inviteMessages.duplicate(email)] } }
+      const limit = colleagueLimit(membership.maxColleagues)
+      if (counts!.live >= limit)
+        return { ok: false, formErrors: [inviteMessages.limit(limit, onBehalf, employeeName)] }
+
+      // A person who already has an account (an employee, an admin, a colleague of someone else)
+      // keeps it and their role; anyone else becomes a colleague, who signs in by the link.
+      let colleagueId = existing?.id
+      if (!colleagueId) {
+        const [created] = await tx
+          .insert(users)
+          .values({ email, role: 'colleague', displayName: name })
+          .onConflictDoNothing({ target: users.email })
+          .returning({ id: users.id })
+        colleagueId = created?.id
+        if (!colleagueId) {
+          // Created a moment ago by another invitation (another employee's): use that account.
+          const [raced] = await tx
+            .select({ id: users.id, disabledAt: users.disabledAt })
+            .from(users)
+            .where(eq(users.email, email))
+            .limit(1)
+          if (!raced || raced.disabledAt)
+            return { ok: false, fieldErrors: { email: [inviteMessages.disabled] } }
+          colleagueId = raced.id
+        }
+      }
+
+      const now = new Date()
+      const [assignment] = await tx
+        .insert(assignments)
+        .values({
+          schemeId,
+          questionnaireId: membership.questionnaireId,
+          subjectId: employeeId,
+          respondentId: colleagueId,
+          relationship,
+          respondentName: name,
+          status: 'pending',
+          invitedAt: now,
+          dueAt: membership.closesAt,
+        })
+        .returning({ id: assignments.id })
+      const assignmentId = assignment!.id
+      await sendInvitation(tx, {
+        assignmentId,
+        colleagueId,
+        email,
+        colleagueName: name,
+        employeeName,
+        schemeName: membership.schemeName,
+        closesAt: membership.closesAt,
+        brandId: membership.brandId,
+      })
+      await recordAudit(tx, {
+        actorId: actor.id,
+        ip: actor.ip ?? null,
+        action: 'invite.create',
+        entity: 'assignment',
+        entityId: assignmentId,
+        details: { employeeId, schemeId, colleagueId, email, relationship, onBehalf },
+      })
+      await publishEvent(tx, {
+        type: 'assignment.updated',
+        subjectId: employeeId,
+        assignmentId,
+        status: 'pending',
+      })
+      return {
+        ok: true,
+        value: { assignmentId, colleagueId, name, email, remaining: Math.max(0, limit - counts!.live - 1) },
+      }
+    })
+  } catch (error) {
+    // The partial unique index is the last word on "one live invitation per colleague": a row that
+    // slipped past the check (written without the membership lock) is still a message, not a 500.
+    if (pgErrorCode(error) === '23505')
+      return { ok: false, fieldErrors: { email: [inviteMessages.duplicate(email)] } }
+    throw error
+  }
+}
+
+async function findEmployeeName(tx: Tx, employeeId: string) {
+  const [row] = await tx
+    .select({ displayName: users.displayName, email: users.email })
+    .from(users)
+    .where(and(eq(users.id, employeeId), eq(users.role, 'employee')))
+    .limit(1)
+  return row ? row.displayName || row.email : null
+}
+
+/** A fresh invite code (valid until the scheme closes) and the brand's e-mail carrying its link. */
+async function sendInvitation(
+  tx: Tx,
+  input: {
+    assignmentId: string
+    colleagueId: string
+    email: string
+    colleagueName: string
+    employeeName: string
+    schemeName: string
+    closesAt: Date
+    brandId: string | null
+  },
+) {
+  const { code } = await createActionCode(tx, {
+    kind: 'colleague_invite',
+    userId: input.colleagueId,
+    assignmentId: input.assignmentId,
+    expiresAt: input.closesAt,
+  })
+  await enqueueEmail(tx, {
+    to: input.email,
+    template: 'colleague_invite',
+    brandId: input.brandId,
+    values: {
+      link: actionLink('colleague_invite', code),
+      recipientName: input.colleagueName,
+      colleagueName: input.colleagueName,
+      employeeName: input.employeeName,
+      schemeName: input.schemeName,
+      dueDate: formatDate(input.closesAt),
+    },
+    entity: 'assignment',
+    entityId: input.assignmentId,
+  })
+}
+
+/** Ends every unused invite code of an assignment: an older e-mail's link stops working. */
+async function voidInviteCodes(tx: Tx, assignmentId: string) {
+  await tx
+    .update(actionCodes)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(actionCodes.kind, 'colleague_invite'),
+        eq(actionCodes.assignmentId, assignmentId),
+        isNull(actionCodes.usedAt),
+      ),
+    )
+}
+
+type RaterRow = {
+  id: string
+  schemeId: string
+  subjectId: string
+  respondentId: string
+  status: 'pending' | 'in_progress' | 'submitted' | 'revoked'
+  name: string
+  email: string
+  employeeName: string
+  schemeName: string
+  schemeStatus: 'draft' | 'open' | 'closed'
+  closesAt: Date
+  brandId: string | null
+}
+
+/**
+ * A rater assignment the actor may change, optionally locked. Ownership is in the query: an
+ * employee reaches only assignments about themself; an admin any (or, with `employeeId`, only
+ * that employee's, so a page acting for one employee never changes another's).
+ */
+async function findRaterAssignment(
+  tx: Tx,
+  actor: InviteActor,
+  assignmentId: string,
+  options: { employeeId?: string; lock?: boolean } = {},
+): Promise<RaterRow | null> {
+  if (!isUuid(assignmentId)) return null
+  if (actor.role !== 'admin' && actor.role !== 'employee') return null
+  const subjectId = actor.role === 'employee' ? actor.id : options.employeeId
+  if (subjectId !== undefined && !isUuid(subjectId)) return null
+  const subject = sql`(SELECT coalesce(nullif(s.display_name, ''), s.email) FROM users s WHERE s.id = ${assignments.subjectId})`
+  const query = tx
+    .select({
+      id: assignments.id,
+      schemeId: assignments.schemeId,
+      subjectId: assignments.subjectId,
+      respondentId: assignments.respondentId,
+      status: assignments.status,
+      respondentName: assignments.respondentName,
+      displayName: users.displayName,
+      email: users.email,
+      employeeName: sql<string>`${subject}`,
+      schemeName: schemes.name,
+      schemeStatus: schemes.status,
+      closesAt: schemes.closesAt,
+      brandId: sql<string | null>`(
+        SELECT c.brand_id FROM users s JOIN companies c ON c.id = coalesce(s.company_id, ${schemes.companyId})
+        WHERE s.id = ${assignments.subjectId}
+      )`,
+    })
+    .from(assignments)
+    .innerJoin(users, eq(users.id, assignments.respondentId))
+    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+    .where(
+      and(
+        eq(assignments.id, assignmentId),
+        ne(assignments.relationship, 'self'),
+        subjectId ? eq(assignments.subjectId, subjectId) : undefined,
+      ),
+    )
+    .limit(1)
+  const [row] = options.lock ? await query.for('update', { of: assignments }) : await query
+  if (!row) return null
+  return {
+    ...row,
+    name: row.respondentName || row.displayName || row.email,
+  }
+}
+
+/** Why an invitation cannot be sent again or withdrawn now, or null when it can. */
+function unchangeable(row: RaterRow): string | null {
+  if (row.status === 'submitted') return inviteMessages.answered(row.name)
+  if (row.status === 'revoked') return inviteMessages.revoked(row.name)
+  return closedMessage({ status: row.schemeStatus, closesAt: row.closesAt })
+}
+
+export async function resendInvite(
+  actor: InviteActor,
+  assignmentId: string,
+  options: { employeeId?: string } = {},
+): Promise<Outcome<{ name: string; email: string }>> {
+  const current = await findRaterAssignment(getDb(), actor, assignmentId, options)
+  if (!current) return { ok: false, notFound: true }
+  const refusal = unchangeable(current)
+  if (refusal) return { ok: false, formErrors: [refusal] }
+
+  // Limits are checked before anything is written. The per-employee one is only read first, so a
+  // resend refused for being too soon does not use up the employee's hourly allowance.
+  const employeeKey = `invite-resend:employee:${current.subjectId}`
+  const hourly = await peek(employeeKey, RESEND_LIMITS.employee)
+  if (hourly.limited)
+    return {
+      ok: false,
+      formErrors: [inviteMessages.resendTooMany(hourly.retryAfterSeconds)],
+      retryAfterSeconds: hourly.retryAfterSeconds,
+    }
+  const perInvite = await hit(`invite-resend:assignment:${current.id}`, RESEND_LIMITS.assignment)
+  if (perInvite.limited)
+    return {
+      ok: false,
+      formErrors: [inviteMessages.resendTooSoon(current.name, perInvite.retryAfterSeconds)],
+      retryAfterSeconds: perInvite.retryAfterSeconds,
+    }
+  const counted = await hit(employeeKey, RESEND_LIMITS.employee)
+  if (counted.limited)
+    return {
+      ok: false,
+      formErrors: [inviteMessages.resendTooMany(counted.retryAfterSeconds)],
+      retryAfterSeconds: counted.retryAfterSeconds,
+    }
+
+  return getDb().transaction(async (tx) => {
+    // Locked and read again: a revoke or a submission may have landed since the first look.
+    const row = await findRaterAssignment(tx, actor, assignmentId, { ...options, lock: true })
+    if (!row) return { ok: false, notFound: true }
+    const again = unchangeable(row)
+    if (again) return { ok: false, formErrors: [again] }
+    await voidInviteCodes(tx, row.id)
+    await sendInvitation(tx, {
+      assignmentId: row.id,
+      colleagueId: row.respondentId,
+      email: row.email,
+      colleagueName: row.name,
+      employeeName: row.employeeName,
+      schemeName: row.schemeName,
+      closesAt: row.closesAt,
+      brandId: row.brandId,
+    })
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'invite.resend',
+      entity: 'assignment',
+      entityId: row.id,
+      details: { employeeId: row.subjectId, schemeId: row.schemeId, email: row.email },
+    })
+    return { ok: true, value: { name: row.name, email: row.email } }
+  })
+}
+
+export async function revokeInvite(
+  actor: InviteActor,
+  assignmentId: string,
+  options: { employeeId?: string } = {},
+): Promise<Outcome<{ name: string; email: string; remaining: number }>> {
+  if (!isUuid(assignmentId)) return { ok: false, notFound: true }
+  return getDb().transaction(async (tx) => {
+    const found = await findRaterAssignment(tx, actor, assignmentId, options)
+    if (!found) return { ok: false, notFound: true }
+    // Same queue as inviting: the membership row first, then the assignment, so the free slot and
+    // a concurrent invite never see each other half done.
+    const membership = await lockMembership(tx, found.schemeId, found.subjectId)
+    const row = await findRaterAssignment(tx, actor, assignmentId, { ...options, lock: true })
+    if (!row) return { ok: false, notFound: true }
+    const refusal = unchangeable(row)
+    if (refusal) return { ok: false, formErrors: [refusal] }
+    await tx.update(assignments).set({ status: 'revoked' }).where(eq(assignments.id, row.id))
+    await voidInviteCodes(tx, row.id)
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'invite.revoke',
+      entity: 'assignment',
+      entityId: row.id,
+      details: {
+        employeeId: row.subjectId,
+        schemeId: row.schemeId,
+        email: row.email,
+        previousStatus: row.status,
+      },
+    })
+    await publishEvent(tx, {
+      type: 'assignment.updated',
+      subjectId: row.subjectId,
+      assignmentId: row.id,
+      status: 'revoked',
+    })
+    const [counts] = await tx
+      .select({ live: sql<number>`count(*)::int`.mapWith(Number) })
+      .from(assignments)
+      .where(
+        and(
+          eq(assignments.schemeId, row.schemeId),
+          eq(assignments.subjectId, row.subjectId),
+          ne(assignments.relationship, 'self'),
+          inArray(assignments.status, ['pending', 'in_progress', 'submitted']),
+        ),
+      )
+    const remaining = membership ? remainingSlots(membership.maxColleagues, counts!.live) : 0
+    return { ok: true, value: { name: row.name, email: row.email, remaining } }
+  })
+}

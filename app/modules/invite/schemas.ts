@@ -1,0 +1,117 @@
+import { z } from 'zod'
+
+/**
+ * The colleague-invite forms' Zod schemas and wording, shared by Conform in the browser and by the
+ * action and invite.server.ts on the server. No server-only imports: this file reaches the client.
+ */
+
+export const COLLEAGUE_NAME_MAX = 100
+export const EMAIL_MAX = 254
+
+/** The relationships an employee may choose for a colleague ('self' is the employee's own assignment). */
+export const RELATIONSHIPS = ['manager', 'peer', 'direct_report', 'other'] as const
+export type Relationship = (typeof RELATIONSHIPS)[number]
+export const RELATIONSHIP_LABELS: Record<Relationship, string> = {
+  manager: 'Manager',
+  peer: 'Peer',
+  direct_report: 'Direct report',
+  other: 'Other',
+}
+
+/** What the employee sees of a colleague's assignment: never more than this (never their answers). */
+export type InviteStatus = 'invited' | 'started' | 'answered' | 'revoked'
+export const INVITE_STATUS_LABELS: Record<InviteStatus, string> = {
+  invited: 'Invited',
+  started: 'Started',
+  answered: 'Answered',
+  revoked: 'Revoked',
+}
+
+export function inviteStatusOf(status: 'pending' | 'in_progress' | 'submitted' | 'revoked'): InviteStatus {
+  switch (status) {
+    case 'pending':
+      return 'invited'
+    case 'in_progress':
+      return 'started'
+    case 'submitted':
+      return 'answered'
+    case 'revoked':
+      return 'revoked'
+  }
+}
+
+export const INVITE_MESSAGES = {
+  nameRequired: 'Enter your colleague’s name.',
+  nameTooLong: `The name must be ${COLLEAGUE_NAME_MAX} characters or fewer.`,
+  nameLineBreak: 'The name must be on one line.',
+  emailRequired: 'Enter your colleague’s e-mail address.',
+  emailInvalid: 'Enter an e-mail address like name@example.com.',
+  emailTooLong: `The e-mail address must be ${EMAIL_MAX} characters or fewer.`,
+  relationship: 'Choose how you work with this colleague: manager, peer, direct report or other.',
+  schemeMissing: 'Choose the scheme to invite colleagues to, then try again.',
+  captcha: 'We could not confirm that you are a person. Please try again.',
+  unreadable: 'This form could not be read. Reload the page and try again.',
+} as const
+
+const name = z
+  .string({ error: INVITE_MESSAGES.nameRequired })
+  .trim()
+  .min(1, INVITE_MESSAGES.nameRequired)
+  .max(COLLEAGUE_NAME_MAX, INVITE_MESSAGES.nameTooLong)
+  // The name is written into the invitation e-mail; a line break there would read as a new paragraph.
+  .regex(/^[^\r\n]*$/, INVITE_MESSAGES.nameLineBreak)
+
+const email = z
+  .string({ error: INVITE_MESSAGES.emailRequired })
+  .trim()
+  .min(1, INVITE_MESSAGES.emailRequired)
+  .max(EMAIL_MAX, INVITE_MESSAGES.emailTooLong)
+  .pipe(z.email(INVITE_MESSAGES.emailInvalid))
+  // Addresses are one account whatever their case (users.email is stored lower-case).
+  .transform((v) => v.toLowerCase())
+
+const relationship = z.enum(RELATIONSHIPS, { error: INVITE_MESSAGES.relationship })
+
+/** The fields of an invitation, as invite.server.ts checks them again whoever calls it. */
+export const InviteFieldsSchema = z.object({ name, email, relationship })
+
+export const InviteSchema = z.object({
+  intent: z.literal('invite'),
+  // A hidden field: the scheme shown on the page. invite.server.ts checks it (enrolment, open).
+  schemeId: z.string().max(100).optional(),
+  name,
+  email,
+  relationship,
+})
+
+// Hidden fields: a bad value is a stale page or a hand-made request, not a typo.
+const assignmentId = z.uuid({
+  error: 'This invitation could not be identified. Reload the page and try again.',
+})
+
+export const ResendSchema = z.object({ intent: z.literal('resend'), assignmentId })
+export const RevokeSchema = z.object({ intent: z.literal('revoke'), assignmentId })
+
+/** The page's address: which scheme, on whose behalf (admins), and which invitation to confirm revoking. */
+export const InvitePageQuerySchema = z.object({
+  scheme: z.string().max(100).optional().catch(undefined),
+  employee: z.string().max(100).optional().catch(undefined),
+  revoke: z.string().max(100).optional().catch(undefined),
+})
+
+const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
+
+/**
+ * "30 June 2026". Always in UTC: the server (e-mails, first render) and the browser (hydration)
+ * must write the same date, and the deployment has no time zone of its own.
+ */
+export function formatDate(date: Date | string): string {
+  return DATE.format(typeof date === 'string' ? new Date(date) : date)
+}
+
+/** "You can invite 5 more colleagues", or the same about the employee an admin acts for. */
+export function remainingText(remaining: number, who: string | null): string {
+  const subject = who ?? 'You'
+  if (remaining <= 0) return `${subject} cannot invite any more colleagues to this scheme.`
+  return `${subject} can invite ${remaining} more ${remaining === 1 ? 'colleague' : 'colleagues'}.`
+}

@@ -1,0 +1,121 @@
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart as ChartJS,
+  Filler,
+  Legend,
+  LinearScale,
+  LineElement,
+  PointElement,
+  RadarController,
+  RadialLinearScale,
+  Tooltip,
+  type ChartData,
+  type ChartOptions,
+} from 'chart.js'
+import { Chart } from 'react-chartjs-2'
+import { barStyle, chartSummary, seriesStyle, wrapLabel, type Series } from './chart-series'
+
+/**
+ * The report's charts. Client-only (the `.client` suffix keeps it out of the server build) and loaded
+ * lazily by the report page alone, so Chart.js is in no other page's bundle. Only the pieces these
+ * two charts use are registered, which is what lets the bundler drop the rest of Chart.js.
+ */
+ChartJS.register(
+  RadarController,
+  RadialLinearScale,
+  PointElement,
+  LineElement,
+  Filler,
+  BarController,
+  BarElement,
+  CategoryScale,
+  LinearScale,
+  Tooltip,
+  Legend,
+)
+
+export type ChartProps = {
+  /** What the chart shows, for its accessible name ("Average score per category"). */
+  title: string
+  labels: string[]
+  series: Series[]
+  min: number
+  max: number
+}
+
+const reducedMotion = () =>
+  typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches
+
+const legend = { position: 'bottom' as const, labels: { color: '#0f172a', boxWidth: 14 } }
+
+/** Self against the colleagues' average and each colleague, one axis per category. */
+export function RadarChart({ title, labels, series, min, max }: ChartProps) {
+  const data: ChartData<'radar', (number | null)[], string> = {
+    labels,
+    datasets: series.map((s, i) => ({ label: s.label, data: s.values, ...seriesStyle(i), spanGaps: true })),
+  }
+  const options: ChartOptions<'radar'> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: reducedMotion() ? false : undefined,
+    scales: {
+      r: {
+        min,
+        max,
+        ticks: { stepSize: 1, color: '#334155', backdropColor: 'rgba(255, 255, 255, 0.8)' },
+        pointLabels: { color: '#0f172a', font: { size: 13 } },
+        grid: { color: '#cbd5e1' },
+        angleLines: { color: '#cbd5e1' },
+      },
+    },
+    plugins: { legend },
+  }
+  return (
+    <Chart
+      type="radar"
+      data={data}
+      options={options}
+      role="img"
+      aria-label={chartSummary(`Radar chart: ${title}`, labels, series)}
+    />
+  )
+}
+
+/**
+ * Bars for the same data: used per question (horizontal, one row per question) and per category
+ * when there are too few categories for a radar to mean anything.
+ */
+export function BarChart({
+  title,
+  labels,
+  series,
+  min,
+  max,
+  horizontal = true,
+}: ChartProps & { horizontal?: boolean }) {
+  const data: ChartData<'bar', (number | null)[], string | string[]> = {
+    labels: horizontal ? labels.map((l) => wrapLabel(l)) : labels,
+    datasets: series.map((s, i) => ({ label: s.label, data: s.values, ...barStyle(i) })),
+  }
+  const valueAxis = { min: Math.min(0, min), max, ticks: { stepSize: 1, color: '#334155' } }
+  const labelAxis = { ticks: { color: '#0f172a', autoSkip: false } }
+  const options: ChartOptions<'bar'> = {
+    indexAxis: horizontal ? 'y' : 'x',
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: reducedMotion() ? false : undefined,
+    scales: horizontal ? { x: valueAxis, y: labelAxis } : { x: labelAxis, y: valueAxis },
+    plugins: { legend },
+  }
+  return (
+    <Chart
+      type="bar"
+      data={data}
+      options={options}
+      role="img"
+      aria-label={chartSummary(`Bar chart: ${title}`, labels, series)}
+    />
+  )
+}

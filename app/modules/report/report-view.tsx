@@ -1,0 +1,586 @@
+import { Component, Fragment, lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
+import { Link } from 'react-router'
+import { CHART_COLORS } from '#app/config/constants'
+import type { Series } from './chart-series'
+import {
+  describeSelfAnswer,
+  formatScore,
+  type FullCategory,
+  type FullQuestion,
+  type ReportData,
+  type ReportHeader,
+  type ScaleRange,
+  type SelfCategory,
+  type SelfQuestion,
+} from './report'
+
+/**
+ * The report page's sections. Every chart sits beside a real table with the same numbers: the table is
+ * what the server renders (and what screen readers and the printout rely on); the chart arrives after
+ * hydration, from a chunk only this page loads.
+ */
+
+const RadarChart = lazy(() => import('./charts.client').then((m) => ({ default: m.RadarChart })))
+const BarChart = lazy(() => import('./charts.client').then((m) => ({ default: m.BarChart })))
+
+const noSubscription = () => () => {}
+/** false on the server and during hydration, true once the page is interactive. */
+export function useHydrated() {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  )
+}
+
+export type Viewer = 'employee' | 'admin'
+
+const AVERAGE_LABEL = 'Colleagues’ average'
+
+function plural(n: number, one: string, many: string) {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
+
+/** "4 of 8 invited colleagues answered" */
+export function answeredLine(header: Pick<ReportHeader, 'invited' | 'colleaguesSubmitted'>) {
+  if (header.invited === 0 && header.colleaguesSubmitted === 0) return 'No colleagues invited yet.'
+  return `${header.colleaguesSubmitted} of ${plural(header.invited, 'invited colleague', 'invited colleagues')} answered.`
+}
+
+/** A chart failing to load (a lost network) must not take the tables down with it. */
+class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  state = { failed: false }
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+  render() {
+    if (this.state.failed)
+      return (
+        <p className="text-sm text-slate-700">The chart could not be loaded; the table has every value.</p>
+      )
+    return this.props.children
+  }
+}
+
+/**
+ * A wide table scrolls sideways inside its box; axe (and keyboard users) need that box focusable
+ * and named to reach what is off to the side.
+ */
+function TableScroller({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="report-table-wrap overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  )
+}
+
+function ChartWithTable({
+  chart,
+  table,
+  height,
+  label,
+}: {
+  chart: ReactNode
+  table: ReactNode
+  height: number
+  label: string
+}) {
+  const hydrated = useHydrated()
+  return (
+    <div className="report-figure grid items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      {hydrated ? (
+        <div className="report-chart relative w-full" style={{ height }}>
+          <ChartBoundary>
+            <Suspense fallback={<p className="text-sm text-slate-700">Loading the chart…</p>}>
+              {chart}
+            </Suspense>
+          </ChartBoundary>
+        </div>
+      ) : null}
+      <TableScroller label={`Table: ${label}`}>{table}</TableScroller>
+    </div>
+  )
+}
+
+/** A colour key in table headers, matching the chart series. */
+function Swatch({ index }: { index: number }) {
+  const color = CHART_COLORS[index % CHART_COLORS.length]!
+  return (
+    <span
+      aria-hidden="true"
+      className="report-swatch mr-1 inline-block h-3 w-3 rounded-sm border border-slate-500 align-[-1px]"
+      style={{ background: color }}
+    />
+  )
+}
+
+const th = 'px-2 py-2 font-semibold'
+const rowTh = 'px-2 py-2 font-medium'
+const td = 'px-2 py-2 tabular-nums'
+
+function Table({ caption, head, children }: { caption: string; head: ReactNode[]; children: ReactNode }) {
+  return (
+    <table className="report-table w-full border-collapse text-left text-sm">
+      <caption className="mb-2 text-left text-sm font-semibold text-slate-800">{caption}</caption>
+      <thead className="border-b border-slate-300 bg-slate-50 text-xs text-slate-800">
+        <tr>
+          {head.map((h, i) => (
+            <th key={i} scope="col" className={th}>
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-200">{children}</tbody>
+    </table>
+  )
+}
+
+function scaleWords(scale: ScaleRange) {
+  return `scale ${scale.min} to ${scale.max}, “not applicable” left out`
+}
+
+function seriesHeads(selfLabel: string, colleagueLabels: string[] | null) {
+  if (!colleagueLabels) return [<SeriesHead key="self" index={0} label={selfLabel} />]
+  return [
+    <SeriesHead key="self" index={0} label={selfLabel} />,
+    <SeriesHead key="avg" index={1} label={AVERAGE_LABEL} />,
+    ...colleagueLabels.map((label, i) => <SeriesHead key={label} index={i + 2} label={label} />),
+  ]
+}
+
+function SeriesHead({ index, label }: { index: number; label: string }) {
+  return (
+    <>
+      <Swatch index={index} />
+      {label}
+    </>
+  )
+}
+
+function CategorySection({
+  categories,
+  colleagueLabels,
+  scale,
+  selfLabel,
+}: {
+  categories: (SelfCategory | FullCategory)[]
+  colleagueLabels: string[] | null
+  scale: ScaleRange
+  selfLabel: string
+}) {
+  if (!categories.length) return null
+  const labels = categories.map((c) => c.category)
+  const series: Series[] = [{ label: selfLabel, values: categories.map((c) => c.self) }]
+  if (colleagueLabels) {
+    const full = categories as FullCategory[]
+    series.push({ label: AVERAGE_LABEL, values: full.map((c) => c.colleagues) })
+    colleagueLabels.forEach((label, i) =>
+      series.push({ label, values: full.map((c) => c.byColleague[i] ?? null) }),
+    )
+  }
+  const title = `Average score per category (${scaleWords(scale)})`
+  const radar = categories.length >= 3
+  const chart = radar ? (
+    <RadarChart title={title} labels={labels} series={series} min={scale.min} max={scale.max} />
+  ) : (
+    <BarChart
+      title={title}
+      labels={labels}
+      series={series}
+      min={scale.min}
+      max={scale.max}
+      horizontal={false}
+    />
+  )
+  return (
+    <section aria-labelledby="by-category" className="report-section card flex flex-col gap-4">
+      <h2 id="by-category" className="text-xl font-semibold">
+        By category
+      </h2>
+      <ChartWithTable
+        label={title}
+        height={radar ? 420 : 320}
+        chart={chart}
+        table={
+          <Table caption={title} head={['Category', ...seriesHeads(selfLabel, colleagueLabels)]}>
+            {categories.map((c) => (
+              <tr key={c.category}>
+                <th scope="row" className={rowTh}>
+                  {c.category}
+                </th>
+                <td className={td}>{formatScore(c.self)}</td>
+                {colleagueLabels ? (
+                  <>
+                    <td className={td}>{formatScore((c as FullCategory).colleagues)}</td>
+                    {(c as FullCategory).byColleague.map((v, i) => (
+                      <td key={i} className={td}>
+                        {formatScore(v)}
+                      </td>
+                    ))}
+                  </>
+                ) : null}
+              </tr>
+            ))}
+          </Table>
+        }
+      />
+    </section>
+  )
+}
+
+function answersCell(q: FullQuestion) {
+  const na = q.colleagues.notApplicable
+  return `${q.colleagues.answered}${na ? ` (+${na} not applicable)` : ''}`
+}
+
+function ScaleQuestions({
+  category,
+  questions,
+  withColleagues,
+  selfLabel,
+}: {
+  category: string
+  questions: (SelfQuestion | FullQuestion)[]
+  withColleagues: boolean
+  selfLabel: string
+}) {
+  const min = Math.min(...questions.map((q) => q.min))
+  const max = Math.max(...questions.map((q) => q.max))
+  const labels = questions.map((q) => q.text)
+  const series: Series[] = [
+    {
+      label: selfLabel,
+      values: questions.map((q) => (q.self?.notApplicable ? null : (q.self?.value ?? null))),
+    },
+  ]
+  if (withColleagues)
+    series.push({
+      label: AVERAGE_LABEL,
+      values: (questions as FullQuestion[]).map((q) => q.colleagues.average),
+    })
+  const whose = selfLabel === 'You' ? 'your' : 'self'
+  const what = withColleagues ? `${whose} score and the colleagues’ average` : `${whose} score`
+  const title = `${category}: ${what} per question (${scaleWords({ min, max })})`
+  const head: ReactNode[] = ['Question', <SeriesHead key="self" index={0} label={selfLabel} />]
+  if (withColleagues)
+    head.push(
+      <SeriesHead key="avg" index={1} label={AVERAGE_LABEL} />,
+      'Colleagues who answered',
+      `Colleagues per score (${min}–${max})`,
+    )
+  return (
+    <ChartWithTable
+      label={title}
+      height={80 + questions.length * (withColleagues ? 64 : 44)}
+      chart={<BarChart title={title} labels={labels} series={series} min={min} max={max} />}
+      table={
+        <Table caption={title} head={head}>
+          {questions.map((q) => (
+            <tr key={q.id}>
+              <th scope="row" className={rowTh}>
+                {q.text}
+              </th>
+              <td className={`${td} whitespace-nowrap`}>{describeSelfAnswer(q)}</td>
+              {withColleagues ? (
+                <>
+                  <td className={td}>{formatScore((q as FullQuestion).colleagues.average)}</td>
+                  <td className={td}>{answersCell(q as FullQuestion)}</td>
+                  <td className={td}>
+                    {(q as FullQuestion).colleagues.distribution.map((d, i) => (
+                      <Fragment key={d.value}>
+                        {i ? ' · ' : null}
+                        <span className="whitespace-nowrap">
+                          {d.value}: {d.count}
+                        </span>
+                      </Fragment>
+                    ))}
+                  </td>
+                </>
+              ) : null}
+            </tr>
+          ))}
+        </Table>
+      }
+    />
+  )
+}
+
+function ChoiceQuestion({
+  question,
+  withColleagues,
+  selfLabel,
+}: {
+  question: SelfQuestion | FullQuestion
+  withColleagues: boolean
+  selfLabel: string
+}) {
+  const chosen = new Set(question.self?.choices ?? [])
+  const rows = withColleagues
+    ? [...(question as FullQuestion).colleagues.optionCounts]
+    : question.labels.map((label) => ({ label, count: 0 }))
+  for (const label of chosen) if (!rows.some((r) => r.label === label)) rows.push({ label, count: 0 })
+  const kind = question.kind === 'multi' ? 'several answers possible' : 'one answer'
+  const caption = `${question.text} (${kind})`
+  return (
+    <div>
+      <TableScroller label={`Table: ${caption}`}>
+        <Table
+          caption={caption}
+          head={[
+            'Option',
+            `${selfLabel === 'You' ? 'Your' : 'Self'} choice`,
+            ...(withColleagues ? ['Colleagues who chose it'] : []),
+          ]}
+        >
+          {rows.map((r) => (
+            <tr key={r.label}>
+              <th scope="row" className={rowTh}>
+                {r.label}
+              </th>
+              <td className={td}>
+                {chosen.has(r.label) ? 'Chosen' : question.self?.notApplicable ? 'Not applicable' : '—'}
+              </td>
+              {withColleagues ? <td className={td}>{r.count}</td> : null}
+            </tr>
+          ))}
+        </Table>
+      </TableScroller>
+      {withColleagues ? (
+        <p className="mt-1 text-sm text-slate-700">
+          {plural((question as FullQuestion).colleagues.answered, 'colleague', 'colleagues')} answered this
+          question.
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+function TextQuestion({ question, selfLabel }: { question: SelfQuestion; selfLabel: string }) {
+  return (
+    <div className="report-text-answer">
+      <h4 className="font-medium">{question.text}</h4>
+      <p className="mt-1 whitespace-pre-line text-slate-800">
+        <span className="font-semibold">{selfLabel === 'You' ? 'Your answer' : 'Self-assessment'}: </span>
+        {describeSelfAnswer(question)}
+      </p>
+    </div>
+  )
+}
+
+function QuestionSection({
+  questions,
+  withColleagues,
+  selfLabel,
+}: {
+  questions: (SelfQuestion | FullQuestion)[]
+  withColleagues: boolean
+  selfLabel: string
+}) {
+  const categories: string[] = []
+  for (const q of questions) if (!categories.includes(q.category)) categories.push(q.category)
+  return (
+    <section aria-labelledby="by-question" className="report-section card flex flex-col gap-6">
+      <h2 id="by-question" className="text-xl font-semibold">
+        By question
+      </h2>
+      {categories.map((category) => {
+        const list = questions.filter((q) => q.category === category)
+        const scales = list.filter((q) => q.kind === 'scale')
+        const choices = list.filter((q) => q.kind === 'single' || q.kind === 'multi')
+        const texts = list.filter((q) => q.kind === 'text' || q.kind === 'textarea')
+        return (
+          <section key={category} aria-label={category} className="report-category flex flex-col gap-4">
+            <h3 className="text-lg font-semibold">{category}</h3>
+            {scales.length ? (
+              <ScaleQuestions
+                category={category}
+                questions={scales}
+                withColleagues={withColleagues}
+                selfLabel={selfLabel}
+              />
+            ) : null}
+            {choices.map((q) => (
+              <ChoiceQuestion key={q.id} question={q} withColleagues={withColleagues} selfLabel={selfLabel} />
+            ))}
+            {texts.map((q) => (
+              <TextQuestion key={q.id} question={q} selfLabel={selfLabel} />
+            ))}
+          </section>
+        )
+      })}
+    </section>
+  )
+}
+
+function CommentsSection({ comments }: { comments: Extract<ReportData, { status: 'ready' }>['comments'] }) {
+  return (
+    <section aria-labelledby="comments" className="report-section card flex flex-col gap-4">
+      <h2 id="comments" className="text-xl font-semibold">
+        Comments from colleagues
+      </h2>
+      <p className="text-sm text-slate-700">
+        Shown without names and in a random order, so that no comment can be traced to one colleague.
+      </p>
+      {comments.length ? (
+        comments.map((group) => (
+          <div key={group.questionId} className="report-comments">
+            <h3 className="font-semibold">{group.question}</h3>
+            <ul className="mt-2 flex flex-col gap-2">
+              {group.comments.map((comment, i) => (
+                <li
+                  key={i}
+                  className="whitespace-pre-line rounded-md border-l-4 border-slate-300 bg-slate-50 px-4 py-2 text-slate-900"
+                >
+                  {comment}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))
+      ) : (
+        <p>No colleague wrote a comment.</p>
+      )}
+    </section>
+  )
+}
+
+function PrintButton() {
+  const hydrated = useHydrated()
+  // window.print() needs JavaScript; without it the browser's own Print menu does the same.
+  if (!hydrated) return null
+  return (
+    <button type="button" className="btn btn-secondary no-print" onClick={() => window.print()}>
+      Save as PDF
+    </button>
+  )
+}
+
+function Header({ header }: { header: ReportHeader }) {
+  return (
+    <div className="report-header flex flex-col gap-3">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <p className="text-sm font-semibold uppercase tracking-wide text-slate-700">
+            {header.brandName} · {header.companyName}
+          </p>
+          <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+            Feedback report: {header.subjectName}
+          </h1>
+        </div>
+        <PrintButton />
+      </div>
+      <dl className="grid gap-x-6 gap-y-1 text-sm text-slate-800 sm:grid-cols-[auto_1fr]">
+        <dt className="font-semibold">Scheme</dt>
+        <dd>{header.schemeName}</dd>
+        <dt className="font-semibold">Questionnaire</dt>
+        <dd>{header.questionnaireTitle}</dd>
+        <dt className="font-semibold">{header.schemeClosed ? 'Closed' : 'Closes'}</dt>
+        <dd>{dateFormat.format(new Date(header.closesAt))}</dd>
+        <dt className="font-semibold">Colleagues</dt>
+        <dd>{answeredLine(header)}</dd>
+      </dl>
+    </div>
+  )
+}
+
+function AnonymityNote({ minRaters }: { minRaters: number }) {
+  return (
+    <p className="text-sm text-slate-700">
+      To keep feedback anonymous, colleagues’ answers appear only once at least{' '}
+      {plural(minRaters, 'colleague has', 'colleagues have')} answered. Colleagues are shown as Colleague A,
+      B, … in an order unrelated to who was invited or answered first.
+    </p>
+  )
+}
+
+function SelfPending({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
+  return (
+    <div role="status" className="card flex flex-col gap-3 border-amber-300 bg-amber-50">
+      <h2 className="text-lg font-semibold">The self-assessment is not submitted yet</h2>
+      <p>
+        {viewer === 'employee'
+          ? 'Your report sets your own view beside your colleagues’, so it opens once you have submitted your self-assessment.'
+          : `${header.subjectName || 'This employee'} has not submitted their self-assessment yet; the report opens once they have.`}
+      </p>
+      <p>
+        <Link className="btn btn-primary" to={`/assignment/${header.selfAssignmentId}`}>
+          {viewer === 'employee' ? 'Continue your self-assessment' : 'Open the self-assessment'}
+        </Link>
+      </p>
+    </div>
+  )
+}
+
+function MoreAnswersNeeded({
+  header,
+  needed,
+  viewer,
+}: {
+  header: ReportHeader
+  needed: number
+  viewer: Viewer
+}) {
+  return (
+    <div role="status" className="card flex flex-col gap-3 border-amber-300 bg-amber-50">
+      <h2 className="text-lg font-semibold">More answers needed</h2>
+      <p>
+        {plural(needed, 'more colleague answer is', 'more colleague answers are')} needed before colleagues’
+        feedback appears. So far {header.colleaguesSubmitted} of the {header.minRaters} needed{' '}
+        {header.colleaguesSubmitted === 1 ? 'has' : 'have'} answered.
+      </p>
+      <p>
+        Colleagues’ answers appear only once at least {plural(header.minRaters, 'colleague', 'colleagues')}{' '}
+        have answered, so that no answer can be traced to one person.
+        {header.schemeClosed ? ' The scheme has closed, so no more answers can come in.' : null}
+      </p>
+      {viewer === 'employee' && !header.schemeClosed ? (
+        <p>
+          <Link className="link" to="/user/colleague-invite">
+            Invite colleagues or send a reminder
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+export function ReportView({ report, viewer }: { report: ReportData; viewer: Viewer }) {
+  const selfLabel = viewer === 'employee' ? 'You' : 'Self'
+  return (
+    <article aria-labelledby="page-title" className="report flex flex-col gap-8">
+      <Header header={report.header} />
+      {report.status === 'self-pending' ? <SelfPending header={report.header} viewer={viewer} /> : null}
+      {report.status === 'gathering' ? (
+        <>
+          <MoreAnswersNeeded header={report.header} needed={report.needed} viewer={viewer} />
+          <p className="text-slate-800">
+            Meanwhile, here is {viewer === 'employee' ? 'your own' : 'the'} self-assessment.
+          </p>
+          <CategorySection
+            categories={report.categories}
+            colleagueLabels={null}
+            scale={report.scale}
+            selfLabel={selfLabel}
+          />
+          <QuestionSection questions={report.questions} withColleagues={false} selfLabel={selfLabel} />
+        </>
+      ) : null}
+      {report.status === 'ready' ? (
+        <>
+          <AnonymityNote minRaters={report.header.minRaters} />
+          <CategorySection
+            categories={report.categories}
+            colleagueLabels={report.colleagueLabels}
+            scale={report.scale}
+            selfLabel={selfLabel}
+          />
+          <QuestionSection questions={report.questions} withColleagues selfLabel={selfLabel} />
+          <CommentsSection comments={report.comments} />
+        </>
+      ) : null}
+    </article>
+  )
+}

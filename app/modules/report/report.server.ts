@@ -1,0 +1,233 @@
+import crypto from 'node:crypto'
+import { sql, type SQL } from 'drizzle-orm'
+import { getDb, queryRows, type Tx } from '#db/client'
+import { getEnv } from '#app/config/env.server'
+import {
+  anonymityGate,
+  shapeReport,
+  type CategoryRow,
+  type ColleagueCategoryRow,
+  type CommentRow,
+  type HeaderRow,
+  type QuestionRow,
+  type ReportData,
+} from './report'
+
+/**
+ * The report behind /user/response-:rid. Aggregation happens in SQL and the number of statements is
+ * fixed — one for the header, then (once the self-assessment is submitted) one for the questions,
+ * one for the categories and, only when the anonymity gate is open, one for each colleague's category
+ * averages and one for the comments — whatever the number of questions or colleagues.
+ *
+ * Callers check access first (requireReportAccess): this module trusts the response id it is given.
+ */
+
+/**
+ * The keyed hash that orders colleagues and comments. The key is the server's secret, so someone who
+ * knows their colleagues' assignment ids (the invite page shows them in forms) still cannot work out
+ * which label is whose; the salt (the report's response id) makes each report's order its own, and
+ * the same report always reads the same way.
+ */
+export function anonymousKey(secret: string, salt: string, id: string): string {
+  return crypto.createHmac('sha256', `report-order:${secret}`).update(`${salt}:${id}`).digest('hex')
+}
+
+/**
+ * The counted colleagues: submitted rater assignments of this subject in this scheme. The gate is
+ * applied again here, so even if a response were reopened between the header and this statement, no
+ * colleague row leaves the database below the threshold.
+ */
+function ratersCte(header: HeaderRow, open: boolean): SQL {
+  return sql`counted AS (
+    SELECT a.id AS assignment_id, r.id AS response_id
+    FROM assignments a
+    JOIN responses r ON r.assignment_id = a.id
+    WHERE ${open}::boolean
+      AND a.scheme_id = ${header.scheme_id}
+      AND a.subject_id = ${header.subject_id}
+      AND a.relationship <> 'self'
+      AND a.status = 'submitted'
+      AND r.submitted_at IS NOT NULL
+  ),
+  raters AS (
+    SELECT * FROM counted WHERE (SELECT count(*) FROM counted) >= ${Number(header.min_raters)}::int
+  )`
+}
+
+async function headerOf(tx: Tx, responseId: string) {
+  const [row] = await queryRows<HeaderRow>(
+    tx,
+    sql`
+    SELECT
+      r.id AS response_id,
+      a.id AS self_assignment_id,
+      a.subject_id,
+      a.scheme_id,
+      a.questionnaire_id,
+      u.display_name AS subject_name,
+      s.name AS scheme_name,
+      b.name AS brand_name,
+      co.name AS company_name,
+      qn.title AS questionnaire_title,
+      s.closes_at,
+      s.status AS scheme_status,
+      r.submitted_at AS self_submitted_at,
+      s.min_raters,
+      (SELECT count(*) FROM assignments c
+        WHERE c.scheme_id = a.scheme_id AND c.subject_id = a.subject_id
+          AND c.relationship <> 'self' AND c.status <> 'revoked')::int AS invited,
+      (SELECT count(*) FROM assignments c
+        JOIN responses cr ON cr.assignment_id = c.id
+        WHERE c.scheme_id = a.scheme_id AND c.subject_id = a.subject_id
+          AND c.relationship <> 'self' AND c.status = 'submitted'
+          AND cr.submitted_at IS NOT NULL)::int AS submitted
+    FROM responses r
+    JOIN assignments a ON a.id = r.assignment_id
+    JOIN users u ON u.id = a.subject_id
+    JOIN schemes s ON s.id = a.scheme_id
+    JOIN companies co ON co.id = s.company_id
+    JOIN brands b ON b.id = co.brand_id
+    JOIN questionnaires qn ON qn.id = a.questionnaire_id
+    WHERE r.id = ${responseId} AND a.relationship = 'self'`,
+  )
+  return row
+}
+
+/** Every question with the self answer and the colleagues' aggregates (null when the gate is shut). */
+function questionRows(tx: Tx, header: HeaderRow, open: boolean) {
+  return queryRows<QuestionRow>(
+    tx,
+    sql`
+    WITH ${ratersCte(header, open)},
+    rater_answers AS (
+      SELECT an.question_id, an.numeric_value, an.not_applicable, an.text_value,
+        CASE WHEN jsonb_typeof(an.choices) = 'array' THEN an.choices ELSE '[]'::jsonb END AS choices
+      FROM answers an
+      JOIN raters ra ON ra.response_id = an.response_id
+    ),
+    stats AS (
+      SELECT question_id,
+        avg(numeric_value) FILTER (WHERE NOT not_applicable)::float8 AS avg,
+        count(*) FILTER (
+          WHERE NOT not_applicable
+            AND (numeric_value IS NOT NULL OR jsonb_array_length(choices) > 0
+              OR btrim(coalesce(text_value, '')) <> '')
+        )::int AS answered,
+        count(*) FILTER (WHERE not_applicable)::int AS na
+      FROM rater_answers
+      GROUP BY question_id
+    ),
+    dist AS (
+      SELECT question_id, jsonb_object_agg(numeric_value::text, n) AS counts
+      FROM (
+        SELECT question_id, numeric_value, count(*)::int AS n
+        FROM rater_answers
+        WHERE NOT not_applicable AND numeric_value IS NOT NULL
+        GROUP BY question_id, numeric_value
+      ) d
+      GROUP BY question_id
+    ),
+    picks AS (
+      SELECT question_id, jsonb_object_agg(choice, n) AS counts
+      FROM (
+        SELECT ra.question_id, c.choice, count(*)::int AS n
+        FROM rater_answers ra
+        CROSS JOIN LATERAL jsonb_array_elements_text(ra.choices) AS c(choice)
+        WHERE NOT ra.not_applicable
+        GROUP BY ra.question_id, c.choice
+      ) p
+      GROUP BY question_id
+    )
+    SELECT q.id, q.position, q.section, q.kind, q.text, q.category, q.options,
+      sa.numeric_value AS self_value, sa.not_applicable AS self_na, sa.choices AS self_choices,
+      sa.text_value AS self_text,
+      stats.avg, stats.answered, stats.na, dist.counts AS distribution, picks.counts AS option_counts
+    FROM questions q
+    LEFT JOIN answers sa ON sa.question_id = q.id AND sa.response_id = ${header.response_id}
+    LEFT JOIN stats ON stats.question_id = q.id
+    LEFT JOIN dist ON dist.question_id = q.id
+    LEFT JOIN picks ON picks.question_id = q.id
+    WHERE q.questionnaire_id = ${header.questionnaire_id}
+    ORDER BY q.position`,
+  )
+}
+
+/** Per category (scale questions only, "not applicable" left out): the self and the pooled colleague mean. */
+function categoryRows(tx: Tx, header: HeaderRow, open: boolean) {
+  return queryRows<CategoryRow>(
+    tx,
+    sql`
+    WITH ${ratersCte(header, open)}
+    SELECT q.category,
+      avg(an.numeric_value) FILTER (WHERE an.response_id = ${header.response_id})::float8 AS self_avg,
+      avg(an.numeric_value) FILTER (WHERE an.response_id <> ${header.response_id})::float8 AS colleagues_avg
+    FROM questions q
+    LEFT JOIN answers an
+      ON an.question_id = q.id
+      AND NOT an.not_applicable
+      AND an.numeric_value IS NOT NULL
+      AND (an.response_id = ${header.response_id} OR an.response_id IN (SELECT response_id FROM raters))
+    WHERE q.questionnaire_id = ${header.questionnaire_id} AND q.kind = 'scale'
+    GROUP BY q.category
+    ORDER BY min(q.position)`,
+  )
+}
+
+/** Each counted colleague's mean per category; a colleague without scale answers still has a row. */
+function colleagueCategoryRows(tx: Tx, header: HeaderRow) {
+  return queryRows<ColleagueCategoryRow>(
+    tx,
+    sql`
+    WITH ${ratersCte(header, true)}
+    SELECT ra.assignment_id, q.category, avg(an.numeric_value)::float8 AS avg
+    FROM raters ra
+    LEFT JOIN (
+      answers an
+      JOIN questions q
+        ON q.id = an.question_id AND q.kind = 'scale' AND q.questionnaire_id = ${header.questionnaire_id}
+    ) ON an.response_id = ra.response_id AND NOT an.not_applicable AND an.numeric_value IS NOT NULL
+    GROUP BY ra.assignment_id, q.category`,
+  )
+}
+
+/** The colleagues' non-empty free-text answers; the answer id only orders them and never leaves the server. */
+function commentRows(tx: Tx, header: HeaderRow) {
+  return queryRows<CommentRow>(
+    tx,
+    sql`
+    WITH ${ratersCte(header, true)}
+    SELECT an.id AS answer_id, an.question_id, an.text_value
+    FROM raters ra
+    JOIN answers an ON an.response_id = ra.response_id
+    JOIN questions q ON q.id = an.question_id
+    WHERE q.questionnaire_id = ${header.questionnaire_id}
+      AND q.kind IN ('text', 'textarea')
+      AND NOT an.not_applicable
+      AND btrim(coalesce(an.text_value, '')) <> ''`,
+  )
+}
+
+/**
+ * The report for a self response (already access-checked). Below the threshold the colleague
+ * statements never run and the shared ones see an empty set of raters.
+ */
+export async function loadReport(responseId: string, tx: Tx = getDb()): Promise<ReportData | null> {
+  const header = await headerOf(tx, responseId)
+  if (!header) return null
+  const secret = getEnv().SESSION_SECRET
+  const keyOf = (id: string) => anonymousKey(secret, header.response_id, id)
+  if (!header.self_submitted_at) {
+    return shapeReport(
+      { header, questions: [], categories: [], colleagueCategories: [], comments: [] },
+      keyOf,
+    )
+  }
+  const { open } = anonymityGate(Number(header.submitted), Number(header.min_raters))
+  // One after the other: a PGlite connection runs one statement at a time anyway, and on a pool
+  // parallel statements would each take a connection for a page that is fast either way.
+  const questions = await questionRows(tx, header, open)
+  const categories = await categoryRows(tx, header, open)
+  const colleagueCategories = open ? await colleagueCategoryRows(tx, header) : []
+  const comments = open ? await commentRows(tx, header) : []
+  return shapeReport({ header, questions, categories, colleagueCategories, comments }, keyOf)
+}

@@ -1,0 +1,131 @@
+import { expect, test, type Page } from '@playwright/test'
+import { expectAccessible, signIn, waitForHydration } from './support/fixtures'
+
+/**
+ * The feedback report in a real browser, on the demo seed:
+ * - employee@panorama.test (Erin Employee): self-assessment submitted, 4 of 5 invited colleagues
+ *   submitted, threshold 3 → charts and tables with Colleague A–D;
+ * - employee2@panorama.test (Sam Second): self-assessment submitted, 1 colleague submitted,
+ *   threshold 3 → "more answers needed", no colleague data.
+ * Each reaches the report from their home page's report link.
+ */
+
+async function openReport(page: Page, email: string) {
+  await signIn(page, email)
+  await expect(page).toHaveURL(/\/user$/)
+  const link = page.locator('a[href^="/user/response-"]').first()
+  await expect(link).toBeVisible()
+  await link.click()
+  await expect(page).toHaveURL(/\/user\/response-[0-9a-f-]{36}$/)
+  await waitForHydration(page)
+}
+
+/** true when the canvas has at least one painted pixel (Chart.js really drew). */
+function painted(page: Page, name: RegExp) {
+  return page
+    .getByRole('img', { name })
+    .first()
+    .evaluate((canvas) => {
+      const c = canvas as HTMLCanvasElement
+      if (!c.width || !c.height) return false
+      const pixels = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) return true
+      return false
+    })
+}
+
+test('an employee past the threshold reads charts and tables side by side', async ({ page }) => {
+  await openReport(page, 'employee@panorama.test')
+  await expect(page).toHaveTitle('Feedback report · Erin Employee · Panorama')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Feedback report: Erin Employee')
+  await expect(page.getByText(/^\d+ of \d+ invited colleagues answered\.$/)).toBeVisible()
+  await expect(page.getByText('More answers needed')).toHaveCount(0)
+
+  // Per category: a radar (five categories) drawn on a canvas announced as an image…
+  const radar = page.getByRole('img', { name: /^Radar chart: Average score per category/ })
+  await expect(radar).toBeVisible()
+  await expect(radar).toHaveJSProperty('tagName', 'CANVAS')
+  await expect.poll(() => painted(page, /^Radar chart: Average score per category/)).toBe(true)
+  // …beside its table: a caption, a column per series, a row header per category.
+  const categories = page.getByRole('table', { name: /^Average score per category/ })
+  await expect(categories).toBeVisible()
+  // Self, the average, then one column per counted colleague (the seed has four; other specs of the
+  // suite may add more answers, never fewer than the threshold of three).
+  const heads = await categories.getByRole('columnheader').allInnerTexts()
+  expect(heads.slice(0, 3).map((h) => h.trim())).toEqual(['Category', 'You', 'Colleagues’ average'])
+  const labels = heads.slice(3).map((h) => h.replace(/\s+/g, ' ').trim())
+  expect(labels.length).toBeGreaterThanOrEqual(3)
+  expect(labels).toEqual(labels.map((_, i) => `Colleague ${String.fromCharCode(65 + i)}`))
+  await expect(categories.getByRole('rowheader')).toHaveText([
+    'Communication',
+    'Collaboration',
+    'Leadership',
+    'Delivery',
+    'Growth',
+  ])
+
+  // Per question: horizontal bars beside a table, for each category with scale questions.
+  const bars = page.getByRole('img', {
+    name: /^Bar chart: Communication: your score and the colleagues’ average/,
+  })
+  await expect(bars).toBeVisible()
+  await expect.poll(() => painted(page, /^Bar chart: Communication/)).toBe(true)
+  const communication = page.getByRole('table', {
+    name: /^Communication: your score and the colleagues’ average/,
+  })
+  await expect(communication.getByRole('columnheader')).toHaveText([
+    'Question',
+    'You',
+    'Colleagues’ average',
+    'Colleagues who answered',
+    'Colleagues per score (1–5)',
+  ])
+  await expect(page.getByRole('table', { name: /^When we disagree, I usually/ })).toBeVisible()
+
+  // Comments: there, unattributed — no colleague's name anywhere on the page.
+  await expect(page.getByRole('heading', { name: 'Comments from colleagues' })).toBeVisible()
+  const text = await page.locator('main').innerText()
+  for (const name of ['Morgan Manager', 'Pat Peer', 'Riley Report', 'Quinn Peer', 'Casey Colleague'])
+    expect(text).not.toContain(name)
+
+  await expectAccessible(page)
+
+  // "Save as PDF" prints; the print sheet hides the site's chrome and the button, keeps the report.
+  await page.evaluate(() => {
+    window.print = () => {
+      ;(window as unknown as { printed: boolean }).printed = true
+    }
+  })
+  await page.getByRole('button', { name: 'Save as PDF' }).click()
+  expect(await page.evaluate(() => (window as unknown as { printed?: boolean }).printed)).toBe(true)
+  await page.emulateMedia({ media: 'print' })
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden()
+  await expect(page.getByRole('button', { name: 'Save as PDF' })).toBeHidden()
+  await expect(categories).toBeVisible()
+  await expect(radar).toBeVisible()
+})
+
+test('an employee below the threshold is told how many more answers are needed', async ({ page }) => {
+  await openReport(page, 'employee2@panorama.test')
+  await expect(page).toHaveTitle('Feedback report · Sam Second · Panorama')
+  const notice = page.getByRole('status').filter({ hasText: 'More answers needed' })
+  await expect(notice).toBeVisible()
+  await expect(notice).toContainText('2 more colleague answers are needed')
+  await expect(page.getByText('1 of 1 invited colleague answered.')).toBeVisible()
+
+  // Their own answers only: no colleague column, label, chart series or comment.
+  const categories = page.getByRole('table', { name: /^Average score per category/ })
+  await expect(categories.getByRole('columnheader')).toHaveText(['Category', 'You'])
+  await expect(page.getByRole('columnheader', { name: /Colleague/ })).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: 'Comments from colleagues' })).toHaveCount(0)
+  await expect(page.getByText(/Colleague A/)).toHaveCount(0)
+
+  // The data request behind the page carries no colleague answer either.
+  const data = await page.request.get(`${new URL(page.url()).pathname}.data`)
+  expect(data.status()).toBe(200)
+  const body = await data.text()
+  for (const key of ['"colleagueLabels"', '"byColleague"', '"colleagues"', '"comments"'])
+    expect(body).not.toContain(key)
+
+  await expectAccessible(page)
+})

@@ -1,0 +1,168 @@
+import { eq } from 'drizzle-orm'
+import { getDb, getHandle } from '#db/client'
+import { assignments } from '#db/schema/index'
+import {
+  createRaterAssignment,
+  createResponse,
+  createScheme,
+  createUser,
+  enrolEmployee,
+  createQuestionnaire,
+  questionsOf,
+  type AnswerSeed,
+  type QuestionSeed,
+} from '#db/factories'
+import { vi } from 'vitest'
+
+/**
+ * Report scenarios built with the shared factories: a scheme with a threshold, an employee with a
+ * self response, and colleagues in every state (submitted, in progress, revoked after answering).
+ */
+
+export const SCALE = {
+  min: 1,
+  max: 5,
+  labels: ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'],
+  allowNa: true,
+}
+export const CHOICES = ['Look for common ground', 'Hold my position', 'Defer to others']
+export const STRENGTHS = ['Vision', 'Coaching', 'Empathy']
+
+const scale = (category: string, n: number): QuestionSeed => ({
+  section: category,
+  category,
+  kind: 'scale',
+  text: `I do ${category.toLowerCase()} thing ${n}.`,
+  raterText: `{{name}} does ${category.toLowerCase()} thing ${n}.`,
+  options: SCALE,
+})
+
+/** Seven questions over four categories, every kind. */
+export const QUESTIONS: QuestionSeed[] = [
+  scale('Communication', 1),
+  scale('Communication', 2),
+  scale('Collaboration', 3),
+  {
+    section: 'Collaboration',
+    category: 'Collaboration',
+    kind: 'single',
+    text: 'When we disagree, I usually…',
+    raterText: 'When we disagree, {{name}} usually…',
+    options: { labels: CHOICES },
+  },
+  {
+    section: 'Leadership',
+    category: 'Leadership',
+    kind: 'multi',
+    text: 'My strengths are…',
+    raterText: 'Strengths of {{name}} are…',
+    required: false,
+    options: { labels: STRENGTHS },
+  },
+  scale('Leadership', 6),
+  {
+    section: 'Growth',
+    category: 'Growth',
+    kind: 'textarea',
+    text: 'What could I do differently?',
+    raterText: 'What could {{name}} do differently?',
+    required: false,
+  },
+]
+
+/** `count` scale questions over `categories` categories (for the query-count comparison). */
+export function scaleQuestions(count: number, categories = 3): QuestionSeed[] {
+  return Array.from({ length: count }, (_, i) => scale(`Area ${(i % categories) + 1}`, i + 1))
+}
+
+export type Question = Awaited<ReturnType<typeof questionsOf>>[number]
+
+/** Answers for every question: scale questions get `value` (or N/A), text gets `comment`. */
+export function answersFor(
+  qs: Question[],
+  options: { value?: number | null; comment?: string; choice?: string; strengths?: string[] } = {},
+): AnswerSeed[] {
+  return qs.map((q) => {
+    switch (q.kind) {
+      case 'scale':
+        return options.value === null
+          ? { questionId: q.id, notApplicable: true }
+          : { questionId: q.id, numericValue: options.value ?? 3 }
+      case 'single':
+        return { questionId: q.id, choices: [options.choice ?? CHOICES[0]!] }
+      case 'multi':
+        return { questionId: q.id, choices: options.strengths ?? [STRENGTHS[0]!] }
+      default:
+        return { questionId: q.id, textValue: options.comment ?? null }
+    }
+  })
+}
+
+export type RaterSpec = {
+  /** Answers from the questions (default: 3 on every scale, no comment). */
+  answers?: (qs: Question[]) => AnswerSeed[]
+  /** false: a response in progress (not counted). Default true. */
+  submitted?: boolean
+  /** true: revoked after answering (not counted). */
+  revoked?: boolean
+  /** No response at all (invited, never opened). */
+  noResponse?: boolean
+  name?: string
+}
+
+export async function buildReport(input: {
+  minRaters: number
+  raters?: RaterSpec[]
+  questions?: QuestionSeed[]
+  selfSubmitted?: boolean
+  selfAnswers?: (qs: Question[]) => AnswerSeed[]
+}) {
+  const questionnaire = await createQuestionnaire({ questions: input.questions ?? QUESTIONS })
+  const scheme = await createScheme({ minRaters: input.minRaters, questionnaireId: questionnaire.id })
+  // No password: these tests sign in with a session cookie, and hashing would only slow them down.
+  const employee = await createUser({ role: 'employee', password: null })
+  const self = (await enrolEmployee(scheme, employee.id))!
+  const qs = await questionsOf(questionnaire.id)
+  const selfResponse = await createResponse({
+    assignmentId: self.id,
+    answers: (input.selfAnswers ?? ((q) => answersFor(q, { value: 4, comment: 'My own note' })))(qs),
+    submitted: input.selfSubmitted ?? true,
+  })
+  const raters = []
+  for (const [i, spec] of (input.raters ?? []).entries()) {
+    const name = spec.name ?? `Rater ${i + 1} ${Math.random().toString(36).slice(2, 8)}`
+    const user = await createUser({ role: 'colleague', displayName: name, password: null })
+    const assignment = await createRaterAssignment({
+      scheme,
+      subjectId: employee.id,
+      respondentId: user.id,
+      respondentName: name,
+    })
+    let responseId: string | null = null
+    if (!spec.noResponse) {
+      const response = await createResponse({
+        assignmentId: assignment.id,
+        answers: (spec.answers ?? ((q) => answersFor(q)))(qs),
+        submitted: spec.submitted ?? true,
+      })
+      responseId = response.id
+    }
+    if (spec.revoked)
+      await getDb().update(assignments).set({ status: 'revoked' }).where(eq(assignments.id, assignment.id))
+    raters.push({ user, assignment, responseId, name })
+  }
+  return { scheme, employee, self, rid: selfResponse.id, qs, raters }
+}
+
+/** Counts the statements sent to the database (node-postgres pool or PGlite) while `run` runs. */
+export async function countQueries(run: () => Promise<unknown>) {
+  const handle = getHandle()
+  const target = (handle.pool ?? handle.pglite) as unknown as { query: (...args: unknown[]) => unknown }
+  const spy = vi.spyOn(target, 'query')
+  try {
+    await run()
+    return spy.mock.calls.length
+  } finally {
+    spy.mockRestore()
+  }
+}

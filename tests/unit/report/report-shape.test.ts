@@ -1,0 +1,237 @@
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { CHART_BORDER_WIDTH, CHART_COLORS } from '#app/config/constants'
+import { barStyle, chartSummary, seriesStyle, wrapLabel } from '#app/modules/report/chart-series'
+import {
+  anonymityGate,
+  anonymousOrder,
+  colleagueLabel,
+  describeSelfAnswer,
+  shapeReport,
+  type HeaderRow,
+  type QuestionRow,
+  type RawReport,
+} from '#app/modules/report/report'
+
+/** The report's pure rules: the gate, the labels, the shaping and the chart series. */
+
+describe('anonymityGate', () => {
+  test('open exactly from the threshold; below it, how many more', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 1, max: 8 }), (submitted, min) => {
+        const gate = anonymityGate(submitted, min)
+        expect(gate.open).toBe(submitted >= min)
+        expect(gate.needed).toBe(Math.max(0, min - submitted))
+      }),
+    )
+  })
+
+  test('a threshold below 1 still needs one colleague', () => {
+    expect(anonymityGate(0, 0)).toEqual({ open: false, needed: 1 })
+    expect(anonymityGate(1, 0)).toEqual({ open: true, needed: 0 })
+  })
+})
+
+test('colleagueLabel: A…Z, then AA', () => {
+  expect([0, 1, 7, 25, 26, 27].map(colleagueLabel)).toEqual([
+    'Colleague A',
+    'Colleague B',
+    'Colleague H',
+    'Colleague Z',
+    'Colleague AA',
+    'Colleague AB',
+  ])
+})
+
+test('anonymousOrder sorts by the key alone, whatever the input order', () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(fc.uuid(), { maxLength: 8 }), (ids) => {
+      const key = (id: string) => [...id].reverse().join('')
+      const sorted = anonymousOrder(ids, (id) => id, key)
+      expect(anonymousOrder([...ids].reverse(), (id) => id, key)).toEqual(sorted)
+      expect(sorted.map(key)).toEqual(ids.map(key).sort())
+    }),
+  )
+})
+
+const header = (submitted: number, minRaters: number, selfSubmitted = true): HeaderRow => ({
+  response_id: 'r1',
+  self_assignment_id: 'a-self',
+  subject_id: 'u1',
+  scheme_id: 's1',
+  questionnaire_id: 'q1',
+  subject_name: 'Erin',
+  scheme_name: 'Scheme',
+  brand_name: 'Brand',
+  company_name: 'Company',
+  questionnaire_title: 'Leadership 360',
+  closes_at: new Date('2030-01-01T00:00:00Z'),
+  scheme_status: 'open',
+  self_submitted_at: selfSubmitted ? new Date('2029-01-01T00:00:00Z') : null,
+  min_raters: minRaters,
+  invited: submitted + 1,
+  submitted,
+})
+
+const question = (over: Partial<QuestionRow> = {}): QuestionRow => ({
+  id: 'q-a',
+  position: 0,
+  section: 'S',
+  kind: 'scale',
+  text: 'I listen.',
+  category: 'Communication',
+  options: { min: 1, max: 5, labels: ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'] },
+  self_value: 4,
+  self_na: false,
+  self_choices: null,
+  self_text: null,
+  avg: 3.333333,
+  answered: 3,
+  na: 1,
+  distribution: { '3': 2, '4': 1 },
+  option_counts: null,
+  ...over,
+})
+
+/** Rows as SQL could give them, with colleague data present even where the gate would shut it. */
+const rawReport = (submitted: number, minRaters: number): RawReport => ({
+  header: header(submitted, minRaters),
+  questions: [
+    question(),
+    question({
+      id: 'q-b',
+      position: 1,
+      kind: 'single',
+      options: { labels: ['Yes', 'No'] },
+      self_value: null,
+      self_choices: ['No'],
+      avg: null,
+      distribution: null,
+      option_counts: { Yes: 2, Gone: 1 },
+    }),
+  ],
+  categories: [{ category: 'Communication', self_avg: 4, colleagues_avg: 3.3333 }],
+  colleagueCategories: Array.from({ length: submitted }, (_, i) => ({
+    assignment_id: `as-${i}`,
+    category: 'Communication',
+    avg: i + 1,
+  })),
+  comments: Array.from({ length: submitted }, (_, i) => ({
+    answer_id: `an-${i}`,
+    question_id: 'q-a',
+    text_value: `secret comment ${i}`,
+  })),
+})
+
+describe('shapeReport', () => {
+  const key = (id: string) => id
+
+  test('colleague data exactly when the gate is open, whatever the rows hold', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 1, max: 8 }), (submitted, min) => {
+        const report = shapeReport(rawReport(submitted, min), key)
+        const json = JSON.stringify(report)
+        if (submitted >= min) {
+          expect(report.status).toBe('ready')
+          expect(json).toContain('"colleagueLabels"')
+        } else {
+          expect(report).toMatchObject({ status: 'gathering', needed: min - submitted })
+          for (const word of ['colleagueLabels', 'byColleague', 'colleagues"', 'secret comment', '3.33'])
+            expect(json).not.toContain(word)
+        }
+      }),
+    )
+  })
+
+  test('self not submitted: the header only', () => {
+    const raw = rawReport(5, 1)
+    raw.header = header(5, 1, false)
+    const report = shapeReport(raw, key)
+    expect(Object.keys(report).sort()).toEqual(['header', 'status'])
+    expect(report.status).toBe('self-pending')
+  })
+
+  test('labels and comments follow the key; values stay with their colleague', () => {
+    // Reversing the key reverses the labels: Colleague A is the last assignment.
+    const reversed = (id: string) => String(99 - Number(id.split('-')[1]))
+    const report = shapeReport(rawReport(3, 1), reversed)
+    if (report.status !== 'ready') throw new Error('expected a ready report')
+    expect(report.colleagueLabels).toEqual(['Colleague A', 'Colleague B', 'Colleague C'])
+    expect(report.categories[0]!.byColleague).toEqual([3, 2, 1])
+    expect(report.comments[0]!.comments).toEqual(['secret comment 2', 'secret comment 1', 'secret comment 0'])
+  })
+
+  test('averages to two decimals; the scale in full; options in order, unknown ones last', () => {
+    const report = shapeReport(rawReport(3, 1), key)
+    if (report.status !== 'ready') throw new Error('expected a ready report')
+    const [scale, single] = report.questions
+    expect(scale!.colleagues.average).toBe(3.33)
+    expect(scale!.colleagues.distribution.map((d) => d.count)).toEqual([0, 0, 2, 1, 0])
+    expect(single!.colleagues.optionCounts).toEqual([
+      { label: 'Yes', count: 2 },
+      { label: 'No', count: 0 },
+      { label: 'Gone', count: 1 },
+    ])
+    expect(single!.colleagues.average).toBeNull()
+    expect(report.categories[0]).toMatchObject({ self: 4, colleagues: 3.33 })
+  })
+})
+
+test('describeSelfAnswer', () => {
+  const report = shapeReport(rawReport(0, 1), (id) => id)
+  if (report.status !== 'gathering') throw new Error('expected gathering')
+  expect(describeSelfAnswer(report.questions[0]!)).toBe('4 · Often')
+  expect(describeSelfAnswer(report.questions[1]!)).toBe('No')
+  expect(describeSelfAnswer({ ...report.questions[0]!, self: null })).toBe('No answer')
+  expect(
+    describeSelfAnswer({
+      ...report.questions[0]!,
+      self: { value: null, notApplicable: true, choices: [], text: null },
+    }),
+  ).toBe('Not applicable')
+})
+
+describe('chart series', () => {
+  test('the spec’s colours in order, border width 2: self black, average red, colleagues after', () => {
+    expect(seriesStyle(0).borderColor).toBe(CHART_COLORS[0])
+    expect(seriesStyle(1).borderColor).toBe(CHART_COLORS[1])
+    for (let i = 0; i < 9; i++) {
+      expect(seriesStyle(i).borderColor).toBe(CHART_COLORS[i])
+      expect(seriesStyle(i).borderWidth).toBe(CHART_BORDER_WIDTH)
+      expect(barStyle(i).backgroundColor).toBe(CHART_COLORS[i])
+    }
+    expect(CHART_BORDER_WIDTH).toBe(2)
+  })
+
+  test('the tenth colour, transparent white, stays visible as a dashed outline', () => {
+    const tenth = seriesStyle(9)
+    expect(tenth.borderColor).not.toBe(CHART_COLORS[9])
+    expect(tenth.borderDash.length).toBeGreaterThan(0)
+    expect(barStyle(9).backgroundColor).toBe(CHART_COLORS[9])
+  })
+
+  test('the summary names the values of self and the average', () => {
+    const text = chartSummary(
+      'Radar chart: Average score per category',
+      ['Communication', 'Delivery'],
+      [
+        { label: 'You', values: [4, null] },
+        { label: 'Colleagues’ average', values: [3.5, 2] },
+        { label: 'Colleague A', values: [3, 2] },
+      ],
+    )
+    expect(text).toBe(
+      'Radar chart: Average score per category. Communication: you 4.0, Colleagues’ average 3.5; ' +
+        'Delivery: you —, Colleagues’ average 2.0. 1 more series, one per colleague. ' +
+        'The table beside the chart lists every value.',
+    )
+  })
+
+  test('wrapLabel keeps words whole', () => {
+    expect(wrapLabel('I keep quality high under pressure and deliver on time', 20)).toEqual([
+      'I keep quality high',
+      'under pressure and',
+      'deliver on time',
+    ])
+  })
+})
