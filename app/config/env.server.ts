@@ -60,10 +60,18 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   ADMIN_PASSWORD: optionalString,
+  /**
+   * How many reverse proxies stand in front (their X-Forwarded-For entries are trusted, the
+   * client's own are not): `false`/0 for none, `true` for one, or a number of hops.
+   */
   TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0', ''])
+    .string()
+    .trim()
     .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+    .refine((v) => /^(true|false|\d{1,2}|)$/.test(v), {
+      message: 'must be true, false or a number of proxy hops',
+    })
+    .transform((v) => (v === 'true' ? 1 : v === 'false' || v === '' ? 0 : Number(v))),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   WORKER: z
     .enum(['true', 'false', '1', '0', ''])

@@ -1,5 +1,6 @@
 import { redirect } from 'react-router'
 import type { Route } from './+types/sign-out'
+import { isCrossSite } from '#app/lib/same-origin.server'
 import {
   clearSessionCookie,
   invalidateSession,
@@ -13,6 +14,8 @@ export async function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
+  // A resource route: React Router's own origin check does not cover it.
+  if (isCrossSite(request)) throw new Response('Forbidden', { status: 403 })
   const id = sessionIdOf(readSessionToken(request))
   if (id) await invalidateSession(id)
   return redirect('/sign-in', { headers: { 'Set-Cookie': clearSessionCookie() } })

@@ -68,6 +68,10 @@ async function readPending(request: Request, mode: Mode): Promise<string | null>
   return value?.mode === mode && typeof value.code === 'string' ? value.code : null
 }
 
+/** Employees asked for feedback sign in with their own password, then land on the questionnaire. */
+const signInTo = (questionnaireId: string) =>
+  `/sign-in?${new URLSearchParams({ redirectTo: `/questionnaire/${questionnaireId}` })}`
+
 const meta_ = (request: Request, ip: string) => ({ ip, userAgent: request.headers.get('user-agent') })
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -97,6 +101,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (mode === 'invite' && !getEnv().turnstileEnabled) {
       const result = await acceptInvite(code, meta_(request, context.ip))
       if (!result.ok) return expired()
+      if ('signIn' in result) throw redirect(signInTo(result.questionnaireId))
       throw redirect(`/questionnaire/${result.questionnaireId}`, {
         headers: { 'Set-Cookie': sessionCookie(result.token, result.expiresAt) },
       })
@@ -151,6 +156,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const result = await acceptInvite(code, meta_(request, context.ip))
     if (!result.ok) return data({ result: null, expired: true }, { status: 410 })
+    if ('signIn' in result)
+      throw redirect(signInTo(result.questionnaireId), { headers: { 'Set-Cookie': clear } })
     const headers = new Headers([['Set-Cookie', clear]])
     headers.append('Set-Cookie', sessionCookie(result.token, result.expiresAt))
     throw redirect(`/questionnaire/${result.questionnaireId}`, { headers })

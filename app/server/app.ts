@@ -34,10 +34,11 @@ export function createApp(options: AppOptions = {}) {
   const dev = Boolean(options.devMiddleware)
   const app = express()
   app.disable('x-powered-by')
+  // A hop count, never `true`: trusting every hop would let a client choose its own address.
   app.set('trust proxy', env.TRUST_PROXY)
 
   app.use((req, res, next) => {
-    const requestId = (env.TRUST_PROXY && req.get('x-request-id')?.slice(0, 64)) || crypto.randomUUID()
+    const requestId = (env.TRUST_PROXY > 0 && req.get('x-request-id')?.slice(0, 64)) || crypto.randomUUID()
     const nonce = crypto.randomBytes(16).toString('base64')
     res.locals.requestId = requestId
     res.locals.nonce = nonce

@@ -5,7 +5,7 @@ export type PanoramaContext = {
   /** The CSP nonce of this response; every inline or module script carries it. */
   nonce: string
   requestId: string
-  /** The client's address (from X-Forwarded-For only when TRUST_PROXY is set). */
+  /** The client's address (from X-Forwarded-For only through the TRUST_PROXY hops). */
   ip: string
 }
 

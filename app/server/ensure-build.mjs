@@ -2,7 +2,8 @@
 import { execSync } from 'node:child_process'
 import fs from 'node:fs'
 
-if (!fs.existsSync(new URL('../../build/server/index.js', import.meta.url))) {
+const dir = process.env.BUILD_DIR || 'build'
+if (!fs.existsSync(new URL(`../../${dir}/server/index.js`, import.meta.url))) {
   console.log('No production build yet: running `npm run build` first…')
   execSync('npm run build', { stdio: 'inherit' })
 }

@@ -14,7 +14,7 @@ import {
 } from './action-codes.server'
 import type { AuthErrorCode } from './errors'
 import { hashPassword, verifyPassword } from './password.server'
-import { hit, peek, reset, SIGN_IN_LIMITS } from './rate-limit.server'
+import { hit, reset, SIGN_IN_LIMITS } from './rate-limit.server'
 import { createSession, invalidateUserSessions } from './session.server'
 
 export function normalizeEmail(email: string) {
@@ -50,9 +50,11 @@ export async function signIn(input: {
   const email = normalizeEmail(input.email)
   const accountKey = `sign-in:account:${email}`
   const ipKey = `sign-in:ip:${input.ip}`
+  // Counted before the (slow) password check, so a burst of parallel guesses cannot all slip in
+  // under the limit; a successful sign-in clears the account's count.
   const [ipState, accountState] = await Promise.all([
     hit(ipKey, SIGN_IN_LIMITS.ip),
-    peek(accountKey, SIGN_IN_LIMITS.account),
+    hit(accountKey, SIGN_IN_LIMITS.account),
   ])
   if (ipState.limited || accountState.limited) {
     const retryAfterSeconds = Math.max(
@@ -73,10 +75,7 @@ export async function signIn(input: {
     .where(eq(users.email, email))
     .limit(1)
   const valid = await verifyPassword(user?.passwordHash, input.password)
-  if (!user || !valid || user.disabledAt) {
-    await hit(accountKey, SIGN_IN_LIMITS.account)
-    return { ok: false, code: 'auth/invalid-credential' }
-  }
+  if (!user || !valid || user.disabledAt) return { ok: false, code: 'auth/invalid-credential' }
   await reset(accountKey)
   const { token, session } = await createSession(user.id, { ip: input.ip, userAgent: input.userAgent })
   return { ok: true, token, expiresAt: session.expiresAt, user: { id: user.id, role: user.role } }
@@ -198,6 +197,8 @@ export async function createFirstAdmin(
     if (Number(admins?.n) > 0) return { ok: false, code: 'auth/expired-action-code' } as const
     const row = await consumeActionCode('setup_admin', code, tx)
     if (!row) return { ok: false, code: 'auth/expired-action-code' } as const
+    // The other instances' (or earlier starts') links are no longer needed.
+    await revokeActionCodes(tx, 'setup_admin', null)
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1)
     if (existing) return { ok: false, code: 'auth/email-already-in-use' } as const
     const [user] = await tx
@@ -231,6 +232,8 @@ type InviteResult =
       questionnaireId: string
       assignmentId: string
     }
+  /** The respondent has an account of their own (an employee): they sign in with their password. */
+  | { ok: true; signIn: true; questionnaireId: string; assignmentId: string }
   | { ok: false; code: 'auth/expired-action-code' }
 
 /**
@@ -253,6 +256,7 @@ export async function acceptInvite(
       schemeStatus: schemes.status,
       closesAt: schemes.closesAt,
       disabledAt: users.disabledAt,
+      role: users.role,
     })
     .from(assignments)
     .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
@@ -268,6 +272,16 @@ export async function acceptInvite(
     assignment.closesAt.getTime() <= Date.now()
   ) {
     return { ok: false, code: 'auth/expired-action-code' }
+  }
+  // The link is a colleague's only key, so it opens a colleague's session and nothing more: an
+  // employee asked for feedback signs in with their own password (their account holds more).
+  if (assignment.role !== 'colleague') {
+    return {
+      ok: true,
+      signIn: true,
+      questionnaireId: assignment.questionnaireId,
+      assignmentId: assignment.id,
+    }
   }
   const { token, session } = await createSession(assignment.respondentId, meta)
   // Following the e-mailed link proves the address.

@@ -4,14 +4,14 @@ import { users } from '#db/schema/index'
 import type { Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import { createActionCode, revokeActionCodes } from './action-codes.server'
+import { createActionCode } from './action-codes.server'
 import { actionLink, normalizeEmail } from './auth.server'
 import { hashPassword } from './password.server'
 
 /**
  * A fresh deployment must be administrable. With ADMIN_EMAIL/ADMIN_PASSWORD the first admin is
- * created from them; otherwise a one-time setup link is printed (a new one each start, the older
- * ones void) until somebody uses it.
+ * created from them; otherwise a one-time setup link is printed at each start until somebody uses
+ * one.
  */
 export async function ensureFirstAdmin(env: Env): Promise<{ setupLink?: string; createdAdmin?: string }> {
   const db = getDb()
@@ -50,11 +50,10 @@ export async function ensureFirstAdmin(env: Env): Promise<{ setupLink?: string; 
     log.info('first admin created from ADMIN_EMAIL', { email })
     return { createdAdmin: email }
   }
-  const setupLink = await db.transaction(async (tx) => {
-    await revokeActionCodes(tx, 'setup_admin', null)
-    const { code } = await createActionCode(tx, { kind: 'setup_admin' })
-    return actionLink('setup_admin', code)
-  })
+  // Older links stay valid (each for 24 h): instances starting together each print one, and any of
+  // them may be the one the operator opens. Creating the admin voids them all.
+  const { code } = await createActionCode(db, { kind: 'setup_admin' })
+  const setupLink = actionLink('setup_admin', code)
   // Printed for the operator on purpose: it is the only way into a new deployment.
   process.stdout.write(
     `\n  No admin account exists yet. Open this one-time link to create the first admin:\n\n    ${setupLink}\n\n`,

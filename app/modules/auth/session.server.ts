@@ -161,10 +161,14 @@ export async function invalidateUserSessions(userId: string, exceptSessionId?: s
     )
 }
 
-export async function deleteExpiredSessions() {
-  await getDb()
-    .delete(sessions)
-    .where(lt(sessions.expiresAt, sql`now()`))
+/**
+ * Housekeeping for tables that only grow: expired sessions, and rate-limit windows long past (the
+ * longest window is a day). Run by the periodic worker.
+ */
+export async function pruneExpired() {
+  const db = getDb()
+  await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`))
+  await db.execute(sql`DELETE FROM rate_limits WHERE window_start < now() - interval '2 days'`)
 }
 
 export async function countLiveSessions(userId: string) {

@@ -1,10 +1,20 @@
-import { and, asc, desc, eq, ilike, ne, sql, type SQL } from 'drizzle-orm'
-import type { AnyPgColumn } from 'drizzle-orm/pg-core'
+import { and, asc, desc, eq, ilike, ne, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
 import { brands, companies } from '#db/schema/index'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { deleteFile, storeImage, type ImageType } from '#app/modules/file/file.server'
+import {
+  escapeLike,
+  keysetCondition,
+  keysetPage,
+  keysetPlan,
+  pgErrorCode,
+  timestampKey,
+  type Actor,
+  type Outcome,
+  type Page,
+} from '#app/modules/admin/list.server'
 import type { BrandCreateInput, BrandListQuery, BrandUpdateInput } from './schemas'
 
 /**
@@ -14,104 +24,6 @@ import type { BrandCreateInput, BrandListQuery, BrandUpdateInput } from './schem
  */
 
 export const BRAND_PAGE_SIZE = 20
-
-export type Actor = { id: string; ip?: string | null }
-
-export type Outcome<T> =
-  | { ok: true; value: T }
-  | { ok: false; notFound?: boolean; formErrors?: string[]; fieldErrors?: Record<string, string[]> }
-
-// ---------------------------------------------------------------------------------------------
-// Keyset pagination. Nothing here is brand-specific (company.server.ts uses it too); it belongs in a
-// shared app/lib module once the other admin lists adopt it.
-
-export type SortField = 'name' | 'created'
-
-/** A page boundary: the sort it belongs to, the last row's sort value and its id (the tie-breaker). */
-const CursorSchema = z.object({ s: z.enum(['name', 'created']), v: z.string().max(1000), id: z.uuid() })
-export type Cursor = z.output<typeof CursorSchema>
-
-// created_at as text with its full microsecond precision: a JS Date keeps only milliseconds, and a
-// cursor that rounds would skip or repeat rows created within the same millisecond.
-const CREATED_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
-export const timestampKey = (column: AnyPgColumn) =>
-  sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
-
-export function encodeCursor(cursor: Cursor) {
-  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url')
-}
-
-/** null for anything that is not a cursor of this sort (an edited or outdated link). */
-export function decodeCursor(raw: string, field: SortField): Cursor | null {
-  if (raw.length > 2000) return null
-  try {
-    const parsed = CursorSchema.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')))
-    if (!parsed.success || parsed.data.s !== field) return null
-    if (field === 'created' && !CREATED_KEY.test(parsed.data.v)) return null
-    return parsed.data
-  } catch {
-    return null
-  }
-}
-
-/** `%` and `_` typed into the search box are literal characters, not wildcards. */
-export function escapeLike(text: string) {
-  return text.replace(/[\\%_]/g, '\\$&')
-}
-
-export type Page<Row> = {
-  rows: Row[]
-  /** Cursor for the rows after this page (null on the last page). */
-  next: string | null
-  /** Cursor for the rows before this page (null on the first page). */
-  prev: string | null
-  /** The link's cursor could not be read, so the first page is shown instead. */
-  staleCursor: boolean
-}
-
-/** Where a list query starts and in which order it reads (see listBrands). */
-export function keysetPlan(query: { sort: string; after?: string; before?: string }) {
-  const field: SortField = query.sort.startsWith('name') ? 'name' : 'created'
-  const descending = query.sort.endsWith('-desc')
-  const raw = query.before ?? query.after
-  const cursor = raw ? decodeCursor(raw, field) : null
-  const backwards = Boolean(query.before) && cursor !== null
-  // Walking back reads the rows before the cursor in reverse order, then flips them.
-  const ascending = descending === backwards
-  return { field, cursor, backwards, ascending, staleCursor: Boolean(raw) && cursor === null }
-}
-
-/** The WHERE term that starts a page after (or before) the cursor. */
-export function keysetCondition(
-  plan: ReturnType<typeof keysetPlan>,
-  columns: { name: AnyPgColumn; created: AnyPgColumn; id: AnyPgColumn },
-): SQL | undefined {
-  const { cursor, field, ascending } = plan
-  if (!cursor) return undefined
-  const value = field === 'name' ? sql`${cursor.v}::text` : sql`${cursor.v}::timestamptz`
-  return sql`(${columns[field]}, ${columns.id}) ${ascending ? sql`>` : sql`<`} (${value}, ${cursor.id}::uuid)`
-}
-
-/** Cuts the extra row off, restores the order and works out the neighbouring pages' cursors. */
-export function keysetPage<Row extends { id: string; name: string; createdAt: string }>(
-  plan: ReturnType<typeof keysetPlan>,
-  rows: Row[],
-  pageSize: number,
-): Page<Row> {
-  const more = rows.length > pageSize
-  const page = rows.slice(0, pageSize)
-  if (plan.backwards) page.reverse()
-  const keyOf = (row: Row) =>
-    encodeCursor({ s: plan.field, v: plan.field === 'name' ? row.name : row.createdAt, id: row.id })
-  const first = page[0]
-  const last = page[page.length - 1]
-  return {
-    rows: page,
-    next: last && (plan.backwards || more) ? keyOf(last) : null,
-    prev: first && (plan.backwards ? more : plan.cursor !== null) ? keyOf(first) : null,
-    staleCursor: plan.staleCursor,
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The list: search, sort and keyset pagination in one query.
@@ -317,13 +229,6 @@ function brandInUse(name: string | null, count: number | null) {
       ? 'is still used by at least one company'
       : `is used by ${count} ${count === 1 ? 'company' : 'companies'}`
   return `${who} ${users}, so it cannot be deleted. Move ${count === 1 ? 'that company' : 'those companies'} to another brand first.`
-}
-
-/** A Postgres error code from either driver (drizzle wraps the driver's error in `cause`). */
-export function pgErrorCode(error: unknown): string | undefined {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | null
-  const code = e?.cause?.code ?? e?.code
-  return typeof code === 'string' ? code : undefined
 }
 
 export async function deleteBrand(actor: Actor, id: string): Promise<Outcome<{ name: string }>> {

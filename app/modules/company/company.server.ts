@@ -13,7 +13,7 @@ import {
   type Actor,
   type Outcome,
   type Page,
-} from '#app/modules/brand/brand.server'
+} from '#app/modules/admin/list.server'
 import type { CompanyInput, CompanyListQuery } from './schemas'
 
 /**

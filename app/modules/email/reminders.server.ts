@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
+import { pruneExpired } from '#app/modules/auth/session.server'
 import { getDb, isDatabaseOpen, queryRows } from '#db/client'
-import { actionCodes } from '#db/schema/index'
 import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { createActionCode } from '#app/modules/auth/action-codes.server'
@@ -100,22 +100,8 @@ async function sendBatch(now: Date, limit: number): Promise<string[]> {
     )
     if (!claimed.length) return []
 
-    // A colleague signs in through their link: the reminder carries a fresh one and the older ones
-    // stop working, so only the most recent e-mail's link opens the questionnaire.
-    const raterIds = claimed.filter((row) => row.relationship !== 'self').map((row) => row.id)
-    if (raterIds.length) {
-      await tx
-        .update(actionCodes)
-        .set({ usedAt: sql`now()` })
-        .where(
-          and(
-            eq(actionCodes.kind, 'colleague_invite'),
-            inArray(actionCodes.assignmentId, raterIds),
-            isNull(actionCodes.usedAt),
-          ),
-        )
-    }
-
+    // A colleague signs in through their link: the reminder carries a fresh one, and the earlier ones
+    // keep working (a link stays valid until they submit or the scheme closes).
     for (const row of claimed) {
       const closesAt = new Date(row.closesAt)
       let link: string
@@ -188,7 +174,10 @@ export function startReminderWorker(
     timer = undefined
     inFlight = (async () => {
       try {
-        if (isDatabaseOpen()) await sendDueReminders()
+        if (isDatabaseOpen()) {
+          await sendDueReminders()
+          await pruneExpired()
+        }
       } catch (error) {
         log.error('reminder round failed', { error: error instanceof Error ? error.message : String(error) })
       }

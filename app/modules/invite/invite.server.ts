@@ -44,6 +44,15 @@ export type Outcome<T> =
     }
 
 /** Resending e-mails someone again: at most once per 10 minutes per invitation, 20 an hour per employee. */
+/**
+ * Invitations send a brand e-mail, with a name the employee typed, to an address they chose: capped
+ * per employee and per recipient, so invite → revoke → invite cannot mail someone without end.
+ */
+export const INVITE_LIMITS = {
+  employee: { limit: 40, windowMs: 60 * 60 * 1000 },
+  recipient: { limit: 5, windowMs: 24 * 60 * 60 * 1000 },
+} satisfies Record<string, RateLimitRule>
+
 export const RESEND_LIMITS = {
   assignment: { limit: 1, windowMs: 10 * 60 * 1000 },
   employee: { limit: 20, windowMs: 60 * 60 * 1000 },
@@ -76,6 +85,8 @@ export const inviteMessages = {
     `${onBehalf ? `${employeeName} has` : 'You have'} already invited ${limit} ${
       limit === 1 ? 'colleague' : 'colleagues'
     }, the most this scheme allows. To invite someone else, revoke an invitation that has not been answered yet.`,
+  staff:
+    'That address belongs to a consultancy administrator, who cannot give feedback in a scheme. Choose someone else.',
   disabled:
     'The account for this e-mail address has been disabled, so it cannot be invited. Choose someone else, or ask your administrator.',
   answered: (name: string) => `${name} has already answered, so the invitation can no longer be changed.`,
@@ -83,6 +94,8 @@ export const inviteMessages = {
     `The invitation to ${name} has already been revoked. Invite them again if you need to.`,
   resendTooSoon: (name: string, seconds: number) =>
     `The invitation to ${name} was sent again only a few minutes ago. You can resend it in ${minutes(seconds)}.`,
+  inviteTooMany: (seconds: number) =>
+    `Too many invitations have been sent recently. Please try again in ${minutes(seconds)}.`,
   resendTooMany: (seconds: number) =>
     `Many invitations have been sent again in the last hour. Please try again in ${minutes(seconds)}.`,
 } as const
@@ -322,6 +335,19 @@ export async function inviteColleague(
   if (!isUuid(input.schemeId)) return { ok: false, formErrors: [INVITE_MESSAGES.schemeMissing] }
   const schemeId = input.schemeId
   const employeeId = input.employeeId
+  for (const [key, rule] of [
+    [`invite:employee:${employeeId}`, INVITE_LIMITS.employee],
+    [`invite:recipient:${email}`, INVITE_LIMITS.recipient],
+  ] as const) {
+    const state = await hit(key, rule)
+    if (state.limited) {
+      return {
+        ok: false,
+        formErrors: [inviteMessages.inviteTooMany(state.retryAfterSeconds)],
+        retryAfterSeconds: state.retryAfterSeconds,
+      }
+    }
+  }
 
   try {
     return await getDb().transaction(async (tx): Promise<Outcome<InviteResult>> => {
@@ -338,11 +364,13 @@ export async function inviteColleague(
         return { ok: false, fieldErrors: { email: [inviteMessages.self(onBehalf, employeeName)] } }
 
       const [existing] = await tx
-        .select({ id: users.id, disabledAt: users.disabledAt })
+        .select({ id: users.id, disabledAt: users.disabledAt, role: users.role })
         .from(users)
         .where(eq(users.email, email))
         .limit(1)
       if (existing?.disabledAt) return { ok: false, fieldErrors: { email: [inviteMessages.disabled] } }
+      // An admin's invite link would be a password-free way into the back office: never issue one.
+      if (existing?.role === 'admin') return { ok: false, fieldErrors: { email: [inviteMessages.staff] } }
 
       const [counts] = await tx
         .select({

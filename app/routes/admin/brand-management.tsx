@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useLocation, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { ListPagination, ListSearchForm, useListHref } from '#app/components/admin-list'
 import type { Route } from './+types/brand-management'
 import { Field, FormErrors } from '#app/components/forms'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -73,23 +74,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** A link to this page with some query parameters changed (null removes one). */
-function useHref() {
-  const location = useLocation()
-  return (changes: Record<string, string | null>) => {
-    const params = new URLSearchParams(location.search)
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null) params.delete(key)
-      else params.set(key, value)
-    }
-    params.delete('index')
-    const search = params.toString()
-    return search ? `${PATH}?${search}` : PATH
-  }
-}
 
 export default function BrandManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { page, query, notices } = loaderData
-  const href = useHref()
+  const href = useListHref(PATH)
   const unknownErrors = actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined
   return (
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
@@ -126,7 +114,14 @@ export default function BrandManagement({ loaderData, actionData }: Route.Compon
         <h2 id="list-title" className="text-lg font-semibold">
           All brands
         </h2>
-        <SearchForm q={query.q} sort={query.sort} />
+        <ListSearchForm
+          path={PATH}
+          noun="brands"
+          q={query.q}
+          sort={query.sort}
+          sorts={BRAND_SORTS}
+          sortLabels={BRAND_SORT_LABELS}
+        />
         {page.rows.length ? (
           <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
             <table className="w-full text-left text-sm">
@@ -197,7 +192,7 @@ export default function BrandManagement({ loaderData, actionData }: Route.Compon
               : 'There are no brands yet. Create the first one above.'}
           </p>
         )}
-        <Pagination next={page.next} prev={page.prev} href={href} />
+        <ListPagination noun="brands" next={page.next} prev={page.prev} href={href} />
       </section>
     </section>
   )
@@ -266,76 +261,5 @@ function CreateBrandForm({ lastResult }: { lastResult: SubmissionResult<string[]
         </p>
       </div>
     </Form>
-  )
-}
-
-function SearchForm({ q, sort }: { q: string; sort: string }) {
-  return (
-    // Keyed by the query so "Clear search" (a link) also clears the box.
-    <Form
-      key={`${q}|${sort}`}
-      method="get"
-      role="search"
-      aria-label="Search brands"
-      className="flex flex-wrap items-end gap-3"
-    >
-      <div className="flex min-w-56 flex-1 flex-col gap-1">
-        <label htmlFor="brand-search" className="label">
-          Search by name
-        </label>
-        <input id="brand-search" type="search" name="q" defaultValue={q} maxLength={100} className="input" />
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="brand-sort" className="label">
-          Sort by
-        </label>
-        <select id="brand-sort" name="sort" defaultValue={sort} className="input">
-          {BRAND_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {BRAND_SORT_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button type="submit" className="btn btn-secondary">
-        Show
-      </button>
-      {q ? (
-        <Link className="link self-center" to={`${PATH}?${new URLSearchParams({ sort })}`}>
-          Clear search
-        </Link>
-      ) : null}
-    </Form>
-  )
-}
-
-function Pagination({
-  next,
-  prev,
-  href,
-}: {
-  next: string | null
-  prev: string | null
-  href: (changes: Record<string, string | null>) => string
-}) {
-  if (!next && !prev) return null
-  return (
-    <nav aria-label="Pages of brands" className="flex flex-wrap gap-3">
-      {prev ? (
-        <>
-          <Link className="btn btn-secondary" to={href({ after: null, before: null })}>
-            First page
-          </Link>
-          <Link className="btn btn-secondary" rel="prev" to={href({ after: null, before: prev })}>
-            Previous page
-          </Link>
-        </>
-      ) : null}
-      {next ? (
-        <Link className="btn btn-secondary" rel="next" to={href({ before: null, after: next })}>
-          Next page
-        </Link>
-      ) : null}
-    </nav>
   )
 }

@@ -8,7 +8,8 @@ import {
 } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
-import { data, Form, Link, useLocation, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { ListPagination, ListSearchForm, useListHref } from '#app/components/admin-list'
 import type { Route } from './+types/company-management'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -172,19 +173,6 @@ const resultFor = (actionData: ActionData, intent: Intent) =>
 const formErrorsOf = (result: SubmissionResult<string[]> | undefined) => result?.error?.[''] ?? undefined
 
 /** A link to this page with some query parameters changed (null removes one). */
-function useHref() {
-  const location = useLocation()
-  return (changes: Record<string, string | null>) => {
-    const params = new URLSearchParams(location.search)
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null) params.delete(key)
-      else params.set(key, value)
-    }
-    params.delete('index')
-    const search = params.toString()
-    return search ? `${PATH}?${search}` : PATH
-  }
-}
 
 function useBusy(intent: Intent) {
   const navigation = useNavigation()
@@ -216,7 +204,7 @@ function useResetAfterSuccess(
 
 export default function CompanyManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { page, query, brandOptions, editing, deleting, notices } = loaderData
-  const href = useHref()
+  const href = useListHref(PATH)
   const deleteResult = resultFor(actionData, 'delete')
   const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
   // A refused delete posted without the confirmation on screen (a stale tab) still shows its reason.
@@ -276,7 +264,14 @@ export default function CompanyManagement({ loaderData, actionData }: Route.Comp
         <h2 id="list-title" className="text-lg font-semibold">
           All companies
         </h2>
-        <SearchForm q={query.q} sort={query.sort} />
+        <ListSearchForm
+          path={PATH}
+          noun="companies"
+          q={query.q}
+          sort={query.sort}
+          sorts={COMPANY_SORTS}
+          sortLabels={COMPANY_SORT_LABELS}
+        />
         {page.rows.length ? (
           <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
             <table className="w-full text-left text-sm">
@@ -360,7 +355,13 @@ export default function CompanyManagement({ loaderData, actionData }: Route.Comp
             />
           </div>
         ) : null}
-        <Pagination next={page.next} prev={page.prev} href={href} />
+        <ListPagination
+          noun="companies"
+          reset={{ edit: null, delete: null }}
+          next={page.next}
+          prev={page.prev}
+          href={href}
+        />
       </section>
     </section>
   )
@@ -528,84 +529,5 @@ function DeleteCompanyPanel({
         </Link>
       </Form>
     </section>
-  )
-}
-
-function SearchForm({ q, sort }: { q: string; sort: string }) {
-  return (
-    // Keyed by the query so "Clear search" (a link) also clears the box.
-    <Form
-      key={`${q}|${sort}`}
-      method="get"
-      role="search"
-      aria-label="Search companies"
-      className="flex flex-wrap items-end gap-3"
-    >
-      <div className="flex min-w-56 flex-1 flex-col gap-1">
-        <label htmlFor="company-search" className="label">
-          Search by name
-        </label>
-        <input
-          id="company-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={100}
-          className="input"
-        />
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="company-sort" className="label">
-          Sort by
-        </label>
-        <select id="company-sort" name="sort" defaultValue={sort} className="input">
-          {COMPANY_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {COMPANY_SORT_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button type="submit" className="btn btn-secondary">
-        Show
-      </button>
-      {q ? (
-        <Link className="link self-center" to={`${PATH}?${new URLSearchParams({ sort })}`}>
-          Clear search
-        </Link>
-      ) : null}
-    </Form>
-  )
-}
-
-function Pagination({
-  next,
-  prev,
-  href,
-}: {
-  next: string | null
-  prev: string | null
-  href: (changes: Record<string, string | null>) => string
-}) {
-  if (!next && !prev) return null
-  const base = { edit: null, delete: null }
-  return (
-    <nav aria-label="Pages of companies" className="flex flex-wrap gap-3">
-      {prev ? (
-        <>
-          <Link className="btn btn-secondary" to={href({ ...base, after: null, before: null })}>
-            First page
-          </Link>
-          <Link className="btn btn-secondary" rel="prev" to={href({ ...base, after: null, before: prev })}>
-            Previous page
-          </Link>
-        </>
-      ) : null}
-      {next ? (
-        <Link className="btn btn-secondary" rel="next" to={href({ ...base, before: null, after: next })}>
-          Next page
-        </Link>
-      ) : null}
-    </nav>
   )
 }

@@ -145,12 +145,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
     if (!outcome.ok) {
       if (outcome.notFound) notFound()
+      const limited = outcome.retryAfterSeconds !== undefined
       return data(
         {
           intent,
           result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }),
         },
-        { status: 400 },
+        {
+          status: limited ? 429 : 400,
+          headers: limited ? { 'Retry-After': String(outcome.retryAfterSeconds) } : undefined,
+        },
       )
     }
     return redirectWithToast(pageUrl(target, schemeId), {

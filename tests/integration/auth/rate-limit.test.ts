@@ -54,12 +54,13 @@ test('5 failures lock the account: the 6th attempt, even with the right password
   const limited = await postSignIn(server, { email: employee.email, password: FACTORY_PASSWORD })
   await expectLimited(limited.clone())
 
-  // The counter is a Postgres row, not process memory.
+  // The counter is a Postgres row, not process memory; every attempt counts before the password
+  // check (the refused 6th included), so parallel guesses cannot slip in under the limit.
   const [row] = await db()
     .select()
     .from(rateLimits)
     .where(eq(rateLimits.key, `sign-in:account:${employee.email}`))
-  expect(row?.count).toBe(5)
+  expect(row?.count).toBe(6)
 
   // Another account from the same address is not affected by this one's lock.
   const other = await createUser({ role: 'employee' })

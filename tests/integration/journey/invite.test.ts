@@ -464,7 +464,7 @@ describe('inviting', () => {
     expect(await footprint()).toEqual(before)
   })
 
-  test('an existing employee (or admin) invited as a colleague keeps their account and role', async () => {
+  test('an existing employee invited as a colleague keeps their account and role; an admin cannot be invited', async () => {
     const w = await world()
     const peer = await createUser({ role: 'employee', companyId: w.company.id, displayName: 'Erin Other' })
     const [before] = await db().select().from(users).where(eq(users.id, peer.id))
@@ -475,9 +475,15 @@ describe('inviting', () => {
     expect(respondent.displayName).toBe('Erin Other')
     expect(assignment.respondentName).toBe('Erin')
 
+    // An admin's invite link would open the back office without a password: refused.
     const staff = await createUser({ role: 'admin' })
-    const asAdmin = await invite(w, { email: staff.email, name: 'Staff' })
-    expect(asAdmin.respondent.role).toBe('admin')
+    const response = await post(
+      PAGE,
+      inviteForm(w.scheme.id, { email: staff.email, name: 'Staff' }),
+      w.cookie,
+    )
+    expect(response.status).toBe(400)
+    expect(fieldErrors(await response.text(), 'email')).toEqual([inviteMessages.staff])
   })
 
   test('a body that is not a form, or an unknown intent, is a 400 with a message', async () => {
@@ -711,7 +717,13 @@ describe('ownership (IDOR)', () => {
       expect(response.status, intent).toBe(404)
     }
     expect(await footprint()).toEqual(before)
-    expect(await db().select().from(rateLimits)).toHaveLength(0)
+    // Not even a resend counter (B's own invitation counted only B's invite limits).
+    expect(
+      await db()
+        .select()
+        .from(rateLimits)
+        .where(sql`${rateLimits.key} LIKE 'invite-resend:%'`),
+    ).toHaveLength(0)
     const [row] = await db().select().from(assignments).where(eq(assignments.id, assignment.id))
     expect(row!.status).toBe('pending')
     // An unknown id reads the same as someone else's.

@@ -147,7 +147,7 @@ describe('defaults', () => {
         PGLITE_DIR: './.data/pglite',
         APP_URL: 'http://localhost:3000',
         PASSWORD_MIN_LENGTH: 8,
-        TRUST_PROXY: false,
+        TRUST_PROXY: 0,
         WORKER: true,
         LOG_LEVEL: 'info',
         secure: false,

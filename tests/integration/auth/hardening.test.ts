@@ -1,0 +1,75 @@
+import { eq, sql } from 'drizzle-orm'
+import { expect, test } from 'vitest'
+import { rateLimits, sessions } from '#db/schema/index'
+import { createRaterAssignment, createScheme, createUser } from '#db/factories'
+import { createActionCode } from '#app/modules/auth/action-codes.server'
+import { createSession, pruneExpired } from '#app/modules/auth/session.server'
+import { useTestDatabase } from '#tests/support/database'
+import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+
+/** Findings of the review: the invite link's reach, sign-out's origin check, housekeeping. */
+const db = useTestDatabase()
+const server = useTestServer()
+
+test('an invite link for someone with an employee account sends them to sign in, and opens no session', async () => {
+  const scheme = await createScheme()
+  const subject = await createUser({ role: 'employee' })
+  const peer = await createUser({ role: 'employee' })
+  const assignment = await createRaterAssignment({ scheme, subjectId: subject.id, respondentId: peer.id })
+  const { code } = await createActionCode(db(), {
+    kind: 'colleague_invite',
+    assignmentId: assignment.id,
+    expiresAt: scheme.closesAt,
+  })
+
+  const response = await send(server, `/verification?mode=invite&code=${code}`)
+  expect(response.status).toBe(302)
+  expect(location(response)).toBe(
+    `/sign-in?${new URLSearchParams({ redirectTo: `/questionnaire/${scheme.questionnaireId}` })}`,
+  )
+  expect(response.headers.getSetCookie().some((c) => c.startsWith('__session='))).toBe(false)
+  expect(await db().select().from(sessions).where(eq(sessions.userId, peer.id))).toHaveLength(0)
+})
+
+test('sign-out refuses a cross-site POST and keeps the session', async () => {
+  const user = await createUser({ role: 'employee' })
+  const cookie = await sessionCookieFor(user.id)
+  const refused = await send(server, '/sign-out', {
+    method: 'POST',
+    cookie,
+    form: {},
+    headers: { Origin: 'https://evil.example' },
+  })
+  expect(refused.status).toBe(403)
+  expect(await db().select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1)
+
+  const ok = await send(server, '/sign-out', { method: 'POST', cookie, form: {} })
+  expect(ok.status).toBe(302)
+  expect(await db().select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0)
+})
+
+test('housekeeping removes expired sessions and stale rate-limit windows, and nothing live', async () => {
+  const user = await createUser({ role: 'employee' })
+  const live = await createSession(user.id)
+  const dead = await createSession(user.id)
+  await db()
+    .update(sessions)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(sessions.id, dead.session.id))
+  await db()
+    .insert(rateLimits)
+    .values([
+      { key: 'test:old', windowStart: new Date(Date.now() - 3 * 24 * 3600 * 1000), count: 3 },
+      { key: 'test:current', windowStart: new Date(), count: 1 },
+    ])
+
+  await pruneExpired()
+
+  const left = await db().select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id))
+  expect(left.map((s) => s.id)).toEqual([live.session.id])
+  const keys = await db()
+    .select({ key: rateLimits.key })
+    .from(rateLimits)
+    .where(sql`${rateLimits.key} LIKE 'test:%'`)
+  expect(keys.map((k) => k.key)).toEqual(['test:current'])
+})
