@@ -9,6 +9,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/brand-management.$id'
+import { unreadableForm } from '#app/lib/form-data.server'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -41,14 +42,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const brand = await getBrand(params.id)
   if (!brand) notFound()
   return { brand, confirmDelete: new URL(request.url).searchParams.has('delete') }
-}
-
-function unreadableForm() {
-  const result: SubmissionResult<string[]> = {
-    status: 'error',
-    error: { '': ['This form could not be read. Reload the page and try again.'] },
-  }
-  return data({ intent: 'unknown' as const, result }, { status: 400 })
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { ListPagination, ListSearchForm, useListHref } from '#app/components/admin-list'
 import type { Route } from './+types/brand-management'
+import { unreadableForm } from '#app/lib/form-data.server'
 import { Field, FormErrors } from '#app/components/forms'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -38,14 +39,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     page,
     notices: page.staleCursor ? ['That page link is out of date, so the first page is shown.'] : [],
   }
-}
-
-function unreadableForm() {
-  const result: SubmissionResult<string[]> = {
-    status: 'error',
-    error: { '': ['This form could not be read. Reload the page and try again.'] },
-  }
-  return data({ intent: 'unknown' as const, result }, { status: 400 })
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -11,6 +11,7 @@ import { useEffect, useRef } from 'react'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { ListPagination, ListSearchForm, useListHref } from '#app/components/admin-list'
 import type { Route } from './+types/company-management'
+import { unreadableForm } from '#app/lib/form-data.server'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -90,14 +91,6 @@ function listHref(request: Request) {
   url.searchParams.delete('index')
   const search = url.searchParams.toString()
   return search ? `${PATH}?${search}` : PATH
-}
-
-function unreadableForm() {
-  const result: SubmissionResult<string[]> = {
-    status: 'error',
-    error: { '': ['This form could not be read. Reload the page and try again.'] },
-  }
-  return data({ intent: 'unknown' as const, result }, { status: 400 })
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, useNavigation } from 'react-router'
 import type { Route } from './+types/edit-profile'
+import { unreadableForm } from '#app/lib/form-data.server'
 import { Field, FormErrors } from '#app/components/forms'
 import { getEnv } from '#app/config/env.server'
 import { readFormData } from '#app/lib/form-data.server'
@@ -51,14 +52,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 type Reply = SubmissionResult<string[]>
-
-function unreadableForm() {
-  const result: Reply = {
-    status: 'error',
-    error: { '': ['This form could not be read. Reload the page and try again.'] },
-  }
-  return data({ intent: 'unknown' as const, result }, { status: 400 })
-}
 
 /** A refusal from profile.server.ts as the form's reply (429 with Retry-After for a rate limit). */
 function refused(
