@@ -68,8 +68,13 @@ export function createApp(options: AppOptions = {}) {
     }),
   )
 
-  // The largest legitimate body is a 2 MB image upload plus form fields.
+  // The largest legitimate body is a 2 MB image upload plus form fields. Browsers give every form
+  // post a Content-Length; a chunked body without one could not be checked before it is buffered.
   app.use((req, res, next) => {
+    if (req.get('transfer-encoding') && req.get('content-length') === undefined) {
+      res.status(411).type('text/plain').send('A Content-Length is required.')
+      return
+    }
     if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
       res.status(413).type('text/plain').send('The upload is too large (2 MB at most).')
       return

@@ -73,3 +73,29 @@ test('housekeeping removes expired sessions and stale rate-limit windows, and no
     .where(sql`${rateLimits.key} LIKE 'test:%'`)
   expect(keys.map((k) => k.key)).toEqual(['test:current'])
 })
+
+test('a body over 3 MB is refused before it is read, and so is a chunked body with no length', async () => {
+  const user = await createUser({ role: 'admin' })
+  const cookie = await sessionCookieFor(user.id)
+  const big = await send(server, '/admin/brand-management', {
+    method: 'POST',
+    cookie,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    form: { intent: 'create', name: 'x'.repeat(3 * 1024 * 1024 + 10) },
+  })
+  expect(big.status).toBe(413)
+
+  const chunked = await fetch(`${server.url}/admin/brand-management`, {
+    method: 'POST',
+    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('intent=create&name=Streamed'))
+        controller.close()
+      },
+    }),
+    duplex: 'half',
+    redirect: 'manual',
+  } as RequestInit)
+  expect(chunked.status).toBe(411)
+})
