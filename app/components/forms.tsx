@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react'
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined
 
@@ -44,6 +44,57 @@ export function Field({
         aria-invalid={errorId ? true : undefined}
         aria-describedby={[helpId, errorId].filter(Boolean).join(' ') || undefined}
       />
+      {help ? (
+        <p id={helpId} className="text-sm text-slate-600">
+          {help}
+        </p>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  )
+}
+
+/** A labelled <select> with a "choose" placeholder, help text and errors, like {@link Field}. */
+export function SelectField({
+  label,
+  selectProps,
+  options,
+  placeholder,
+  errors,
+  help,
+  className,
+}: {
+  label: ReactNode
+  selectProps: SelectHTMLAttributes<HTMLSelectElement>
+  options: ReadonlyArray<{ value: string; label: string }>
+  placeholder: string
+  errors?: ListOfErrors
+  help?: ReactNode
+  className?: string
+}) {
+  const fallbackId = useId()
+  const id = selectProps.id ?? fallbackId
+  const errorId = errors?.filter(Boolean).length ? `${id}-error` : undefined
+  const helpId = help ? `${id}-help` : undefined
+  return (
+    <div className={className ?? 'flex flex-col gap-1'}>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <select
+        {...selectProps}
+        id={id}
+        className="input"
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={[helpId, errorId].filter(Boolean).join(' ') || undefined}
+      >
+        <option value="">{placeholder}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
       {help ? (
         <p id={helpId} className="text-sm text-slate-600">
           {help}

@@ -724,6 +724,20 @@ export type QuestionnaireIntro = {
   assignments: IntroAssignment[]
 }
 
+/** The assignment, its scheme and whose feedback it is: the columns the intro and thank-you pages share. */
+const ASSIGNMENT_SUMMARY = {
+  id: assignments.id,
+  status: assignments.status,
+  relationship: assignments.relationship,
+  dueAt: assignments.dueAt,
+  subjectName: users.displayName,
+  subjectEmail: users.email,
+  schemeName: schemes.name,
+  schemeStatus: schemes.status,
+  opensAt: schemes.opensAt,
+  closesAt: schemes.closesAt,
+}
+
 export async function getQuestionnaireIntro(
   rawId: string | undefined,
   viewer: Viewer,
@@ -736,16 +750,7 @@ export async function getQuestionnaireIntro(
       ? []
       : await db
           .select({
-            id: assignments.id,
-            status: assignments.status,
-            relationship: assignments.relationship,
-            dueAt: assignments.dueAt,
-            subjectName: users.displayName,
-            subjectEmail: users.email,
-            schemeName: schemes.name,
-            schemeStatus: schemes.status,
-            opensAt: schemes.opensAt,
-            closesAt: schemes.closesAt,
+            ...ASSIGNMENT_SUMMARY,
             lastSection: responses.lastSection,
           })
           .from(assignments)
@@ -878,16 +883,7 @@ export async function getThankYou(
   if (viewer.role === 'employee' && !wantedId) conditions.push(eq(assignments.relationship, 'self'))
   const [row] = await db
     .select({
-      id: assignments.id,
-      status: assignments.status,
-      relationship: assignments.relationship,
-      dueAt: assignments.dueAt,
-      subjectName: users.displayName,
-      subjectEmail: users.email,
-      schemeName: schemes.name,
-      schemeStatus: schemes.status,
-      opensAt: schemes.opensAt,
-      closesAt: schemes.closesAt,
+      ...ASSIGNMENT_SUMMARY,
       maxColleagues: schemes.maxColleagues,
       minRaters: schemes.minRaters,
       responseId: responses.id,

@@ -3,7 +3,6 @@ import {
   getInputProps,
   getSelectProps,
   useForm,
-  type FieldMetadata,
   type SubmissionResult,
 } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
@@ -12,7 +11,7 @@ import { data, Form, Link, useNavigation } from 'react-router'
 import { ListPagination, ListSearchForm, useListHref } from '#app/components/admin-list'
 import type { Route } from './+types/company-management'
 import { unreadableForm } from '#app/lib/form-data.server'
-import { ErrorList, Field, FormErrors } from '#app/components/forms'
+import { Field, FormErrors, SelectField } from '#app/components/forms'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { listBrandOptions } from '#app/modules/brand/brand.server'
@@ -362,31 +361,6 @@ export default function CompanyManagement({ loaderData, actionData }: Route.Comp
 
 type BrandOption = { id: string; name: string }
 
-function BrandSelect({ meta, brandOptions }: { meta: FieldMetadata<string>; brandOptions: BrandOption[] }) {
-  const errorId = meta.errors?.length ? meta.errorId : undefined
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={meta.id} className="label">
-        Brand
-      </label>
-      <select
-        {...getSelectProps(meta)}
-        className="input"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-      >
-        <option value="">Choose a brand…</option>
-        {brandOptions.map((b) => (
-          <option key={b.id} value={b.id}>
-            {b.name}
-          </option>
-        ))}
-      </select>
-      <ErrorList id={errorId} errors={meta.errors} />
-    </div>
-  )
-}
-
 function CreateCompanyForm({
   brandOptions,
   lastResult,
@@ -420,7 +394,13 @@ function CreateCompanyForm({
         inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
         errors={fields.name.errors}
       />
-      <BrandSelect meta={fields.brandId} brandOptions={brandOptions} />
+      <SelectField
+        label="Brand"
+        selectProps={getSelectProps(fields.brandId)}
+        options={brandOptions.map((b) => ({ value: b.id, label: b.name }))}
+        placeholder="Choose a brand…"
+        errors={fields.brandId.errors}
+      />
       <button type="submit" className="btn btn-primary sm:mt-6" disabled={busy}>
         {busy ? 'Adding…' : 'Add company'}
       </button>
@@ -470,7 +450,13 @@ function EditCompanyForm({
           }}
           errors={fields.name.errors}
         />
-        <BrandSelect meta={fields.brandId} brandOptions={brandOptions} />
+        <SelectField
+          label="Brand"
+          selectProps={getSelectProps(fields.brandId)}
+          options={brandOptions.map((b) => ({ value: b.id, label: b.name }))}
+          placeholder="Choose a brand…"
+          errors={fields.brandId.errors}
+        />
       </div>
       <div className="flex gap-3">
         <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -3,14 +3,13 @@ import {
   getInputProps,
   getSelectProps,
   useForm,
-  type FieldMetadata,
   type SubmissionResult,
 } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/colleague-invite'
-import { ErrorList, Field, FormErrors } from '#app/components/forms'
+import { Field, FormErrors, SelectField } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
 import { readFormData } from '#app/lib/form-data.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
@@ -601,7 +600,15 @@ function InviteForm({
             errors={fields.email.errors}
           />
         </div>
-        <RelationshipSelect meta={fields.relationship} onBehalf={onBehalf} />
+        <SelectField
+          label="Relationship"
+          className="flex flex-col gap-1 sm:max-w-xs"
+          selectProps={getSelectProps(fields.relationship)}
+          options={RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))}
+          placeholder="Choose…"
+          help={`How this person works with ${onBehalf ? 'the employee' : 'you'}.`}
+          errors={fields.relationship.errors}
+        />
         <BotCheck />
         <div>
           <button type="submit" className="btn btn-primary" disabled={busy}>
@@ -610,34 +617,5 @@ function InviteForm({
         </div>
       </Form>
     </section>
-  )
-}
-
-function RelationshipSelect({ meta, onBehalf }: { meta: FieldMetadata<string>; onBehalf: boolean }) {
-  const errorId = meta.errors?.length ? meta.errorId : undefined
-  const helpId = `${meta.id}-help`
-  return (
-    <div className="flex flex-col gap-1 sm:max-w-xs">
-      <label htmlFor={meta.id} className="label">
-        Relationship
-      </label>
-      <select
-        {...getSelectProps(meta)}
-        className="input"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[helpId, errorId].filter(Boolean).join(' ')}
-      >
-        <option value="">Choose…</option>
-        {RELATIONSHIPS.map((r) => (
-          <option key={r} value={r}>
-            {RELATIONSHIP_LABELS[r]}
-          </option>
-        ))}
-      </select>
-      <p id={helpId} className="text-sm text-slate-600">
-        How this person works with {onBehalf ? 'the employee' : 'you'}.
-      </p>
-      <ErrorList id={errorId} errors={meta.errors} />
-    </div>
   )
 }
