@@ -34,4 +34,22 @@ export default tseslint.config(
     // Test helpers named useX register Vitest hooks, not React hooks.
     rules: { 'no-console': 'off', 'react-hooks/rules-of-hooks': 'off' },
   },
+  {
+    files: ['e2e/**/*.spec.ts'],
+    // The suite's own `test` also checks every visited page at 360 px (e2e/support/fixtures.ts).
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test', 'expect'],
+              message: "Import test and expect from './support/fixtures': its test checks every page at 360 px.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 )

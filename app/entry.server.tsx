@@ -2,11 +2,18 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from 'react-router'
-import { ServerRouter } from 'react-router'
+import type {
+  AppLoadContext,
+  EntryContext,
+  HandleDataRequestFunction,
+  HandleErrorFunction,
+} from 'react-router'
+import { isRouteErrorResponse, ServerRouter } from 'react-router'
+import { reportDatabaseFailure } from '#db/client'
 import { NonceProvider } from '#app/components/nonce'
 import { log } from '#app/lib/logger.server'
 import { reportServerError } from '#app/modules/monitoring/sentry.server'
+import { outageAnswer } from '#app/server/outage'
 
 export const streamTimeout = 5_000
 
@@ -17,6 +24,9 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // The page's data could not be loaded because the database is unreachable: the outage page, not
+  // a 500 (handleError has flagged it; the log has it once).
+  if (loadContext?.databaseUnavailable) return outageResponse('html', responseHeaders)
   const nonce = loadContext?.nonce
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
@@ -35,6 +45,11 @@ export default function handleRequest(
           const body = new PassThrough()
           const stream = createReadableStreamFromReadable(body)
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+          // Pages are personal and carry a nonce of their own: never stored by a shared cache, and
+          // asked for again before the browser's cache reuses them, yet allowed into the
+          // back/forward cache (root.tsx re-reads a page shown from it). Pages with one-time
+          // secrets send no-store instead (ADR 009).
+          if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-cache')
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))
           pipe(body)
         },
@@ -51,9 +66,54 @@ export default function handleRequest(
   })
 }
 
+/** A client-side navigation's data request that met the outage answers 503 too. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { context }) =>
+  context?.databaseUnavailable ? outageResponse('text', response.headers) : response
+
+function outageResponse(kind: 'html' | 'text', base: Headers) {
+  const answer = outageAnswer(kind)
+  const headers = new Headers(base)
+  for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value)
+  // Without React Router's marker the browser's router reads it as a 503 answer, not as its data.
+  headers.delete('X-Remix-Response')
+  return new Response(answer.body, { status: answer.status, headers })
+}
+
+/**
+ * React Router refuses some requests itself before any of our code runs: a cross-site form post
+ * (the origin check) and a method a route does not handle (405). Those are the client's mistakes
+ * or someone probing, not failures of ours: they are logged as such, and never reported.
+ */
+function rejection(error: unknown): { status: number; reason: string } | undefined {
+  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500)
+    return { status: error.status, reason: error.statusText || 'rejected' }
+  if (
+    error instanceof Error &&
+    (/`origin` header/.test(error.message) || (error.message === 'Bad Request' && !error.cause))
+  )
+    return { status: 400, reason: 'origin check failed' }
+  return undefined
+}
+
 /** Unexpected errors only: thrown Responses (redirects, 404s) are expected and not reported. */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return
-  log.error('unhandled error', { error, method: request.method, path: new URL(request.url).pathname })
+  const method = request.method
+  const path = new URL(request.url).pathname
+  const rejected = rejection(error)
+  if (rejected) {
+    // A failed origin check may be a forgery attempt: worth a warning. Anything else is routine.
+    const level = rejected.reason === 'origin check failed' ? 'warn' : 'info'
+    log[level]('request rejected', { status: rejected.status, reason: rejected.reason, method, path })
+    return
+  }
+  const outage = reportDatabaseFailure(error)
+  if (outage) {
+    if (context) context.databaseUnavailable = true
+    // The outage is logged once by reportDatabaseFailure, and reported once, not per request.
+    if (outage === 'started') reportServerError(error, request)
+    return
+  }
+  log.error('unhandled error', { error, method, path })
   reportServerError(error, request)
 }

@@ -1,21 +1,23 @@
 import { useEffect } from 'react'
 import {
   data,
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
   useMatches,
+  useRevalidator,
   useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
 } from 'react-router'
 import type { Route } from './+types/root'
-import { GeneralErrorBoundary } from '#app/components/error-boundary'
+import { errorPageContent, GeneralErrorBoundary } from '#app/components/error-boundary'
 import { LAYOUTS, type LayoutName } from '#app/components/layouts'
 import { useNonce } from '#app/components/nonce'
 import { Toaster } from '#app/components/toaster'
-import { getEnv } from '#app/config/env.server'
+import { contactLinksOf, getEnv } from '#app/config/env.server'
+import { changesNothingShown } from '#app/lib/revalidation'
 import { useSessionSync } from '#app/lib/use-session-sync'
 import { signIdentityToken } from '#app/modules/auth/identity-token.server'
 import { getRenewedRequestSession, sessionCookie } from '#app/modules/auth/session.server'
@@ -57,15 +59,18 @@ export async function loader({ request }: Route.LoaderArgs) {
         sentryDsn: env.SENTRY_DSN ?? null,
         sentryEnvironment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
         passwordMinLength: env.PASSWORD_MIN_LENGTH,
-        contact: {
-          callbackUrl: env.CONTACT_CALLBACK_URL,
-          email: env.CONTACT_EMAIL,
-          profileUrl: env.CONTACT_PROFILE_URL,
-        },
+        contact: contactLinksOf(env),
       },
     },
     { headers },
   )
+}
+
+// The root's data (the user, the toast, the session token) does not change with an autosave: without
+// this, every autosave's answer would be followed by a request reloading the root loader.
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (changesNothingShown(formData)) return false
+  return defaultShouldRevalidate
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>['data']
@@ -105,10 +110,14 @@ function useLayoutName(): { layout: LayoutName; transition: boolean } {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { layout, transition } = useLayoutName()
   const LayoutComponent = LAYOUTS[layout] ?? LAYOUTS.default
+  const { revalidate } = useRevalidator()
   useSessionSync({
     token: loaderData.identity?.token ?? null,
     expiresAt: loaderData.identity?.expiresAt ?? null,
     userId: loaderData.user?.id ?? null,
+    // Pages may stay in the back/forward cache (ADR 009): one shown again re-reads its data, and one
+    // whose session has ended since leaves for /sign-in (its guard redirects).
+    onRestored: () => void revalidate(),
   })
   const { sentryDsn, sentryEnvironment } = loaderData.publicEnv
   useEffect(() => {
@@ -132,10 +141,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 }
 
 export function meta({ error }: Route.MetaArgs) {
-  if (error) {
-    const status = isRouteErrorResponse(error) ? error.status : 500
-    return [{ title: `${status === 404 ? 'Page Not Found' : 'Internal Server Error'} · Panorama` }]
-  }
+  if (error) return [{ title: `${errorPageContent(error).title} · Panorama` }]
   return [{ title: 'Panorama' }]
 }
 

@@ -30,13 +30,24 @@ export default [
   route('admin/admin-management/:uid', 'routes/admin/admin-management.$uid.tsx'),
   route('admin/employee-management', 'routes/admin/employee-management.tsx'),
   route('admin/employee-management/:uid', 'routes/admin/employee-management.$uid.tsx'),
+  // The CSV import's downloads (resource routes): the template and a file's rows with problems.
+  route('admin/employee-management/template.csv', 'routes/admin/employee-management.template-csv.ts'),
+  route(
+    'admin/employee-management/imports/:importId/problems.csv',
+    'routes/admin/employee-management.import-problems-csv.ts',
+  ),
   route('admin/scheme-management', 'routes/admin/scheme-management.tsx'),
   route('admin/scheme-management/:schemeId', 'routes/admin/scheme-management.$schemeId.tsx'),
   route('admin/questionnaire-management', 'routes/admin/questionnaire-management.tsx'),
   route('admin/questionnaire-management/:qid', 'routes/admin/questionnaire-management.$qid.tsx'),
+  // Not in the spec's table: an admin's own name, password and e-mail (issue 7).
+  route('admin/profile', 'routes/admin/profile.tsx'),
 
   route('api/__session', 'routes/api.session.ts'),
   route('files/:id', 'routes/files.$id.ts'),
   route('api/events', 'routes/api.events.ts'),
+  route('api/admin-events', 'routes/api.admin-events.ts'),
+  // The reference page of `npm run bench`: a page like any other, with no loader of its own.
+  route('bench/ping', 'routes/bench.ping.tsx'),
   route('*', 'routes/$.tsx'),
 ] satisfies RouteConfig

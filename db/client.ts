@@ -1,14 +1,17 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { sql, type SQL } from 'drizzle-orm'
+import { sql, type Logger, type SQL } from 'drizzle-orm'
 import pg from 'pg'
+import { log } from '#app/lib/logger.server'
 import * as schema from './schema/index'
 
 export type Schema = typeof schema
@@ -24,6 +27,8 @@ export type DatabaseOptions = {
   pgliteDir?: string
   /** Name shown in pg_stat_activity. */
   applicationName?: string
+  /** Postgres: the longest a query may run (statement_timeout); 15 s by default. */
+  statementTimeoutMs?: number
 }
 
 type Handle = {
@@ -59,7 +64,7 @@ export function getDb(): Db {
 export async function openDatabase(options: DatabaseOptions): Promise<Handle> {
   if (g[KEY]) return g[KEY]
   const handle = options.url
-    ? openPostgres(options.url, options.applicationName)
+    ? openPostgres(options.url, options.applicationName, options.statementTimeoutMs)
     : await openPglite(options.pgliteDir)
   g[KEY] = handle
   return handle
@@ -67,26 +72,70 @@ export async function openDatabase(options: DatabaseOptions): Promise<Handle> {
 
 export async function closeDatabase() {
   const handle = g[KEY]
+  stopOutageProbe()
   if (!handle) return
   g[KEY] = undefined
   await handle.close()
 }
 
-function openPostgres(url: string, applicationName = 'panorama'): Handle {
+// ---- query counting (npm run bench, tests/integration/perf) ----
+
+/** The statements run inside one `countQueriesIn` scope (a request, for the tests). */
+export type QueryTally = { queries: number }
+type QueryCounter = { total: number; scope: AsyncLocalStorage<QueryTally> }
+// On globalThis for the same reason as the handle: the server build and the tests share one counter.
+const COUNTER_KEY = Symbol.for('panorama.queryCounter')
+type GlobalWithCounter = typeof globalThis & { [COUNTER_KEY]?: QueryCounter }
+
+function queryCounter(): QueryCounter {
+  const holder = globalThis as GlobalWithCounter
+  return (holder[COUNTER_KEY] ??= { total: 0, scope: new AsyncLocalStorage<QueryTally>() })
+}
+
+/**
+ * Off unless QUERY_COUNT=1 when the database opens: then Drizzle reports every statement here, so
+ * the count is the same on both drivers. Transaction control is left out: PGlite sends its own
+ * BEGIN/COMMIT outside Drizzle, node-postgres sends them through it.
+ */
+function countingLogger(): Logger | undefined {
+  if (process.env.QUERY_COUNT !== '1') return undefined
+  const counter = queryCounter()
+  return {
+    logQuery(query) {
+      if (/^\s*(begin|commit|rollback|savepoint|release savepoint)\b/i.test(query)) return
+      counter.total++
+      const tally = counter.scope.getStore()
+      if (tally) tally.queries++
+    },
+  }
+}
+
+/** Runs fn with its statements (and those of everything it starts) also counted into `tally`. */
+export function countQueriesIn<T>(tally: QueryTally, fn: () => T): T {
+  return queryCounter().scope.run(tally, fn)
+}
+
+/** Statements counted in this process since it started (0 unless QUERY_COUNT=1). */
+export function totalQueries(): number {
+  return queryCounter().total
+}
+
+function openPostgres(url: string, applicationName = 'panorama', statementTimeoutMs = 15_000): Handle {
   const pool = new pg.Pool({
     connectionString: url,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    // Server-side guard: no query may hold a connection for more than 15 s.
-    statement_timeout: 15_000,
+    // Server-side guard: no query may hold a connection for more than 15 s (migrations excepted).
+    statement_timeout: statementTimeoutMs,
     application_name: applicationName,
   })
-  // Without a listener, an idle client's error (a database restart) would crash the process.
+  // Without a listener, an idle client's error (a database restart) would crash the process. Losing
+  // the database is logged once per outage, not once per pooled connection.
   pool.on('error', (error) => {
-    console.error(JSON.stringify({ level: 'error', msg: 'postgres pool error', error: error.message }))
+    if (!reportDatabaseFailure(error)) log.error('postgres pool error', { error: error.message })
   })
-  const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db
+  const db = drizzlePg(pool, { schema, casing: 'snake_case', logger: countingLogger() }) as unknown as Db
   return { db, kind: 'postgres', pool, close: () => pool.end() }
 }
 
@@ -100,9 +149,14 @@ async function openPglite(dir = './.data/pglite'): Promise<Handle> {
     lockFile = acquirePgliteLock(dataDir)
   }
   try {
-    const pglite = dataDir ? new PGlite(dataDir) : new PGlite()
+    // pg_trgm serves the admin lists' name and e-mail search, as on Postgres (migration 0007).
+    const pglite = new PGlite(dataDir ?? 'memory://', { extensions: { pg_trgm } })
     await pglite.waitReady
-    const db = drizzlePglite(pglite, { schema, casing: 'snake_case' }) as unknown as Db
+    const db = drizzlePglite(pglite, {
+      schema,
+      casing: 'snake_case',
+      logger: countingLogger(),
+    }) as unknown as Db
     return {
       db,
       kind: 'pglite',
@@ -182,20 +236,33 @@ export function projectRoot(): string {
   return process.cwd()
 }
 
-/** Applies migrations/ in order. On Postgres an advisory lock keeps concurrent instances in line. */
-export async function runMigrations(handle: Handle = getHandle()) {
-  const migrationsFolder = path.join(projectRoot(), 'migrations')
+const MIGRATION_LOCK = 7415926535
+
+/**
+ * Applies migrations/ in order. On Postgres an advisory lock keeps concurrent instances in line,
+ * and the migration connection runs without the pool's statement_timeout: it would otherwise cap
+ * both the wait for the lock (behind another instance's long migration) and every migration
+ * statement, crashing start-up. The connection gets its timeout back before it returns to the pool.
+ */
+export async function runMigrations(
+  handle: Handle = getHandle(),
+  { migrationsFolder = path.join(projectRoot(), 'migrations') }: { migrationsFolder?: string } = {},
+) {
   if (handle.kind === 'pglite') {
     await migratePglite(handle.db as never, { migrationsFolder })
     return
   }
   const client = await handle.pool!.connect()
+  let broken: Error | undefined
   try {
-    await client.query('SELECT pg_advisory_lock(7415926535)')
+    await client.query('SET statement_timeout = 0')
+    await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`)
     await migratePg(drizzlePg(client, { casing: 'snake_case' }), { migrationsFolder })
   } finally {
-    await client.query('SELECT pg_advisory_unlock(7415926535)').catch(() => {})
-    client.release()
+    await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {})
+    // A connection that cannot be reset is discarded rather than handed out without a timeout.
+    await client.query('RESET statement_timeout').catch((error: Error) => (broken = error))
+    client.release(broken)
   }
 }
 
@@ -217,3 +284,111 @@ export async function pingDatabase(timeoutMs = 2_000): Promise<boolean> {
 }
 
 export { schema }
+
+// ---------------------------------------------------------------------------------------------
+// Outages. When Postgres cannot be reached every request fails the same way: that is one event
+// for the log (when it started, when it ended), and the server answers 503 meanwhile without
+// trying the database per request (app/server/app.ts). A probe finds out when it is back.
+
+const OUTAGE_KEY = Symbol.for('panorama.db.outage')
+type OutageState = { since: number; probe: NodeJS.Timeout; probing: boolean }
+type GlobalWithOutage = typeof globalThis & { [OUTAGE_KEY]?: OutageState }
+const go = globalThis as GlobalWithOutage
+
+/** How often an outage probe asks the database whether it is back. */
+export const OUTAGE_PROBE_MS = 1_000
+
+// Node's socket errors and Postgres's own "cannot serve you" states: class 08 (connection
+// exception), admin/crash shutdown, starting up, too many connections.
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+])
+// node-postgres reports a lost or never-made connection with these messages and no code. (Not
+// "timeout exceeded when trying to connect": that is pg-pool waiting for a busy pool's client, an
+// overload of this process, not an outage.)
+const UNREACHABLE_MESSAGES =
+  /Connection terminated unexpectedly|Connection terminated due to connection timeout|Client has encountered a connection error/i
+
+/**
+ * Whether `error` means the database cannot be reached (as opposed to a query that failed). Drizzle
+ * wraps driver errors, so the cause chain is followed.
+ */
+export function isDatabaseUnavailableError(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const { code, message, cause, errors } = current as {
+      code?: unknown
+      message?: unknown
+      cause?: unknown
+      errors?: unknown
+    }
+    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true
+    if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true
+    // Node reports a refused connection to every address of a host as an AggregateError.
+    if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailableError(e))) return true
+    current = cause
+  }
+  return false
+}
+
+/** true while an outage is under way (from its first failure until the probe gets an answer). */
+export function isDatabaseDown(): boolean {
+  return Boolean(go[OUTAGE_KEY])
+}
+
+/**
+ * Call with any database error. When it means the database cannot be reached, the outage is
+ * logged (once: only its start), a probe starts watching for the end, and the answer is 'started'
+ * (this call noticed it) or 'ongoing'; for any other error, false and nothing happens.
+ */
+export function reportDatabaseFailure(error: unknown): 'started' | 'ongoing' | false {
+  if (!isDatabaseUnavailableError(error)) return false
+  if (go[OUTAGE_KEY]) return 'ongoing'
+  const state: OutageState = { since: Date.now(), probing: false, probe: setInterval(probe, OUTAGE_PROBE_MS) }
+  state.probe.unref()
+  go[OUTAGE_KEY] = state
+  log.error('database unavailable: answering 503 until it is back', { error: describeCause(error) })
+  return 'started'
+}
+
+function probe() {
+  const state = go[OUTAGE_KEY]
+  if (!state || state.probing) return
+  state.probing = true
+  void pingDatabase(OUTAGE_PROBE_MS * 2)
+    .then((ok) => {
+      if (!ok || go[OUTAGE_KEY] !== state) return
+      stopOutageProbe()
+      log.info('database available again', {
+        downSince: new Date(state.since).toISOString(),
+        downSeconds: Math.round((Date.now() - state.since) / 100) / 10,
+      })
+    })
+    .finally(() => (state.probing = false))
+}
+
+function stopOutageProbe() {
+  const state = go[OUTAGE_KEY]
+  if (!state) return
+  clearInterval(state.probe)
+  go[OUTAGE_KEY] = undefined
+}
+
+function describeCause(error: unknown): string {
+  let current: unknown = error
+  // The driver's own words are the useful ones (Drizzle's wrapper repeats the whole query).
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause
+  if (current instanceof Error) return current.message || current.name
+  return String(current)
+}

@@ -1,3 +1,4 @@
+import type { QuestionKind } from './enums'
 import crypto from 'node:crypto'
 import { asc, eq } from 'drizzle-orm'
 import { getDb, type Tx } from './client'
@@ -65,7 +66,7 @@ export async function createUser(
 
 export type QuestionSeed = {
   section: string
-  kind: 'scale' | 'single' | 'multi' | 'text' | 'textarea'
+  kind: QuestionKind
   text: string
   raterText: string
   category: string

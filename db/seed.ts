@@ -3,8 +3,11 @@
  * creates only what is missing). Applies migrations first, so it works on a fresh ./.data before
  * the server ever started; refuses to touch a PGlite folder a running server holds.
  */
+import type { Role } from './enums'
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { closeDatabase, DatabaseLockedError, getDb, openDatabase, runMigrations } from './client'
+import { getEnv } from '../app/config/env.server'
+import { endOfDay, formatDateTime } from '../app/lib/dates'
 import { createActionCode } from '../app/modules/auth/action-codes.server'
 import { actionLink } from '../app/modules/auth/auth.server'
 import { hashPassword } from '../app/modules/auth/password.server'
@@ -34,6 +37,30 @@ import {
 
 const PASSWORD = process.env.SEED_PASSWORD || 'panorama-demo'
 const DAY = 24 * 60 * 60 * 1000
+
+/** The demo programme runs on UK time: its deadline is the end of a day there (23:59), not an odd UTC minute. */
+export const DEMO_TIME_ZONE = 'Europe/London'
+
+/**
+ * The demo consultancy's contact links: realistic, so the demo shows what a configured brand looks
+ * like (the deployment itself has no placeholder defaults).
+ */
+export const DEMO_BRAND = {
+  name: 'Northwind Consulting',
+  primaryColor: '#1e3a8a',
+  accentColor: '#0f766e',
+  senderName: 'Northwind Consulting',
+  callbackUrl: 'https://www.northwind-consulting.co.uk/request-a-callback',
+  contactEmail: 'feedback@northwind-consulting.co.uk',
+  profileUrl: 'https://www.linkedin.com/company/northwind-consulting',
+}
+
+/** Read by self and colleagues alike: nothing in it assumes whose eyes the answers come from. */
+export const DEMO_INTRO =
+  'This questionnaire looks at five areas of how we work together. There are no right or wrong answers: think of recent, concrete situations, and choose "Not applicable" where a question does not fit.'
+/** The wording of earlier seeds ("what you have seen" reads oddly in a self-assessment): replaced on a re-run. */
+const OLD_INTRO =
+  'This questionnaire looks at five areas of how we work together. There are no right or wrong answers: answer from what you have seen, and choose "Not applicable" where you cannot judge.'
 
 const SCALE = { min: 1, max: 5, labels: ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'], allowNa: true }
 
@@ -131,7 +158,7 @@ export const DEMO_QUESTIONS: QuestionSeed[] = [
 
 async function findOrCreateUser(
   email: string,
-  role: 'admin' | 'employee' | 'colleague',
+  role: Role,
   displayName: string,
   companyId: string | null,
 ) {
@@ -160,16 +187,15 @@ export async function seed() {
   const db = getDb()
   const made: string[] = []
 
-  const [brandRow] = await db.select().from(brands).where(eq(brands.name, 'Northwind Consulting')).limit(1)
-  const brand =
-    brandRow ??
-    (await createBrand({
-      name: 'Northwind Consulting',
-      primaryColor: '#1e3a8a',
-      accentColor: '#0f766e',
-      senderName: 'Northwind Consulting',
-    }))
+  const [brandRow] = await db.select().from(brands).where(eq(brands.name, DEMO_BRAND.name)).limit(1)
+  const brand = brandRow ?? (await createBrand(DEMO_BRAND))
   if (!brandRow) made.push(`brand: ${brand.name}`)
+  else if (!brandRow.callbackUrl && !brandRow.contactEmail && !brandRow.profileUrl) {
+    // A brand from an older seed, without contact links: give it the demo's.
+    const { callbackUrl, contactEmail, profileUrl } = DEMO_BRAND
+    await db.update(brands).set({ callbackUrl, contactEmail, profileUrl }).where(eq(brands.id, brand.id))
+    made.push(`brand contact links: ${brand.name}`)
+  }
 
   const [companyRow] = await db.select().from(companies).where(eq(companies.name, 'Acme Ltd')).limit(1)
   const company = companyRow ?? (await createCompany({ name: 'Acme Ltd', brandId: brand.id }))
@@ -195,31 +221,49 @@ export async function seed() {
     questionnaireRow ??
     (await createQuestionnaire({
       title: 'Leadership 360',
-      intro:
-        'This questionnaire looks at five areas of how we work together. There are no right or wrong answers: answer from what you have seen, and choose "Not applicable" where you cannot judge.',
+      intro: DEMO_INTRO,
       status: 'published',
       questions: DEMO_QUESTIONS,
     }))
   if (!questionnaireRow)
     made.push(`questionnaire: ${questionnaire.title} (${DEMO_QUESTIONS.length} questions, 5 categories)`)
+  else if (questionnaireRow.intro === OLD_INTRO) {
+    await db.update(questionnaires).set({ intro: DEMO_INTRO }).where(eq(questionnaires.id, questionnaire.id))
+    made.push(`questionnaire introduction reworded: ${questionnaire.title}`)
+  }
 
   const [schemeRow] = await db
     .select()
     .from(schemes)
     .where(eq(schemes.name, 'Acme leadership programme'))
     .limit(1)
-  const scheme =
+  let scheme =
     schemeRow ??
     (await createScheme({
       name: 'Acme leadership programme',
       companyId: company.id,
       questionnaireId: questionnaire.id,
       opensAt: new Date(Date.now() - DAY),
-      closesAt: new Date(Date.now() + 60 * DAY),
+      closesAt: endOfDay(new Date(Date.now() + 60 * DAY), DEMO_TIME_ZONE),
+      timeZone: DEMO_TIME_ZONE,
       status: 'open',
       minRaters: 3,
     }))
-  if (!schemeRow) made.push(`scheme: ${scheme.name} (open)`)
+  if (!schemeRow)
+    made.push(`scheme: ${scheme.name} (open until ${formatDateTime(scheme.closesAt, DEMO_TIME_ZONE)})`)
+  else if (schemeRow.timeZone === 'UTC') {
+    // From an older seed: closing at whatever minute it was seeded. End it at the close of that day, UK time.
+    const closesAt = endOfDay(schemeRow.closesAt, DEMO_TIME_ZONE)
+    scheme = (
+      await db
+        .update(schemes)
+        .set({ timeZone: DEMO_TIME_ZONE, closesAt })
+        .where(eq(schemes.id, schemeRow.id))
+        .returning()
+    )[0]!
+    await db.update(assignments).set({ dueAt: closesAt }).where(eq(assignments.schemeId, scheme.id))
+    made.push(`scheme deadline: ${scheme.name} now ends ${formatDateTime(closesAt, DEMO_TIME_ZONE)}`)
+  }
 
   const self = await enrolEmployee(scheme, employee.user.id)
   if (self) made.push(`enrolled: ${employee.user.email}`)
@@ -369,15 +413,32 @@ async function findOrCreateRater(
   )
 }
 
-const COMMENTS = [
-  'Runs the clearest stand-ups in the team.',
-  'Always makes time to explain the reasoning behind a decision.',
-  'Could delegate more: tends to take the hard tasks personally.',
-  'Very reliable under deadline pressure.',
-  'Gives generous, specific feedback.',
-  'Sometimes moves on before everyone has had their say.',
-  'Keeps the customer in view in every discussion.',
-]
+/**
+ * Free-text answers, one pool per written question so that no comment appears under two questions,
+ * and each one answers the question it is under. Index 0 of each pool is the employee's own view.
+ */
+export const DEMO_COMMENTS: Record<'text' | 'textarea', readonly string[]> = {
+  // "One thing {{name}} should keep doing:"
+  text: [
+    'Preparing properly for our team meetings.',
+    'Running the clearest stand-ups in the team.',
+    'Explaining the reasoning behind a decision, not just the decision.',
+    'Making time for one-to-ones, even in the busiest weeks.',
+    'Giving specific, generous credit when something goes well.',
+    'Keeping the customer in view in every discussion.',
+    'Asking the quieter people in the room what they think.',
+  ],
+  // "What could {{name}} do differently to be more effective?"
+  textarea: [
+    'Delegate more and step back from the detail, so that I have time to plan ahead.',
+    'Hand over more of the hard problems: the team is ready for them, and it would free time for planning.',
+    'Let discussions run a little longer before deciding; sometimes we move on before everyone has had their say.',
+    'Share the plan earlier, even as a draft, so that we can raise risks while there is still time.',
+    'Block out time for the bigger pieces of work instead of being available to everyone all day.',
+    'Write down what was decided in meetings, so that people who missed them can follow.',
+    'Ask for help sooner when a deadline is at risk.',
+  ],
+}
 
 /** Plausible, varied answers: deterministic per respondent so the demo report is stable. */
 function demoAnswers(qs: Awaited<ReturnType<typeof questionsOf>>, seedNo: number): AnswerSeed[] {
@@ -398,10 +459,35 @@ function demoAnswers(qs: Awaited<ReturnType<typeof questionsOf>>, seedNo: number
         return { questionId: q.id, choices: [labels[pick]!] }
       case 'multi':
         return { questionId: q.id, choices: [labels[pick]!, labels[(pick + 2) % labels.length]!] }
-      default:
-        return { questionId: q.id, textValue: COMMENTS[(seedNo + i) % COMMENTS.length]! }
+      default: {
+        const pool = DEMO_COMMENTS[q.kind === 'textarea' ? 'textarea' : 'text']
+        // Self-assessments (seeds 0 and 5) take the first-person answer; colleagues one each of the rest.
+        const index = seedNo % 5 === 0 ? 0 : 1 + ((seedNo - 1) % (pool.length - 1))
+        return { questionId: q.id, textValue: pool[index]! }
+      }
     }
   })
+}
+
+/**
+ * What `npm run seed` prints. Every address is built from APP_URL (else http://localhost:$PORT),
+ * exactly as the server builds its own, so with `PORT=4000 npm run seed` the links lead to port 4000.
+ */
+export function seedSummary(result: Awaited<ReturnType<typeof seed>>): string[] {
+  const { made, inviteLink, answeringLink, password } = result
+  const appUrl = getEnv().APP_URL
+  return [
+    made.length ? `Created:\n${made.map((m) => `  - ${m}`).join('\n')}` : 'Demo data already present.',
+    '',
+    `Portal: ${appUrl} (sign in at ${appUrl}/sign-in)`,
+    `Demo accounts (password: ${password}):`,
+    '  admin     admin@panorama.test',
+    '  employee  employee@panorama.test   (report with charts)',
+    '  employee  employee2@panorama.test  (report below the anonymity threshold)',
+    '  employee  new.employee@panorama.test (has not started)',
+    `colleague invite: ${inviteLink}`,
+    `answering invite: ${answeringLink}`,
+  ]
 }
 
 // Run as a script (npm run seed), not when imported by tests.
@@ -410,17 +496,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     const url = process.env.DATABASE_URL || undefined
     const handle = await openDatabase({ url, pgliteDir: process.env.PGLITE_DIR ?? './.data/pglite' })
     await runMigrations(handle)
-    const { made, inviteLink, answeringLink, password } = await seed()
-    console.log(
-      made.length ? `Created:\n${made.map((m) => `  - ${m}`).join('\n')}` : 'Demo data already present.',
-    )
-    console.log(`\nDemo accounts (password: ${password}):`)
-    console.log('  admin     admin@panorama.test')
-    console.log('  employee  employee@panorama.test   (report with charts)')
-    console.log('  employee  employee2@panorama.test  (report below the anonymity threshold)')
-    console.log('  employee  new.employee@panorama.test (has not started)')
-    console.log(`colleague invite: ${inviteLink}`)
-    console.log(`answering invite: ${answeringLink}`)
+    console.log(seedSummary(await seed()).join('\n'))
     await closeDatabase()
   } catch (error) {
     console.error(error instanceof DatabaseLockedError ? error.message : error)

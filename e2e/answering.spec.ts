@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-import { expectAccessible, signIn, waitForHydration } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
 
 /**
  * Answering in a real browser: the seeded colleague follows their invite link, reads the
@@ -17,8 +17,11 @@ const SUBJECT = 'Erin Employee'
 
 /** The questionnaire the seeded invite leads to, read without following (or using up) the link. */
 async function questionnairePath(page: Page): Promise<string> {
-  const response = await page.request.get(INVITE(), { maxRedirects: 0 })
-  expect(response.status(), 'the seeded invite link must still be live when this spec starts').toBe(302)
+  const opened = await page.request.get(INVITE(), { maxRedirects: 0 })
+  expect(opened.status(), 'the seeded invite link must still be live when this spec starts').toBe(302)
+  // The link's GET leads to its "Continue as a colleague…" button; the button's POST says where to.
+  const response = await page.request.post('/verification?mode=invite', { form: {}, maxRedirects: 0 })
+  expect(response.status()).toBe(302)
   const path = new URL(response.headers()['location']!, 'http://x').pathname
   expect(path).toMatch(/^\/questionnaire\/[0-9a-f-]{36}$/)
   return path
@@ -74,7 +77,8 @@ test('the colleague answers every section through their link, with autosave, and
   const assignmentUrl = page.url().split('?')[0]!
   await waitForHydration(page)
   await expect(page.getByText('Section 1 of 5')).toBeVisible()
-  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '1')
+  // The bar counts answers out of all eleven questions (issue 7 item 17), not sections.
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuemax', '11')
   await expect(page.getByRole('button', { name: /^1\. Communication/ })).toHaveAttribute(
     'aria-current',
     'step',
@@ -129,7 +133,12 @@ test('the colleague answers every section through their link, with autosave, and
   // Back on the first device: section 2 shows what the other one saved.
   await page.goto(`${assignmentUrl}?section=2`)
   await expect(page.getByText('Section 2 of 5')).toBeVisible()
-  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '2')
+  // The bar counts answers (issue 7 item 17): two in section 1, two in section 2.
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '4')
+  await expect(page.getByRole('button', { name: /^2\. Collaboration/ })).toHaveAttribute(
+    'aria-current',
+    'step',
+  )
   await expect(scale(page, 'shares information').getByRole('radio', { name: '3 – Sometimes' })).toBeChecked()
   await expect(page.getByRole('radio', { name: 'Look for common ground' })).toBeChecked()
   await expectAccessible(page)

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { expectAccessible, signIn } from './support/fixtures'
+import { expect, expectAccessible, signIn, test } from './support/fixtures'
 import { tinyPng } from './support/png'
 
 test('an admin creates a brand, uploads its logo and renames it', async ({ page }) => {

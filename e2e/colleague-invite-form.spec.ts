@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-import { expectAccessible, signIn, waitForHydration, waitForMail } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, expectAccessible, signIn, test, waitForHydration, waitForMail } from './support/fixtures'
 
 /**
  * The seeded employee invites a colleague from /user/colleague-invite, sees them listed as invited

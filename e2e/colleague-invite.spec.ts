@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { expectAccessible } from './support/fixtures'
+import { expect, expectAccessible, test } from './support/fixtures'
 
 test('the invite link from the seed opens a colleague session', async ({ page }) => {
   const link = process.env.E2E_INVITE_LINK!

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-import { expectAccessible, signIn, waitForHydration } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
 import { tinyPng } from './support/png'
 
 const SEEDED_NAME = 'Erin Employee'

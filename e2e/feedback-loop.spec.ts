@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
-import { expectAccessible, signIn, waitForHydration, waitForMail } from './support/fixtures'
+import type { Browser, Page } from '@playwright/test'
+import { expect, expectAccessible, signIn, test, waitForHydration, waitForMail } from './support/fixtures'
 
 /**
  * The whole 360° loop in a real browser, on the seeded newcomer (who has not started): they answer

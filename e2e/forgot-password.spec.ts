@@ -1,5 +1,13 @@
-import { expect, test, type Page } from '@playwright/test'
-import { expectAccessible, PASSWORD, signIn, waitForHydration, waitForMails } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import {
+  expect,
+  expectAccessible,
+  PASSWORD,
+  signIn,
+  test,
+  waitForHydration,
+  waitForMails,
+} from './support/fixtures'
 
 const EMAIL = 'employee@panorama.test'
 

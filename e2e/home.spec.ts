@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
-import { expectAccessible, signIn } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, expectAccessible, signIn, test } from './support/fixtures'
+import { layoutShifts, recordLayoutShifts } from './support/layout-shift'
 
 /**
  * The employee's home in a real browser: the seeded employee's programme card with the
@@ -67,6 +68,17 @@ test('the page opens a live event stream and says it updates by itself', async (
   expect(response.status()).toBe(200)
   expect(response.headers()['content-type']).toMatch(/^text\/event-stream/)
   await expect(page.getByText('Colleagues’ progress updates on this page as it happens.')).toBeVisible()
+})
+
+test('on a phone the page does not move when its live updates connect', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await openHome(page)
+  await recordLayoutShifts(page)
+  await page.reload()
+  // The line saying so was there, unseen, from the first paint: showing it moves nothing.
+  await expect(page.getByText('Colleagues’ progress updates on this page as it happens.')).toBeVisible()
+  const { cls, described } = await layoutShifts(page)
+  expect(cls, described).toBe(0)
 })
 
 test('an update event makes the page re-read its data without a reload', async ({ page }) => {

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { expectAccessible } from './support/fixtures'
+import { expect, expectAccessible, test } from './support/fixtures'
 
 test('the landing page shows the portal and the three contact links', async ({ page }) => {
   await page.goto('/')

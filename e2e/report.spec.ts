@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-import { expectAccessible, signIn, waitForHydration } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
 
 /**
  * The feedback report in a real browser, on the demo seed:
@@ -46,6 +46,8 @@ test('an employee past the threshold reads charts and tables side by side', asyn
   await expect(radar).toBeVisible()
   await expect(radar).toHaveJSProperty('tagName', 'CANVAS')
   await expect.poll(() => painted(page, /^Radar chart: Average score per category/)).toBe(true)
+  // The rings carry no numbers on the axis (they hid under the data points); a note says how to read them.
+  await expect(page.getByText('Rings from 1 at the centre to 5 on the outside, one per step.')).toBeVisible()
   // …beside its table: a caption, a column per series, a row header per category.
   const categories = page.getByRole('table', { name: /^Average score per category/ })
   await expect(categories).toBeVisible()
@@ -64,7 +66,9 @@ test('an employee past the threshold reads charts and tables side by side', asyn
     'Growth',
   ])
 
-  // Per question: horizontal bars beside a table, for each category with scale questions.
+  // Per question: horizontal bars beside a table, for each category with scale questions. A chart is
+  // drawn when it comes near the screen (issue 8): scroll to the category first.
+  await page.getByRole('heading', { name: 'Communication', level: 3 }).scrollIntoViewIfNeeded()
   const bars = page.getByRole('img', {
     name: /^Bar chart: Communication: your score and the colleagues’ average/,
   })

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { expectAccessible, signIn } from './support/fixtures'
+import { expect, expectAccessible, signIn, test } from './support/fixtures'
 
 test('an admin signs in, lands on the dashboard and signs out', async ({ page }) => {
   await signIn(page, 'admin@panorama.test')

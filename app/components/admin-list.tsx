@@ -29,7 +29,10 @@ export function ListSearchForm<Sort extends string>({
   sort,
   sorts,
   sortLabels,
+  searchLabel = 'Search by name',
 }: {
+  /** The search box's label, when it searches more than names. */
+  searchLabel?: string
   path: string
   /** Plural, lower-case: "brands". */
   noun: string
@@ -50,7 +53,7 @@ export function ListSearchForm<Sort extends string>({
     >
       <div className="flex min-w-56 flex-1 flex-col gap-1">
         <label htmlFor={`${id}-search`} className="label">
-          Search by name
+          {searchLabel}
         </label>
         <input
           id={`${id}-search`}
@@ -61,18 +64,13 @@ export function ListSearchForm<Sort extends string>({
           className="input"
         />
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-sort`} className="label">
-          Sort by
-        </label>
-        <select id={`${id}-sort`} name="sort" defaultValue={sort} className="input">
-          {sorts.map((s) => (
-            <option key={s} value={s}>
-              {sortLabels[s]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id={`${id}-sort`}
+        name="sort"
+        label="Sort by"
+        value={sort}
+        options={sorts.map((s) => ({ value: s, label: sortLabels[s] }))}
+      />
       <button type="submit" className="btn btn-secondary">
         Show
       </button>
@@ -118,5 +116,43 @@ export function ListPagination({
         </Link>
       ) : null}
     </nav>
+  )
+}
+
+/**
+ * One labelled filter of a list's GET form (company, state, sort…): a select whose value stays in
+ * the URL. `anyLabel` adds the empty "no filter" choice first.
+ */
+export function FilterSelect({
+  id,
+  name,
+  label,
+  value,
+  options,
+  anyLabel,
+  className = 'flex flex-col gap-1',
+}: {
+  id: string
+  name: string
+  label: string
+  value: string | undefined
+  options: Array<{ value: string; label: string }>
+  anyLabel?: string
+  className?: string
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value ?? ''} className="input">
+        {anyLabel !== undefined ? <option value="">{anyLabel}</option> : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
   )
 }

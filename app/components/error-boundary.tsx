@@ -1,9 +1,26 @@
 import { isRouteErrorResponse, Link } from 'react-router'
 
-/** The spec's error page: status 404 reads "Page Not Found", any other "Internal Server Error". */
+/** What a 503 (the database is unreachable) says: the server's outage page uses the same words. */
+export const UNAVAILABLE_CONTENT = {
+  status: 503,
+  title: 'Service Unavailable',
+  description: 'Panorama is briefly unavailable. Nothing you saved is lost; please try again in a minute.',
+} as const
+
+/**
+ * The spec's error page: status 404 reads "Page Not Found", any other "Internal Server Error" —
+ * except 503, which says the service is briefly unavailable (issue 7: a database outage).
+ */
 export function errorPageContent(error: unknown, { dev = false } = {}) {
   const status = isRouteErrorResponse(error) && error.status ? error.status : 500
   const notFound = status === 404
+  if (status === UNAVAILABLE_CONTENT.status)
+    return {
+      status,
+      title: UNAVAILABLE_CONTENT.title,
+      description: UNAVAILABLE_CONTENT.description,
+      stack: undefined,
+    }
   const title = notFound ? 'Page Not Found' : 'Internal Server Error'
   const description = notFound
     ? 'The page you asked for does not exist, or you do not have access to it. Check the address, or go back to the start.'

@@ -46,9 +46,11 @@ const EnvSchema = z.object({
   TURNSTILE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   SENTRY_DSN: optionalUrl,
   SENTRY_ENVIRONMENT: optionalString,
-  CONTACT_CALLBACK_URL: z.url().default('https://example.com/request-a-callback'),
-  CONTACT_EMAIL: z.email().default('hello@example.com'),
-  CONTACT_PROFILE_URL: z.url().default('https://www.linkedin.com/company/example'),
+  // No defaults: a placeholder address must never go live. Unset links are simply not shown (and
+  // start-up warns, see contactWarning); a brand may still supply its own.
+  CONTACT_CALLBACK_URL: optionalUrl,
+  CONTACT_EMAIL: optionalString.pipe(z.email().optional()),
+  CONTACT_PROFILE_URL: optionalUrl,
   PASSWORD_MIN_LENGTH: z.coerce
     .number()
     .int()
@@ -172,6 +174,28 @@ function localSessionSecret(pgliteDir: string, nodeEnv: string): string {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   fs.writeFileSync(file, secret, { mode: 0o600 })
   return secret
+}
+
+/** The deployment's contact links as the pages use them: null when none is configured. */
+export function contactLinksOf(
+  env: Pick<Env, 'CONTACT_CALLBACK_URL' | 'CONTACT_EMAIL' | 'CONTACT_PROFILE_URL'>,
+) {
+  const contact = {
+    callbackUrl: env.CONTACT_CALLBACK_URL ?? null,
+    email: env.CONTACT_EMAIL ?? null,
+    profileUrl: env.CONTACT_PROFILE_URL ?? null,
+  }
+  return contact.callbackUrl || contact.email || contact.profileUrl ? contact : null
+}
+
+/** The start-up warning about contact links that are not configured, or null when all three are. */
+export function contactWarning(
+  env: Pick<Env, 'CONTACT_CALLBACK_URL' | 'CONTACT_EMAIL' | 'CONTACT_PROFILE_URL'>,
+) {
+  const missing = (['CONTACT_CALLBACK_URL', 'CONTACT_EMAIL', 'CONTACT_PROFILE_URL'] as const).filter(
+    (name) => !env[name],
+  )
+  return missing.length ? { missing } : null
 }
 
 let cached: Env | undefined

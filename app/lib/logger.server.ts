@@ -2,13 +2,23 @@
  * Structured JSON logs, one object per line. Values under keys that may hold a secret (passwords,
  * tokens, codes, cookies, authorization) are replaced before anything is written.
  */
+import { withoutQueryParams } from './query-params'
+
 type Level = 'debug' | 'info' | 'warn' | 'error'
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 }
 const SECRET_KEY = /pass(word)?|token|secret|cookie|authorization|^code$|codehash|hash$/i
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 5 || value === null || typeof value !== 'object') return value
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack }
+  if (value instanceof Error) {
+    const cause = value.cause instanceof Error ? { cause: withoutQueryParams(value.cause.message) } : {}
+    return {
+      name: value.name,
+      message: withoutQueryParams(value.message),
+      stack: value.stack && withoutQueryParams(value.stack),
+      ...cause,
+    }
+  }
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1))
   const out: Record<string, unknown> = {}
   for (const [key, v] of Object.entries(value))

@@ -49,23 +49,52 @@ export interface UseSessionSyncOptions {
   revalidate?: () => void
   /** Replaces the default document navigation to /sign-in when the server ends the session. */
   onSignedOut?: () => void
+  /**
+   * Re-reads the page's data when the browser shows it again from its back/forward cache; a full
+   * reload by default.
+   */
+  onRestored?: () => void
 }
 
 /**
  * Keeps the server session in step with this page (see session-sync.ts). Mount it once, in the root,
  * with the token, expiry and user id the root loader returns.
  */
-export function useSessionSync({ token, expiresAt, userId, revalidate, onSignedOut }: UseSessionSyncOptions) {
+export function useSessionSync({
+  token,
+  expiresAt,
+  userId,
+  revalidate,
+  onSignedOut,
+  onRestored,
+}: UseSessionSyncOptions) {
   const syncRef = useRef<SessionSync | null>(null)
-  const latest = useRef({ token, expiresAt, revalidate, onSignedOut })
+  const latest = useRef({ token, expiresAt, revalidate, onSignedOut, onRestored })
   const previousUserId = useRef(userId)
   // Set when another tab's change makes this page reload its data: the user id that then changes
   // here must not be announced back, or two tabs would echo each other.
   const remoteChange = useRef(false)
 
   useEffect(() => {
-    latest.current = { token, expiresAt, revalidate, onSignedOut }
+    latest.current = { token, expiresAt, revalidate, onSignedOut, onRestored }
   })
+
+  // A page shown again from the back/forward cache is the page as it was left: since then the
+  // session may have ended (signed out in this tab or another, expired) or changed hands. Its data is
+  // read again, as after another tab's change (the user id that then changes was announced already,
+  // or ended on the server): a page whose guard now fails leaves for /sign-in, and the others show
+  // what the server says now. While the page sat in the cache, so did its refresh timer; a refresh
+  // overdue by now runs at once and meets the same answer.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return
+      remoteChange.current = true
+      const refresh = latest.current.onRestored ?? (() => window.location.reload())
+      refresh()
+    }
+    window.addEventListener('pageshow', onPageShow)
+    return () => window.removeEventListener('pageshow', onPageShow)
+  }, [])
 
   useEffect(() => {
     const sync = createBrowserSessionSync(window, {

@@ -21,7 +21,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // /user links here with ?assignment=<id>: that one leads, the others follow in a list.
   const wanted = new URL(request.url).searchParams.get('assignment')
   const selectedId = intro.assignments.find((a) => a.id === wanted)?.id ?? null
-  return { ...intro, selectedId, isAdmin: user.role === 'admin' }
+  // The header wears the programme's brand: the assignment the page is about, else the one brand
+  // all of them share; assignments in programmes of different brands leave the header neutral.
+  const lead =
+    intro.assignments.find((a) => a.id === selectedId) ??
+    (intro.assignments.length === 1 ? intro.assignments[0] : null)
+  const names = new Set(intro.assignments.map((a) => a.brand?.name))
+  const brand = lead ? lead.brand : names.size === 1 ? (intro.assignments[0]?.brand ?? null) : null
+  return { ...intro, selectedId, isAdmin: user.role === 'admin', brand }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {

@@ -1,16 +1,18 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { createCookie, data, Form, Link, redirect } from 'react-router'
-import { z } from 'zod'
+import { useCallback, useEffect, useRef } from 'react'
+import { createCookie, data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/verification'
 import { Field, FormErrors } from '#app/components/forms'
-import { readFormData } from '#app/lib/form-data.server'
+import { parseForm, readFormData } from '#app/lib/form-data.server'
+import * as z from '#app/lib/zod'
 import { BotCheck } from '#app/components/turnstile'
 import { getEnv } from '#app/config/env.server'
 import { KIND_OF_MODE } from '#app/modules/auth/action-codes.server'
 import {
   acceptInvite,
   checkActionCode,
+  checkInvite,
   createFirstAdmin,
   setPasswordWithCode,
   verifyEmailWithCode,
@@ -18,17 +20,24 @@ import {
 import { authErrorMessage } from '#app/modules/auth/errors'
 import { homeFor } from '#app/modules/auth/guards.server'
 import { newPasswordSchema, setupSchema } from '#app/modules/auth/schemas'
-import { sessionCookie } from '#app/modules/auth/session.server'
+import { getRequestSession, sessionCookie } from '#app/modules/auth/session.server'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
 import { toastHeader } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { useRootData, type RouteHandle } from '#app/root'
 
 /**
  * The e-mail action handler: /verification?mode=verifyEmail|resetPassword|activate|invite|setup&code=…
  * A code never stays in the address bar: it moves into a short-lived HttpOnly cookie and the page
- * redirects to the same mode without it (no code in history, logs or Referer headers).
+ * redirects to the same mode without it (no code in history, logs or Referer headers). A GET never
+ * changes anything (ADR 005, 007): every mode acts on the POST of the page behind the link — a
+ * password form, or a single button for an invitation (pressed by script when there is one) and for
+ * confirming a new e-mail address.
  */
 export const handle: RouteHandle = { layout: 'default' }
+
+// Every mode acts on a one-time code (kept in a cookie, never in the page) and most set a password:
+// the browser keeps no copy of these pages, not even in its back/forward cache (ADR 009).
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store' })
 
 const MODES = ['verifyEmail', 'resetPassword', 'activate', 'invite', 'setup'] as const
 type Mode = (typeof MODES)[number]
@@ -68,13 +77,16 @@ async function readPending(request: Request, mode: Mode): Promise<string | null>
   return value?.mode === mode && typeof value.code === 'string' ? value.code : null
 }
 
-/** Employees asked for feedback sign in with their own password, then land on the questionnaire. */
-const signInTo = (questionnaireId: string) =>
-  `/sign-in?${new URLSearchParams({ redirectTo: `/questionnaire/${questionnaireId}` })}`
+/**
+ * Employees asked for feedback sign in with their own password, then land on the questionnaire; the
+ * sign-in step wears the programme's brand.
+ */
+const signInTo = (questionnaireId: string, brandId: string) =>
+  `/sign-in?${new URLSearchParams({ redirectTo: `/questionnaire/${questionnaireId}`, brand: brandId })}`
 
 const meta_ = (request: Request, ip: string) => ({ ip, userAgent: request.headers.get('user-agent') })
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const parsedMode = ModeSchema.safeParse(url.searchParams.get('mode'))
   if (!parsedMode.success) {
@@ -91,35 +103,42 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { state: 'expired' as const, mode, message: authErrorMessage('auth/expired-action-code') },
       { status: 410 },
     )
+  // A colleague opening their link after answering: nothing is wrong, nothing more is needed.
+  const submitted = () => data({ state: 'submitted' as const, mode }, { status: 410 })
 
   if (code !== null) {
-    if (mode === 'verifyEmail') {
-      const result = await verifyEmailWithCode(code)
-      if (!result.ok) return expired()
-      throw redirect('/verification?mode=verifyEmail&done=1')
+    if (mode === 'invite') {
+      const check = await checkInvite(code)
+      if (!check.ok) return check.submitted ? submitted() : expired()
+    } else {
+      const check = await checkActionCode(kind, code)
+      if (!check.ok) return expired()
     }
-    if (mode === 'invite' && !getEnv().turnstileEnabled) {
-      const result = await acceptInvite(code, meta_(request, context.ip))
-      if (!result.ok) return expired()
-      if ('signIn' in result) throw redirect(signInTo(result.questionnaireId))
-      throw redirect(`/questionnaire/${result.questionnaireId}`, {
-        headers: { 'Set-Cookie': sessionCookie(result.token, result.expiresAt) },
-      })
-    }
-    const check = await checkActionCode(kind, code)
-    if (!check.ok) return expired()
     throw redirect(`/verification?mode=${mode}`, {
       headers: { 'Set-Cookie': await pendingCookie().serialize({ mode, code }) },
     })
   }
 
-  if (mode === 'verifyEmail') {
-    return url.searchParams.get('done') ? { state: 'done' as const, mode } : expired()
-  }
+  if (mode === 'verifyEmail' && url.searchParams.get('done')) return { state: 'done' as const, mode }
   const pending = await readPending(request, mode)
   if (!pending) return expired()
+  if (mode === 'invite') {
+    const check = await checkInvite(pending)
+    if (!check.ok) return check.submitted ? submitted() : expired()
+    // Signed in as someone else here: say so, and let them choose (no automatic switch).
+    const current = await getRequestSession(request)
+    const other = current && current.user.id !== check.respondentId ? current.user : null
+    return {
+      state: 'invite' as const,
+      mode,
+      subjectName: check.subjectName,
+      signedInAs: other ? other.displayName || other.email : null,
+      brand: check.brand,
+    }
+  }
   const check = await checkActionCode(kind, pending)
   if (!check.ok) return expired()
+  if (mode === 'verifyEmail') return { state: 'confirm-email' as const, mode, newEmail: check.newEmail }
   return {
     state: 'form' as const,
     mode,
@@ -131,9 +150,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const url = new URL(request.url)
   const parsedMode = ModeSchema.safeParse(url.searchParams.get('mode'))
-  if (!parsedMode.success || parsedMode.data === 'verifyEmail') {
-    return data({ result: null, expired: true }, { status: 400 })
-  }
+  if (!parsedMode.success) return data({ result: null, expired: true }, { status: 400 })
   const mode = parsedMode.data
   const code = await readPending(request, mode)
   const formData = await readFormData(request)
@@ -154,18 +171,35 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       )
     }
-    const result = await acceptInvite(code, meta_(request, context.ip))
-    if (!result.ok) return data({ result: null, expired: true }, { status: 410 })
+    const current = await getRequestSession(request)
+    const result = await acceptInvite(
+      code,
+      meta_(request, context.ip),
+      current ? { userId: current.user.id, sessionId: current.session.id } : null,
+    )
+    if (!result.ok) {
+      return data(
+        { result: null, expired: true, submitted: result.submitted },
+        { status: 410, headers: { 'Set-Cookie': clear } },
+      )
+    }
     if ('signIn' in result)
-      throw redirect(signInTo(result.questionnaireId), { headers: { 'Set-Cookie': clear } })
+      throw redirect(signInTo(result.questionnaireId, result.brandId), { headers: { 'Set-Cookie': clear } })
     const headers = new Headers([['Set-Cookie', clear]])
-    headers.append('Set-Cookie', sessionCookie(result.token, result.expiresAt))
+    if ('token' in result) headers.append('Set-Cookie', sessionCookie(result.token, result.expiresAt))
     throw redirect(`/questionnaire/${result.questionnaireId}`, { headers })
+  }
+
+  if (mode === 'verifyEmail') {
+    const result = await verifyEmailWithCode(code)
+    if (!result.ok)
+      return data({ result: null, expired: true }, { status: 410, headers: { 'Set-Cookie': clear } })
+    throw redirect('/verification?mode=verifyEmail&done=1', { headers: { 'Set-Cookie': clear } })
   }
 
   if (mode === 'setup') {
     const schema = setupSchema(env.PASSWORD_MIN_LENGTH)
-    const submission = parseWithZod(formData, { schema })
+    const submission = parseForm(formData, { schema })
     if (submission.status !== 'success') {
       return data(
         { result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), expired: false },
@@ -202,7 +236,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const schema = newPasswordSchema(env.PASSWORD_MIN_LENGTH)
-  const submission = parseWithZod(formData, { schema })
+  const submission = parseForm(formData, { schema })
   if (submission.status !== 'success') {
     return data(
       { result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), expired: false },
@@ -227,18 +261,103 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(await homeFor({ id: result.userId, role: result.role }), { headers })
 }
 
-function Expired({ message }: { message: string }) {
+function Expired({ message, mode }: { message: string; mode: Mode | null }) {
   return (
     <div className="card flex flex-col gap-3" role="alert">
       <p className="font-semibold">{message}</p>
-      <p className="text-slate-700">
-        Links in our e-mails work once and for a limited time. You can{' '}
-        <Link to="/forgot-password" className="link">
-          ask for a new password link
-        </Link>{' '}
-        or contact the person who invited you.
-      </p>
+      {mode === 'invite' ? (
+        <p className="text-slate-700">
+          Invitation links work until the feedback is in or the programme closes. If you still want to give
+          feedback, contact the person who invited you.
+        </p>
+      ) : (
+        <p className="text-slate-700">
+          Links in our e-mails work once and for a limited time. You can{' '}
+          <Link to="/forgot-password" className="link">
+            ask for a new password link
+          </Link>{' '}
+          or contact the person who invited you.
+        </p>
+      )}
     </div>
+  )
+}
+
+function FeedbackIsIn() {
+  return (
+    <div className="card flex flex-col gap-3" role="status">
+      <p className="font-semibold">Your feedback is in. Thank you!</p>
+      <p className="text-slate-700">Nothing more is needed from you; you can close this page.</p>
+    </div>
+  )
+}
+
+/**
+ * The page behind an invitation link: one button that exchanges the link for a colleague session
+ * (a POST, never the GET that any other site or mail scanner can cause). With script it presses
+ * itself — once the bot check has passed, when there is one — unless the browser is signed in as
+ * someone else, or the last press failed.
+ */
+function InviteForm({
+  subjectName,
+  signedInAs,
+  errors,
+}: {
+  subjectName: string
+  signedInAs: string | null
+  errors: string[] | undefined
+}) {
+  const form = useRef<HTMLFormElement>(null)
+  const pressed = useRef(false)
+  const botCheck = Boolean(useRootData()?.publicEnv.turnstileSiteKey)
+  const navigation = useNavigation()
+  const automatic = !signedInAs && !errors?.length
+  const press = useCallback(() => {
+    if (!automatic || pressed.current) return
+    pressed.current = true
+    form.current?.requestSubmit()
+  }, [automatic])
+  useEffect(() => {
+    if (!botCheck) press()
+  }, [botCheck, press])
+  const busy = navigation.state !== 'idle'
+  return (
+    <Form method="post" ref={form} className="card flex flex-col gap-4">
+      <FormErrors errors={errors} />
+      {signedInAs ? (
+        <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          {`This browser is signed in as ${signedInAs}. Continuing signs that account out here.`}
+        </p>
+      ) : null}
+      <p>
+        {`You have been asked for feedback on ${subjectName}. It takes a few minutes, and your answers are shown to them only together with other colleagues’ answers.`}
+      </p>
+      <BotCheck onSuccess={press} />
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {`Continue as a colleague giving feedback on ${subjectName}`}
+      </button>
+    </Form>
+  )
+}
+
+/** Confirming a new e-mail address takes a press: a mail scanner's GET must not change an account. */
+function ConfirmEmailForm({ newEmail }: { newEmail: string | null }) {
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <Form method="post" className="card flex flex-col gap-4">
+      <p>
+        {newEmail ? (
+          <>
+            Confirm <strong>{newEmail}</strong> as the e-mail address you sign in with.
+          </>
+        ) : (
+          'Confirm your new e-mail address.'
+        )}
+      </p>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        Confirm my new e-mail address
+      </button>
+    </Form>
   )
 }
 
@@ -311,14 +430,21 @@ function PasswordForm({
 
 export default function Verification({ loaderData, actionData }: Route.ComponentProps) {
   const expired = actionData && 'expired' in actionData && actionData.expired
+  const submitted = actionData && 'submitted' in actionData && actionData.submitted
   const mode = 'mode' in loaderData ? loaderData.mode : null
+  const formErrors =
+    actionData?.result && 'error' in actionData.result
+      ? (actionData.result.error as Record<string, string[]>)['']
+      : undefined
   return (
     <div className="mx-auto flex max-w-md flex-col gap-6 px-6 py-16">
       <h1 className="text-3xl font-bold tracking-tight">{mode ? TITLES[mode] : 'Verification'}</h1>
-      {expired ? (
-        <Expired message={authErrorMessage('auth/expired-action-code')} />
+      {submitted || loaderData.state === 'submitted' ? (
+        <FeedbackIsIn />
+      ) : expired ? (
+        <Expired message={authErrorMessage('auth/expired-action-code')} mode={mode} />
       ) : loaderData.state === 'invalid' || loaderData.state === 'expired' ? (
-        <Expired message={loaderData.message} />
+        <Expired message={loaderData.message} mode={mode} />
       ) : loaderData.state === 'done' ? (
         <div className="card" role="status">
           <p className="font-semibold">Your e-mail address is confirmed.</p>
@@ -326,24 +452,14 @@ export default function Verification({ loaderData, actionData }: Route.Component
             Continue
           </Link>
         </div>
-      ) : loaderData.mode === 'invite' ? (
-        <Form method="post" className="card flex flex-col gap-4">
-          <FormErrors
-            errors={
-              actionData?.result && 'error' in actionData.result
-                ? (actionData.result.error as Record<string, string[]>)['']
-                : undefined
-            }
-          />
-          <p>
-            You have been asked for feedback. It takes a few minutes, and your answers are shown to the person
-            only together with other colleagues&apos; answers.
-          </p>
-          <BotCheck />
-          <button type="submit" className="btn btn-primary">
-            Continue to the questionnaire
-          </button>
-        </Form>
+      ) : loaderData.state === 'invite' ? (
+        <InviteForm
+          subjectName={loaderData.subjectName}
+          signedInAs={loaderData.signedInAs}
+          errors={formErrors}
+        />
+      ) : loaderData.state === 'confirm-email' ? (
+        <ConfirmEmailForm newEmail={loaderData.newEmail} />
       ) : (
         <PasswordForm
           mode={loaderData.mode as 'resetPassword' | 'activate' | 'setup'}

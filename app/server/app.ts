@@ -1,18 +1,32 @@
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import { createRequestHandler } from '@react-router/express'
-import compression from 'compression'
 import express from 'express'
-import type { ServerBuild } from 'react-router'
-import { closeDatabase, getHandle, openDatabase, pingDatabase, projectRoot, runMigrations } from '#db/client'
-import { ConfigError, getEnv, type Env } from '#app/config/env.server'
+import expressStaticGzip from 'express-static-gzip'
+import type { AppLoadContext, ServerBuild } from 'react-router'
+import {
+  closeDatabase,
+  getHandle,
+  isDatabaseDown,
+  openDatabase,
+  pingDatabase,
+  projectRoot,
+  runMigrations,
+} from '#db/client'
+import { ConfigError, contactWarning, getEnv, type Env } from '#app/config/env.server'
+import { settleBackgroundWork } from '#app/lib/background.server'
 import { log } from '#app/lib/logger.server'
+import { runInRequestScope } from '#app/lib/request-scope.server'
 import { ensureFirstAdmin } from '#app/modules/auth/bootstrap.server'
 import { startOutboxWorker } from '#app/modules/email/outbox.server'
 import { startReminderWorker } from '#app/modules/email/reminders.server'
+import { startSchemeClock } from '#app/modules/scheme/clock.server'
 import { initSentry, flushSentry } from '#app/modules/monitoring/sentry.server'
 import { closeRealtime } from '#app/modules/realtime/listener.server'
+import { compressResponses } from './compression'
+import { outageAnswer, wantsPage } from './outage'
 import { securityHeaders } from './security-headers'
 import './context'
 
@@ -59,15 +73,6 @@ export function createApp(options: AppOptions = {}) {
     next()
   })
 
-  // Server-sent events must reach the browser as they are written, not when a gzip block fills.
-  app.use(
-    compression({
-      filter: (req, res) =>
-        !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') &&
-        compression.filter(req, res),
-    }),
-  )
-
   // The largest legitimate body is a 2 MB image upload plus form fields. Browsers give every form
   // post a Content-Length; a chunked body without one could not be checked before it is buffered.
   app.use((req, res, next) => {
@@ -96,28 +101,89 @@ export function createApp(options: AppOptions = {}) {
   if (options.devMiddleware) {
     app.use(options.devMiddleware)
   } else {
-    const clientDir =
-      options.clientDir ?? path.join(projectRoot(), process.env.BUILD_DIR || 'build', 'client')
-    // Hashed file names never change content: cache them for a year.
-    app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
-    app.use(express.static(clientDir, { maxAge: '1h' }))
+    serveStaticFiles(
+      app,
+      options.clientDir ?? path.join(projectRoot(), process.env.BUILD_DIR || 'build', 'client'),
+    )
   }
 
-  const build: BuildSource =
-    options.build ?? (() => import('virtual:react-router/server-build') as unknown as Promise<ServerBuild>)
-  app.all(
-    '/{*splat}',
-    createRequestHandler({
-      build,
-      mode: dev ? 'development' : 'production',
-      getLoadContext: (req, res) => ({
-        nonce: res.locals.nonce as string,
-        requestId: res.locals.requestId as string,
-        ip: req.ip ?? req.socket.remoteAddress ?? '',
-      }),
-    }),
-  )
+  app.use(compressResponses())
+
+  // While the database is known to be unreachable, answer at once: every page needs it (the
+  // session, the brand), and trying would make each request wait for a connection and fail. The
+  // first request to meet the outage is answered the same way (entry.server.tsx).
+  app.use((req, res, next) => {
+    if (!isDatabaseDown()) return next()
+    const answer = outageAnswer(wantsPage(req.path, req.get('accept')) ? 'html' : 'text')
+    res.status(answer.status).set(answer.headers).send(answer.body)
+  })
+
+  const handleRequest = pageHandler(options.build, dev)
+  app.all('/{*splat}', (req, res, next) => {
+    const loadContext: AppLoadContext = {
+      nonce: res.locals.nonce as string,
+      requestId: res.locals.requestId as string,
+      ip: req.ip ?? req.socket.remoteAddress ?? '',
+      // 'close' comes after the last byte is handed over, and also when the client hangs up.
+      responseSent: new Promise<void>((resolve) => res.once('close', () => resolve())),
+    }
+    res.locals.loadContext = loadContext
+    // Every loader and action of this request runs in its scope: what they share per request (the
+    // session read) is kept on this one object.
+    return runInRequestScope(loadContext, () => handleRequest(req, res, next))
+  })
   return app
+}
+
+/**
+ * React Router's handler for every page and data request. In production the server build is
+ * imported once, by the first request, and every request after it shares that one import and the
+ * route tables derived from it: React Router derives them again on each request when it is handed a
+ * function (that is for development, where each request must see the edited code), and a request
+ * arriving while another was still loading the build could be handed it half-evaluated by a module
+ * loader that resolves circular imports early (the build and this file import each other).
+ */
+function pageHandler(source: BuildSource | undefined, dev: boolean): express.RequestHandler {
+  const mode = dev ? 'development' : 'production'
+  const getLoadContext = (_req: express.Request, res: express.Response) =>
+    res.locals.loadContext as AppLoadContext
+  if (source) return createRequestHandler({ build: source, mode, getLoadContext })
+  let loading: Promise<express.RequestHandler> | undefined
+  return (req, res, next) => {
+    loading ??= (import('virtual:react-router/server-build') as unknown as Promise<ServerBuild>).then(
+      (build) => createRequestHandler({ build, mode, getLoadContext }),
+      (error: unknown) => {
+        loading = undefined
+        throw error
+      },
+    )
+    return loading.then((handle) => handle(req, res, next), next)
+  }
+}
+
+/**
+ * The browser's files, each under its own address, so that a page request never looks at the disk:
+ * the hashed bundles under /assets (cached for a year: their names change with their content), and
+ * the few files at the top of the build (the favicon…), listed once at start-up and served at exactly
+ * their own paths. Each was compressed at build time (vite.config.ts): the brotli or gzip copy beside
+ * it is sent as it is, with its Content-Encoding, its own Content-Type and Vary: Accept-Encoding.
+ */
+function serveStaticFiles(app: express.Express, clientDir: string) {
+  const precompressed = (root: string, cache: { maxAge: string; immutable?: boolean }) =>
+    expressStaticGzip(root, {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
+      index: false,
+      serveStatic: { ...cache, index: false, redirect: false },
+    })
+  app.use('/assets', precompressed(path.join(clientDir, 'assets'), { maxAge: '1y', immutable: true }))
+  const topFiles = fs.existsSync(clientDir)
+    ? fs
+        .readdirSync(clientDir, { withFileTypes: true })
+        .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
+        .map((entry) => `/${entry.name}`)
+    : []
+  if (topFiles.length) app.get(topFiles, precompressed(clientDir, { maxAge: '1h' }))
 }
 
 /** Opens the database, applies migrations and makes sure the portal can be administered. */
@@ -149,15 +215,32 @@ export async function main(
   const db = getHandle()
   if (!env.turnstileEnabled) log.info('turnstile off: no TURNSTILE_SITE_KEY/TURNSTILE_SECRET_KEY configured')
   if (!env.SMTP_URL) log.info('smtp off: e-mails stay in the outbox and their links are logged')
+  const contact = contactWarning(env)
+  if (contact)
+    log.warn('contact links not configured: pages show none of them (a brand may still set its own)', contact)
   const worker = env.WORKER ? startOutboxWorker(env) : undefined
   // Reminders are queued even without SMTP: they wait in the outbox like every other message.
   const reminders = env.WORKER ? startReminderWorker(env) : undefined
+  // Schemes close at their closing time (docs/decisions/013-scheme-lifecycle.md).
+  const schemeClock = env.WORKER ? startSchemeClock() : undefined
 
   const app = createApp({ ...options, env })
   const server = http.createServer(app)
   // Keep-alive sockets must not hold shutdown open for long.
   server.keepAliveTimeout = 5_000
-  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve))
+  try {
+    await listen(server, env.PORT, env.HOST)
+  } catch (error) {
+    const message = listenErrorMessage(error, env)
+    if (!message) throw error
+    // What start-up opened goes first (the PGlite lock, the worker timers), then one clear line.
+    await schemeClock?.stop()
+    await reminders?.stop()
+    await worker?.stop()
+    await closeDatabase()
+    console.error(message)
+    process.exit(1)
+  }
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : env.PORT
   const url = `http://localhost:${port}`
@@ -180,6 +263,9 @@ export async function main(
       await closed
       clearInterval(sweep)
       clearTimeout(force)
+      // Work answered requests left behind (a reset e-mail) still needs the database.
+      await settleBackgroundWork()
+      await schemeClock?.stop()
       await reminders?.stop()
       await worker?.stop()
       await flushSentry()
@@ -202,6 +288,33 @@ export async function main(
     }
   }
   return { server, url, shutdown }
+}
+
+function listen(server: http.Server, port: number, host: string) {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+}
+
+/** One line for the operator when the port cannot be had; undefined for any other failure. */
+export function listenErrorMessage(error: unknown, env: Pick<Env, 'PORT' | 'HOST'>): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  const other = env.PORT === 3000 ? 3001 : 3000
+  if (code === 'EADDRINUSE')
+    return (
+      `Port ${env.PORT} is already in use on ${env.HOST}: stop the program using it, ` +
+      `or start Panorama on another port, e.g. PORT=${other} npm start`
+    )
+  if (code === 'EACCES')
+    return (
+      `Port ${env.PORT} on ${env.HOST} needs privileges this process does not have: ` +
+      `use a port above 1023, e.g. PORT=${other} npm start`
+    )
+  return undefined
 }
 
 export { resetEnvCache } from '#app/config/env.server'

@@ -1,16 +1,9 @@
+import { EMAIL_TEMPLATE_KEYS, OUTBOX_STATUSES } from '../enums'
 import { sql } from 'drizzle-orm'
 import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { brands } from './companies'
 
-export const emailTemplateKeyEnum = pgEnum('email_template_key', [
-  'activate_account',
-  'colleague_invite',
-  'reminder',
-  'reset_password',
-  'verify_email',
-  'response_ready',
-  'setup_admin',
-])
+export const emailTemplateKeyEnum = pgEnum('email_template_key', EMAIL_TEMPLATE_KEYS)
 
 /** Subject and body with {{placeholders}}; brand_id null is the deployment's default. */
 export const emailTemplates = pgTable(
@@ -34,7 +27,7 @@ export const emailTemplates = pgTable(
   ],
 )
 
-export const outboxStatusEnum = pgEnum('outbox_status', ['queued', 'sending', 'sent', 'failed'])
+export const outboxStatusEnum = pgEnum('outbox_status', OUTBOX_STATUSES)
 
 /**
  * Every e-mail, written in the same transaction as the change that causes it. The worker claims
@@ -55,6 +48,16 @@ export const emailOutbox = pgTable(
     attempts: integer().notNull().default(0),
     nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lockedUntil: timestamp({ withTimezone: true }),
+    /** The worker holding the lease: only it renews the lease or records the outcome. */
+    lockedBy: text(),
+    /**
+     * Set when the body carries a one-time link (an action code): when that link stops working at
+     * the latest. Such a body is erased once it is no longer needed (see outbox.server.ts); null
+     * means the message carries no one-time code.
+     */
+    linkExpiresAt: timestamp({ withTimezone: true }),
+    /** When html and text were blanked because they carried a one-time link. */
+    bodyErasedAt: timestamp({ withTimezone: true }),
     lastError: text(),
     sentAt: timestamp({ withTimezone: true }),
     /** What the message is about (an assignment for invites and reminders), for the admin outbox view. */

@@ -1,3 +1,4 @@
+import { QUESTIONNAIRE_STATUSES, QUESTION_KINDS } from '../enums'
 import { sql } from 'drizzle-orm'
 import {
   boolean,
@@ -13,7 +14,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core'
 
-export const questionnaireStatusEnum = pgEnum('questionnaire_status', ['draft', 'published', 'archived'])
+export const questionnaireStatusEnum = pgEnum('questionnaire_status', QUESTIONNAIRE_STATUSES)
 
 export const questionnaires = pgTable(
   'questionnaires',
@@ -31,7 +32,7 @@ export const questionnaires = pgTable(
   (t) => [index().on(t.status, t.title, t.id), index().on(t.parentId)],
 )
 
-export const questionKindEnum = pgEnum('question_kind', ['scale', 'single', 'multi', 'text', 'textarea'])
+export const questionKindEnum = pgEnum('question_kind', QUESTION_KINDS)
 
 export type QuestionOptions = {
   /** Choice labels for single/multi; scale labels from min to max for scale. */

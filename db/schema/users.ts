@@ -1,3 +1,4 @@
+import { ACTION_CODE_KINDS, ROLES } from '../enums'
 import { sql } from 'drizzle-orm'
 import {
   check,
@@ -14,7 +15,7 @@ import { companies } from './companies'
 import { files } from './files'
 import { assignments } from './schemes'
 
-export const roleEnum = pgEnum('role', ['admin', 'employee', 'colleague'])
+export const roleEnum = pgEnum('role', ROLES)
 
 export const users = pgTable(
   'users',
@@ -37,6 +38,9 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),
     index().on(t.role, t.displayName),
+    // Name and e-mail search (`ILIKE '%x%'`) on the admin lists: trigram indexes (ADR 011).
+    index('users_display_name_trgm').using('gin', t.displayName.op('gin_trgm_ops')),
+    index('users_email_trgm').using('gin', t.email.op('gin_trgm_ops')),
     index().on(t.companyId),
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
   ],
@@ -60,13 +64,7 @@ export const sessions = pgTable(
   (t) => [index().on(t.userId), index().on(t.expiresAt)],
 )
 
-export const actionCodeKindEnum = pgEnum('action_code_kind', [
-  'verify_email',
-  'reset_password',
-  'activate_account',
-  'colleague_invite',
-  'setup_admin',
-])
+export const actionCodeKindEnum = pgEnum('action_code_kind', ACTION_CODE_KINDS)
 
 /** One-time codes behind e-mailed links: stored hashed, single use, expiring. */
 export const actionCodes = pgTable(
@@ -91,4 +89,6 @@ export const rateLimits = pgTable('rate_limits', {
   key: text().primaryKey(),
   windowStart: timestamp({ withTimezone: true }).notNull(),
   count: integer().notNull(),
+  /** Slowed-down keys (the sign-in slow-down): the earliest time of the next turn. */
+  nextAt: timestamp({ withTimezone: true }),
 })

@@ -1,5 +1,14 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page } from '@playwright/test'
+import {
+  test as base,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type Frame,
+  type Page,
+} from '@playwright/test'
+
+export { expect }
 
 export const PASSWORD = () => process.env.E2E_SEED_PASSWORD ?? 'panorama-demo'
 
@@ -56,3 +65,193 @@ export async function waitForMails(predicate: (mail: Mail) => boolean, count: nu
     await new Promise((r) => setTimeout(r, 250))
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Phones: every page fits 360 px
+
+/** The narrowest phone the portal supports (a 360 × 740 Android screen). */
+export const NARROW_SCREEN = { width: 360, height: 740 } as const
+
+export type Fit = {
+  scrollWidth: number
+  clientWidth: number
+  /** The elements reaching past the right edge (outside any box that scrolls them), widest first. */
+  offenders: string[]
+}
+
+/** Measures sideways overflow of the page as it is now: the document must be no wider than the window. */
+export async function measureFit(page: Page): Promise<Fit> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement
+    const clientWidth = root.clientWidth
+    const describe = (el: Element) => {
+      const id = el.id ? `#${el.id}` : ''
+      const cls =
+        typeof el.className === 'string' && el.className
+          ? `.${el.className.trim().split(/\s+/).slice(0, 3).join('.')}`
+          : ''
+      const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)
+      return `${el.tagName.toLowerCase()}${id}${cls}${text ? ` “${text}”` : ''}`
+    }
+    /**
+     * Whether a box that scrolls (or clips) sideways contains the element. Only the element's
+     * containing blocks count: an absolutely positioned child (a screen-reader-only label) of a
+     * scrolling table escapes it unless something in between is positioned, and widens the page.
+     */
+    const contained = (el: Element) => {
+      let position = getComputedStyle(el).position
+      if (position === 'fixed') return true
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const style = getComputedStyle(p)
+        const containingBlock =
+          position !== 'absolute' || style.position !== 'static' || style.transform !== 'none'
+        if (!containingBlock) continue
+        if (style.overflowX !== 'visible') return true
+        position = style.position
+        if (position === 'fixed') return true
+      }
+      return false
+    }
+    const offenders: Array<[number, string]> = []
+    for (const el of document.body.querySelectorAll('*')) {
+      const rect = el.getBoundingClientRect()
+      if (rect.right <= clientWidth + 0.5 || (rect.width === 0 && rect.height === 0)) continue
+      if (!contained(el)) offenders.push([rect.right, `${describe(el)} (to ${Math.round(rect.right)} px)`])
+    }
+    // Text that runs past its own box (a long address that does not break) has no element of its own.
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    const range = document.createRange()
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      range.selectNodeContents(node)
+      const rect = range.getBoundingClientRect()
+      const parent = node.parentElement
+      if (
+        !parent ||
+        rect.right <= clientWidth + 0.5 ||
+        getComputedStyle(parent).overflowX !== 'visible' ||
+        contained(parent)
+      )
+        continue
+      offenders.push([rect.right, `text in ${describe(parent)} (to ${Math.round(rect.right)} px)`])
+    }
+    offenders.sort((a, b) => b[0] - a[0])
+    return {
+      scrollWidth: root.scrollWidth,
+      clientWidth,
+      offenders: offenders.slice(0, 5).map(([, text]) => text),
+    }
+  })
+}
+
+/** Waits until the page is hydrated and quiet (charts drawn), without failing pages that never hydrate. */
+async function settle(page: Page) {
+  await page
+    .waitForFunction(
+      () =>
+        (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !==
+        undefined,
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch(() => {})
+  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {})
+}
+
+/** Asserts the page as it is now has no sideways scroll (call it on a page opened at NARROW_SCREEN). */
+export async function expectFits(page: Page, label = new URL(page.url()).pathname) {
+  await settle(page)
+  const fit = await measureFit(page)
+  expect(
+    fit.scrollWidth,
+    `${label} scrolls sideways at ${fit.clientWidth} px: ${fit.scrollWidth} px wide (${fit.offenders.join('; ')})`,
+  ).toBeLessThanOrEqual(fit.clientWidth)
+  return fit
+}
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>
+
+/**
+ * Opens each address in a 360 × 740 window with the cookies the visit had, and measures it. Live
+ * streams are cut (they would keep the page from going quiet) and nothing is posted: looking is all.
+ */
+async function checkAtNarrowWidth(
+  browser: Browser,
+  baseURL: string,
+  visits: Array<{ url: string; state: StorageState | null }>,
+) {
+  const problems: string[] = []
+  const contexts = new Map<string, BrowserContext>()
+  try {
+    for (const { url, state } of visits) {
+      const key = JSON.stringify(state?.cookies.map((c) => [c.name, c.value]) ?? [])
+      let context = contexts.get(key)
+      if (!context) {
+        context = await browser.newContext({
+          baseURL,
+          viewport: NARROW_SCREEN,
+          storageState: state ?? undefined,
+        })
+        await context.route(
+          (u) => u.pathname === '/api/events' || u.pathname === '/api/__session',
+          (route) => route.abort(),
+        )
+        await context.route('**/*', (route) =>
+          route.request().method() === 'GET' ? route.fallback() : route.abort(),
+        )
+        contexts.set(key, context)
+      }
+      const page = await context.newPage()
+      try {
+        await page.goto(url)
+        await settle(page)
+        const fit = await measureFit(page)
+        if (fit.scrollWidth > fit.clientWidth)
+          problems.push(
+            `${new URL(url).pathname}${new URL(url).search}: ${fit.scrollWidth} px wide at ${fit.clientWidth} px (${fit.offenders.join('; ')})`,
+          )
+      } finally {
+        await page.close()
+      }
+    }
+  } finally {
+    for (const context of contexts.values()) await context.close()
+  }
+  return problems
+}
+
+/**
+ * The suite's `test`: every spec imports it from here, so every page a spec visits is also checked at
+ * 360 px once the spec has passed (the spec's own steps stay at its own size). Each address is
+ * opened again with the cookies it was visited with, so signed-in pages are checked signed in.
+ */
+export const test = base.extend<{ everyPageFitsAPhone: void }>({
+  everyPageFitsAPhone: [
+    async ({ page, browser, baseURL }, use, testInfo) => {
+      const origin = new URL(baseURL!).origin
+      const visits = new Map<string, Promise<StorageState | null>>()
+      const onNavigate = (frame: Frame) => {
+        if (frame !== page.mainFrame()) return
+        const url = frame.url().split('#')[0]!
+        if (!url.startsWith(origin)) return
+        // The cookies of this visit: a later sign-out must not turn the page into the sign-in page.
+        visits.set(
+          url,
+          page
+            .context()
+            .storageState()
+            .catch(() => null),
+        )
+      }
+      page.on('framenavigated', onNavigate)
+      await use()
+      page.off('framenavigated', onNavigate)
+      // A failed spec reports its own failure; a spec already at phone width measured what it meant to.
+      if (testInfo.status !== testInfo.expectedStatus) return
+      if ((page.viewportSize()?.width ?? 1280) <= NARROW_SCREEN.width) return
+      const list = await Promise.all([...visits].map(async ([url, state]) => ({ url, state: await state })))
+      const problems = await checkAtNarrowWidth(browser, baseURL!, list)
+      expect(problems, `pages that scroll sideways at ${NARROW_SCREEN.width} px`).toEqual([])
+    },
+    { auto: true },
+  ],
+})

@@ -39,6 +39,10 @@ export default async function globalSetup() {
     SENTRY_DSN: '',
     ADMIN_EMAIL: '',
     ADMIN_PASSWORD: '',
+    // A deployment with its contact links configured (there are no defaults).
+    CONTACT_CALLBACK_URL: 'https://www.panorama-consulting.test/request-a-callback',
+    CONTACT_EMAIL: 'hello@panorama-consulting.test',
+    CONTACT_PROFILE_URL: 'https://www.linkedin.com/company/panorama-consulting-test',
   }
   const seedOutput = execFileSync(path.join(root, 'node_modules/.bin/tsx'), ['db/seed.ts'], {
     cwd: root,
@@ -47,6 +51,14 @@ export default async function globalSetup() {
   })
   const invite = seedOutput.split('\n').find((line) => line.startsWith('colleague invite: '))
   if (!invite) throw new Error(`The seed printed no colleague invite line:\n${seedOutput}`)
+
+  // Something already answering on the port (a server left behind by an interrupted run) would be
+  // tested instead of this build: refuse rather than pass or fail against the wrong code.
+  const taken = await fetch(`http://localhost:${port}/healthz`).then(
+    () => true,
+    () => false,
+  )
+  if (taken) throw new Error(`E2E_PORT ${port} is already in use: stop what runs there or choose another`)
 
   const server: ChildProcess = spawn(process.execPath, ['server.mjs'], {
     cwd: root,

@@ -4,6 +4,10 @@ process.env.LOG_LEVEL ??= 'silent'
 process.env.APP_URL = 'http://localhost:3000'
 process.env.PGLITE_DIR = 'memory://'
 process.env.WORKER = 'false'
+// A deployment that configured its contact links (there are no defaults: tests that need none delete them).
+process.env.CONTACT_CALLBACK_URL = 'https://consultancy.test/request-a-callback'
+process.env.CONTACT_EMAIL = 'hello@consultancy.test'
+process.env.CONTACT_PROFILE_URL = 'https://www.linkedin.com/company/consultancy-test'
 for (const name of [
   'DATABASE_URL',
   'SMTP_URL',

@@ -1,15 +1,28 @@
+import type { Role } from '#db/enums'
 import type { ReactNode } from 'react'
 import { Form, Link, NavLink } from 'react-router'
+import { brandStyle, usePageBrand, type BrandLook } from '#app/modules/brand/look'
 
 export type LayoutUser = {
   id: string
   email: string
   displayName: string
-  role: 'admin' | 'employee' | 'colleague'
+  role: Role
   photoFileId: string | null
 } | null
-export type Contact = { callbackUrl: string; email: string; profileUrl: string } | null
+/** The consultancy's contact links; each is null when neither the deployment nor the brand configures it. */
+export type Contact = { callbackUrl: string | null; email: string | null; profileUrl: string | null } | null
 export type LayoutProps = { user: LayoutUser; contact: Contact; children: ReactNode }
+
+/** A brand's own contact links win, link by link, over the deployment's (DESIGN.md §3, brands). */
+export function contactFor(deployment: Contact, brand: BrandLook | null | undefined): Contact {
+  const merged = {
+    callbackUrl: brand?.contact.callbackUrl || deployment?.callbackUrl || null,
+    email: brand?.contact.email || deployment?.email || null,
+    profileUrl: brand?.contact.profileUrl || deployment?.profileUrl || null,
+  }
+  return merged.callbackUrl || merged.email || merged.profileUrl ? merged : null
+}
 
 function SkipLink() {
   return (
@@ -35,47 +48,98 @@ function Logo() {
   )
 }
 
-function SignOutButton() {
+/**
+ * A programme's brand in the header: its logo (on a white tile, since logos are drawn for white
+ * paper) and its name, in the contrast-checked text colour over the brand's primary colour.
+ */
+function BrandMark({ brand, to }: { brand: BrandLook; to: string }) {
+  return (
+    <Link
+      to={to}
+      className="flex min-w-0 items-center gap-3 rounded-md text-lg font-bold tracking-tight text-[var(--brand-on-primary)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current"
+    >
+      {brand.logoFileId ? (
+        <span className="flex shrink-0 items-center rounded-md bg-white p-1">
+          <img src={`/files/${brand.logoFileId}`} alt="" className="h-8 w-auto max-w-32 object-contain" />
+        </span>
+      ) : null}
+      <span className="min-w-0 break-words">{brand.name}</span>
+    </Link>
+  )
+}
+
+/** Employee and colleague pages without one programme (the home page lists several): no one's brand. */
+function NeutralMark({ to }: { to: string }) {
+  return (
+    <Link to={to} className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
+      <svg aria-hidden="true" viewBox="0 0 32 32" className="h-7 w-7">
+        <circle cx="16" cy="16" r="15" fill="#475569" />
+        <circle cx="16" cy="16" r="9" fill="none" stroke="#fff" strokeWidth="3" />
+        <circle cx="16" cy="16" r="3" fill="#fff" />
+      </svg>
+      360° feedback
+    </Link>
+  )
+}
+
+function SignOutButton({ onBrand = false }: { onBrand?: boolean }) {
   return (
     <Form method="post" action="/sign-out">
-      <button type="submit" className="btn btn-secondary">
+      <button
+        type="submit"
+        className={
+          onBrand
+            ? 'btn border border-current bg-transparent text-[var(--brand-on-primary)] hover:bg-black/10 focus-visible:outline-current'
+            : 'btn btn-secondary'
+        }
+      >
         Sign out
       </button>
     </Form>
   )
 }
 
+/** The contact links that are configured (deployment or brand); nothing at all when none is. */
 export function ContactLinks({ contact }: { contact: Contact }) {
-  if (!contact) return null
+  if (!contact || !(contact.callbackUrl || contact.email || contact.profileUrl)) return null
   return (
     <ul className="flex flex-wrap gap-x-6 gap-y-2">
-      <li>
-        <a className="link" href={contact.callbackUrl} rel="noopener noreferrer" target="_blank">
-          Request a callback
-        </a>
-      </li>
-      <li>
-        <a className="link" href={`mailto:${contact.email}`}>
-          E-mail us
-        </a>
-      </li>
-      <li>
-        <a className="link" href={contact.profileUrl} rel="noopener noreferrer" target="_blank">
-          Our professional profile
-        </a>
-      </li>
+      {contact.callbackUrl ? (
+        <li>
+          <a className="link" href={contact.callbackUrl} rel="noopener noreferrer" target="_blank">
+            Request a callback
+          </a>
+        </li>
+      ) : null}
+      {contact.email ? (
+        <li>
+          <a className="link" href={`mailto:${contact.email}`}>
+            E-mail us
+          </a>
+        </li>
+      ) : null}
+      {contact.profileUrl ? (
+        <li>
+          <a className="link" href={contact.profileUrl} rel="noopener noreferrer" target="_blank">
+            Our professional profile
+          </a>
+        </li>
+      ) : null}
     </ul>
   )
 }
 
-function Footer({ contact }: { contact: Contact }) {
+/** Panorama's name lives here, and only here, on a branded page. */
+function Footer({ contact, brand }: { contact: Contact; brand?: BrandLook | null }) {
   return (
     <footer className="no-print mt-16 border-t border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-6xl flex-col gap-3 px-6 py-8 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between">
-        <p>Panorama · 360° feedback</p>
-        <nav aria-label="Contact">
-          <ContactLinks contact={contact} />
-        </nav>
+      <div className="mx-auto flex max-w-6xl flex-col gap-3 px-4 py-8 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between sm:px-6">
+        <p>{brand ? `${brand.name} · 360° feedback · powered by Panorama` : 'Panorama · 360° feedback'}</p>
+        {contact ? (
+          <nav aria-label="Contact">
+            <ContactLinks contact={contact} />
+          </nav>
+        ) : null}
       </div>
     </footer>
   )
@@ -85,34 +149,58 @@ function homeOf(user: NonNullable<LayoutUser>) {
   return user.role === 'admin' ? '/admin' : user.role === 'employee' ? '/user' : '/user/thank-you'
 }
 
-/** Public pages: the landing page, sign-in, forgot password, verification, errors. */
+/**
+ * Public pages: the landing page, sign-in, forgot password, verification, errors. Panorama's own
+ * look, unless the page supplies a programme's brand (an invitation's landing and its sign-in step).
+ */
 function DefaultLayout({ user, contact, children }: LayoutProps) {
+  const brand = usePageBrand()
+  const account = user ? (
+    <>
+      <Link
+        className={brand ? 'font-medium text-[var(--brand-on-primary)] underline' : 'link'}
+        to={homeOf(user)}
+      >
+        My portal
+      </Link>
+      <SignOutButton onBrand={Boolean(brand)} />
+    </>
+  ) : brand ? null : (
+    <Link className="btn btn-primary" to="/sign-in">
+      Sign in
+    </Link>
+  )
   return (
-    <div className="flex min-h-screen flex-col">
+    <div className="flex min-h-screen flex-col" style={brand ? brandStyle(brand) : undefined}>
       <SkipLink />
-      <header className="no-print border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl items-center justify-between px-6 py-4">
-          <Logo />
-          <nav aria-label="Account" className="flex items-center gap-3">
-            {user ? (
-              <>
-                <Link className="link" to={homeOf(user)}>
-                  My portal
-                </Link>
-                <SignOutButton />
-              </>
-            ) : (
-              <Link className="btn btn-primary" to="/sign-in">
-                Sign in
-              </Link>
-            )}
-          </nav>
-        </div>
-      </header>
+      {brand ? (
+        <header className="no-print">
+          <div className="bg-[var(--brand-primary)] text-[var(--brand-on-primary)]">
+            <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-3 sm:px-6">
+              <BrandMark brand={brand} to="/" />
+              {account ? (
+                <nav aria-label="Account" className="flex items-center gap-3">
+                  {account}
+                </nav>
+              ) : null}
+            </div>
+          </div>
+          <div aria-hidden="true" className="h-1 bg-[var(--brand-accent)]" />
+        </header>
+      ) : (
+        <header className="no-print border-b border-slate-200 bg-white">
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-4 sm:px-6">
+            <Logo />
+            <nav aria-label="Account" className="flex items-center gap-3">
+              {account}
+            </nav>
+          </div>
+        </header>
+      )}
       <main id="main" className="flex-1">
         {children}
       </main>
-      <Footer contact={contact} />
+      <Footer contact={contactFor(contact, brand)} brand={brand} />
     </div>
   )
 }
@@ -151,42 +239,78 @@ function Avatar({ user }: { user: NonNullable<LayoutUser> }) {
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-800' : 'text-slate-700 hover:bg-slate-100'}`
 
-/** Employees and colleagues. */
+/**
+ * On a branded page the current link is in the brand's colour and underlined in its accent: both the
+ * variants checked against white (the row's background), so the text reads at AA.
+ */
+const brandNavLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md border-b-2 px-3 py-2 text-sm ${
+    isActive
+      ? 'border-[var(--brand-accent-text)] font-semibold text-[var(--brand-primary-text)]'
+      : 'border-transparent font-medium text-slate-700 hover:bg-slate-100'
+  }`
+
+/**
+ * Employees and colleagues. The header wears the brand of the page's programme (logo, name, primary
+ * and accent colours; usePageBrand); a page about no single programme gets a neutral header.
+ */
 function UserLayout({ user, contact, children }: LayoutProps) {
+  const brand = usePageBrand()
+  const home = user ? homeOf(user) : '/'
+  const who = user ? (
+    <div className="flex min-w-0 flex-wrap items-center gap-3">
+      <span className="flex min-w-0 items-center gap-2 text-sm">
+        <Avatar user={user} />
+        <span className="min-w-0 break-all">{user.displayName || user.email}</span>
+      </span>
+      <SignOutButton onBrand={Boolean(brand)} />
+    </div>
+  ) : null
   return (
-    <div className="flex min-h-screen flex-col">
+    <div className="flex min-h-screen flex-col" style={brand ? brandStyle(brand) : undefined}>
       <SkipLink />
-      <header className="no-print border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-6 py-4">
-          <Logo />
-          {user?.role === 'employee' ? (
-            <nav aria-label="Main" className="flex flex-wrap gap-1">
-              <NavLink to="/user" end className={navLinkClass} viewTransition>
-                My feedback
-              </NavLink>
-              <NavLink to="/user/colleague-invite" className={navLinkClass} viewTransition>
-                Invite colleagues
-              </NavLink>
-              <NavLink to="/user/edit-profile" className={navLinkClass} viewTransition>
-                Profile
-              </NavLink>
-            </nav>
-          ) : null}
-          <div className="flex items-center gap-3">
-            {user ? (
-              <span className="flex items-center gap-2 text-sm text-slate-700">
-                <Avatar user={user} />
-                <span>{user.displayName || user.email}</span>
-              </span>
-            ) : null}
-            {user ? <SignOutButton /> : null}
+      <header className="no-print">
+        <div
+          className={
+            brand
+              ? 'bg-[var(--brand-primary)] text-[var(--brand-on-primary)]'
+              : 'border-b border-slate-200 bg-white text-slate-700'
+          }
+        >
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-3 sm:px-6">
+            {brand ? <BrandMark brand={brand} to={home} /> : <NeutralMark to={home} />}
+            {who}
           </div>
         </div>
+        {brand ? <div aria-hidden="true" className="h-1 bg-[var(--brand-accent)]" /> : null}
+        {user?.role === 'employee' ? (
+          <div className="border-b border-slate-200 bg-white">
+            <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap gap-1 px-4 py-2 sm:px-6">
+              {(
+                [
+                  ['/user', 'My feedback'],
+                  ['/user/colleague-invite', 'Invite colleagues'],
+                  ['/user/edit-profile', 'Profile'],
+                ] as const
+              ).map(([to, label]) => (
+                <NavLink
+                  key={to}
+                  to={to}
+                  end={to === '/user'}
+                  className={brand ? brandNavLinkClass : navLinkClass}
+                  viewTransition
+                >
+                  {label}
+                </NavLink>
+              ))}
+            </nav>
+          </div>
+        ) : null}
       </header>
-      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-6 py-10">
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
         {children}
       </main>
-      <Footer contact={contact} />
+      <Footer contact={contactFor(contact, brand)} brand={brand} />
     </div>
   )
 }
@@ -212,7 +336,16 @@ function AdminLayout({ user, children }: LayoutProps) {
         <div className="flex items-center justify-between px-6 py-4">
           <Logo />
           <div className="flex items-center gap-3">
-            {user ? <span className="text-sm text-slate-700">{user.displayName || user.email}</span> : null}
+            {user ? (
+              <Link
+                to="/admin/profile"
+                className="link text-sm"
+                aria-label={`${user.displayName || user.email}, your profile`}
+                viewTransition
+              >
+                {user.displayName || user.email}
+              </Link>
+            ) : null}
             <SignOutButton />
           </div>
         </div>

@@ -1,3 +1,5 @@
+import type { AssignmentStatus, Relationship } from '#db/enums'
+import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
 import { and, asc, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
@@ -14,24 +16,27 @@ import {
   users,
 } from '#db/schema/index'
 import { MAX_COLLEAGUES } from '#app/config/constants'
+import { formatDate, formatDateTime } from '#app/lib/dates'
+import { misshapenFields, misshapenFormMessage } from '#app/lib/form-data.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { notFound } from '#app/modules/auth/guards.server'
+import type { BrandLook } from '#app/modules/brand/look'
+import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import type { SessionUser } from '#app/modules/auth/session.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
 import {
+  ANSWER_FIELD_PREFIX,
   estimateMinutes,
   fillName,
   formValuesOf,
-  IntentSchema,
   isAnswered,
-  parseSectionAnswers,
   postedValues,
-  sectionSchema,
   type AnswerIntent,
   type AnswerQuestion,
   type AnswerValue,
   type QuestionKind,
 } from './answer-schemas'
+import { IntentSchema, parseSectionAnswers, sectionSchema } from './answer-parse.server'
 
 /**
  * Answering a questionnaire: the introduction page, the stepped form, saving a section, submitting,
@@ -42,8 +47,6 @@ import {
  */
 
 type Viewer = Pick<SessionUser, 'id' | 'role'>
-type AssignmentStatus = 'pending' | 'in_progress' | 'submitted' | 'revoked'
-type Relationship = 'self' | 'manager' | 'peer' | 'direct_report' | 'other'
 
 const IdSchema = z.uuid()
 function parseId(raw: string | null | undefined): string {
@@ -55,17 +58,13 @@ function parseId(raw: string | null | undefined): string {
 // ---------------------------------------------------------------------------------------------
 // Dates and scheme state
 
-const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'long',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-})
-const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
-
-/** Formatted on the server so the page reads the same before and after hydration. */
+/**
+ * Formatted on the server so the page reads the same before and after hydration, in the scheme's
+ * time zone ("30 June 2026 at 23:59 BST").
+ */
 export type DateLabel = { iso: string; label: string; date: string }
-export function dateLabel(date: Date): DateLabel {
-  return { iso: date.toISOString(), label: `${DATE_TIME.format(date)} UTC`, date: DATE.format(date) }
+export function dateLabel(date: Date, timeZone = 'UTC'): DateLabel {
+  return { iso: date.toISOString(), label: formatDateTime(date, timeZone), date: formatDate(date, timeZone) }
 }
 
 /** "in 3 days", "within a day", or null once past. */
@@ -78,20 +77,17 @@ export function timeLeft(deadline: Date, now = new Date()): string | null {
 
 export type SchemeState = 'open' | 'closed' | 'not-open'
 
-export function schemeState(
-  scheme: { status: 'draft' | 'open' | 'closed'; opensAt: Date; closesAt: Date },
-  now = new Date(),
-): SchemeState {
-  if (scheme.status === 'closed' || scheme.closesAt.getTime() <= now.getTime()) return 'closed'
-  if (scheme.status === 'draft' || scheme.opensAt.getTime() > now.getTime()) return 'not-open'
-  return 'open'
+/** The one open rule (app/modules/scheme/state.ts), in the words of the answering page. */
+export function schemeState(scheme: SchemeTimes, now = new Date()): SchemeState {
+  const phase = schemePhase(scheme, now)
+  return phase === 'draft' || phase === 'upcoming' ? 'not-open' : phase
 }
 
 export const ANSWER_MESSAGES = {
-  closed: (closesAt: Date) =>
-    `This feedback round closed on ${dateLabel(closesAt).label}. Answers can no longer be added, changed or submitted.`,
-  notOpen: (opensAt: Date) =>
-    `This feedback round has not opened yet (it opens on ${dateLabel(opensAt).label}). Answers cannot be saved before then.`,
+  closed: (closesAt: Date, timeZone?: string) =>
+    `This feedback round closed on ${dateLabel(closesAt, timeZone).label}. Answers can no longer be added, changed or submitted.`,
+  notOpen: (opensAt: Date, timeZone?: string) =>
+    `This feedback round has not opened yet (it opens on ${dateLabel(opensAt, timeZone).label}). Answers cannot be saved before then.`,
   submitted: 'These answers were submitted and can no longer be changed.',
   admin: 'Administrators can view answers but cannot answer on someone’s behalf.',
   unreadable: 'This form could not be read. Reload the page and try again.',
@@ -182,15 +178,20 @@ async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb()) {
       schemeStatus: schemes.status,
       opensAt: schemes.opensAt,
       closesAt: schemes.closesAt,
+      timeZone: schemes.timeZone,
       subjectName: users.displayName,
       subjectEmail: users.email,
       responseId: responses.id,
       lastSection: responses.lastSection,
+      // The programme's brand rides along for the page's header (no query of its own).
+      ...BRAND_LOOK_COLUMNS,
     })
     .from(assignments)
     .innerJoin(questionnaires, eq(questionnaires.id, assignments.questionnaireId))
     .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
     .innerJoin(users, eq(users.id, assignments.subjectId))
+    .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .innerJoin(brands, eq(brands.id, companies.brandId))
     .leftJoin(responses, eq(responses.assignmentId, assignments.id))
     .where(and(...conditions))
     .limit(1)
@@ -218,7 +219,48 @@ export type SectionSummary = {
   title: string
   questionCount: number
   answered: number
+  /** Required questions in the section, and how many of them are still unanswered. */
+  required: number
   missingRequired: number
+}
+
+export type ProgressTotals = {
+  questions: number
+  answered: number
+  required: number
+  requiredAnswered: number
+  missingRequired: number
+}
+
+/** Answered and required counts, per section and overall, from which questions have a saved answer. */
+export function progressOf(
+  sections: Array<{ number: number; title: string; questions: Array<{ id: string; required: boolean }> }>,
+  answered: (questionId: string) => boolean,
+): { sections: SectionSummary[]; totals: ProgressTotals } {
+  const summaries = sections.map((s) => {
+    const required = s.questions.filter((q) => q.required)
+    return {
+      number: s.number,
+      title: s.title,
+      questionCount: s.questions.length,
+      answered: s.questions.filter((q) => answered(q.id)).length,
+      required: required.length,
+      missingRequired: required.filter((q) => !answered(q.id)).length,
+    }
+  })
+  const sum = (pick: (s: SectionSummary) => number) => summaries.reduce((n, s) => n + pick(s), 0)
+  const required = sum((s) => s.required)
+  const missingRequired = sum((s) => s.missingRequired)
+  return {
+    sections: summaries,
+    totals: {
+      questions: sum((s) => s.questionCount),
+      answered: sum((s) => s.answered),
+      required,
+      requiredAnswered: required - missingRequired,
+      missingRequired,
+    },
+  }
 }
 
 export type AnsweringMode = 'answer' | 'submitted' | 'admin' | 'closed' | 'not-open'
@@ -237,6 +279,8 @@ export type AnsweringView = {
     submittedAt: DateLabel | null
   }
   mode: AnsweringMode
+  /** The programme's brand: the layout's header wears it (app/modules/brand/look.ts). */
+  brand: BrandLook | null
   /** Why the form is not there (closed, not open yet, submitted, admin). */
   notice: string | null
   sections: SectionSummary[]
@@ -244,7 +288,7 @@ export type AnsweringView = {
   current: number
   /** The current section's questions when answering; every question in the read-only modes. */
   questions: ViewQuestion[]
-  totals: { questions: number; answered: number; missingRequired: number }
+  totals: ProgressTotals
 }
 
 /** `?section=N` when it names a section, else where the respondent stopped (last_section). */
@@ -310,16 +354,8 @@ export async function getAnsweringView(
         missing: false,
       }
     })
-  const summaries: SectionSummary[] = sections.map((s) => {
-    const list = all.filter((q) => q.section === s.number)
-    return {
-      number: s.number,
-      title: s.title,
-      questionCount: list.length,
-      answered: list.filter((q) => isAnswered(q.answer)).length,
-      missingRequired: list.filter((q) => q.required && !isAnswered(q.answer)).length,
-    }
-  })
+  const answeredIds = new Set(all.filter((q) => isAnswered(q.answer)).map((q) => q.id))
+  const progress = progressOf(sections, (id) => answeredIds.has(id))
 
   const state = schemeState({ status: row.schemeStatus, opensAt: row.opensAt, closesAt: row.closesAt })
   const mode: AnsweringMode =
@@ -340,9 +376,9 @@ export async function getAnsweringView(
       : mode === 'admin'
         ? `${ANSWER_MESSAGES.admin} This is a read-only view of the answers saved so far.`
         : mode === 'closed'
-          ? ANSWER_MESSAGES.closed(row.closesAt)
+          ? ANSWER_MESSAGES.closed(row.closesAt, row.timeZone)
           : mode === 'not-open'
-            ? ANSWER_MESSAGES.notOpen(row.opensAt)
+            ? ANSWER_MESSAGES.notOpen(row.opensAt, row.timeZone)
             : null
 
   const current = pickSection(options.section, row.lastSection, sections.length)
@@ -365,20 +401,17 @@ export async function getAnsweringView(
       questionnaireId: row.questionnaireId,
       questionnaireTitle: row.questionnaireTitle,
       schemeName: row.schemeName,
-      deadline: dateLabel(deadline),
+      deadline: dateLabel(deadline, row.timeZone),
       timeLeft: timeLeft(deadline),
-      submittedAt: row.submittedAt ? dateLabel(row.submittedAt) : null,
+      submittedAt: row.submittedAt ? dateLabel(row.submittedAt, row.timeZone) : null,
     },
     mode,
+    brand: brandLookOf(row),
     notice,
-    sections: summaries,
+    sections: progress.sections,
     current,
     questions: shown,
-    totals: {
-      questions: all.length,
-      answered: all.filter((q) => isAnswered(q.answer)).length,
-      missingRequired: all.filter((q) => q.required && !isAnswered(q.answer)).length,
-    },
+    totals: progress.totals,
   }
 }
 
@@ -400,11 +433,17 @@ export type SaveOutcome =
       /** Required questions of the saved section still unanswered. */
       missingInSection: number
       savedAt: string
+      /**
+       * After an autosave, the counts as saved now (the page does not reload, so its progress bar and
+       * "still unanswered" summary take them from here).
+       */
+      progress?: { sections: SectionSummary[]; totals: ProgressTotals }
     }
   | { kind: 'submitted'; assignmentId: string; already: boolean }
   | {
       kind: 'refused'
-      status: 400 | 403 | 409
+      /** 200 when the posted section was saved and only the submit was refused (see below). */
+      status: 200 | 400 | 403 | 409
       reason: 'unreadable' | 'invalid' | 'missing' | 'admin' | 'closed' | 'not-open' | 'submitted'
       message: string
       section?: number
@@ -424,21 +463,21 @@ function targetSection(intent: AnswerIntent, section: number, count: number) {
 
 function stateRefusal(
   state: SchemeState,
-  scheme: { opensAt: Date; closesAt: Date },
+  scheme: { opensAt: Date; closesAt: Date; timeZone: string },
 ): Extract<SaveOutcome, { kind: 'refused' }> | null {
   if (state === 'closed')
     return {
       kind: 'refused',
       status: 409,
       reason: 'closed',
-      message: ANSWER_MESSAGES.closed(scheme.closesAt),
+      message: ANSWER_MESSAGES.closed(scheme.closesAt, scheme.timeZone),
     }
   if (state === 'not-open')
     return {
       kind: 'refused',
       status: 409,
       reason: 'not-open',
-      message: ANSWER_MESSAGES.notOpen(scheme.opensAt),
+      message: ANSWER_MESSAGES.notOpen(scheme.opensAt, scheme.timeZone),
     }
   return null
 }
@@ -459,6 +498,16 @@ export async function saveAnswers(
   if (viewer.role === 'admin')
     return { kind: 'refused', status: 403, reason: 'admin', message: ANSWER_MESSAGES.admin }
 
+  // Answer fields are checked question by question (a multiple choice posts one value per box);
+  // every other field takes one value, sent once, like every other form's (form-data.server.ts).
+  const misshapen = misshapenFields(formData, (name) => name.startsWith(ANSWER_FIELD_PREFIX))
+  if (misshapen.length)
+    return {
+      kind: 'refused',
+      status: 400,
+      reason: 'unreadable',
+      message: misshapenFormMessage(misshapen[0]!),
+    }
   const head = ActionSchema.safeParse({ intent: formData.get('intent'), section: formData.get('section') })
   if (!head.success)
     return { kind: 'refused', status: 400, reason: 'unreadable', message: ANSWER_MESSAGES.unreadable }
@@ -524,6 +573,7 @@ export async function saveAnswers(
         schemeStatus: schemes.status,
         opensAt: schemes.opensAt,
         closesAt: schemes.closesAt,
+        timeZone: schemes.timeZone,
       })
       .from(assignments)
       .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
@@ -589,16 +639,34 @@ export async function saveAnswers(
       .where(eq(responses.id, responseId))
       .returning({ updatedAt: responses.updatedAt })
 
+    const readStored = () =>
+      tx
+        .select({
+          questionId: answers.questionId,
+          numericValue: answers.numericValue,
+          textValue: answers.textValue,
+          choices: answers.choices,
+          notApplicable: answers.notApplicable,
+        })
+        .from(answers)
+        .where(eq(answers.responseId, responseId))
+
     if (intent !== 'submit') {
       if (locked.status === 'pending') {
         await tx.update(assignments).set({ status: 'in_progress' }).where(eq(assignments.id, id))
         await publishEvent(tx, {
           type: 'assignment.updated',
           subjectId: locked.subjectId,
+          respondentId: viewer.id,
           assignmentId: id,
           status: 'in_progress',
         })
       }
+      // An autosave leaves the page as it is: it learns the new counts from here (the other steps reload it).
+      const answeredNow =
+        intent === 'autosave'
+          ? new Set((await readStored()).filter((a) => isAnswered(a)).map((a) => a.questionId))
+          : null
       return {
         kind: 'saved',
         intent,
@@ -609,20 +677,12 @@ export async function saveAnswers(
         sectionTitle: section.title,
         missingInSection: section.questions.filter((q) => q.required && !parsed.answers.get(q.id)).length,
         savedAt: saved!.updatedAt.toISOString(),
+        ...(answeredNow ? { progress: progressOf(sections, (id) => answeredNow.has(id)) } : {}),
       }
     }
 
     // Submit: every required answer must be there, in every section.
-    const stored = await tx
-      .select({
-        questionId: answers.questionId,
-        numericValue: answers.numericValue,
-        textValue: answers.textValue,
-        choices: answers.choices,
-        notApplicable: answers.notApplicable,
-      })
-      .from(answers)
-      .where(eq(answers.responseId, responseId))
+    const stored = await readStored()
     const answered = new Set(stored.filter((a) => isAnswered(a)).map((a) => a.questionId))
     const missing = sections
       .map((s) => ({
@@ -637,14 +697,17 @@ export async function saveAnswers(
         await publishEvent(tx, {
           type: 'assignment.updated',
           subjectId: locked.subjectId,
+          respondentId: viewer.id,
           assignmentId: id,
           status: 'in_progress',
         })
       }
       const total = missing.reduce((n, s) => n + s.count, 0)
+      // The section was saved (the answers are kept, and the message says so): a 4xx would claim
+      // the request changed nothing. The submit part is refused in the answer's content instead.
       return {
         kind: 'refused',
-        status: 400,
+        status: 200,
         reason: 'missing',
         message:
           total === 1
@@ -693,6 +756,7 @@ export async function saveAnswers(
     await publishEvent(tx, {
       type: 'assignment.updated',
       subjectId: locked.subjectId,
+      respondentId: viewer.id,
       assignmentId: id,
       status: 'submitted',
     })
@@ -714,6 +778,7 @@ export type IntroAssignment = {
   state: SchemeState
   /** The section a "continue" resumes at (1-based). */
   resumeSection: number
+  brand: BrandLook | null
 }
 
 export type QuestionnaireIntro = {
@@ -736,6 +801,7 @@ const ASSIGNMENT_SUMMARY = {
   schemeStatus: schemes.status,
   opensAt: schemes.opensAt,
   closesAt: schemes.closesAt,
+  timeZone: schemes.timeZone,
 }
 
 export async function getQuestionnaireIntro(
@@ -752,10 +818,13 @@ export async function getQuestionnaireIntro(
           .select({
             ...ASSIGNMENT_SUMMARY,
             lastSection: responses.lastSection,
+            ...BRAND_LOOK_COLUMNS,
           })
           .from(assignments)
           .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
           .innerJoin(users, eq(users.id, assignments.subjectId))
+          .innerJoin(companies, eq(companies.id, schemes.companyId))
+          .innerJoin(brands, eq(brands.id, companies.brandId))
           .leftJoin(responses, eq(responses.assignmentId, assignments.id))
           .where(
             and(
@@ -808,10 +877,11 @@ export async function getQuestionnaireIntro(
         relationship: r.relationship,
         subjectName: subjectLabel(r),
         schemeName: r.schemeName,
-        deadline: dateLabel(deadline),
+        deadline: dateLabel(deadline, r.timeZone),
         timeLeft: timeLeft(deadline),
         state: schemeState({ status: r.schemeStatus, opensAt: r.opensAt, closesAt: r.closesAt }),
         resumeSection: (r.lastSection ?? 0) + 1,
+        brand: brandLookOf(r),
       }
     }),
   }
@@ -819,15 +889,6 @@ export async function getQuestionnaireIntro(
 
 // ---------------------------------------------------------------------------------------------
 // Thank you
-
-export type BrandContact = {
-  name: string
-  logoFileId: string | null
-  /** The brand's own overrides; null = the portal's default from config. */
-  callbackUrl: string | null
-  contactEmail: string | null
-  profileUrl: string | null
-}
 
 export type OpenAssignment = {
   id: string
@@ -848,7 +909,8 @@ export type ThankYouView = {
     schemeName: string
     deadline: DateLabel
   } | null
-  brand: BrandContact | null
+  /** The programme's brand (header, and its contact links override the portal's). */
+  brand: BrandLook | null
   /** The employee's own scheme: what happens next. */
   scheme: {
     maxColleagues: number
@@ -889,11 +951,7 @@ export async function getThankYou(
       responseId: responses.id,
       invited: sql<number>`${raters}`,
       colleaguesSubmitted: sql<number>`${ratersSubmitted}`,
-      brandName: brands.name,
-      logoFileId: brands.logoFileId,
-      callbackUrl: brands.callbackUrl,
-      contactEmail: brands.contactEmail,
-      profileUrl: brands.profileUrl,
+      ...BRAND_LOOK_COLUMNS,
     })
     .from(assignments)
     .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
@@ -919,6 +977,7 @@ export async function getThankYou(
       subjectName: users.displayName,
       subjectEmail: users.email,
       closesAt: schemes.closesAt,
+      timeZone: schemes.timeZone,
     })
     .from(assignments)
     .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
@@ -927,9 +986,7 @@ export async function getThankYou(
       and(
         eq(assignments.respondentId, viewer.id),
         inArray(assignments.status, ['pending', 'in_progress']),
-        eq(schemes.status, 'open'),
-        sql`${schemes.closesAt} > now()`,
-        sql`${schemes.opensAt} <= now()`,
+        schemeOpenSql(),
       ),
     )
     .orderBy(asc(assignments.createdAt))
@@ -945,18 +1002,10 @@ export async function getThankYou(
           relationship: row.relationship,
           subjectName: subjectLabel(row),
           schemeName: row.schemeName,
-          deadline: dateLabel(row.dueAt && row.dueAt < row.closesAt ? row.dueAt : row.closesAt),
+          deadline: dateLabel(row.dueAt && row.dueAt < row.closesAt ? row.dueAt : row.closesAt, row.timeZone),
         }
       : null,
-    brand: row
-      ? {
-          name: row.brandName,
-          logoFileId: row.logoFileId,
-          callbackUrl: row.callbackUrl,
-          contactEmail: row.contactEmail,
-          profileUrl: row.profileUrl,
-        }
-      : null,
+    brand: brandLookOf(row),
     scheme:
       row && isSelf
         ? {
@@ -979,7 +1028,7 @@ export async function getThankYou(
         relationship: o.relationship,
         status: o.status,
         subjectName: subjectLabel(o),
-        deadline: dateLabel(o.dueAt && o.dueAt < o.closesAt ? o.dueAt : o.closesAt),
+        deadline: dateLabel(o.dueAt && o.dueAt < o.closesAt ? o.dueAt : o.closesAt, o.timeZone),
       })),
   }
 }

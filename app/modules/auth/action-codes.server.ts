@@ -56,6 +56,26 @@ export async function createActionCode(
   return { code, row: row! }
 }
 
+/**
+ * Many codes in few statements (a programme's launch activates a whole company): the codes come
+ * back in the order of `inputs`. Same storage as createActionCode.
+ */
+export async function createActionCodes(
+  tx: Tx,
+  kind: ActionCodeKind,
+  inputs: Array<{ userId: string; expiresAt?: Date }>,
+): Promise<string[]> {
+  const codes = inputs.map(() => crypto.randomBytes(24).toString('base64url'))
+  const rows = inputs.map((input, i) => ({
+    kind,
+    codeHash: hashSecret(codes[i]!),
+    userId: input.userId,
+    expiresAt: input.expiresAt ?? new Date(Date.now() + ACTION_CODE_TTL_MS[kind]),
+  }))
+  for (let i = 0; i < rows.length; i += 500) await tx.insert(actionCodes).values(rows.slice(i, i + 500))
+  return codes
+}
+
 /** Ends the unused codes of a kind for a user (a new reset link makes older ones void). */
 export async function revokeActionCodes(tx: Tx, kind: ActionCodeKind, userId: string | null) {
   await tx
@@ -88,6 +108,17 @@ export async function findActionCode(kind: ActionCodeKind, code: unknown, tx: Tx
         gt(actionCodes.expiresAt, sql`now()`),
       ),
     )
+    .limit(1)
+  return row ?? null
+}
+
+/** The code's row whatever its state (used, expired): to say what became of the link. */
+export async function findActionCodeRecord(kind: ActionCodeKind, code: unknown, tx: Tx = getDb()) {
+  if (!isWellFormed(code)) return null
+  const [row] = await tx
+    .select()
+    .from(actionCodes)
+    .where(and(eq(actionCodes.codeHash, hashSecret(code)), eq(actionCodes.kind, kind)))
     .limit(1)
   return row ?? null
 }

@@ -1,21 +1,29 @@
+import { schemePhase } from '#app/modules/scheme/state'
+import type { Role } from '#db/enums'
 import { and, eq, sql } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
-import { assignments, companies, schemes, users } from '#db/schema/index'
+import { assignments, brands, companies, schemes, users } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
+import { runInBackground } from '#app/lib/background.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
+import { reportServerError } from '#app/modules/monitoring/sentry.server'
 import {
   consumeActionCode,
   createActionCode,
   findActionCode,
+  findActionCodeRecord,
   MODE_OF_KIND,
   revokeActionCodes,
   type ActionCodeKind,
 } from './action-codes.server'
+import type { BrandLook } from '#app/modules/brand/look'
+import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import type { AuthErrorCode } from './errors'
 import { hashPassword, verifyPassword } from './password.server'
-import { hit, reset, SIGN_IN_LIMITS } from './rate-limit.server'
-import { createSession, invalidateUserSessions } from './session.server'
+import type { TrustedDevice } from './device.server'
+import { hit, refund, reset, resetPrefix, SIGN_IN_LIMITS, takeTurn } from './rate-limit.server'
+import { createSession, invalidateSession, invalidateUserSessions } from './session.server'
 
 export function normalizeEmail(email: string) {
   return email.trim().toLowerCase()
@@ -33,38 +41,45 @@ type SignInResult =
       ok: true
       token: string
       expiresAt: Date
-      user: { id: string; role: 'admin' | 'employee' | 'colleague' }
+      user: { id: string; role: Role }
     }
   | { ok: false; code: AuthErrorCode; retryAfterSeconds?: number }
+
+const signInKeys = (email: string, ip: string, device: TrustedDevice | null) => ({
+  address: `sign-in:address:${ip}`,
+  // A space cannot be part of an e-mail address: every pair of one account shares this prefix.
+  pair: `sign-in:pair:${email} ${ip}`,
+  pairPrefix: `sign-in:pair:${email} `,
+  account: `sign-in:account:${email}`,
+  device: `sign-in:device:${device?.id ?? ''}`,
+})
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const tooMany = (retryAfterSeconds: number): SignInResult => ({
+  ok: false,
+  code: 'auth/too-many-requests',
+  retryAfterSeconds,
+})
 
 /**
  * Password sign-in. Unknown e-mail, wrong password, no password yet and a disabled account all
  * answer `auth/invalid-credential` after the same argon2 work, so nothing tells them apart.
+ *
+ * Limits (ADR 007, SIGN_IN_LIMITS) count failures only, and every counter is taken before the slow
+ * password check, so a burst of parallel guesses cannot all slip in under a limit; a success (or a
+ * refusal by another limit) gives back what it took.
  */
 export async function signIn(input: {
   email: string
   password: string
   ip: string
   userAgent: string | null
+  /** The browser's device cookie, if any (device.server.ts). */
+  device?: TrustedDevice | null
 }): Promise<SignInResult> {
   const email = normalizeEmail(input.email)
-  const accountKey = `sign-in:account:${email}`
-  const ipKey = `sign-in:ip:${input.ip}`
-  // Counted before the (slow) password check, so a burst of parallel guesses cannot all slip in
-  // under the limit; a successful sign-in clears the account's count.
-  const [ipState, accountState] = await Promise.all([
-    hit(ipKey, SIGN_IN_LIMITS.ip),
-    hit(accountKey, SIGN_IN_LIMITS.account),
-  ])
-  if (ipState.limited || accountState.limited) {
-    const retryAfterSeconds = Math.max(
-      ipState.limited ? ipState.retryAfterSeconds : 0,
-      accountState.limited ? accountState.retryAfterSeconds : 0,
-    )
-    return { ok: false, code: 'auth/too-many-requests', retryAfterSeconds }
-  }
-  const db = getDb()
-  const [user] = await db
+  const [user] = await getDb()
     .select({
       id: users.id,
       role: users.role,
@@ -74,19 +89,75 @@ export async function signIn(input: {
     .from(users)
     .where(eq(users.email, email))
     .limit(1)
+  const trusted = Boolean(user && input.device && input.device.uid === user.id)
+  const keys = signInKeys(email, input.ip, input.device ?? null)
+
+  if (trusted) {
+    // A browser this account signed in from: only its own failures count against it.
+    const state = await hit(keys.device, SIGN_IN_LIMITS.device)
+    if (state.limited) {
+      await refund(keys.device)
+      return tooMany(state.retryAfterSeconds)
+    }
+  } else {
+    const [address, pair] = await Promise.all([
+      hit(keys.address, SIGN_IN_LIMITS.address),
+      hit(keys.pair, SIGN_IN_LIMITS.pair),
+    ])
+    if (address.limited || pair.limited) {
+      await Promise.all([refund(keys.address), refund(keys.pair)])
+      return tooMany(
+        Math.max(address.limited ? address.retryAfterSeconds : 0, pair.limited ? pair.retryAfterSeconds : 0),
+      )
+    }
+    // Other addresses' failures slow the account down (a growing wait), they never lock it.
+    const turn = await takeTurn(keys.account, SIGN_IN_LIMITS.account)
+    if (!turn.admitted) {
+      await Promise.all([refund(keys.address), refund(keys.pair)])
+      return tooMany(turn.retryAfterSeconds)
+    }
+    if (turn.waitMs > 0) await sleep(turn.waitMs)
+  }
+
   const valid = await verifyPassword(user?.passwordHash, input.password)
   if (!user || !valid || user.disabledAt) return { ok: false, code: 'auth/invalid-credential' }
-  await reset(accountKey)
+  if (trusted) await reset(keys.device)
+  else await Promise.all([refund(keys.address), reset(keys.pair), reset(keys.account)])
   const { token, session } = await createSession(user.id, { ip: input.ip, userAgent: input.userAgent })
   return { ok: true, token, expiresAt: session.expiresAt, user: { id: user.id, role: user.role } }
 }
 
-/** Always answers the same; e-mails a reset link when an active password account exists. */
-export async function requestPasswordReset(emailInput: string, ip: string) {
+/** A new password proves the owner: the account's failures and its address pairs are forgotten. */
+async function forgiveSignInFailures(email: string) {
+  const keys = signInKeys(email, '', null)
+  await Promise.all([reset(keys.account), resetPrefix(keys.pairPrefix)])
+}
+
+/**
+ * Always answers the same, in the same time: the counters are the same work for every address,
+ * and whether an account exists is looked up only once the answer has gone (`after`: the load
+ * context's `responseSent`), so neither the words nor the timing of the answer tell a known
+ * address from an unknown one.
+ */
+export async function requestPasswordReset(
+  emailInput: string,
+  ip: string,
+  options: { after?: Promise<unknown> } = {},
+) {
   const email = normalizeEmail(emailInput)
   const limited = await hit(`forgot:account:${email}`, { limit: 3, windowMs: 15 * 60 * 1000 })
   const ipLimited = await hit(`forgot:ip:${ip}`, { limit: 20, windowMs: 15 * 60 * 1000 })
   if (limited.limited || ipLimited.limited) return
+  runInBackground('password reset e-mail', () => sendPasswordReset(email, ip), {
+    after: options.after,
+    // Reported without the address or the link (describeFailure): a lost e-mail must be seen.
+    onFailure: (failure) =>
+      reportServerError(new Error(`password reset e-mail failed: ${failure.code ?? failure.name}`)),
+  })
+}
+
+/** E-mails a reset link when an active password account has this address (else nothing). */
+async function sendPasswordReset(email: string, ip: string) {
   const db = getDb()
   const [user] = await db
     .select({ id: users.id, displayName: users.displayName, role: users.role, brandId: companies.brandId })
@@ -95,6 +166,7 @@ export async function requestPasswordReset(emailInput: string, ip: string) {
     .where(and(eq(users.email, email), sql`${users.disabledAt} IS NULL`, sql`${users.role} <> 'colleague'`))
     .limit(1)
   if (!user) return
+  // One transaction: a retry after a failure starts from scratch (no half-made code or e-mail).
   await db.transaction(async (tx) => {
     await revokeActionCodes(tx, 'reset_password', user.id)
     const { code } = await createActionCode(tx, { kind: 'reset_password', userId: user.id })
@@ -117,25 +189,31 @@ export async function requestPasswordReset(emailInput: string, ip: string) {
 }
 
 export type CodeCheck =
-  | { ok: true; email: string | null; displayName: string | null }
+  | {
+      ok: true
+      email: string | null
+      displayName: string | null
+      /** verify_email: the address waiting to be confirmed. */
+      newEmail: string | null
+    }
   | { ok: false; code: 'auth/expired-action-code' }
 
 /** Whether the link behind a page is still good (without using it). */
 export async function checkActionCode(kind: ActionCodeKind, code: unknown): Promise<CodeCheck> {
   const row = await findActionCode(kind, code)
   if (!row) return { ok: false, code: 'auth/expired-action-code' }
-  if (!row.userId) return { ok: true, email: row.email, displayName: null }
+  if (!row.userId) return { ok: true, email: row.email, displayName: null, newEmail: null }
   const [user] = await getDb()
     .select({ email: users.email, displayName: users.displayName, disabledAt: users.disabledAt })
     .from(users)
     .where(eq(users.id, row.userId))
     .limit(1)
   if (!user || user.disabledAt) return { ok: false, code: 'auth/expired-action-code' }
-  return { ok: true, email: user.email, displayName: user.displayName }
+  return { ok: true, email: user.email, displayName: user.displayName, newEmail: row.email }
 }
 
 type PasswordResult =
-  | { ok: true; token: string; expiresAt: Date; userId: string; role: 'admin' | 'employee' | 'colleague' }
+  | { ok: true; token: string; expiresAt: Date; userId: string; role: Role }
   | { ok: false; code: 'auth/expired-action-code' }
 
 /**
@@ -149,7 +227,7 @@ export async function setPasswordWithCode(
   meta: { ip: string; userAgent: string | null },
 ): Promise<PasswordResult> {
   const passwordHash = await hashPassword(password)
-  return getDb().transaction(async (tx) => {
+  const result = await getDb().transaction(async (tx) => {
     const row = await consumeActionCode(kind, code, tx)
     if (!row?.userId) return { ok: false, code: 'auth/expired-action-code' } as const
     const [user] = await tx
@@ -160,7 +238,7 @@ export async function setPasswordWithCode(
         updatedAt: sql`now()`,
       })
       .where(and(eq(users.id, row.userId), sql`${users.disabledAt} IS NULL`))
-      .returning({ id: users.id, role: users.role })
+      .returning({ id: users.id, role: users.role, email: users.email })
     if (!user) return { ok: false, code: 'auth/expired-action-code' } as const
     await invalidateUserSessions(user.id, undefined, tx)
     const { token, session } = await createSession(user.id, meta, tx)
@@ -171,9 +249,29 @@ export async function setPasswordWithCode(
       entityId: user.id,
       ip: meta.ip,
     })
-    return { ok: true, token, expiresAt: session.expiresAt, userId: user.id, role: user.role } as const
+    return {
+      ok: true,
+      token,
+      expiresAt: session.expiresAt,
+      userId: user.id,
+      role: user.role,
+      email: user.email,
+    } as const
   })
+  if (!result.ok) return result
+  // Locked out of one address by someone's guesses, or by one's own? A new password lifts it.
+  await forgiveSignInFailures(result.email)
+  return {
+    ok: true,
+    token: result.token,
+    expiresAt: result.expiresAt,
+    userId: result.userId,
+    role: result.role,
+  }
 }
+
+/** The advisory lock that serialises creating the first admin (setup link and ADMIN_EMAIL alike). */
+export const SETUP_LOCK = 7415926536
 
 type SetupResult =
   | { ok: true; token: string; expiresAt: Date; userId: string }
@@ -189,7 +287,7 @@ export async function createFirstAdmin(
   const email = normalizeEmail(input.email)
   return getDb().transaction(async (tx) => {
     // Serialises concurrent set-ups on Postgres and PGlite alike.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(7415926536)`)
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`)
     const [admins] = await queryRows<{ n: number }>(
       tx,
       sql`SELECT count(*)::int AS n FROM users WHERE role = 'admin'`,
@@ -223,7 +321,82 @@ export async function createFirstAdmin(
   })
 }
 
+export type InviteCheck =
+  | {
+      ok: true
+      assignmentId: string
+      questionnaireId: string
+      respondentId: string
+      respondentRole: Role
+      /** Whose feedback it is: the button says "… giving feedback on <subjectName>". */
+      subjectName: string
+      /** The programme's brand: the invitation's landing and its sign-in step wear it. */
+      brandId: string
+      brand: BrandLook | null
+    }
+  /** `submitted`: the link did its job (the answers are in); else it expired or was withdrawn. */
+  | { ok: false; code: 'auth/expired-action-code'; submitted: boolean }
+
+const expiredInvite = (submitted = false) =>
+  ({ ok: false, code: 'auth/expired-action-code', submitted }) as const
+
+/**
+ * What a colleague's invite link leads to, without using it. A link is valid until the answers are
+ * in or the scheme closes (it is not used up by opening it, so they can come back from another
+ * device). Once the answers are in, any link of that assignment says so, used up or not.
+ */
+export async function checkInvite(code: unknown): Promise<InviteCheck> {
+  const row = await findActionCodeRecord('colleague_invite', code)
+  if (!row?.assignmentId) return expiredInvite()
+  const [assignment] = await getDb()
+    .select({
+      id: assignments.id,
+      respondentId: assignments.respondentId,
+      questionnaireId: assignments.questionnaireId,
+      status: assignments.status,
+      schemeStatus: schemes.status,
+      opensAt: schemes.opensAt,
+      closesAt: schemes.closesAt,
+      disabledAt: users.disabledAt,
+      role: users.role,
+      subjectName: sql<string>`(
+        SELECT coalesce(nullif(s.display_name, ''), s.email) FROM users s WHERE s.id = ${assignments.subjectId}
+      )`,
+      brandId: brands.id,
+      ...BRAND_LOOK_COLUMNS,
+    })
+    .from(assignments)
+    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+    .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .innerJoin(brands, eq(brands.id, companies.brandId))
+    .innerJoin(users, eq(users.id, assignments.respondentId))
+    .where(eq(assignments.id, row.assignmentId))
+    .limit(1)
+  if (!assignment || assignment.disabledAt) return expiredInvite()
+  if (assignment.status === 'submitted') return expiredInvite(true)
+  if (
+    row.usedAt ||
+    row.expiresAt.getTime() <= Date.now() ||
+    assignment.status === 'revoked' ||
+    schemePhase({ status: assignment.schemeStatus, opensAt: assignment.opensAt, closesAt: assignment.closesAt }) ===
+      'closed'
+  ) {
+    return expiredInvite()
+  }
+  return {
+    ok: true,
+    assignmentId: assignment.id,
+    questionnaireId: assignment.questionnaireId,
+    respondentId: assignment.respondentId,
+    respondentRole: assignment.role,
+    subjectName: assignment.subjectName,
+    brandId: assignment.brandId,
+    brand: brandLookOf(assignment),
+  }
+}
+
 type InviteResult =
+  /** A new colleague session. */
   | {
       ok: true
       token: string
@@ -232,70 +405,49 @@ type InviteResult =
       questionnaireId: string
       assignmentId: string
     }
+  /** The browser is already signed in as the respondent: that session carries on. */
+  | { ok: true; reused: true; questionnaireId: string; assignmentId: string }
   /** The respondent has an account of their own (an employee): they sign in with their password. */
-  | { ok: true; signIn: true; questionnaireId: string; assignmentId: string }
-  | { ok: false; code: 'auth/expired-action-code' }
+  | { ok: true; signIn: true; questionnaireId: string; assignmentId: string; brandId: string }
+  | { ok: false; code: 'auth/expired-action-code'; submitted: boolean }
 
 /**
- * A colleague's invite link: valid until they submit or the scheme closes (it is not used up by
- * opening it, so they can come back from another device). Opens a session for the respondent.
+ * A colleague's invite link, exchanged on the interstitial's POST (ADR 007): opens a session for
+ * the respondent, or carries on with the one this browser already has for them, so opening the link
+ * again does not pile up session rows. A browser signed in as someone else is signed out of that
+ * session first (the cookie is about to be replaced).
  */
 export async function acceptInvite(
   code: unknown,
   meta: { ip: string; userAgent: string | null },
+  current: { userId: string; sessionId: string } | null = null,
 ): Promise<InviteResult> {
-  const row = await findActionCode('colleague_invite', code)
-  if (!row?.assignmentId) return { ok: false, code: 'auth/expired-action-code' }
-  const db = getDb()
-  const [assignment] = await db
-    .select({
-      id: assignments.id,
-      respondentId: assignments.respondentId,
-      questionnaireId: assignments.questionnaireId,
-      status: assignments.status,
-      schemeStatus: schemes.status,
-      closesAt: schemes.closesAt,
-      disabledAt: users.disabledAt,
-      role: users.role,
-    })
-    .from(assignments)
-    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
-    .innerJoin(users, eq(users.id, assignments.respondentId))
-    .where(eq(assignments.id, row.assignmentId))
-    .limit(1)
-  if (
-    !assignment ||
-    assignment.disabledAt ||
-    assignment.status === 'submitted' ||
-    assignment.status === 'revoked' ||
-    assignment.schemeStatus === 'closed' ||
-    assignment.closesAt.getTime() <= Date.now()
-  ) {
-    return { ok: false, code: 'auth/expired-action-code' }
-  }
+  const check = await checkInvite(code)
+  if (!check.ok) return check
+  const { questionnaireId, assignmentId, respondentId } = check
+  if (current?.userId === respondentId) return { ok: true, reused: true, questionnaireId, assignmentId }
   // The link is a colleague's only key, so it opens a colleague's session and nothing more: an
   // employee asked for feedback signs in with their own password (their account holds more).
-  if (assignment.role !== 'colleague') {
-    return {
-      ok: true,
-      signIn: true,
-      questionnaireId: assignment.questionnaireId,
-      assignmentId: assignment.id,
-    }
-  }
-  const { token, session } = await createSession(assignment.respondentId, meta)
-  // Following the e-mailed link proves the address.
-  await db
-    .update(users)
-    .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
-    .where(eq(users.id, assignment.respondentId))
+  if (check.respondentRole !== 'colleague')
+    return { ok: true, signIn: true, questionnaireId, assignmentId, brandId: check.brandId }
+  const db = getDb()
+  const { token, session } = await db.transaction(async (tx) => {
+    if (current) await invalidateSession(current.sessionId, tx)
+    const created = await createSession(respondentId, meta, tx)
+    // Following the e-mailed link proves the address.
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+      .where(eq(users.id, respondentId))
+    return created
+  })
   return {
     ok: true,
     token,
     expiresAt: session.expiresAt,
-    userId: assignment.respondentId,
-    questionnaireId: assignment.questionnaireId,
-    assignmentId: assignment.id,
+    userId: respondentId,
+    questionnaireId,
+    assignmentId,
   }
 }
 

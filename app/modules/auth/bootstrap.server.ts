@@ -1,11 +1,11 @@
-import { eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
 import { users } from '#db/schema/index'
 import type { Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode } from './action-codes.server'
-import { actionLink, normalizeEmail } from './auth.server'
+import { actionLink, normalizeEmail, SETUP_LOCK } from './auth.server'
 import { hashPassword } from './password.server'
 
 /**
@@ -23,30 +23,40 @@ export async function ensureFirstAdmin(env: Env): Promise<{ setupLink?: string; 
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
     const email = normalizeEmail(env.ADMIN_EMAIL)
     const passwordHash = await hashPassword(env.ADMIN_PASSWORD)
-    await db.transaction(async (tx) => {
-      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1)
-      const id = existing
-        ? (
-            await tx
-              .update(users)
-              .set({ role: 'admin', passwordHash, disabledAt: null, emailVerifiedAt: new Date() })
-              .where(eq(users.id, existing.id))
-              .returning({ id: users.id })
-          )[0]!.id
-        : (
-            await tx
-              .insert(users)
-              .values({
-                email,
-                displayName: 'Administrator',
-                passwordHash,
-                role: 'admin',
-                emailVerifiedAt: new Date(),
-              })
-              .returning({ id: users.id })
-          )[0]!.id
-      await recordAudit(tx, { actorId: null, action: 'admin.created_from_env', entity: 'user', entityId: id })
+    const createdId = await db.transaction(async (tx) => {
+      // Instances starting together take turns on the setup link's lock (createFirstAdmin), and
+      // only the first to get it still finds no admin: the others leave it be instead of crashing.
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`)
+      const [again] = await queryRows<{ n: number }>(
+        tx,
+        sql`SELECT count(*)::int AS n FROM users WHERE role = 'admin'`,
+      )
+      if (Number(again?.n) > 0) return null
+      // One statement whether or not the address already has an account (an employee, say); the
+      // conflict target also covers an account created meanwhile by anything outside this lock.
+      const [row] = await tx
+        .insert(users)
+        .values({
+          email,
+          displayName: 'Administrator',
+          passwordHash,
+          role: 'admin',
+          emailVerifiedAt: new Date(),
+        })
+        .onConflictDoUpdate({
+          target: users.email,
+          set: { role: 'admin', passwordHash, disabledAt: null, emailVerifiedAt: new Date() },
+        })
+        .returning({ id: users.id })
+      await recordAudit(tx, {
+        actorId: null,
+        action: 'admin.created_from_env',
+        entity: 'user',
+        entityId: row!.id,
+      })
+      return row!.id
     })
+    if (!createdId) return {}
     log.info('first admin created from ADMIN_EMAIL', { email })
     return { createdAdmin: email }
   }

@@ -1,9 +1,9 @@
+import { ROLES, type Role } from '#db/enums'
 /**
  * The role matrix of the spec (§2 routes, §6 roles): pure data, no database, used by the guards
  * and by the UI to decide which links to show.
  */
-export const ROLES = ['admin', 'employee', 'colleague'] as const
-export type Role = (typeof ROLES)[number]
+export { ROLES, type Role }
 
 export const ROUTE_ROLES = {
   user: ['employee'],

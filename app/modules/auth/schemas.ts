@@ -1,20 +1,28 @@
-import { z } from 'zod'
+import { singleLine } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
 
-export const EmailSchema = z
-  .string({ error: 'Enter your e-mail address.' })
-  .trim()
-  .min(1, 'Enter your e-mail address.')
-  .max(254, 'That e-mail address is too long.')
-  .pipe(z.email('Enter a valid e-mail address.'))
-  .transform((v) => v.toLowerCase())
+/** The sign-in, password and set-up forms' schemas (Zod Mini, shared with the browser: app/lib/zod.ts). */
+
+export const EmailSchema = z.pipe(
+  z.pipe(
+    z
+      .string({ error: 'Enter your e-mail address.' })
+      .check(
+        z.trim(),
+        z.minLength(1, 'Enter your e-mail address.'),
+        z.maxLength(254, 'That e-mail address is too long.'),
+      ),
+    z.email('Enter a valid e-mail address.'),
+  ),
+  z.transform((v: string) => v.toLowerCase()),
+)
 
 export const SignInSchema = z.object({
   email: EmailSchema,
   password: z
     .string({ error: 'Enter your password.' })
-    .min(1, 'Enter your password.')
-    .max(1024, 'That password is too long.'),
-  redirectTo: z.string().max(2048).optional(),
+    .check(z.minLength(1, 'Enter your password.'), z.maxLength(1024, 'That password is too long.')),
+  redirectTo: z.optional(z.string().check(z.maxLength(2048))),
 })
 
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })
@@ -23,8 +31,10 @@ export const ForgotPasswordSchema = z.object({ email: EmailSchema })
 export function passwordSchema(minLength: number) {
   return z
     .string({ error: 'Enter a password.' })
-    .min(minLength, `Use at least ${minLength} characters.`)
-    .max(256, 'Use at most 256 characters.')
+    .check(
+      z.minLength(minLength, `Use at least ${minLength} characters.`),
+      z.maxLength(256, 'Use at most 256 characters.'),
+    )
 }
 
 export function newPasswordSchema(minLength: number) {
@@ -33,10 +43,12 @@ export function newPasswordSchema(minLength: number) {
       password: passwordSchema(minLength),
       confirmPassword: z.string({ error: 'Repeat the password.' }),
     })
-    .refine((v) => v.password === v.confirmPassword, {
-      path: ['confirmPassword'],
-      message: 'The passwords do not match.',
-    })
+    .check(
+      z.refine((v) => v.password === v.confirmPassword, {
+        path: ['confirmPassword'],
+        message: 'The passwords do not match.',
+      }),
+    )
 }
 
 export function setupSchema(minLength: number) {
@@ -44,15 +56,20 @@ export function setupSchema(minLength: number) {
     .object({
       displayName: z
         .string({ error: 'Enter your name.' })
-        .trim()
-        .min(1, 'Enter your name.')
-        .max(120, 'Use at most 120 characters.'),
+        .check(
+          z.trim(),
+          z.minLength(1, 'Enter your name.'),
+          z.maxLength(120, 'Use at most 120 characters.'),
+          singleLine(),
+        ),
       email: EmailSchema,
       password: passwordSchema(minLength),
       confirmPassword: z.string({ error: 'Repeat the password.' }),
     })
-    .refine((v) => v.password === v.confirmPassword, {
-      path: ['confirmPassword'],
-      message: 'The passwords do not match.',
-    })
+    .check(
+      z.refine((v) => v.password === v.confirmPassword, {
+        path: ['confirmPassword'],
+        message: 'The passwords do not match.',
+      }),
+    )
 }

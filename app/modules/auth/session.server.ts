@@ -5,6 +5,7 @@ import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
 import { sessions, users } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
+import { currentLoadContext } from '#app/lib/request-scope.server'
 import type { Role } from './permissions'
 
 /** Lucia-guide sessions (see ADR 004). */
@@ -116,17 +117,14 @@ export async function validateSessionToken(
   }
   let expiresAt = row.expiresAt
   let renewed = false
-  if (renew && expiresAt.getTime() - now < SESSION_RENEW_BEFORE_MS) {
-    const cap = row.createdAt.getTime() + SESSION_ABSOLUTE_MS
-    const next = new Date(Math.min(now + SESSION_TTL_MS, cap))
-    if (next.getTime() > expiresAt.getTime()) {
-      await db
-        .update(sessions)
-        .set({ expiresAt: next, lastSeenAt: new Date(now) })
-        .where(and(eq(sessions.id, id), lt(sessions.expiresAt, next)))
-      expiresAt = next
-      renewed = true
-    }
+  const next = renew ? renewalOf(row, now) : null
+  if (next) {
+    await db
+      .update(sessions)
+      .set({ expiresAt: next, lastSeenAt: new Date(now) })
+      .where(and(eq(sessions.id, id), lt(sessions.expiresAt, next)))
+    expiresAt = next
+    renewed = true
   }
   return {
     token,
@@ -144,6 +142,14 @@ export async function validateSessionToken(
       hasPassword: Boolean(row.passwordHash),
     },
   }
+}
+
+/** The new expiry of a session past half its life (never beyond the absolute cap), else null. */
+function renewalOf(session: Pick<Session, 'createdAt' | 'expiresAt'>, now: number): Date | null {
+  if (session.expiresAt.getTime() - now >= SESSION_RENEW_BEFORE_MS) return null
+  const cap = session.createdAt.getTime() + SESSION_ABSOLUTE_MS
+  const next = new Date(Math.min(now + SESSION_TTL_MS, cap))
+  return next.getTime() > session.expiresAt.getTime() ? next : null
 }
 
 export async function invalidateSession(sessionId: string, tx: Tx = getDb()) {
@@ -222,24 +228,61 @@ export function clearSessionCookie(): string {
   ].join('; ')
 }
 
-// Loaders of one request share the Request object: validate the cookie once per request.
-const perRequest = new WeakMap<Request, Promise<SessionResult | null>>()
+/**
+ * The session read of one request, shared by its root loader, its route loaders and their guards.
+ * React Router hands each of them a Request object of its own, so the read is remembered on the
+ * request's load context (lib/request-scope.server.ts), and per phase: the loaders that run after an
+ * action in the same request (a form posted without JavaScript) read again, as the action may have
+ * changed the user or ended the session. Outside a request scope, per Request object.
+ */
+type SessionRead = { phase: string; renew: boolean; pending: Promise<SessionResult | null> }
+const reads = new WeakMap<object, SessionRead>()
 
-/** The signed-in session of a request, or null. Never renews (the root loader does that). */
-export function getRequestSession(request: Request): Promise<SessionResult | null> {
-  let pending = perRequest.get(request)
-  if (!pending) {
-    pending = validateSessionToken(readSessionToken(request))
-    perRequest.set(request, pending)
-  }
+function readsKey(request: Request): object {
+  return currentLoadContext() ?? request
+}
+
+/** Loaders run on GET (and HEAD); an action on anything else. */
+function phaseOf(request: Request) {
+  return request.method === 'GET' || request.method === 'HEAD' ? 'loaders' : 'action'
+}
+
+function remembered(request: Request): SessionRead | undefined {
+  const read = reads.get(readsKey(request))
+  return read?.phase === phaseOf(request) ? read : undefined
+}
+
+function remember(request: Request, renew: boolean, pending: Promise<SessionResult | null>) {
+  reads.set(readsKey(request), { phase: phaseOf(request), renew, pending })
   return pending
 }
 
-/** Like {@link getRequestSession}, extending a session past half its life. */
+/** The signed-in session of a request, or null. Never renews (the root loader does that). */
+export function getRequestSession(request: Request): Promise<SessionResult | null> {
+  return (
+    remembered(request)?.pending ?? remember(request, false, validateSessionToken(readSessionToken(request)))
+  )
+}
+
+/**
+ * Like {@link getRequestSession}, extending a session past half its life; the request's other
+ * loaders then see the renewed session. The root loader calls it first, so one read serves them all.
+ */
 export function getRenewedRequestSession(request: Request): Promise<SessionResult | null> {
-  const pending = validateSessionToken(readSessionToken(request), { renew: true })
-  perRequest.set(request, pending)
-  return pending
+  const earlier = remembered(request)
+  if (earlier?.renew) return earlier.pending
+  if (!earlier)
+    return remember(request, true, validateSessionToken(readSessionToken(request), { renew: true }))
+  // A read without renewal came first: read again only when there is something to renew.
+  return remember(
+    request,
+    true,
+    earlier.pending.then((result) =>
+      result && renewalOf(result.session, Date.now())
+        ? validateSessionToken(result.token, { renew: true })
+        : result,
+    ),
+  )
 }
 
 export function isUserActive(disabledAt: Date | null) {

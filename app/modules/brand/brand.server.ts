@@ -9,12 +9,11 @@ import {
   keysetCondition,
   keysetPage,
   keysetPlan,
-  pgErrorCode,
   timestampKey,
-  type Actor,
-  type Outcome,
   type Page,
-} from '#app/modules/admin/list.server'
+} from '#app/lib/keyset.server'
+import type { Actor, Outcome } from '#app/lib/outcome'
+import { pgErrorCode } from '#app/lib/pg-error'
 import type { BrandCreateInput, BrandListQuery, BrandUpdateInput } from './schemas'
 
 /**

@@ -1,7 +1,9 @@
-import { z } from 'zod'
+import { singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
 
 /**
- * The brand forms' Zod schemas, shared by Conform in the browser and the actions on the server.
+ * The brand forms' Zod schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the
+ * actions on the server.
  * Conform turns an empty field into `undefined` before these run, so "optional" means "left blank";
  * the optional overrides come out as `null` (a blank override means "use the deployment default").
  */
@@ -17,46 +19,73 @@ export const DEFAULT_PRIMARY_COLOR = '#1d4ed8'
 export const DEFAULT_ACCENT_COLOR = '#0f766e'
 
 const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/
-// Header-unsafe characters: the sender name ends up in an e-mail's From header.
-const SENDER_NAME_SAFE = /^[^\r\n<>"]*$/
+// Header-unsafe characters: the sender name ends up in an e-mail's From header (line breaks and
+// other control characters are the shared one-line rule's).
+const SENDER_NAME_SAFE = /^[^<>"]*$/
 
 const name = z
   .string({ error: 'Enter the brand’s name.' })
-  .trim()
-  .min(1, 'Enter the brand’s name.')
-  .max(BRAND_NAME_MAX, `The name must be ${BRAND_NAME_MAX} characters or fewer.`)
+  .check(
+    z.trim(),
+    z.minLength(1, 'Enter the brand’s name.'),
+    z.maxLength(BRAND_NAME_MAX, `The name must be ${BRAND_NAME_MAX} characters or fewer.`),
+    singleLine(),
+  )
 
 const colour = (which: 'primary' | 'accent') =>
-  z
-    .string({ error: `Enter the ${which} colour.` })
-    .trim()
-    .regex(HEX_COLOUR, `Enter the ${which} colour as # followed by six hex digits, for example #1d4ed8.`)
-    .transform((v) => v.toLowerCase())
+  z.pipe(
+    z
+      .string({ error: `Enter the ${which} colour.` })
+      .check(
+        z.trim(),
+        z.regex(
+          HEX_COLOUR,
+          `Enter the ${which} colour as # followed by six hex digits, for example #1d4ed8.`,
+        ),
+      ),
+    z.transform((v: string) => v.toLowerCase()),
+  )
 
 const webAddress = (what: string) =>
-  z
-    .url({
-      protocol: /^https?$/,
-      hostname: z.regexes.domain,
-      error: `Enter the ${what} as a full web address starting with https://, for example https://example.com/contact.`,
-    })
-    .max(URL_MAX, `The ${what} must be ${URL_MAX} characters or fewer.`)
-    .optional()
-    .transform((v) => v ?? null)
+  z.pipe(
+    z.optional(
+      z
+        .url({
+          protocol: /^https?$/,
+          hostname: z.regexes.domain,
+          error: `Enter the ${what} as a full web address starting with https://, for example https://example.com/contact.`,
+        })
+        .check(
+          z.maxLength(URL_MAX, `The ${what} must be ${URL_MAX} characters or fewer.`),
+          // The URL check accepts control characters in a path (the browser would percent-encode them).
+          singleLine(),
+        ),
+    ),
+    z.transform((v: string | undefined) => v ?? null),
+  )
 
-const senderName = z
-  .string()
-  .trim()
-  .max(SENDER_NAME_MAX, `The sender name must be ${SENDER_NAME_MAX} characters or fewer.`)
-  .regex(SENDER_NAME_SAFE, 'The sender name cannot contain line breaks, quotes or angle brackets.')
-  .optional()
-  .transform((v) => v || null)
+const senderName = z.pipe(
+  z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.maxLength(SENDER_NAME_MAX, `The sender name must be ${SENDER_NAME_MAX} characters or fewer.`),
+        singleLine('The sender name cannot contain line breaks, tabs or other control characters.'),
+        z.regex(SENDER_NAME_SAFE, 'The sender name cannot contain quotes or angle brackets.'),
+      ),
+  ),
+  z.transform((v: string | undefined) => v || null),
+)
 
-const contactEmail = z
-  .email('Enter the contact e-mail as an address like team@example.com.')
-  .max(EMAIL_MAX, `The contact e-mail must be ${EMAIL_MAX} characters or fewer.`)
-  .optional()
-  .transform((v) => v?.toLowerCase() ?? null)
+const contactEmail = z.pipe(
+  z.optional(
+    z
+      .email('Enter the contact e-mail as an address like team@example.com.')
+      .check(z.maxLength(EMAIL_MAX, `The contact e-mail must be ${EMAIL_MAX} characters or fewer.`)),
+  ),
+  z.transform((v: string | undefined) => v?.toLowerCase() ?? null),
+)
 
 /** The list page's quick create: the essentials; logo and contact links follow on the brand's page. */
 export const BrandCreateSchema = z.object({
@@ -76,8 +105,8 @@ export const BrandUpdateSchema = z.object({
   contactEmail,
   profileUrl: webAddress('profile link'),
   // The browser's claim about the type is not trusted: the server checks the bytes (file.server.ts).
-  logo: z.file().max(LOGO_MAX_BYTES, 'The logo must be 2 MB or smaller.').optional(),
-  removeLogo: z.boolean().optional(),
+  logo: z.optional(z.file().check(z.maxSize(LOGO_MAX_BYTES, 'The logo must be 2 MB or smaller.'))),
+  removeLogo: z.optional(z.boolean()),
 })
 
 export const BrandDeleteSchema = z.object({
@@ -98,15 +127,15 @@ export const BRAND_SORT_LABELS: Record<BrandSort, string> = {
 
 /** The list's URL: bad values fall back to defaults rather than failing the page. */
 export const BrandListQuerySchema = z.object({
-  q: z
-    .string()
-    .trim()
-    .catch('')
-    .transform((v) => v.slice(0, 100)),
-  sort: z.enum(BRAND_SORTS).catch('name-asc'),
+  q: z.pipe(
+    z.catch(z.string().check(z.trim()), ''),
+    // Postgres refuses a NUL byte even in a search term: control characters are dropped.
+    z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+  ),
+  sort: z.catch(z.enum(BRAND_SORTS), 'name-asc'),
   // Cursors are checked (and an unreadable one reported) where they are decoded.
-  after: z.string().optional().catch(undefined),
-  before: z.string().optional().catch(undefined),
+  after: z.catch(z.optional(z.string()), undefined),
+  before: z.catch(z.optional(z.string()), undefined),
 })
 export type BrandListQuery = z.output<typeof BrandListQuerySchema>
 

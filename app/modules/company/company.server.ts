@@ -8,12 +8,11 @@ import {
   keysetCondition,
   keysetPage,
   keysetPlan,
-  pgErrorCode,
   timestampKey,
-  type Actor,
-  type Outcome,
   type Page,
-} from '#app/modules/admin/list.server'
+} from '#app/lib/keyset.server'
+import { refuse, type Actor, type Outcome } from '#app/lib/outcome'
+import { pgErrorCode } from '#app/lib/pg-error'
 import type { CompanyInput, CompanyListQuery } from './schemas'
 
 /**
@@ -169,7 +168,7 @@ export async function updateCompany(
         .from(companies)
         .where(eq(companies.id, id))
         .for('update')
-      if (!current) return { ok: false, notFound: true, formErrors: ['This company no longer exists.'] }
+      if (!current) return refuse('This company no longer exists.')
       const changes: Record<string, { from: unknown; to: unknown }> = {}
       if (current.name !== input.name) {
         if (
@@ -213,7 +212,7 @@ export async function deleteCompany(actor: Actor, id: string): Promise<Outcome<{
         .from(companies)
         .where(eq(companies.id, id))
         .for('update')
-      if (!current) return { ok: false, notFound: true, formErrors: ['This company no longer exists.'] }
+      if (!current) return refuse('This company no longer exists.')
       const [usage] = await tx
         .select({
           employees: employeeCount,

@@ -1,14 +1,21 @@
-import { z } from 'zod'
+import { singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
 
-/** The company forms' Zod schemas, shared by Conform in the browser and the action on the server. */
+/**
+ * The company forms' Zod schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the
+ * action on the server.
+ */
 
 export const COMPANY_NAME_MAX = 100
 
 const name = z
   .string({ error: 'Enter the company’s name.' })
-  .trim()
-  .min(1, 'Enter the company’s name.')
-  .max(COMPANY_NAME_MAX, `The name must be ${COMPANY_NAME_MAX} characters or fewer.`)
+  .check(
+    z.trim(),
+    z.minLength(1, 'Enter the company’s name.'),
+    z.maxLength(COMPANY_NAME_MAX, `The name must be ${COMPANY_NAME_MAX} characters or fewer.`),
+    singleLine(),
+  )
 
 const brandId = z.uuid({ error: 'Choose the brand this company’s e-mails and pages use.' })
 // A hidden field: a bad value is a stale page or a hand-made request, not a typo.
@@ -45,15 +52,15 @@ export const COMPANY_SORT_LABELS: Record<CompanySort, string> = {
 
 /** The list's URL: bad values fall back to defaults rather than failing the page. */
 export const CompanyListQuerySchema = z.object({
-  q: z
-    .string()
-    .trim()
-    .catch('')
-    .transform((v) => v.slice(0, 100)),
-  sort: z.enum(COMPANY_SORTS).catch('name-asc'),
+  q: z.pipe(
+    z.catch(z.string().check(z.trim()), ''),
+    // Postgres refuses a NUL byte even in a search term: control characters are dropped.
+    z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+  ),
+  sort: z.catch(z.enum(COMPANY_SORTS), 'name-asc'),
   // Cursors are checked (and an unreadable one reported) where they are decoded.
-  after: z.string().optional().catch(undefined),
-  before: z.string().optional().catch(undefined),
+  after: z.catch(z.optional(z.string()), undefined),
+  before: z.catch(z.optional(z.string()), undefined),
 })
 export type CompanyListQuery = z.output<typeof CompanyListQuerySchema>
 

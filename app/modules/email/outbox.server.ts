@@ -1,24 +1,33 @@
 import os from 'node:os'
 import crypto from 'node:crypto'
-import { and, asc, eq, inArray, isNull, lte, lt, or, sql } from 'drizzle-orm'
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
 import nodemailer from 'nodemailer'
-import { getDb, isDatabaseOpen, type Tx } from '#db/client'
+import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure, type Tx } from '#db/client'
 import { brands, emailOutbox, emailTemplates } from '#db/schema/index'
 import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
+import { ACTION_CODE_TTL_MS, type ActionCodeKind } from '#app/modules/auth/action-codes.server'
+import { maskActionCodes } from './mask'
 import {
   DEFAULT_TEMPLATES,
   LINK_LABELS,
   TEMPLATE_PLACEHOLDERS,
   findPlaceholders,
   renderTemplate,
+  type RenderBrand,
   type TemplateKey,
 } from './templates'
 
 /**
  * The transactional outbox: callers write a rendered message in the same transaction as the change
  * that causes it (enqueueEmail); a worker in any app instance claims due rows with FOR UPDATE SKIP
- * LOCKED and a lease, and delivers them through SMTP with retries and backoff.
+ * LOCKED and a short lease that it renews while it sends, and delivers them through SMTP with
+ * retries and backoff (docs/decisions/008-outbox-claims-and-leases.md).
+ *
+ * A message that carries a one-time link (an action code) is marked at enqueue time
+ * (`link_expires_at`) and its body is not kept longer than it is needed: it is blanked in the very
+ * statement that records it as sent; a message given up on keeps it for an admin's retry for
+ * FAILED_BODY_RETENTION_HOURS at most; and no body is kept (or sent) once its link has expired.
  */
 
 export type { TemplateKey } from './templates'
@@ -30,12 +39,49 @@ export type EnqueueInput = {
   values: Record<string, string>
   entity?: string
   entityId?: string
+  /**
+   * When the one-time link in `values.link` stops working. Defaults to the longest life of the
+   * action code the template carries (ONE_TIME_LINK_KIND); `null` says this message carries none.
+   */
+  linkExpiresAt?: Date | null
+  /** Not sent before this time (default: at once). The worker claims only rows that are due. */
+  nextAttemptAt?: Date
+}
+
+/**
+ * The action code whose link each template carries, decided per template key when the message is
+ * written (not guessed from its text later). A colleague's reminder carries a fresh invite code; an
+ * employee's does not, and its caller says so with `linkExpiresAt: null`.
+ */
+export const ONE_TIME_LINK_KIND: Record<TemplateKey, ActionCodeKind | null> = {
+  activate_account: 'activate_account',
+  colleague_invite: 'colleague_invite',
+  reminder: 'colleague_invite',
+  reset_password: 'reset_password',
+  verify_email: 'verify_email',
+  setup_admin: 'setup_admin',
+  response_ready: null,
+  // Links to the sign-in page: the employee already has a password (otherwise they get activate_account).
+  programme_open: null,
+  // An invited administrator chooses their password through an activation code.
+  admin_invite: 'activate_account',
 }
 
 /** After this many failed deliveries a message is 'failed' and waits for an admin's retry. */
 export const MAX_ATTEMPTS = 8
-/** A claimed row belongs to its worker this long; after it, another worker may take it over. */
-export const LEASE_SECONDS = 300
+/**
+ * A claimed row belongs to its worker this long unless renewed; once it runs out (the worker
+ * died), another worker takes the row over. Short, so a crash delays mail by seconds, not minutes.
+ */
+export const LEASE_SECONDS = 15
+/** The worker renews its lease this often while it sends, so a slow batch keeps its rows. */
+export const LEASE_RENEW_MS = 5_000
+/**
+ * A message with a one-time link that was given up on keeps its body this long for an admin's
+ * retry (after fixing SMTP, say, over a weekend); then it is erased and a fresh link must be sent.
+ */
+export const FAILED_BODY_RETENTION_HOURS = 72
+const EXPIRED_LINK_ERROR = 'The one-time link in this message expired before it could be delivered.'
 const BACKOFF_BASE_SECONDS = 30
 const BACKOFF_CAP_SECONDS = 3600
 const POLL_MS = 2_000
@@ -46,61 +92,140 @@ export function backoffSeconds(attempts: number): number {
   return Math.min(BACKOFF_BASE_SECONDS * 2 ** Math.max(0, attempts - 1), BACKOFF_CAP_SECONDS)
 }
 
-/** Renders the brand's template for `input.template` (else the default) and queues it in `tx`. */
-export async function enqueueEmail(tx: Tx, input: EnqueueInput): Promise<{ id: string }> {
-  const to = input.to.trim()
-  if (!to || /[\s,;<>]/.test(to)) throw new Error('enqueueEmail: "to" must be a single e-mail address')
-  const brandId = input.brandId || null
+/** What rendering needs once per template and brand: the wording and the brand's look. */
+type RenderContext = {
+  template: { subject: string; body: string }
+  brand: (RenderBrand & { logoFileId: string | null }) | undefined
+  appUrl: string
+}
 
+async function renderContext(tx: Tx, key: TemplateKey, brandId: string | null): Promise<RenderContext> {
   const rows = await tx
     .select({ brandId: emailTemplates.brandId, subject: emailTemplates.subject, body: emailTemplates.body })
     .from(emailTemplates)
     .where(
       and(
-        eq(emailTemplates.key, input.template),
+        eq(emailTemplates.key, key),
         brandId
           ? or(eq(emailTemplates.brandId, brandId), isNull(emailTemplates.brandId))
           : isNull(emailTemplates.brandId),
       ),
     )
-  const [brand] = brandId
+  const [brandRow] = brandId
     ? await tx
-        .select({ name: brands.name, primaryColor: brands.primaryColor, senderName: brands.senderName })
+        .select({
+          name: brands.name,
+          primaryColor: brands.primaryColor,
+          accentColor: brands.accentColor,
+          senderName: brands.senderName,
+          logoFileId: brands.logoFileId,
+        })
         .from(brands)
         .where(eq(brands.id, brandId))
     : []
   // The brand's own wording wins; the migration always provides the default, the constant is a last
   // resort (a database someone emptied by hand) so a password reset still goes out.
-  const template = rows.find((r) => r.brandId !== null) ?? rows[0] ?? DEFAULT_TEMPLATES[input.template]
-  if (!rows.length) log.warn('email template missing; using built-in default', { template: input.template })
+  const template = rows.find((r) => r.brandId !== null) ?? rows[0] ?? DEFAULT_TEMPLATES[key]
+  if (!rows.length) log.warn('email template missing; using built-in default', { template: key })
 
   const env = getEnv()
-  const values: Record<string, string> = { appUrl: env.APP_URL, ...input.values }
+  // The logo as an absolute address: the recipient's mail client fetches it (files are public by id).
+  const brand = brandRow && {
+    ...brandRow,
+    logoUrl: brandRow.logoFileId ? new URL(`/files/${brandRow.logoFileId}`, env.APP_URL).toString() : null,
+  }
+  return { template, brand, appUrl: env.APP_URL }
+}
+
+/** One outbox row for `input`, rendered with its template and brand. */
+function outboxRow(context: RenderContext, input: EnqueueInput, to: string): typeof emailOutbox.$inferInsert {
+  const { template, brand } = context
+  const values: Record<string, string> = { appUrl: context.appUrl, ...input.values }
   const missing = findPlaceholders(template.subject + '\n' + template.body).filter(
     (name) => TEMPLATE_PLACEHOLDERS[input.template].includes(name) && !values[name] && name !== 'brandName',
   )
   if (missing.length) log.warn('email template values missing', { template: input.template, missing })
 
   const rendered = renderTemplate(template, values, { brand, linkLabel: LINK_LABELS[input.template] })
+  const kind = ONE_TIME_LINK_KIND[input.template]
+  const linkExpiresAt =
+    input.linkExpiresAt !== undefined
+      ? input.linkExpiresAt
+      : kind
+        ? new Date(Date.now() + ACTION_CODE_TTL_MS[kind])
+        : null
+  return {
+    recipient: to,
+    senderName: brand?.senderName || null,
+    templateKey: input.template,
+    subject: rendered.subject,
+    html: rendered.html,
+    text: rendered.text,
+    status: 'queued',
+    linkExpiresAt,
+    entity: input.entity,
+    entityId: input.entityId,
+    // Held until then (a programme's e-mails wait for its opening); the default is "now".
+    ...(input.nextAttemptAt ? { nextAttemptAt: input.nextAttemptAt } : {}),
+  }
+}
+
+function checkedRecipient(input: EnqueueInput) {
+  const to = input.to.trim()
+  if (!to || /[\s,;<>]/.test(to)) throw new Error('enqueueEmail: "to" must be a single e-mail address')
+  return to
+}
+
+function logUnsent(input: EnqueueInput, to: string) {
+  // Without SMTP nothing is delivered: the link in the log is how a local run follows the flow (the
+  // one deliberate exception to "no codes in logs", documented in the README). The row itself stays
+  // queued and is erased when its link expires (eraseStaleOutboxBodies).
+  if (!getEnv().SMTP_URL)
+    log.info('email queued (no SMTP_URL; not sent)', {
+      to,
+      template: input.template,
+      link: input.values.link,
+    })
+}
+
+/** Renders the brand's template for `input.template` (else the default) and queues it in `tx`. */
+export async function enqueueEmail(tx: Tx, input: EnqueueInput): Promise<{ id: string }> {
+  const to = checkedRecipient(input)
+  const context = await renderContext(tx, input.template, input.brandId || null)
   const [row] = await tx
     .insert(emailOutbox)
-    .values({
-      recipient: to,
-      senderName: brand?.senderName || null,
-      templateKey: input.template,
-      subject: rendered.subject,
-      html: rendered.html,
-      text: rendered.text,
-      status: 'queued',
-      entity: input.entity,
-      entityId: input.entityId,
-    })
+    .values(outboxRow(context, input, to))
     .returning({ id: emailOutbox.id })
+  logUnsent(input, to)
+  return { id: row!.id }
+}
 
-  // Without SMTP nothing is delivered: the link in the log is how a local run follows the flow.
-  if (!env.SMTP_URL)
-    log.info('email queued (no SMTP_URL; not sent)', { to, template: input.template, link: values.link })
-  return { id: row.id }
+/** Rows per INSERT when queueing many messages (a programme's launch e-mails a whole company). */
+const ENQUEUE_CHUNK = 200
+
+/**
+ * Many messages in a few statements: each template and brand is read once, and the rows are
+ * inserted in chunks. Same rendering and checks as enqueueEmail; nothing is written if any
+ * recipient is malformed.
+ */
+export async function enqueueEmails(tx: Tx, inputs: EnqueueInput[]): Promise<number> {
+  if (!inputs.length) return 0
+  const recipients = inputs.map(checkedRecipient)
+  const contexts = new Map<string, RenderContext>()
+  const rows: Array<typeof emailOutbox.$inferInsert> = []
+  for (const [i, input] of inputs.entries()) {
+    const key = `${input.template}|${input.brandId || ''}`
+    let context = contexts.get(key)
+    if (!context) {
+      context = await renderContext(tx, input.template, input.brandId || null)
+      contexts.set(key, context)
+    }
+    rows.push(outboxRow(context, input, recipients[i]!))
+  }
+  for (let i = 0; i < rows.length; i += ENQUEUE_CHUNK)
+    await tx.insert(emailOutbox).values(rows.slice(i, i + ENQUEUE_CHUNK))
+  for (const [i, input] of inputs.entries()) logUnsent(input, recipients[i]!)
+  return rows.length
 }
 
 /** What the worker needs from a transport; a nodemailer transporter fits, and so does a test double. */
@@ -136,85 +261,141 @@ type Claimed = {
 }
 
 /**
- * Takes up to `limit` due rows in one statement: queued ones whose time has come and sending ones
- * whose worker's lease ran out (it crashed). SKIP LOCKED lets concurrent workers take disjoint rows.
+ * A row a worker may take (`o` is the table's alias): queued and due, or sending under a lease
+ * that ran out (its worker died). Never a row whose body was erased or whose one-time link has
+ * expired: that would send an empty message or a dead link.
+ */
+function claimable(o: string): SQL {
+  const t = sql.raw(o)
+  return sql`((${t}.status = 'queued' AND ${t}.next_attempt_at <= now())
+      OR (${t}.status = 'sending' AND ${t}.locked_until < now()))
+    AND ${t}.body_erased_at IS NULL
+    AND (${t}.link_expires_at IS NULL OR ${t}.link_expires_at > now())`
+}
+
+/**
+ * Leases up to `limit` claimable rows in one statement. The candidates are a MATERIALIZED CTE:
+ * computed once, so the statement can never take more than `limit` rows (an `id IN (SELECT … LIMIT
+ * n FOR UPDATE SKIP LOCKED)` may be re-run by the planner, skipping the rows it has just updated,
+ * and lease far more). SKIP LOCKED lets concurrent workers take disjoint rows.
  */
 export async function claimBatch(workerId: string, limit: number): Promise<Claimed[]> {
-  const db = getDb()
-  const due = or(
-    and(eq(emailOutbox.status, 'queued'), lte(emailOutbox.nextAttemptAt, sql`now()`)),
-    and(eq(emailOutbox.status, 'sending'), lt(emailOutbox.lockedUntil, sql`now()`)),
+  const claimed = await queryRows<Claimed>(
+    getDb(),
+    sql`WITH candidates AS MATERIALIZED (
+        SELECT c.id FROM email_outbox c
+        WHERE ${claimable('c')}
+        ORDER BY c.next_attempt_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE email_outbox o
+      SET status = 'sending',
+        locked_by = ${workerId},
+        locked_until = now() + make_interval(secs => ${LEASE_SECONDS}),
+        attempts = o.attempts + 1
+      FROM candidates
+      -- Claimable again: had another worker changed the row between our snapshot and our lock,
+      -- Postgres re-checks this on the new version and leaves the row alone.
+      WHERE o.id = candidates.id AND ${claimable('o')}
+      RETURNING o.id, o.recipient, o.subject, o.html, o.text, o.sender_name AS "senderName", o.attempts`,
   )
-  const candidates = db
-    .select({ id: emailOutbox.id })
-    .from(emailOutbox)
-    .where(due)
-    .orderBy(asc(emailOutbox.nextAttemptAt))
-    .limit(limit)
-    .for('update', { skipLocked: true })
-  const claimed = await db
-    .update(emailOutbox)
-    .set({
-      status: 'sending',
-      lockedUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`,
-      attempts: sql`${emailOutbox.attempts} + 1`,
-    })
-    // `due` again: if another worker changed a row between our snapshot and our lock, Postgres
-    // re-checks the condition on the new version and leaves the row alone.
-    .where(and(inArray(emailOutbox.id, candidates), due))
-    .returning({
-      id: emailOutbox.id,
-      recipient: emailOutbox.recipient,
-      subject: emailOutbox.subject,
-      html: emailOutbox.html,
-      text: emailOutbox.text,
-      senderName: emailOutbox.senderName,
-      attempts: emailOutbox.attempts,
-    })
   if (claimed.length) log.debug('outbox batch claimed', { workerId, count: claimed.length })
   return claimed.map((r) => ({ ...r, attempts: Number(r.attempts) }))
 }
 
-/** Only a row still in 'sending' becomes 'sent': a message is never marked sent twice. */
-async function markSent(id: string): Promise<boolean> {
-  const rows = await getDb()
-    .update(emailOutbox)
-    .set({ status: 'sent', sentAt: sql`now()`, lockedUntil: null, lastError: null })
-    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, 'sending')))
-    .returning({ id: emailOutbox.id })
+/**
+ * Extends this worker's lease on the rows it still holds; answers the ids it renewed (a row it no
+ * longer holds has been taken over and must not be sent).
+ */
+async function renewLeases(workerId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set()
+  const rows = await queryRows<{ id: string }>(
+    getDb(),
+    sql`UPDATE email_outbox SET locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
+      WHERE id IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+        AND status = 'sending' AND locked_by = ${workerId}
+      RETURNING id`,
+  )
+  return new Set(rows.map((r) => r.id))
+}
+
+/** The claim a worker holds on a row: its own lease, taken for this attempt. */
+function heldBy(row: Claimed, workerId: string): SQL {
+  return sql`id = ${row.id} AND status = 'sending' AND locked_by = ${workerId} AND attempts = ${row.attempts}`
+}
+
+/**
+ * Only the worker holding the row marks it sent, so it is never marked sent twice. A body that
+ * carries a one-time link is blanked in the same statement: once delivered, nothing needs it.
+ */
+async function markSent(row: Claimed, workerId: string): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    getDb(),
+    sql`UPDATE email_outbox SET status = 'sent', sent_at = now(), locked_until = NULL, locked_by = NULL,
+        last_error = NULL,
+        html = CASE WHEN link_expires_at IS NULL THEN html ELSE '' END,
+        text = CASE WHEN link_expires_at IS NULL THEN text ELSE '' END,
+        body_erased_at = CASE WHEN link_expires_at IS NULL THEN NULL ELSE now() END
+      WHERE ${heldBy(row, workerId)}
+      RETURNING id`,
+  )
   return rows.length > 0
 }
 
 /**
- * Puts a failed delivery back in the queue with backoff, or gives up after MAX_ATTEMPTS. The
- * attempts check makes sure a worker whose lease was taken over does not touch the new owner's row.
+ * Puts a failed delivery back in the queue with backoff, or gives up after MAX_ATTEMPTS (the body
+ * stays for an admin's retry, FAILED_BODY_RETENTION_HOURS at most). Only the worker holding the row
+ * records the outcome: one whose lease was taken over does not touch the new owner's row.
  */
-async function markFailed(row: Claimed, error: string): Promise<'retried' | 'failed'> {
+async function markFailed(row: Claimed, workerId: string, error: string): Promise<'retried' | 'failed'> {
   const giveUp = row.attempts >= MAX_ATTEMPTS
-  await getDb()
-    .update(emailOutbox)
-    .set({
-      status: giveUp ? 'failed' : 'queued',
-      nextAttemptAt: giveUp
-        ? sql`now()`
-        : sql`now() + make_interval(secs => ${backoffSeconds(row.attempts)})`,
-      lockedUntil: null,
-      lastError: error,
-    })
-    .where(
-      and(
-        eq(emailOutbox.id, row.id),
-        eq(emailOutbox.status, 'sending'),
-        eq(emailOutbox.attempts, row.attempts),
-      ),
-    )
+  await getDb().execute(
+    sql`UPDATE email_outbox SET
+        status = ${giveUp ? 'failed' : 'queued'},
+        next_attempt_at = now() + make_interval(secs => ${giveUp ? 0 : backoffSeconds(row.attempts)}),
+        locked_until = NULL, locked_by = NULL, last_error = ${error}
+      WHERE ${heldBy(row, workerId)}`,
+  )
   return giveUp ? 'failed' : 'retried'
 }
 
-/** An SMTP error as safe to store and show: its message, without credentials, bounded. */
+/**
+ * Erases the bodies that carry a one-time link and are no longer needed, and returns how many:
+ * any not yet delivered whose link has expired (queued ones become 'failed': a dead link is never
+ * sent), and those given up on more than FAILED_BODY_RETENTION_HOURS ago. Sent ones were blanked
+ * when they were sent. Run by the housekeeping round (startReminderWorker).
+ */
+export async function eraseStaleOutboxBodies(): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    getDb(),
+    sql`UPDATE email_outbox SET html = '', text = '', body_erased_at = now(),
+        last_error = CASE WHEN status = 'failed' THEN last_error ELSE ${EXPIRED_LINK_ERROR} END,
+        status = 'failed', locked_until = NULL, locked_by = NULL
+      WHERE link_expires_at IS NOT NULL AND body_erased_at IS NULL AND (
+        (link_expires_at <= now()
+          AND (status IN ('queued', 'failed') OR (status = 'sending' AND locked_until < now())))
+        OR (status = 'failed'
+          AND next_attempt_at <= now() - make_interval(hours => ${FAILED_BODY_RETENTION_HOURS})))
+      RETURNING id`,
+  )
+  if (rows.length)
+    log.info('outbox: erased bodies with one-time links no longer needed', { count: rows.length })
+  return rows.length
+}
+
+/**
+ * An SMTP error as safe to store and show: its message, without credentials or one-time codes (a
+ * server may echo part of the message back), bounded.
+ */
 function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
-  return message.replace(/(\w+:\/\/)[^\s/@]+@/g, '$1[redacted]@').slice(0, 500) || 'unknown error'
+  return (
+    maskActionCodes(message.replace(/(\w+:\/\/)[^\s/@]+@/g, '$1[redacted]@')).slice(0, 500) || 'unknown error'
+  )
 }
 
 /** `Name <address>` or a bare address → its parts. */
@@ -259,47 +440,80 @@ export async function processOutboxOnce(options: ProcessOptions = {}): Promise<P
   if (!transport) return result
   const workerId = options.workerId ?? defaultWorkerId()
   const mailFrom = options.mailFrom ?? env.MAIL_FROM
+  // The lease as this worker can vouch for it: it runs from before the claim (or the last renewal)
+  // was sent, so the local clock never overestimates it.
+  let leaseFrom = Date.now()
   const batch = await claimBatch(workerId, options.limit ?? BATCH_SIZE)
   result.claimed = batch.length
-  // The lease runs from the claim; a message whose lease is nearly over is left for the takeover
-  // rather than risk two workers sending it. The margin covers one slow SMTP exchange.
-  const leaseEnd = Date.now() + (LEASE_SECONDS - 90) * 1000
-  for (const row of batch) {
-    if (Date.now() > leaseEnd) break
-    try {
-      await transport.sendMail({
-        from: fromHeader(mailFrom, row.senderName ?? undefined),
-        to: row.recipient,
-        subject: row.subject,
-        text: row.text,
-        html: row.html,
+  if (!batch.length) return result
+  const held = new Set(batch.map((row) => row.id))
+  let renewing = false
+  const renew = setInterval(() => {
+    if (renewing || !held.size) return
+    renewing = true
+    const started = Date.now()
+    renewLeases(workerId, [...held])
+      .then((renewed) => {
+        for (const id of held) if (!renewed.has(id)) held.delete(id)
+        leaseFrom = started
       })
-    } catch (error) {
-      const message = describeError(error)
-      const outcome = await markFailed(row, message)
-      result[outcome]++
-      log.warn('email delivery failed', {
-        workerId,
-        id: row.id,
-        attempts: row.attempts,
-        outcome,
-        error: message,
-      })
-      continue
+      // A failed renewal is retried at the next tick; meanwhile the lease view stays as it was.
+      .catch((error) => log.debug('outbox lease renewal failed', { workerId, error: describeError(error) }))
+      .finally(() => (renewing = false))
+  }, LEASE_RENEW_MS)
+  renew.unref()
+  try {
+    for (const row of batch) {
+      if (!held.has(row.id)) continue
+      // A send starts only while at least one renewal interval of lease is left, so the renewals
+      // (every LEASE_RENEW_MS) keep it ours; if they keep failing, the rest is left for a takeover.
+      if (Date.now() > leaseFrom + LEASE_SECONDS * 1000 - LEASE_RENEW_MS) break
+      try {
+        await transport.sendMail({
+          from: fromHeader(mailFrom, row.senderName ?? undefined),
+          to: row.recipient,
+          subject: row.subject,
+          text: row.text,
+          html: row.html,
+        })
+      } catch (error) {
+        held.delete(row.id)
+        const message = describeError(error)
+        const outcome = await markFailed(row, workerId, message)
+        result[outcome]++
+        log.warn('email delivery failed', {
+          workerId,
+          id: row.id,
+          attempts: row.attempts,
+          outcome,
+          error: message,
+        })
+        continue
+      }
+      held.delete(row.id)
+      if (await markSent(row, workerId)) result.sent++
+      else log.warn('email sent but its row had changed', { workerId, id: row.id })
     }
-    if (await markSent(row.id)) result.sent++
-    else log.warn('email sent but its row had changed', { workerId, id: row.id })
+  } finally {
+    clearInterval(renew)
   }
   return result
 }
 
-/** An admin's "retry" on a failed message: queued again now, with a fresh set of attempts. */
+/**
+ * An admin's "retry" on a failed message: queued again now, with a fresh set of attempts. Refused
+ * (false) when its body was erased or its one-time link has expired: a fresh link must be sent
+ * from where it was made (resend the activation, the invite, …).
+ */
 export async function retryOutboxMessage(id: string): Promise<boolean> {
-  const rows = await getDb()
-    .update(emailOutbox)
-    .set({ status: 'queued', attempts: 0, nextAttemptAt: sql`now()`, lockedUntil: null, lastError: null })
-    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, 'failed')))
-    .returning({ id: emailOutbox.id })
+  const rows = await queryRows<{ id: string }>(
+    getDb(),
+    sql`UPDATE email_outbox SET status = 'queued', attempts = 0, next_attempt_at = now(),
+        locked_until = NULL, locked_by = NULL, last_error = NULL
+      WHERE id = ${id} AND status = 'failed' AND body_erased_at IS NULL
+        AND (link_expires_at IS NULL OR link_expires_at > now())
+      RETURNING id`,
+  )
   return rows.length > 0
 }
 
@@ -326,7 +540,8 @@ export function startOutboxWorker(env: Env): { stop: () => Promise<void> } {
     inFlight = (async () => {
       let next = POLL_MS
       try {
-        if (isDatabaseOpen()) {
+        // During an outage the worker waits quietly: the outage is logged once, not per poll.
+        if (isDatabaseOpen() && !isDatabaseDown()) {
           const result = await processOutboxOnce({
             transport,
             workerId,
@@ -336,7 +551,8 @@ export function startOutboxWorker(env: Env): { stop: () => Promise<void> } {
           if (result.claimed >= BATCH_SIZE) next = 0
         }
       } catch (error) {
-        log.error('outbox worker batch failed', { workerId, error: describeError(error) })
+        if (!reportDatabaseFailure(error))
+          log.error('outbox worker batch failed', { workerId, error: describeError(error) })
       }
       inFlight = undefined
       schedule(next)

@@ -1,12 +1,14 @@
-import { sql } from 'drizzle-orm'
+import type { Relationship } from '#db/enums'
+import { sql, type SQL } from 'drizzle-orm'
+import { compactTallies } from '#app/modules/admin/tallies.server'
 import { pruneExpired } from '#app/modules/auth/session.server'
-import { getDb, isDatabaseOpen, queryRows } from '#db/client'
+import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure } from '#db/client'
 import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { createActionCode } from '#app/modules/auth/action-codes.server'
 import { actionLink } from '#app/modules/auth/auth.server'
 import { formatDate } from '#app/modules/invite/schemas'
-import { enqueueEmail } from './outbox.server'
+import { enqueueEmail, eraseStaleOutboxBodies } from './outbox.server'
 
 /**
  * Reminder e-mails (issue 3, item 8): respondents who have not submitted hear from the scheme's brand
@@ -28,34 +30,56 @@ const MAX_BATCHES = 20
 
 type Claimed = {
   id: string
-  relationship: 'self' | 'manager' | 'peer' | 'direct_report' | 'other'
+  relationship: Relationship
   respondentId: string
   respondentEmail: string
   respondentName: string
   subjectName: string
   schemeName: string
   closesAt: Date
+  timeZone: string
   brandId: string
 }
 
 export type ReminderResult = { sent: number; assignmentIds: string[] }
 
 /**
+ * When an assignment's reminder clock started: the last reminder, else the invitation, else its
+ * creation. Written exactly as in the partial index assignments_reminder_due_index (db/schema), so
+ * the planner matches the two.
+ */
+const CLOCK = sql`coalesce(a.last_reminder_at, a.invited_at, a.created_at)`
+
+/**
  * Everything that makes an assignment due for a reminder at `at`, written once and used twice (the
  * candidate scan and the re-check in the UPDATE). The clock starts at the last reminder, else the
  * invitation, else the assignment's creation, and never before the scheme opened (nobody is reminded
- * of something the moment it opens).
+ * of something the moment it opens): `greatest(clock, opens_at) <= at − cadence`, written as its two
+ * halves so that the assignment's half is a range of the index.
  */
-function dueCondition(at: ReturnType<typeof sql>) {
+function dueCondition(at: SQL) {
+  return sql`${schemeDue(at)} AND ${assignmentDue(at)} AND ${peopleDue}`
+}
+
+/** The scheme's half: open now, and open for at least one cadence period. */
+function schemeDue(at: SQL) {
   return sql`
     s.status = 'open'
-    AND s.opens_at <= ${at}
-    AND ${at} < s.closes_at
     AND s.reminder_cadence_days > 0
-    AND a.status IN ('pending', 'in_progress')
-    AND greatest(coalesce(a.last_reminder_at, a.invited_at, a.created_at), s.opens_at)
-        <= ${at} - make_interval(days => s.reminder_cadence_days)
-    AND r.disabled_at IS NULL
+    AND s.opens_at <= ${at} - make_interval(days => s.reminder_cadence_days)
+    AND ${at} < s.closes_at`
+}
+
+/** The assignment's half: unfinished, its clock a cadence period old (the partial index's range). */
+function assignmentDue(at: SQL) {
+  return sql`
+    a.status IN ('pending', 'in_progress')
+    AND ${CLOCK} <= ${at} - make_interval(days => s.reminder_cadence_days)`
+}
+
+/** The people: who would get the e-mail, and whose feedback it is. */
+const peopleDue = sql`
+    r.disabled_at IS NULL
     AND subj.disabled_at IS NULL
     -- An employee who never activated their account cannot sign in to answer: the activation
     -- e-mail, not a reminder, is what they need.
@@ -63,30 +87,66 @@ function dueCondition(at: ReturnType<typeof sql>) {
     -- The guard enqueueEmail applies (one address, nothing a header could be split on), so a row
     -- is never counted as reminded without its e-mail.
     AND r.email <> '' AND r.email !~ '[[:space:],;<>]'`
-}
+
+/**
+ * Candidates considered per batch: more than a batch, so that two workers racing each other (each
+ * skipping the rows the other has locked) both find a full batch.
+ */
+const CANDIDATES_PER_BATCH = 2
 
 async function sendBatch(now: Date, limit: number): Promise<string[]> {
   const env = getEnv()
   const at = sql`${now.toISOString()}::timestamptz`
+  const pool = limit * CANDIDATES_PER_BATCH
+  /** One open scheme's due assignments (scheme `s`), earliest clock first: a range of the index. */
+  const dueIn = (n: number) => sql`
+    SELECT a.id, ${CLOCK} AS clock
+    FROM assignments a
+    JOIN users r ON r.id = a.respondent_id
+    JOIN users subj ON subj.id = a.subject_id
+    WHERE a.scheme_id = s.id AND ${assignmentDue(at)} AND ${peopleDue}
+    ORDER BY ${CLOCK}, a.id
+    LIMIT ${n}`
   return getDb().transaction(async (tx) => {
+    // The candidates come from the index assignments_reminder_due_index (scheme, clock), scheme by
+    // scheme, so a round reads the assignments that are due, not every unfinished one (a single
+    // walk in clock order would first pass the unfinished assignments of every closed scheme):
+    //  1. each open scheme's earliest due assignment (one short index probe per scheme), keeping
+    //     the `pool` schemes whose earliest is earliest: any of the round's `pool` earliest due
+    //     assignments belongs to one of them, since its scheme's earliest is at least as early;
+    //  2. those schemes' earliest due assignments, at most `limit` each, the earliest `pool` of all.
+    // Then the candidates are locked in clock order, skipping those another worker holds, and the
+    // UPDATE checks again that each one is due.
     const claimed = await queryRows<Claimed>(
       tx,
       sql`
-        WITH candidates AS (
+        WITH firsts AS MATERIALIZED (
+          SELECT s.id, s.reminder_cadence_days, f.clock, f.id AS first_id
+          FROM schemes s
+          CROSS JOIN LATERAL (${dueIn(1)}) f
+          WHERE ${schemeDue(at)}
+          ORDER BY f.clock, f.id
+          LIMIT ${pool}
+        ),
+        candidates AS MATERIALIZED (
+          SELECT due.id
+          FROM firsts s
+          CROSS JOIN LATERAL (${dueIn(limit)}) due
+          ORDER BY due.clock, due.id
+          LIMIT ${pool}
+        ),
+        locked AS MATERIALIZED (
           SELECT a.id
           FROM assignments a
-          JOIN schemes s ON s.id = a.scheme_id
-          JOIN users r ON r.id = a.respondent_id
-          JOIN users subj ON subj.id = a.subject_id
-          WHERE ${dueCondition(at)}
-          ORDER BY coalesce(a.last_reminder_at, a.invited_at, a.created_at), a.id
+          WHERE a.id = ANY (ARRAY(SELECT id FROM candidates))
+          ORDER BY ${CLOCK}, a.id
           LIMIT ${limit}
-          FOR UPDATE OF a SKIP LOCKED
+          FOR UPDATE SKIP LOCKED
         )
         UPDATE assignments a
         SET last_reminder_at = ${at}, reminders_sent = a.reminders_sent + 1
-        FROM candidates c, schemes s, users r, users subj, companies co
-        WHERE a.id = c.id
+        FROM locked l, schemes s, users r, users subj, companies co
+        WHERE a.id = l.id
           AND s.id = a.scheme_id
           AND r.id = a.respondent_id
           AND subj.id = a.subject_id
@@ -96,7 +156,8 @@ async function sendBatch(now: Date, limit: number): Promise<string[]> {
           r.id AS "respondentId", r.email AS "respondentEmail",
           coalesce(nullif(a.respondent_name, ''), nullif(r.display_name, ''), r.email) AS "respondentName",
           coalesce(nullif(subj.display_name, ''), subj.email) AS "subjectName",
-          s.name AS "schemeName", s.closes_at AS "closesAt", co.brand_id AS "brandId"`,
+          s.name AS "schemeName", s.closes_at AS "closesAt", s.time_zone AS "timeZone",
+          co.brand_id AS "brandId"`,
     )
     if (!claimed.length) return []
 
@@ -105,8 +166,11 @@ async function sendBatch(now: Date, limit: number): Promise<string[]> {
     for (const row of claimed) {
       const closesAt = new Date(row.closesAt)
       let link: string
+      // The invite code lives until the scheme closes; an employee's link carries no code at all.
+      let linkExpiresAt: Date | null = closesAt
       if (row.relationship === 'self') {
         link = new URL(`/assignment/${row.id}`, env.APP_URL).toString()
+        linkExpiresAt = null
       } else {
         const { code } = await createActionCode(tx, {
           kind: 'colleague_invite',
@@ -124,12 +188,13 @@ async function sendBatch(now: Date, limit: number): Promise<string[]> {
           link,
           recipientName: row.respondentName,
           schemeName: row.schemeName,
-          dueDate: formatDate(closesAt),
+          dueDate: formatDate(closesAt, row.timeZone),
           employeeName: row.subjectName,
           ...(row.relationship === 'self' ? {} : { colleagueName: row.respondentName }),
         },
         entity: 'assignment',
         entityId: row.id,
+        linkExpiresAt,
       })
     }
     return claimed.map((row) => row.id)
@@ -152,7 +217,8 @@ export async function sendDueReminders(now: Date = new Date()): Promise<Reminder
 }
 
 /**
- * Looks for due reminders every 10 minutes (first shortly after start). Rounds never overlap; the
+ * Looks for due reminders every 10 minutes (first shortly after start), and does the housekeeping
+ * that must happen somewhere (expired sessions, outbox bodies no longer needed). Rounds never overlap; the
  * timer does not keep the process alive; stop() waits for the round in flight. Any number of app
  * instances may run one (the claim keeps them from reminding anyone twice).
  */
@@ -174,12 +240,19 @@ export function startReminderWorker(
     timer = undefined
     inFlight = (async () => {
       try {
-        if (isDatabaseOpen()) {
+        if (isDatabaseOpen() && !isDatabaseDown()) {
           await sendDueReminders()
           await pruneExpired()
+          // Housekeeping that must run with or without SMTP: bodies with dead or unneeded links.
+          await eraseStaleOutboxBodies()
+          // The admin counts' rows since the last round, folded into one per count (ADR 010).
+          await compactTallies()
         }
       } catch (error) {
-        log.error('reminder round failed', { error: error instanceof Error ? error.message : String(error) })
+        if (!reportDatabaseFailure(error))
+          log.error('reminder round failed', {
+            error: error instanceof Error ? error.message : String(error),
+          })
       }
       inFlight = undefined
       schedule(intervalMs)

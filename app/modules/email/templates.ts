@@ -8,17 +8,12 @@
  * (values HTML-escaped, one <p> per paragraph, the `{{link}}` paragraph as a button).
  */
 
-export const TEMPLATE_KEYS = [
-  'activate_account',
-  'colleague_invite',
-  'reminder',
-  'reset_password',
-  'verify_email',
-  'response_ready',
-  'setup_admin',
-] as const
+import { EMAIL_TEMPLATE_KEYS, type EmailTemplateKey } from '#db/enums'
+import { brandPalette, type BrandPalette } from '#app/lib/colour'
 
-export type TemplateKey = (typeof TEMPLATE_KEYS)[number]
+export const TEMPLATE_KEYS = EMAIL_TEMPLATE_KEYS
+
+export type TemplateKey = EmailTemplateKey
 
 /** Every template may greet its reader and name the consultancy and the portal. */
 const COMMON = ['recipientName', 'brandName', 'appUrl']
@@ -35,6 +30,8 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, string[]> = {
   verify_email: [...COMMON, 'link'],
   response_ready: [...COMMON, 'link', 'employeeName', 'schemeName'],
   setup_admin: [...COMMON, 'link'],
+  programme_open: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate'],
+  admin_invite: [...COMMON, 'link', 'inviterName'],
 }
 
 /** The text of the button that carries `{{link}}` in the HTML part. */
@@ -46,6 +43,8 @@ export const LINK_LABELS: Record<TemplateKey, string> = {
   verify_email: 'Confirm your e-mail address',
   response_ready: 'Read your report',
   setup_admin: 'Create the administrator account',
+  programme_open: 'Start your self-assessment',
+  admin_invite: 'Set your password',
 }
 
 /**
@@ -153,6 +152,29 @@ The feedback portal at {{appUrl}} has no administrator yet. Use this link to cre
 
 The link can be used once. If you did not install this portal, you can ignore this e-mail.`,
   },
+  programme_open: {
+    subject: '{{schemeName}} is open: your 360° feedback with {{brandName}}',
+    body: `Hello {{recipientName}},
+
+Your 360° feedback programme {{schemeName}} is now open. Start with your self-assessment, then invite the colleagues whose view you would value.
+
+{{link}}
+
+Please finish by {{dueDate}}. Your colleagues' answers are shown to you combined and without names, and only once enough of them have responded.
+
+Warm regards,
+The {{brandName}} team`,
+  },
+  admin_invite: {
+    subject: 'You have been invited to administer {{brandName}} feedback',
+    body: `Hello {{recipientName}},
+
+{{inviterName}} has invited you to become an administrator of the feedback portal at {{appUrl}}. Choose your password to finish setting up your account:
+
+{{link}}
+
+The link can be used once and expires in a few days. If you were not expecting this, you can ignore this e-mail.`,
+  },
 }
 
 // Anything between double braces counts as a placeholder, so `{{ link }}`, `{{Link}}` and `{{due-date}}`
@@ -184,12 +206,20 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;')
 }
 
-export type RenderBrand = { name: string; primaryColor?: string | null; senderName?: string | null }
+export type RenderBrand = {
+  name: string
+  primaryColor?: string | null
+  accentColor?: string | null
+  senderName?: string | null
+  /** The brand's logo as an absolute address (APP_URL + /files/:id): mail clients fetch it themselves. */
+  logoUrl?: string | null
+}
 export type RenderOptions = { brand?: RenderBrand | null; linkLabel?: string }
 export type RenderedEmail = { subject: string; html: string; text: string }
 
 export const DEFAULT_BRAND_NAME = 'Panorama'
 const DEFAULT_COLOR = '#1d4ed8'
+const DEFAULT_ACCENT = '#0f766e'
 
 type Piece = { literal: string } | { name: string; value: string }
 
@@ -236,7 +266,11 @@ export function renderTemplate(
     subject,
     paragraphs: body.split(/\n[ \t]*\n+/).map((p) => fill(p.trim(), all)),
     brandName,
-    color: safeColor(options.brand?.primaryColor),
+    palette: brandPalette(
+      safeColor(options.brand?.primaryColor),
+      options.brand?.accentColor ?? DEFAULT_ACCENT,
+    ),
+    logoUrl: options.brand?.logoUrl && isWebUrl(options.brand.logoUrl) ? options.brand.logoUrl : null,
     senderName: options.brand?.senderName || undefined,
     linkLabel: options.linkLabel || 'Open the link',
   })
@@ -246,19 +280,6 @@ export function renderTemplate(
 /** Only a hex colour goes into a style attribute; anything else falls back to the default blue. */
 function safeColor(color: string | null | undefined): string {
   return color && /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(color.trim()) ? color.trim() : DEFAULT_COLOR
-}
-
-/** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
-function textOn(hex: string): string {
-  let h = hex.slice(1)
-  if (h.length === 3) h = [...h].map((c) => c + c).join('')
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(h.slice(i, i + 2), 16) / 255
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
-  })
-  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-  // Contrast with white is (1.05)/(L+0.05), with black (L+0.05)/0.05; pick the larger.
-  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? '#ffffff' : '#111827'
 }
 
 /** Only web links become clickable; anything else is shown as (escaped) text. */
@@ -284,12 +305,14 @@ function renderHtml(input: {
   subject: string
   paragraphs: Piece[][]
   brandName: string
-  color: string
+  /** The brand's colours, contrast-checked (app/lib/colour.ts): text on the band and the button reaches AA. */
+  palette: BrandPalette
+  logoUrl: string | null
   senderName?: string
   linkLabel: string
 }): string {
-  const { color } = input
-  const onColor = textOn(color)
+  const color = input.palette.primary
+  const onColor = input.palette.onPrimary
   const p = `margin:0 0 16px;${FONT};font-size:16px;line-height:1.55;color:#1f2937`
   const blocks = input.paragraphs.map((pieces) => {
     const parts = pieces.filter((x) => !('literal' in x) || x.literal.trim() !== '')
@@ -324,9 +347,17 @@ function renderHtml(input: {
 <body style="margin:0;padding:0;background-color:#f3f4f6">
 <div role="article" aria-roledescription="email" aria-label="${escapeHtml(input.subject)}" lang="en" style="padding:24px 12px;background-color:#f3f4f6">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;margin:0 auto;border-collapse:collapse;background-color:#ffffff;border-radius:8px">
-<tr><td style="padding:20px 32px;background-color:${color};border-radius:8px 8px 0 0">
+${
+  input.logoUrl
+    ? `<tr><td style="padding:16px 32px;background-color:#ffffff;border-radius:8px 8px 0 0">
+<img src="${escapeHtml(input.logoUrl)}" alt="${escapeHtml(input.brandName)}" height="40" style="display:block;height:40px;width:auto;max-width:200px;border:0;${FONT};font-size:16px;color:#1f2937">
+</td></tr>
+`
+    : ''
+}<tr><td style="padding:20px 32px;background-color:${color};${input.logoUrl ? '' : 'border-radius:8px 8px 0 0'}">
 <h1 style="margin:0;${FONT};font-size:20px;line-height:1.3;font-weight:700;color:${onColor}">${escapeHtml(input.brandName)}</h1>
 </td></tr>
+<tr><td style="height:4px;line-height:4px;font-size:0;background-color:${input.palette.accent}">&nbsp;</td></tr>
 <tr><td style="padding:32px">
 ${blocks.join('\n')}
 </td></tr>

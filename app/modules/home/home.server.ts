@@ -1,6 +1,11 @@
+import { schemePhase, schemePhaseSql } from '#app/modules/scheme/state'
+import type { SchemeStatus } from '#db/enums'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { assignments, brands, companies, responses, schemeMembers, schemes, users } from '#db/schema/index'
+import { formatDateTime } from '#app/lib/dates'
+import type { BrandLook } from '#app/modules/brand/look'
+import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import {
   formatDate,
@@ -16,9 +21,10 @@ import {
  * self-assessment and its one next step, the colleagues they invited and how far each has got (never
  * what anyone answered), how many more they may invite, and the report once it exists.
  *
- * Two queries whatever the number of schemes or colleagues, both bound to the signed-in employee:
- * their memberships (with brand and self-assessment) and every live invitation about them. Nothing
- * here takes an id from the request, so there is nothing to tamper with.
+ * Three queries whatever the number of schemes, colleagues or requests, all bound to the signed-in
+ * employee: their memberships (with brand and self-assessment), every live invitation about them, and
+ * the feedback other employees asked of them (their own rater assignments: never anything about the
+ * other people asked). Nothing here takes an id from the request, so there is nothing to tamper with.
  */
 
 /** open: answering and inviting; upcoming: published but not yet open; closed: read-only. */
@@ -81,7 +87,24 @@ export type HomeScheme = {
   }
 }
 
-export type EmployeeHome = { schemes: HomeScheme[] }
+/** Feedback someone asked of this employee: one of their own rater assignments. */
+export type FeedbackRequest = {
+  id: string
+  /** Whose feedback it is. */
+  subjectName: string
+  schemeName: string
+  brand: BrandLook | null
+  phase: SchemePhase
+  status: SelfStatus
+  /** "Not started", "In progress", "Submitted", or "Closed" when the programme ended first. */
+  statusLabel: string
+  /** "30 June 2026 at 23:59 BST", in the programme's time zone. */
+  deadline: string
+  deadlineIso: string
+  action: NextAction | null
+}
+
+export type EmployeeHome = { schemes: HomeScheme[]; requests: FeedbackRequest[] }
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** An employee takes part in a handful of schemes; this only bounds a pathological account. */
@@ -93,9 +116,28 @@ export const SELF_STATUS_LABELS: Record<SelfStatus, string> = {
   submitted: 'Submitted',
 }
 
-function phaseOf(status: 'draft' | 'open' | 'closed', opensAt: Date, closesAt: Date, now: Date): SchemePhase {
-  if (status === 'closed' || closesAt.getTime() <= now.getTime()) return 'closed'
-  return opensAt.getTime() > now.getTime() ? 'upcoming' : 'open'
+/** The one open rule (app/modules/scheme/state.ts); drafts never reach the home page. */
+function phaseOf(status: SchemeStatus, opensAt: Date, closesAt: Date, now: Date): SchemePhase {
+  const phase = schemePhase({ status, opensAt, closesAt }, now)
+  return phase === 'draft' ? 'upcoming' : phase
+}
+
+/** The way into a feedback request, worded for someone answering about a colleague. */
+export function requestAction(input: {
+  phase: SchemePhase
+  assignmentId: string
+  questionnaireId: string
+  status: SelfStatus
+  hasResponse: boolean
+}): NextAction | null {
+  const action = nextAction(input)
+  if (!action) return null
+  const label = {
+    start: 'Give your feedback',
+    continue: 'Continue your feedback',
+    view: 'View your answers',
+  }[action.kind]
+  return { ...action, label }
 }
 
 /** The one obvious thing to do next with the self-assessment, if there is one. */
@@ -127,13 +169,14 @@ export function nextAction(input: {
 
 export async function getEmployeeHome(employeeId: string, now: Date = new Date()): Promise<EmployeeHome> {
   const db = getDb()
-  const at = sql`${now.toISOString()}::timestamptz`
   const selfAssignment = and(
     eq(assignments.schemeId, schemes.id),
     eq(assignments.subjectId, schemeMembers.employeeId),
     eq(assignments.relationship, 'self'),
   )
-  const [schemeRows, raterRows] = await Promise.all([
+  const phase = schemePhaseSql(now)
+  const phaseOrder = sql`CASE ${phase} WHEN 'open' THEN 0 WHEN 'upcoming' THEN 1 ELSE 2 END`
+  const [schemeRows, raterRows, requestRows] = await Promise.all([
     db
       .select({
         id: schemes.id,
@@ -141,6 +184,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         status: schemes.status,
         opensAt: schemes.opensAt,
         closesAt: schemes.closesAt,
+        timeZone: schemes.timeZone,
         maxColleagues: schemes.maxColleagues,
         minRaters: schemes.minRaters,
         companyName: companies.name,
@@ -164,10 +208,8 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       .where(and(eq(schemeMembers.employeeId, employeeId), ne(schemes.status, 'draft')))
       // Running schemes first (soonest deadline first), then upcoming ones, then closed (latest first).
       .orderBy(
-        sql`CASE WHEN ${schemes.status} = 'closed' OR ${schemes.closesAt} <= ${at} THEN 2
-                 WHEN ${schemes.opensAt} > ${at} THEN 1 ELSE 0 END`,
-        sql`CASE WHEN ${schemes.status} = 'closed' OR ${schemes.closesAt} <= ${at} THEN NULL
-                 ELSE ${schemes.closesAt} END ASC`,
+        phaseOrder,
+        sql`CASE WHEN ${phase} = 'closed' THEN NULL ELSE ${schemes.closesAt} END ASC`,
         sql`${schemes.closesAt} DESC`,
         asc(schemes.id),
       )
@@ -193,6 +235,45 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         ),
       )
       .orderBy(asc(sql`coalesce(${assignments.invitedAt}, ${assignments.createdAt})`), asc(assignments.id)),
+    // Feedback asked of this employee: their own rater assignments, and nothing of anyone else's.
+    db
+      .select({
+        id: assignments.id,
+        status: assignments.status,
+        dueAt: assignments.dueAt,
+        questionnaireId: assignments.questionnaireId,
+        subjectName: users.displayName,
+        subjectEmail: users.email,
+        schemeName: schemes.name,
+        schemeStatus: schemes.status,
+        opensAt: schemes.opensAt,
+        closesAt: schemes.closesAt,
+        timeZone: schemes.timeZone,
+        responseId: responses.id,
+        ...BRAND_LOOK_COLUMNS,
+      })
+      .from(assignments)
+      .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+      .innerJoin(users, eq(users.id, assignments.subjectId))
+      .innerJoin(companies, eq(companies.id, schemes.companyId))
+      .innerJoin(brands, eq(brands.id, companies.brandId))
+      .leftJoin(responses, eq(responses.assignmentId, assignments.id))
+      .where(
+        and(
+          eq(assignments.respondentId, employeeId),
+          ne(assignments.relationship, 'self'),
+          ne(assignments.status, 'revoked'),
+          ne(schemes.status, 'draft'),
+        ),
+      )
+      // Still to answer first (soonest deadline first), then answered, then closed programmes.
+      .orderBy(
+        phaseOrder,
+        sql`${assignments.status} = 'submitted'`,
+        asc(sql`least(coalesce(${assignments.dueAt}, ${schemes.closesAt}), ${schemes.closesAt})`),
+        asc(assignments.id),
+      )
+      .limit(MAX_SCHEMES),
   ])
 
   const bySchemeId = new Map<string, HomeColleague[]>()
@@ -233,9 +314,9 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       },
       phase,
       opensAt: r.opensAt.toISOString(),
-      opensOn: formatDate(r.opensAt),
+      opensOn: formatDate(r.opensAt, r.timeZone),
       closesAt: r.closesAt.toISOString(),
-      deadline: formatDate(r.closesAt),
+      deadline: formatDate(r.closesAt, r.timeZone),
       daysLeft:
         phase === 'closed' ? null : Math.max(0, Math.floor((r.closesAt.getTime() - now.getTime()) / DAY_MS)),
       self:
@@ -244,7 +325,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
               assignmentId: r.selfId,
               status: selfStatus,
               statusLabel: SELF_STATUS_LABELS[selfStatus],
-              submittedOn: r.selfSubmittedAt ? formatDate(r.selfSubmittedAt) : null,
+              submittedOn: r.selfSubmittedAt ? formatDate(r.selfSubmittedAt, r.timeZone) : null,
               action: nextAction({
                 phase,
                 assignmentId: r.selfId,
@@ -270,5 +351,29 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       },
     }
   })
-  return { schemes: list }
+  const requests: FeedbackRequest[] = requestRows.map((r) => {
+    const phase = phaseOf(r.schemeStatus, r.opensAt, r.closesAt, now)
+    const status = r.status as SelfStatus
+    const subjectName = r.subjectName.trim() || r.subjectEmail
+    const deadline = r.dueAt && r.dueAt < r.closesAt ? r.dueAt : r.closesAt
+    return {
+      id: r.id,
+      subjectName,
+      schemeName: r.schemeName,
+      brand: brandLookOf(r),
+      phase,
+      status,
+      statusLabel: phase === 'closed' && status !== 'submitted' ? 'Closed' : SELF_STATUS_LABELS[status],
+      deadline: formatDateTime(deadline, r.timeZone),
+      deadlineIso: deadline.toISOString(),
+      action: requestAction({
+        phase,
+        assignmentId: r.id,
+        questionnaireId: r.questionnaireId,
+        status,
+        hasResponse: Boolean(r.responseId),
+      }),
+    }
+  })
+  return { schemes: list, requests }
 }

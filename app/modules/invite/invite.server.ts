@@ -1,13 +1,19 @@
+import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
+import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
+import type { AssignmentStatus, SchemeStatus } from '#db/enums'
+import type { Outcome } from '#app/lib/outcome'
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
-import { actionCodes, assignments, companies, schemeMembers, schemes, users } from '#db/schema/index'
+import { actionCodes, assignments, brands, companies, schemeMembers, schemes, users } from '#db/schema/index'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { createActionCode } from '#app/modules/auth/action-codes.server'
 import { actionLink } from '#app/modules/auth/auth.server'
 import type { Role } from '#app/modules/auth/permissions'
 import { hit, peek, type RateLimitRule } from '#app/modules/auth/rate-limit.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
+import type { BrandLook } from '#app/modules/brand/look'
+import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
 import {
@@ -32,16 +38,7 @@ import {
 
 export type InviteActor = { id: string; role: Role; ip?: string | null }
 
-export type Outcome<T> =
-  | { ok: true; value: T }
-  | {
-      ok: false
-      notFound?: boolean
-      formErrors?: string[]
-      fieldErrors?: Record<string, string[]>
-      /** Set when refused by a rate limit (the route answers 429 with Retry-After). */
-      retryAfterSeconds?: number
-    }
+export type { Outcome }
 
 /** Resending e-mails someone again: at most once per 10 minutes per invitation, 20 an hour per employee. */
 /**
@@ -85,10 +82,11 @@ export const inviteMessages = {
     `${onBehalf ? `${employeeName} has` : 'You have'} already invited ${limit} ${
       limit === 1 ? 'colleague' : 'colleagues'
     }, the most this scheme allows. To invite someone else, revoke an invitation that has not been answered yet.`,
-  staff:
-    'That address belongs to a consultancy administrator, who cannot give feedback in a scheme. Choose someone else.',
-  disabled:
-    'The account for this e-mail address has been disabled, so it cannot be invited. Choose someone else, or ask your administrator.',
+  /**
+   * Every address that cannot be invited for a reason about its owner (a consultancy administrator,
+   * a disabled account) gets these same words: the form must not tell an employee who they are.
+   */
+  unavailable: 'This address cannot be invited to give feedback. Choose someone else.',
   answered: (name: string) => `${name} has already answered, so the invitation can no longer be changed.`,
   revoked: (name: string) =>
     `The invitation to ${name} has already been revoked. Invite them again if you need to.`,
@@ -103,13 +101,6 @@ export const inviteMessages = {
 function minutes(seconds: number) {
   const n = Math.max(1, Math.ceil(seconds / 60))
   return `${n} ${n === 1 ? 'minute' : 'minutes'}`
-}
-
-/** A Postgres error code from either driver (Drizzle wraps the driver's error in `cause`). */
-function pgErrorCode(error: unknown): string | undefined {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | null
-  const code = e?.cause?.code ?? e?.code
-  return typeof code === 'string' ? code : undefined
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -132,8 +123,12 @@ export type InviteScheme = {
   id: string
   name: string
   companyName: string
-  status: 'draft' | 'open' | 'closed'
+  status: SchemeStatus
   closesAt: string
+  /** The scheme's IANA time zone: its dates are shown in it. */
+  timeZone: string
+  /** The programme's brand (the page's header wears the chosen scheme's). */
+  brand: BrandLook | null
   /** Open for invitations: status open and the closing date still ahead. */
   open: boolean
   limit: number
@@ -182,18 +177,21 @@ export async function getInvitePage(
       companyName: companies.name,
       status: schemes.status,
       closesAt: schemes.closesAt,
-      open: sql<boolean>`(${schemes.status} = 'open' AND ${schemes.closesAt} > now())`,
+      timeZone: schemes.timeZone,
+      open: schemeOpenSql(),
       maxColleagues: schemes.maxColleagues,
       live: liveCount,
+      ...BRAND_LOOK_COLUMNS,
     })
     .from(schemeMembers)
     .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
     .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .innerJoin(brands, eq(brands.id, companies.brandId))
     .where(eq(schemeMembers.employeeId, employeeId))
     // Open schemes first (soonest deadline first), then the others, most recent first.
     .orderBy(
-      desc(sql`(${schemes.status} = 'open' AND ${schemes.closesAt} > now())`),
-      sql`CASE WHEN ${schemes.status} = 'open' AND ${schemes.closesAt} > now() THEN ${schemes.closesAt} END ASC`,
+      desc(schemeOpenSql()),
+      sql`CASE WHEN ${schemeOpenSql()} THEN ${schemes.closesAt} END ASC`,
       desc(schemes.closesAt),
       asc(schemes.id),
     )
@@ -204,6 +202,8 @@ export async function getInvitePage(
     companyName: r.companyName,
     status: r.status,
     closesAt: r.closesAt.toISOString(),
+    timeZone: r.timeZone,
+    brand: brandLookOf(r),
     open: Boolean(r.open),
     limit: colleagueLimit(r.maxColleagues),
     live: r.live,
@@ -255,8 +255,10 @@ export async function getInvitePage(
 
 type Membership = {
   schemeName: string
-  status: 'draft' | 'open' | 'closed'
+  status: SchemeStatus
+  opensAt: Date
   closesAt: Date
+  timeZone: string
   maxColleagues: number
   questionnaireId: string
   employeeName: string
@@ -274,7 +276,9 @@ async function lockMembership(tx: Tx, schemeId: string, employeeId: string): Pro
     .select({
       schemeName: schemes.name,
       status: schemes.status,
+      opensAt: schemes.opensAt,
       closesAt: schemes.closesAt,
+      timeZone: schemes.timeZone,
       maxColleagues: schemes.maxColleagues,
       questionnaireId: schemes.questionnaireId,
       employeeName: users.displayName,
@@ -291,10 +295,11 @@ async function lockMembership(tx: Tx, schemeId: string, employeeId: string): Pro
   return row ?? null
 }
 
-function closedMessage(scheme: { status: string; closesAt: Date }): string | null {
-  if (scheme.status === 'draft') return inviteMessages.notOpen
-  if (scheme.status !== 'open' || scheme.closesAt.getTime() <= Date.now()) return inviteMessages.closed
-  return null
+/** Why invitations cannot be sent or changed in this scheme now (the one open rule), or null. */
+function closedMessage(scheme: SchemeTimes): string | null {
+  const phase = schemePhase(scheme)
+  if (phase === 'draft' || phase === 'upcoming') return inviteMessages.notOpen
+  return phase === 'closed' ? inviteMessages.closed : null
 }
 
 /** May this actor act for this employee? An employee only for themself; an admin for anyone. */
@@ -350,119 +355,127 @@ export async function inviteColleague(
   }
 
   try {
-    return await getDb().transaction(async (tx): Promise<Outcome<InviteResult>> => {
-      const membership = await lockMembership(tx, schemeId, employeeId)
-      if (!membership) {
-        const employee = await findEmployeeName(tx, employeeId)
-        if (!employee) return { ok: false, notFound: true }
-        return { ok: false, formErrors: [inviteMessages.notEnrolled(onBehalf, employee)] }
-      }
-      const employeeName = membership.employeeName || membership.employeeEmail
-      const closed = closedMessage(membership)
-      if (closed) return { ok: false, formErrors: [closed] }
-      if (email === membership.employeeEmail)
-        return { ok: false, fieldErrors: { email: [inviteMessages.self(onBehalf, employeeName)] } }
-
-      const [existing] = await tx
-        .select({ id: users.id, disabledAt: users.disabledAt, role: users.role })
-        .from(users)
-        .where(eq(users.email, email))
-        .limit(1)
-      if (existing?.disabledAt) return { ok: false, fieldErrors: { email: [inviteMessages.disabled] } }
-      // An admin's invite link would be a password-free way into the back office: never issue one.
-      if (existing?.role === 'admin') return { ok: false, fieldErrors: { email: [inviteMessages.staff] } }
-
-      const [counts] = await tx
-        .select({
-          live: sql<number>`count(*)::int`.mapWith(Number),
-          same: existing
-            ? sql<number>`count(*) FILTER (WHERE ${assignments.respondentId} = ${existing.id})::int`.mapWith(
-                Number,
-              )
-            : sql<number>`0`.mapWith(Number),
-        })
-        .from(assignments)
-        .where(
-          and(
-            eq(assignments.schemeId, schemeId),
-            eq(assignments.subjectId, employeeId),
-            ne(assignments.relationship, 'self'),
-            ne(assignments.status, 'revoked'),
-          ),
-        )
-      if (counts!.same > 0) return { ok: false, fieldErrors: { email: [inviteMessages.duplicate(email)] } }
-      const limit = colleagueLimit(membership.maxColleagues)
-      if (counts!.live >= limit)
-        return { ok: false, formErrors: [inviteMessages.limit(limit, onBehalf, employeeName)] }
-
-      // A person who already has an account (an employee, an admin, a colleague of someone else)
-      // keeps it and their role; anyone else becomes a colleague, who signs in by the link.
-      let colleagueId = existing?.id
-      if (!colleagueId) {
-        const [created] = await tx
-          .insert(users)
-          .values({ email, role: 'colleague', displayName: name })
-          .onConflictDoNothing({ target: users.email })
-          .returning({ id: users.id })
-        colleagueId = created?.id
-        if (!colleagueId) {
-          // Created a moment ago by another invitation (another employee's): use that account.
-          const [raced] = await tx
-            .select({ id: users.id, disabledAt: users.disabledAt })
-            .from(users)
-            .where(eq(users.email, email))
-            .limit(1)
-          if (!raced || raced.disabledAt)
-            return { ok: false, fieldErrors: { email: [inviteMessages.disabled] } }
-          colleagueId = raced.id
+    // Concurrent invitations queue on the membership lock; should Postgres still break one off (a
+    // deadlock or serialization conflict under load), it is run again rather than answered 500.
+    return await retryOnConflict(() =>
+      getDb().transaction(async (tx): Promise<Outcome<InviteResult>> => {
+        const membership = await lockMembership(tx, schemeId, employeeId)
+        if (!membership) {
+          const employee = await findEmployeeName(tx, employeeId)
+          if (!employee) return { ok: false, notFound: true }
+          return { ok: false, formErrors: [inviteMessages.notEnrolled(onBehalf, employee)] }
         }
-      }
+        const employeeName = membership.employeeName || membership.employeeEmail
+        const closed = closedMessage(membership)
+        if (closed) return { ok: false, formErrors: [closed] }
+        if (email === membership.employeeEmail)
+          return { ok: false, fieldErrors: { email: [inviteMessages.self(onBehalf, employeeName)] } }
 
-      const now = new Date()
-      const [assignment] = await tx
-        .insert(assignments)
-        .values({
-          schemeId,
-          questionnaireId: membership.questionnaireId,
+        const [existing] = await tx
+          .select({ id: users.id, disabledAt: users.disabledAt, role: users.role })
+          .from(users)
+          .where(eq(users.email, email))
+          .limit(1)
+
+        const [counts] = await tx
+          .select({
+            live: sql<number>`count(*)::int`.mapWith(Number),
+            same: existing
+              ? sql<number>`count(*) FILTER (WHERE ${assignments.respondentId} = ${existing.id})::int`.mapWith(
+                  Number,
+                )
+              : sql<number>`0`.mapWith(Number),
+          })
+          .from(assignments)
+          .where(
+            and(
+              eq(assignments.schemeId, schemeId),
+              eq(assignments.subjectId, employeeId),
+              ne(assignments.relationship, 'self'),
+              ne(assignments.status, 'revoked'),
+            ),
+          )
+        if (counts!.same > 0) return { ok: false, fieldErrors: { email: [inviteMessages.duplicate(email)] } }
+        const limit = colleagueLimit(membership.maxColleagues)
+        if (counts!.live >= limit)
+          return { ok: false, formErrors: [inviteMessages.limit(limit, onBehalf, employeeName)] }
+        // An admin's invite link would be a password-free way into the back office: never issue one.
+        // Neither this nor a disabled account is named: both get the same words, and only here, where
+        // any other address would have been invited.
+        if (existing?.disabledAt || existing?.role === 'admin')
+          return { ok: false, fieldErrors: { email: [inviteMessages.unavailable] } }
+
+        // A person who already has an account (an employee, an admin, a colleague of someone else)
+        // keeps it and their role; anyone else becomes a colleague, who signs in by the link.
+        let colleagueId = existing?.id
+        if (!colleagueId) {
+          const [created] = await tx
+            .insert(users)
+            .values({ email, role: 'colleague', displayName: name })
+            .onConflictDoNothing({ target: users.email })
+            .returning({ id: users.id })
+          colleagueId = created?.id
+          if (!colleagueId) {
+            // Created a moment ago by another invitation (another employee's): use that account.
+            const [raced] = await tx
+              .select({ id: users.id, disabledAt: users.disabledAt })
+              .from(users)
+              .where(eq(users.email, email))
+              .limit(1)
+            if (!raced || raced.disabledAt)
+              return { ok: false, fieldErrors: { email: [inviteMessages.unavailable] } }
+            colleagueId = raced.id
+          }
+        }
+
+        const now = new Date()
+        const [assignment] = await tx
+          .insert(assignments)
+          .values({
+            schemeId,
+            questionnaireId: membership.questionnaireId,
+            subjectId: employeeId,
+            respondentId: colleagueId,
+            relationship,
+            respondentName: name,
+            status: 'pending',
+            invitedAt: now,
+            dueAt: membership.closesAt,
+          })
+          .returning({ id: assignments.id })
+        const assignmentId = assignment!.id
+        await sendInvitation(tx, {
+          assignmentId,
+          colleagueId,
+          email,
+          colleagueName: name,
+          employeeName,
+          schemeName: membership.schemeName,
+          closesAt: membership.closesAt,
+          timeZone: membership.timeZone,
+          brandId: membership.brandId,
+        })
+        await recordAudit(tx, {
+          actorId: actor.id,
+          ip: actor.ip ?? null,
+          action: 'invite.create',
+          entity: 'assignment',
+          entityId: assignmentId,
+          details: { employeeId, schemeId, colleagueId, email, relationship, onBehalf },
+        })
+        await publishEvent(tx, {
+          type: 'assignment.updated',
           subjectId: employeeId,
           respondentId: colleagueId,
-          relationship,
-          respondentName: name,
+          assignmentId,
           status: 'pending',
-          invitedAt: now,
-          dueAt: membership.closesAt,
         })
-        .returning({ id: assignments.id })
-      const assignmentId = assignment!.id
-      await sendInvitation(tx, {
-        assignmentId,
-        colleagueId,
-        email,
-        colleagueName: name,
-        employeeName,
-        schemeName: membership.schemeName,
-        closesAt: membership.closesAt,
-        brandId: membership.brandId,
-      })
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
-        action: 'invite.create',
-        entity: 'assignment',
-        entityId: assignmentId,
-        details: { employeeId, schemeId, colleagueId, email, relationship, onBehalf },
-      })
-      await publishEvent(tx, {
-        type: 'assignment.updated',
-        subjectId: employeeId,
-        assignmentId,
-        status: 'pending',
-      })
-      return {
-        ok: true,
-        value: { assignmentId, colleagueId, name, email, remaining: Math.max(0, limit - counts!.live - 1) },
-      }
-    })
+        return {
+          ok: true,
+          value: { assignmentId, colleagueId, name, email, remaining: Math.max(0, limit - counts!.live - 1) },
+        }
+      }),
+    )
   } catch (error) {
     // The partial unique index is the last word on "one live invitation per colleague": a row that
     // slipped past the check (written without the membership lock) is still a message, not a 500.
@@ -492,6 +505,7 @@ async function sendInvitation(
     employeeName: string
     schemeName: string
     closesAt: Date
+    timeZone: string
     brandId: string | null
   },
 ) {
@@ -511,7 +525,7 @@ async function sendInvitation(
       colleagueName: input.colleagueName,
       employeeName: input.employeeName,
       schemeName: input.schemeName,
-      dueDate: formatDate(input.closesAt),
+      dueDate: formatDate(input.closesAt, input.timeZone),
     },
     entity: 'assignment',
     entityId: input.assignmentId,
@@ -537,13 +551,15 @@ type RaterRow = {
   schemeId: string
   subjectId: string
   respondentId: string
-  status: 'pending' | 'in_progress' | 'submitted' | 'revoked'
+  status: AssignmentStatus
   name: string
   email: string
   employeeName: string
   schemeName: string
-  schemeStatus: 'draft' | 'open' | 'closed'
+  schemeStatus: SchemeStatus
+  opensAt: Date
   closesAt: Date
+  timeZone: string
   brandId: string | null
 }
 
@@ -576,7 +592,9 @@ async function findRaterAssignment(
       employeeName: sql<string>`${subject}`,
       schemeName: schemes.name,
       schemeStatus: schemes.status,
+      opensAt: schemes.opensAt,
       closesAt: schemes.closesAt,
+      timeZone: schemes.timeZone,
       brandId: sql<string | null>`(
         SELECT c.brand_id FROM users s JOIN companies c ON c.id = coalesce(s.company_id, ${schemes.companyId})
         WHERE s.id = ${assignments.subjectId}
@@ -605,7 +623,7 @@ async function findRaterAssignment(
 function unchangeable(row: RaterRow): string | null {
   if (row.status === 'submitted') return inviteMessages.answered(row.name)
   if (row.status === 'revoked') return inviteMessages.revoked(row.name)
-  return closedMessage({ status: row.schemeStatus, closesAt: row.closesAt })
+  return closedMessage({ status: row.schemeStatus, opensAt: row.opensAt, closesAt: row.closesAt })
 }
 
 export async function resendInvite(
@@ -658,6 +676,7 @@ export async function resendInvite(
       employeeName: row.employeeName,
       schemeName: row.schemeName,
       closesAt: row.closesAt,
+      timeZone: row.timeZone,
       brandId: row.brandId,
     })
     await recordAudit(tx, {
@@ -706,6 +725,7 @@ export async function revokeInvite(
     await publishEvent(tx, {
       type: 'assignment.updated',
       subjectId: row.subjectId,
+      respondentId: row.respondentId,
       assignmentId: row.id,
       status: 'revoked',
     })

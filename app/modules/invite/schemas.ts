@@ -1,7 +1,10 @@
-import { z } from 'zod'
+import { RELATIONSHIPS as ALL_RELATIONSHIPS, type AssignmentStatus, type Relationship as AnyRelationship } from '#db/enums'
+import { formatDate as formatDay } from '#app/lib/dates'
+import { singleLine } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
 
 /**
- * The colleague-invite forms' Zod schemas and wording, shared by Conform in the browser and by the
+ * The colleague-invite forms' Zod schemas (Zod Mini: app/lib/zod.ts) and wording, shared by Conform in the browser and by the
  * action and invite.server.ts on the server. No server-only imports: this file reaches the client.
  */
 
@@ -9,8 +12,8 @@ export const COLLEAGUE_NAME_MAX = 100
 export const EMAIL_MAX = 254
 
 /** The relationships an employee may choose for a colleague ('self' is the employee's own assignment). */
-export const RELATIONSHIPS = ['manager', 'peer', 'direct_report', 'other'] as const
-export type Relationship = (typeof RELATIONSHIPS)[number]
+export type Relationship = Exclude<AnyRelationship, 'self'>
+export const RELATIONSHIPS = ALL_RELATIONSHIPS.filter((r): r is Relationship => r !== 'self')
 export const RELATIONSHIP_LABELS: Record<Relationship, string> = {
   manager: 'Manager',
   peer: 'Peer',
@@ -27,7 +30,7 @@ export const INVITE_STATUS_LABELS: Record<InviteStatus, string> = {
   revoked: 'Revoked',
 }
 
-export function inviteStatusOf(status: 'pending' | 'in_progress' | 'submitted' | 'revoked'): InviteStatus {
+export function inviteStatusOf(status: AssignmentStatus): InviteStatus {
   switch (status) {
     case 'pending':
       return 'invited'
@@ -43,7 +46,7 @@ export function inviteStatusOf(status: 'pending' | 'in_progress' | 'submitted' |
 export const INVITE_MESSAGES = {
   nameRequired: 'Enter your colleague’s name.',
   nameTooLong: `The name must be ${COLLEAGUE_NAME_MAX} characters or fewer.`,
-  nameLineBreak: 'The name must be on one line.',
+  nameLineBreak: 'The name must be on one line, without tabs or other control characters.',
   emailRequired: 'Enter your colleague’s e-mail address.',
   emailInvalid: 'Enter an e-mail address like name@example.com.',
   emailTooLong: `The e-mail address must be ${EMAIL_MAX} characters or fewer.`,
@@ -53,22 +56,28 @@ export const INVITE_MESSAGES = {
   unreadable: 'This form could not be read. Reload the page and try again.',
 } as const
 
-const name = z
-  .string({ error: INVITE_MESSAGES.nameRequired })
-  .trim()
-  .min(1, INVITE_MESSAGES.nameRequired)
-  .max(COLLEAGUE_NAME_MAX, INVITE_MESSAGES.nameTooLong)
+const name = z.string({ error: INVITE_MESSAGES.nameRequired }).check(
+  z.trim(),
+  z.minLength(1, INVITE_MESSAGES.nameRequired),
+  z.maxLength(COLLEAGUE_NAME_MAX, INVITE_MESSAGES.nameTooLong),
   // The name is written into the invitation e-mail; a line break there would read as a new paragraph.
-  .regex(/^[^\r\n]*$/, INVITE_MESSAGES.nameLineBreak)
+  singleLine(INVITE_MESSAGES.nameLineBreak),
+)
 
-const email = z
-  .string({ error: INVITE_MESSAGES.emailRequired })
-  .trim()
-  .min(1, INVITE_MESSAGES.emailRequired)
-  .max(EMAIL_MAX, INVITE_MESSAGES.emailTooLong)
-  .pipe(z.email(INVITE_MESSAGES.emailInvalid))
+const email = z.pipe(
+  z.pipe(
+    z
+      .string({ error: INVITE_MESSAGES.emailRequired })
+      .check(
+        z.trim(),
+        z.minLength(1, INVITE_MESSAGES.emailRequired),
+        z.maxLength(EMAIL_MAX, INVITE_MESSAGES.emailTooLong),
+      ),
+    z.email(INVITE_MESSAGES.emailInvalid),
+  ),
   // Addresses are one account whatever their case (users.email is stored lower-case).
-  .transform((v) => v.toLowerCase())
+  z.transform((v: string) => v.toLowerCase()),
+)
 
 const relationship = z.enum(RELATIONSHIPS, { error: INVITE_MESSAGES.relationship })
 
@@ -78,7 +87,7 @@ export const InviteFieldsSchema = z.object({ name, email, relationship })
 export const InviteSchema = z.object({
   intent: z.literal('invite'),
   // A hidden field: the scheme shown on the page. invite.server.ts checks it (enrolment, open).
-  schemeId: z.string().max(100).optional(),
+  schemeId: z.optional(z.string().check(z.maxLength(100))),
   name,
   email,
   relationship,
@@ -93,20 +102,19 @@ export const ResendSchema = z.object({ intent: z.literal('resend'), assignmentId
 export const RevokeSchema = z.object({ intent: z.literal('revoke'), assignmentId })
 
 /** The page's address: which scheme, on whose behalf (admins), and which invitation to confirm revoking. */
+const queryValue = z.catch(z.optional(z.string().check(z.maxLength(100))), undefined)
 export const InvitePageQuerySchema = z.object({
-  scheme: z.string().max(100).optional().catch(undefined),
-  employee: z.string().max(100).optional().catch(undefined),
-  revoke: z.string().max(100).optional().catch(undefined),
+  scheme: queryValue,
+  employee: queryValue,
+  revoke: queryValue,
 })
 
-const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
-
 /**
- * "30 June 2026". Always in UTC: the server (e-mails, first render) and the browser (hydration)
- * must write the same date, and the deployment has no time zone of its own.
+ * "30 June 2026", the calendar day in the scheme's time zone (UTC when none is given): the server
+ * (e-mails, first render) and the browser (hydration) write the same date, since the zone is data.
  */
-export function formatDate(date: Date | string): string {
-  return DATE.format(typeof date === 'string' ? new Date(date) : date)
+export function formatDate(date: Date | string, timeZone = 'UTC'): string {
+  return formatDay(date, timeZone)
 }
 
 /** "You can invite 5 more colleagues", or the same about the employee an admin acts for. */

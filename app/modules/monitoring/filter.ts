@@ -1,4 +1,5 @@
 import { isRouteErrorResponse } from 'react-router'
+import { withoutQueryParams } from '#app/lib/query-params'
 
 /**
  * What is reported to the monitoring service, shared by the server and the browser. Pure on
@@ -10,6 +11,7 @@ import { isRouteErrorResponse } from 'react-router'
 /** The part of a Sentry event this module reads or rewrites. */
 export type MonitoringEvent = {
   transaction?: string
+  exception?: { values?: Array<{ value?: string }> }
   request?: {
     url?: string
     method?: string
@@ -96,9 +98,18 @@ export function stripQuery(url: string): string {
  */
 export function scrubEvent<E extends MonitoringEvent>(event: E): E {
   const request = event.request
-  const transaction =
+  const rewritten: Partial<MonitoringEvent> =
     typeof event.transaction === 'string' ? { transaction: stripQueries(event.transaction) } : {}
-  if (!request) return { ...event, ...transaction } as E
+  // A failed query's message lists its parameters (addresses, answers): keep the statement only.
+  if (event.exception?.values) {
+    rewritten.exception = {
+      ...event.exception,
+      values: event.exception.values.map((v) =>
+        typeof v.value === 'string' ? { ...v, value: withoutQueryParams(v.value) } : v,
+      ),
+    }
+  }
+  if (!request) return { ...event, ...rewritten } as E
   const { cookies: _cookies, query_string: _query, ...rest } = request
   const scrubbed: NonNullable<MonitoringEvent['request']> = { ...rest }
   if (typeof request.url === 'string') scrubbed.url = stripQuery(request.url)
@@ -107,7 +118,7 @@ export function scrubEvent<E extends MonitoringEvent>(event: E): E {
       Object.entries(request.headers).filter(([name]) => !SECRET_HEADERS.has(name.toLowerCase())),
     )
   }
-  return { ...event, ...transaction, request: scrubbed } as E
+  return { ...event, ...rewritten, request: scrubbed } as E
 }
 
 /** Query strings and fragments inside free text such as `GET /verify?code=…`. */

@@ -1,3 +1,4 @@
+import type { AssignmentStatus } from '#db/enums'
 import { sql } from 'drizzle-orm'
 import type { Tx } from '#db/client'
 
@@ -11,8 +12,14 @@ export type PanoramaEvent = {
   type: 'assignment.updated'
   /** The employee whose feedback changed: their /user page refreshes. */
   subjectId: string
+  /**
+   * Who answers the assignment: an employee asked for feedback sees it on their /user page
+   * ("Feedback requested from you"), which refreshes too. The stream tells them only their own
+   * assignment's id and state.
+   */
+  respondentId?: string
   assignmentId: string
-  status: 'pending' | 'in_progress' | 'submitted' | 'revoked'
+  status: AssignmentStatus
 }
 
 export async function publishEvent(tx: Tx, event: PanoramaEvent) {

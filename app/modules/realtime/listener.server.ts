@@ -61,6 +61,7 @@ export function reconnectDelayMs(attempt: number): number {
 const EventSchema = z.object({
   type: z.literal('assignment.updated'),
   subjectId: z.uuid(),
+  respondentId: z.uuid().optional(),
   assignmentId: z.uuid(),
   status: z.enum(['pending', 'in_progress', 'submitted', 'revoked']),
 })
@@ -299,12 +300,16 @@ export const EVENT_STREAM_HEADERS = {
 } as const
 
 /**
- * The live-update stream of one signed-in employee: only events about their own feedback (subjectId),
+ * The live-update stream of one signed-in employee: only events about their own feedback (subjectId)
+ * or about an assignment they answer themselves (respondentId),
  * a heartbeat comment, and clean-up when the browser goes away (request.signal), the stream is
  * cancelled, the hub closes, or the stream reaches its maximum age.
  */
 export async function eventStreamResponse(input: {
-  subjectId: string
+  /** The employee whose events are sent (their own feedback and what they answer)… */
+  subjectId?: string
+  /** …or every event: an administrator's dashboard. */
+  everyone?: boolean
   signal: AbortSignal
   heartbeatMs?: number
   maxAgeMs?: number
@@ -355,7 +360,10 @@ export async function eventStreamResponse(input: {
 
   try {
     unsubscribe = await subscribe(
-      (event) => event.subjectId === input.subjectId,
+      (event) =>
+        input.everyone === true ||
+        (input.subjectId !== undefined &&
+          (event.subjectId === input.subjectId || event.respondentId === input.subjectId)),
       (message) => {
         if (message.kind === 'close') cleanup()
         else if (message.kind === 'resync') write('event: resync\ndata: {}\n\n')

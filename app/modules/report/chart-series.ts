@@ -85,3 +85,24 @@ export function wrapLabel(text: string, width = 28): string[] {
   if (line) lines.push(line)
   return lines.length ? lines : ['']
 }
+
+/**
+ * The radar's scale: one ring per step, drawn without numbers. Numbers on the radar sit on the top
+ * axis, under that axis's data points, where they hide each other ("5", "3", "2" overlapping); the
+ * ring note under the chart (radarScaleNote) and the table beside it carry the scale instead.
+ */
+export function radarScale(min: number, max: number) {
+  return {
+    min,
+    max,
+    ticks: { stepSize: 1, display: false },
+    pointLabels: { color: '#0f172a', font: { size: 13 }, padding: 8 },
+    grid: { color: '#cbd5e1' },
+    angleLines: { color: '#cbd5e1' },
+  }
+}
+
+/** How to read the rings, said beside the radar: "Rings from 1 at the centre to 5 on the outside, one per step." */
+export function radarScaleNote(min: number, max: number): string {
+  return `Rings from ${min} at the centre to ${max} on the outside, one per step.`
+}

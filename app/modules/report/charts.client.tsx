@@ -15,11 +15,12 @@ import {
   type ChartOptions,
 } from 'chart.js'
 import { Chart } from 'react-chartjs-2'
-import { barStyle, chartSummary, seriesStyle, wrapLabel, type Series } from './chart-series'
+import { barStyle, chartSummary, radarScale, seriesStyle, wrapLabel, type Series } from './chart-series'
 
 /**
  * The report's charts. Client-only (the `.client` suffix keeps it out of the server build) and loaded
- * lazily by the report page alone, so Chart.js is in no other page's bundle. Only the pieces these
+ * by the report page alone, when a chart comes near the screen (chart-slot.tsx), so Chart.js is in no
+ * page's bundle. Only the pieces these
  * two charts use are registered, which is what lets the bundler drop the rest of Chart.js.
  */
 ChartJS.register(
@@ -43,6 +44,8 @@ export type ChartProps = {
   series: Series[]
   min: number
   max: number
+  /** false when printing: a chart drawn for the printout must be whole at once, not mid-animation. */
+  animate?: boolean
 }
 
 const reducedMotion = () =>
@@ -51,7 +54,7 @@ const reducedMotion = () =>
 const legend = { position: 'bottom' as const, labels: { color: '#0f172a', boxWidth: 14 } }
 
 /** Self against the colleagues' average and each colleague, one axis per category. */
-export function RadarChart({ title, labels, series, min, max }: ChartProps) {
+export function RadarChart({ title, labels, series, min, max, animate = true }: ChartProps) {
   const data: ChartData<'radar', (number | null)[], string> = {
     labels,
     datasets: series.map((s, i) => ({ label: s.label, data: s.values, ...seriesStyle(i), spanGaps: true })),
@@ -59,17 +62,8 @@ export function RadarChart({ title, labels, series, min, max }: ChartProps) {
   const options: ChartOptions<'radar'> = {
     responsive: true,
     maintainAspectRatio: false,
-    animation: reducedMotion() ? false : undefined,
-    scales: {
-      r: {
-        min,
-        max,
-        ticks: { stepSize: 1, color: '#334155', backdropColor: 'rgba(255, 255, 255, 0.8)' },
-        pointLabels: { color: '#0f172a', font: { size: 13 } },
-        grid: { color: '#cbd5e1' },
-        angleLines: { color: '#cbd5e1' },
-      },
-    },
+    animation: !animate || reducedMotion() ? false : undefined,
+    scales: { r: radarScale(min, max) },
     plugins: { legend },
   }
   return (
@@ -93,6 +87,7 @@ export function BarChart({
   series,
   min,
   max,
+  animate = true,
   horizontal = true,
 }: ChartProps & { horizontal?: boolean }) {
   const data: ChartData<'bar', (number | null)[], string | string[]> = {
@@ -105,7 +100,7 @@ export function BarChart({
     indexAxis: horizontal ? 'y' : 'x',
     responsive: true,
     maintainAspectRatio: false,
-    animation: reducedMotion() ? false : undefined,
+    animation: !animate || reducedMotion() ? false : undefined,
     scales: horizontal ? { x: valueAxis, y: labelAxis } : { x: labelAxis, y: valueAxis },
     plugins: { legend },
   }

@@ -1,7 +1,10 @@
-import { Component, Fragment, lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
+import { Fragment, useEffect, useState, type ReactNode } from 'react'
+import { flushSync } from 'react-dom'
 import { Link } from 'react-router'
 import { CHART_COLORS } from '#app/config/constants'
-import type { Series } from './chart-series'
+import { formatDate } from '#app/lib/dates'
+import { radarScaleNote, type Series } from './chart-series'
+import { ChartSlot, DrawAllCharts, loadCharts, loadedCharts, type Charts } from './chart-slot'
 import {
   describeSelfAnswer,
   formatScore,
@@ -15,23 +18,12 @@ import {
 } from './report'
 
 /**
- * The report page's sections. Every chart sits beside a real table with the same numbers: the table is
- * what the server renders (and what screen readers and the printout rely on); the chart arrives after
- * hydration, from a chunk only this page loads.
+ * The report page's sections. Every chart sits beside a real table with the same numbers. The
+ * server renders all of it but the canvases — the tables first, each chart's box at its final size,
+ * the "Save as PDF" button — so hydration moves nothing; a chart is drawn when its box comes near
+ * the screen (chart-slot.tsx). The tables are what screen readers, the printout's fallback and
+ * visitors without JavaScript rely on.
  */
-
-const RadarChart = lazy(() => import('./charts.client').then((m) => ({ default: m.RadarChart })))
-const BarChart = lazy(() => import('./charts.client').then((m) => ({ default: m.BarChart })))
-
-const noSubscription = () => () => {}
-/** false on the server and during hydration, true once the page is interactive. */
-export function useHydrated() {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  )
-}
 
 export type Viewer = 'employee' | 'admin'
 
@@ -41,27 +33,10 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
-
 /** "4 of 8 invited colleagues answered" */
 export function answeredLine(header: Pick<ReportHeader, 'invited' | 'colleaguesSubmitted'>) {
   if (header.invited === 0 && header.colleaguesSubmitted === 0) return 'No colleagues invited yet.'
   return `${header.colleaguesSubmitted} of ${plural(header.invited, 'invited colleague', 'invited colleagues')} answered.`
-}
-
-/** A chart failing to load (a lost network) must not take the tables down with it. */
-class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  state = { failed: false }
-  static getDerivedStateFromError() {
-    return { failed: true }
-  }
-  render() {
-    if (this.state.failed)
-      return (
-        <p className="text-sm text-slate-700">The chart could not be loaded; the table has every value.</p>
-      )
-    return this.props.children
-  }
 }
 
 /**
@@ -70,36 +45,34 @@ class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean
  */
 function TableScroller({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="report-table-wrap overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
+    <div className="report-table-wrap relative overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>
   )
 }
 
 function ChartWithTable({
-  chart,
+  draw,
   table,
   height,
   label,
+  note,
 }: {
-  chart: ReactNode
+  draw: (charts: Charts, options: { animate: boolean }) => ReactNode
   table: ReactNode
   height: number
   label: string
+  /** How to read the chart, under it (the radar's rings). */
+  note?: string
 }) {
-  const hydrated = useHydrated()
   return (
-    <div className="report-figure grid items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-      {hydrated ? (
-        <div className="report-chart relative w-full" style={{ height }}>
-          <ChartBoundary>
-            <Suspense fallback={<p className="text-sm text-slate-700">Loading the chart…</p>}>
-              {chart}
-            </Suspense>
-          </ChartBoundary>
-        </div>
-      ) : null}
+    <div className="report-figure grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <TableScroller label={`Table: ${label}`}>{table}</TableScroller>
+      {/* A chart needs JavaScript; without it, no empty box: the table has every value. */}
+      <div className="min-w-0 noscript:hidden">
+        <ChartSlot height={height} draw={draw} />
+        {note ? <p className="mt-2 text-sm text-slate-700">{note}</p> : null}
+      </div>
     </div>
   )
 }
@@ -183,18 +156,27 @@ function CategorySection({
   }
   const title = `Average score per category (${scaleWords(scale)})`
   const radar = categories.length >= 3
-  const chart = radar ? (
-    <RadarChart title={title} labels={labels} series={series} min={scale.min} max={scale.max} />
-  ) : (
-    <BarChart
-      title={title}
-      labels={labels}
-      series={series}
-      min={scale.min}
-      max={scale.max}
-      horizontal={false}
-    />
-  )
+  const draw = ({ RadarChart, BarChart }: Charts, { animate }: { animate: boolean }) =>
+    radar ? (
+      <RadarChart
+        title={title}
+        labels={labels}
+        series={series}
+        min={scale.min}
+        max={scale.max}
+        animate={animate}
+      />
+    ) : (
+      <BarChart
+        title={title}
+        labels={labels}
+        series={series}
+        min={scale.min}
+        max={scale.max}
+        animate={animate}
+        horizontal={false}
+      />
+    )
   return (
     <section aria-labelledby="by-category" className="report-section card flex flex-col gap-4">
       <h2 id="by-category" className="text-xl font-semibold">
@@ -203,7 +185,8 @@ function CategorySection({
       <ChartWithTable
         label={title}
         height={radar ? 420 : 320}
-        chart={chart}
+        note={radar ? radarScaleNote(scale.min, scale.max) : undefined}
+        draw={draw}
         table={
           <Table caption={title} head={['Category', ...seriesHeads(selfLabel, colleagueLabels)]}>
             {categories.map((c) => (
@@ -275,7 +258,9 @@ function ScaleQuestions({
     <ChartWithTable
       label={title}
       height={80 + questions.length * (withColleagues ? 64 : 44)}
-      chart={<BarChart title={title} labels={labels} series={series} min={min} max={max} />}
+      draw={({ BarChart }, { animate }) => (
+        <BarChart title={title} labels={labels} series={series} min={min} max={max} animate={animate} />
+      )}
       table={
         <Table caption={title} head={head}>
           {questions.map((q) => (
@@ -447,18 +432,42 @@ function CommentsSection({ comments }: { comments: Extract<ReportData, { status:
   )
 }
 
-function PrintButton() {
-  const hydrated = useHydrated()
-  // window.print() needs JavaScript; without it the browser's own Print menu does the same.
-  if (!hydrated) return null
+/**
+ * Prints the report with every chart drawn, also those never scrolled to. Part of the first paint
+ * (a button appearing at hydration moved the heading beside it); without JavaScript it is hidden,
+ * since window.print() needs it and the browser's own Print menu does the same.
+ */
+function PrintButton({ drawAllCharts }: { drawAllCharts: () => void }) {
+  const [preparing, setPreparing] = useState(false)
+  const print = () => {
+    if (loadedCharts()) {
+      drawAllCharts()
+      window.print()
+      return
+    }
+    // No chart has been near the screen yet, so Chart.js is not here: fetch it, then print.
+    setPreparing(true)
+    loadCharts()
+      .catch(() => null) // without the charts the printout still has every table
+      .then(() => {
+        setPreparing(false)
+        drawAllCharts()
+        window.print()
+      })
+  }
   return (
-    <button type="button" className="btn btn-secondary no-print" onClick={() => window.print()}>
-      Save as PDF
+    <button
+      type="button"
+      className="btn btn-secondary no-print noscript:hidden"
+      onClick={print}
+      disabled={preparing}
+    >
+      {preparing ? 'Preparing the PDF…' : 'Save as PDF'}
     </button>
   )
 }
 
-function Header({ header }: { header: ReportHeader }) {
+function Header({ header, drawAllCharts }: { header: ReportHeader; drawAllCharts: () => void }) {
   return (
     <div className="report-header flex flex-col gap-3">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -470,7 +479,7 @@ function Header({ header }: { header: ReportHeader }) {
             Feedback report: {header.subjectName}
           </h1>
         </div>
-        <PrintButton />
+        <PrintButton drawAllCharts={drawAllCharts} />
       </div>
       <dl className="grid gap-x-6 gap-y-1 text-sm text-slate-800 sm:grid-cols-[auto_1fr]">
         <dt className="font-semibold">Scheme</dt>
@@ -478,7 +487,7 @@ function Header({ header }: { header: ReportHeader }) {
         <dt className="font-semibold">Questionnaire</dt>
         <dd>{header.questionnaireTitle}</dd>
         <dt className="font-semibold">{header.schemeClosed ? 'Closed' : 'Closes'}</dt>
-        <dd>{dateFormat.format(new Date(header.closesAt))}</dd>
+        <dd>{formatDate(header.closesAt, header.timeZone)}</dd>
         <dt className="font-semibold">Colleagues</dt>
         <dd>{answeredLine(header)}</dd>
       </dl>
@@ -547,11 +556,51 @@ function MoreAnswersNeeded({
   )
 }
 
+/**
+ * Every chart drawn at once, synchronously (flushSync: the boxes render their charts and Chart.js
+ * draws them before this returns), for a printout. Needs the charts' module to have arrived.
+ */
+function useDrawAllCharts() {
+  const [drawAll, setDrawAll] = useState(false)
+  const drawAllCharts = () => {
+    if (loadedCharts()) flushSync(() => setDrawAll(true))
+  }
+  useEffect(() => {
+    // The browser's own Print menu: the charts draw if Chart.js is here (a printout cannot wait for
+    // a download); the print sheet leaves out the boxes of charts that are not drawn.
+    const beforePrint = () => {
+      if (loadedCharts()) flushSync(() => setDrawAll(true))
+    }
+    window.addEventListener('beforeprint', beforePrint)
+    return () => window.removeEventListener('beforeprint', beforePrint)
+  }, [])
+  return { drawAll, drawAllCharts }
+}
+
 export function ReportView({ report, viewer }: { report: ReportData; viewer: Viewer }) {
   const selfLabel = viewer === 'employee' ? 'You' : 'Self'
+  const { drawAll, drawAllCharts } = useDrawAllCharts()
+  return (
+    <DrawAllCharts.Provider value={drawAll}>
+      <ReportSections report={report} viewer={viewer} selfLabel={selfLabel} drawAllCharts={drawAllCharts} />
+    </DrawAllCharts.Provider>
+  )
+}
+
+function ReportSections({
+  report,
+  viewer,
+  selfLabel,
+  drawAllCharts,
+}: {
+  report: ReportData
+  viewer: Viewer
+  selfLabel: string
+  drawAllCharts: () => void
+}) {
   return (
     <article aria-labelledby="page-title" className="report flex flex-col gap-8">
-      <Header header={report.header} />
+      <Header header={report.header} drawAllCharts={drawAllCharts} />
       {report.status === 'self-pending' ? <SelfPending header={report.header} viewer={viewer} /> : null}
       {report.status === 'gathering' ? (
         <>

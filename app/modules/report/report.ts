@@ -4,7 +4,10 @@
  * and no Node imports, so the page's components and the property tests share it.
  */
 
-export type QuestionKind = 'scale' | 'single' | 'multi' | 'text' | 'textarea'
+import type { QuestionKind } from '#db/enums'
+import type { BrandLook } from '#app/modules/brand/look'
+
+export type { QuestionKind }
 
 /** What the header query answers (report.server.ts), one row per report. */
 export type HeaderRow = {
@@ -16,9 +19,17 @@ export type HeaderRow = {
   subject_name: string
   scheme_name: string
   brand_name: string
+  /** The brand's look (the page's header); optional so a header without them still shapes. */
+  brand_logo_file_id?: string | null
+  brand_primary_color?: string | null
+  brand_accent_color?: string | null
+  brand_callback_url?: string | null
+  brand_contact_email?: string | null
+  brand_profile_url?: string | null
   company_name: string
   questionnaire_title: string
   closes_at: Date | string
+  time_zone?: string | null
   scheme_status: string
   self_submitted_at: Date | string | null
   min_raters: number
@@ -72,9 +83,13 @@ export type ReportHeader = {
   subjectName: string
   schemeName: string
   brandName: string
+  /** The programme's brand, for the page's header (app/modules/brand/look.ts). */
+  brand: BrandLook
   companyName: string
   questionnaireTitle: string
   closesAt: string
+  /** The scheme's time zone: the closing date is shown in it. */
+  timeZone: string
   schemeClosed: boolean
   selfSubmittedAt: string | null
   minRaters: number
@@ -202,9 +217,21 @@ export function shapeHeader(row: HeaderRow): ReportHeader {
     subjectName: row.subject_name,
     schemeName: row.scheme_name,
     brandName: row.brand_name,
+    brand: {
+      name: row.brand_name,
+      logoFileId: row.brand_logo_file_id ?? null,
+      primaryColor: row.brand_primary_color ?? '',
+      accentColor: row.brand_accent_color ?? '',
+      contact: {
+        callbackUrl: row.brand_callback_url ?? null,
+        email: row.brand_contact_email ?? null,
+        profileUrl: row.brand_profile_url ?? null,
+      },
+    },
     companyName: row.company_name,
     questionnaireTitle: row.questionnaire_title,
     closesAt: iso(row.closes_at)!,
+    timeZone: row.time_zone || 'UTC',
     schemeClosed: row.scheme_status === 'closed' || new Date(row.closes_at).getTime() <= Date.now(),
     selfSubmittedAt: iso(row.self_submitted_at),
     minRaters: Number(row.min_raters),

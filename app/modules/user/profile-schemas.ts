@@ -1,9 +1,10 @@
-import { z } from 'zod'
+import { singleLine } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
 import { passwordSchema } from '#app/modules/auth/schemas'
 
 /**
  * The four forms of /user/edit-profile, told apart by `intent`, shared by Conform in the browser and
- * the action on the server. This file reaches the browser: no server imports. Conform turns an empty
+ * the action on the server (Zod Mini: app/lib/zod.ts). This file reaches the browser: no server imports. Conform turns an empty
  * field into `undefined` before these run, so "optional" means "left blank".
  */
 
@@ -36,25 +37,34 @@ export function phoneProblem(value: string): string | null {
 
 const displayName = z
   .string({ error: 'Enter your name.' })
-  .trim()
-  .min(1, 'Enter your name.')
-  .max(DISPLAY_NAME_MAX, `Use at most ${DISPLAY_NAME_MAX} characters for your name.`)
+  .check(
+    z.trim(),
+    z.minLength(1, 'Enter your name.'),
+    z.maxLength(DISPLAY_NAME_MAX, `Use at most ${DISPLAY_NAME_MAX} characters for your name.`),
+    singleLine(),
+  )
 
-const phone = z
-  .string()
-  // Stored as the person wrote it, with runs of spaces collapsed; a blank-looking field clears it.
-  .transform((v) => v.trim().replace(/\s+/g, ' '))
-  .superRefine((value, ctx) => {
-    const problem = value ? phoneProblem(value) : null
-    if (problem) ctx.addIssue({ code: 'custom', message: problem })
-  })
-  .optional()
-  .transform((v) => v || null)
+const phone = z.pipe(
+  z.optional(
+    z
+      .pipe(
+        z.string(),
+        // Stored as the person wrote it, with runs of spaces collapsed; a blank-looking field clears it.
+        z.transform((v: string) => v.trim().replace(/\s+/g, ' ')),
+      )
+      .check(
+        z.superRefine((value: string, ctx) => {
+          const problem = value ? phoneProblem(value) : null
+          if (problem) ctx.addIssue({ code: 'custom', message: problem })
+        }),
+      ),
+  ),
+  z.transform((v: string | undefined) => v || null),
+)
 
 const currentPassword = z
   .string({ error: 'Enter your current password.' })
-  .min(1, 'Enter your current password.')
-  .max(1024, 'That password is too long.')
+  .check(z.minLength(1, 'Enter your current password.'), z.maxLength(1024, 'That password is too long.'))
 
 export const ProfileSchema = z.object({
   intent: z.literal('profile'),
@@ -66,11 +76,11 @@ export const PhotoSchema = z
   .object({
     intent: z.literal('photo'),
     // The browser's claim about the type is not trusted: the server checks the bytes (file.server.ts).
-    photo: z.file().max(PHOTO_MAX_BYTES, 'The photo must be 2 MB or smaller.').optional(),
+    photo: z.optional(z.file().check(z.maxSize(PHOTO_MAX_BYTES, 'The photo must be 2 MB or smaller.'))),
     // Sent by the "Remove photo" button (its name and value), so removing needs no JavaScript.
-    remove: z.literal('true').optional(),
+    remove: z.optional(z.literal('true')),
   })
-  .refine((v) => v.remove || v.photo, { path: ['photo'], message: 'Choose a photo to upload.' })
+  .check(z.refine((v) => v.remove || v.photo, { path: ['photo'], message: 'Choose a photo to upload.' }))
 
 export function changePasswordSchema(minLength: number) {
   return z
@@ -80,25 +90,33 @@ export function changePasswordSchema(minLength: number) {
       newPassword: passwordSchema(minLength),
       confirmPassword: z.string({ error: 'Repeat the new password.' }),
     })
-    .refine((v) => v.newPassword === v.confirmPassword, {
-      path: ['confirmPassword'],
-      message: 'The passwords do not match.',
-    })
-    .refine((v) => v.newPassword !== v.currentPassword, {
-      path: ['newPassword'],
-      message: 'Choose a password different from your current one.',
-    })
+    .check(
+      z.refine((v) => v.newPassword === v.confirmPassword, {
+        path: ['confirmPassword'],
+        message: 'The passwords do not match.',
+      }),
+      z.refine((v) => v.newPassword !== v.currentPassword, {
+        path: ['newPassword'],
+        message: 'Choose a password different from your current one.',
+      }),
+    )
 }
 
 export const ChangeEmailSchema = z.object({
   intent: z.literal('email'),
-  newEmail: z
-    .string({ error: 'Enter the new e-mail address.' })
-    .trim()
-    .min(1, 'Enter the new e-mail address.')
-    .max(254, 'That e-mail address is too long.')
-    .pipe(z.email('Enter a valid e-mail address, like name@example.com.'))
-    .transform((v) => v.toLowerCase()),
+  newEmail: z.pipe(
+    z.pipe(
+      z
+        .string({ error: 'Enter the new e-mail address.' })
+        .check(
+          z.trim(),
+          z.minLength(1, 'Enter the new e-mail address.'),
+          z.maxLength(254, 'That e-mail address is too long.'),
+        ),
+      z.email('Enter a valid e-mail address, like name@example.com.'),
+    ),
+    z.transform((v: string) => v.toLowerCase()),
+  ),
   currentPassword,
 })
 

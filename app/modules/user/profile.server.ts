@@ -1,10 +1,12 @@
+import type { Outcome } from '#app/lib/outcome'
 import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
-import { actionCodes, companies, users } from '#db/schema/index'
+import { actionCodes, brands, companies, users } from '#db/schema/index'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode, revokeActionCodes } from '#app/modules/auth/action-codes.server'
 import { actionLink } from '#app/modules/auth/auth.server'
 import { AUTH_ERROR_MESSAGES } from '#app/modules/auth/errors'
+import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { hashPassword, verifyPassword } from '#app/modules/auth/password.server'
 import { hit, peek, reset, type RateLimitRule } from '#app/modules/auth/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
@@ -21,16 +23,7 @@ import type { ChangeEmailInput, ProfileInput } from './profile-schemas'
 /** Who is acting: the user, the session they act from (it survives a password change) and their address. */
 export type ProfileActor = { id: string; sessionId: string; ip?: string | null }
 
-export type Outcome<T> =
-  | { ok: true; value: T }
-  | {
-      ok: false
-      /** 429 when the refusal is a rate limit, else 400. */
-      status: 400 | 429
-      retryAfterSeconds?: number
-      formErrors?: string[]
-      fieldErrors?: Record<string, string[]>
-    }
+export type { Outcome }
 
 /** Wrong current passwords, counted per account across the password and e-mail forms. */
 export const CURRENT_PASSWORD_LIMIT: RateLimitRule = { limit: 5, windowMs: 15 * 60 * 1000 }
@@ -61,8 +54,12 @@ export async function getProfile(userId: string) {
         displayName: users.displayName,
         phone: users.phone,
         photoFileId: users.photoFileId,
+        // The brand of the employee's company: the page is theirs, not one programme's.
+        ...BRAND_LOOK_COLUMNS,
       })
       .from(users)
+      .leftJoin(companies, eq(companies.id, users.companyId))
+      .leftJoin(brands, eq(brands.id, companies.brandId))
       .where(eq(users.id, userId))
       .limit(1),
     db
@@ -82,7 +79,11 @@ export async function getProfile(userId: string) {
   ])
   if (!user) return null
   return {
-    ...user,
+    email: user.email,
+    displayName: user.displayName,
+    phone: user.phone,
+    photoFileId: user.photoFileId,
+    brand: brandLookOf(user),
     pendingEmail:
       pending?.email && pending.email !== user.email
         ? { email: pending.email, expiresAt: pending.expiresAt.toISOString() }
@@ -101,7 +102,7 @@ export async function updateProfile(
       .from(users)
       .where(eq(users.id, actor.id))
       .for('update')
-    if (!current) return { ok: false, status: 400, formErrors: ['Your account no longer exists.'] }
+    if (!current) return { ok: false, formErrors: ['Your account no longer exists.'] }
     const next = { displayName: input.displayName, phone: input.phone }
     const changes: Record<string, { from: unknown; to: unknown }> = {}
     for (const key of ['displayName', 'phone'] as const) {
@@ -138,7 +139,7 @@ export async function updatePhoto(
       .from(users)
       .where(eq(users.id, actor.id))
       .for('update')
-    if (!current) return { ok: false, status: 400, formErrors: ['Your account no longer exists.'] }
+    if (!current) return { ok: false, formErrors: ['Your account no longer exists.'] }
     if ('remove' in input && !current.photoFileId) {
       return { ok: true, value: { photoFileId: null, changed: false } }
     }
@@ -187,8 +188,8 @@ async function checkCurrentPassword(userId: string, password: string): Promise<P
 
 function refusedPassword(check: Exclude<PasswordCheck, { ok: true }>): Outcome<never> {
   return check.limited
-    ? { ok: false, status: 429, retryAfterSeconds: check.retryAfterSeconds, formErrors: [TOO_MANY] }
-    : { ok: false, status: 400, fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] } }
+    ? { ok: false, retryAfterSeconds: check.retryAfterSeconds, formErrors: [TOO_MANY] }
+    : { ok: false, fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] } }
 }
 
 /** A new password under the policy; every other session of the user ends, this one stays. */
@@ -241,15 +242,15 @@ export async function requestEmailChange(
     .leftJoin(companies, eq(companies.id, users.companyId))
     .where(eq(users.id, actor.id))
     .limit(1)
-  if (!user) return { ok: false, status: 400, formErrors: ['Your account no longer exists.'] }
+  if (!user) return { ok: false, formErrors: ['Your account no longer exists.'] }
   if (user.email === input.newEmail) {
-    return { ok: false, status: 400, fieldErrors: { newEmail: [SAME_EMAIL] } }
+    return { ok: false, fieldErrors: { newEmail: [SAME_EMAIL] } }
   }
   const check = await checkCurrentPassword(actor.id, input.currentPassword)
   if (!check.ok) return refusedPassword(check)
   const budget = await hit(emailChangeKey(actor.id), EMAIL_CHANGE_LIMIT)
   if (budget.limited) {
-    return { ok: false, status: 429, retryAfterSeconds: budget.retryAfterSeconds, formErrors: [TOO_MANY] }
+    return { ok: false, retryAfterSeconds: budget.retryAfterSeconds, formErrors: [TOO_MANY] }
   }
   return db.transaction(async (tx) => {
     const [taken] = await tx
@@ -257,7 +258,7 @@ export async function requestEmailChange(
       .from(users)
       .where(eq(users.email, input.newEmail))
       .limit(1)
-    if (taken) return { ok: false, status: 400, fieldErrors: { newEmail: [EMAIL_TAKEN] } } as const
+    if (taken) return { ok: false, fieldErrors: { newEmail: [EMAIL_TAKEN] } } as const
     await revokeActionCodes(tx, 'verify_email', actor.id)
     const { code } = await createActionCode(tx, {
       kind: 'verify_email',

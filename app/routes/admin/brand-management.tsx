@@ -1,10 +1,12 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { Link } from 'react-router'
 import { ListPagination, ListSearchForm, useListHref } from '#app/components/admin-list'
 import type { Route } from './+types/brand-management'
 import { unreadableForm } from '#app/lib/form-data.server'
-import { Field, FormErrors } from '#app/components/forms'
+import { submitIntent } from '#app/lib/reply.server'
+import { formErrorsOf, Notices, PageHeader, resultFor } from '#app/components/form-kit'
+import { FormErrors } from '#app/components/forms'
+import { CreateBrandForm } from '#app/modules/brand/components/brand-forms'
+import { Swatch } from '#app/modules/brand/components/swatch'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { createBrand, listBrands } from '#app/modules/brand/brand.server'
@@ -12,8 +14,6 @@ import {
   BRAND_SORT_LABELS,
   BRAND_SORTS,
   BrandCreateSchema,
-  DEFAULT_ACCENT_COLOR,
-  DEFAULT_PRIMARY_COLOR,
   parseBrandListQuery,
 } from '#app/modules/brand/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
@@ -45,62 +45,39 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
   const formData = await request.formData().catch(() => null)
   if (!formData || formData.get('intent') !== 'create') return unreadableForm()
-  const submission = parseWithZod(formData, { schema: BrandCreateSchema })
-  if (submission.status !== 'success')
-    return data({ intent: 'create' as const, result: submission.reply() }, { status: 400 })
-  const { intent: _intent, ...input } = submission.value
-  const outcome = await createBrand({ id: user.id, ip: context.ip || null }, input)
-  if (!outcome.ok) {
-    return data(
-      {
-        intent: 'create' as const,
-        result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }),
-      },
-      { status: 400 },
-    )
-  }
-  return redirectWithToast(`${PATH}/${outcome.value.id}`, {
-    kind: 'success',
-    title: 'Brand created',
-    description: `Add “${input.name}”’s logo and contact links here, or keep the defaults.`,
-  })
+  const actor = { id: user.id, ip: context.ip || null }
+  return submitIntent(
+    formData,
+    'create',
+    BrandCreateSchema,
+    ({ intent: _intent, ...input }) => createBrand(actor, input),
+    ({ id }, input) =>
+      redirectWithToast(`${PATH}/${id}`, {
+        kind: 'success',
+        title: 'Brand created',
+        description: `Add “${input.name}”’s logo and contact links here, or keep the defaults.`,
+      }),
+  )
 }
-
-/** A link to this page with some query parameters changed (null removes one). */
 
 export default function BrandManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { page, query, notices } = loaderData
   const href = useListHref(PATH)
-  const unknownErrors = actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined
+  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
   return (
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
-      <div>
-        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          Brands
-        </h1>
-        <p className="mt-1 text-slate-700">
-          A brand is the look and sender of the e-mails and pages a client company’s people see: name, logo,
-          colours and contact links.
-        </p>
-      </div>
-
-      {notices.length ? (
-        <div
-          role="status"
-          className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
-        >
-          {notices.map((n) => (
-            <p key={n}>{n}</p>
-          ))}
-        </div>
-      ) : null}
+      <PageHeader title="Brands">
+        A brand is the look and sender of the e-mails and pages a client company’s people see: name, logo,
+        colours and contact links.
+      </PageHeader>
+      <Notices notices={notices} />
       <FormErrors errors={unknownErrors} />
 
       <section aria-labelledby="new-brand" className="card flex flex-col gap-4">
         <h2 id="new-brand" className="text-lg font-semibold">
           Create a brand
         </h2>
-        <CreateBrandForm lastResult={actionData?.intent === 'create' ? actionData.result : undefined} />
+        <CreateBrandForm lastResult={resultFor(actionData, 'create')} />
       </section>
 
       <section aria-labelledby="list-title" className="flex flex-col gap-4">
@@ -116,7 +93,7 @@ export default function BrandManagement({ loaderData, actionData }: Route.Compon
           sortLabels={BRAND_SORT_LABELS}
         />
         {page.rows.length ? (
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+          <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">
                 Brands{query.q ? ` matching “${query.q}”` : ''}, sorted by {BRAND_SORT_LABELS[query.sort]}
@@ -188,71 +165,5 @@ export default function BrandManagement({ loaderData, actionData }: Route.Compon
         <ListPagination noun="brands" next={page.next} prev={page.prev} href={href} />
       </section>
     </section>
-  )
-}
-
-function Swatch({ colour }: { colour: string }) {
-  return (
-    <span
-      aria-hidden="true"
-      className="inline-block h-5 w-5 rounded border border-slate-300"
-      style={{ backgroundColor: colour }}
-    />
-  )
-}
-
-function CreateBrandForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
-  const navigation = useNavigation()
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create'
-  const [form, fields] = useForm({
-    id: 'create-brand',
-    constraint: getZodConstraint(BrandCreateSchema),
-    defaultValue: { primaryColor: DEFAULT_PRIMARY_COLOR, accentColor: DEFAULT_ACCENT_COLOR },
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: BrandCreateSchema }),
-    // Errors clear as they are fixed, not on blur: a message vanishing under the pointer would move
-    // the submit button away from a click that is already under way.
-    shouldRevalidate: 'onInput',
-  })
-  return (
-    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="create" />
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <div className="grid gap-4 sm:grid-cols-3">
-        <Field
-          label="Brand name"
-          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-          errors={fields.name.errors}
-        />
-        <Field
-          label="Primary colour"
-          help="# and six hex digits"
-          inputProps={{
-            ...getInputProps(fields.primaryColor, { type: 'text' }),
-            autoComplete: 'off',
-            spellCheck: false,
-          }}
-          errors={fields.primaryColor.errors}
-        />
-        <Field
-          label="Accent colour"
-          help="# and six hex digits"
-          inputProps={{
-            ...getInputProps(fields.accentColor, { type: 'text' }),
-            autoComplete: 'off',
-            spellCheck: false,
-          }}
-          errors={fields.accentColor.errors}
-        />
-      </div>
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create brand'}
-        </button>
-        <p className="text-sm text-slate-700">
-          The logo, sender name and contact links are set on the next page.
-        </p>
-      </div>
-    </Form>
   )
 }

@@ -1,6 +1,22 @@
-import { data, Link } from 'react-router'
+import { data } from 'react-router'
 import type { Route } from './+types/dashboard'
+import { PageHeader } from '#app/components/form-kit'
+import { useLiveUpdates } from '#app/lib/use-live-updates'
 import { getDashboardCounts } from '#app/modules/admin/dashboard.server'
+import { CountTiles } from '#app/modules/admin/components/count-tiles'
+import {
+  OutboxHealth,
+  RecentActivity,
+  RunningSchemes,
+  SetupChecklist,
+} from '#app/modules/admin/components/dashboard-view'
+import {
+  describeAction,
+  listRunningSchemes,
+  recentActivity,
+  SETUP_STEPS,
+  setupProgress,
+} from '#app/modules/admin/overview.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { RouteHandle } from '#app/root'
@@ -9,45 +25,48 @@ export const handle: RouteHandle = { layout: 'admin', transition: true }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Dashboard · Panorama admin' }]
 
+/**
+ * The admin's start page: counts, the running programmes with their progress, recent activity,
+ * e-mail delivery, and on a fresh install a checklist. With JavaScript it listens to
+ * /api/admin-events and re-reads itself when a self-assessment or a colleague's answers move.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return { counts: await getDashboardCounts() }
+  const [counts, schemes, activity, setup] = await Promise.all([
+    getDashboardCounts(),
+    listRunningSchemes(),
+    recentActivity(),
+    setupProgress(),
+  ])
+  return {
+    counts,
+    schemes,
+    activity: activity.map((a) => ({ ...a, text: describeAction(a.action, a.entity) })),
+    steps: SETUP_STEPS.map((s) => ({ ...s, done: setup[s.key] })),
+  }
 }
 
 export async function action({ request }: Route.ActionArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return data({ notBuilt: true }, { status: 405 })
+  return data({ error: 'This page has no form to send.' }, { status: 405 })
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { counts } = loaderData
-  const tiles = [
-    ['Companies', counts.companies, '/admin/company-management'],
-    ['Brands', counts.brands, '/admin/brand-management'],
-    ['Active employees', counts.employees, '/admin/employee-management'],
-    ['Open schemes', counts.open_schemes, '/admin/scheme-management'],
-    ['Submitted responses', counts.submitted, '/admin/answer-management'],
-    ['E-mails waiting', counts.queued_emails, '/admin/email-management'],
-    ['E-mails failed', counts.failed_emails, '/admin/email-management'],
-  ] as const
+  const { counts, schemes, activity, steps } = loaderData
+  const connected = useLiveUpdates('/api/admin-events')
+  const setUp = steps.every((s) => s.done)
   return (
-    <section aria-labelledby="page-title" className="flex flex-col gap-6">
-      <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-        Dashboard
-      </h1>
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        {tiles.map(([label, value, to]) => (
-          <li key={label}>
-            <Link to={to} className="card block hover:border-indigo-300">
-              <p className="text-sm text-slate-700">{label}</p>
-              <p className="mt-1 text-3xl font-bold">{value}</p>
-            </Link>
-          </li>
-        ))}
-      </ul>
-      <p className="text-sm text-slate-700">
-        Scheme progress and recent activity arrive with the oversight release.
-      </p>
+    <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
+      <PageHeader title="Dashboard">
+        {connected ? 'Progress updates on this page as it happens.' : 'Everything at a glance.'}
+      </PageHeader>
+      {setUp ? null : <SetupChecklist steps={steps} />}
+      <CountTiles counts={counts} />
+      <RunningSchemes schemes={schemes} openCount={counts.open_schemes} />
+      <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
+        <RecentActivity items={activity} />
+        <OutboxHealth queued={counts.queued_emails} failed={counts.failed_emails} />
+      </div>
     </section>
   )
 }

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/forgot-password'
 import { Field, FormErrors } from '#app/components/forms'
-import { readFormData } from '#app/lib/form-data.server'
+import { parseForm, readFormData } from '#app/lib/form-data.server'
 import { BotCheck } from '#app/components/turnstile'
 import { requestPasswordReset } from '#app/modules/auth/auth.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request)
   const formData = await readFormData(request)
-  const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
+  const submission = parseForm(formData, { schema: ForgotPasswordSchema })
   if (submission.status !== 'success')
     return data({ result: submission.reply(), sent: false }, { status: 400 })
   if (!(await verifyTurnstile(formData, context.ip))) {
@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     )
   }
-  await requestPasswordReset(submission.value.email, context.ip)
+  await requestPasswordReset(submission.value.email, context.ip, { after: context.responseSent })
   return { result: submission.reply({ resetForm: true }), sent: true }
 }
 

@@ -35,7 +35,7 @@ export default function Landing() {
   return (
     <div>
       <section className="bg-gradient-to-b from-indigo-50 to-slate-50">
-        <div className="mx-auto flex max-w-6xl flex-col gap-6 px-6 py-20">
+        <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-12 sm:px-6 sm:py-20">
           <p className="text-sm font-semibold uppercase tracking-widest text-indigo-800">360° feedback</p>
           <h1 className="max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
             See yourself the way your colleagues do.
@@ -48,7 +48,7 @@ export default function Landing() {
             <Link to="/sign-in" className="btn btn-primary">
               Sign in
             </Link>
-            {contact ? (
+            {contact?.callbackUrl ? (
               <a
                 href={contact.callbackUrl}
                 className="btn btn-secondary"
@@ -61,7 +61,7 @@ export default function Landing() {
           </div>
         </div>
       </section>
-      <section aria-labelledby="how" className="mx-auto max-w-6xl px-6 py-16">
+      <section aria-labelledby="how" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
         <h2 id="how" className="text-2xl font-bold tracking-tight">
           How it works
         </h2>
@@ -75,15 +75,18 @@ export default function Landing() {
           ))}
         </ol>
       </section>
-      <section aria-labelledby="contact" className="mx-auto max-w-6xl px-6 pb-16">
-        <div className="card flex flex-col gap-3">
-          <h2 id="contact" className="text-xl font-semibold">
-            Talk to us
-          </h2>
-          <p className="text-slate-700">Planning a programme for your team? We are happy to help.</p>
-          <ContactLinks contact={contact} />
-        </div>
-      </section>
+      {/* Without configured contact links there is nothing to talk through here (no placeholders). */}
+      {contact ? (
+        <section aria-labelledby="contact" className="mx-auto max-w-6xl px-4 pb-16 sm:px-6">
+          <div className="card flex flex-col gap-3">
+            <h2 id="contact" className="text-xl font-semibold">
+              Talk to us
+            </h2>
+            <p className="text-slate-700">Planning a programme for your team? We are happy to help.</p>
+            <ContactLinks contact={contact} />
+          </div>
+        </section>
+      ) : null}
     </div>
   )
 }

@@ -1,14 +1,17 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
+import { z } from 'zod'
 import type { Route } from './+types/sign-in'
 import { Field, FormErrors } from '#app/components/forms'
-import { readFormData } from '#app/lib/form-data.server'
+import { parseForm, readFormData } from '#app/lib/form-data.server'
 import { BotCheck } from '#app/components/turnstile'
 import { isTimeoutError, signInTimeoutMs, withTimeout } from '#app/lib/network-timeout'
 import { safeRedirect } from '#app/lib/safe-redirect'
 import { signIn } from '#app/modules/auth/auth.server'
+import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
+import { getBrandLook } from '#app/modules/brand/look.server'
 import { homeFor, requireAnonymous } from '#app/modules/auth/guards.server'
 import { SignInSchema } from '#app/modules/auth/schemas'
 import { sessionCookie } from '#app/modules/auth/session.server'
@@ -27,13 +30,16 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request)
-  return null
+  // The sign-in step of an invitation wears its programme's brand: /sign-in?brand=<brand id> (a brand's
+  // look is public, like its logo). Without one, Panorama's own sign-in page.
+  const brandId = z.uuid().safeParse(new URL(request.url).searchParams.get('brand'))
+  return brandId.success ? { brand: await getBrandLook(brandId.data) } : {}
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request)
   const formData = await readFormData(request)
-  const submission = parseWithZod(formData, { schema: SignInSchema })
+  const submission = parseForm(formData, { schema: SignInSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   }
@@ -48,11 +54,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     )
   }
+  const device = await readDevice(request)
   const result = await signIn({
     email: submission.value.email,
     password: submission.value.password,
     ip: context.ip,
     userAgent: request.headers.get('user-agent'),
+    device,
   })
   if (!result.ok) {
     const limited = result.code === 'auth/too-many-requests'
@@ -65,9 +73,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     )
   }
   const home = await homeFor(result.user)
-  return redirect(safeRedirect(submission.value.redirectTo, home), {
-    headers: { 'Set-Cookie': sessionCookie(result.token, result.expiresAt) },
-  })
+  const headers = new Headers([['Set-Cookie', sessionCookie(result.token, result.expiresAt)]])
+  // This browser is now a trusted device for the account (ADR 007).
+  headers.append('Set-Cookie', await trustDeviceCookie(result.user.id, device))
+  return redirect(safeRedirect(submission.value.redirectTo, home), { headers })
 }
 
 /**

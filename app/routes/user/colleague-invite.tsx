@@ -1,17 +1,8 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  useForm,
-  type SubmissionResult,
-} from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useRef } from 'react'
-import { data, Form, Link, useNavigation } from 'react-router'
+import type { SubmissionResult } from '@conform-to/react'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/colleague-invite'
-import { Field, FormErrors, SelectField } from '#app/components/forms'
-import { BotCheck } from '#app/components/turnstile'
-import { readFormData } from '#app/lib/form-data.server'
+import { FormErrors } from '#app/components/forms'
+import { parseForm, readFormData } from '#app/lib/form-data.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { SessionUser } from '#app/modules/auth/session.server'
@@ -25,18 +16,18 @@ import {
   type InviteEmployee,
 } from '#app/modules/invite/invite.server'
 import {
-  formatDate,
   INVITE_MESSAGES,
-  INVITE_STATUS_LABELS,
   InvitePageQuerySchema,
   InviteSchema,
-  RELATIONSHIP_LABELS,
-  RELATIONSHIPS,
   remainingText,
   ResendSchema,
   RevokeSchema,
-  type InviteStatus,
 } from '#app/modules/invite/schemas'
+import { ColleagueList } from '#app/modules/invite/components/colleague-list'
+import { InviteForm } from '#app/modules/invite/components/invite-form'
+import { PickEmployee } from '#app/modules/invite/components/pick-employee'
+import { RevokePanel } from '#app/modules/invite/components/revoke-panel'
+import { ClosedNotice, SchemePicker, SchemeSummary } from '#app/modules/invite/components/scheme-panels'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
@@ -93,7 +84,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/colleague-invite'] })
   const query = readQuery(request)
   const target = await resolveTarget(user, query.employee)
-  if (!target) return { state: 'pick-employee' as const }
+  if (!target) return { state: 'pick-employee' as const, brand: null }
   const page = await getInvitePage(target.employee.id, query.scheme)
   if (!page) notFound()
   const confirmRevoke =
@@ -108,6 +99,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     onBehalf: target.onBehalf,
     ...page,
     confirmRevoke,
+    // The header wears the brand of the scheme shown.
+    brand: page.scheme?.brand ?? null,
   }
 }
 
@@ -127,7 +120,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get('intent')
 
   if (intent === 'invite') {
-    const submission = parseWithZod(formData, { schema: InviteSchema })
+    const submission = parseForm(formData, { schema: InviteSchema })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     if (!(await verifyTurnstile(formData, context.ip)))
       return data(
@@ -167,9 +160,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === 'resend' || intent === 'revoke') {
-    const submission = parseWithZod(formData, { schema: intent === 'resend' ? ResendSchema : RevokeSchema })
+    const submission = parseForm(formData, { schema: intent === 'resend' ? ResendSchema : RevokeSchema })
     if (submission.status !== 'success')
-      return formError(intent, submission.error?.assignmentId?.[0] ?? INVITE_MESSAGES.unreadable)
+      return formError(
+        intent,
+        submission.error?.['']?.[0] ?? submission.error?.assignmentId?.[0] ?? INVITE_MESSAGES.unreadable,
+      )
     const options = { employeeId: target.employee.id }
     const { assignmentId } = submission.value
     if (intent === 'resend') {
@@ -208,11 +204,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   return formError('unknown', INVITE_MESSAGES.unreadable)
 }
-
-type LoaderData = Route.ComponentProps['loaderData']
-type Ready = Extract<LoaderData, { state: 'ready' }>
-type Scheme = NonNullable<Ready['scheme']>
-type Colleague = Ready['colleagues'][number]
 
 export default function ColleagueInvite({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.state === 'pick-employee')
@@ -295,327 +286,6 @@ export default function ColleagueInvite({ loaderData, actionData }: Route.Compon
           )}
         </>
       )}
-    </section>
-  )
-}
-
-function PickEmployee({ errors }: { errors: string[] | null | undefined }) {
-  return (
-    <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-4">
-      <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-        Invite colleagues
-      </h1>
-      <FormErrors errors={errors} />
-      <div className="card flex flex-col gap-3">
-        <h2 className="text-lg font-semibold">Choose an employee first</h2>
-        <p className="text-slate-700">
-          As an administrator you invite colleagues on an employee’s behalf, one employee at a time. Find the
-          employee on the employees page and open their invitations from there; this page then shows their
-          schemes, the colleagues already invited and the invitation form.
-        </p>
-        <p>
-          <Link className="btn btn-primary" to="/admin/employee-management">
-            Go to employees
-          </Link>
-        </p>
-      </div>
-    </section>
-  )
-}
-
-function SchemePicker({
-  schemes,
-  current,
-  hrefFor,
-}: {
-  schemes: Scheme[]
-  current: string
-  hrefFor: (changes: { scheme?: string }) => string
-}) {
-  return (
-    <nav aria-labelledby="schemes-title" className="flex flex-col gap-2">
-      <h2 id="schemes-title" className="text-lg font-semibold">
-        Your schemes
-      </h2>
-      <ul className="flex flex-wrap gap-2">
-        {schemes.map((s) => (
-          <li key={s.id}>
-            <Link
-              to={hrefFor({ scheme: s.id })}
-              aria-current={s.id === current ? 'page' : undefined}
-              className={`flex flex-col rounded-md border px-3 py-2 text-sm ${
-                s.id === current
-                  ? 'border-indigo-700 bg-indigo-50 text-indigo-950'
-                  : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50'
-              }`}
-            >
-              <span className="font-semibold">{s.name}</span>
-              <span>
-                {s.open ? `${s.live} of ${s.limit} invited` : 'Closed'} · {s.companyName}
-              </span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  )
-}
-
-function SchemeSummary({ scheme, who }: { scheme: Scheme; who: string | null }) {
-  return (
-    <section aria-labelledby="scheme-title" className="card flex flex-col gap-1">
-      <h2 id="scheme-title" className="text-lg font-semibold">
-        {scheme.name}
-      </h2>
-      <p className="text-sm text-slate-700">
-        {scheme.companyName} ·{' '}
-        {scheme.open ? (
-          <>
-            colleagues can answer until <time dateTime={scheme.closesAt}>{formatDate(scheme.closesAt)}</time>
-          </>
-        ) : scheme.status === 'draft' ? (
-          'not open yet'
-        ) : (
-          <>
-            closed on <time dateTime={scheme.closesAt}>{formatDate(scheme.closesAt)}</time>
-          </>
-        )}
-      </p>
-      {scheme.open ? (
-        <p className="mt-2 font-medium">
-          {remainingText(scheme.remaining, who)}{' '}
-          <span className="font-normal text-slate-700">
-            ({scheme.live} of {scheme.limit} invited)
-          </span>
-        </p>
-      ) : null}
-    </section>
-  )
-}
-
-function ClosedNotice({ scheme, who }: { scheme: Scheme; who: string | null }) {
-  const text = !scheme.open
-    ? scheme.status === 'draft'
-      ? 'This scheme has not opened yet. Invitations can be sent once it opens.'
-      : 'This scheme has closed, so no more colleagues can be invited.'
-    : `${who ?? 'You'} ${who ? 'has' : 'have'} invited ${scheme.limit} ${
-        scheme.limit === 1 ? 'colleague' : 'colleagues'
-      }, the most this scheme allows. To invite someone else, revoke an invitation that has not been answered yet.`
-  return (
-    <div className="card" role="status">
-      <p className="text-slate-800">{text}</p>
-    </div>
-  )
-}
-
-const STATUS_STYLES: Record<InviteStatus, string> = {
-  invited: 'border-slate-300 bg-slate-50 text-slate-800',
-  started: 'border-amber-300 bg-amber-50 text-amber-950',
-  answered: 'border-green-300 bg-green-50 text-green-900',
-  revoked: 'border-slate-300 bg-white text-slate-700 line-through',
-}
-
-function ColleagueList({
-  scheme,
-  colleagues,
-  hrefFor,
-  onBehalf,
-}: {
-  scheme: Scheme
-  colleagues: Colleague[]
-  hrefFor: (changes: { revoke?: string }) => string
-  onBehalf: boolean
-}) {
-  const navigation = useNavigation()
-  const pending = navigation.state === 'submitting' ? navigation.formData : undefined
-  return (
-    <section aria-labelledby="invited-title" className="flex flex-col gap-3">
-      <h2 id="invited-title" className="text-lg font-semibold">
-        Invited colleagues
-      </h2>
-      {colleagues.length === 0 ? (
-        <p className="text-slate-700">
-          {onBehalf ? 'No colleague has been invited yet.' : 'You have not invited anyone yet.'}{' '}
-          {scheme.open ? 'Use the form below to send the first invitation.' : null}
-        </p>
-      ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">
-              Colleagues invited to {scheme.name}, with the state of each invitation
-            </caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Name
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  E-mail
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Relationship
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {colleagues.map((c) => {
-                const changeable = scheme.open && (c.status === 'invited' || c.status === 'started')
-                const resending = pending?.get('intent') === 'resend' && pending.get('assignmentId') === c.id
-                return (
-                  <tr key={c.id}>
-                    <th scope="row" className="px-4 py-3 font-medium">
-                      {c.name}
-                    </th>
-                    <td className="px-4 py-3 wrap-anywhere text-slate-800">{c.email}</td>
-                    <td className="px-4 py-3 text-slate-800">{RELATIONSHIP_LABELS[c.relationship]}</td>
-                    <td className="px-4 py-3">
-                      <span
-                        className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[c.status]}`}
-                      >
-                        {INVITE_STATUS_LABELS[c.status]}
-                      </span>
-                      {c.invitedAt && c.status !== 'revoked' ? (
-                        <span className="mt-1 block text-xs whitespace-nowrap text-slate-700">
-                          invited <time dateTime={c.invitedAt}>{formatDate(c.invitedAt)}</time>
-                        </span>
-                      ) : null}
-                    </td>
-                    <td className="px-4 py-3">
-                      {changeable ? (
-                        <div className="flex items-center justify-end gap-2">
-                          <Form method="post" action={hrefFor({})} preventScrollReset>
-                            <input type="hidden" name="intent" value="resend" />
-                            <input type="hidden" name="assignmentId" value={c.id} />
-                            <button type="submit" className="btn btn-secondary" disabled={resending}>
-                              {resending ? 'Sending…' : 'Resend'}
-                              <span className="sr-only"> the invitation to {c.name}</span>
-                            </button>
-                          </Form>
-                          <Link
-                            to={hrefFor({ revoke: c.id })}
-                            className="btn btn-secondary"
-                            preventScrollReset
-                          >
-                            Revoke…<span className="sr-only"> the invitation to {c.name}</span>
-                          </Link>
-                        </div>
-                      ) : null}
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
-  )
-}
-
-function RevokePanel({ colleague, cancelHref }: { colleague: Colleague; cancelHref: string }) {
-  const navigation = useNavigation()
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'revoke'
-  const heading = useRef<HTMLHeadingElement>(null)
-  // Opened by a link: move focus here so keyboard and screen-reader users land on the question.
-  useEffect(() => heading.current?.focus(), [])
-  return (
-    <section aria-labelledby="revoke-title" className="card flex flex-col gap-3 border-red-300">
-      <h2 id="revoke-title" ref={heading} tabIndex={-1} className="text-lg font-semibold text-red-900">
-        {`Revoke the invitation to ${colleague.name}?`}
-      </h2>
-      <p className="text-slate-800">
-        The link we sent to {colleague.email} stops working at once
-        {colleague.status === 'started' ? ' and the answers they have started are not used' : ''}. The place
-        becomes free, so you can invite someone else. You can invite {colleague.name} again later.
-      </p>
-      <Form method="post" action={cancelHref} className="flex flex-wrap gap-3">
-        <input type="hidden" name="intent" value="revoke" />
-        <input type="hidden" name="assignmentId" value={colleague.id} />
-        <button type="submit" className="btn btn-danger" disabled={busy}>
-          {busy ? 'Revoking…' : 'Yes, revoke the invitation'}
-        </button>
-        <Link to={cancelHref} className="btn btn-secondary">
-          Cancel
-        </Link>
-      </Form>
-    </section>
-  )
-}
-
-function InviteForm({
-  schemeId,
-  action,
-  lastResult,
-  onBehalf,
-}: {
-  schemeId: string
-  /** This page without ?revoke=, so a sent invitation does not reopen a confirmation. */
-  action: string
-  lastResult: SubmissionResult<string[]> | undefined
-  onBehalf: boolean
-}) {
-  const navigation = useNavigation()
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'invite'
-  const [form, fields] = useForm({
-    id: 'invite',
-    constraint: getZodConstraint(InviteSchema),
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
-    // Errors clear as they are fixed, not on blur: a message vanishing under the pointer would move
-    // the submit button away from a click that is already under way.
-    shouldRevalidate: 'onInput',
-  })
-  return (
-    <section aria-labelledby="invite-title" className="card flex flex-col gap-4">
-      <h2 id="invite-title" className="text-lg font-semibold">
-        Invite a colleague
-      </h2>
-      <p className="text-sm text-slate-700">
-        Choose people who have seen {onBehalf ? 'the employee' : 'you'} at work recently: a manager, peers,
-        people who report to {onBehalf ? 'them' : 'you'}. A mix of perspectives gives the most useful report.
-      </p>
-      <Form method="post" action={action} className="flex flex-col gap-4" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="invite" />
-        <input type="hidden" name="schemeId" value={schemeId} />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Name"
-            inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-            errors={fields.name.errors}
-          />
-          <Field
-            label="E-mail address"
-            inputProps={{
-              ...getInputProps(fields.email, { type: 'email' }),
-              autoComplete: 'off',
-              spellCheck: false,
-            }}
-            errors={fields.email.errors}
-          />
-        </div>
-        <SelectField
-          label="Relationship"
-          className="flex flex-col gap-1 sm:max-w-xs"
-          selectProps={getSelectProps(fields.relationship)}
-          options={RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))}
-          placeholder="Choose…"
-          help={`How this person works with ${onBehalf ? 'the employee' : 'you'}.`}
-          errors={fields.relationship.errors}
-        />
-        <BotCheck />
-        <div>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Sending…' : 'Send invitation'}
-          </button>
-        </div>
-      </Form>
     </section>
   )
 }

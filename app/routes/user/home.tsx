@@ -1,10 +1,17 @@
 import { useEffect, useRef, useState } from 'react'
-import { data, Link, useRevalidator } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/home'
 import { ContactLinks } from '#app/components/layouts'
+import { useLiveUpdates } from '#app/lib/use-live-updates'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { getEmployeeHome, type HomeColleague, type HomeScheme } from '#app/modules/home/home.server'
+import { brandStyle, type BrandLook } from '#app/modules/brand/look'
+import {
+  getEmployeeHome,
+  type FeedbackRequest,
+  type HomeColleague,
+  type HomeScheme,
+} from '#app/modules/home/home.server'
 import { useRootData, type RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'user', transition: true }
@@ -13,55 +20,23 @@ export const meta: Route.MetaFunction = () => [{ title: 'My feedback · Panorama
 
 /**
  * The employee's home: one card per scheme with the self-assessment's next step, the invited
- * colleagues' progress and the report. With JavaScript it listens to /api/events and re-reads its
- * data when a colleague starts or answers; without, a reload shows the same.
+ * colleagues' progress and the report, then the feedback other employees asked of them. With
+ * JavaScript it listens to /api/events and re-reads its data when a colleague starts or answers (or
+ * someone asks them for feedback); without, a reload shows the same.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.user })
   const home = await getEmployeeHome(user.id)
-  return data(home, { headers: { 'Cache-Control': 'private, no-store' } })
+  // Several programmes, possibly of several brands: a neutral header, each card in its own brand.
+  return { ...home, brand: null }
 }
 
-// Personal and live: never stored by a browser or proxy cache (the back button re-reads it too).
-export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
+// Personal and live, like every page (entry.server.tsx): private, no-cache. The back button may show
+// it from the back/forward cache, and the page then reads its data again (ADR 009).
 
 export async function action({ request }: Route.ActionArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.user })
   return data({ error: 'This page has no form to send.' }, { status: 405 })
-}
-
-/** Re-reads the page's data on every live event (bursts collapse into one), and after a reconnect. */
-function useLiveUpdates() {
-  const { revalidate } = useRevalidator()
-  const revalidateRef = useRef(revalidate)
-  const [connected, setConnected] = useState(false)
-  useEffect(() => {
-    revalidateRef.current = revalidate
-  }, [revalidate])
-  useEffect(() => {
-    if (typeof EventSource === 'undefined') return
-    const source = new EventSource('/api/events')
-    let timer: ReturnType<typeof setTimeout> | undefined
-    let openedBefore = false
-    const refresh = () => {
-      clearTimeout(timer)
-      timer = setTimeout(() => void revalidateRef.current(), 200)
-    }
-    source.addEventListener('assignment.updated', refresh)
-    source.addEventListener('resync', refresh)
-    source.addEventListener('open', () => {
-      // Events sent while the connection was down are lost: catch up once it is back.
-      if (openedBefore) refresh()
-      openedBefore = true
-      setConnected(true)
-    })
-    source.addEventListener('error', () => setConnected(source.readyState === EventSource.OPEN))
-    return () => {
-      clearTimeout(timer)
-      source.close()
-    }
-  }, [])
-  return connected
 }
 
 /** "Casey Colleague has answered." for each colleague whose status changed while the page was open. */
@@ -91,8 +66,8 @@ function useStatusAnnouncements(schemes: HomeScheme[]) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { schemes } = loaderData
-  const connected = useLiveUpdates()
+  const { schemes, requests } = loaderData
+  const connected = useLiveUpdates('/api/events')
   const announcement = useStatusAnnouncements(schemes)
   return (
     <section aria-labelledby="page-title" className="flex max-w-4xl flex-col gap-8">
@@ -104,8 +79,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Your own view, the colleagues you asked for theirs, and your report, for each feedback programme you
           take part in.
         </p>
-        {connected && schemes.length ? (
-          <p className="mt-2 flex items-center gap-2 text-sm text-slate-700">
+        {schemes.length ? (
+          // Its line is there from the first paint, shown once the live connection is up: appearing
+          // after hydration, it pushed the whole list down (a layout shift of 0.03 on a phone).
+          // Without JavaScript there are no live updates, and no empty line either.
+          <p
+            className={`mt-2 flex items-center gap-2 text-sm text-slate-700 noscript:hidden ${connected ? '' : 'invisible'}`}
+          >
             <span aria-hidden="true" className="inline-block h-2 w-2 rounded-full bg-emerald-600" />
             Colleagues’ progress updates on this page as it happens.
           </p>
@@ -122,9 +102,104 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
-      ) : (
+      ) : requests.length ? null : (
         <EmptyState />
       )}
+      {requests.length ? <RequestsSection requests={requests} /> : null}
+    </section>
+  )
+}
+
+/** The programme's brand across the top of a card: logo, name, colours (contrast-checked). */
+function BrandBand({
+  brand,
+  children,
+}: {
+  brand: Pick<BrandLook, 'name' | 'logoFileId' | 'primaryColor' | 'accentColor'> | null
+  children: React.ReactNode
+}) {
+  if (!brand)
+    return <div className="border-b border-slate-200 px-6 py-3 text-sm text-slate-700">{children}</div>
+  return (
+    <div style={brandStyle(brand)}>
+      <div className="flex flex-wrap items-center gap-3 bg-[var(--brand-primary)] px-6 py-3 text-sm text-[var(--brand-on-primary)]">
+        {brand.logoFileId ? (
+          <span className="flex shrink-0 items-center rounded bg-white p-1">
+            <img
+              src={`/files/${brand.logoFileId}`}
+              alt={`${brand.name} logo`}
+              className="h-6 w-auto max-w-28 object-contain"
+            />
+          </span>
+        ) : null}
+        <p className="min-w-0 font-medium">{children}</p>
+      </div>
+      <div aria-hidden="true" className="h-1 bg-[var(--brand-accent)]" />
+    </div>
+  )
+}
+
+/** Feedback other employees asked of this one: whose, which programme, by when, how far, and the way in. */
+function RequestsSection({ requests }: { requests: FeedbackRequest[] }) {
+  return (
+    <section aria-labelledby="requests-title" className="flex flex-col gap-4">
+      <div>
+        <h2 id="requests-title" className="text-xl font-semibold tracking-tight">
+          Feedback requested from you
+        </h2>
+        <p className="mt-1 text-slate-700">
+          Colleagues who asked for your view. They see your answers only combined with others’, never with
+          your name.
+        </p>
+      </div>
+      <ul className="flex flex-col gap-4">
+        {requests.map((r) => {
+          const titleId = `request-${r.id}`
+          return (
+            <li key={r.id}>
+              <article aria-labelledby={titleId} className="card overflow-hidden p-0">
+                <BrandBand brand={r.brand}>
+                  {r.schemeName}
+                  {r.brand ? ` · with ${r.brand.name}` : ''}
+                </BrandBand>
+                <div className="flex flex-wrap items-center justify-between gap-4 p-6">
+                  <div className="flex min-w-0 flex-col gap-2">
+                    <h3 id={titleId} className="text-lg font-semibold">
+                      Feedback for {r.subjectName}
+                    </h3>
+                    <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
+                      <StatusText
+                        tone={
+                          r.status === 'submitted' ? 'done' : r.status === 'in_progress' ? 'active' : 'idle'
+                        }
+                      >
+                        {r.statusLabel}
+                      </StatusText>
+                      <span>
+                        {r.phase === 'closed'
+                          ? 'Closed on '
+                          : r.phase === 'upcoming'
+                            ? 'Opens soon · due '
+                            : 'Due '}
+                        <time dateTime={r.deadlineIso}>{r.deadline}</time>
+                      </span>
+                    </p>
+                  </div>
+                  {r.action ? (
+                    <Link
+                      to={r.action.href}
+                      className={`btn ${r.action.kind === 'view' ? 'btn-secondary' : 'btn-primary'}`}
+                      aria-describedby={titleId}
+                    >
+                      {r.action.label}
+                    </Link>
+                  ) : null}
+                </div>
+              </article>
+            </li>
+          )
+        })}
+      </ul>
     </section>
   )
 }
@@ -139,17 +214,18 @@ function EmptyState() {
         appears here with your self-assessment, the colleagues you invite and, later, your report. You will
         also get an e-mail.
       </p>
-      <p className="text-slate-700">If you expected to see a programme here, please get in touch:</p>
-      <ContactLinks contact={contact} />
+      {contact ? (
+        <>
+          <p className="text-slate-700">If you expected to see a programme here, please get in touch:</p>
+          <ContactLinks contact={contact} />
+        </>
+      ) : null}
     </div>
   )
 }
 
 /** The card's heading id: links in a card name their programme to screen readers (aria-describedby). */
 const titleIdOf = (scheme: HomeScheme) => `scheme-${scheme.id}`
-
-const HEX = /^#[0-9a-f]{6}$/i
-const colour = (value: string, fallback: string) => (HEX.test(value) ? value : fallback)
 
 function PhaseBadge({ scheme }: { scheme: HomeScheme }) {
   const { phase } = scheme
@@ -188,38 +264,23 @@ function Deadline({ scheme }: { scheme: HomeScheme }) {
 
 function SchemeCard({ scheme }: { scheme: HomeScheme }) {
   const titleId = titleIdOf(scheme)
-  const primary = colour(scheme.brand.primaryColor, '#4338ca')
-  const accent = colour(scheme.brand.accentColor, '#0f766e')
   return (
     <article aria-labelledby={titleId} className="card overflow-hidden p-0">
-      <div
-        aria-hidden="true"
-        className="h-1.5"
-        style={{ backgroundImage: `linear-gradient(90deg, ${primary}, ${accent})` }}
-      />
+      {/* Each card wears its own programme's brand: the page itself stays neutral. */}
+      <BrandBand brand={scheme.brand}>
+        {scheme.companyName} · with {scheme.brand.name}
+      </BrandBand>
       <div className="flex flex-col gap-6 p-6">
-        <header className="flex flex-wrap items-start justify-between gap-4">
-          <div className="flex flex-col gap-1">
-            <p className="text-sm text-slate-700">
-              {scheme.companyName} · with {scheme.brand.name}
-            </p>
-            <h2 id={titleId} className="text-xl font-semibold tracking-tight">
-              {scheme.name}
-            </h2>
-            <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
-              <PhaseBadge scheme={scheme} />
-              <span>
-                <Deadline scheme={scheme} />
-              </span>
-            </p>
-          </div>
-          {scheme.brand.logoFileId ? (
-            <img
-              src={`/files/${scheme.brand.logoFileId}`}
-              alt={`${scheme.brand.name} logo`}
-              className="h-12 max-w-40 object-contain"
-            />
-          ) : null}
+        <header className="flex flex-col gap-1">
+          <h2 id={titleId} className="text-xl font-semibold tracking-tight">
+            {scheme.name}
+          </h2>
+          <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
+            <PhaseBadge scheme={scheme} />
+            <span>
+              <Deadline scheme={scheme} />
+            </span>
+          </p>
         </header>
         <SelfSection scheme={scheme} />
         <ColleaguesSection scheme={scheme} />
@@ -294,7 +355,7 @@ function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
               <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
                 <div className="min-w-0">
                   <p className="font-medium">{c.name}</p>
-                  <p className="truncate text-sm text-slate-700">
+                  <p className="text-sm break-words text-slate-700">
                     {c.relationshipLabel} · {c.email}
                   </p>
                 </div>

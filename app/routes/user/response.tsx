@@ -6,10 +6,14 @@ import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadReport } from '#app/modules/report/report.server'
 import { ReportView } from '#app/modules/report/report-view'
 import type { RouteHandle } from '#app/root'
-import '#app/modules/report/report.css'
+import printSheet from '#app/modules/report/report.css?url'
 
 /** /user/response-:rid (STYLE.md §1: a slug whose loader strips "response-"). */
 export const handle: RouteHandle = { layout: 'user', transition: true }
+
+// The print sheet ("Save as PDF") as a print-only stylesheet: the browser fetches it without holding
+// the first paint for it, as it would for a stylesheet of every medium.
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: printSheet, media: 'print' }]
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   const name = loaderData?.report.header.subjectName
@@ -31,7 +35,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // loader returns is what both the HTML and the `.data` request carry.
   const report = await loadReport(access.id)
   if (!report) notFound()
-  return { report, viewer: user.role === 'admin' ? ('admin' as const) : ('employee' as const) }
+  return {
+    report,
+    viewer: user.role === 'admin' ? ('admin' as const) : ('employee' as const),
+    // The layout's header wears the programme's brand (it came with the report's header query).
+    brand: report.header.brand,
+  }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {

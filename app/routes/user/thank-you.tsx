@@ -3,6 +3,7 @@ import type { Route } from './+types/thank-you'
 import { getThankYou, type OpenAssignment } from '#app/modules/assignment/answers.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import { contactFor } from '#app/components/layouts'
 import { useRootData, type RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'user', transition: true }
@@ -36,29 +37,12 @@ export async function action({ request }: Route.ActionArgs) {
 export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
   const { role, assignment, brand, scheme, open, later } = loaderData
   const root = useRootData()
-  const fallback = root?.publicEnv.contact
-  const contact = {
-    callbackUrl: brand?.callbackUrl ?? fallback?.callbackUrl ?? null,
-    email: brand?.contactEmail ?? fallback?.email ?? null,
-    profileUrl: brand?.profileUrl ?? fallback?.profileUrl ?? null,
-  }
+  // The brand's own links win over the portal's; none configured at all → no contact section.
+  const contact = contactFor(root?.publicEnv.contact ?? null, brand)
   const rater = assignment && assignment.relationship !== 'self'
 
   return (
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-6">
-      {brand ? (
-        <div className="flex items-center gap-3">
-          {brand.logoFileId ? (
-            <img
-              src={`/files/${brand.logoFileId}`}
-              alt={`${brand.name} logo`}
-              className="max-h-12 max-w-40 object-contain"
-            />
-          ) : null}
-          <p className="text-sm font-medium text-slate-700">{brand.name}</p>
-        </div>
-      ) : null}
-
       <div className="flex flex-col gap-2">
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
           {later ? 'Your answers are saved' : 'Thank you'}
@@ -101,7 +85,7 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
 
       {open.length ? <OpenList open={open} /> : null}
 
-      {role === 'colleague' ? (
+      {role === 'colleague' && contact ? (
         <section aria-labelledby="contact-title" className="card flex flex-col gap-3">
           <h2 id="contact-title" className="text-lg font-semibold">
             {brand ? `Questions? Contact ${brand.name}` : 'Questions? Contact us'}

@@ -1,11 +1,12 @@
 import { eq, sql } from 'drizzle-orm'
 import { expect, test } from 'vitest'
-import { rateLimits, sessions } from '#db/schema/index'
+import { companies, rateLimits, sessions } from '#db/schema/index'
 import { createRaterAssignment, createScheme, createUser } from '#db/factories'
 import { createActionCode } from '#app/modules/auth/action-codes.server'
 import { createSession, pruneExpired } from '#app/modules/auth/session.server'
 import { useTestDatabase } from '#tests/support/database'
 import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { openInvite } from './helpers'
 
 /** Findings of the review: the invite link's reach, sign-out's origin check, housekeeping. */
 const db = useTestDatabase()
@@ -22,10 +23,12 @@ test('an invite link for someone with an employee account sends them to sign in,
     expiresAt: scheme.closesAt,
   })
 
-  const response = await send(server, `/verification?mode=invite&code=${code}`)
+  const response = await openInvite(server, `/verification?mode=invite&code=${code}`)
   expect(response.status).toBe(302)
+  // The sign-in step wears the programme's brand (issue 7, item 22).
+  const [company] = await db().select().from(companies).where(eq(companies.id, scheme.companyId))
   expect(location(response)).toBe(
-    `/sign-in?${new URLSearchParams({ redirectTo: `/questionnaire/${scheme.questionnaireId}` })}`,
+    `/sign-in?${new URLSearchParams({ redirectTo: `/questionnaire/${scheme.questionnaireId}`, brand: company!.brandId })}`,
   )
   expect(response.headers.getSetCookie().some((c) => c.startsWith('__session='))).toBe(false)
   expect(await db().select().from(sessions).where(eq(sessions.userId, peer.id))).toHaveLength(0)

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { sessions } from '#db/schema/index'
-import { send } from '#tests/support/app'
+import { cookiesFrom, location, send } from '#tests/support/app'
 
 /**
  * Small readers shared by the identity, session and security tests: they look at what a browser
@@ -127,5 +127,21 @@ export async function freePort(): Promise<number> {
       const { port } = probe.address() as { port: number }
       probe.close(() => resolve(port))
     })
+  })
+}
+
+/**
+ * Following an invite link as a browser does (ADR 007): the GET moves the code into the `__action`
+ * cookie and shows the "Continue as a colleague…" page; its POST (pressed by script, or by hand
+ * without it) exchanges the code. Answers the POST, or the GET when it led anywhere else (an
+ * expired link). `cookie`: what the browser already holds (a session).
+ */
+export async function openInvite(server: { url: string }, link: string, options: { cookie?: string } = {}) {
+  const opened = await send(server, link, { cookie: options.cookie })
+  if (opened.status !== 302 || location(opened) !== '/verification?mode=invite') return opened
+  await opened.arrayBuffer()
+  return send(server, '/verification?mode=invite', {
+    cookie: cookiesFrom(opened, options.cookie ?? ''),
+    form: {},
   })
 }

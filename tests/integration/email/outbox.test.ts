@@ -4,9 +4,15 @@ import { brands, emailOutbox, emailTemplates } from '#db/schema/index'
 import { getEnv, parseEnv, resetEnvCache } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { enqueueEmail, processOutboxOnce, startOutboxWorker } from '#app/modules/email/outbox.server'
+import { storeImage } from '#app/modules/file/file.server'
 import { useTestDatabase } from '#tests/support/database'
 
 const db = useTestDatabase()
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -123,6 +129,33 @@ describe('enqueueEmail', () => {
 
     expect(rows[none.id].subject).toBe(rows[fallback.id].subject)
     expect(rows[none.id].text).toContain('The Panorama team')
+  })
+
+  it('carries the brand’s logo as an absolute address built from APP_URL, placeholders unchanged', async () => {
+    const logoFileId = await storeImage(db(), { bytes: PNG, mime: 'image/png' }, null)
+    const [brand] = await db()
+      .insert(brands)
+      .values({ name: 'Logo Partners', primaryColor: '#123456', accentColor: '#abcdef', logoFileId })
+      .returning()
+    const { id } = await enqueueEmail(db(), {
+      to: 'logo@example.com',
+      template: 'colleague_invite',
+      brandId: brand!.id,
+      values: {
+        recipientName: 'Pat',
+        colleagueName: 'Pat',
+        employeeName: 'Erin',
+        schemeName: 'Leaders',
+        dueDate: '30 June 2026',
+        link: 'http://x/i',
+      },
+    })
+    const [row] = await db().select().from(emailOutbox).where(eq(emailOutbox.id, id))
+    expect(row!.html).toContain(`<img src="${getEnv().APP_URL}/files/${logoFileId}" alt="Logo Partners"`)
+    expect(row!.html).toContain('background-color:#abcdef')
+    expect(row!.subject).toBe('Erin would value your feedback')
+    expect(row!.text).toContain('Please respond by 30 June 2026:')
+    expect(row!.text).not.toContain('/files/')
   })
 
   it('refuses a recipient that is not a single address', async () => {

@@ -11,6 +11,7 @@ import {
   findUnknownPlaceholders,
   renderTemplate,
 } from '#app/modules/email/templates'
+import { contrastRatio } from '#app/lib/colour'
 import { useTestDatabase } from '#tests/support/database'
 
 const db = useTestDatabase()
@@ -69,6 +70,57 @@ describe('renderTemplate', () => {
     expect(hostile.html).not.toContain('url(x)')
   })
 
+  it('shows the brand’s logo, colours and accent, with text that reads on them (issue 7 item 22)', () => {
+    const out = renderTemplate(
+      template,
+      { link: 'https://x.test/' },
+      {
+        brand: {
+          name: 'Acme & Co',
+          primaryColor: '#1e3a8a',
+          accentColor: '#0f766e',
+          logoUrl: 'https://portal.test/files/1c9f2d1e-0000-4000-8000-000000000001',
+        },
+      },
+    )
+    expect(out.html).toContain(
+      '<img src="https://portal.test/files/1c9f2d1e-0000-4000-8000-000000000001" alt="Acme &amp; Co"',
+    )
+    // The logo sits above the coloured band with the name, and an accent stripe runs below it.
+    expect(out.html.indexOf('<img')).toBeLessThan(out.html.indexOf('<h1'))
+    expect(out.html).toMatch(
+      /background-color:#1e3a8a[^>]*>\s*<h1[^>]*color:#ffffff[^>]*>Acme &amp; Co<\/h1>/,
+    )
+    expect(out.html).toContain('background-color:#0f766e')
+    // The button uses the brand colour too, with its readable text colour.
+    expect(out.html).toMatch(/background-color:#1e3a8a;color:#ffffff;[^>]*>Open the link<\/a>/)
+  })
+
+  it('keeps text on the brand colour readable: dark on a light colour, a deeper band for a mid-tone', () => {
+    const light = renderTemplate(
+      template,
+      { link: 'https://x.test/' },
+      { brand: { name: 'Sun', primaryColor: '#fde047' } },
+    )
+    expect(light.html).toMatch(/background-color:#fde047[^>]*>\s*<h1[^>]*color:#0f172a/)
+    // White on #8866bc is 4.49:1, short of AA: the band is deepened just enough.
+    const mid = renderTemplate(
+      template,
+      { link: 'https://x.test/' },
+      { brand: { name: 'Lilac', primaryColor: '#8866bc' } },
+    )
+    expect(mid.html).not.toContain('background-color:#8866bc')
+    const band = /background-color:(#[0-9a-f]{6})[^>]*>\s*<h1[^>]*color:(#[0-9a-f]{6})/.exec(mid.html)!
+    expect(contrastRatio(band[1]!, band[2]!)).toBeGreaterThanOrEqual(4.5)
+  })
+
+  it('leaves out a logo address that is not a web address, and no logo means no image', () => {
+    const odd = renderTemplate(template, {}, { brand: { name: 'X', logoUrl: 'javascript:alert(1)' } })
+    expect(odd.html).not.toContain('<img')
+    expect(odd.html).not.toContain('javascript:')
+    expect(renderTemplate(template, {}, { brand: { name: 'X' } }).html).not.toContain('<img')
+  })
+
   it('does not make a clickable link out of a non-web URL', () => {
     const out = renderTemplate(template, { link: 'javascript:alert(1)' })
     expect(out.html).not.toContain('href="javascript:')
@@ -123,8 +175,11 @@ describe('default templates in the database', () => {
   })
 
   it('are inserted by a migration that is safe to run again', () => {
-    const sqlText = fs.readFileSync(path.resolve('migrations/0001_default-email-templates.sql'), 'utf8')
-    expect(sqlText).toMatch(/ON CONFLICT DO NOTHING;\s*$/)
+    // 0001 inserted the first keys; 0007 the keys the back office added (programme_open, admin_invite).
+    const files = ['0001_default-email-templates.sql', '0007_back-office-people-and-programmes.sql']
+    const texts = files.map((f) => fs.readFileSync(path.resolve('migrations', f), 'utf8'))
+    for (const text of texts) expect(text).toMatch(/ON CONFLICT DO NOTHING;\s*$/)
+    const sqlText = texts.join('\n')
     for (const key of TEMPLATE_KEYS) expect(sqlText).toContain(`$tpl$${DEFAULT_TEMPLATES[key].body}$tpl$`)
   })
 })

@@ -10,7 +10,7 @@ import {
 } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
-import { alertTexts, textOf, titleOf } from '#tests/integration/auth/helpers'
+import { openInvite, textOf, titleOf } from '#tests/integration/auth/helpers'
 import { createWorld, form, sectionAnswers, type World } from './answer-helpers'
 
 /**
@@ -209,7 +209,10 @@ describe('/user/thank-you', () => {
     expect(text).toContain('Your feedback for Erin Example has been submitted.')
     expect(text).toContain('Nothing more is needed from you.')
     expect(text).toContain('Questions? Contact Harbour Partners')
-    expect(html).toContain(`src="/files/${logo!.id}" alt="Harbour Partners logo"`)
+    // The brand's logo and name are in the page's header now (white label, issue 7 item 22).
+    const header = /<header[\s\S]*?<\/header>/.exec(html)![0]
+    expect(header).toContain(`src="/files/${logo!.id}"`)
+    expect(header).toContain('Harbour Partners')
     // The brand's callback page; the e-mail and profile fall back to the deployment's config.
     const main_ = /<main[\s\S]*<\/main>/.exec(html)![0]
     expect(main_).toContain('href="https://harbour.example/call"')
@@ -260,7 +263,7 @@ describe('the colleague’s invite link', () => {
   test('works until they submit; then it is marked used and answers 410', async () => {
     const w = await createWorld()
     const link = `/verification?mode=invite&code=${w.inviteCode}`
-    const open = await send(server, link)
+    const open = await openInvite(server, link)
     expect(open.status).toBe(302)
     expect(location(open)).toBe(`/questionnaire/${w.questionnaire.id}`)
 
@@ -269,7 +272,10 @@ describe('the colleague’s invite link', () => {
     expect(code!.usedAt).toBeInstanceOf(Date)
     const gone = await send(server, link)
     expect(gone.status).toBe(410)
-    expect(alertTexts(await gone.text()).join(' ')).toContain('expired')
+    // Not an error: the link did its job (issue 7, item 16).
+    expect(textOf(await gone.text())).toContain(
+      'Your feedback is in. Thank you! Nothing more is needed from you',
+    )
   })
 
   test('an employee’s own submit leaves other codes alone; an unsubmitted colleague’s link keeps working', async () => {
@@ -277,6 +283,6 @@ describe('the colleague’s invite link', () => {
     await submitAll(w, w.self.id, w.employeeCookie)
     const [code] = await db().select().from(actionCodes).where(eq(actionCodes.assignmentId, w.rater.id))
     expect(code!.usedAt).toBeNull()
-    expect((await send(server, `/verification?mode=invite&code=${w.inviteCode}`)).status).toBe(302)
+    expect((await openInvite(server, `/verification?mode=invite&code=${w.inviteCode}`)).status).toBe(302)
   })
 })

@@ -62,9 +62,11 @@ describe('the answering page', () => {
     expect(titleOf(html)).toBe('Alpha (section 1 of 3) · Kinds 360 · Panorama')
     const text = main(html)
     expect(text).toContain('Section 1 of 3')
+    // The bar counts answers (issue 7 item 17), not the section's position: none of 7 answered yet.
     expect(html).toMatch(
-      /role="progressbar"[^>]*aria-valuemin="1"[^>]*aria-valuemax="3"[^>]*aria-valuenow="1"/,
+      /role="progressbar"[^>]*aria-valuemin="0"[^>]*aria-valuemax="7"[^>]*aria-valuenow="0"/,
     )
+    expect(text).toContain('0 of 7 questions answered · 5 of 5 required still to answer')
     expect(text).toContain('Your self-assessment: the questions are about you.')
     // Self wording, only this section's questions.
     expect(text).toContain('I listen before I answer.')
@@ -94,12 +96,15 @@ describe('the answering page', () => {
     expect(input(two, field(w.q[3]!.id), 'Vision')).toContain('type="checkbox"')
     const textInput = new RegExp(`<input[^>]*name="${field(w.q[4]!.id)}"[^>]*>`).exec(two)![0]
     expect(textInput).toContain('type="text"')
-    expect(textInput).toContain('maxLength="500"')
+    // No maxlength (a browser would cut a pasted answer silently): a counter instead (issue 7 item 17).
+    expect(textInput).not.toMatch(/maxlength/i)
+    expect(main(two)).toContain('Up to 500 characters. 0 of 500')
     expect(textInput).toContain('aria-describedby="q-')
     expect(main(two)).toContain('Section 2 of 3')
     const three = await (await page(w, w.self.id, w.employeeCookie, '?section=3')).text()
     const area = new RegExp(`<textarea[^>]*name="${field(w.q[5]!.id)}"[^>]*>`).exec(three)![0]
-    expect(area).toContain('maxLength="5000"')
+    expect(area).not.toMatch(/maxlength/i)
+    expect(main(three)).toContain('Up to 5,000 characters. 0 of 5,000')
     expect(area).toContain('aria-required="true"')
     expect(three).toContain('value="submit"')
     expect(three).toContain('value="previous"')
@@ -157,6 +162,8 @@ describe('saving a section', () => {
         {
           type: 'assignment.updated',
           subjectId: w.employee.id,
+          // The respondent's own /user page listens too (issue 7 item 15).
+          respondentId: w.employee.id,
           assignmentId: w.self.id,
           status: 'in_progress',
         },
@@ -419,6 +426,25 @@ describe('each kind’s rules: a wrong answer is refused beside its question and
     expect(textValue(html, w.q[4]!.id)).toBe('z'.repeat(501))
   })
 
+  test('however long the refused answer, all of it comes back with its count: nothing is cut', async () => {
+    const w = await createWorld()
+    const long = 'word '.repeat(2_400).trim()
+    const response = await post(w.self.id, w.employeeCookie, [
+      ['intent', 'save'],
+      ['section', '3'],
+      [field(w.q[5]!.id), long],
+    ])
+    expect(response.status).toBe(400)
+    const html = await response.text()
+    expect(questionErrors(html, w.q[5]!.id)).toEqual([
+      `Keep your answer to 5,000 characters or fewer (it has ${long.length.toLocaleString('en-GB')}).`,
+    ])
+    expect(textValue(html, w.q[5]!.id)).toBe(long)
+    expect(main(html)).toContain(
+      `${long.length.toLocaleString('en-GB')} of 5,000: ${(long.length - 5000).toLocaleString('en-GB')} too many`,
+    )
+  })
+
   test('500 characters with line breaks counted as one each are accepted', async () => {
     const w = await createWorld()
     const text = `${'a'.repeat(249)}\r\n${'b'.repeat(250)}`
@@ -530,7 +556,8 @@ describe('submitting', () => {
       ['section', '3'],
       [field(w.q[6]!.id), '2'],
     ])
-    expect(response.status).toBe(400)
+    // 200, not 400: the section is saved (issue 7, item 23: a 4xx writes nothing).
+    expect(response.status).toBe(200)
     const html = await response.text()
     const alerts = alertTexts(html).join(' ')
     expect(alerts).toContain('Not submitted yet. 3 required questions are still unanswered.')
@@ -584,6 +611,7 @@ describe('submitting', () => {
         {
           type: 'assignment.updated',
           subjectId: w.employee.id,
+          respondentId: w.employee.id,
           assignmentId: w.self.id,
           status: 'submitted',
         },
@@ -670,7 +698,9 @@ describe('resuming', () => {
     const otherDevice = await sessionCookieFor(w.employee.id)
     const html = await (await page(w, w.self.id, otherDevice)).text()
     expect(main(html)).toContain('Section 2 of 3')
-    expect(html).toMatch(/aria-valuenow="2"/)
+    // The step is marked current; the bar counts the five answers saved (issue 7 item 17).
+    expect(html).toMatch(/value="goto-2" aria-current="step"/)
+    expect(html).toMatch(/aria-valuenow="5"/)
     expect(checkedValues(html, w.q[3]!.id)).toEqual(['Vision', 'Empathy'])
     expect(textValue(html, w.q[4]!.id)).toBe('Keep asking questions.')
     const first = await (await page(w, w.self.id, otherDevice, '?section=1')).text()
@@ -701,6 +731,39 @@ describe('autosave', () => {
     expect((await answersOf(w.self.id)).get(w.q[4]!.id)!.textValue).toBe('Typed so far')
     expect((await responseOf(w.self.id))!.lastSection).toBe(1)
     expect((await assignmentRow(w.self.id)).status).toBe('in_progress')
+  })
+
+  test('tells the page the answered and required counts as just saved (it does not reload)', async () => {
+    const w = await createWorld()
+    const save = async (section: string, pairs: Array<[string, string]>) => {
+      const response = await send(server, `/assignment/${w.self.id}.data`, {
+        cookie: w.employeeCookie,
+        form: form([['intent', 'autosave'], ['section', section], ...pairs]),
+      })
+      expect(response.status).toBe(200)
+      return ((await decodeData(response)) as { data: { progress: unknown } }).data.progress
+    }
+    expect(await save('1', [[field(w.q[0]!.id), '4']])).toMatchObject({
+      totals: { questions: 7, answered: 1, required: 5, requiredAnswered: 1, missingRequired: 4 },
+      sections: [
+        { number: 1, title: 'Alpha', questionCount: 3, answered: 1, required: 3, missingRequired: 2 },
+        { number: 2, title: 'Beta', answered: 0, required: 0, missingRequired: 0 },
+        { number: 3, title: 'Gamma', answered: 0, required: 2, missingRequired: 2 },
+      ],
+    })
+    // The last section's required answers, saved: "still unanswered" no longer names it.
+    const after = (await save('3', [
+      [field(w.q[5]!.id), 'Plan the week on Mondays.'],
+      [field(w.q[6]!.id), '3'],
+    ])) as { sections: Array<{ missingRequired: number }>; totals: { answered: number } }
+    expect(after.totals.answered).toBe(3)
+    expect(after.sections.map((s) => s.missingRequired)).toEqual([2, 0, 0])
+    // Clearing an answer counts too.
+    const cleared = (await save('3', [
+      [field(w.q[5]!.id), ''],
+      [field(w.q[6]!.id), '3'],
+    ])) as { sections: Array<{ missingRequired: number }> }
+    expect(cleared.sections.map((s) => s.missingRequired)).toEqual([2, 0, 1])
   })
 
   test('a wrong answer comes back as field errors with a 400, and nothing is saved', async () => {

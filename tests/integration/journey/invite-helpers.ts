@@ -11,7 +11,7 @@ import { EVENTS_CHANNEL, type PanoramaEvent } from '#app/modules/realtime/events
  */
 
 export async function enrolledEmployee(
-  options: { maxColleagues?: number; status?: 'draft' | 'open' | 'closed'; closesAt?: Date } = {},
+  options: { maxColleagues?: number; status?: 'draft' | 'open' | 'closed'; closesAt?: Date; opensAt?: Date } = {},
 ) {
   const company = await createCompany({})
   const scheme = await createScheme({
@@ -21,6 +21,7 @@ export async function enrolledEmployee(
     ...(options.closesAt
       ? { closesAt: options.closesAt, opensAt: new Date(options.closesAt.getTime() - 86_400_000 * 30) }
       : {}),
+    ...(options.opensAt ? { opensAt: options.opensAt } : {}),
   })
   const employee = await createUser({ role: 'employee', companyId: company.id })
   await enrolEmployee(scheme, employee.id)

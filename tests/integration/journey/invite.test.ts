@@ -18,7 +18,14 @@ import { TURNSTILE_FIELD } from '#app/modules/auth/turnstile.server'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { extractLinks, startSmtpCatcher, type SmtpCatcher } from '#tests/support/smtp-catcher'
-import { alertTexts, fieldErrors, sessionTokenFrom, textOf, titleOf } from '#tests/integration/auth/helpers'
+import {
+  alertTexts,
+  fieldErrors,
+  openInvite,
+  sessionTokenFrom,
+  textOf,
+  titleOf,
+} from '#tests/integration/auth/helpers'
 import {
   auditFor,
   codesFor,
@@ -331,6 +338,8 @@ describe('inviting', () => {
         {
           type: 'assignment.updated',
           subjectId: w.employee.id,
+          // The colleague's own /user page listens too (issue 7 item 15).
+          respondentId: colleague!.id,
           assignmentId: assignment!.id,
           status: 'pending',
         },
@@ -422,6 +431,15 @@ describe('inviting', () => {
     }
   })
 
+  test('refuses a launched scheme before it opens, as answering does (the one open rule)', async () => {
+    const w = await world({ opensAt: new Date(Date.now() + 3 * 86_400_000) })
+    const before = await footprint()
+    const response = await post(PAGE, inviteForm(w.scheme.id), w.cookie)
+    expect(response.status).toBe(400)
+    expect(alertTexts(await response.text())).toEqual([inviteMessages.notOpen])
+    expect(await footprint()).toEqual(before)
+  })
+
   test('refuses a scheme the employee is not enrolled in, and a missing or malformed scheme id', async () => {
     const w = await world()
     const foreign = await createScheme()
@@ -460,8 +478,25 @@ describe('inviting', () => {
     const before = await footprint()
     const response = await post(PAGE, inviteForm(w.scheme.id, { email: disabled.email }), w.cookie)
     expect(response.status).toBe(400)
-    expect(fieldErrors(await response.text(), 'email')).toEqual([inviteMessages.disabled])
+    expect(fieldErrors(await response.text(), 'email')).toEqual([inviteMessages.unavailable])
     expect(await footprint()).toEqual(before)
+  })
+
+  test('an administrator’s and a disabled account’s address get the same neutral refusal, naming neither', async () => {
+    const w = await world()
+    const staff = await createUser({ role: 'admin' })
+    const disabledEmployee = await createUser({ role: 'employee', disabledAt: new Date() })
+    const disabledColleague = await createUser({ role: 'colleague', disabledAt: new Date() })
+    const answers = []
+    for (const email of [staff.email, disabledEmployee.email, disabledColleague.email]) {
+      const response = await post(PAGE, inviteForm(w.scheme.id, { email, name: 'Someone' }), w.cookie)
+      const html = await response.text()
+      answers.push({ status: response.status, errors: fieldErrors(html, 'email'), alerts: alertTexts(html) })
+    }
+    expect(answers[0]).toEqual({ status: 400, errors: [inviteMessages.unavailable], alerts: [] })
+    expect(answers[1]).toEqual(answers[0])
+    expect(answers[2]).toEqual(answers[0])
+    expect(inviteMessages.unavailable).not.toMatch(/admin|consultan|staff|disabled|account/i)
   })
 
   test('an existing employee invited as a colleague keeps their account and role; an admin cannot be invited', async () => {
@@ -483,7 +518,7 @@ describe('inviting', () => {
       w.cookie,
     )
     expect(response.status).toBe(400)
-    expect(fieldErrors(await response.text(), 'email')).toEqual([inviteMessages.staff])
+    expect(fieldErrors(await response.text(), 'email')).toEqual([inviteMessages.unavailable])
   })
 
   test('a body that is not a form, or an unknown intent, is a 400 with a message', async () => {
@@ -526,7 +561,7 @@ describe('the invitation e-mail and its link', () => {
     expect(message.html).toContain('Give your feedback')
 
     const url = new URL(links[0]!)
-    const opened = await send(server, url.pathname + url.search)
+    const opened = await openInvite(server, url.pathname + url.search)
     expect(opened.status).toBe(302)
     expect(location(opened)).toBe(`/questionnaire/${w.scheme.questionnaireId}`)
     const token = sessionTokenFrom(opened)!
@@ -562,7 +597,7 @@ describe('resending', () => {
     expect(codes[1]!.usedAt).toBeNull()
 
     expect((await send(server, oldLink)).status).toBe(410)
-    const opened = await send(server, newLink)
+    const opened = await openInvite(server, newLink)
     expect(opened.status).toBe(302)
     expect(location(opened)).toBe(`/questionnaire/${w.scheme.questionnaireId}`)
     expect((await auditFor(assignment.id)).map((a) => a.action)).toEqual(['invite.create', 'invite.resend'])
@@ -648,7 +683,7 @@ describe('revoking', () => {
     const w = await world()
     const { assignment } = await invite(w)
     const link = invitePathIn((await outboxFor(assignment.id))[0]!.text)
-    expect((await send(server, link)).status).toBe(302)
+    expect((await openInvite(server, link)).status).toBe(302)
     const listener = await listenForEvents()
     try {
       const response = await post(PAGE, { intent: 'revoke', assignmentId: assignment.id }, w.cookie)
@@ -674,6 +709,7 @@ describe('revoking', () => {
         {
           type: 'assignment.updated',
           subjectId: w.employee.id,
+          respondentId: assignment.respondentId,
           assignmentId: assignment.id,
           status: 'revoked',
         },

@@ -501,10 +501,36 @@ describe('e-mail address (intent=email)', () => {
     return { link: links[0]!, message }
   }
 
-  const open = (link: string) => {
+  /** Follows the link as a browser does: its GET shows a confirm button, whose POST applies the change. */
+  const open = async (link: string) => {
     const url = new URL(link)
-    return send(server, url.pathname + url.search)
+    const opened = await send(server, url.pathname + url.search)
+    if (opened.status !== 302 || location(opened) !== '/verification?mode=verifyEmail') return opened
+    return send(server, '/verification?mode=verifyEmail', { cookie: cookiesFrom(opened), form: {} })
   }
+
+  test('following the link changes nothing by itself: the page asks to confirm, and only its POST applies the change', async () => {
+    const me = await employee()
+    const newEmail = `confirm-${me.id.slice(0, 8)}@example.test`
+    expect((await request(me.cookie, newEmail)).status).toBe(302)
+    const { link } = await deliveredLink(newEmail)
+    const url = new URL(link)
+    // A mail scanner, a prefetch, another site's navigation: GETs, as many as they like.
+    for (let i = 0; i < 2; i++) {
+      const opened = await send(server, url.pathname + url.search)
+      expect(opened.status).toBe(302)
+      expect(location(opened)).toBe('/verification?mode=verifyEmail')
+      const confirm = await send(server, '/verification?mode=verifyEmail', { cookie: cookiesFrom(opened) })
+      expect(confirm.status).toBe(200)
+      const html = await confirm.text()
+      expect(html).toMatch(/<form[^>]*method="post"/)
+      expect(textOf(html)).toContain(`Confirm ${newEmail} as the e-mail address you sign in with.`)
+    }
+    expect((await userRow(me.id)).email).toBe(me.email)
+    const confirmed = await open(link)
+    expect(location(confirmed)).toBe('/verification?mode=verifyEmail&done=1')
+    expect((await userRow(me.id)).email).toBe(newEmail)
+  })
 
   test('changes only once the link sent to the new address is followed; then the new address signs in', async () => {
     const me = await employee({ displayName: 'Mo Mover' })

@@ -276,6 +276,43 @@ describe('who may listen', () => {
   })
 })
 
+describe('the admin dashboard’s stream', () => {
+  test('an admin hears every assignment event; employees, colleagues and visitors are turned away', async () => {
+    const admin = await createUser({ role: 'admin' })
+    const controller = new AbortController()
+    const response = await fetch(server.url + '/api/admin-events', {
+      headers: { Cookie: await sessionCookieFor(admin.id), Accept: 'text/event-stream' },
+      signal: controller.signal,
+      redirect: 'manual',
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    const stream = readFrames(response.body!)
+    try {
+      const mine = event(employee.id)
+      const theirs = event(other.id)
+      await waitUntil(() => realtimeStatus().subscribers > 0)
+      await publish(mine)
+      await publish(theirs)
+      expect(await stream.waitFor(isEvent(mine))).toBeDefined()
+      expect(await stream.waitFor(isEvent(theirs))).toBeDefined()
+      // Ids and states only: nothing a colleague wrote.
+      const frame = (await stream.waitFor(isEvent(mine)))!
+      expect(Object.keys(JSON.parse(frame.data!)).sort()).toEqual(['assignmentId', 'status'])
+    } finally {
+      controller.abort()
+    }
+    const anonymous = await send(server, '/api/admin-events')
+    expect(anonymous.status).toBe(302)
+    for (const role of ['employee', 'colleague'] as const) {
+      const user = await createUser({ role })
+      const refused = await send(server, '/api/admin-events', { cookie: await sessionCookieFor(user.id) })
+      expect(refused.status, role).toBe(302)
+      expect(location(refused), role).not.toBe('/api/admin-events')
+    }
+  })
+})
+
 describe.runIf(onPostgres)('on Postgres', () => {
   const listeners = async () =>
     queryRows<{ pid: number }>(

@@ -16,7 +16,8 @@ import { actionLink } from '#app/modules/auth/auth.server'
 import { sendDueReminders, startReminderWorker } from '#app/modules/email/reminders.server'
 import { formatDate } from '#app/modules/invite/schemas'
 import { useTestDatabase } from '#tests/support/database'
-import { location, send, useTestServer } from '#tests/support/app'
+import { location, useTestServer } from '#tests/support/app'
+import { openInvite } from '#tests/integration/auth/helpers'
 
 /**
  * Reminders (issue 3, item 8): on the scheme's cadence to whoever has not submitted, at most once per
@@ -225,18 +226,18 @@ describe('the colleague’s link', () => {
     const w = await world()
     const oldLink = new URL(actionLink('colleague_invite', w.inviteCode))
     // Before the reminder the invitation's link works.
-    const before = await send(server, oldLink.pathname + oldLink.search)
+    const before = await openInvite(server, oldLink.pathname + oldLink.search)
     expect(before.status).toBe(302)
 
     await sendDueReminders(at(w.t0, 8 * DAY))
     const [mail] = await outboxFor([w.rater.id])
     const match = /http:\/\/localhost:3000(\/verification\?mode=invite&code=[\w-]+)/.exec(mail!.text)
     expect(match).not.toBeNull()
-    const fresh = await send(server, match![1]!)
+    const fresh = await openInvite(server, match![1]!)
     expect(fresh.status).toBe(302)
     expect(location(fresh)).toBe(`/questionnaire/${w.scheme.questionnaireId}`)
 
-    const earlier = await send(server, oldLink.pathname + oldLink.search)
+    const earlier = await openInvite(server, oldLink.pathname + oldLink.search)
     expect(earlier.status).toBe(302)
     expect(location(earlier)).toBe(`/questionnaire/${w.scheme.questionnaireId}`)
 
@@ -310,5 +311,64 @@ describe('the worker', () => {
     }
     await worker.stop()
     expect((await assignment(w.rater.id)).remindersSent).toBe(1)
+  })
+})
+
+describe('a backlog larger than a batch', () => {
+  test('the longest waiting go first, across schemes; a scheme’s unremindable oldest hold nobody back', async () => {
+    const t0 = new Date()
+    const brand = await createBrand()
+    const company = await createCompany({ brandId: brand.id })
+    const schemeRows = await Promise.all(
+      [0, 1, 2].map(() =>
+        createScheme({
+          companyId: company.id,
+          reminderCadenceDays: 7,
+          opensAt: new Date(t0.getTime() - 400 * DAY),
+          closesAt: new Date(t0.getTime() + 30 * DAY),
+        }),
+      ),
+    )
+    const subjects = await Promise.all(schemeRows.map(() => createUser({ role: 'employee' })))
+    // 60 colleagues waiting, spread over the three schemes, each invited a different day (the
+    // earlier the index, the longer they have waited); more than one batch (50).
+    const waiting: Array<{ id: string; invitedAt: Date }> = []
+    for (let i = 0; i < 60; i++) {
+      const k = i % 3
+      const colleague = await createUser({ role: 'colleague' })
+      const row = await createRaterAssignment({
+        scheme: schemeRows[k]!,
+        subjectId: subjects[k]!.id,
+        respondentId: colleague.id,
+      })
+      const invitedAt = new Date(t0.getTime() - (300 - i) * DAY)
+      await db().update(assignments).set({ invitedAt }).where(eq(assignments.id, row.id))
+      waiting.push({ id: row.id, invitedAt })
+    }
+    // In the first scheme, 55 colleagues who waited even longer but cannot be reminded (disabled):
+    // they come first in that scheme's order, and must not take the places of those behind them.
+    const disabled: string[] = []
+    for (let i = 0; i < 55; i++) {
+      const colleague = await createUser({ role: 'colleague', disabledAt: t0 })
+      const row = await createRaterAssignment({
+        scheme: schemeRows[0]!,
+        subjectId: subjects[0]!.id,
+        respondentId: colleague.id,
+      })
+      await db()
+        .update(assignments)
+        .set({ invitedAt: new Date(t0.getTime() - (390 - i) * DAY) })
+        .where(eq(assignments.id, row.id))
+      disabled.push(row.id)
+    }
+
+    const result = await sendDueReminders(t0)
+    const mine = waiting.map((w) => w.id)
+    const reminded = only(result.assignmentIds, mine)
+    expect(new Set(reminded)).toEqual(new Set(mine))
+    expect(only(result.assignmentIds, disabled)).toEqual([])
+    // Batches go in clock order across schemes: the first batch's worth are the 50 longest waiting.
+    const longestWaiting = [...waiting].sort((a, b) => +a.invitedAt - +b.invitedAt).slice(0, 50)
+    expect(new Set(reminded.slice(0, 50))).toEqual(new Set(longestWaiting.map((w) => w.id)))
   })
 })

@@ -373,8 +373,8 @@ describe('the page', () => {
     expect(text).toContain('Colleague D')
     expect(text).not.toContain('Colleague E')
     expect(body).not.toContain('<canvas')
-    // The print sheet is linked by this route.
-    expect(body).toMatch(/<link[^>]+href="\/assets\/response-[\w-]+\.css"/)
+    // The print sheet is linked by this route, as a print-only stylesheet (it holds no first paint).
+    expect(body).toMatch(/<link(?=[^>]*media="print")[^>]+href="\/assets\/report-[\w-]+\.css"/)
   })
 
   test('a self-assessment not yet submitted: said so, with a link to continue it, and no data', async () => {

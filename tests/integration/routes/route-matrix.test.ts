@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest'
-import { responses } from '#db/schema/index'
+import { employeeImports, responses } from '#db/schema/index'
 import { createBrand, createRaterAssignment, createScheme, createUser, enrolEmployee } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
@@ -28,6 +28,11 @@ const ids = {
   rid: '',
   otherRid: '',
   brand: '',
+  employee: '',
+  colleague: '',
+  import: '',
+  scheme: '',
+  admin: '',
 }
 
 beforeAll(async () => {
@@ -42,7 +47,15 @@ beforeAll(async () => {
   const [rid] = await db().insert(responses).values({ assignmentId: self!.id }).returning()
   const [otherRid] = await db().insert(responses).values({ assignmentId: otherSelf!.id }).returning()
   const brand = await createBrand()
+  const [staged] = await db()
+    .insert(employeeImports)
+    .values({ createdBy: admin.id, fileName: 'x.csv' })
+    .returning()
   Object.assign(ids, {
+    admin: admin.id,
+    employee: employee.id,
+    colleague: colleague.id,
+    import: staged!.id,
     selfAssignment: self!.id,
     otherSelfAssignment: otherSelf!.id,
     raterAssignment: rater.id,
@@ -50,6 +63,7 @@ beforeAll(async () => {
     rid: rid!.id,
     otherRid: otherRid!.id,
     brand: brand.id,
+    scheme: scheme.id,
   })
   cookies.admin = await sessionCookieFor(admin.id)
   cookies.employee = await sessionCookieFor(employee.id)
@@ -96,18 +110,20 @@ const ADMIN_PAGES = [
   '/admin/email-management',
   '/admin/email-management/some-id',
   '/admin/admin-management',
-  '/admin/admin-management/some-uid',
   '/admin/employee-management',
-  '/admin/employee-management/some-uid',
   '/admin/scheme-management',
-  '/admin/scheme-management/some-scheme',
   '/admin/questionnaire-management',
   '/admin/questionnaire-management/some-qid',
+  '/admin/profile',
 ]
 // Admin management pages with forms answer a bare POST with 400 (no intent); the rest are not built.
 const ADMIN_POST: Record<string, number> = {
   '/admin/company-management': 400,
+  '/admin/employee-management': 400,
+  '/admin/admin-management': 400,
   '/admin/brand-management': 400,
+  '/admin/scheme-management': 400,
+  '/admin/profile': 400,
 }
 
 const ROWS = (): Row[] => [
@@ -221,6 +237,28 @@ const ROWS = (): Row[] => [
     post: guarded(p, ['admin'], ADMIN_POST[p] ?? 405),
   })),
   {
+    path: () => `/admin/employee-management/${ids.employee}`,
+    get: guarded(`/admin/employee-management/${ids.employee}`, ['admin'], 200),
+    post: guarded(`/admin/employee-management/${ids.employee}`, ['admin'], 400),
+  },
+  // Not an employee (unknown, malformed, a colleague's account): the 404 page.
+  ...['00000000-0000-4000-8000-000000000000', 'some-uid', () => ids.colleague].map((uid) => ({
+    path: () => `/admin/employee-management/${typeof uid === 'function' ? uid() : uid}`,
+    get: guarded(`/admin/employee-management/${typeof uid === 'function' ? uid() : uid}`, ['admin'], 404),
+    post: guarded(`/admin/employee-management/${typeof uid === 'function' ? uid() : uid}`, ['admin'], 404),
+  })),
+  {
+    path: () => '/admin/employee-management/template.csv',
+    get: guarded('/admin/employee-management/template.csv', ['admin'], 200),
+    // A download has no action: React Router answers 405 before any loader runs.
+    post: all(405),
+  },
+  {
+    path: () => `/admin/employee-management/imports/${ids.import}/problems.csv`,
+    get: guarded(`/admin/employee-management/imports/${ids.import}/problems.csv`, ['admin'], 200),
+    post: all(405),
+  },
+  {
     path: () => `/admin/brand-management/${ids.brand}`,
     get: guarded(`/admin/brand-management/${ids.brand}`, ['admin'], 200),
     post: guarded(`/admin/brand-management/${ids.brand}`, ['admin'], 400),
@@ -230,6 +268,31 @@ const ROWS = (): Row[] => [
     get: guarded('/admin/brand-management/00000000-0000-4000-8000-000000000000', ['admin'], 404),
     post: guarded('/admin/brand-management/00000000-0000-4000-8000-000000000000', ['admin'], 404),
   },
+  // An administrator's page: real ids answer (a bare POST names no admin: 400); unknown, malformed
+  // and non-admin ids are the not-found page.
+  {
+    path: () => `/admin/admin-management/${ids.admin}`,
+    get: guarded(`/admin/admin-management/${ids.admin}`, ['admin'], 200),
+    post: guarded(`/admin/admin-management/${ids.admin}`, ['admin'], 400),
+  },
+  ...['00000000-0000-4000-8000-000000000000', 'some-uid', () => ids.employee].map((uid) => ({
+    path: () => `/admin/admin-management/${typeof uid === 'function' ? uid() : uid}`,
+    get: guarded(`/admin/admin-management/${typeof uid === 'function' ? uid() : uid}`, ['admin'], 404),
+    post: guarded(`/admin/admin-management/${typeof uid === 'function' ? uid() : uid}`, ['admin'], 404),
+  })),
+  // A scheme's page: real ids answer, unknown and malformed ones are the not-found page.
+  {
+    path: () => `/admin/scheme-management/${ids.scheme}`,
+    get: guarded(`/admin/scheme-management/${ids.scheme}`, ['admin'], 200),
+    post: guarded(`/admin/scheme-management/${ids.scheme}`, ['admin'], 400),
+  },
+  ...['some-scheme', '00000000-0000-4000-8000-000000000000'].map((id) => ({
+    path: () => `/admin/scheme-management/${id}`,
+    get: guarded(`/admin/scheme-management/${id}`, ['admin'], 404),
+    post: guarded(`/admin/scheme-management/${id}`, ['admin'], 404),
+  })),
+  // npm run bench's reference page: public, a constant, no action.
+  { path: () => '/bench/ping', get: all(200), post: all(405) },
   { path: () => '/no/such/page', get: all(404), post: all(404) },
 ]
 

@@ -1,6 +1,6 @@
 import { UNSAFE_ErrorResponseImpl as ErrorResponse } from 'react-router'
 import { describe, expect, test } from 'vitest'
-import { errorPageContent } from '#app/components/error-boundary'
+import { errorPageContent, UNAVAILABLE_CONTENT } from '#app/components/error-boundary'
 import { useTestDatabase } from '#tests/support/database'
 import { send, useTestServer } from '#tests/support/app'
 import { textOf, titleOf } from '#tests/integration/auth/helpers'
@@ -95,7 +95,6 @@ describe('errorPageContent', () => {
 
   test.each([
     ['a 500 response', routeError(500), 500],
-    ['a 503 response', routeError(503), 503],
     ['a 401 response', routeError(401), 401],
   ])('%s keeps its code and reads Internal Server Error', (_name, error, status) => {
     expect(errorPageContent(error)).toMatchObject({
@@ -103,6 +102,15 @@ describe('errorPageContent', () => {
       title: 'Internal Server Error',
       description: ERROR_DESCRIPTION,
     })
+  })
+
+  test('a 503 keeps its code and says the service is briefly unavailable (issue 7: database outage)', () => {
+    expect(errorPageContent(routeError(503))).toMatchObject({
+      status: 503,
+      title: 'Service Unavailable',
+      description: UNAVAILABLE_CONTENT.description,
+    })
+    expect(UNAVAILABLE_CONTENT.description).toMatch(/briefly unavailable/)
   })
 
   test.each([

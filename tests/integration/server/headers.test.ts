@@ -1,12 +1,16 @@
+import fs from 'node:fs'
 import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createUser } from '#db/factories'
 import { resetEnvCache } from '#app/config/env.server'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, send, useTestServer } from '#tests/support/app'
+import { cookiesFrom, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { FACTORY_PASSWORD, postSignIn, setCookie } from '#tests/integration/auth/helpers'
+import { rawChunks } from '#tests/support/raw-http'
 
 /**
  * The headers every response carries (app/server/security-headers.ts, app/server/app.ts): pages,
@@ -16,6 +20,7 @@ useTestDatabase()
 const server = useTestServer()
 
 let assetPath = ''
+const clientDir = path.resolve(import.meta.dirname, '../../..', process.env.BUILD_DIR || 'build', 'client')
 
 beforeAll(async () => {
   const html = await (await send(server, '/sign-in')).text()
@@ -132,6 +137,32 @@ describe('caching and compression', () => {
     expect(favicon.headers.get('Cache-Control')).not.toContain('31536000')
   })
 
+  test('pages are private and revalidated, yet allowed into the back/forward cache (no no-store)', async () => {
+    const employee = await createUser({ role: 'employee' })
+    const cookie = await sessionCookieFor(employee.id)
+    for (const [path, who] of [
+      ['/sign-in', null],
+      ['/bench/ping', null],
+      ['/no/such/page', null],
+      ['/user', cookie],
+      ['/user/edit-profile', cookie],
+    ] as const) {
+      const response = await send(server, path, { cookie: who })
+      await response.arrayBuffer()
+      expect(response.headers.get('Content-Type'), path).toMatch(/^text\/html/)
+      expect(response.headers.get('Cache-Control'), path).toBe('private, no-cache')
+    }
+  })
+
+  test('pages of one-time codes are never stored, not even for the back button', async () => {
+    for (const mode of ['resetPassword', 'activate', 'invite', 'verifyEmail', 'setup']) {
+      const response = await send(server, `/verification?mode=${mode}`)
+      await response.arrayBuffer()
+      expect(response.headers.get('Content-Type'), mode).toMatch(/^text\/html/)
+      expect(response.headers.get('Cache-Control'), mode).toBe('no-store')
+    }
+  })
+
   test('pages are gzip-compressed when the client accepts it', async () => {
     const zipped = await raw('/sign-in', { 'Accept-Encoding': 'gzip' })
     expect(zipped.status).toBe(200)
@@ -144,11 +175,91 @@ describe('caching and compression', () => {
     expect(plain.body.toString('utf8')).toContain('<html')
   })
 
+  test.each([
+    ['br', zlib.brotliDecompressSync],
+    ['gzip', zlib.gunzipSync],
+  ] as const)(
+    'a page is compressed (%s) in one piece, not one block per rendered chunk',
+    async (encoding, inflate) => {
+      const { hostname: host, port } = new URL(server.url)
+      const { head, chunks } = await rawChunks({ host, port: Number(port) }, '/sign-in', {
+        'Accept-Encoding': encoding,
+      })
+      expect(head).toMatch(new RegExp(`content-encoding: ${encoding}`, 'i'))
+      expect(chunks.length).toBeLessThanOrEqual(2)
+      const html = inflate(Buffer.concat(chunks)).toString('utf8')
+      expect(html).toMatch(/^<!DOCTYPE html>/i)
+      expect(html).toMatch(/<\/html>$/)
+    },
+  )
+
+  test('a hashed asset is sent as compressed at build time: brotli, else gzip, with its own type', async () => {
+    const file = path.join(clientDir, assetPath)
+    const brotli = await raw(assetPath, { 'Accept-Encoding': 'gzip, deflate, br, zstd' })
+    expect(brotli.status).toBe(200)
+    expect(brotli.headers['content-encoding']).toBe('br')
+    // The very bytes written by the build (brotli at its highest setting), not compressed again here.
+    expect(brotli.body.equals(fs.readFileSync(`${file}.br`))).toBe(true)
+    expect(zlib.brotliDecompressSync(brotli.body).equals(fs.readFileSync(file))).toBe(true)
+    expect(brotli.headers['content-type']).toMatch(/^text\/javascript; charset=utf-8$/i)
+    expect(brotli.headers.vary).toMatch(/Accept-Encoding/i)
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+
+    const gzip = await raw(assetPath, { 'Accept-Encoding': 'gzip' })
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(gzip.body.equals(fs.readFileSync(`${file}.gz`))).toBe(true)
+    expect(gzip.headers['content-type']).toMatch(/^text\/javascript; charset=utf-8$/i)
+
+    const plain = await raw(assetPath, { 'Accept-Encoding': 'identity' })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body.equals(fs.readFileSync(file))).toBe(true)
+  })
+
+  test('the favicon too, cached for an hour', async () => {
+    const icon = await raw('/favicon.svg', { 'Accept-Encoding': 'br' })
+    expect(icon.status).toBe(200)
+    expect(icon.headers['content-encoding']).toBe('br')
+    expect(icon.body.equals(fs.readFileSync(path.join(clientDir, 'favicon.svg.br')))).toBe(true)
+    expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/)
+    expect(icon.headers['cache-control']).toBe('public, max-age=3600')
+  })
+
   test('a hashed script asset is compressed too', async () => {
     const zipped = await raw(assetPath, { 'Accept-Encoding': 'gzip' })
     expect(zipped.status).toBe(200)
     expect(zipped.headers['content-encoding']).toBe('gzip')
     expect(zlib.gunzipSync(zipped.body).length).toBeGreaterThan(1024)
+  })
+})
+
+describe('static files under their own addresses', () => {
+  test('a page request never looks at the disk: a file named like a page is not sent in its place', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'panorama-client-'))
+    fs.mkdirSync(path.join(dir, 'assets'))
+    fs.writeFileSync(path.join(dir, 'robots.txt'), 'User-agent: *')
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1234.js'), 'console.log(1)')
+    const app = http.createServer(server.build!.createApp({ clientDir: dir }))
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+    const target = { url: `http://127.0.0.1:${(app.address() as AddressInfo).port}` }
+    try {
+      // Files listed at start-up are served at their own paths, assets under /assets…
+      expect(await (await send(target, '/robots.txt')).text()).toBe('User-agent: *')
+      expect(await (await send(target, '/assets/app-1234.js')).text()).toBe('console.log(1)')
+      // …and nothing else: a page is the page even with a file of its name, a file added later is
+      // not served (the files are known from start-up; no request looks for one).
+      fs.writeFileSync(path.join(dir, 'sign-in'), 'a file, not the page')
+      const page = await send(target, '/sign-in')
+      expect(page.headers.get('Content-Type')).toMatch(/^text\/html/)
+      expect(await page.text()).toContain('<html')
+      fs.writeFileSync(path.join(dir, 'later.txt'), 'added after start-up')
+      const later = await send(target, '/later.txt')
+      expect(later.status).toBe(404)
+      expect(await later.text()).not.toContain('added after start-up')
+    } finally {
+      app.closeAllConnections()
+      await new Promise((resolve) => app.close(resolve))
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { cookiesFrom, location, send } from '#tests/support/app'
+import { useServerProcesses, within } from '#tests/support/server-process'
 import { freePort } from '#tests/integration/auth/helpers'
 
 /**
@@ -11,51 +11,7 @@ import { freePort } from '#tests/integration/auth/helpers'
  * process: a bad configuration stops it with every problem listed, and SIGTERM stops it cleanly.
  * It serves the production build, so `npm run build` must have run.
  */
-const ROOT = path.resolve(import.meta.dirname, '../../..')
-const children = new Set<ChildProcess>()
-const folders: string[] = []
-
-afterAll(() => {
-  // Only the children this file started, should a test have failed half-way.
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true })
-})
-
-/** A clean environment: only what a deployment would set, nothing inherited from the test runner. */
-function environment(vars: Record<string, string>) {
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? os.tmpdir(),
-    NODE_ENV: 'production',
-    ...vars,
-  }
-}
-
-function start(vars: Record<string, string>) {
-  const child = spawn(process.execPath, ['server.mjs'], {
-    cwd: ROOT,
-    env: environment(vars),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.add(child)
-  const output = { stdout: '', stderr: '' }
-  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString('utf8')))
-  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString('utf8')))
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  )
-  return { child, output, exited }
-}
-
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms).unref(),
-    ),
-  ])
-}
+const { start, folders } = useServerProcesses()
 
 describe('a bad configuration', () => {
   test('stops the server at start-up with a non-zero exit and every problem listed', async () => {
@@ -154,4 +110,37 @@ describe('graceful shutdown', () => {
     expect(all).not.toContain(password)
     expect(all).not.toContain(code)
   }, 150_000)
+})
+
+describe('a port already in use', () => {
+  test('stops start-up with one line naming the port and how to choose another, exit 1, no stack', async () => {
+    const net = await import('node:net')
+    const holder = net.createServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    const port = (holder.address() as { port: number }).port
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'panorama-port-'))
+    folders.push(dir)
+    const pgliteDir = path.join(dir, 'pglite')
+    try {
+      const { output, exited } = start({
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PGLITE_DIR: pgliteDir,
+        LOG_LEVEL: 'info',
+      })
+      const { code, signal } = await within(exited, 90_000, 'exit on a port in use')
+      expect({ code, signal }).toEqual({ code: 1, signal: null })
+
+      // stderr holds the one line for the operator (JSON log lines aside), and no stack trace.
+      const plain = output.stderr.split('\n').filter((line) => line.trim() && !line.startsWith('{'))
+      expect(plain).toEqual([
+        `Port ${port} is already in use on 127.0.0.1: stop the program using it, or start Panorama on another port, e.g. PORT=3000 npm start`,
+      ])
+      expect(output.stderr + output.stdout).not.toMatch(/^\s+at /m)
+      // What start-up had opened was closed: the embedded database's lock is released.
+      expect(fs.existsSync(`${pgliteDir}.lock`)).toBe(false)
+    } finally {
+      await new Promise((resolve) => holder.close(resolve))
+    }
+  }, 120_000)
 })

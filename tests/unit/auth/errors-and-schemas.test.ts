@@ -42,9 +42,8 @@ describe('error messages', () => {
     expect(authErrorMessage('auth/too-many-requests')).toBe(AUTH_ERROR_MESSAGES['auth/too-many-requests'])
   })
 
-  // APP BUG (reported, latent): `code in AUTH_ERROR_MESSAGES` also finds inherited properties, so
-  // authErrorMessage('toString') returns Object.prototype.toString (a function) instead of a string.
-  // Today's callers pass known codes only; any caller that maps a code it received would break.
+  // Only the map's own keys are codes: a lookup must not find inherited properties such as
+  // Object.prototype.toString (a function) for a code received from outside.
   test('a code named like an Object.prototype property still gets a string', () => {
     for (const code of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
       expect(typeof authErrorMessage(code), code).toBe('string')
@@ -89,8 +88,8 @@ describe('SignInSchema', () => {
     ).toBe('That e-mail address is too long.')
   })
 
-  // APP BUG (reported, minor): `.max(1024)` has no message of its own, so zod 4 falls back to the
-  // schema-level `error` — a 10 KB password is answered "Enter your password.", which is wrong.
+  // The length limit has a message of its own: without one zod 4 falls back to the schema-level
+  // `error`, and a 10 KB password would be answered "Enter your password.".
   test('a too-long password is refused with a message that says so', () => {
     const result = SignInSchema.safeParse({ email: 'a@example.com', password: 'p'.repeat(10 * 1024) })
     expect(result.success).toBe(false)

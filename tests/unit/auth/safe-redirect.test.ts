@@ -35,8 +35,19 @@ describe('refused: the fallback instead', () => {
     '/\t/evil.example',
     '/\n/evil.example',
     '/admin\\..\\..\\evil',
+    // Dot segments that collapse into a protocol-relative path (found by the property below).
+    '/..//evil.example',
+    '/a/../..//evil.example',
+    '/.//evil.example',
     '',
     '/' + 'a'.repeat(2048),
+    // Paths that only become "//host" once dot segments are resolved (found by the property below).
+    '/..//',
+    '/..//evil.example',
+    '/.//evil.example',
+    '/a/..//evil.example',
+    '/.%2e//evil.example',
+    '/%2e%2e//evil.example',
   ])('%j', (input) => {
     expect(safeRedirect(input, HOME)).toBe(HOME)
   })

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { ConfigError, parseEnv } from '#app/config/env.server'
+import { ConfigError, contactLinksOf, contactWarning, parseEnv } from '#app/config/env.server'
 
 /**
  * Configuration is validated once at start-up (DESIGN.md §6): one clear message that lists every
@@ -51,9 +51,8 @@ describe('bad variables', () => {
     expect(problems.find((p) => p.startsWith('PASSWORD_MIN_LENGTH'))).toMatch(/6/)
   })
 
-  // APP BUG (reported): the cross-variable checks live in one superRefine on the whole object, and
-  // zod skips refinements once a field has failed its type (PORT=abc, LOG_LEVEL=loud, …). The
-  // operator then fixes PORT and only on the next start learns about the Turnstile key.
+  // Cross-variable checks must run even when a field has failed its type (PORT=abc, LOG_LEVEL=loud,
+  // …), so the operator learns every problem at the first start, not one per restart.
   test('several at once, including a non-number PORT: still every one of them', () => {
     const problems = problemsOf({
       ...base,
@@ -212,5 +211,44 @@ describe('derived settings', () => {
     })
     expect(env.DATABASE_URL).toBe('postgresql://u:p@db:5432/x')
     expect(env.SMTP_URL).toBe('smtps://u:p@mail:465')
+  })
+})
+
+describe('contact links', () => {
+  test('no placeholder goes live: unset links stay unset and start-up warns about each', () => {
+    const env = parseEnv({ ...base })
+    expect([env.CONTACT_CALLBACK_URL, env.CONTACT_EMAIL, env.CONTACT_PROFILE_URL]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ])
+    expect(contactLinksOf(env)).toBeNull()
+    expect(contactWarning(env)).toEqual({
+      missing: ['CONTACT_CALLBACK_URL', 'CONTACT_EMAIL', 'CONTACT_PROFILE_URL'],
+    })
+    // Blank values (an .env file copied with the lines left empty) count as unset, not as errors.
+    const blank = parseEnv({ ...base, CONTACT_CALLBACK_URL: '', CONTACT_EMAIL: ' ', CONTACT_PROFILE_URL: '' })
+    expect(contactLinksOf(blank)).toBeNull()
+  })
+
+  test('configured links are used as given; a partial set shows what is there and warns about the rest', () => {
+    const env = parseEnv({
+      ...base,
+      CONTACT_CALLBACK_URL: 'https://consultancy.test/callback',
+      CONTACT_EMAIL: 'hello@consultancy.test',
+    })
+    expect(contactLinksOf(env)).toEqual({
+      callbackUrl: 'https://consultancy.test/callback',
+      email: 'hello@consultancy.test',
+      profileUrl: null,
+    })
+    expect(contactWarning(env)).toEqual({ missing: ['CONTACT_PROFILE_URL'] })
+    const all = parseEnv({
+      ...base,
+      CONTACT_CALLBACK_URL: 'https://consultancy.test/callback',
+      CONTACT_EMAIL: 'hello@consultancy.test',
+      CONTACT_PROFILE_URL: 'https://consultancy.test/about',
+    })
+    expect(contactWarning(all)).toBeNull()
   })
 })

@@ -1,7 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { CHART_BORDER_WIDTH, CHART_COLORS } from '#app/config/constants'
-import { barStyle, chartSummary, seriesStyle, wrapLabel } from '#app/modules/report/chart-series'
+import {
+  barStyle,
+  chartSummary,
+  radarScale,
+  radarScaleNote,
+  seriesStyle,
+  wrapLabel,
+} from '#app/modules/report/chart-series'
 import {
   anonymityGate,
   anonymousOrder,
@@ -233,5 +240,14 @@ describe('chart series', () => {
       'under pressure and',
       'deliver on time',
     ])
+  })
+
+  test('the radar draws its rings without numbers on the axis, and says how to read them', () => {
+    // The numbers sat on the top axis under its data points ("5", "3", "2" overlapping, issue 7 item 19).
+    const scale = radarScale(1, 5)
+    expect(scale.ticks.display).toBe(false)
+    expect(scale.ticks.stepSize).toBe(1)
+    expect([scale.min, scale.max]).toEqual([1, 5])
+    expect(radarScaleNote(1, 5)).toBe('Rings from 1 at the centre to 5 on the outside, one per step.')
   })
 })

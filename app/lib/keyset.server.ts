@@ -1,25 +1,23 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { z } from 'zod'
+import { singleLine } from '#app/lib/text-rules'
 
 /**
- * What every admin management module shares: who acts, how a rule failure comes back to a form,
- * Postgres error codes from either driver, and keyset pagination for the lists.
+ * Keyset pagination for every list: one query per page, stable under inserts, no OFFSET scans.
+ * The cursor is the last row's sort value and its id, base64url JSON, checked when read back.
  */
-
-export type Actor = { id: string; ip?: string | null }
-
-export type Outcome<T> =
-  | { ok: true; value: T }
-  | { ok: false; notFound?: boolean; formErrors?: string[]; fieldErrors?: Record<string, string[]> }
-
-// ---------------------------------------------------------------------------------------------
-// Keyset pagination: one query per page, stable under inserts, no OFFSET scans.
 
 export type SortField = 'name' | 'created'
 
 /** A page boundary: the sort it belongs to, the last row's sort value and its id (the tie-breaker). */
-const CursorSchema = z.object({ s: z.enum(['name', 'created']), v: z.string().max(1000), id: z.uuid() })
+// `v` goes to Postgres as text: a hand-made cursor holding a NUL byte would fail the query, and no
+// stored name holds a control character (the shared one-line rule).
+const CursorSchema = z.object({
+  s: z.enum(['name', 'created']),
+  v: z.string().max(1000).check(singleLine()),
+  id: z.uuid(),
+})
 export type Cursor = z.output<typeof CursorSchema>
 
 // created_at as text with its full microsecond precision: a JS Date keeps only milliseconds, and a
@@ -102,11 +100,4 @@ export function keysetPage<Row extends { id: string; name: string; createdAt: st
     prev: first && (plan.backwards ? more : plan.cursor !== null) ? keyOf(first) : null,
     staleCursor: plan.staleCursor,
   }
-}
-
-/** A Postgres error code from either driver (drizzle wraps the driver's error in `cause`). */
-export function pgErrorCode(error: unknown): string | undefined {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | null
-  const code = e?.cause?.code ?? e?.code
-  return typeof code === 'string' ? code : undefined
 }

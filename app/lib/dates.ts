@@ -1,0 +1,182 @@
+/**
+ * Dates as the portal writes them, in a scheme's time zone (schemes.time_zone, an IANA name). The
+ * server formats them (pages and e-mails), so the first render and the hydrated page read the same.
+ * An unknown zone name falls back to UTC rather than failing a page.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+function formatter(kind: 'date' | 'time' | 'zone', timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind}|${timeZone}`
+  let f = formatters.get(key)
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      kind === 'date'
+        ? { dateStyle: 'long', timeZone }
+        : kind === 'time'
+          ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }
+          : { timeZoneName: 'short', timeZone }
+    f = new Intl.DateTimeFormat('en-GB', options)
+    formatters.set(key, f)
+  }
+  return f
+}
+
+/** The zone itself when the runtime knows it, else UTC. */
+export function safeTimeZone(timeZone: string | null | undefined): string {
+  if (!timeZone) return 'UTC'
+  try {
+    formatter('date', timeZone)
+    return timeZone
+  } catch {
+    return 'UTC'
+  }
+}
+
+const toDate = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value)
+
+/** "30 June 2026": the calendar day in the scheme's zone. */
+export function formatDate(value: Date | string, timeZone = 'UTC'): string {
+  return formatter('date', safeTimeZone(timeZone)).format(toDate(value))
+}
+
+/** "BST", "CET", "UTC", "GMT-4": the zone's short name at that instant. */
+export function zoneName(value: Date | string, timeZone = 'UTC'): string {
+  const parts = formatter('zone', safeTimeZone(timeZone)).formatToParts(toDate(value))
+  return parts.find((p) => p.type === 'timeZoneName')?.value ?? 'UTC'
+}
+
+/** "30 June 2026 at 23:59 BST": a deadline, in the zone it was set in, saying which zone that is. */
+export function formatDateTime(value: Date | string, timeZone = 'UTC'): string {
+  const zone = safeTimeZone(timeZone)
+  const date = toDate(value)
+  return `${formatDate(date, zone)} at ${formatter('time', zone).format(date)} ${zoneName(date, zone)}`
+}
+
+/**
+ * The instant that is 23:59 on `day` (its calendar date as seen in the zone) in `timeZone`: a
+ * deadline "by the end of 30 June" wherever the scheme is run.
+ */
+export function endOfDay(day: Date, timeZone: string): Date {
+  const zone = safeTimeZone(timeZone)
+  const [y, m, d] = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  })
+    .format(day)
+    .split('-')
+    .map(Number) as [number, number, number]
+  // 23:59 as if UTC, then corrected by the zone's offset at that moment (twice, for a DST change that day).
+  let guess = Date.UTC(y, m - 1, d, 23, 59)
+  for (let i = 0; i < 2; i++) guess = Date.UTC(y, m - 1, d, 23, 59) - offsetMs(new Date(guess), zone)
+  return new Date(guess)
+}
+
+/** How far the zone's wall clock is ahead of UTC at `at`, in ms. */
+function offsetMs(at: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(at)
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value)
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'))
+  return wall - Math.floor(at.getTime() / 1000) * 1000
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wall-clock times typed by an admin ("2026-06-30T09:00" in Europe/London) and the instants they mean.
+
+/**
+ * An IANA zone name the runtime knows ("Europe/London", "America/Argentina/Buenos_Aires", "UTC"),
+ * spelled as the runtime lists it whatever the case it was typed in; null for anything else. Offsets ("+01:00") and abbreviations ("BST") are
+ * refused: they do not follow summer time, so a programme's dates would drift by an hour.
+ */
+export function canonicalTimeZone(value: string): string | null {
+  const name = value.trim()
+  if (!/^(?:UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+)$/.test(name)) return null
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: name })
+  } catch {
+    return null
+  }
+  // Names are matched regardless of case; the runtime's own spelling is kept when it lists the
+  // zone. Not resolvedOptions(): ICU answers the legacy aliases (Asia/Kolkata → Asia/Calcutta).
+  const lower = name.toLowerCase()
+  return knownTimeZones().find((z) => z.toLowerCase() === lower) ?? name
+}
+
+let zoneList: string[] | undefined
+/** The zones the runtime lists (for suggestions; a zone missing here may still be valid). */
+export function knownTimeZones(): string[] {
+  zoneList ??= ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')]
+  return zoneList
+}
+
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/
+
+/** The parts of "YYYY-MM-DDTHH:mm" (a datetime-local input's value), or null when it is no such time. */
+function localParts(value: string) {
+  const m = LOCAL.exec(value.trim())
+  if (!m) return null
+  const [y, mo, d, h, mi] = m.slice(1, 6).map(Number) as [number, number, number, number, number]
+  const probe = new Date(Date.UTC(y, mo - 1, d, h, mi))
+  // 31 February, 24:00 and the like roll over into another day: not a time anyone meant.
+  if (
+    y < 1970 ||
+    probe.getUTCFullYear() !== y ||
+    probe.getUTCMonth() !== mo - 1 ||
+    probe.getUTCDate() !== d ||
+    probe.getUTCHours() !== h ||
+    probe.getUTCMinutes() !== mi
+  )
+    return null
+  return { y, mo, d, h, mi, asUtc: probe.getTime() }
+}
+
+export type ZonedTime = { ok: true; instant: Date } | { ok: false; reason: 'format' | 'zone' | 'nonexistent' }
+
+/**
+ * The instant a wall-clock time in `timeZone` means. A time the clocks skip (01:30 on the night
+ * summer time starts in London) does not exist and is refused rather than moved; a time that
+ * happens twice (the night it ends) means the first, as calendars do.
+ */
+export function zonedTimeToInstant(local: string, timeZone: string): ZonedTime {
+  const parts = localParts(local)
+  if (!parts) return { ok: false, reason: 'format' }
+  const zone = canonicalTimeZone(timeZone)
+  if (!zone) return { ok: false, reason: 'zone' }
+  // Try the offsets in force a day either side: one of them is right unless the time is skipped.
+  const candidates = [-DAY_MS, 0, DAY_MS]
+    .map((shift) => parts.asUtc - offsetMs(new Date(parts.asUtc + shift), zone))
+    .filter((t, i, all) => all.indexOf(t) === i)
+    .filter((t) => instantToZonedTime(new Date(t), zone) === local.trim().slice(0, 16))
+    .sort((a, b) => a - b)
+  const first = candidates[0]
+  return first === undefined ? { ok: false, reason: 'nonexistent' } : { ok: true, instant: new Date(first) }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** "YYYY-MM-DDTHH:mm": the wall-clock time in `timeZone` at `value` (a datetime-local input's value). */
+export function instantToZonedTime(value: Date | string, timeZone: string): string {
+  const zone = safeTimeZone(timeZone)
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(toDate(value))
+  const n = (type: string) => parts.find((p) => p.type === type)?.value ?? '00'
+  return `${n('year')}-${n('month')}-${n('day')}T${n('hour')}:${n('minute')}`
+}

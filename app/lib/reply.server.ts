@@ -1,0 +1,59 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { data } from 'react-router'
+import type { $ZodType, output } from 'zod/v4/core'
+import { parseForm } from '#app/lib/form-data.server'
+import { refusalStatus, type Outcome, type Refusal } from '#app/lib/outcome'
+
+/**
+ * The one way an action answers a form (the server half of the form kit; the client half is
+ * app/components/form-kit.tsx): `{ intent, result }` with Conform's submission result, 400 for bad
+ * input, the refusal's own status (404 thrown as the not-found page, 429 with Retry-After).
+ */
+
+/** What the kit needs of a Conform submission: its reply, with extra messages or without. */
+type Replying = {
+  reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>
+}
+
+/** Bad input: the submission's own field messages, 400. */
+export function replyInvalid<Intent extends string>(intent: Intent, submission: Replying) {
+  return data({ intent, result: submission.reply() }, { status: 400 })
+}
+
+/** A refusal from a domain module: its messages on the form; a 404 is thrown as the not-found page. */
+export function replyRefused<Intent extends string>(
+  intent: Intent,
+  submission: Replying,
+  refusal: Refusal,
+) {
+  const status = refusalStatus(refusal)
+  if (status === 404) throw new Response('Page Not Found', { status: 404, statusText: 'Not Found' })
+  return data(
+    {
+      intent,
+      result: submission.reply({ formErrors: refusal.formErrors, fieldErrors: refusal.fieldErrors }),
+    },
+    {
+      status,
+      headers: status === 429 ? { 'Retry-After': String(refusal.retryAfterSeconds) } : undefined,
+    },
+  )
+}
+
+/**
+ * One intent of an action from start to end: parse the form with the schema, run the change, and
+ * either reply with what was wrong or hand the value to `done` (usually a redirect with a toast).
+ */
+export async function submitIntent<Intent extends string, Schema extends $ZodType, T>(
+  formData: FormData,
+  intent: Intent,
+  schema: Schema,
+  run: (value: output<Schema>) => Promise<Outcome<T>>,
+  done: (result: T, value: output<Schema>) => Response | Promise<Response>,
+) {
+  const submission = parseForm<Schema>(formData, { schema })
+  if (submission.status !== 'success') return replyInvalid(intent, submission)
+  const outcome = await run(submission.value)
+  if (!outcome.ok) return replyRefused(intent, submission, outcome)
+  return done(outcome.value, submission.value)
+}

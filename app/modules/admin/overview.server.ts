@@ -1,0 +1,153 @@
+import { sql } from 'drizzle-orm'
+import { getDb, queryRows } from '#db/client'
+import { schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
+
+/**
+ * What the dashboard shows besides its counts (DESIGN.md §7): the running programmes with their
+ * progress, the latest changes from the audit log, and — on a fresh install — a checklist that ticks
+ * itself off. Three statements, each bounded by a LIMIT or by EXISTS, so the page costs the same at
+ * 100,000 employees as on the demo data.
+ */
+
+/** How many running programmes the dashboard lists (the scheme page lists them all). */
+export const DASHBOARD_SCHEMES = 8
+export const DASHBOARD_ACTIVITY = 10
+
+export type SchemeProgress = {
+  id: string
+  name: string
+  companyName: string
+  phase: SchemePhase
+  opensAt: string
+  closesAt: string
+  timeZone: string
+  enrolled: number
+  selfSubmitted: number
+  invited: number
+  answered: number
+}
+
+/**
+ * Open and upcoming schemes, soonest deadline first, each with its progress counted in one pass
+ * over its assignments (the (scheme_id, status) index); a scheme holds at most a few thousand.
+ */
+export async function listRunningSchemes(now?: Date): Promise<SchemeProgress[]> {
+  const phase = schemePhaseSql(now)
+  const rows = await queryRows<Record<string, unknown>>(
+    getDb(),
+    sql`
+    SELECT schemes.id, schemes.name, c.name AS company_name, ${phase} AS phase, schemes.opens_at,
+           schemes.closes_at, schemes.time_zone, p.enrolled, p.self_submitted, p.invited, p.answered
+    -- The schemes to show first (the (status, closes_at) index), then the progress of those only.
+    FROM (
+      SELECT * FROM schemes
+      WHERE schemes.status = 'open' AND ${phase} IN ('open', 'upcoming')
+      ORDER BY schemes.closes_at, schemes.id
+      LIMIT ${DASHBOARD_SCHEMES}
+    ) schemes
+    JOIN companies c ON c.id = schemes.company_id
+    CROSS JOIN LATERAL (
+      SELECT count(*) FILTER (WHERE a.relationship = 'self')::int AS enrolled,
+             count(*) FILTER (WHERE a.relationship = 'self' AND a.status = 'submitted')::int AS self_submitted,
+             count(*) FILTER (WHERE a.relationship <> 'self' AND a.status <> 'revoked')::int AS invited,
+             count(*) FILTER (WHERE a.relationship <> 'self' AND a.status = 'submitted')::int AS answered
+      FROM assignments a WHERE a.scheme_id = schemes.id
+    ) p
+    ORDER BY schemes.closes_at, schemes.id`,
+  )
+  return rows.map((r) => ({
+    id: String(r.id),
+    name: String(r.name),
+    companyName: String(r.company_name),
+    phase: r.phase as SchemePhase,
+    opensAt: new Date(r.opens_at as string).toISOString(),
+    closesAt: new Date(r.closes_at as string).toISOString(),
+    timeZone: String(r.time_zone),
+    enrolled: Number(r.enrolled),
+    selfSubmitted: Number(r.self_submitted),
+    invited: Number(r.invited),
+    answered: Number(r.answered),
+  }))
+}
+
+export type Activity = {
+  id: string
+  at: string
+  actor: string | null
+  action: string
+  entity: string
+  entityId: string | null
+}
+
+/** The latest audit entries (the audit_log.at index), with who did them. */
+export async function recentActivity(): Promise<Activity[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    getDb(),
+    sql`
+    SELECT l.id, l.at, l.action, l.entity, l.entity_id, coalesce(nullif(u.display_name, ''), u.email) AS actor
+    FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id
+    ORDER BY l.at DESC, l.id DESC
+    LIMIT ${DASHBOARD_ACTIVITY}`,
+  )
+  return rows.map((r) => ({
+    id: String(r.id),
+    at: new Date(r.at as string).toISOString(),
+    actor: (r.actor as string | null) ?? null,
+    action: String(r.action),
+    entity: String(r.entity),
+    entityId: (r.entity_id as string | null) ?? null,
+  }))
+}
+
+export const SETUP_STEPS = [
+  { key: 'brand', label: 'Create a brand (logo, colours, sender name)', href: '/admin/brand-management' },
+  { key: 'company', label: 'Add the client company', href: '/admin/company-management' },
+  { key: 'questionnaire', label: 'Publish a questionnaire', href: '/admin/questionnaire-management' },
+  { key: 'scheme', label: 'Create a scheme', href: '/admin/scheme-management' },
+  { key: 'employees', label: 'Add or import employees', href: '/admin/employee-management' },
+  { key: 'launch', label: 'Launch the scheme', href: '/admin/scheme-management' },
+] as const
+export type SetupStep = (typeof SETUP_STEPS)[number]['key']
+
+/** Which getting-started steps are done: one statement of EXISTS checks, each stopping at its first row. */
+export async function setupProgress(): Promise<Record<SetupStep, boolean>> {
+  const [row] = await queryRows<Record<SetupStep, boolean>>(
+    getDb(),
+    sql`
+    SELECT EXISTS (SELECT 1 FROM brands) AS brand,
+           EXISTS (SELECT 1 FROM companies) AS company,
+           EXISTS (SELECT 1 FROM questionnaires WHERE status = 'published') AS questionnaire,
+           EXISTS (SELECT 1 FROM schemes) AS scheme,
+           EXISTS (SELECT 1 FROM users WHERE role = 'employee') AS employees,
+           EXISTS (SELECT 1 FROM schemes WHERE status <> 'draft') AS launch`,
+  )
+  return Object.fromEntries(SETUP_STEPS.map((s) => [s.key, Boolean(row?.[s.key])])) as Record<
+    SetupStep,
+    boolean
+  >
+}
+
+/** An audit action in words ("company.create" → "created a company"). */
+export function describeAction(action: string, entity: string): string {
+  const [, verb = action] = action.split('.')
+  const noun = entity.replaceAll('_', ' ')
+  const words: Record<string, string> = {
+    create: `created a ${noun}`,
+    update: `changed a ${noun}`,
+    delete: `deleted a ${noun}`,
+    submit: 'submitted feedback',
+    invited: 'invited an administrator',
+    invite_resent: 'sent an invitation again',
+    disabled: `disabled a ${noun === 'user' ? 'user' : noun}`,
+    enabled: `enabled a ${noun === 'user' ? 'user' : noun}`,
+    sessions_ended: 'ended sessions',
+    revoke: 'withdrew an invitation',
+    resend: 'sent an invitation again',
+    launched: 'launched a scheme',
+    closed: 'closed a scheme',
+    reopened: 'reopened a scheme',
+    imported: 'imported employees',
+  }
+  if (action.startsWith('invite.') && verb === 'create') return 'invited a colleague'
+  return words[verb] ?? `${action.replaceAll('_', ' ').replace('.', ': ')}`
+}

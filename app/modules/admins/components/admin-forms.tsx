@@ -1,0 +1,85 @@
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { Form } from 'react-router'
+import {
+  useConformForm,
+  usePendingIntent,
+  useResetAfterSuccess,
+  type FormResult,
+} from '#app/components/form-kit'
+import { Field, FormErrors } from '#app/components/forms'
+import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/admins/schemas'
+
+export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
+  const busy = usePendingIntent('invite')
+  const [form, fields] = useConformForm(AdminInviteSchema, { id: 'invite-admin', lastResult })
+  useResetAfterSuccess(form.id, 'invite', lastResult)
+  return (
+    <Form
+      method="post"
+      className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value="invite" />
+      <div className="sm:col-span-3">
+        <FormErrors id={form.errorId} errors={form.errors} />
+      </div>
+      <Field
+        label="Name"
+        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+        errors={fields.name.errors}
+      />
+      <Field
+        label="E-mail address"
+        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
+        errors={fields.email.errors}
+      />
+      <button type="submit" className="btn btn-primary sm:mt-6" disabled={busy}>
+        {busy ? 'Sending…' : 'Send invitation'}
+      </button>
+    </Form>
+  )
+}
+
+const STATE_STYLES: Record<AdminState, string> = {
+  active: 'bg-emerald-50 text-emerald-900 ring-emerald-300',
+  invited: 'bg-amber-50 text-amber-950 ring-amber-300',
+  disabled: 'bg-slate-100 text-slate-800 ring-slate-300',
+}
+
+export function AdminStateBadge({ state }: { state: AdminState }) {
+  return (
+    <span
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ${STATE_STYLES[state]}`}
+    >
+      {ADMIN_STATE_LABELS[state]}
+    </span>
+  )
+}
+
+/** A one-button form posting an intent (resend, end all sessions): works without JavaScript. */
+export function IntentButton({
+  intent,
+  fields,
+  label,
+  pendingLabel,
+  tone = 'secondary',
+}: {
+  intent: string
+  fields: Record<string, string>
+  label: string
+  pendingLabel: string
+  tone?: 'secondary' | 'danger' | 'primary'
+}) {
+  const busy = usePendingIntent(intent)
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={`btn btn-${tone}`} disabled={busy}>
+        {busy ? pendingLabel : label}
+      </button>
+    </Form>
+  )
+}

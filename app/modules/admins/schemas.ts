@@ -1,0 +1,82 @@
+import { singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
+
+/** The admin-management forms' schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the actions. */
+
+export const ADMIN_NAME_MAX = 100
+
+const adminId = z.uuid({
+  error: 'This administrator could not be identified. Reload the page and try again.',
+})
+
+export const AdminInviteSchema = z.object({
+  intent: z.literal('invite'),
+  name: z
+    .string({ error: 'Enter the administrator’s name.' })
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter the administrator’s name.'),
+      z.maxLength(ADMIN_NAME_MAX, `The name must be ${ADMIN_NAME_MAX} characters or fewer.`),
+      singleLine(),
+    ),
+  email: z.pipe(
+    z.pipe(
+      z
+        .string({ error: 'Enter their e-mail address.' })
+        .check(
+          z.trim(),
+          z.minLength(1, 'Enter their e-mail address.'),
+          z.maxLength(254, 'That e-mail address is too long.'),
+        ),
+      z.email('Enter a valid e-mail address.'),
+    ),
+    z.transform((v: string) => v.toLowerCase()),
+  ),
+})
+export type AdminInviteInput = Pick<z.output<typeof AdminInviteSchema>, 'name' | 'email'>
+
+export const AdminStateSchema = z.object({ intent: z.enum(['disable', 'enable']), adminId })
+export const AdminResendSchema = z.object({ intent: z.literal('resend'), adminId })
+export const EndSessionSchema = z.object({
+  intent: z.literal('end-session'),
+  adminId,
+  sessionId: z
+    .string({ error: 'This session could not be identified. Reload the page and try again.' })
+    .check(
+      z.regex(/^[a-z2-7]{16,64}$/, 'This session could not be identified. Reload the page and try again.'),
+    ),
+})
+export const EndSessionsSchema = z.object({ intent: z.literal('end-sessions'), adminId })
+
+export const ADMIN_STATES = ['active', 'invited', 'disabled'] as const
+export type AdminState = (typeof ADMIN_STATES)[number]
+export const ADMIN_STATE_LABELS: Record<AdminState, string> = {
+  active: 'Active',
+  invited: 'Invited',
+  disabled: 'Disabled',
+}
+
+export const ADMIN_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
+export type AdminSort = (typeof ADMIN_SORTS)[number]
+export const ADMIN_SORT_LABELS: Record<AdminSort, string> = {
+  'name-asc': 'Name, A to Z',
+  'name-desc': 'Name, Z to A',
+  'created-desc': 'Newest first',
+  'created-asc': 'Oldest first',
+}
+
+/** The list's URL: bad values fall back to defaults rather than failing the page. */
+export const AdminListQuerySchema = z.object({
+  q: z.pipe(
+    z.catch(z.string().check(z.trim()), ''),
+    z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+  ),
+  sort: z.catch(z.enum(ADMIN_SORTS), 'name-asc'),
+  after: z.catch(z.optional(z.string()), undefined),
+  before: z.catch(z.optional(z.string()), undefined),
+})
+export type AdminListQuery = z.output<typeof AdminListQuerySchema>
+
+export function parseAdminListQuery(searchParams: URLSearchParams): AdminListQuery {
+  return AdminListQuerySchema.parse(Object.fromEntries(searchParams))
+}

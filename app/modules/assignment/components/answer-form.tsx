@@ -1,0 +1,139 @@
+import { useCallback, useRef, useState } from 'react'
+import { Form, useNavigation } from 'react-router'
+import { FormErrors } from '#app/components/forms'
+import type { AnsweringView } from '#app/modules/assignment/answers.server'
+import type { AnswerActionData, Progress } from './answer-state'
+import { QuestionField } from './question-fields'
+import { SaveStatusLine } from './save-status'
+import { SectionProgress } from './section-progress'
+import { MissingList, SubmitSummary } from './submit-summary'
+import { useAutosave } from './use-autosave'
+
+export function AnswerForm({
+  view,
+  actionData,
+}: {
+  view: AnsweringView
+  actionData: AnswerActionData | undefined
+}) {
+  const { assignment, sections, current } = view
+  const section = sections[current - 1]!
+  const last = current === sections.length
+  const navigation = useNavigation()
+  const busyIntent = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null
+
+  const formRef = useRef<HTMLFormElement>(null)
+  // The counts as last saved: the page's own until an autosave (which does not reload it) reports newer.
+  const [saved, setSaved] = useState<{ progress: Progress; of: AnsweringView } | null>(null)
+  const progress: Progress = saved?.of === view ? saved.progress : { sections, totals: view.totals }
+  const onSaved = useCallback((p: Progress) => setSaved({ progress: p, of: view }), [view])
+  const { status, errors: autosaveErrors, retryNow, beforeSubmit } = useAutosave(formRef, onSaved)
+
+  // A refusal of this very section puts the posted values back (the form works without JavaScript).
+  const refusal = actionData?.kind === 'refused' ? actionData : undefined
+  const networkError = actionData?.kind === 'network' ? actionData.message : undefined
+  const postedValues = refusal?.section === current ? refusal.values : undefined
+  const fieldErrors = refusal?.section === current ? refusal.fieldErrors : undefined
+
+  return (
+    <Form
+      method="post"
+      // The section rides in the URL too: after a refused post the page shows the same section again.
+      action={`/assignment/${assignment.id}?section=${current}`}
+      ref={formRef}
+      id="answer-form"
+      noValidate
+      onSubmit={beforeSubmit}
+      aria-labelledby="section-title"
+      className="flex flex-col gap-6"
+    >
+      {/* Enter in a text box submits with the form's first button: make that a plain save. */}
+      <button type="submit" name="intent" value="save" className="sr-only" tabIndex={-1} aria-hidden="true">
+        Save
+      </button>
+      <input type="hidden" name="section" value={current} />
+
+      <SectionProgress progress={progress} current={current} />
+
+      <FormErrors
+        errors={[networkError, refusal && refusal.reason !== 'missing' ? refusal.message : undefined]}
+      />
+      {refusal?.reason === 'missing' && refusal.missing ? (
+        <MissingList message={refusal.message} missing={refusal.missing} assignmentId={assignment.id} />
+      ) : null}
+
+      <div className="card flex flex-col gap-8">
+        <div className="flex flex-col gap-1">
+          <h2 id="section-title" className="text-xl font-semibold">
+            {section.title}
+          </h2>
+          <p className="text-sm text-slate-600">
+            Questions marked “Required” must be answered before you submit. You can save and come back to the
+            others at any time.
+          </p>
+        </div>
+        {view.questions.map((q) => (
+          <QuestionField
+            key={q.id}
+            question={q}
+            values={postedValues?.[q.id] ?? q.values}
+            errors={
+              fieldErrors?.[q.id] ??
+              autosaveErrors?.[q.id] ??
+              (q.missing ? ['Answer this question before you submit.'] : undefined)
+            }
+          />
+        ))}
+      </div>
+
+      <SaveStatusLine status={status} onRetry={retryNow} />
+
+      {last ? <SubmitSummary progress={progress} assignmentId={assignment.id} /> : null}
+
+      <div className="flex flex-wrap items-center gap-3">
+        {current > 1 ? (
+          <button
+            type="submit"
+            name="intent"
+            value="previous"
+            className="btn btn-secondary"
+            disabled={Boolean(busyIntent)}
+          >
+            ← Previous section
+          </button>
+        ) : null}
+        <button
+          type="submit"
+          name="intent"
+          value="finish-later"
+          className="btn btn-secondary"
+          disabled={Boolean(busyIntent)}
+        >
+          {busyIntent === 'finish-later' ? 'Saving…' : 'Save and finish later'}
+        </button>
+        <span className="flex-1" />
+        {last ? (
+          <button
+            type="submit"
+            name="intent"
+            value="submit"
+            className="btn btn-primary"
+            disabled={Boolean(busyIntent)}
+          >
+            {busyIntent === 'submit' ? 'Submitting…' : 'Submit answers'}
+          </button>
+        ) : (
+          <button
+            type="submit"
+            name="intent"
+            value="next"
+            className="btn btn-primary"
+            disabled={Boolean(busyIntent)}
+          >
+            {busyIntent === 'next' ? 'Saving…' : 'Next section →'}
+          </button>
+        )}
+      </div>
+    </Form>
+  )
+}

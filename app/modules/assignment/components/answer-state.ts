@@ -1,0 +1,25 @@
+import type { AnsweringView, MissingSection } from '#app/modules/assignment/answers.server'
+
+export type Progress = { sections: AnsweringView['sections']; totals: AnsweringView['totals'] }
+
+export type AnswerActionData =
+  | { kind: 'saved'; savedAt: string; progress?: Progress }
+  | {
+      kind: 'refused'
+      reason: string
+      message: string
+      section?: number
+      fieldErrors?: Record<string, string[]>
+      values?: Record<string, string[]>
+      missing?: MissingSection[]
+    }
+  | { kind: 'network'; message: string }
+
+export type SaveStatus =
+  | { state: 'idle' }
+  | { state: 'dirty' }
+  | { state: 'saving' }
+  | { state: 'saved' }
+  | { state: 'retrying'; inSeconds: number }
+  | { state: 'invalid' }
+  | { state: 'refused'; message: string }

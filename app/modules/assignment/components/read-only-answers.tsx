@@ -1,0 +1,73 @@
+import { FormErrors } from '#app/components/forms'
+import { scaleLabel } from '#app/modules/assignment/answer-schemas'
+import type { AnsweringView, ViewQuestion } from '#app/modules/assignment/answers.server'
+import type { AnswerActionData } from './answer-state'
+
+function answerText(q: ViewQuestion): string {
+  const a = q.answer
+  if (!a) return 'No answer'
+  if (a.notApplicable) return 'Not applicable'
+  if (a.numericValue !== null) {
+    const label = scaleLabel(q.options, a.numericValue)
+    return label ? `${a.numericValue} – ${label}` : String(a.numericValue)
+  }
+  if (a.choices?.length) return a.choices.join(', ')
+  return a.textValue ?? 'No answer'
+}
+
+export function ReadOnlyAnswers({
+  view,
+  actionData,
+}: {
+  view: AnsweringView
+  actionData: AnswerActionData | undefined
+}) {
+  const warning = view.mode === 'closed' || view.mode === 'not-open'
+  return (
+    <>
+      {/* A post that arrived anyway (a stale tab, a replayed form) says why nothing changed. */}
+      <FormErrors errors={[actionData && actionData.kind !== 'saved' ? actionData.message : undefined]} />
+      {view.notice ? (
+        <div
+          role={warning ? 'alert' : 'status'}
+          className={`rounded-md border p-4 ${
+            warning
+              ? 'border-amber-300 bg-amber-50 text-amber-950'
+              : 'border-emerald-200 bg-emerald-50 text-emerald-950'
+          }`}
+        >
+          <p>{view.notice}</p>
+          {view.assignment.submittedAt ? (
+            <p className="mt-1 text-sm">
+              Submitted on{' '}
+              <time dateTime={view.assignment.submittedAt.iso}>{view.assignment.submittedAt.label}</time>.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {view.sections.map((s) => (
+        <section key={s.number} aria-labelledby={`section-${s.number}`} className="card flex flex-col gap-4">
+          <h2 id={`section-${s.number}`} className="text-lg font-semibold">
+            {s.number}. {s.title}
+          </h2>
+          <dl className="flex flex-col gap-4">
+            {view.questions
+              .filter((q) => q.section === s.number)
+              .map((q) => (
+                <div key={q.id} className="flex flex-col gap-1">
+                  <dt className="font-medium text-slate-900">
+                    {q.number}. {q.text}
+                  </dt>
+                  <dd
+                    className={`whitespace-pre-wrap ${q.answer ? 'text-slate-800' : 'italic text-slate-600'}`}
+                  >
+                    {answerText(q)}
+                  </dd>
+                </div>
+              ))}
+          </dl>
+        </section>
+      ))}
+    </>
+  )
+}

@@ -1,0 +1,215 @@
+import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
+import { useState } from 'react'
+import { Form } from 'react-router'
+import { useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import { ErrorList, Field, FormErrors } from '#app/components/forms'
+import type { getBrand } from '#app/modules/brand/brand.server'
+import {
+  BrandCreateSchema,
+  BrandUpdateSchema,
+  DEFAULT_ACCENT_COLOR,
+  DEFAULT_PRIMARY_COLOR,
+  LOGO_ACCEPT,
+} from '#app/modules/brand/schemas'
+
+/** One brand as its page shows it. */
+export type BrandDetails = NonNullable<Awaited<ReturnType<typeof getBrand>>>
+
+export function CreateBrandForm({ lastResult }: { lastResult: FormResult }) {
+  const busy = usePendingIntent('create')
+  const [form, fields] = useConformForm(BrandCreateSchema, {
+    id: 'create-brand',
+    defaultValue: { primaryColor: DEFAULT_PRIMARY_COLOR, accentColor: DEFAULT_ACCENT_COLOR },
+    lastResult,
+  })
+  return (
+    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="create" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field
+          label="Brand name"
+          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+          errors={fields.name.errors}
+        />
+        <Field
+          label="Primary colour"
+          help="# and six hex digits"
+          inputProps={{
+            ...getInputProps(fields.primaryColor, { type: 'text' }),
+            autoComplete: 'off',
+            spellCheck: false,
+          }}
+          errors={fields.primaryColor.errors}
+        />
+        <Field
+          label="Accent colour"
+          help="# and six hex digits"
+          inputProps={{
+            ...getInputProps(fields.accentColor, { type: 'text' }),
+            autoComplete: 'off',
+            spellCheck: false,
+          }}
+          errors={fields.accentColor.errors}
+        />
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create brand'}
+        </button>
+        <p className="text-sm text-slate-700">
+          The logo, sender name and contact links are set on the next page.
+        </p>
+      </div>
+    </Form>
+  )
+}
+
+export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; lastResult: FormResult }) {
+  const busy = usePendingIntent('update')
+  const [form, fields] = useConformForm(BrandUpdateSchema, {
+    id: `brand-${brand.id}`,
+    defaultValue: {
+      name: brand.name,
+      primaryColor: brand.primaryColor,
+      accentColor: brand.accentColor,
+      senderName: brand.senderName ?? '',
+      callbackUrl: brand.callbackUrl ?? '',
+      contactEmail: brand.contactEmail ?? '',
+      profileUrl: brand.profileUrl ?? '',
+    },
+    lastResult,
+  })
+  const blank = 'Leave blank to use the portal’s default.'
+  return (
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      aria-labelledby="edit-title"
+      className="card flex flex-col gap-6"
+      {...getFormProps(form)}
+    >
+      <h2 id="edit-title" className="text-lg font-semibold">
+        Brand details
+      </h2>
+      <input type="hidden" name="intent" value="update" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field
+        label="Brand name"
+        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+        errors={fields.name.errors}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <ColourField label="Primary colour" meta={fields.primaryColor} fallback={brand.primaryColor} />
+        <ColourField label="Accent colour" meta={fields.accentColor} fallback={brand.accentColor} />
+      </div>
+
+      <fieldset className="flex flex-col gap-4">
+        <legend className="mb-2 text-base font-semibold">Logo</legend>
+        {brand.logoFileId ? (
+          <div className="flex flex-wrap items-center gap-4">
+            <img
+              src={`/files/${brand.logoFileId}`}
+              alt={`Current logo of ${brand.name}`}
+              className="max-h-24 max-w-48 rounded border border-slate-200 bg-white object-contain p-2"
+            />
+            <div className="flex items-center gap-2">
+              <input
+                {...getInputProps(fields.removeLogo, { type: 'checkbox' })}
+                className="h-4 w-4 accent-indigo-700"
+              />
+              <label htmlFor={fields.removeLogo.id} className="label">
+                Remove the current logo
+              </label>
+            </div>
+          </div>
+        ) : (
+          <p className="text-sm text-slate-700">No logo yet: the portal’s own mark is shown instead.</p>
+        )}
+        <Field
+          label={brand.logoFileId ? 'Upload a new logo' : 'Upload a logo'}
+          help="PNG, JPEG or WebP, 2 MB at most. A wide logo on a transparent background works best."
+          inputProps={{ ...getInputProps(fields.logo, { type: 'file' }), accept: LOGO_ACCEPT }}
+          errors={fields.logo.errors}
+        />
+      </fieldset>
+
+      <fieldset className="flex flex-col gap-4">
+        <legend className="mb-2 text-base font-semibold">E-mail sender and contact links</legend>
+        <Field
+          label="Sender name"
+          help={`The name e-mails come from, for example “Acme People Team”. ${blank}`}
+          inputProps={{ ...getInputProps(fields.senderName, { type: 'text' }), autoComplete: 'off' }}
+          errors={fields.senderName.errors}
+        />
+        <Field
+          label="Callback page"
+          help={`Where “Request a callback” leads. ${blank}`}
+          inputProps={{ ...getInputProps(fields.callbackUrl, { type: 'url' }), placeholder: 'https://' }}
+          errors={fields.callbackUrl.errors}
+        />
+        <Field
+          label="Contact e-mail"
+          help={blank}
+          inputProps={{ ...getInputProps(fields.contactEmail, { type: 'email' }), autoComplete: 'off' }}
+          errors={fields.contactEmail.errors}
+        />
+        <Field
+          label="Professional profile link"
+          help={`For example a company page on a professional network. ${blank}`}
+          inputProps={{ ...getInputProps(fields.profileUrl, { type: 'url' }), placeholder: 'https://' }}
+          errors={fields.profileUrl.errors}
+        />
+      </fieldset>
+
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save brand'}
+        </button>
+      </div>
+    </Form>
+  )
+}
+
+/** A #rrggbb text box with a swatch that follows what is typed. */
+function ColourField<Value, Form extends Record<string, unknown>>({
+  label,
+  meta,
+  fallback,
+}: {
+  label: string
+  meta: FieldMetadata<Value, Form>
+  fallback: string
+}) {
+  const [value, setValue] = useState(typeof meta.initialValue === 'string' ? meta.initialValue : fallback)
+  const valid = /^#[0-9a-fA-F]{6}$/.test(value.trim())
+  const helpId = `${meta.id}-help`
+  const errorId = meta.errors?.length ? meta.errorId : undefined
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={meta.id} className="label">
+        {label}
+      </label>
+      <div className="flex items-center gap-2">
+        <span
+          aria-hidden="true"
+          className="h-9 w-9 shrink-0 rounded border border-slate-400"
+          style={{ backgroundColor: valid ? value.trim() : 'transparent' }}
+        />
+        <input
+          {...getInputProps(meta, { type: 'text' })}
+          className="input font-mono"
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => setValue(event.currentTarget.value)}
+          aria-invalid={errorId ? true : undefined}
+          aria-describedby={[helpId, errorId].filter(Boolean).join(' ')}
+        />
+      </div>
+      <p id={helpId} className="text-sm text-slate-600">
+        # and six hex digits, for example #1d4ed8.
+      </p>
+      <ErrorList id={errorId} errors={meta.errors} />
+    </div>
+  )
+}

@@ -1,0 +1,110 @@
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { Form, Link } from 'react-router'
+import {
+  useConformForm,
+  usePendingIntent,
+  useResetAfterSuccess,
+  type FormResult,
+} from '#app/components/form-kit'
+import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/schemas'
+
+type BrandOption = { id: string; name: string }
+
+const brandChoices = (brandOptions: BrandOption[]) => brandOptions.map((b) => ({ value: b.id, label: b.name }))
+
+export function CreateCompanyForm({
+  brandOptions,
+  lastResult,
+}: {
+  brandOptions: BrandOption[]
+  lastResult: FormResult
+}) {
+  const busy = usePendingIntent('create')
+  const [form, fields] = useConformForm(CompanyCreateSchema, { id: 'create-company', lastResult })
+  useResetAfterSuccess(form.id, 'create', lastResult)
+  return (
+    <Form
+      method="post"
+      className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value="create" />
+      <div className="sm:col-span-3">
+        <FormErrors id={form.errorId} errors={form.errors} />
+      </div>
+      <Field
+        label="Company name"
+        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+        errors={fields.name.errors}
+      />
+      <SelectField
+        label="Brand"
+        selectProps={getSelectProps(fields.brandId)}
+        options={brandChoices(brandOptions)}
+        placeholder="Choose a brand…"
+        errors={fields.brandId.errors}
+      />
+      <button type="submit" className="btn btn-primary sm:mt-6" disabled={busy}>
+        {busy ? 'Adding…' : 'Add company'}
+      </button>
+    </Form>
+  )
+}
+
+export function EditCompanyForm({
+  company,
+  brandOptions,
+  lastResult,
+  cancelHref,
+}: {
+  company: { id: string; name: string; brandId: string }
+  brandOptions: BrandOption[]
+  lastResult: FormResult
+  cancelHref: string
+}) {
+  const busy = usePendingIntent('update')
+  const [form, fields] = useConformForm(CompanyUpdateSchema, {
+    id: `update-company-${company.id}`,
+    defaultValue: { companyId: company.id, name: company.name, brandId: company.brandId },
+    lastResult,
+  })
+  return (
+    <Form
+      method="post"
+      aria-label={`Edit ${company.name}`}
+      className="flex flex-col gap-4"
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value="update" />
+      <input type="hidden" name="companyId" value={company.id} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          label="Company name"
+          inputProps={{
+            ...getInputProps(fields.name, { type: 'text' }),
+            autoComplete: 'off',
+            autoFocus: true,
+          }}
+          errors={fields.name.errors}
+        />
+        <SelectField
+          label="Brand"
+          selectProps={getSelectProps(fields.brandId)}
+          options={brandChoices(brandOptions)}
+          placeholder="Choose a brand…"
+          errors={fields.brandId.errors}
+        />
+      </div>
+      <div className="flex gap-3">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save company'}
+        </button>
+        <Link to={cancelHref} className="btn btn-secondary">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  )
+}

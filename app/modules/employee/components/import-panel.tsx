@@ -1,0 +1,333 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { Form, Link } from 'react-router'
+import { formErrorsOf, useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import { Field, FormErrors, SelectField } from '#app/components/forms'
+import {
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  ImportRunSchema,
+  ImportUploadSchema,
+  ROW_PROBLEM_LABELS,
+  type ImportRowsPage,
+  type ImportView,
+  type RowOutcome,
+  type RowProblem,
+} from '#app/modules/employee/import-schemas'
+
+export const TEMPLATE_HREF = '/admin/employee-management/template.csv'
+export const errorReportHref = (importId: string) =>
+  `/admin/employee-management/imports/${importId}/problems.csv`
+
+const plural = (n: number, one: string, many: string) =>
+  `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`
+
+/** The upload form: a multipart POST whose `intent` comes before the file (the server reads it first). */
+export function ImportUploadForm({ lastResult }: { lastResult: FormResult }) {
+  const busy = usePendingIntent('upload')
+  const [form, fields] = useConformForm(ImportUploadSchema, { id: 'import-employees', lastResult })
+  return (
+    <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="upload" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field
+        label="CSV file"
+        inputProps={{ ...getInputProps(fields.file, { type: 'file' }), accept: '.csv,text/csv' }}
+        errors={fields.file.errors}
+        help={
+          <>
+            One employee per line, under a header naming the columns <strong>name</strong>,{' '}
+            <strong>email</strong>, <strong>company</strong> and, optionally, <strong>phone</strong> (in any
+            order, any case). Commas or semicolons; UTF-8. Up to {IMPORT_MAX_ROWS.toLocaleString('en-GB')}{' '}
+            rows and {IMPORT_MAX_BYTES / 1024 / 1024} MB. The company must exist already.
+          </>
+        }
+      />
+      <div className="flex flex-wrap items-center gap-4">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Reading the file…' : 'Upload and preview'}
+        </button>
+        <a className="link" href={TEMPLATE_HREF} download>
+          Download the template (CSV)
+        </a>
+      </div>
+      <p className="text-sm text-slate-700">
+        Nothing is imported until you have checked the preview. Importing the same file again updates names
+        and phone numbers; it never adds anyone twice. No e-mail is sent: people get their activation e-mail
+        when their scheme is launched.
+      </p>
+    </Form>
+  )
+}
+
+const OUTCOME_LABELS: Record<RowOutcome, string> = {
+  created: 'Created',
+  updated: 'Updated',
+  unchanged: 'Unchanged',
+  skipped: 'Skipped',
+}
+
+function ProblemCounts({ counts }: { counts: ImportView['problemCounts'] }) {
+  const entries = Object.entries(counts) as Array<[RowProblem, number]>
+  if (!entries.length) return null
+  return (
+    <ul className="list-disc pl-5 text-sm text-slate-800">
+      {entries
+        .sort((a, b) => b[1] - a[1])
+        .map(([code, n]) => (
+          <li key={code}>
+            {n.toLocaleString('en-GB')} × {ROW_PROBLEM_LABELS[code] ?? code}
+          </li>
+        ))}
+    </ul>
+  )
+}
+
+type Href = (changes: Record<string, string | null>) => string
+
+function RowsTable({
+  view,
+  page,
+  show,
+  href,
+}: {
+  view: ImportView
+  page: ImportRowsPage
+  show: 'all' | 'problems'
+  href: Href
+}) {
+  const imported = Boolean(view.importedAt)
+  return (
+    <section aria-labelledby="rows-title" className="flex flex-col gap-3">
+      <h3 id="rows-title" className="text-base font-semibold">
+        {show === 'problems' ? 'Rows with problems' : 'Every row'}
+      </h3>
+      <nav aria-label="Which rows" className="flex flex-wrap gap-3 text-sm">
+        {show === 'problems' ? (
+          <Link className="link" to={href({ show: null, after: null, before: null })}>
+            {`Show every row (${view.rows.toLocaleString('en-GB')})`}
+          </Link>
+        ) : view.problemRows ? (
+          <Link className="link" to={href({ show: 'problems', after: null, before: null })}>
+            {`Show only the rows with problems (${view.problemRows.toLocaleString('en-GB')})`}
+          </Link>
+        ) : null}
+      </nav>
+      {page.rows.length ? (
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">
+              {show === 'problems' ? 'Rows with problems' : 'Rows'} of {view.fileName}
+            </caption>
+            <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  Line
+                </th>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  Name
+                </th>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  E-mail
+                </th>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  Company
+                </th>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  Phone
+                </th>
+                <th scope="col" className="px-3 py-2 font-semibold">
+                  {imported ? 'Result' : 'Check'}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {page.rows.map((row) => (
+                <tr key={row.line} className={row.problems.length ? 'bg-red-50/60' : undefined}>
+                  <th scope="row" className="px-3 py-2 font-medium text-slate-900">
+                    {row.line}
+                  </th>
+                  <td className="px-3 py-2">{row.name}</td>
+                  <td className="px-3 py-2">{row.email}</td>
+                  <td className="px-3 py-2">{row.companyName}</td>
+                  <td className="px-3 py-2">{row.phone}</td>
+                  <td className="min-w-56 px-3 py-2">
+                    {row.problems.length ? (
+                      <ul className="flex flex-col gap-1 text-red-900">
+                        {imported ? <li className="font-semibold">Skipped:</li> : null}
+                        {row.problems.map((p) => (
+                          <li key={p}>{p}</li>
+                        ))}
+                      </ul>
+                    ) : imported ? (
+                      row.outcome ? (
+                        OUTCOME_LABELS[row.outcome]
+                      ) : (
+                        '—'
+                      )
+                    ) : row.existing ? (
+                      'Ready: updates their details'
+                    ) : (
+                      'Ready: new employee'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="card text-slate-700">No row to show.</p>
+      )}
+      {page.prev !== null || page.next !== null ? (
+        <nav aria-label="Pages of rows" className="flex flex-wrap gap-3">
+          {page.prev !== null ? (
+            <>
+              <Link className="btn btn-secondary" to={href({ after: null, before: null })}>
+                First page
+              </Link>
+              <Link
+                className="btn btn-secondary"
+                rel="prev"
+                to={href({ after: null, before: String(page.prev) })}
+              >
+                Previous page
+              </Link>
+            </>
+          ) : null}
+          {page.next !== null ? (
+            <Link
+              className="btn btn-secondary"
+              rel="next"
+              to={href({ before: null, after: String(page.next) })}
+            >
+              Next page
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  )
+}
+
+/** The preview of an uploaded file (checked, not yet imported), or the summary of an imported one. */
+export function ImportPanel({
+  view,
+  page,
+  show,
+  href,
+  listHref,
+  importResult,
+  discardResult,
+}: {
+  view: ImportView
+  page: ImportRowsPage
+  show: 'all' | 'problems'
+  href: Href
+  listHref: string
+  importResult: FormResult
+  discardResult: FormResult
+}) {
+  const valid = view.rows - view.problemRows
+  const importing = usePendingIntent('import')
+  const discarding = usePendingIntent('discard')
+  const [form, fields] = useConformForm(ImportRunSchema, {
+    id: 'run-import',
+    defaultValue: { importId: view.id, schemeId: '' },
+    lastResult: importResult,
+  })
+  const [discardForm] = useForm({ id: 'discard-import', lastResult: discardResult })
+  const summary = view.importedAt ? view.summary : null
+
+  return (
+    <section aria-labelledby="import-title" className="flex flex-col gap-6">
+      <div className="card flex flex-col gap-4">
+        <h2 id="import-title" className="text-lg font-semibold">
+          {summary ? `Imported “${view.fileName}”` : `Preview of “${view.fileName}”`}
+        </h2>
+        {summary ? (
+          <div role="status" className="flex flex-col gap-2">
+            <p className="text-slate-800">
+              {`${plural(summary.created, 'employee created', 'employees created')}, ` +
+                `${plural(summary.updated, 'updated', 'updated')}, ` +
+                `${plural(summary.unchanged, 'unchanged', 'unchanged')}, ` +
+                `${plural(summary.skipped, 'row skipped', 'rows skipped')}.`}
+            </p>
+            {summary.schemeName ? (
+              <p className="text-slate-800">
+                {`${plural(summary.enrolled, 'person', 'people')} newly enrolled into “${summary.schemeName}”. ` +
+                  'They get their activation e-mail when it is launched.'}
+              </p>
+            ) : null}
+          </div>
+        ) : (
+          <p className="text-slate-800">
+            {`${plural(view.rows, 'row', 'rows')} read: ${plural(valid, 'row is', 'rows are')} ready to import ` +
+              `(${plural(valid - view.existingRows, 'new employee', 'new employees')}, ` +
+              `${plural(view.existingRows, 'existing account', 'existing accounts')} updated), and ` +
+              `${plural(view.problemRows, 'row has', 'rows have')} problems and will be skipped.`}
+          </p>
+        )}
+        {view.problemRows ? (
+          <div className="flex flex-col gap-2">
+            <p className="text-sm font-semibold text-slate-900">
+              {summary ? 'Why rows were skipped:' : 'Problems found:'}
+            </p>
+            <ProblemCounts counts={view.problemCounts} />
+            <p className="text-sm">
+              <a className="link" href={errorReportHref(view.id)} download>
+                Download the rows with problems (CSV)
+              </a>{' '}
+              — fix them in that file and upload it again.
+            </p>
+          </div>
+        ) : null}
+
+        {summary ? (
+          <div className="flex flex-col gap-3">
+            {/* An import posted from an out-of-date tab: the form is gone, its answer is shown here. */}
+            <FormErrors errors={formErrorsOf(importResult)} />
+            <div>
+              <Link className="btn btn-primary" to={listHref}>
+                Back to the employees
+              </Link>
+            </div>
+          </div>
+        ) : (
+          <div className="flex flex-col gap-4">
+            <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+              <input type="hidden" name="intent" value="import" />
+              <input type="hidden" name="importId" value={view.id} />
+              <FormErrors id={form.errorId} errors={form.errors} />
+              {view.schemes.length ? (
+                <SelectField
+                  label="Also enrol them into a scheme (optional)"
+                  selectProps={getSelectProps(fields.schemeId)}
+                  options={view.schemes.map((s) => ({ value: s.id, label: `${s.name} (${s.companyName})` }))}
+                  placeholder="No scheme"
+                  errors={fields.schemeId.errors}
+                  help="Draft schemes of the companies in this file. Only that company’s employees are enrolled."
+                />
+              ) : null}
+              <div className="flex flex-wrap gap-3">
+                <button type="submit" className="btn btn-primary" disabled={importing || valid === 0}>
+                  {importing ? 'Importing…' : `Import ${plural(valid, 'employee', 'employees')}`}
+                </button>
+              </div>
+            </Form>
+            <Form method="post" {...getFormProps(discardForm)} className="flex flex-col gap-2">
+              <input type="hidden" name="intent" value="discard" />
+              <input type="hidden" name="importId" value={view.id} />
+              <FormErrors id={discardForm.errorId} errors={discardForm.errors} />
+              <div className="flex flex-wrap gap-3">
+                <button type="submit" className="btn btn-secondary" disabled={discarding}>
+                  {discarding ? 'Discarding…' : 'Discard this file'}
+                </button>
+              </div>
+            </Form>
+          </div>
+        )}
+      </div>
+      <RowsTable view={view} page={page} show={show} href={href} />
+    </section>
+  )
+}

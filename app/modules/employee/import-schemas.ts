@@ -1,0 +1,175 @@
+import { EMAIL_MAX, EMPLOYEE_NAME_MAX } from './schemas'
+import * as z from '#app/lib/zod'
+import { PHONE_MESSAGE, PHONE_TOO_LONG } from '#app/modules/user/profile-schemas'
+
+/**
+ * The CSV import's wording and forms (ADR 012; the forms in Zod Mini, app/lib/zod.ts), shared by the
+ * page and import.server.ts. No server-only imports: this file reaches the client.
+ */
+
+/** Rows per file. */
+export const IMPORT_MAX_ROWS = 10_000
+/**
+ * The file's size cap: the product's upload limit (2 MB, as for images; the server refuses bodies
+ * over 3 MB before they are read, app/server/app.ts). 10,000 rows fit with about 200 bytes a row;
+ * a realistic row (name, address, company, phone) takes 80 to 130.
+ */
+export const IMPORT_MAX_BYTES = 2 * 1024 * 1024
+/** Rows per page of the preview. */
+export const IMPORT_PAGE_SIZE = 50
+
+/** The columns, as the template writes them; headers are matched ignoring case, spaces and dashes. */
+export const IMPORT_COLUMNS = ['name', 'email', 'company', 'phone'] as const
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number]
+export const IMPORT_HEADER_ALIASES: Record<string, ImportColumn> = {
+  name: 'name',
+  fullname: 'name',
+  email: 'email',
+  emailaddress: 'email',
+  company: 'company',
+  companyname: 'company',
+  phone: 'phone',
+  phonenumber: 'phone',
+  telephone: 'phone',
+}
+
+/** A header cell as matched: lower-case letters and digits only ("E-mail" → "email"). */
+export const headerKey = (cell: string) => cell.toLowerCase().replace(/[^a-z0-9]/g, '')
+
+/**
+ * Why a row cannot be imported, as stored in employee_import_rows.errors (codes, so the summary can
+ * count them; the words live here).
+ */
+export const ROW_PROBLEMS = {
+  too_many_values:
+    'The row has more values than the header: put a value that contains a comma or semicolon in double quotes.',
+  not_utf8:
+    'The row holds characters that are not UTF-8 text: save the file as “CSV UTF-8” and upload it again.',
+  name_missing: 'The name is missing.',
+  name_too_long: `The name is longer than ${EMPLOYEE_NAME_MAX} characters.`,
+  name_control: 'The name holds a line break, a tab or another control character.',
+  email_missing: 'The e-mail address is missing.',
+  email_invalid: 'The e-mail address is not valid.',
+  email_too_long: `The e-mail address is longer than ${EMAIL_MAX} characters.`,
+  email_duplicate: 'The e-mail address is on more than one row of the file: keep one of them.',
+  // An administrator's address or another company's employee's: the same words for both.
+  email_unavailable:
+    'The e-mail address belongs to another account, so it cannot be imported for this company.',
+  company_missing: 'The company is missing.',
+  company_unknown: 'No company has this name: create it first, or correct the name.',
+  phone_invalid: PHONE_MESSAGE,
+  phone_too_long: PHONE_TOO_LONG,
+} as const
+export type RowProblem = keyof typeof ROW_PROBLEMS
+
+/** Short labels for the counts ("3 invalid e-mail addresses"). */
+export const ROW_PROBLEM_LABELS: Record<RowProblem, string> = {
+  too_many_values: 'more values than the header',
+  not_utf8: 'not UTF-8 text',
+  name_missing: 'name missing',
+  name_too_long: 'name too long',
+  name_control: 'name with a line break or control character',
+  email_missing: 'e-mail address missing',
+  email_invalid: 'invalid e-mail address',
+  email_too_long: 'e-mail address too long',
+  email_duplicate: 'e-mail address on more than one row',
+  email_unavailable: 'e-mail address belongs to another account',
+  company_missing: 'company missing',
+  company_unknown: 'unknown company',
+  phone_invalid: 'invalid phone number',
+  phone_too_long: 'phone number too long',
+}
+
+export const problemText = (code: string) => ROW_PROBLEMS[code as RowProblem] ?? code
+
+/** What became of a row once imported. */
+export const ROW_OUTCOMES = ['created', 'updated', 'unchanged', 'skipped'] as const
+export type RowOutcome = (typeof ROW_OUTCOMES)[number]
+
+export type ImportSummary = {
+  created: number
+  updated: number
+  unchanged: number
+  skipped: number
+  enrolled: number
+  schemeName: string | null
+}
+
+export type ImportSchemeOption = { id: string; name: string; companyName: string }
+
+export type ImportView = {
+  id: string
+  fileName: string
+  createdAt: string
+  rows: number
+  problemRows: number
+  /** Valid rows whose address already has an account (a re-import updates them). */
+  existingRows: number
+  problemCounts: Partial<Record<RowProblem, number>>
+  importedAt: string | null
+  summary: ImportSummary | null
+  /** Schemes the valid rows may be enrolled into: drafts of their companies (launch sends the e-mails). */
+  schemes: ImportSchemeOption[]
+}
+
+export type ImportRowView = {
+  line: number
+  name: string
+  email: string
+  companyName: string
+  phone: string | null
+  problems: string[]
+  outcome: RowOutcome | null
+  existing: boolean
+}
+
+export type ImportRowsPage = { rows: ImportRowView[]; next: number | null; prev: number | null }
+
+/** Why a whole file is refused (nothing of it is kept). */
+export const FILE_PROBLEMS = {
+  missing: 'Choose a CSV file to upload.',
+  empty: 'The file is empty. Use the template: a header line, then one employee per line.',
+  tooLarge: `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Split it into smaller files.`,
+  tooManyRows: `The file has more than ${IMPORT_MAX_ROWS.toLocaleString('en-GB')} rows. Split it into smaller files.`,
+  header: (found: string) =>
+    `The first line must name the columns name, e-mail and company (phone is optional). This file’s first line is: ${found}`,
+  duplicateHeader: (column: string) => `The header names the ${column} column twice. Keep one of them.`,
+  unreadable: (line: number, reason: string) =>
+    `Line ${line} could not be read (${reason}). Fix the file and upload it again; nothing was imported.`,
+  notCsv: 'This file could not be read as CSV. Save it as “CSV UTF-8” and upload it again.',
+} as const
+
+const importId = z.uuid({ error: 'This import could not be identified. Upload the file again.' })
+
+export const ImportUploadFieldsSchema = z.object({ intent: z.literal('upload') })
+
+/** The upload form as the browser checks it (the server reads the file as a stream instead). */
+export const ImportUploadSchema = z.object({
+  intent: z.literal('upload'),
+  file: z
+    .file({ error: FILE_PROBLEMS.missing })
+    .check(z.minSize(1, FILE_PROBLEMS.empty), z.maxSize(IMPORT_MAX_BYTES, FILE_PROBLEMS.tooLarge)),
+})
+
+export const ImportRunSchema = z.object({
+  intent: z.literal('import'),
+  importId,
+  // Optional: an empty choice imports without enrolling.
+  schemeId: z.pipe(
+    z.optional(z.union([z.uuid({ error: 'Choose a scheme from the list, or none.' }), z.literal('')])),
+    z.transform((v: string | undefined) => v || null),
+  ),
+})
+
+export const ImportDiscardSchema = z.object({ intent: z.literal('discard'), importId })
+
+const lineNumber = z.coerce.number().check(z.int(), z.gte(0), z.lte(10_000_000))
+
+/** The preview's URL (`?import=<id>&show=problems&after=<line>`). */
+export const ImportViewQuerySchema = z.object({
+  import: z.string(),
+  show: z.catch(z.enum(['all', 'problems']), 'all'),
+  after: z.catch(z.optional(lineNumber), undefined),
+  before: z.catch(z.optional(lineNumber), undefined),
+})
+export type ImportViewQuery = z.output<typeof ImportViewQuerySchema>

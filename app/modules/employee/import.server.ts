@@ -1,0 +1,722 @@
+import path from 'node:path'
+import { PassThrough, Readable } from 'node:stream'
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web'
+import busboy from 'busboy'
+import { parse, CsvError, type Info } from 'csv-parse'
+import { stringify } from 'csv-stringify'
+import { and, eq, sql } from 'drizzle-orm'
+import { z } from 'zod'
+import { getDb, queryRows, type Tx } from '#db/client'
+import { employeeImportRows, employeeImports } from '#db/schema/index'
+import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import { withoutControlCharacters } from '#app/lib/text-rules'
+import { recordAudit } from '#app/modules/audit/audit.server'
+import { enrolEmployees } from '#app/modules/scheme/enrol.server'
+import { schemePhaseSql } from '#app/modules/scheme/state'
+import {
+  FILE_PROBLEMS,
+  headerKey,
+  IMPORT_HEADER_ALIASES,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  IMPORT_PAGE_SIZE,
+  problemText,
+  type ImportColumn,
+  type ImportRowsPage,
+  type ImportSchemeOption,
+  type ImportSummary,
+  type ImportView,
+  type ImportViewQuery,
+  type RowOutcome,
+  type RowProblem,
+} from './import-schemas'
+import { EMAIL_MAX, EMAIL_PATTERN_SQL, EMPLOYEE_NAME_MAX } from './schemas'
+
+/**
+ * The CSV import of employees (ADR 012). The upload is read as a stream — the multipart body
+ * through busboy, the file through csv-parse — straight into employee_import_rows in batches, so
+ * the file is never held in memory whole; every row is then checked in one set-based statement;
+ * the preview pages through the staged rows; the import writes the valid ones in one transaction
+ * with one INSERT … ON CONFLICT from the staging table, idempotent on the e-mail address.
+ */
+
+/** Staged rows per INSERT: 7 parameters a row, far below Postgres's 65,535. */
+const INSERT_BATCH = 1000
+/** A line longer than this is not an employee: the parser stops instead of buffering it. */
+const MAX_RECORD_BYTES = 64 * 1024
+/** Previews nobody imported are removed after this long (imported ones stay: they are the record). */
+const PREVIEW_RETENTION = sql`interval '7 days'`
+/** Problems found while reading the file; the set-based check keeps them when it runs again. */
+const PARSE_PROBLEMS: RowProblem[] = ['too_many_values']
+
+const isUuid = (value: unknown): value is string => z.uuid().safeParse(value).success
+
+// ---------------------------------------------------------------------------------------------
+// Reading the file.
+
+class FileProblem extends Error {}
+
+type StagedRow = typeof employeeImportRows.$inferInsert
+
+/** Comma or semicolon, whichever the header line uses more (outside quotes). */
+export function sniffDelimiter(head: Buffer): ',' | ';' {
+  const text = head.toString('utf8')
+  const end = text.indexOf('\n')
+  const line = end === -1 ? text : text.slice(0, end)
+  let commas = 0
+  let semicolons = 0
+  let quoted = false
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted
+    else if (!quoted && ch === ',') commas++
+    else if (!quoted && ch === ';') semicolons++
+  }
+  return semicolons > commas ? ';' : ','
+}
+
+/**
+ * The records of a CSV stream, parsed as they arrive. The first line is looked at before the
+ * parser starts (to choose the delimiter), then handed to it with the rest.
+ */
+async function* csvRecords(input: Readable): AsyncGenerator<{ record: string[]; info: Info }> {
+  const chunks = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+  const head: Buffer[] = []
+  let size = 0
+  let ended = false
+  for (;;) {
+    const { value, done } = await chunks.next()
+    if (done) {
+      ended = true
+      break
+    }
+    head.push(value)
+    size += value.length
+    if (value.includes(0x0a) || size > MAX_RECORD_BYTES) break
+  }
+  const first = Buffer.concat(head)
+  const parser = parse({
+    delimiter: sniffDelimiter(first),
+    bom: true,
+    trim: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    skip_records_with_empty_values: true,
+    max_record_size: MAX_RECORD_BYTES,
+    info: true,
+  })
+  const feed = Readable.from(
+    (async function* () {
+      if (first.length) yield first
+      if (ended) return
+      for (;;) {
+        const { value, done } = await chunks.next()
+        if (done) return
+        yield value
+      }
+    })(),
+  )
+  feed.on('error', (error) => parser.destroy(error))
+  feed.pipe(parser)
+  for await (const item of parser as AsyncIterable<{ record: string[]; info: Info }>) yield item
+}
+
+const CSV_REASONS: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quotation mark is opened and never closed',
+  CSV_INVALID_CLOSING_QUOTE: 'a quotation mark closes a value but more text follows it',
+  CSV_MAX_RECORD_SIZE: 'the line is far too long',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'a quotation mark closes a value but more text follows it',
+}
+
+type Header = Partial<Record<ImportColumn, number>> & { width: number }
+
+function matchHeader(cells: string[]): Header {
+  const header: Header = { width: cells.length }
+  for (const [index, cell] of cells.entries()) {
+    const column = IMPORT_HEADER_ALIASES[headerKey(cell)]
+    if (!column) continue
+    if (header[column] !== undefined) throw new FileProblem(FILE_PROBLEMS.duplicateHeader(cell))
+    header[column] = index
+  }
+  if (header.name === undefined || header.email === undefined || header.company === undefined) {
+    const found = withoutControlCharacters(cells.join(', ')).slice(0, 200)
+    throw new FileProblem(FILE_PROBLEMS.header(found ? `“${found}”` : '(empty)'))
+  }
+  return header
+}
+
+/**
+ * A cell as stored: control characters other than line breaks and tabs are kept for the check to
+ * report, but NUL (which Postgres refuses) becomes U+FFFD; a leading apostrophe before = + - @ is
+ * removed (it is how this product's own CSV files neutralise formulas, so a downloaded error report
+ * can be fixed and uploaded again).
+ */
+function cell(record: string[], index: number | undefined) {
+  if (index === undefined) return ''
+  const raw = (record[index] ?? '').replaceAll('\u0000', '\uFFFD').slice(0, 1000)
+  return /^'[=+\-@\t\r]/.test(raw) ? raw.slice(1) : raw
+}
+
+function stagedRow(importId: string, record: string[], line: number, header: Header): StagedRow {
+  const phone = cell(record, header.phone).trim().replace(/\s+/g, ' ')
+  const extra = record.slice(header.width).some((v) => v !== '')
+  return {
+    importId,
+    line,
+    name: cell(record, header.name).trim(),
+    email: cell(record, header.email).trim().toLowerCase(),
+    companyName: cell(record, header.company).trim(),
+    phone: phone || null,
+    errors: extra ? ['too_many_values'] : [],
+  }
+}
+
+/** Reads the file into the staging table; throws FileProblem for a file that cannot be used. */
+async function stageRows(importId: string, input: Readable): Promise<number> {
+  const db = getDb()
+  let header: Header | null = null
+  let rows = 0
+  let batch: StagedRow[] = []
+  try {
+    for await (const { record, info } of csvRecords(input)) {
+      if (!header) {
+        header = matchHeader(record)
+        continue
+      }
+      if (++rows > IMPORT_MAX_ROWS) throw new FileProblem(FILE_PROBLEMS.tooManyRows)
+      batch.push(stagedRow(importId, record, info.lines, header))
+      if (batch.length >= INSERT_BATCH) {
+        await db.insert(employeeImportRows).values(batch)
+        batch = []
+      }
+    }
+  } catch (error) {
+    if (error instanceof CsvError) {
+      const line = Number((error as CsvError & { lines?: number }).lines) || rows + 2
+      throw new FileProblem(FILE_PROBLEMS.unreadable(line, CSV_REASONS[error.code] ?? 'it is not valid CSV'))
+    }
+    throw error
+  }
+  if (!header) throw new FileProblem(FILE_PROBLEMS.empty)
+  if (batch.length) await db.insert(employeeImportRows).values(batch)
+  return rows
+}
+
+// The control characters a one-line name must not hold (TEXT_MESSAGES.singleLine), as a Postgres
+// bracket expression built from the characters themselves (NUL never reaches the table).
+const CONTROL_CLASS = `[${String.fromCharCode(1)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}-${String.fromCharCode(0x9f)}]`
+
+/**
+ * Every row's problems, in one statement however many rows: the product's own rules for names,
+ * addresses and phones (schemas.ts, profile-schemas.ts) written in SQL, the company looked up by
+ * name (case-insensitive, as company names are unique), duplicates within the file, and addresses
+ * that belong to an administrator or to another company's employee. Run on upload and again
+ * inside the import's transaction (accounts may have changed meanwhile).
+ */
+async function checkRows(tx: Tx, importId: string) {
+  await tx.execute(sql`
+    WITH staged AS (
+      SELECT line, email, company_name FROM employee_import_rows WHERE import_id = ${importId}::uuid
+    ),
+    matched AS (
+      SELECT s.line, c.id AS company_id
+      FROM staged s
+      LEFT JOIN companies c ON s.company_name <> '' AND lower(c.name) = lower(s.company_name)
+    ),
+    dupes AS (
+      SELECT email FROM staged WHERE email <> '' GROUP BY email HAVING count(*) > 1
+    )
+    UPDATE employee_import_rows t SET
+      company_id = m.company_id,
+      errors = ARRAY(SELECT e FROM unnest(t.errors) e WHERE e = ANY(string_to_array(${PARSE_PROBLEMS.join(',')}, ',')))
+        || array_remove(ARRAY[
+          CASE WHEN strpos(t.name || t.email || t.company_name || coalesce(t.phone, ''), ${'\uFFFD'}) > 0
+            THEN 'not_utf8' END,
+          CASE
+            WHEN t.name = '' THEN 'name_missing'
+            WHEN char_length(t.name) > ${EMPLOYEE_NAME_MAX} THEN 'name_too_long'
+            WHEN t.name ~ ${CONTROL_CLASS} THEN 'name_control' END,
+          CASE
+            WHEN t.email = '' THEN 'email_missing'
+            WHEN char_length(t.email) > ${EMAIL_MAX} THEN 'email_too_long'
+            WHEN t.email !~ ${EMAIL_PATTERN_SQL} THEN 'email_invalid'
+            WHEN t.email IN (SELECT email FROM dupes) THEN 'email_duplicate'
+            WHEN EXISTS (
+              SELECT 1 FROM users u
+              WHERE u.email = t.email
+                AND (u.role = 'admin'
+                  OR (u.role = 'employee' AND m.company_id IS NOT NULL AND u.company_id IS DISTINCT FROM m.company_id))
+            ) THEN 'email_unavailable' END,
+          CASE
+            WHEN t.company_name = '' THEN 'company_missing'
+            WHEN m.company_id IS NULL THEN 'company_unknown' END,
+          CASE
+            WHEN t.phone IS NULL THEN NULL
+            WHEN char_length(t.phone) > 30 THEN 'phone_too_long'
+            WHEN char_length(t.phone) < 6 OR t.phone !~ '^\\+?[0-9 ()-]+$'
+              OR char_length(regexp_replace(t.phone, '[^0-9]', '', 'g')) < 6 THEN 'phone_invalid' END
+        ]::text[], NULL)
+    FROM matched m
+    WHERE t.import_id = ${importId}::uuid AND t.line = m.line`)
+}
+
+/** A file name as shown on the page: no folders, no control characters, not too long. */
+function cleanFileName(name: string | undefined) {
+  // Browsers send a quotation mark in a file name as %22 (the HTML multipart rules).
+  const base = path.basename((name ?? '').replaceAll('%22', '"').replaceAll('\\', '/'))
+  return withoutControlCharacters(base).trim().slice(0, 200) || 'upload.csv'
+}
+
+export type UploadResult = { importId: string; rows: number; problemRows: number }
+
+/**
+ * The upload form's POST (multipart): the `intent` field, then the file. Nothing of a refused file
+ * is kept. The body is never read whole: busboy hands the file part over as a stream.
+ */
+export async function uploadEmployeeCsv(actor: Actor, request: Request): Promise<Outcome<UploadResult>> {
+  const contentType = request.headers.get('content-type') ?? ''
+  if (!request.body || !/^multipart\/form-data/i.test(contentType)) return refuse(FILE_PROBLEMS.notCsv)
+  let parser: busboy.Busboy
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      limits: { files: 1, fileSize: IMPORT_MAX_BYTES, fields: 5, fieldSize: 1024, parts: 8 },
+    })
+  } catch {
+    return refuse(FILE_PROBLEMS.notCsv)
+  }
+
+  let intent: string | undefined
+  let task: Promise<Outcome<UploadResult>> | undefined
+  const finished = new Promise<void>((resolve, reject) => {
+    parser.on('field', (name, value) => {
+      if (name === 'intent' && intent === undefined) intent = value
+    })
+    parser.on('file', (name, stream, info) => {
+      // Only the form's one file, after its intent; anything else is read past.
+      if (task || name !== 'file' || intent !== 'upload') {
+        stream.resume()
+        return
+      }
+      task = receiveFile(actor, stream, info.filename)
+      // Whatever happens to the file, the rest of the body is read so the parser can finish.
+      task.catch(() => undefined).finally(() => stream.resume())
+    })
+    parser.on('close', resolve)
+    parser.on('error', reject)
+  })
+  const body = Readable.fromWeb(request.body as NodeWebReadableStream<Uint8Array>)
+  body.on('error', (error) => parser.destroy(error))
+  body.pipe(parser)
+  let broken = false
+  await finished.catch(() => {
+    broken = true
+  })
+  const outcome = task ? await task : undefined
+  if (broken) {
+    if (outcome?.ok) await discardImport(outcome.value.importId)
+    return refuse(FILE_PROBLEMS.notCsv)
+  }
+  if (!outcome)
+    return intent === 'upload' ? refuseField('file', FILE_PROBLEMS.missing) : refuse(FILE_PROBLEMS.notCsv)
+  if (!outcome.ok) return outcome
+  await recordUpload(actor, outcome.value)
+  return outcome
+}
+
+async function receiveFile(
+  actor: Actor,
+  stream: Readable & { truncated?: boolean },
+  fileName: string | undefined,
+): Promise<Outcome<UploadResult>> {
+  const db = getDb()
+  // The stream is read through a pass-through of our own: when reading stops early (a refused
+  // file), that one is destroyed and busboy's stream is still drained to its end.
+  const gate = new PassThrough()
+  stream.pipe(gate)
+  stream.on('limit', () => gate.destroy(new FileProblem(FILE_PROBLEMS.tooLarge)))
+  const [created] = await db
+    .insert(employeeImports)
+    .values({ createdBy: actor.id, fileName: cleanFileName(fileName) })
+    .returning({ id: employeeImports.id })
+  const importId = created!.id
+  try {
+    const rows = await stageRows(importId, gate)
+    if (!rows) throw new FileProblem(FILE_PROBLEMS.empty)
+    const problemRows = await db.transaction(async (tx) => {
+      await checkRows(tx, importId)
+      const [counted] = await queryRows<{ n: number }>(
+        tx,
+        sql`SELECT count(*)::int AS n FROM employee_import_rows
+            WHERE import_id = ${importId}::uuid AND cardinality(errors) > 0`,
+      )
+      await tx.update(employeeImports).set({ rowCount: rows }).where(eq(employeeImports.id, importId))
+      // Housekeeping, once a file is in (a refused upload writes nothing): previews nobody imported
+      // for a week.
+      await tx.execute(
+        sql`DELETE FROM employee_imports WHERE imported_at IS NULL AND created_at < now() - ${PREVIEW_RETENTION}`,
+      )
+      return Number(counted?.n ?? 0)
+    })
+    return ok({ importId, rows, problemRows })
+  } catch (error) {
+    stream.unpipe(gate)
+    gate.destroy()
+    await discardImport(importId)
+    const problem =
+      error instanceof FileProblem ? error : stream.truncated ? new FileProblem(FILE_PROBLEMS.tooLarge) : null
+    if (problem) return refuseField('file', problem.message)
+    throw error
+  }
+}
+
+async function recordUpload(actor: Actor, value: UploadResult) {
+  await recordAudit(getDb(), {
+    actorId: actor.id,
+    ip: actor.ip ?? null,
+    action: 'employee_import.upload',
+    entity: 'employee_import',
+    entityId: value.importId,
+    details: { rows: value.rows, problemRows: value.problemRows },
+  })
+}
+
+async function discardImport(importId: string) {
+  await getDb().delete(employeeImports).where(eq(employeeImports.id, importId))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The preview and the summary.
+
+/** The import's header, its counts and the schemes it may enrol into, in one query. */
+export async function getImportView(importId: unknown): Promise<ImportView | null> {
+  if (!isUuid(importId)) return null
+  type Row = {
+    id: string
+    file_name: string
+    created_at: string
+    row_count: number
+    imported_at: string | null
+    summary: ImportSummary | null
+    problem_rows: number
+    existing_rows: number
+    problem_counts: Record<string, number> | null
+    schemes: ImportSchemeOption[] | null
+  }
+  const [row] = await queryRows<Row>(
+    getDb(),
+    sql`SELECT i.id, i.file_name, i.row_count, i.summary,
+        to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
+        to_char(i.imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS imported_at,
+        (SELECT count(*) FROM employee_import_rows r
+          WHERE r.import_id = i.id AND cardinality(r.errors) > 0)::int AS problem_rows,
+        (SELECT count(*) FROM employee_import_rows r JOIN users u ON u.email = r.email
+          WHERE r.import_id = i.id AND cardinality(r.errors) = 0)::int AS existing_rows,
+        (SELECT json_object_agg(code, n) FROM (
+          SELECT e AS code, count(*)::int AS n FROM employee_import_rows r, unnest(r.errors) e
+          WHERE r.import_id = i.id GROUP BY e) p) AS problem_counts,
+        (SELECT json_agg(json_build_object('id', s.id, 'name', s.name, 'companyName', s.company_name)
+            ORDER BY lower(s.company_name), lower(s.name), s.id)
+          FROM (
+            SELECT schemes.id, schemes.name, c.name AS company_name
+            FROM schemes JOIN companies c ON c.id = schemes.company_id
+            WHERE ${schemePhaseSql()} = 'draft'
+              AND schemes.company_id IN (
+                SELECT DISTINCT r.company_id FROM employee_import_rows r
+                WHERE r.import_id = i.id AND cardinality(r.errors) = 0)
+            LIMIT 200
+          ) s) AS schemes
+      FROM employee_imports i WHERE i.id = ${importId}::uuid`,
+  )
+  if (!row) return null
+  return {
+    id: row.id,
+    fileName: row.file_name,
+    createdAt: row.created_at,
+    rows: Number(row.row_count),
+    problemRows: Number(row.problem_rows),
+    existingRows: Number(row.existing_rows),
+    problemCounts: (row.problem_counts ?? {}) as Partial<Record<RowProblem, number>>,
+    importedAt: row.imported_at,
+    summary: row.summary,
+    schemes: row.schemes ?? [],
+  }
+}
+
+/** One page of the staged rows (all, or those with problems), by line, in one query. */
+export async function getImportRows(importId: string, query: ImportViewQuery): Promise<ImportRowsPage> {
+  const backwards = query.before !== undefined
+  const rows = await queryRows<{
+    line: number
+    name: string
+    email: string
+    company_name: string
+    phone: string | null
+    errors: string[]
+    outcome: RowOutcome | null
+    existing: boolean
+  }>(
+    getDb(),
+    sql`SELECT r.line, r.name, r.email, r.company_name, r.phone, r.errors, r.outcome,
+        EXISTS (SELECT 1 FROM users u WHERE u.email = r.email) AS existing
+      FROM employee_import_rows r
+      WHERE r.import_id = ${importId}::uuid
+        ${query.show === 'problems' ? sql`AND cardinality(r.errors) > 0` : sql``}
+        ${backwards ? sql`AND r.line < ${query.before}` : query.after !== undefined ? sql`AND r.line > ${query.after}` : sql``}
+      ORDER BY r.line ${backwards ? sql`DESC` : sql`ASC`}
+      LIMIT ${IMPORT_PAGE_SIZE + 1}`,
+  )
+  const more = rows.length > IMPORT_PAGE_SIZE
+  const page = rows.slice(0, IMPORT_PAGE_SIZE)
+  if (backwards) page.reverse()
+  const first = page[0]
+  const last = page[page.length - 1]
+  return {
+    rows: page.map((r) => ({
+      line: Number(r.line),
+      name: r.name,
+      email: r.email,
+      companyName: r.company_name,
+      phone: r.phone,
+      problems: r.errors.map(problemText),
+      outcome: r.outcome,
+      existing: Boolean(r.existing),
+    })),
+    next: last && (backwards || more) ? Number(last.line) : null,
+    prev: first && (backwards ? more : query.after !== undefined) ? Number(first.line) : null,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The import.
+
+export const IMPORT_MESSAGES = {
+  done: 'This file has already been imported. Upload it again to import it once more.',
+  schemeGone: 'That scheme no longer exists. Choose another one, or none.',
+  schemeLaunched:
+    'That scheme has been launched, so people are added to it from its own page (where they are sent their e-mails). Choose a draft scheme, or none.',
+  schemeOtherCompany: (company: string) =>
+    `None of the rows to import are employees of ${company}, the company of that scheme. Choose another scheme, or none.`,
+  nothing: 'No row of this file can be imported. Fix the file and upload it again.',
+} as const
+
+/**
+ * Imports the valid rows in one transaction: one INSERT … ON CONFLICT (email) from the staging
+ * table creates new employees and updates the name and phone of this company's existing ones
+ * (never another company's, never an administrator's: the conflict's WHERE leaves those alone,
+ * whatever happened since the preview); a colleague's account becomes an employee's and its
+ * link-opened sessions end. Then, optionally, the imported people are enrolled into a draft scheme
+ * of their company (enrolEmployees, set-based). No e-mail is sent: activation goes out at launch.
+ */
+export async function runImport(
+  actor: Actor,
+  importId: string,
+  schemeId: string | null,
+): Promise<Outcome<ImportSummary>> {
+  return getDb().transaction(async (tx): Promise<Outcome<ImportSummary>> => {
+    const [current] = await tx
+      .select({ importedAt: employeeImports.importedAt, fileName: employeeImports.fileName })
+      .from(employeeImports)
+      .where(eq(employeeImports.id, importId))
+      .for('update')
+    if (!current) return notFound()
+    if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
+
+    await checkRows(tx, importId)
+    const [valid] = await queryRows<{ n: number }>(
+      tx,
+      sql`SELECT count(*)::int AS n FROM employee_import_rows
+          WHERE import_id = ${importId}::uuid AND cardinality(errors) = 0`,
+    )
+    if (!Number(valid?.n)) return refuse(IMPORT_MESSAGES.nothing)
+
+    let scheme: { name: string; companyName: string } | null = null
+    if (schemeId) {
+      const [row] = await queryRows<{
+        name: string
+        company_name: string
+        phase: string
+        importable: number
+      }>(
+        tx,
+        sql`SELECT schemes.name, c.name AS company_name, ${schemePhaseSql()} AS phase,
+            (SELECT count(*) FROM employee_import_rows r
+              WHERE r.import_id = ${importId}::uuid AND cardinality(r.errors) = 0
+                AND r.company_id = schemes.company_id)::int AS importable
+          FROM schemes JOIN companies c ON c.id = schemes.company_id
+          WHERE schemes.id = ${schemeId}::uuid
+          FOR UPDATE OF schemes`,
+      )
+      if (!row) return refuseField('schemeId', IMPORT_MESSAGES.schemeGone)
+      if (row.phase !== 'draft') return refuseField('schemeId', IMPORT_MESSAGES.schemeLaunched)
+      if (!Number(row.importable))
+        return refuseField('schemeId', IMPORT_MESSAGES.schemeOtherCompany(row.company_name))
+      scheme = { name: row.name, companyName: row.company_name }
+    }
+
+    // Created or updated, in one statement; a colleague's account that becomes an employee's loses
+    // its sessions (every statement of a WITH sees the rows as they were before it).
+    await tx.execute(sql`
+      WITH src AS (
+        SELECT r.email, r.name, r.phone, r.company_id FROM employee_import_rows r
+        WHERE r.import_id = ${importId}::uuid AND cardinality(r.errors) = 0
+      ),
+      colleagues AS (
+        SELECT u.id FROM users u JOIN src ON src.email = u.email WHERE u.role = 'colleague'
+      ),
+      ended AS (
+        DELETE FROM sessions WHERE user_id IN (SELECT id FROM colleagues) RETURNING 1
+      ),
+      written AS (
+        INSERT INTO users (email, display_name, phone, role, company_id)
+        SELECT email, name, phone, 'employee', company_id FROM src
+        ON CONFLICT (email) DO UPDATE SET
+          display_name = EXCLUDED.display_name,
+          phone = EXCLUDED.phone,
+          role = 'employee',
+          company_id = EXCLUDED.company_id,
+          updated_at = now()
+        WHERE users.role = 'colleague'
+          OR (users.role = 'employee' AND users.company_id = EXCLUDED.company_id
+            AND (users.display_name IS DISTINCT FROM EXCLUDED.display_name
+              OR users.phone IS DISTINCT FROM EXCLUDED.phone))
+        RETURNING users.email, (xmax = 0) AS inserted
+      )
+      UPDATE employee_import_rows r
+      SET outcome = CASE WHEN w.inserted THEN 'created' ELSE 'updated' END
+      FROM written w
+      WHERE r.import_id = ${importId}::uuid AND r.email = w.email AND cardinality(r.errors) = 0`)
+
+    // The other valid rows: this company's employee already had those details (unchanged), or the
+    // address was taken by another account since the check (skipped, with the reason).
+    await tx.execute(sql`
+      UPDATE employee_import_rows r SET
+        outcome = CASE WHEN cardinality(r.errors) = 0 AND EXISTS (
+            SELECT 1 FROM users u WHERE u.email = r.email AND u.role = 'employee' AND u.company_id = r.company_id
+          ) THEN 'unchanged' ELSE 'skipped' END,
+        errors = CASE WHEN cardinality(r.errors) = 0 AND NOT EXISTS (
+            SELECT 1 FROM users u WHERE u.email = r.email AND u.role = 'employee' AND u.company_id = r.company_id
+          ) THEN ARRAY['email_unavailable']::text[] ELSE r.errors END
+      WHERE r.import_id = ${importId}::uuid AND r.outcome IS NULL`)
+
+    const imported = sql`SELECT u.id FROM users u JOIN employee_import_rows r ON r.email = u.email
+      WHERE r.import_id = ${importId}::uuid AND r.outcome IN ('created', 'updated', 'unchanged')`
+    const enrolled = schemeId ? (await enrolEmployees(tx, schemeId, imported)).enrolled.length : 0
+
+    const [counts] = await queryRows<Record<RowOutcome, number>>(
+      tx,
+      sql`SELECT
+          count(*) FILTER (WHERE outcome = 'created')::int AS created,
+          count(*) FILTER (WHERE outcome = 'updated')::int AS updated,
+          count(*) FILTER (WHERE outcome = 'unchanged')::int AS unchanged,
+          count(*) FILTER (WHERE outcome = 'skipped')::int AS skipped
+        FROM employee_import_rows WHERE import_id = ${importId}::uuid`,
+    )
+    const summary: ImportSummary = {
+      created: Number(counts?.created ?? 0),
+      updated: Number(counts?.updated ?? 0),
+      unchanged: Number(counts?.unchanged ?? 0),
+      skipped: Number(counts?.skipped ?? 0),
+      enrolled,
+      schemeName: scheme?.name ?? null,
+    }
+    await tx
+      .update(employeeImports)
+      .set({ importedAt: sql`now()`, summary, schemeId })
+      .where(eq(employeeImports.id, importId))
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'employee_import.import',
+      entity: 'employee_import',
+      entityId: importId,
+      details: { fileName: current.fileName, schemeId, ...summary },
+    })
+    return ok(summary)
+  })
+}
+
+/** Throws away a preview (an imported file stays: its rows are the record of what it did). */
+export async function discardPreview(actor: Actor, importId: string): Promise<Outcome<{ fileName: string }>> {
+  return getDb().transaction(async (tx): Promise<Outcome<{ fileName: string }>> => {
+    const [current] = await tx
+      .select({ importedAt: employeeImports.importedAt, fileName: employeeImports.fileName })
+      .from(employeeImports)
+      .where(eq(employeeImports.id, importId))
+      .for('update')
+    if (!current) return notFound()
+    if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
+    await tx.delete(employeeImports).where(and(eq(employeeImports.id, importId)))
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'employee_import.discard',
+      entity: 'employee_import',
+      entityId: importId,
+      details: { fileName: current.fileName },
+    })
+    return ok({ fileName: current.fileName })
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Downloads.
+
+/** A cell a spreadsheet could run as a formula gets a leading apostrophe (OWASP's advice). */
+export function neutraliseFormula(value: string) {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+}
+
+export const TEMPLATE_CSV = '\uFEFFname,email,company,phone\r\n'
+
+const REPORT_BATCH = 1000
+
+/**
+ * The rows with problems as a CSV, streamed in batches: the file's own columns first (so it can be
+ * fixed and uploaded again; the extra columns are ignored on upload), then the line and the
+ * problems. UTF-8 with a BOM, so Excel reads accents right. null for an unknown import.
+ */
+export async function importErrorReport(
+  importId: unknown,
+): Promise<{ fileName: string; body: ReadableStream } | null> {
+  if (!isUuid(importId)) return null
+  const [current] = await getDb()
+    .select({ fileName: employeeImports.fileName })
+    .from(employeeImports)
+    .where(eq(employeeImports.id, importId))
+  if (!current) return null
+  async function* records() {
+    yield ['name', 'email', 'company', 'phone', 'line', 'problems']
+    let after = 0
+    for (;;) {
+      const rows = await queryRows<{
+        line: number
+        name: string
+        email: string
+        company_name: string
+        phone: string | null
+        errors: string[]
+      }>(
+        getDb(),
+        sql`SELECT line, name, email, company_name, phone, errors FROM employee_import_rows
+            WHERE import_id = ${importId}::uuid AND cardinality(errors) > 0 AND line > ${after}
+            ORDER BY line LIMIT ${REPORT_BATCH}`,
+      )
+      for (const r of rows)
+        yield [
+          r.name,
+          r.email,
+          r.company_name,
+          r.phone ?? '',
+          String(r.line),
+          r.errors.map(problemText).join(' '),
+        ].map(neutraliseFormula)
+      if (rows.length < REPORT_BATCH) return
+      after = Number(rows[rows.length - 1]!.line)
+    }
+  }
+  const csv = Readable.from(records()).pipe(stringify({ bom: true, record_delimiter: 'windows' }))
+  const base = current.fileName.replace(/\.csv$/i, '')
+  return { fileName: `${base}-problems.csv`, body: Readable.toWeb(csv) as unknown as ReadableStream }
+}

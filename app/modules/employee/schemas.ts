@@ -1,0 +1,171 @@
+import { singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
+import { DISPLAY_NAME_MAX, phoneProblem } from '#app/modules/user/profile-schemas'
+
+/**
+ * The employee pages' Zod schemas (Zod Mini: app/lib/zod.ts) and wording (the list, the detail page
+ * and the CSV import), shared by Conform in the browser and the actions on the server. No
+ * server-only imports: this file reaches the client.
+ */
+
+export const EMPLOYEE_NAME_MAX = DISPLAY_NAME_MAX
+export const EMAIL_MAX = 254
+
+export const EMPLOYEE_MESSAGES = {
+  nameRequired: 'Enter the employee’s name.',
+  nameTooLong: `The name must be ${EMPLOYEE_NAME_MAX} characters or fewer.`,
+  emailRequired: 'Enter the employee’s e-mail address.',
+  emailInvalid: 'Enter an e-mail address like name@example.com.',
+  emailTooLong: `The e-mail address must be ${EMAIL_MAX} characters or fewer.`,
+  company: 'Choose the company this person works for.',
+  companyGone: 'That company no longer exists. Choose another one.',
+  /**
+   * An address that belongs to an administrator or to another company's employee: the same words
+   * for both, so the form does not say whose it is.
+   */
+  emailUnavailable: 'This e-mail address belongs to another account, so it cannot be used here.',
+  alreadyEmployee: (company: string) => `This person is already an employee of ${company}.`,
+  gone: 'This employee no longer exists.',
+  stale: 'This employee could not be identified. Reload the page and try again.',
+} as const
+
+/**
+ * The address rule of the whole product (Zod's `z.email()`), written once more as a POSIX regular
+ * expression for Postgres: the CSV import checks 10,000 addresses in one statement. A test runs
+ * both on the same addresses (tests/integration/admin/employee-import.test.ts).
+ */
+export const EMAIL_PATTERN_SQL =
+  "^([A-Za-z0-9_'+-]+\\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\\.)+[A-Za-z]{2,}$"
+
+const name = z
+  .string({ error: EMPLOYEE_MESSAGES.nameRequired })
+  .check(
+    z.trim(),
+    z.minLength(1, EMPLOYEE_MESSAGES.nameRequired),
+    z.maxLength(EMPLOYEE_NAME_MAX, EMPLOYEE_MESSAGES.nameTooLong),
+    singleLine(),
+  )
+
+const email = z.pipe(
+  z.pipe(
+    z
+      .string({ error: EMPLOYEE_MESSAGES.emailRequired })
+      .check(
+        z.trim(),
+        z.minLength(1, EMPLOYEE_MESSAGES.emailRequired),
+        z.maxLength(EMAIL_MAX, EMPLOYEE_MESSAGES.emailTooLong),
+      ),
+    z.email(EMPLOYEE_MESSAGES.emailInvalid),
+  ),
+  // One account per address whatever its case (users.email is stored lower-case).
+  z.transform((v: string) => v.toLowerCase()),
+)
+
+const phone = z.pipe(
+  z.optional(
+    z
+      .pipe(
+        z.string(),
+        // Stored as written, runs of spaces collapsed; a blank field clears it (the profile page's rule).
+        z.transform((v: string) => v.trim().replace(/\s+/g, ' ')),
+      )
+      .check(
+        z.superRefine((value: string, ctx) => {
+          const problem = value ? phoneProblem(value) : null
+          if (problem) ctx.addIssue({ code: 'custom', message: problem })
+        }),
+      ),
+  ),
+  z.transform((v: string | undefined) => v || null),
+)
+
+const companyId = z.uuid({ error: EMPLOYEE_MESSAGES.company })
+// A hidden field: a bad value is a stale page or a hand-made request, not a typo.
+const employeeId = z.uuid({ error: EMPLOYEE_MESSAGES.stale })
+
+export const EmployeeCreateSchema = z.object({
+  intent: z.literal('create'),
+  name,
+  email,
+  companyId,
+  phone,
+})
+
+export const EmployeeUpdateSchema = z.object({
+  intent: z.literal('update'),
+  employeeId,
+  name,
+  email,
+  companyId,
+  phone,
+})
+
+export const EmployeeDisableSchema = z.object({ intent: z.literal('disable'), employeeId })
+export const EmployeeEnableSchema = z.object({ intent: z.literal('enable'), employeeId })
+export const EmployeeResendSchema = z.object({ intent: z.literal('resend-activation'), employeeId })
+
+export type EmployeeInput = {
+  name: string
+  email: string
+  companyId: string
+  phone: string | null
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list's URL.
+
+export const EMPLOYEE_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
+export type EmployeeSort = (typeof EMPLOYEE_SORTS)[number]
+export const EMPLOYEE_SORT_LABELS: Record<EmployeeSort, string> = {
+  'name-asc': 'Name, A to Z',
+  'name-desc': 'Name, Z to A',
+  'created-desc': 'Newest first',
+  'created-asc': 'Oldest first',
+}
+
+/**
+ * An employee's account state: invited (no password yet: they have not followed their activation
+ * link), active (has a password) or disabled (cannot sign in; disabling wins over the other two).
+ */
+export const EMPLOYEE_STATES = ['invited', 'active', 'disabled'] as const
+export type EmployeeState = (typeof EMPLOYEE_STATES)[number]
+export const EMPLOYEE_STATE_LABELS: Record<EmployeeState, string> = {
+  invited: 'Invited',
+  active: 'Active',
+  disabled: 'Disabled',
+}
+
+const uuidOrEmpty = z.catch(
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((v: string | undefined) => (v && z.uuid().safeParse(v).success ? v : '')),
+  ),
+  '',
+)
+
+const searchTerm = z.pipe(
+  z.catch(z.string().check(z.trim()), ''),
+  // Postgres refuses a NUL byte even in a search term: control characters are dropped.
+  z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+)
+
+/** The list's URL: bad values fall back to defaults rather than failing the page. */
+export const EmployeeListQuerySchema = z.object({
+  q: searchTerm,
+  company: uuidOrEmpty,
+  scheme: uuidOrEmpty,
+  state: z.catch(z.union([z.enum(EMPLOYEE_STATES), z.literal('')]), ''),
+  sort: z.catch(z.enum(EMPLOYEE_SORTS), 'name-asc'),
+  after: z.catch(z.optional(z.string()), undefined),
+  before: z.catch(z.optional(z.string()), undefined),
+})
+export type EmployeeListQuery = z.output<typeof EmployeeListQuerySchema>
+
+export function parseEmployeeListQuery(searchParams: URLSearchParams): EmployeeListQuery {
+  return EmployeeListQuerySchema.parse(Object.fromEntries(searchParams))
+}
+
+/** The detail page's URL: `?edit`, `?disable` open their panels. */
+export const EmployeeDetailQuerySchema = z.object({
+  disable: z.catch(z.optional(z.literal('1')), undefined),
+})

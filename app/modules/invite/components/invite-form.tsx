@@ -1,0 +1,84 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  useForm,
+  type SubmissionResult,
+} from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Form, useNavigation } from 'react-router'
+import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { BotCheck } from '#app/components/turnstile'
+import { InviteSchema, RELATIONSHIP_LABELS, RELATIONSHIPS } from '#app/modules/invite/schemas'
+
+export function InviteForm({
+  schemeId,
+  action,
+  lastResult,
+  onBehalf,
+}: {
+  schemeId: string
+  /** This page without ?revoke=, so a sent invitation does not reopen a confirmation. */
+  action: string
+  lastResult: SubmissionResult<string[]> | undefined
+  onBehalf: boolean
+}) {
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'invite'
+  const [form, fields] = useForm({
+    id: 'invite',
+    constraint: getZodConstraint(InviteSchema),
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
+    // Errors clear as they are fixed, not on blur: a message vanishing under the pointer would move
+    // the submit button away from a click that is already under way.
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <section aria-labelledby="invite-title" className="card flex flex-col gap-4">
+      <h2 id="invite-title" className="text-lg font-semibold">
+        Invite a colleague
+      </h2>
+      <p className="text-sm text-slate-700">
+        Choose people who have seen {onBehalf ? 'the employee' : 'you'} at work recently: a manager, peers,
+        people who report to {onBehalf ? 'them' : 'you'}. A mix of perspectives gives the most useful report.
+      </p>
+      <Form method="post" action={action} className="flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="invite" />
+        <input type="hidden" name="schemeId" value={schemeId} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="Name"
+            inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+            errors={fields.name.errors}
+          />
+          <Field
+            label="E-mail address"
+            inputProps={{
+              ...getInputProps(fields.email, { type: 'email' }),
+              autoComplete: 'off',
+              spellCheck: false,
+            }}
+            errors={fields.email.errors}
+          />
+        </div>
+        <SelectField
+          label="Relationship"
+          className="flex flex-col gap-1 sm:max-w-xs"
+          selectProps={getSelectProps(fields.relationship)}
+          options={RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))}
+          placeholder="Choose…"
+          help={`How this person works with ${onBehalf ? 'the employee' : 'you'}.`}
+          errors={fields.relationship.errors}
+        />
+        <BotCheck />
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Sending…' : 'Send invitation'}
+          </button>
+        </div>
+      </Form>
+    </section>
+  )
+}

@@ -1,0 +1,286 @@
+import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react'
+import { useEffect, useState } from 'react'
+import { Form, Link } from 'react-router'
+import { useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { REPORT_RELEASES } from '#db/enums'
+import { MAX_COLLEAGUES } from '#app/config/constants'
+import {
+  MIN_RATERS_MAX,
+  REMINDER_CADENCE_MAX,
+  REPORT_RELEASE_LABELS,
+  SchemeCreateSchema,
+  SchemeExtendSchema,
+  SchemeReopenSchema,
+  SchemeUpdateSchema,
+} from '#app/modules/scheme/schemas'
+
+/**
+ * The scheme forms: create and edit share their fields; extend and reopen take a new closing time.
+ * Dates are wall-clock times in the scheme's own time zone (datetime-local inputs), and the zone is
+ * typed by its IANA name, with suggestions once JavaScript runs (a list of 400 zones is not worth
+ * sending in every page's HTML).
+ */
+
+export type SchemeOptions = {
+  companies: Array<{ id: string; name: string }>
+  questionnaires: Array<{ id: string; title: string }>
+}
+
+export type SchemeValues = {
+  name: string
+  companyId: string
+  questionnaireId: string
+  timeZone: string
+  opensAt: string
+  closesAt: string
+  maxColleagues: number
+  minRaters: number
+  reminderCadenceDays: number
+  reportRelease: string
+}
+
+type Fields = {
+  [K in keyof SchemeValues]: FieldMetadata<string | number, Record<string, unknown>, string[]>
+}
+
+/** The browser's zones as suggestions, its own first; nothing before hydration. */
+function TimeZoneSuggestions({ id }: { id: string }) {
+  const [zones, setZones] = useState<string[]>([])
+  useEffect(() => {
+    const own = Intl.DateTimeFormat().resolvedOptions().timeZone
+    const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
+    setZones([own, 'UTC', ...all.filter((z) => z !== own && z !== 'UTC')])
+  }, [])
+  return (
+    <datalist id={id}>
+      {zones.map((z) => (
+        <option key={z} value={z} />
+      ))}
+    </datalist>
+  )
+}
+
+function SchemeFields({
+  formId,
+  fields,
+  options,
+  locked,
+}: {
+  formId: string
+  fields: Fields
+  options: SchemeOptions
+  locked: { company?: string | null; questionnaire?: string | null }
+}) {
+  const zoneList = `${formId}-zones`
+  return (
+    <>
+      <Field
+        className="flex flex-col gap-1 sm:col-span-2"
+        label="Scheme name"
+        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+        errors={fields.name.errors}
+      />
+      <SelectField
+        label="Company"
+        selectProps={{ ...getSelectProps(fields.companyId), disabled: Boolean(locked.company) }}
+        options={options.companies.map((c) => ({ value: c.id, label: c.name }))}
+        placeholder="Choose a company…"
+        errors={fields.companyId.errors}
+        help={locked.company ?? 'Its employees are the ones who can be enrolled.'}
+      />
+      {/* A disabled select is not posted: the fixed value travels in a hidden field. */}
+      {locked.company ? (
+        <input type="hidden" name="companyId" value={String(fields.companyId.initialValue ?? '')} />
+      ) : null}
+      <SelectField
+        label="Questionnaire"
+        selectProps={{ ...getSelectProps(fields.questionnaireId), disabled: Boolean(locked.questionnaire) }}
+        options={options.questionnaires.map((q) => ({ value: q.id, label: q.title }))}
+        placeholder="Choose a published questionnaire…"
+        errors={fields.questionnaireId.errors}
+        help={locked.questionnaire ?? 'Only published questionnaires can be used.'}
+      />
+      {locked.questionnaire ? (
+        <input
+          type="hidden"
+          name="questionnaireId"
+          value={String(fields.questionnaireId.initialValue ?? '')}
+        />
+      ) : null}
+      <Field
+        label="Time zone"
+        inputProps={{
+          ...getInputProps(fields.timeZone, { type: 'text' }),
+          list: zoneList,
+          autoComplete: 'off',
+          spellCheck: false,
+        }}
+        errors={fields.timeZone.errors}
+        help="The zone the dates below are meant in, by its IANA name (Europe/London, America/New_York)."
+      />
+      <TimeZoneSuggestions id={zoneList} />
+      <div className="hidden sm:block" />
+      <Field
+        label="Opens"
+        inputProps={getInputProps(fields.opensAt, { type: 'datetime-local' })}
+        errors={fields.opensAt.errors}
+        help="E-mails go out at this time when the scheme is launched before it."
+      />
+      <Field
+        label="Closes"
+        inputProps={getInputProps(fields.closesAt, { type: 'datetime-local' })}
+        errors={fields.closesAt.errors}
+      />
+      <Field
+        label="Most colleagues each employee may invite"
+        inputProps={getInputProps(fields.maxColleagues, { type: 'number' })}
+        errors={fields.maxColleagues.errors}
+        help={`From 1 to ${MAX_COLLEAGUES}. Lowering it keeps invitations already sent.`}
+      />
+      <Field
+        label="Colleague answers needed before a report shows them"
+        inputProps={getInputProps(fields.minRaters, { type: 'number' })}
+        errors={fields.minRaters.errors}
+        help={`From 1 to ${MIN_RATERS_MAX}: fewer answers could be traced to a person.`}
+      />
+      <Field
+        label="Days between reminders"
+        inputProps={getInputProps(fields.reminderCadenceDays, { type: 'number' })}
+        errors={fields.reminderCadenceDays.errors}
+        help={`From 0 (no reminders) to ${REMINDER_CADENCE_MAX}.`}
+      />
+      <SelectField
+        label="Reports show colleagues’ answers"
+        selectProps={getSelectProps(fields.reportRelease)}
+        options={REPORT_RELEASES.map((r) => ({ value: r, label: REPORT_RELEASE_LABELS[r] }))}
+        placeholder="Choose…"
+        errors={fields.reportRelease.errors}
+      />
+    </>
+  )
+}
+
+export function CreateSchemeForm({
+  options,
+  defaults,
+  lastResult,
+}: {
+  options: SchemeOptions
+  defaults: Pick<SchemeValues, 'timeZone' | 'opensAt' | 'closesAt'>
+  lastResult: FormResult
+}) {
+  const busy = usePendingIntent('create')
+  const [form, fields] = useConformForm(SchemeCreateSchema, {
+    id: 'create-scheme',
+    lastResult,
+    defaultValue: {
+      ...defaults,
+      maxColleagues: MAX_COLLEAGUES,
+      minRaters: 3,
+      reminderCadenceDays: 7,
+      reportRelease: 'on_close',
+    },
+  })
+  return (
+    <Form method="post" className="grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="create" />
+      <div className="sm:col-span-2">
+        <FormErrors id={form.errorId} errors={form.errors} />
+      </div>
+      <SchemeFields formId={form.id} fields={fields as unknown as Fields} options={options} locked={{}} />
+      <div className="sm:col-span-2">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create scheme'}
+        </button>
+      </div>
+    </Form>
+  )
+}
+
+export function EditSchemeForm({
+  values,
+  options,
+  locked,
+  lastResult,
+  cancelHref,
+}: {
+  values: SchemeValues
+  options: SchemeOptions
+  locked: { company: string | null; questionnaire: string | null }
+  lastResult: FormResult
+  cancelHref: string
+}) {
+  const busy = usePendingIntent('update')
+  const [form, fields] = useConformForm(SchemeUpdateSchema, {
+    id: 'update-scheme',
+    lastResult,
+    defaultValue: values,
+  })
+  return (
+    <Form
+      method="post"
+      aria-label="Edit the scheme"
+      className="grid gap-4 sm:grid-cols-2"
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value="update" />
+      <div className="sm:col-span-2">
+        <FormErrors id={form.errorId} errors={form.errors} />
+      </div>
+      <SchemeFields formId={form.id} fields={fields as unknown as Fields} options={options} locked={locked} />
+      <div className="flex flex-wrap gap-3 sm:col-span-2">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save scheme'}
+        </button>
+        <Link to={cancelHref} className="btn btn-secondary">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  )
+}
+
+/** A new closing time: "extend the deadline" for a running scheme, "reopen" for a closed one. */
+export function ClosingTimeForm({
+  intent,
+  current,
+  timeZoneLabel,
+  lastResult,
+}: {
+  intent: 'extend' | 'reopen'
+  current: string
+  timeZoneLabel: string
+  lastResult: FormResult
+}) {
+  const busy = usePendingIntent(intent)
+  const [form, fields] = useConformForm(intent === 'extend' ? SchemeExtendSchema : SchemeReopenSchema, {
+    id: `${intent}-scheme`,
+    lastResult,
+    defaultValue: { closesAt: current },
+  })
+  const label = intent === 'extend' ? 'New closing time' : 'Reopen until'
+  return (
+    <Form method="post" className="flex flex-wrap items-end gap-3" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={intent} />
+      <div className="w-full">
+        <FormErrors id={form.errorId} errors={form.errors} />
+      </div>
+      <Field
+        className="flex min-w-56 flex-col gap-1"
+        label={`${label} (${timeZoneLabel})`}
+        inputProps={getInputProps(fields.closesAt, { type: 'datetime-local' })}
+        errors={fields.closesAt.errors}
+      />
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy
+          ? intent === 'extend'
+            ? 'Extending…'
+            : 'Reopening…'
+          : intent === 'extend'
+            ? 'Extend the deadline'
+            : 'Reopen the scheme'}
+      </button>
+    </Form>
+  )
+}

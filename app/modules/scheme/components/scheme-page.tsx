@@ -1,0 +1,689 @@
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { Form, Link } from 'react-router'
+import { ListPagination, useListHref } from '#app/components/admin-list'
+import {
+  ConfirmPanel,
+  formErrorsOf,
+  Notices,
+  PageHeader,
+  resultFor,
+  useConformForm,
+  usePendingIntent,
+  useResetAfterSuccess,
+  type FormResult,
+  type IntentReply,
+} from '#app/components/form-kit'
+import { ErrorList, Field, FormErrors } from '#app/components/forms'
+import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
+import type { Page } from '#app/lib/keyset.server'
+import type { Candidate, ParticipantRow } from '#app/modules/scheme/participants.server'
+import type { SchemeDetail, SchemeFormOptions } from '#app/modules/scheme/scheme.server'
+import {
+  removalBlockedBy,
+  REPORT_RELEASE_LABELS,
+  SchemeAddEmployeeSchema,
+  SchemeEnrolSchema,
+} from '#app/modules/scheme/schemas'
+import { ClosingTimeForm, EditSchemeForm } from './scheme-forms'
+import { PhaseBadge, Progress } from './scheme-list'
+
+/**
+ * The scheme page's UI (the route is app/routes/admin/scheme-management.$schemeId.tsx): details or
+ * the edit form, the lifecycle, enrolment and the progress table. Every form is a plain POST with an
+ * `intent`; confirmations and the edit form open from links, so it all works without JavaScript.
+ */
+
+type Data = {
+  scheme: SchemeDetail
+  query: {
+    q: string
+    find: string
+    confirm: 'launch' | 'close' | 'reopen' | 'enrol-all' | null
+    editing: boolean
+  }
+  participants: Page<ParticipantRow>
+  candidates: { rows: Candidate[]; total: number } | null
+  options: SchemeFormOptions | null
+  removing: ParticipantRow | null
+  notices: string[]
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+export function SchemePage({ data, actionData }: { data: Data; actionData: IntentReply }) {
+  const { scheme, query, participants, candidates, options, removing, notices } = data
+  const path = `/admin/scheme-management/${scheme.id}`
+  const href = useListHref(path)
+  const closeAll = { edit: null, confirm: null, remove: null }
+  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
+  // Refusals of forms that live in table rows (or a panel that is not open) show at the top.
+  const panelOpen: Record<string, boolean> = {
+    launch: query.confirm === 'launch',
+    close: query.confirm === 'close',
+    'enrol-all': query.confirm === 'enrol-all',
+    remove: Boolean(removing),
+  }
+  const rowErrors = ['remind', 'launch', 'close', 'enrol-all', 'remove']
+    .filter((intent) => !panelOpen[intent])
+    .flatMap((intent) => formErrorsOf(resultFor(actionData, intent)) ?? [])
+  // An edit posted without its form on screen (a stale tab): every message of it, at the top.
+  const update = resultFor(actionData, 'update')
+  if (update && !(query.editing && options))
+    rowErrors.push(...Object.values(update.error ?? {}).flatMap((messages) => messages ?? []))
+
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
+      <div className="flex flex-col gap-2">
+        <p className="text-sm">
+          <Link className="link" to="/admin/scheme-management">
+            All schemes
+          </Link>
+        </p>
+        <PageHeader title={scheme.name} />
+        <div className="flex flex-wrap items-center gap-3 text-slate-700">
+          <PhaseBadge phase={scheme.phase} />
+          <span>{scheme.companyName}</span>
+          <span aria-hidden="true">·</span>
+          <span>{plural(scheme.enrolled, 'person', 'people')} enrolled</span>
+        </div>
+      </div>
+      <Notices notices={notices} />
+      <FormErrors errors={unknownErrors ?? (rowErrors.length ? rowErrors : undefined)} />
+
+      <Lifecycle scheme={scheme} confirm={query.confirm} href={href} actionData={actionData} />
+
+      {query.editing && options ? (
+        <section aria-labelledby="edit-title" className="card flex flex-col gap-4">
+          <h2 id="edit-title" className="text-lg font-semibold">
+            Edit the scheme
+          </h2>
+          <EditSchemeForm
+            values={{
+              name: scheme.name,
+              companyId: scheme.companyId,
+              questionnaireId: scheme.questionnaireId,
+              timeZone: scheme.timeZone,
+              opensAt: instantToZonedTime(scheme.opensAt, scheme.timeZone),
+              closesAt: instantToZonedTime(scheme.closesAt, scheme.timeZone),
+              maxColleagues: scheme.maxColleagues,
+              minRaters: scheme.minRaters,
+              reminderCadenceDays: scheme.reminderCadenceDays,
+              reportRelease: scheme.reportRelease,
+            }}
+            options={options}
+            locked={{
+              company: scheme.enrolled
+                ? 'Employees are enrolled, so the company can no longer change.'
+                : null,
+              questionnaire: scheme.answered
+                ? 'Someone has answered already, so the questionnaire can no longer change.'
+                : null,
+            }}
+            lastResult={resultFor(actionData, 'update')}
+            cancelHref={href(closeAll)}
+          />
+        </section>
+      ) : (
+        <Details scheme={scheme} editHref={href({ ...closeAll, edit: '1' })} />
+      )}
+
+      {candidates ? (
+        <Enrolment
+          scheme={scheme}
+          candidates={candidates}
+          find={query.find}
+          q={query.q}
+          confirmAll={query.confirm === 'enrol-all'}
+          href={href}
+          actionData={actionData}
+        />
+      ) : null}
+
+      {removing ? (
+        <ConfirmPanel
+          key={removing.id}
+          id="remove-enrolment"
+          title={`Remove ${removing.name || removing.email} from this scheme?`}
+          intent="remove"
+          fields={{ employeeId: removing.id }}
+          confirmLabel="Yes, remove the enrolment"
+          pendingLabel="Removing…"
+          cancelHref={href(closeAll)}
+          lastResult={resultFor(actionData, 'remove')}
+          blockedBy={removalBlockedBy(removing)}
+          backLabel="Back to the scheme"
+        >
+          <p className="text-slate-800">
+            Their membership and their (unstarted) self-assessment are removed, and an e-mail still waiting to
+            be sent to them is withdrawn. Their account stays.
+          </p>
+        </ConfirmPanel>
+      ) : null}
+
+      <Participants scheme={scheme} page={participants} q={query.q} href={href} />
+    </section>
+  )
+}
+
+function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string }) {
+  const when = (iso: string) => formatDateTime(iso, scheme.timeZone)
+  const items: Array<[string, string]> = [
+    ['Company', scheme.companyName],
+    [
+      'Questionnaire',
+      `${scheme.questionnaireTitle}${scheme.questionnaireStatus === 'published' ? '' : ` (${scheme.questionnaireStatus})`}`,
+    ],
+    ['Opens', when(scheme.opensAt)],
+    ['Closes', when(scheme.closesAt)],
+    ['Time zone', scheme.timeZone],
+    ['Most colleagues per employee', String(scheme.maxColleagues)],
+    ['Colleague answers before a report shows them', String(scheme.minRaters)],
+    [
+      'Reminders',
+      scheme.reminderCadenceDays ? `Every ${plural(scheme.reminderCadenceDays, 'day', 'days')}` : 'None',
+    ],
+    ['Reports show colleagues’ answers', REPORT_RELEASE_LABELS[scheme.reportRelease]],
+  ]
+  if (scheme.launchedAt) items.push(['Launched', when(scheme.launchedAt)])
+  if (scheme.closedAt) items.push(['Closed', when(scheme.closedAt)])
+  return (
+    <section aria-labelledby="details-title" className="card flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="details-title" className="text-lg font-semibold">
+          Details
+        </h2>
+        <Link className="btn btn-secondary" to={editHref}>
+          Edit the scheme
+        </Link>
+      </div>
+      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
+        {items.map(([term, value]) => (
+          <div key={term}>
+            <dt className="text-sm font-medium text-slate-600">{term}</dt>
+            <dd className="text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  )
+}
+
+function Lifecycle({
+  scheme,
+  confirm,
+  href,
+  actionData,
+}: {
+  scheme: SchemeDetail
+  confirm: Data['query']['confirm']
+  href: ReturnType<typeof useListHref>
+  actionData: IntentReply
+}) {
+  const cancel = href({ confirm: null })
+  const zone = zoneName(scheme.closesAt, scheme.timeZone)
+  const opensLater = new Date(scheme.opensAt).getTime() > Date.now()
+  const closesLocal = instantToZonedTime(scheme.closesAt, scheme.timeZone)
+  return (
+    <section aria-labelledby="lifecycle-title" className="card flex flex-col gap-4">
+      <h2 id="lifecycle-title" className="text-lg font-semibold">
+        {scheme.phase === 'draft' ? 'Launch' : scheme.phase === 'closed' ? 'Closed' : 'Running'}
+      </h2>
+      {scheme.phase === 'draft' ? (
+        confirm === 'launch' ? (
+          <ConfirmPanel
+            id="launch-scheme"
+            title={`Launch “${scheme.name}”?`}
+            intent="launch"
+            fields={{}}
+            confirmLabel="Yes, launch and send the e-mails"
+            pendingLabel="Launching…"
+            cancelHref={cancel}
+            lastResult={resultFor(actionData, 'launch')}
+            blockedBy={scheme.enrolled ? null : 'Nobody is enrolled yet. Enrol at least one employee first.'}
+            backLabel="Back to the scheme"
+            tone="primary"
+          >
+            <p className="text-slate-800">
+              Each of the {plural(scheme.enrolled, 'enrolled employee', 'enrolled employees')} gets one
+              e-mail: {scheme.notActivated} without an account yet an activation link, the others a “your
+              programme is open” message.{' '}
+              {opensLater
+                ? `The e-mails wait until the scheme opens, ${formatDateTime(scheme.opensAt, scheme.timeZone)}.`
+                : 'The scheme is open from now on and the e-mails go out at once.'}{' '}
+              This cannot be undone.
+            </p>
+          </ConfirmPanel>
+        ) : (
+          <div className="flex flex-wrap items-center gap-3">
+            <p className="text-slate-700">
+              A draft: nobody has been told yet. When its people are enrolled, launch it to send their
+              e-mails.
+            </p>
+            <Link className="btn btn-primary" to={href({ confirm: 'launch', edit: null, remove: null })}>
+              Launch the scheme
+            </Link>
+          </div>
+        )
+      ) : scheme.phase === 'closed' ? (
+        <div className="flex flex-col gap-3">
+          <p className="text-slate-700">
+            Nobody can answer or invite colleagues any more. To run it again, reopen it with a new closing
+            time.
+          </p>
+          <ClosingTimeForm
+            intent="reopen"
+            current={closesLocal}
+            timeZoneLabel={`${scheme.timeZone}, ${zone}`}
+            lastResult={resultFor(actionData, 'reopen')}
+          />
+        </div>
+      ) : (
+        <div className="flex flex-col gap-4">
+          <p className="text-slate-700">
+            {scheme.phase === 'upcoming'
+              ? `Launched. It opens ${formatDateTime(scheme.opensAt, scheme.timeZone)}; the e-mails wait until then.`
+              : `Open until ${formatDateTime(scheme.closesAt, scheme.timeZone)}.`}
+          </p>
+          <ClosingTimeForm
+            intent="extend"
+            current={closesLocal}
+            timeZoneLabel={`${scheme.timeZone}, ${zone}`}
+            lastResult={resultFor(actionData, 'extend')}
+          />
+          {confirm === 'close' ? (
+            <ConfirmPanel
+              id="close-scheme"
+              title={`Close “${scheme.name}” now?`}
+              intent="close"
+              fields={{}}
+              confirmLabel="Yes, close it now"
+              pendingLabel="Closing…"
+              cancelHref={cancel}
+              lastResult={resultFor(actionData, 'close')}
+            >
+              <p className="text-slate-800">
+                Nobody can answer or invite colleagues from now on; invitations not answered yet stay as they
+                are.
+                {scheme.phase === 'upcoming' ? ' The e-mails waiting for its opening are withdrawn.' : ''} You
+                can reopen it later with a new closing time.
+              </p>
+            </ConfirmPanel>
+          ) : (
+            <div>
+              <Link className="btn btn-secondary" to={href({ confirm: 'close', edit: null, remove: null })}>
+                Close now…
+              </Link>
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  )
+}
+
+function Enrolment({
+  scheme,
+  candidates,
+  find,
+  q,
+  confirmAll,
+  href,
+  actionData,
+}: {
+  scheme: SchemeDetail
+  candidates: { rows: Candidate[]; total: number }
+  find: string
+  q: string
+  confirmAll: boolean
+  href: ReturnType<typeof useListHref>
+  actionData: IntentReply
+}) {
+  return (
+    <section aria-labelledby="enrol-title" className="card flex flex-col gap-6">
+      <div>
+        <h2 id="enrol-title" className="text-lg font-semibold">
+          Enrol employees
+        </h2>
+        <p className="text-slate-700">
+          Active employees of {scheme.companyName}.{' '}
+          {scheme.launchedAt
+            ? 'The scheme is launched: each one you enrol gets their e-mail straight away (held until it opens).'
+            : 'They are told when the scheme is launched.'}
+        </p>
+      </div>
+
+      <Form
+        method="get"
+        role="search"
+        aria-label="Find employees to enrol"
+        className="flex flex-wrap items-end gap-3"
+      >
+        {q ? <input type="hidden" name="q" value={q} /> : null}
+        <div className="flex min-w-56 flex-1 flex-col gap-1">
+          <label htmlFor="enrol-find" className="label">
+            Find by name or e-mail
+          </label>
+          <input
+            id="enrol-find"
+            type="search"
+            name="find"
+            defaultValue={find}
+            maxLength={100}
+            className="input"
+          />
+        </div>
+        <button type="submit" className="btn btn-secondary">
+          Find
+        </button>
+      </Form>
+
+      <PickForm candidates={candidates} find={find} lastResult={resultFor(actionData, 'enrol')} />
+
+      {scheme.enrollable > 0 ? (
+        confirmAll ? (
+          <ConfirmPanel
+            id="enrol-all"
+            title={`Enrol all ${plural(scheme.enrollable, 'employee', 'employees')} of ${scheme.companyName}?`}
+            intent="enrol-all"
+            fields={{}}
+            confirmLabel="Yes, enrol them all"
+            pendingLabel="Enrolling…"
+            cancelHref={href({ confirm: null })}
+            lastResult={resultFor(actionData, 'enrol-all')}
+            tone="primary"
+            backLabel="Back to the scheme"
+          >
+            <p className="text-slate-800">
+              Every active employee of {scheme.companyName} who is not enrolled yet joins the scheme
+              {scheme.launchedAt ? ' and gets their e-mail' : ''}.
+            </p>
+          </ConfirmPanel>
+        ) : (
+          <div>
+            <Link className="btn btn-secondary" to={href({ confirm: 'enrol-all', edit: null, remove: null })}>
+              Enrol the whole company ({scheme.enrollable})…
+            </Link>
+          </div>
+        )
+      ) : null}
+
+      <AddEmployeeForm companyName={scheme.companyName} lastResult={resultFor(actionData, 'add-employee')} />
+    </section>
+  )
+}
+
+function PickForm({
+  candidates,
+  find,
+  lastResult,
+}: {
+  candidates: { rows: Candidate[]; total: number }
+  find: string
+  lastResult: FormResult
+}) {
+  const busy = usePendingIntent('enrol')
+  const [form, fields] = useConformForm(SchemeEnrolSchema, { id: 'enrol-pick', lastResult })
+  if (!candidates.rows.length)
+    return (
+      <p className="text-slate-700">
+        {find
+          ? `No employee who is not enrolled yet matches “${find}”.`
+          : 'Every active employee of the company is enrolled. Add someone new below.'}
+      </p>
+    )
+  const shown = candidates.rows.length
+  return (
+    <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="enrol" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <fieldset
+        className="flex flex-col gap-2"
+        aria-describedby={fields.employeeIds.errors ? `${fields.employeeIds.id}-error` : undefined}
+      >
+        <legend className="label mb-1">
+          {shown < candidates.total
+            ? `The first ${shown} of ${candidates.total} employees not enrolled yet${find ? ` matching “${find}”` : ''} (find to narrow them down)`
+            : `${plural(candidates.total, 'employee', 'employees')} not enrolled yet${find ? ` matching “${find}”` : ''}`}
+        </legend>
+        <ul className="grid max-h-80 gap-1 overflow-y-auto rounded-md border border-slate-200 p-2 sm:grid-cols-2">
+          {candidates.rows.map((c) => (
+            <li key={c.id}>
+              <label className="flex items-start gap-2 rounded px-2 py-1 hover:bg-slate-50">
+                <input type="checkbox" name={fields.employeeIds.name} value={c.id} className="mt-1" />
+                <span className="min-w-0">
+                  <span className="block font-medium text-slate-900">{c.name || c.email}</span>
+                  <span className="block text-sm break-all text-slate-600">
+                    {c.email}
+                    {c.activated ? '' : ' · no account yet'}
+                  </span>
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+        <ErrorList id={`${fields.employeeIds.id}-error`} errors={fields.employeeIds.errors} />
+      </fieldset>
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Enrolling…' : 'Enrol the chosen employees'}
+        </button>
+      </div>
+    </Form>
+  )
+}
+
+function AddEmployeeForm({ companyName, lastResult }: { companyName: string; lastResult: FormResult }) {
+  const busy = usePendingIntent('add-employee')
+  const [form, fields] = useConformForm(SchemeAddEmployeeSchema, { id: 'add-employee', lastResult })
+  useResetAfterSuccess(form.id, 'add-employee', lastResult)
+  return (
+    <Form
+      method="post"
+      aria-labelledby="add-employee-title"
+      className="flex flex-col gap-3"
+      {...getFormProps(form)}
+    >
+      <h3 id="add-employee-title" className="font-semibold">
+        Someone new
+      </h3>
+      <p className="text-sm text-slate-700">
+        Adds them to {companyName} without a password and enrols them: their e-mail is an activation link.
+      </p>
+      <input type="hidden" name="intent" value="add-employee" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+        <Field
+          label="Name"
+          inputProps={{ ...getInputProps(fields.displayName, { type: 'text' }), autoComplete: 'off' }}
+          errors={fields.displayName.errors}
+        />
+        <Field
+          label="E-mail address"
+          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
+          errors={fields.email.errors}
+        />
+        <button type="submit" className="btn btn-secondary sm:mt-6" disabled={busy}>
+          {busy ? 'Adding…' : 'Add and enrol'}
+        </button>
+      </div>
+    </Form>
+  )
+}
+
+const SELF_LABELS: Record<ParticipantRow['self'], string> = {
+  none: '—',
+  pending: 'Not started',
+  in_progress: 'In progress',
+  submitted: 'Submitted',
+}
+const ACCOUNT_LABELS: Record<ParticipantRow['account'], string> = {
+  active: 'Active',
+  emailed: 'Activation e-mail sent',
+  'not-emailed': 'No account yet',
+  disabled: 'Disabled',
+}
+
+function reportLabel(row: ParticipantRow, minRaters: number) {
+  switch (row.report) {
+    case 'none':
+      return 'After the self-assessment'
+    case 'gathering':
+      return `Gathering (${row.colleaguesAnswered} of ${minRaters} answers)`
+    case 'ready':
+      return 'Ready, not released'
+    case 'released':
+      return 'Released'
+  }
+}
+
+function Participants({
+  scheme,
+  page,
+  q,
+  href,
+}: {
+  scheme: SchemeDetail
+  page: Page<ParticipantRow>
+  q: string
+  href: ReturnType<typeof useListHref>
+}) {
+  const canRemind = scheme.phase === 'open'
+  const canInvite = scheme.phase === 'open'
+  return (
+    <section aria-labelledby="participants-title" className="flex flex-col gap-4">
+      <h2 id="participants-title" className="text-lg font-semibold">
+        Participants
+      </h2>
+      <Form
+        method="get"
+        role="search"
+        aria-label="Search participants"
+        className="flex flex-wrap items-end gap-3"
+      >
+        <div className="flex min-w-56 flex-1 flex-col gap-1">
+          <label htmlFor="participants-search" className="label">
+            Search by name or e-mail
+          </label>
+          <input
+            id="participants-search"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            className="input"
+          />
+        </div>
+        <button type="submit" className="btn btn-secondary">
+          Show
+        </button>
+        {q ? (
+          <Link className="link self-center" to={href({ q: null, after: null, before: null })}>
+            Clear search
+          </Link>
+        ) : null}
+      </Form>
+      {page.rows.length ? (
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">
+              Participants{q ? ` matching “${q}”` : ''} with their progress, by name
+            </caption>
+            <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Employee
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Account
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Self-assessment
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Colleagues
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Report
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Actions
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {page.rows.map((row) => {
+                const who = row.name || row.email
+                const owesAnswers =
+                  row.self === 'pending' ||
+                  row.self === 'in_progress' ||
+                  row.colleaguesAnswered < row.colleaguesInvited
+                return (
+                  <tr key={row.id}>
+                    <th scope="row" className="px-4 py-3 font-medium text-slate-900">
+                      <span className="block">{row.name || '—'}</span>
+                      <span className="block font-normal break-all text-slate-600">{row.email}</span>
+                    </th>
+                    <td className="px-4 py-3 text-slate-800">{ACCOUNT_LABELS[row.account]}</td>
+                    <td className="px-4 py-3 text-slate-800">{SELF_LABELS[row.self]}</td>
+                    <td className="px-4 py-3">
+                      <Progress
+                        label="Answered"
+                        done={row.colleaguesAnswered}
+                        total={row.colleaguesInvited}
+                      />
+                    </td>
+                    <td className="px-4 py-3 text-slate-800">{reportLabel(row, scheme.minRaters)}</td>
+                    <td className="px-4 py-3">
+                      <div className="flex flex-col items-start gap-2">
+                        {canRemind && owesAnswers && row.account !== 'disabled' ? (
+                          <Form method="post">
+                            <input type="hidden" name="intent" value="remind" />
+                            <input type="hidden" name="employeeId" value={row.id} />
+                            <button type="submit" className="link text-left">
+                              Send a reminder now<span className="sr-only"> about {who}</span>
+                            </button>
+                          </Form>
+                        ) : null}
+                        {canInvite ? (
+                          <Link
+                            className="link"
+                            to={`/user/colleague-invite?${new URLSearchParams({ employee: row.id, scheme: scheme.id })}`}
+                          >
+                            Invite on their behalf<span className="sr-only"> ({who})</span>
+                          </Link>
+                        ) : null}
+                        {row.removable ? (
+                          <Link
+                            className="link text-red-800"
+                            to={href({ remove: row.id, edit: null, confirm: null })}
+                          >
+                            Remove<span className="sr-only"> {who}</span>
+                          </Link>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="card text-slate-700">
+          {q
+            ? `No participant’s name or e-mail contains “${q}”.`
+            : scheme.phase === 'closed'
+              ? 'Nobody was enrolled in this scheme.'
+              : 'Nobody is enrolled yet. Enrol employees above.'}
+        </p>
+      )}
+      <ListPagination
+        noun="participants"
+        next={page.next}
+        prev={page.prev}
+        href={href}
+        reset={{ remove: null, confirm: null, edit: null }}
+      />
+    </section>
+  )
+}

@@ -1,0 +1,307 @@
+import { REPORT_RELEASES, type ReportRelease } from '#db/enums'
+import { MAX_COLLEAGUES } from '#app/config/constants'
+import { canonicalTimeZone, zonedTimeToInstant, type ZonedTime } from '#app/lib/dates'
+import { singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
+import type { SchemePhase } from './state'
+
+/**
+ * The scheme forms' Zod schemas and wording, shared by Conform in the browser and the actions on
+ * the server. Dates are typed as wall-clock times in the scheme's own time zone (a datetime-local
+ * input) and leave here as instants; the zone is an IANA name the runtime knows. No server imports.
+ * Written in Zod Mini (app/lib/zod.ts, docs/decisions/014-zod-mini-in-the-browser.md).
+ */
+
+export const SCHEME_NAME_MAX = 120
+export const REMINDER_CADENCE_MAX = 30
+export const MIN_RATERS_MAX = 8
+
+export const SCHEME_MESSAGES = {
+  name: 'Enter the scheme’s name.',
+  nameTooLong: `The name must be ${SCHEME_NAME_MAX} characters or fewer.`,
+  company: 'Choose the company whose employees take part.',
+  questionnaire: 'Choose a published questionnaire.',
+  timeZone: 'Enter a time zone by its IANA name, such as Europe/London or America/New_York.',
+  opensAt: 'Enter when the scheme opens, as a date and a time.',
+  closesAt: 'Enter when the scheme closes, as a date and a time.',
+  nonexistent: (zone: string) =>
+    `That time does not exist in ${zone}: the clocks go forward then. Choose a time an hour later.`,
+  closesBeforeOpens: 'The scheme must close after it opens.',
+  closesInPast: 'That time has already passed. Choose a closing time in the future.',
+  maxColleagues: `Enter a number of colleagues from 1 to ${MAX_COLLEAGUES}.`,
+  minRaters: `Enter a number of colleagues from 1 to ${MIN_RATERS_MAX}.`,
+  reminderCadence: `Enter a number of days from 0 (no reminders) to ${REMINDER_CADENCE_MAX}.`,
+  reportRelease: 'Choose when the reports show colleagues’ answers.',
+  scheme: 'This scheme could not be identified. Reload the page and try again.',
+  employee: 'This employee could not be identified. Reload the page and try again.',
+  chooseEmployees: 'Choose at least one employee to enrol.',
+  tooManyEmployees: 'Choose at most 200 employees at a time, or enrol the whole company.',
+  employeeName: 'Enter the employee’s name.',
+  employeeNameTooLong: 'The name must be 100 characters or fewer.',
+  email: 'Enter an e-mail address such as name@example.com.',
+} as const
+
+export const REPORT_RELEASE_LABELS: Record<ReportRelease, string> = {
+  on_close: 'When the scheme closes',
+  by_admin: 'When an administrator releases them',
+}
+
+export const PHASE_LABELS: Record<SchemePhase, string> = {
+  draft: 'Draft',
+  upcoming: 'Launched, not open yet',
+  open: 'Open',
+  closed: 'Closed',
+}
+
+/** Why an enrolment cannot be removed: the same words on the confirmation and from the action. */
+export const REMOVAL_MESSAGES = {
+  started: (who: string) =>
+    `${who} has started their self-assessment, so their enrolment can no longer be removed. Their answers stay with the scheme.`,
+  invited: (who: string, live: number) =>
+    `${who} has ${live} colleague ${live === 1 ? 'invitation' : 'invitations'} standing in this scheme. Revoke ${
+      live === 1 ? 'it' : 'them'
+    } on their behalf first (“Invite on their behalf”), then remove the enrolment.`,
+}
+
+/** Why a participant's enrolment cannot be removed (as the progress table sees them); null when it can. */
+export function removalBlockedBy(row: {
+  name: string
+  email: string
+  started: boolean
+  colleaguesInvited: number
+}) {
+  const who = row.name || row.email
+  if (row.started) return REMOVAL_MESSAGES.started(who)
+  if (row.colleaguesInvited > 0) return REMOVAL_MESSAGES.invited(who, row.colleaguesInvited)
+  return null
+}
+
+/** The most employees one "enrol the chosen" post may name (the list shows at most 50 at a time). */
+export const ENROL_PICK_MAX = 200
+
+const name = z
+  .string({ error: SCHEME_MESSAGES.name })
+  .check(
+    z.trim(),
+    z.minLength(1, SCHEME_MESSAGES.name),
+    z.maxLength(SCHEME_NAME_MAX, SCHEME_MESSAGES.nameTooLong),
+    singleLine(),
+  )
+
+const companyId = z.uuid({ error: SCHEME_MESSAGES.company })
+const questionnaireId = z.uuid({ error: SCHEME_MESSAGES.questionnaire })
+
+const timeZone = z.pipe(
+  z
+    .string({ error: SCHEME_MESSAGES.timeZone })
+    .check(
+      z.trim(),
+      z.maxLength(64, SCHEME_MESSAGES.timeZone),
+      z.refine((v) => canonicalTimeZone(v) !== null, SCHEME_MESSAGES.timeZone),
+    ),
+  z.transform((v: string) => canonicalTimeZone(v)!),
+)
+
+/** "2026-06-30T09:00" as a datetime-local input sends it (seconds allowed, and ignored). */
+export const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/
+
+const localDateTime = (message: string) =>
+  z.string({ error: message }).check(
+    z.trim(),
+    z.maxLength(19, message),
+    // A well-formed but impossible time (30 February) is refused here too: any zone will do.
+    z.refine((v) => LOCAL_DATE_TIME.test(v) && zonedTimeToInstant(v, 'UTC').ok, message),
+  )
+
+const whole = (message: string, min: number, max: number) =>
+  z.number({ error: message }).check(z.int(message), z.gte(min, message), z.lte(max, message))
+
+const reportRelease = z.enum(REPORT_RELEASES, { error: SCHEME_MESSAGES.reportRelease })
+
+/** The field's message for a wall-clock time that means no instant in the zone. */
+export function zonedTimeMessage(
+  result: Extract<ZonedTime, { ok: false }>,
+  field: 'opensAt' | 'closesAt',
+  zone: string,
+) {
+  if (result.reason === 'nonexistent') return SCHEME_MESSAGES.nonexistent(zone)
+  if (result.reason === 'zone') return SCHEME_MESSAGES.timeZone
+  return SCHEME_MESSAGES[field]
+}
+
+const fields = {
+  name,
+  companyId,
+  questionnaireId,
+  timeZone,
+  opensAt: localDateTime(SCHEME_MESSAGES.opensAt),
+  closesAt: localDateTime(SCHEME_MESSAGES.closesAt),
+  maxColleagues: whole(SCHEME_MESSAGES.maxColleagues, 1, MAX_COLLEAGUES),
+  minRaters: whole(SCHEME_MESSAGES.minRaters, 1, MIN_RATERS_MAX),
+  reminderCadenceDays: whole(SCHEME_MESSAGES.reminderCadence, 0, REMINDER_CADENCE_MAX),
+  reportRelease,
+}
+
+type Fields = { timeZone: string; opensAt: string; closesAt: string }
+const DATE_FIELDS = new Set(['timeZone', 'opensAt', 'closesAt'])
+
+/**
+ * The dates as instants in the scheme's zone, checked together: each must exist there, and the
+ * close must come after the opening. Runs whenever the three fields are readable, so these
+ * messages show beside any others rather than on the next try.
+ */
+function withDateChecks<T extends Fields>(schema: z.ZodMiniType<T>) {
+  return schema.check(
+    z.superRefine<T>(
+      (v, ctx) => {
+        const opens = zonedTimeToInstant(v.opensAt, v.timeZone)
+        const closes = zonedTimeToInstant(v.closesAt, v.timeZone)
+        if (!opens.ok)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['opensAt'],
+            message: zonedTimeMessage(opens, 'opensAt', v.timeZone),
+          })
+        if (!closes.ok)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['closesAt'],
+            message: zonedTimeMessage(closes, 'closesAt', v.timeZone),
+          })
+        if (opens.ok && closes.ok && closes.instant.getTime() <= opens.instant.getTime())
+          ctx.addIssue({ code: 'custom', path: ['closesAt'], message: SCHEME_MESSAGES.closesBeforeOpens })
+      },
+      {
+        when: (payload) => !payload.issues.some((issue) => DATE_FIELDS.has(String(issue.path?.[0]))),
+      },
+    ),
+  )
+}
+
+export const SchemeCreateSchema = withDateChecks(z.object({ intent: z.literal('create'), ...fields }))
+
+export const SchemeUpdateSchema = withDateChecks(z.object({ intent: z.literal('update'), ...fields }))
+
+/** What the scheme service takes to create or change a scheme: the form's values, dates as instants. */
+export type SchemeInput = Omit<z.output<typeof SchemeCreateSchema>, 'intent' | 'opensAt' | 'closesAt'> & {
+  opensAt: Date
+  closesAt: Date
+}
+
+/**
+ * A checked form's values as the service takes them. The dates become instants here rather than in
+ * the schema: Conform reads the schema's constraints for the browser, and cannot read a schema that
+ * ends in a transform.
+ */
+export function schemeInputOf(
+  value: z.output<typeof SchemeCreateSchema> | z.output<typeof SchemeUpdateSchema>,
+): SchemeInput {
+  const { intent: _intent, ...rest } = value
+  const instant = (local: string) => {
+    const result = zonedTimeToInstant(local, rest.timeZone)
+    // The schema's check has already refused anything else.
+    if (!result.ok) throw new Error('schemeInputOf: a date that passed the check means no instant')
+    return result.instant
+  }
+  return { ...rest, opensAt: instant(rest.opensAt), closesAt: instant(rest.closesAt) }
+}
+
+// The lifecycle forms. Their dates are read in the scheme's stored zone by the service.
+export const SchemeLaunchSchema = z.object({ intent: z.literal('launch') })
+export const SchemeCloseSchema = z.object({ intent: z.literal('close') })
+export const SchemeReopenSchema = z.object({
+  intent: z.literal('reopen'),
+  closesAt: localDateTime(SCHEME_MESSAGES.closesAt),
+})
+export const SchemeExtendSchema = z.object({
+  intent: z.literal('extend'),
+  closesAt: localDateTime(SCHEME_MESSAGES.closesAt),
+})
+
+// Hidden fields: a bad value is a stale page or a hand-made request, not a typo.
+const employeeId = z.uuid({ error: SCHEME_MESSAGES.employee })
+
+export const SchemeEnrolSchema = z.object({
+  intent: z.literal('enrol'),
+  employeeIds: z
+    .array(employeeId, { error: SCHEME_MESSAGES.chooseEmployees })
+    .check(
+      z.minLength(1, SCHEME_MESSAGES.chooseEmployees),
+      z.maxLength(ENROL_PICK_MAX, SCHEME_MESSAGES.tooManyEmployees),
+    ),
+})
+export const SchemeEnrolAllSchema = z.object({ intent: z.literal('enrol-all') })
+
+export const SchemeAddEmployeeSchema = z.object({
+  intent: z.literal('add-employee'),
+  displayName: z
+    .string({ error: SCHEME_MESSAGES.employeeName })
+    .check(
+      z.trim(),
+      z.minLength(1, SCHEME_MESSAGES.employeeName),
+      z.maxLength(100, SCHEME_MESSAGES.employeeNameTooLong),
+      singleLine(),
+    ),
+  email: z.pipe(
+    z.pipe(
+      z.string({ error: SCHEME_MESSAGES.email }).check(z.trim(), z.maxLength(254, SCHEME_MESSAGES.email)),
+      z.email(SCHEME_MESSAGES.email),
+    ),
+    z.transform((v: string) => v.toLowerCase()),
+  ),
+})
+
+export const SchemeRemoveSchema = z.object({ intent: z.literal('remove'), employeeId })
+export const SchemeRemindSchema = z.object({ intent: z.literal('remind'), employeeId })
+
+// ---------------------------------------------------------------------------------------------
+// The list's and the detail page's addresses: bad values fall back rather than failing the page.
+
+const searchText = z.pipe(
+  z.catch(z.string().check(z.trim()), ''),
+  // Postgres refuses a NUL byte even in a search term: control characters are dropped.
+  z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+)
+
+const cursor = z.catch(z.optional(z.string()), undefined)
+
+export const SCHEME_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
+export type SchemeSort = (typeof SCHEME_SORTS)[number]
+export const SCHEME_SORT_LABELS: Record<SchemeSort, string> = {
+  'name-asc': 'Name, A to Z',
+  'name-desc': 'Name, Z to A',
+  'created-desc': 'Newest first',
+  'created-asc': 'Oldest first',
+}
+
+export const SCHEME_PHASES = ['draft', 'upcoming', 'open', 'closed'] as const satisfies readonly SchemePhase[]
+
+export const SchemeListQuerySchema = z.object({
+  q: searchText,
+  company: z.catch(z.optional(z.uuid()), undefined),
+  phase: z.catch(z.optional(z.enum(SCHEME_PHASES)), undefined),
+  sort: z.catch(z.enum(SCHEME_SORTS), 'created-desc'),
+  after: cursor,
+  before: cursor,
+})
+export type SchemeListQuery = z.output<typeof SchemeListQuerySchema>
+
+export function parseSchemeListQuery(searchParams: URLSearchParams): SchemeListQuery {
+  return SchemeListQuerySchema.parse(Object.fromEntries(searchParams))
+}
+
+/** The detail page: participants (search, pages), the enrol picker's search, and which panel is open. */
+export const SchemeDetailQuerySchema = z.object({
+  q: searchText,
+  find: searchText,
+  after: cursor,
+  before: cursor,
+  edit: z.catch(z.optional(z.string()), undefined),
+  confirm: z.catch(z.optional(z.enum(['launch', 'close', 'reopen', 'enrol-all'])), undefined),
+  remove: z.catch(z.optional(z.uuid()), undefined),
+})
+export type SchemeDetailQuery = z.output<typeof SchemeDetailQuerySchema>
+
+export function parseSchemeDetailQuery(searchParams: URLSearchParams): SchemeDetailQuery {
+  return SchemeDetailQuerySchema.parse(Object.fromEntries(searchParams))
+}

@@ -1,0 +1,621 @@
+import { eq, sql, type SQL } from 'drizzle-orm'
+import { z } from 'zod'
+import { getDb, queryRows, type Tx } from '#db/client'
+import { assignments, companies, questionnaires, schemeMembers, schemes } from '#db/schema/index'
+import type { QuestionnaireStatus, ReportRelease, SchemeStatus } from '#db/enums'
+import { formatDateTime, zonedTimeToInstant } from '#app/lib/dates'
+import {
+  escapeLike,
+  keysetCondition,
+  keysetPage,
+  keysetPlan,
+  timestampKey,
+  type Page,
+} from '#app/lib/keyset.server'
+import { ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
+import { recordAudit } from '#app/modules/audit/audit.server'
+import {
+  rescheduleProgrammeEmails,
+  sendProgrammeEmails,
+  withdrawProgrammeEmails,
+  type ProgrammeMailResult,
+} from './programme-mail.server'
+import { SCHEME_MESSAGES, zonedTimeMessage, type SchemeInput, type SchemeListQuery } from './schemas'
+import { schemePhase, schemePhaseSql, type SchemePhase } from './state'
+
+/**
+ * Schemes (DESIGN.md §7): every query and rule of the scheme pages — the list with each scheme's
+ * progress, one scheme, create and edit, and the lifecycle: launch (draft → open, with the
+ * programme e-mails in the same transaction), extend the deadline, close now, reopen. Enrolment
+ * and the per-participant table are in participants.server.ts; the worker that closes schemes at
+ * their dates in clock.server.ts. "Is it open?" is always app/modules/scheme/state.ts.
+ */
+
+export const SCHEME_PAGE_SIZE = 20
+
+const isUuid = (value: unknown): value is string => z.uuid().safeParse(value).success
+const iso = (value: Date | string) => new Date(value).toISOString()
+
+// ---------------------------------------------------------------------------------------------
+// The list.
+
+export type SchemeListRow = {
+  id: string
+  name: string
+  phase: SchemePhase
+  companyId: string
+  companyName: string
+  opensAt: string
+  closesAt: string
+  timeZone: string
+  createdAt: string
+  enrolled: number
+  selfSubmitted: number
+  colleaguesInvited: number
+  colleaguesAnswered: number
+}
+
+/**
+ * One page of schemes with their company and progress, in ONE statement: the page's schemes are
+ * picked first (a MATERIALIZED CTE, so the keyset LIMIT applies before anything is counted), then
+ * memberships and assignments are counted for those ids only, grouped, through the
+ * scheme_members primary key and the assignments (scheme_id, status) index.
+ */
+export async function listSchemes(query: SchemeListQuery): Promise<Page<SchemeListRow>> {
+  const plan = keysetPlan(query)
+  const direction = plan.ascending ? sql`ASC` : sql`DESC`
+  const sortColumn = plan.field === 'name' ? sql`name` : sql`created_at`
+  const filters: SQL[] = []
+  if (query.q) filters.push(sql`${schemes.name} ILIKE ${`%${escapeLike(query.q)}%`}`)
+  if (query.company) filters.push(sql`${schemes.companyId} = ${query.company}`)
+  if (query.phase) filters.push(sql`${schemePhaseSql()} = ${query.phase}`)
+  const keyset = keysetCondition(plan, { name: schemes.name, created: schemes.createdAt, id: schemes.id })
+  if (keyset) filters.push(keyset)
+  const where = filters.length ? sql`WHERE ${sql.join(filters, sql` AND `)}` : sql``
+  const rows = await queryRows<SchemeListRow>(
+    getDb(),
+    sql`WITH page AS MATERIALIZED (
+        SELECT ${schemes.id} AS id, ${schemes.name} AS name, ${schemes.companyId} AS company_id,
+          ${schemes.opensAt} AS opens_at, ${schemes.closesAt} AS closes_at, ${schemes.timeZone} AS time_zone,
+          ${schemes.createdAt} AS created_at, ${timestampKey(schemes.createdAt)} AS created_key,
+          ${schemePhaseSql()} AS phase
+        FROM ${schemes}
+        ${where}
+        ORDER BY ${sortColumn} ${direction}, id ${direction}
+        LIMIT ${SCHEME_PAGE_SIZE + 1}
+      )
+      SELECT page.id, page.name, page.phase, page.company_id AS "companyId", c.name AS "companyName",
+        page.opens_at AS "opensAt", page.closes_at AS "closesAt", page.time_zone AS "timeZone",
+        page.created_key AS "createdAt",
+        coalesce(m.enrolled, 0) AS enrolled,
+        coalesce(a.self_submitted, 0) AS "selfSubmitted",
+        coalesce(a.invited, 0) AS "colleaguesInvited",
+        coalesce(a.answered, 0) AS "colleaguesAnswered"
+      FROM page
+      JOIN companies c ON c.id = page.company_id
+      LEFT JOIN (
+        SELECT scheme_id, count(*)::int AS enrolled FROM scheme_members
+        WHERE scheme_id IN (SELECT id FROM page) GROUP BY scheme_id
+      ) m ON m.scheme_id = page.id
+      LEFT JOIN (
+        SELECT scheme_id,
+          count(*) FILTER (WHERE relationship = 'self' AND status = 'submitted')::int AS self_submitted,
+          count(*) FILTER (WHERE relationship <> 'self' AND status <> 'revoked')::int AS invited,
+          count(*) FILTER (WHERE relationship <> 'self' AND status = 'submitted')::int AS answered
+        FROM assignments WHERE scheme_id IN (SELECT id FROM page) GROUP BY scheme_id
+      ) a ON a.scheme_id = page.id
+      ORDER BY page.${sortColumn} ${direction}, page.id ${direction}`,
+  )
+  return keysetPage(
+    plan,
+    rows.map((r) => ({
+      ...r,
+      opensAt: iso(r.opensAt),
+      closesAt: iso(r.closesAt),
+      enrolled: Number(r.enrolled),
+      selfSubmitted: Number(r.selfSubmitted),
+      colleaguesInvited: Number(r.colleaguesInvited),
+      colleaguesAnswered: Number(r.colleaguesAnswered),
+    })),
+    SCHEME_PAGE_SIZE,
+  )
+}
+
+export type SchemeFormOptions = {
+  companies: Array<{ id: string; name: string }>
+  questionnaires: Array<{ id: string; title: string }>
+}
+
+/** The most companies and questionnaires a form lists (a consultancy has tens, not thousands). */
+const OPTIONS_MAX = 500
+
+/**
+ * The create and edit forms' choices in one statement: every company, and the published
+ * questionnaires (plus `keepQuestionnaireId`, the one a scheme already uses, whatever its state).
+ */
+export async function getSchemeFormOptions(keepQuestionnaireId?: string): Promise<SchemeFormOptions> {
+  const keep = keepQuestionnaireId && isUuid(keepQuestionnaireId) ? keepQuestionnaireId : null
+  const rows = await queryRows<{ kind: 'company' | 'questionnaire'; id: string; label: string }>(
+    getDb(),
+    sql`(SELECT 'company' AS kind, id, name AS label FROM companies ORDER BY name, id LIMIT ${OPTIONS_MAX})
+      UNION ALL
+      (SELECT 'questionnaire' AS kind, id,
+          title || CASE WHEN version > 1 THEN ' (version ' || version || ')' ELSE '' END AS label
+        FROM questionnaires
+        WHERE status = 'published' ${keep ? sql`OR id = ${keep}` : sql``}
+        ORDER BY title, version DESC, id LIMIT ${OPTIONS_MAX})`,
+  )
+  return {
+    companies: rows.filter((r) => r.kind === 'company').map((r) => ({ id: r.id, name: r.label })),
+    questionnaires: rows.filter((r) => r.kind === 'questionnaire').map((r) => ({ id: r.id, title: r.label })),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One scheme.
+
+export type SchemeDetail = {
+  id: string
+  name: string
+  status: SchemeStatus
+  phase: SchemePhase
+  companyId: string
+  companyName: string
+  questionnaireId: string
+  questionnaireTitle: string
+  questionnaireStatus: QuestionnaireStatus
+  opensAt: string
+  closesAt: string
+  timeZone: string
+  maxColleagues: number
+  minRaters: number
+  reminderCadenceDays: number
+  reportRelease: ReportRelease
+  launchedAt: string | null
+  closedAt: string | null
+  enrolled: number
+  /** Members who have no password yet (their programme e-mail is an activation link). */
+  notActivated: number
+  /** Members whose programme e-mail has not been queued (before launch: everyone). */
+  notEmailed: number
+  /** Active employees of the company not enrolled yet. */
+  enrollable: number
+  /** Anyone has a response in this scheme: its questionnaire is fixed. */
+  answered: boolean
+}
+
+/** One scheme with the counts its page needs, in one statement; null for an unknown or malformed id. */
+export async function getScheme(
+  id: string | null | undefined,
+  now = new Date(),
+): Promise<SchemeDetail | null> {
+  if (!id || !isUuid(id)) return null
+  const [row] = await getDb()
+    .select({
+      id: schemes.id,
+      name: schemes.name,
+      status: schemes.status,
+      opensAt: schemes.opensAt,
+      closesAt: schemes.closesAt,
+      timeZone: schemes.timeZone,
+      maxColleagues: schemes.maxColleagues,
+      minRaters: schemes.minRaters,
+      reminderCadenceDays: schemes.reminderCadenceDays,
+      reportRelease: schemes.reportRelease,
+      launchedAt: schemes.launchedAt,
+      closedAt: schemes.closedAt,
+      companyId: schemes.companyId,
+      companyName: companies.name,
+      questionnaireId: schemes.questionnaireId,
+      questionnaireTitle: questionnaires.title,
+      questionnaireStatus: questionnaires.status,
+      members: sql<string>`(SELECT json_build_object(
+          'enrolled', count(*),
+          'notActivated', count(*) FILTER (WHERE u.password_hash IS NULL),
+          'notEmailed', count(*) FILTER (WHERE m.invited_at IS NULL))
+        FROM scheme_members m JOIN users u ON u.id = m.employee_id WHERE m.scheme_id = ${schemes.id})`,
+      enrollable: sql<number>`(SELECT count(*) FROM users u
+        WHERE u.company_id = ${schemes.companyId} AND u.role = 'employee' AND u.disabled_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM scheme_members m WHERE m.scheme_id = ${schemes.id} AND m.employee_id = u.id))::int`.mapWith(
+        Number,
+      ),
+      answered: sql<boolean>`EXISTS (SELECT 1 FROM assignments a JOIN responses r ON r.assignment_id = a.id
+        WHERE a.scheme_id = ${schemes.id})`,
+    })
+    .from(schemes)
+    .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .innerJoin(questionnaires, eq(questionnaires.id, schemes.questionnaireId))
+    .where(eq(schemes.id, id))
+    .limit(1)
+  if (!row) return null
+  const members = (typeof row.members === 'string' ? JSON.parse(row.members) : row.members) as Record<
+    'enrolled' | 'notActivated' | 'notEmailed',
+    number | string
+  >
+  const { members: _members, ...rest } = row
+  return {
+    ...rest,
+    phase: schemePhase(row, now),
+    opensAt: row.opensAt.toISOString(),
+    closesAt: row.closesAt.toISOString(),
+    launchedAt: row.launchedAt?.toISOString() ?? null,
+    closedAt: row.closedAt?.toISOString() ?? null,
+    enrolled: Number(members.enrolled),
+    notActivated: Number(members.notActivated),
+    notEmailed: Number(members.notEmailed),
+    answered: Boolean(row.answered),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create and edit.
+
+const errors = {
+  companyGone: refuseField('companyId', 'That company no longer exists. Choose another one.'),
+  questionnaireNotPublished: refuseField(
+    'questionnaireId',
+    'That questionnaire is not published (or no longer exists). Choose a published one.',
+  ),
+  gone: refuse('This scheme no longer exists.'),
+}
+
+async function questionnaireStatus(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({ status: questionnaires.status })
+    .from(questionnaires)
+    .where(eq(questionnaires.id, id))
+    .limit(1)
+  return row?.status ?? null
+}
+
+async function companyExists(tx: Tx, id: string) {
+  const [row] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, id)).for('share')
+  return Boolean(row)
+}
+
+const auditOf = (actor: Actor) => ({ actorId: actor.id, ip: actor.ip ?? null })
+
+export async function createScheme(
+  actor: Actor,
+  input: SchemeInput,
+  now = new Date(),
+): Promise<Outcome<{ id: string }>> {
+  if (input.closesAt.getTime() <= now.getTime()) return refuseField('closesAt', SCHEME_MESSAGES.closesInPast)
+  try {
+    return await getDb().transaction(async (tx): Promise<Outcome<{ id: string }>> => {
+      if (!(await companyExists(tx, input.companyId))) return errors.companyGone
+      if ((await questionnaireStatus(tx, input.questionnaireId)) !== 'published')
+        return errors.questionnaireNotPublished
+      const [row] = await tx
+        .insert(schemes)
+        .values({ ...input, status: 'draft' })
+        .returning({ id: schemes.id })
+      await recordAudit(tx, {
+        ...auditOf(actor),
+        action: 'scheme.create',
+        entity: 'scheme',
+        entityId: row!.id,
+        details: { ...input, opensAt: input.opensAt.toISOString(), closesAt: input.closesAt.toISOString() },
+      })
+      return ok({ id: row!.id })
+    })
+  } catch (error) {
+    // The company or questionnaire was deleted between the check and the insert.
+    if (pgErrorCode(error) === PG_ERROR.foreignKeyViolation) return errors.companyGone
+    throw error
+  }
+}
+
+type Locked = typeof schemes.$inferSelect
+
+/** The scheme row, locked for the rest of the transaction: changes to one scheme take turns. */
+export async function lockScheme(
+  tx: Tx,
+  id: string,
+  mode: 'update' | 'share' = 'update',
+): Promise<Locked | null> {
+  const [row] = await tx.select().from(schemes).where(eq(schemes.id, id)).for(mode)
+  return row ?? null
+}
+
+/**
+ * The deadline moved: every assignment of the scheme that was due at the old one is due at the new
+ * one, and the colleagues' invitation links (which live until the scheme closes) live until it too,
+ * in the database and in messages still waiting in the outbox.
+ */
+async function moveDeadline(tx: Tx, schemeId: string, from: Date, to: Date) {
+  const next = sql`${to.toISOString()}::timestamptz`
+  await tx.execute(
+    sql`UPDATE assignments SET due_at = ${next}
+      WHERE scheme_id = ${schemeId} AND (due_at IS NULL OR due_at = ${from.toISOString()}::timestamptz)`,
+  )
+  const live = sql`SELECT id FROM assignments
+    WHERE scheme_id = ${schemeId} AND relationship <> 'self' AND status IN ('pending', 'in_progress')`
+  await tx.execute(
+    sql`UPDATE action_codes SET expires_at = ${next}
+      WHERE kind = 'colleague_invite' AND used_at IS NULL AND assignment_id IN (${live})`,
+  )
+  await tx.execute(
+    sql`UPDATE email_outbox SET link_expires_at = ${next}
+      WHERE entity = 'assignment' AND entity_id IN (${live}) AND body_erased_at IS NULL
+        AND status IN ('queued', 'sending', 'failed') AND template_key IN ('colleague_invite', 'reminder')`,
+  )
+}
+
+const sameTime = (a: Date, b: Date) => a.getTime() === b.getTime()
+
+export async function updateScheme(
+  actor: Actor,
+  id: string,
+  input: SchemeInput,
+  now = new Date(),
+): Promise<Outcome<{ changed: string[] }>> {
+  try {
+    return await getDb().transaction(async (tx): Promise<Outcome<{ changed: string[] }>> => {
+      const current = await lockScheme(tx, id)
+      if (!current) return errors.gone
+      const phase = schemePhase(current, now)
+      const changes: Record<string, { from: unknown; to: unknown }> = {}
+      const note = (field: keyof SchemeInput, from: unknown, to: unknown) => {
+        if (from !== to) changes[field] = { from, to }
+      }
+
+      if (current.companyId !== input.companyId) {
+        const [member] = await tx
+          .select({ id: schemeMembers.employeeId })
+          .from(schemeMembers)
+          .where(eq(schemeMembers.schemeId, id))
+          .limit(1)
+        if (member)
+          return refuseField(
+            'companyId',
+            'Employees are enrolled in this scheme, so its company can no longer change. Remove them first.',
+          )
+        if (!(await companyExists(tx, input.companyId))) return errors.companyGone
+        note('companyId', current.companyId, input.companyId)
+      }
+
+      if (current.questionnaireId !== input.questionnaireId) {
+        const [answer] = await queryRows<{ one: number }>(
+          tx,
+          sql`SELECT 1 AS one FROM assignments a JOIN responses r ON r.assignment_id = a.id
+            WHERE a.scheme_id = ${id} LIMIT 1`,
+        )
+        if (answer)
+          return refuseField(
+            'questionnaireId',
+            'Someone has already answered in this scheme, so its questionnaire can no longer change.',
+          )
+        if ((await questionnaireStatus(tx, input.questionnaireId)) !== 'published')
+          return errors.questionnaireNotPublished
+        note('questionnaireId', current.questionnaireId, input.questionnaireId)
+      }
+
+      const opensMoved = !sameTime(current.opensAt, input.opensAt)
+      const closesMoved = !sameTime(current.closesAt, input.closesAt)
+      if (phase === 'closed' && (opensMoved || closesMoved))
+        return refuseField(
+          closesMoved ? 'closesAt' : 'opensAt',
+          'This scheme has closed. To run it again, reopen it with a new closing time.',
+        )
+      if (opensMoved && phase === 'open')
+        return refuseField(
+          'opensAt',
+          'This scheme has already opened, so its opening time can no longer change.',
+        )
+      if (closesMoved && input.closesAt.getTime() <= now.getTime())
+        return refuseField(
+          'closesAt',
+          current.status === 'draft'
+            ? SCHEME_MESSAGES.closesInPast
+            : 'That time has already passed. To end the scheme now, use “Close now” instead.',
+        )
+      if (opensMoved) note('opensAt', current.opensAt.toISOString(), input.opensAt.toISOString())
+      if (closesMoved) note('closesAt', current.closesAt.toISOString(), input.closesAt.toISOString())
+      note('name', current.name, input.name)
+      note('timeZone', current.timeZone, input.timeZone)
+      note('maxColleagues', current.maxColleagues, input.maxColleagues)
+      note('minRaters', current.minRaters, input.minRaters)
+      note('reminderCadenceDays', current.reminderCadenceDays, input.reminderCadenceDays)
+      note('reportRelease', current.reportRelease, input.reportRelease)
+      if (!Object.keys(changes).length) return ok({ changed: [] })
+
+      await tx
+        .update(schemes)
+        .set({ ...input, updatedAt: now })
+        .where(eq(schemes.id, id))
+      if (changes.questionnaireId)
+        await tx
+          .update(assignments)
+          .set({ questionnaireId: input.questionnaireId })
+          .where(eq(assignments.schemeId, id))
+      if (closesMoved) await moveDeadline(tx, id, current.closesAt, input.closesAt)
+      if (opensMoved && current.launchedAt) await rescheduleProgrammeEmails(tx, id, input.opensAt, now)
+      await recordAudit(tx, {
+        ...auditOf(actor),
+        action: 'scheme.update',
+        entity: 'scheme',
+        entityId: id,
+        details: { changes },
+      })
+      return ok({ changed: Object.keys(changes) })
+    })
+  } catch (error) {
+    if (pgErrorCode(error) === PG_ERROR.foreignKeyViolation) return errors.companyGone
+    throw error
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lifecycle.
+
+export type LaunchResult = ProgrammeMailResult & { name: string }
+
+/**
+ * Draft → open, once: the status, the launch time and every enrolled employee's programme e-mail
+ * (activation or "your programme is open", held until opens_at) in one transaction. The row lock
+ * makes a second launch wait and then find the scheme open already.
+ */
+export async function launchScheme(
+  actor: Actor,
+  id: string,
+  now = new Date(),
+): Promise<Outcome<LaunchResult>> {
+  return getDb().transaction(async (tx): Promise<Outcome<LaunchResult>> => {
+    const current = await lockScheme(tx, id)
+    if (!current) return errors.gone
+    if (current.status !== 'draft')
+      return refuse(`“${current.name}” has already been launched. Its people have had their e-mails.`)
+    if (current.closesAt.getTime() <= now.getTime())
+      return refuse(
+        'Its closing time has already passed. Set a later one (edit the scheme) before launching.',
+      )
+    if ((await questionnaireStatus(tx, current.questionnaireId)) !== 'published')
+      return refuse(
+        'Its questionnaire is no longer published. Choose a published one (edit the scheme) first.',
+      )
+    const [members] = await queryRows<{ n: number }>(
+      tx,
+      sql`SELECT count(*)::int AS n FROM scheme_members WHERE scheme_id = ${id}`,
+    )
+    if (!Number(members?.n)) return refuse('Enrol at least one employee before launching the scheme.')
+
+    await tx
+      .update(schemes)
+      .set({ status: 'open', launchedAt: now, updatedAt: now })
+      .where(eq(schemes.id, id))
+    const mail = await sendProgrammeEmails(tx, id, now)
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'scheme.launch',
+      entity: 'scheme',
+      entityId: id,
+      details: {
+        activation: mail.activation,
+        programmeOpen: mail.programmeOpen,
+        heldUntil: mail.heldUntil?.toISOString() ?? null,
+      },
+    })
+    return ok({ ...mail, name: current.name })
+  })
+}
+
+/**
+ * Close now: status closed and the time it happened. Assignments are left as they are (pending
+ * colleagues simply can no longer answer: the one open rule says so). A scheme closed before it
+ * opened withdraws the e-mails that were waiting for its opening.
+ */
+export async function closeScheme(
+  actor: Actor,
+  id: string,
+  now = new Date(),
+): Promise<Outcome<{ name: string; withdrawn: number }>> {
+  return getDb().transaction(async (tx): Promise<Outcome<{ name: string; withdrawn: number }>> => {
+    const current = await lockScheme(tx, id)
+    if (!current) return errors.gone
+    if (current.status === 'draft')
+      return refuse('This scheme has not been launched, so there is nothing to close.')
+    if (current.status === 'closed') return refuse(`“${current.name}” is already closed.`)
+    const phase = schemePhase(current, now)
+    // Past its closing time already (the clock has not come round yet): it closed then, not now.
+    const closedAt = phase === 'closed' ? current.closesAt : now
+    await tx.update(schemes).set({ status: 'closed', closedAt, updatedAt: now }).where(eq(schemes.id, id))
+    const withdrawn =
+      phase === 'upcoming'
+        ? await withdrawProgrammeEmails(tx, id, 'Withdrawn: the programme was closed before it opened.')
+        : 0
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'scheme.close',
+      entity: 'scheme',
+      entityId: id,
+      details: { by: 'admin', closedAt: closedAt.toISOString(), withdrawn },
+    })
+    return ok({ name: current.name, withdrawn })
+  })
+}
+
+/** A new closing time typed in the scheme's zone, checked: it exists there, is ahead, and after the opening. */
+function newClosingTime(current: Locked, local: string, now: Date): Outcome<Date> {
+  const closes = zonedTimeToInstant(local, current.timeZone)
+  if (!closes.ok) return refuseField('closesAt', zonedTimeMessage(closes, 'closesAt', current.timeZone))
+  if (closes.instant.getTime() <= now.getTime()) return refuseField('closesAt', SCHEME_MESSAGES.closesInPast)
+  if (closes.instant.getTime() <= current.opensAt.getTime())
+    return refuseField('closesAt', SCHEME_MESSAGES.closesBeforeOpens)
+  return ok(closes.instant)
+}
+
+/** Closed → open with a new closing time in the future; anyone whose e-mail was withdrawn gets it now. */
+export async function reopenScheme(
+  actor: Actor,
+  id: string,
+  closesLocal: string,
+  now = new Date(),
+): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> {
+  return getDb().transaction(
+    async (tx): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> => {
+      const current = await lockScheme(tx, id)
+      if (!current) return errors.gone
+      if (schemePhase(current, now) !== 'closed' || current.status === 'draft')
+        return refuse(`“${current.name}” is not closed, so there is nothing to reopen.`)
+      const closes = newClosingTime(current, closesLocal, now)
+      if (!closes.ok) return closes
+      await tx
+        .update(schemes)
+        .set({ status: 'open', closesAt: closes.value, closedAt: null, updatedAt: now })
+        .where(eq(schemes.id, id))
+      await moveDeadline(tx, id, current.closesAt, closes.value)
+      const mail = await sendProgrammeEmails(tx, id, now)
+      await recordAudit(tx, {
+        ...auditOf(actor),
+        action: 'scheme.reopen',
+        entity: 'scheme',
+        entityId: id,
+        details: {
+          closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() },
+          activation: mail.activation,
+          programmeOpen: mail.programmeOpen,
+        },
+      })
+      return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
+    },
+  )
+}
+
+/** A later closing time for a launched scheme that has not closed. */
+export async function extendDeadline(
+  actor: Actor,
+  id: string,
+  closesLocal: string,
+  now = new Date(),
+): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> {
+  return getDb().transaction(
+    async (tx): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> => {
+      const current = await lockScheme(tx, id)
+      if (!current) return errors.gone
+      const phase = schemePhase(current, now)
+      if (phase === 'closed')
+        return refuse(`“${current.name}” has closed. Reopen it with a new closing time instead.`)
+      if (phase === 'draft')
+        return refuse('This scheme is still a draft: change its closing time by editing it.')
+      const closes = newClosingTime(current, closesLocal, now)
+      if (!closes.ok) return closes
+      if (closes.value.getTime() <= current.closesAt.getTime())
+        return refuseField(
+          'closesAt',
+          `Choose a time after the current deadline (${formatDateTime(current.closesAt, current.timeZone)}).`,
+        )
+      await tx.update(schemes).set({ closesAt: closes.value, updatedAt: now }).where(eq(schemes.id, id))
+      await moveDeadline(tx, id, current.closesAt, closes.value)
+      await recordAudit(tx, {
+        ...auditOf(actor),
+        action: 'scheme.extend',
+        entity: 'scheme',
+        entityId: id,
+        details: { closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() } },
+      })
+      return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
+    },
+  )
+}

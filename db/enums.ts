@@ -1,0 +1,51 @@
+/**
+ * The values of every Postgres enum, as plain constant arrays: db/schema builds its `pgEnum`s from
+ * them, and the app derives its unions (`Role`, `Relationship`, …) from them, so a value added here
+ * reaches both. No drizzle import: client bundles may import this file.
+ */
+export const ROLES = ['admin', 'employee', 'colleague'] as const
+export type Role = (typeof ROLES)[number]
+
+export const ACTION_CODE_KINDS = [
+  'verify_email',
+  'reset_password',
+  'activate_account',
+  'colleague_invite',
+  'setup_admin',
+] as const
+export type ActionCodeKind = (typeof ACTION_CODE_KINDS)[number]
+
+export const SCHEME_STATUSES = ['draft', 'open', 'closed'] as const
+export type SchemeStatus = (typeof SCHEME_STATUSES)[number]
+
+/** When a scheme's reports show colleague results: when it closes, or when an admin releases them. */
+export const REPORT_RELEASES = ['on_close', 'by_admin'] as const
+export type ReportRelease = (typeof REPORT_RELEASES)[number]
+
+export const RELATIONSHIPS = ['self', 'manager', 'peer', 'direct_report', 'other'] as const
+export type Relationship = (typeof RELATIONSHIPS)[number]
+
+export const ASSIGNMENT_STATUSES = ['pending', 'in_progress', 'submitted', 'revoked'] as const
+export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number]
+
+export const EMAIL_TEMPLATE_KEYS = [
+  'activate_account',
+  'colleague_invite',
+  'reminder',
+  'reset_password',
+  'verify_email',
+  'response_ready',
+  'setup_admin',
+  'programme_open',
+  'admin_invite',
+] as const
+export type EmailTemplateKey = (typeof EMAIL_TEMPLATE_KEYS)[number]
+
+export const OUTBOX_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number]
+
+export const QUESTIONNAIRE_STATUSES = ['draft', 'published', 'archived'] as const
+export type QuestionnaireStatus = (typeof QUESTIONNAIRE_STATUSES)[number]
+
+export const QUESTION_KINDS = ['scale', 'single', 'multi', 'text', 'textarea'] as const
+export type QuestionKind = (typeof QUESTION_KINDS)[number]

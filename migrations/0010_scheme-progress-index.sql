@@ -1,0 +1,2 @@
+DROP INDEX "assignments_scheme_id_status_index";--> statement-breakpoint
+CREATE INDEX "assignments_scheme_id_status_relationship_index" ON "assignments" USING btree ("scheme_id","status","relationship");

@@ -1,0 +1,407 @@
+import { sql } from 'drizzle-orm'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { queryRows } from '#db/client'
+import { employeeImportRows, employeeImports } from '#db/schema/index'
+import {
+  createBrand,
+  createCompany,
+  createQuestionnaire,
+  createRaterAssignment,
+  createResponse,
+  createScheme,
+  createUser,
+  enrolEmployee,
+  questionsOf,
+  type AnswerSeed,
+} from '#db/factories'
+import { DEMO_QUESTIONS } from '#db/seed'
+import { useTestDatabase } from '#tests/support/database'
+import { sessionCookieFor } from '#tests/support/app'
+import { useQueryCountingServer } from '#tests/support/query-count'
+
+/**
+ * The statements each page runs, asserted exactly, on a small world and again after the world has
+ * grown several times over: a page whose count grows with the data (a query per row, an N+1) fails
+ * here, and so does any change in a page's count, so each one is a decision someone made.
+ *
+ * Counted: every statement the app sends through Drizzle (the same on both drivers); transaction
+ * control (BEGIN/COMMIT) is left out (db/client.ts, countingLogger).
+ */
+
+/**
+ * Session reads of one signed-in request: 1. The root loader and the route loader get different
+ * Request objects, so the read is remembered on the request's load context (session.server.ts).
+ */
+const SESSION_READS = 1
+
+/** Expected statements per request, beyond the session reads for signed-in requests. */
+const EXPECTED = {
+  // Anonymous pages: no cookie, no statement.
+  'GET /': 0,
+  'GET /sign-in': 0,
+  'GET /bench/ping': 0,
+  // Sign-in (ADR 007): the address, pair and account-turn counters taken before the password check,
+  // the user, the three given back on success, the trusted-device check and the new session.
+  'POST /sign-in': 10,
+  // Employee pages (after the session reads).
+  // Programmes, and the feedback requested from the employee.
+  'GET /user': SESSION_READS + 3,
+  // Access, header, questions, categories, and (colleague data shown) per-colleague and comments.
+  'GET /user/response-:rid': SESSION_READS + 6,
+  'GET /assignment/:id': SESSION_READS + 2,
+  // A fetcher's POST runs the action alone (no root loader). The assignment and questions, and in a
+  // transaction: lock, response, answers, response touch; then the answered/required counts as just
+  // saved. (No revalidation follows: the root and the page opt out of it for an autosave.)
+  'POST /assignment/:id.data (autosave)': SESSION_READS + 7,
+  'GET /questionnaire/:id': SESSION_READS + 2,
+  'GET /user/colleague-invite': SESSION_READS + 2,
+  'GET /user/thank-you': SESSION_READS + 2,
+  'GET /user/edit-profile': SESSION_READS + 2,
+  // Admin pages.
+  'GET /admin': SESSION_READS + 4,
+  'GET /admin/company-management': SESSION_READS + 2,
+  'GET /admin/company-management?edit=:id': SESSION_READS + 3,
+  // The list, the brand options and the company with its employee and scheme counts.
+  'GET /admin/company-management?delete=:id': SESSION_READS + 3,
+  'GET /admin/brand-management': SESSION_READS + 1,
+  'GET /admin/brand-management/:id': SESSION_READS + 1,
+  // The admin and their brand's look, and a pending e-mail change.
+  'GET /admin/profile': SESSION_READS + 2,
+  'GET /admin/admin-management': SESSION_READS + 1,
+  'GET /admin/admin-management?q=': SESSION_READS + 1,
+  'GET /admin/admin-management/:uid': SESSION_READS + 1,
+  // The page of employees, and the companies and schemes its filters and forms offer.
+  'GET /admin/employee-management': SESSION_READS + 2,
+  'GET /admin/employee-management?q=…&company=…&state=…&scheme=…': SESSION_READS + 2,
+  // The employee, their schemes and the feedback asked of them (one UNION), the form's companies.
+  'GET /admin/employee-management/:uid': SESSION_READS + 3,
+  // A CSV import's preview: the import with its counts and schemes, then one page of its rows.
+  'GET /admin/employee-management?import=:id': SESSION_READS + 2,
+  // Admin pages that are not built yet: the guard only.
+  'GET /admin/answer-management': SESSION_READS,
+  'GET /admin/email-management': SESSION_READS,
+  // The list with every scheme's progress (one statement), and the form's companies and questionnaires.
+  'GET /admin/scheme-management': SESSION_READS + 2,
+  'GET /admin/scheme-management?phase=open&q=:name': SESSION_READS + 2,
+  // The scheme with its counts, the progress table's page, and the enrol picker.
+  'GET /admin/scheme-management/:schemeId': SESSION_READS + 3,
+  // …and the edit form's choices.
+  'GET /admin/scheme-management/:schemeId?edit': SESSION_READS + 4,
+  'GET /admin/questionnaire-management': SESSION_READS,
+} as const satisfies Record<string, number>
+
+type Case = keyof typeof EXPECTED
+
+const db = useTestDatabase()
+const { request } = useQueryCountingServer()
+
+const PASSWORD = 'correct horse battery'
+const ids = {
+  rid: '',
+  answering: '',
+  questionnaire: '',
+  brand: '',
+  company: '',
+  employee: '',
+  scheme: '',
+  import: '',
+  admin: '',
+  schemeName: '',
+}
+const cookies = { admin: '', employee: '', answerer: '' }
+let signInEmail = ''
+
+/** Plausible answers for every question; the text ones carry a comment. */
+function answersFor(qs: Awaited<ReturnType<typeof questionsOf>>, seed: number): AnswerSeed[] {
+  return qs.map((q, i) => {
+    const labels = q.options.labels ?? []
+    switch (q.kind) {
+      case 'scale':
+        return { questionId: q.id, numericValue: 1 + ((seed + i) % 5) }
+      case 'single':
+        return { questionId: q.id, choices: [labels[(seed + i) % labels.length]!] }
+      case 'multi':
+        return { questionId: q.id, choices: labels.slice(0, 1 + ((seed + i) % 2)) }
+      default:
+        return { questionId: q.id, textValue: `Comment ${seed}.${i}` }
+    }
+  })
+}
+
+type Scheme = Awaited<ReturnType<typeof createScheme>>
+
+const world = {
+  questionnaire: undefined as Awaited<ReturnType<typeof createQuestionnaire>> | undefined,
+  questions: [] as Awaited<ReturnType<typeof questionsOf>>,
+  company: undefined as Awaited<ReturnType<typeof createCompany>> | undefined,
+  scheme: undefined as Scheme | undefined,
+  employee: undefined as Awaited<ReturnType<typeof createUser>> | undefined,
+  answerer: undefined as Awaited<ReturnType<typeof createUser>> | undefined,
+  seed: 0,
+}
+
+/** A colleague's submitted (or, with submitted false, pending) rater assignment on a subject. */
+async function rater(scheme: Scheme, subjectId: string, submitted: boolean) {
+  const colleague = await createUser({ role: 'colleague' })
+  const assignment = await createRaterAssignment({
+    scheme,
+    subjectId,
+    respondentId: colleague.id,
+    relationship: (['manager', 'peer', 'direct_report', 'other'] as const)[world.seed % 4],
+  })
+  if (submitted)
+    await createResponse({
+      assignmentId: assignment.id,
+      answers: answersFor(world.questions, ++world.seed),
+      submitted: true,
+    })
+}
+
+/** Employees enrolled in a scheme, each with a submitted self-assessment and a few colleagues. */
+async function crowd(scheme: Scheme, employees: number) {
+  for (let i = 0; i < employees; i++) {
+    const employee = await createUser({ role: 'employee', companyId: scheme.companyId })
+    const self = await enrolEmployee(scheme, employee.id)
+    await createResponse({
+      assignmentId: self!.id,
+      answers: answersFor(world.questions, ++world.seed),
+      submitted: true,
+    })
+    for (let k = 0; k < 4; k++) await rater(scheme, employee.id, k < 3)
+  }
+}
+
+/**
+ * The small world: an admin; a brand, a company and an open scheme; the employee whose pages are
+ * read (self-assessment submitted, three colleagues answered and one invited: the report shows
+ * colleague data); an employee part-way through their self-assessment; and a crowd around them.
+ */
+async function smallWorld() {
+  const admin = await createUser({ role: 'admin', password: PASSWORD })
+  const brand = await createBrand()
+  world.company = await createCompany({ brandId: brand.id })
+  world.questionnaire = await createQuestionnaire({ title: 'Leadership 360', questions: DEMO_QUESTIONS })
+  world.questions = await questionsOf(world.questionnaire.id)
+  world.scheme = await createScheme({ companyId: world.company.id, questionnaireId: world.questionnaire.id })
+
+  world.employee = await createUser({ role: 'employee', companyId: world.company.id, password: PASSWORD })
+  const self = await enrolEmployee(world.scheme, world.employee.id)
+  const response = await createResponse({
+    assignmentId: self!.id,
+    answers: answersFor(world.questions, 0),
+    submitted: true,
+  })
+  for (let k = 0; k < 4; k++) await rater(world.scheme, world.employee.id, k < 3)
+
+  world.answerer = await createUser({ role: 'employee', companyId: world.company.id })
+  const answering = await enrolEmployee(world.scheme, world.answerer.id)
+  await createResponse({ assignmentId: answering!.id, answers: answersFor(world.questions, 1).slice(0, 2) })
+
+  await crowd(world.scheme, 4)
+
+  const [staged] = await db()
+    .insert(employeeImports)
+    .values({ createdBy: admin.id, fileName: 'people.csv', rowCount: 3 })
+    .returning()
+  await stageImportRows(staged!.id, 0, 3)
+
+  Object.assign(ids, {
+    employee: world.employee.id,
+    scheme: world.scheme.id,
+    import: staged!.id,
+    rid: response.id,
+    answering: answering!.id,
+    questionnaire: world.questionnaire.id,
+    brand: brand.id,
+    company: world.company.id,
+    schemeName: world.scheme.name,
+  })
+  cookies.admin = await sessionCookieFor(admin.id)
+  ids.admin = admin.id
+  cookies.employee = await sessionCookieFor(world.employee.id)
+  cookies.answerer = await sessionCookieFor(world.answerer.id)
+  signInEmail = world.employee.email
+}
+
+/** Rows of a CSV import, as the upload stages them (lines from + 2 on), some with problems. */
+async function stageImportRows(importId: string, from: number, count: number) {
+  await db()
+    .insert(employeeImportRows)
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        importId,
+        line: from + i + 2,
+        name: `Imported ${from + i}`,
+        email: `imported.${from + i}@example.test`,
+        companyName: 'Nowhere',
+        errors: (from + i) % 3 ? [] : ['company_unknown'],
+      })),
+    )
+}
+
+/**
+ * Several times the rows: more brands and companies (the admin lists fill up), four more colleagues
+ * on the employee (eight, the most a scheme allows) and a second scheme for them, more employees
+ * with colleagues and answers, and a second answering scheme for the answerer.
+ */
+async function growWorld() {
+  const { scheme, employee, answerer } = world as Required<typeof world>
+  for (let i = 0; i < 8; i++) await createCompany({ brandId: (await createBrand()).id })
+  for (let k = 0; k < 4; k++) await rater(scheme!, employee!.id, k < 3)
+
+  const second = await createScheme({
+    companyId: world.company!.id,
+    questionnaireId: world.questionnaire!.id,
+  })
+  const secondSelf = await enrolEmployee(second, employee!.id)
+  await createResponse({
+    assignmentId: secondSelf!.id,
+    answers: answersFor(world.questions, 2),
+    submitted: true,
+  })
+  for (let k = 0; k < 5; k++) await rater(second, employee!.id, k < 4)
+  const answererSecond = await enrolEmployee(second, answerer!.id)
+  await createResponse({ assignmentId: answererSecond!.id, answers: answersFor(world.questions, 3) })
+
+  await crowd(scheme!, 16)
+  await crowd(second, 4)
+  await stageImportRows(ids.import, 3, 200)
+  // The employee is asked for feedback by others too (the detail page lists it).
+  for (let k = 0; k < 3; k++) {
+    const other = await createUser({ role: 'employee', companyId: world.company!.id })
+    await enrolEmployee(scheme!, other.id)
+    await createRaterAssignment({ scheme: scheme!, subjectId: other.id, respondentId: employee!.id })
+  }
+}
+
+const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = {
+  'GET /': () => get('/', null),
+  'GET /sign-in': () => get('/sign-in', null),
+  'GET /bench/ping': () => get('/bench/ping', null),
+  'POST /sign-in': async () => {
+    const { response, queries } = await request('/sign-in', {
+      form: { email: signInEmail, password: PASSWORD },
+    })
+    return { status: response.status, queries }
+  },
+  'GET /user': () => get('/user', cookies.employee),
+  'GET /user/response-:rid': () => get(`/user/response-${ids.rid}`, cookies.employee),
+  'GET /assignment/:id': () => get(`/assignment/${ids.answering}`, cookies.answerer),
+  'POST /assignment/:id.data (autosave)': async () => {
+    // The page's form posts every question of its section (the first: two scales).
+    const section = world.questions.filter((q) => q.section === world.questions[0]!.section)
+    const fields = Object.fromEntries(section.map((q) => [`q-${q.id}`, String(1 + (world.seed++ % 5))]))
+    const { response, queries } = await request(`/assignment/${ids.answering}.data`, {
+      cookie: cookies.answerer,
+      form: { intent: 'autosave', section: '1', ...fields },
+    })
+    return { status: response.status, queries }
+  },
+  'GET /questionnaire/:id': () =>
+    get(`/questionnaire/${ids.questionnaire}?assignment=${ids.answering}`, cookies.answerer),
+  'GET /user/colleague-invite': () => get('/user/colleague-invite', cookies.employee),
+  'GET /user/thank-you': () => get('/user/thank-you', cookies.employee),
+  'GET /user/edit-profile': () => get('/user/edit-profile', cookies.employee),
+  'GET /admin': () => get('/admin', cookies.admin),
+  'GET /admin/company-management': () => get('/admin/company-management', cookies.admin),
+  'GET /admin/company-management?edit=:id': () =>
+    get(`/admin/company-management?edit=${ids.company}`, cookies.admin),
+  'GET /admin/company-management?delete=:id': () =>
+    get(`/admin/company-management?delete=${ids.company}`, cookies.admin),
+  'GET /admin/brand-management': () => get('/admin/brand-management', cookies.admin),
+  'GET /admin/brand-management/:id': () => get(`/admin/brand-management/${ids.brand}`, cookies.admin),
+  'GET /admin/profile': () => get('/admin/profile', cookies.admin),
+  'GET /admin/scheme-management': () => get('/admin/scheme-management', cookies.admin),
+  'GET /admin/scheme-management?phase=open&q=:name': () =>
+    get(`/admin/scheme-management?phase=open&q=${encodeURIComponent(ids.schemeName)}`, cookies.admin),
+  'GET /admin/scheme-management/:schemeId': () =>
+    get(`/admin/scheme-management/${ids.scheme}`, cookies.admin),
+  'GET /admin/scheme-management/:schemeId?edit': () =>
+    get(`/admin/scheme-management/${ids.scheme}?edit`, cookies.admin),
+  'GET /admin/answer-management': () => get('/admin/answer-management', cookies.admin),
+  'GET /admin/email-management': () => get('/admin/email-management', cookies.admin),
+  'GET /admin/admin-management': () => get('/admin/admin-management', cookies.admin),
+  'GET /admin/admin-management?q=': () => get('/admin/admin-management?q=adm', cookies.admin),
+  'GET /admin/admin-management/:uid': () => get(`/admin/admin-management/${ids.admin}`, cookies.admin),
+  'GET /admin/employee-management': () => get('/admin/employee-management', cookies.admin),
+  'GET /admin/employee-management?q=…&company=…&state=…&scheme=…': () =>
+    get(
+      `/admin/employee-management?${new URLSearchParams({ q: 'employee', company: ids.company, state: 'active', scheme: ids.scheme })}`,
+      cookies.admin,
+    ),
+  'GET /admin/employee-management/:uid': () =>
+    get(`/admin/employee-management/${ids.employee}`, cookies.admin),
+  'GET /admin/employee-management?import=:id': () =>
+    get(`/admin/employee-management?import=${ids.import}`, cookies.admin),
+  'GET /admin/questionnaire-management': () => get('/admin/questionnaire-management', cookies.admin),
+}
+
+async function get(pathname: string, cookie: string | null) {
+  const { response, queries } = await request(pathname, { cookie })
+  return { status: response.status, queries }
+}
+
+/** Every case, with the status it must answer (a redirect or an error page would count differently). */
+async function measure() {
+  const got: Record<string, string> = {}
+  const want: Record<string, string> = {}
+  for (const [name, run] of Object.entries(CASES) as Array<[Case, (typeof CASES)[Case]]>) {
+    const { status, queries } = await run()
+    const okStatus = name === 'POST /sign-in' ? 302 : 200
+    got[name] = `${status} ${queries}`
+    want[name] = `${okStatus} ${EXPECTED[name]}`
+  }
+  return { got, want }
+}
+
+describe('statements per request', () => {
+  beforeAll(smallWorld)
+
+  test('each page runs the expected number of statements', async () => {
+    const { got, want } = await measure()
+    expect(got).toEqual(want)
+  })
+
+  test('and the same number once the data has grown several times over', async () => {
+    const answerCount = async () =>
+      Number((await queryRows<{ n: number }>(db(), sql`SELECT count(*)::int AS n FROM answers`))[0]!.n)
+    const before = await answerCount()
+    await growWorld()
+    expect(await answerCount()).toBeGreaterThanOrEqual(4 * before)
+    const { got, want } = await measure()
+    expect(got).toEqual(want)
+  })
+})
+
+describe('the session read', () => {
+  test('a session due for renewal is read once and extended once; the page sees the renewed session', async () => {
+    const cookie = await sessionCookieFor((await createUser({ role: 'employee' })).id)
+    const id = decodeURIComponent(cookie.slice('__session='.length)).split('.')[0]!
+    await db().execute(sql`UPDATE sessions SET expires_at = now() + interval '3 days' WHERE id = ${id}`)
+
+    // The root loader renews (one read, one update); the page's guard is handed the same read.
+    const renewing = await request('/user', { cookie })
+    expect(renewing.response.status).toBe(200)
+    expect(renewing.response.headers.getSetCookie().some((c) => c.startsWith('__session='))).toBe(true)
+    expect(renewing.queries).toBe(SESSION_READS + 1 + (EXPECTED['GET /user'] - SESSION_READS))
+    const [row] = await queryRows<{ days: number }>(
+      db(),
+      sql`SELECT extract(epoch FROM expires_at - now()) / 86400 AS days FROM sessions WHERE id = ${id}`,
+    )
+    expect(Number(row!.days)).toBeGreaterThan(29)
+
+    // Renewed, the next request reads it once and extends nothing.
+    const next = await request('/user', { cookie })
+    expect(next.response.headers.getSetCookie().some((c) => c.startsWith('__session='))).toBe(false)
+    expect(next.queries).toBe(EXPECTED['GET /user'])
+  })
+
+  test('a form posted without JavaScript: the action reads the session, the loaders after it read again', async () => {
+    // The action may have changed the user or ended the session: its read is not reused. /user
+    // has no form, so its action answers 405 and the page's loaders run after it.
+    const cookie = await sessionCookieFor((await createUser({ role: 'employee' })).id)
+    const { response, queries } = await request('/user', { cookie, form: { any: 'thing' } })
+    expect(response.status).toBe(405)
+    expect(queries).toBe(SESSION_READS + EXPECTED['GET /user'])
+  })
+})

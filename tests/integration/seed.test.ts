@@ -1,0 +1,90 @@
+import { eq } from 'drizzle-orm'
+import { afterEach, describe, expect, test } from 'vitest'
+import { answers, brands, questionnaires, questions, schemes } from '#db/schema/index'
+import { DEMO_COMMENTS, DEMO_TIME_ZONE, seed, seedSummary } from '#db/seed'
+import { resetEnvCache } from '#app/config/env.server'
+import { formatDateTime } from '#app/lib/dates'
+import { useTestDatabase } from '#tests/support/database'
+
+/**
+ * The demo data set (`npm run seed`, issue 7 item 19): deadlines at the end of a day in a named zone,
+ * realistic contact links on the demo brand, an introduction that reads right for self and colleague,
+ * comments that belong to one question each, and printed links that follow APP_URL / PORT.
+ */
+const db = useTestDatabase()
+const saved = { APP_URL: process.env.APP_URL, PORT: process.env.PORT }
+
+afterEach(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+  }
+  resetEnvCache()
+})
+
+let result: Awaited<ReturnType<typeof seed>>
+
+describe('the demo data', () => {
+  test('runs, and a second run changes nothing', async () => {
+    result = await seed()
+    expect(result.made.length).toBeGreaterThan(5)
+    const again = await seed()
+    expect(again.made).toEqual([])
+  })
+
+  test('the programme’s deadline is 23:59 on a day in UK time, not the minute the seed ran', async () => {
+    const [scheme] = await db().select().from(schemes).where(eq(schemes.name, 'Acme leadership programme'))
+    expect(scheme!.timeZone).toBe(DEMO_TIME_ZONE)
+    expect(formatDateTime(scheme!.closesAt, DEMO_TIME_ZONE)).toMatch(
+      /^\d{1,2} [A-Z][a-z]+ \d{4} at 23:59 (BST|GMT)$/,
+    )
+  })
+
+  test('the demo brand has real-looking contact links, no example.com placeholders', async () => {
+    const [brand] = await db().select().from(brands).where(eq(brands.name, 'Northwind Consulting'))
+    expect(brand!.callbackUrl).toMatch(/^https:\/\/www\.northwind-consulting\.co\.uk\//)
+    expect(brand!.contactEmail).toMatch(/@northwind-consulting\.co\.uk$/)
+    expect(brand!.profileUrl).toMatch(/^https:\/\/www\.linkedin\.com\/company\//)
+    expect(JSON.stringify(brand)).not.toContain('example.com')
+  })
+
+  test('the introduction does not speak to colleagues only', async () => {
+    const [q] = await db().select().from(questionnaires).where(eq(questionnaires.title, 'Leadership 360'))
+    expect(q!.intro).not.toMatch(/what you have seen/i)
+    expect(q!.intro).toMatch(/no right or wrong answers/)
+  })
+
+  test('no comment appears under two questions, and each answers its own question', async () => {
+    const rows = await db()
+      .select({ kind: questions.kind, text: answers.textValue })
+      .from(answers)
+      .innerJoin(questions, eq(questions.id, answers.questionId))
+    const written = rows.filter((r) => r.text)
+    expect(written.length).toBeGreaterThan(10)
+    const kindsOf = new Map<string, Set<string>>()
+    for (const r of written) kindsOf.set(r.text!, (kindsOf.get(r.text!) ?? new Set()).add(r.kind))
+    for (const [text, kinds] of kindsOf) expect([text, [...kinds]]).toEqual([text, [expect.any(String)]])
+    for (const r of written) expect(DEMO_COMMENTS[r.kind as 'text' | 'textarea'], r.text!).toContain(r.text)
+  })
+})
+
+describe('what the seed prints', () => {
+  test('links follow PORT when APP_URL is not set, like the server', async () => {
+    delete process.env.APP_URL
+    process.env.PORT = '4567'
+    resetEnvCache()
+    const lines = seedSummary(await seed()).join('\n')
+    expect(lines).toContain('Portal: http://localhost:4567 (sign in at http://localhost:4567/sign-in)')
+    expect(lines).toMatch(/^colleague invite: http:\/\/localhost:4567\/verification\?mode=invite&code=\S+$/m)
+    expect(lines).toMatch(/^answering invite: http:\/\/localhost:4567\/verification\?mode=invite&code=\S+$/m)
+    expect(lines).not.toContain(':3000')
+  })
+
+  test('and APP_URL when it is set', async () => {
+    process.env.APP_URL = 'https://feedback.consultancy.test'
+    resetEnvCache()
+    const lines = seedSummary(await seed()).join('\n')
+    expect(lines).toContain('Portal: https://feedback.consultancy.test')
+    expect(lines).toMatch(/^colleague invite: https:\/\/feedback\.consultancy\.test\/verification\?/m)
+  })
+})
