@@ -7,6 +7,7 @@ import {
   assignments,
   brands,
   companies,
+  questionnaireSections,
   questionnaires,
   questions,
   responses,
@@ -83,9 +84,12 @@ export async function createQuestionnaire(
   } = {},
   tx: Tx = getDb(),
 ) {
+  const id = crypto.randomUUID()
   const [questionnaire] = await tx
     .insert(questionnaires)
     .values({
+      id,
+      lineageId: id,
       title: input.title ?? `Questionnaire ${unique()}`,
       intro: input.intro ?? '',
       status: input.status ?? 'published',
@@ -102,10 +106,17 @@ export async function createQuestionnaire(
     },
   ]
   if (list.length) {
+    const titles = [...new Set(list.map((q) => q.section))]
+    const sections = await tx
+      .insert(questionnaireSections)
+      .values(titles.map((title, position) => ({ questionnaireId: id, position, title })))
+      .returning()
+    const sectionId = new Map(sections.map((s) => [s.title, s.id]))
     await tx.insert(questions).values(
       list.map((q, position) => ({
         questionnaireId: questionnaire!.id,
         position,
+        sectionId: sectionId.get(q.section)!,
         section: q.section,
         kind: q.kind,
         text: q.text,

@@ -17,7 +17,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type pg from 'pg'
 import { closeDatabase, getDb, openDatabase, runMigrations } from '../db/client'
-import { actionCodes, assignments, questionnaires, questions, schemeMembers, users } from '../db/schema/index'
+import { actionCodes, assignments, questionnaireSections, questionnaires, questions, schemeMembers, users } from '../db/schema/index'
 import type { QuestionSeed } from '../db/factories'
 import { DEMO_QUESTIONS } from '../db/seed'
 import { createActionCode } from '../app/modules/auth/action-codes.server'
@@ -73,6 +73,7 @@ const TAG = {
   answer: 9,
   outbox: 10,
   audit: 11,
+  section: 12,
 } as const
 
 /** The same id the SQL function pg_temp.sid builds. */
@@ -388,7 +389,13 @@ function steps(passwordHash: string): Step[] {
             const id = sid(TAG.questionnaire, i + 1)
             await tx
               .insert(questionnaires)
-              .values({ id, title: q.title, intro: q.intro, status: 'published' })
+              .values({ id, lineageId: id, title: q.title, intro: q.intro, status: 'published' })
+              .onConflictDoNothing()
+            const titles = [...new Set(q.questions.map((item) => item.section))]
+            const sectionIds = new Map(titles.map((t, n) => [t, sid(TAG.section, (i + 1) * 100 + n)]))
+            await tx
+              .insert(questionnaireSections)
+              .values(titles.map((title, n) => ({ id: sectionIds.get(title)!, questionnaireId: id, position: n, title })))
               .onConflictDoNothing()
             await tx
               .insert(questions)
@@ -397,6 +404,7 @@ function steps(passwordHash: string): Step[] {
                   id: sid(TAG.question, (i + 1) * 100 + position),
                   questionnaireId: id,
                   position,
+                  sectionId: sectionIds.get(item.section)!,
                   section: item.section,
                   kind: item.kind,
                   text: item.text,

@@ -26,10 +26,41 @@ export const questionnaires = pgTable(
     version: integer().notNull().default(1),
     /** The version this one was copied from (a frozen questionnaire is edited as a new draft). */
     parentId: uuid().references((): AnyPgColumn => questionnaires.id, { onDelete: 'set null' }),
+    /**
+     * The first version of this questionnaire's line (its own id for a v1): the list groups the
+     * versions of one questionnaire by it (docs/decisions/015-questionnaire-sections-and-versions.md).
+     */
+    lineageId: uuid().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index().on(t.status, t.title, t.id), index().on(t.parentId)],
+  (t) => [
+    index().on(t.status, t.title, t.id),
+    index().on(t.parentId),
+    index().on(t.lineageId, t.version),
+    index().on(t.title, t.id),
+    index().on(t.createdAt, t.id),
+  ],
+)
+
+/**
+ * A questionnaire's sections, in order. A section exists without questions (a draft being built);
+ * `questions.section` keeps a copy of its title, which answering and the report group by.
+ */
+export const questionnaireSections = pgTable(
+  'questionnaire_sections',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    questionnaireId: uuid()
+      .notNull()
+      .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    title: text().notNull(),
+  },
+  (t) => [
+    index().on(t.questionnaireId, t.position),
+    uniqueIndex().on(t.questionnaireId, t.title),
+  ],
 )
 
 export const questionKindEnum = pgEnum('question_kind', QUESTION_KINDS)
@@ -49,7 +80,12 @@ export const questions = pgTable(
     questionnaireId: uuid()
       .notNull()
       .references(() => questionnaires.id, { onDelete: 'cascade' }),
+    /** The order through the whole questionnaire (sections in their order, then within each). */
     position: integer().notNull(),
+    sectionId: uuid()
+      .notNull()
+      .references(() => questionnaireSections.id, { onDelete: 'cascade' }),
+    /** The section's title, kept in step with questionnaire_sections.title. */
     section: text().notNull(),
     kind: questionKindEnum().notNull(),
     /** Self wording ("I …"). */
@@ -64,5 +100,5 @@ export const questions = pgTable(
       .notNull()
       .default(sql`'{}'::jsonb`),
   },
-  (t) => [uniqueIndex().on(t.questionnaireId, t.position)],
+  (t) => [uniqueIndex().on(t.questionnaireId, t.position), index().on(t.sectionId)],
 )
