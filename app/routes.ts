@@ -40,6 +40,11 @@ export default [
   route('admin/scheme-management/:schemeId', 'routes/admin/scheme-management.$schemeId.tsx'),
   route('admin/questionnaire-management', 'routes/admin/questionnaire-management.tsx'),
   route('admin/questionnaire-management/:qid', 'routes/admin/questionnaire-management.$qid.tsx'),
+  // The questionnaire file (docs/questionnaire-format.md): a resource route.
+  route(
+    'admin/questionnaire-management/:qid/export.json',
+    'routes/admin/questionnaire-management.$qid.export-json.ts',
+  ),
   // Not in the spec's table: an admin's own name, password and e-mail (issue 7).
   route('admin/profile', 'routes/admin/profile.tsx'),
 

@@ -1,0 +1,884 @@
+import { Form, Link } from 'react-router'
+import { ConfirmPanel, Notices, PageHeader, usePendingIntent, type IntentReply } from '#app/components/form-kit'
+import { ErrorList, FormErrors } from '#app/components/forms'
+import { QUESTION_KINDS, type QuestionKind, type QuestionnaireStatus } from '#db/enums'
+import type { QuestionOptions } from '#db/schema/questionnaires'
+import { PhaseBadge } from '#app/modules/scheme/components/scheme-list'
+import type { SchemePhase } from '#app/modules/scheme/state'
+import {
+  CATEGORY_MAX,
+  INTRO_MAX,
+  KIND_LABELS,
+  LABEL_MAX,
+  QUESTION_TEXT_MAX,
+  SCALE_MAX_HIGHEST,
+  SCALE_MIN_LOWEST,
+  SECTION_TITLE_MAX,
+  TITLE_MAX,
+} from '../schemas'
+import { QuestionnairePreview } from './preview'
+import { StatusBadge } from './questionnaire-list'
+
+/**
+ * The builder page. Every change is its own small form posting an intent (it works without
+ * JavaScript and saves at once; a toast says so); a refused change shows its messages beside the
+ * form it came from, found by its intent and the id it named.
+ */
+
+type Question = {
+  id: string
+  kind: QuestionKind
+  text: string
+  raterText: string
+  category: string
+  required: boolean
+  options: QuestionOptions
+}
+type Section = { id: string; title: string; questions: Question[] }
+
+export type BuilderData = {
+  questionnaire: {
+    id: string
+    title: string
+    intro: string
+    status: QuestionnaireStatus
+    version: number
+    sections: Section[]
+    schemes: Array<{ id: string; name: string; phase: SchemePhase }>
+    versions: Array<{ id: string; version: number; status: QuestionnaireStatus }>
+    competencies: string[]
+  }
+  blockers: string[]
+  preview: 'self' | 'colleague' | null
+  previewName: string
+  confirm: 'publish' | 'archive' | 'new-version' | 'revert-to-draft' | null
+  deleting: { id: string; title: string; questions: number } | null
+  notices: string[]
+}
+
+const PATH = '/admin/questionnaire-management'
+
+/** The result of the action if it answered this intent for this item (by the id the form posted). */
+function replyFor(actionData: IntentReply, intent: string, key?: [string, string]) {
+  if (actionData?.intent !== intent) return undefined
+  if (key) {
+    const posted = actionData.result.initialValue?.[key[0]]
+    if (posted !== key[1]) return undefined
+  }
+  return actionData.result
+}
+const fieldErrors = (result: ReturnType<typeof replyFor>, field: string) => result?.error?.[field] ?? undefined
+const formErrors = (result: ReturnType<typeof replyFor>) => result?.error?.[''] ?? undefined
+const allErrors = (result: ReturnType<typeof replyFor>) =>
+  result?.error ? Object.values(result.error).flatMap((e) => e ?? []) : undefined
+
+function MoveButtons({ label, first, last }: { label: string; first: boolean; last: boolean }) {
+  return (
+    <span className="inline-flex gap-1">
+      <button type="submit" name="direction" value="up" className="btn btn-secondary px-2 text-sm" disabled={first}>
+        ↑<span className="sr-only"> Move {label} up</span>
+      </button>
+      <button type="submit" name="direction" value="down" className="btn btn-secondary px-2 text-sm" disabled={last}>
+        ↓<span className="sr-only"> Move {label} down</span>
+      </button>
+    </span>
+  )
+}
+
+export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; actionData: IntentReply }) {
+  const { questionnaire: qn, blockers, preview, confirm, deleting, notices } = data
+  const here = `${PATH}/${qn.id}`
+  const draft = qn.status === 'draft'
+  const newest = qn.versions[0]
+  const isNewest = newest?.id === qn.id
+  const used = qn.schemes.length > 0
+  const unknownErrors = actionData?.intent === 'unknown' ? formErrors(actionData.result) : undefined
+
+  if (preview) return <QuestionnairePreview data={data} />
+
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-6">
+      <p>
+        <Link className="link" to={PATH}>
+          ← All questionnaires
+        </Link>
+      </p>
+      <PageHeader title={qn.title} />
+      <div className="-mt-4 flex flex-wrap items-center gap-3 text-sm text-slate-800">
+        <span>Version {qn.version}</span>
+        <StatusBadge status={qn.status} />
+        {qn.versions.length > 1 ? (
+          <nav aria-label="Versions" className="flex flex-wrap items-center gap-2">
+            <span>Versions:</span>
+            {qn.versions.map((v) =>
+              v.id === qn.id ? (
+                <span key={v.id} aria-current="page" className="font-semibold">
+                  v{v.version}
+                </span>
+              ) : (
+                <Link key={v.id} className="link" to={`${PATH}/${v.id}`}>
+                  v{v.version}
+                  <span className="sr-only"> ({v.status})</span>
+                </Link>
+              ),
+            )}
+          </nav>
+        ) : null}
+      </div>
+      <Notices notices={notices} />
+      <FormErrors errors={unknownErrors} />
+
+      <section aria-labelledby="use-title" className="card flex flex-col gap-3">
+        <h2 id="use-title" className="text-lg font-semibold">
+          Status and use
+        </h2>
+        {used ? (
+          <div className="flex flex-wrap items-center gap-2 text-slate-800">
+            <span>In use by</span>
+            {qn.schemes.map((s) => (
+              <span key={s.id} className="inline-flex items-center gap-1">
+                <Link className="link" to={`/admin/scheme-management/${s.id}`}>
+                  {s.name}
+                </Link>
+                <PhaseBadge phase={s.phase} />
+              </span>
+            ))}
+          </div>
+        ) : (
+          <p className="text-slate-700">No scheme uses this version.</p>
+        )}
+        <p className="text-slate-700">
+          {draft
+            ? 'A draft: every change below is saved as you make it. Publish it when the checks find nothing, so schemes can use it.'
+            : qn.status === 'published'
+              ? used
+                ? 'Published and in use: it no longer changes. “Edit as a new version” makes a draft copy; the schemes using this version keep it, and their answers.'
+                : 'Published: it no longer changes. No scheme uses it yet, so it can go back to draft, or be edited as a new version.'
+              : 'Archived: no new scheme can use it. Schemes that use it keep it.'}
+        </p>
+        <FormErrors
+          errors={[
+            ...(formErrors(replyFor(actionData, 'new-version')) ?? []),
+            ...(formErrors(replyFor(actionData, 'revert-to-draft')) ?? []),
+            ...(formErrors(replyFor(actionData, 'duplicate')) ?? []),
+          ]}
+        />
+        <div className="flex flex-wrap gap-3">
+          <Link className="btn btn-secondary" to={`${here}?preview=self`}>
+            Preview as self
+          </Link>
+          <Link className="btn btn-secondary" to={`${here}?preview=colleague`}>
+            Preview as a colleague
+          </Link>
+          <a className="btn btn-secondary" href={`${here}/export.json`} download>
+            Export as JSON
+          </a>
+          {draft ? (
+            <Link className="btn btn-primary" to={`${here}?confirm=publish#publish-questionnaire-title`}>
+              Publish…
+            </Link>
+          ) : null}
+          {qn.status === 'published' && !used ? (
+            <IntentButton intent="revert-to-draft" label="Return to draft" pending="Returning…" />
+          ) : null}
+          {!draft && isNewest ? <IntentButton intent="new-version" label="Edit as a new version" pending="Copying…" /> : null}
+          {!draft && !isNewest && newest ? (
+            <Link className="btn btn-secondary" to={`${PATH}/${newest.id}`}>
+              Open the newest version (v{newest.version})
+            </Link>
+          ) : null}
+          <IntentButton intent="duplicate" label="Duplicate" pending="Duplicating…" />
+          {qn.status !== 'archived' ? (
+            <Link className="btn btn-secondary" to={`${here}?confirm=archive#archive-questionnaire-title`}>
+              Archive…
+            </Link>
+          ) : null}
+        </div>
+      </section>
+
+      {confirm === 'publish' && draft ? (
+        <ConfirmPanel
+          id="publish-questionnaire"
+          title="Publish this questionnaire?"
+          intent="publish"
+          fields={{}}
+          tone="primary"
+          confirmLabel="Publish"
+          pendingLabel="Publishing…"
+          cancelHref={here}
+          backLabel="Back to the questionnaire"
+          lastResult={replyFor(actionData, 'publish')}
+          blockedBy={
+            blockers.length ? (
+              <>
+                It cannot be published yet:
+                <span className="mt-2 block">
+                  <BlockerList blockers={blockers} />
+                </span>
+              </>
+            ) : undefined
+          }
+        >
+          <p className="text-slate-800">
+            Once published it no longer changes, and schemes can use it. To change it later you edit it as a new
+            version.
+          </p>
+        </ConfirmPanel>
+      ) : null}
+      {confirm === 'archive' && qn.status !== 'archived' ? (
+        <ConfirmPanel
+          id="archive-questionnaire"
+          title="Archive this questionnaire?"
+          intent="archive"
+          fields={{}}
+          confirmLabel="Archive"
+          pendingLabel="Archiving…"
+          cancelHref={here}
+          backLabel="Back to the questionnaire"
+          lastResult={replyFor(actionData, 'archive')}
+          blockedBy={(() => {
+            const open = qn.schemes.filter((s) => s.phase === 'open')
+            return open.length
+              ? `The open scheme${open.length === 1 ? '' : 's'} ${open.map((s) => `“${s.name}”`).join(', ')} ${open.length === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${open.length === 1 ? 'that scheme closes' : 'they close'}.`
+              : undefined
+          })()}
+        >
+          <p className="text-slate-800">
+            No new scheme can use an archived questionnaire. Schemes that already use it keep it.
+          </p>
+        </ConfirmPanel>
+      ) : null}
+
+      {draft ? (
+        <section aria-labelledby="checks-title" className="card flex flex-col gap-2">
+          <h2 id="checks-title" className="text-lg font-semibold">
+            Publish checks
+          </h2>
+          {blockers.length ? (
+            <>
+              <p className="text-slate-800">These must be fixed before it can be published:</p>
+              <BlockerList blockers={blockers} />
+            </>
+          ) : (
+            <p className="text-emerald-900">Nothing blocks publishing.</p>
+          )}
+        </section>
+      ) : null}
+
+      {draft ? <DetailsForm qn={qn} actionData={actionData} /> : <ReadOnlyIntro intro={qn.intro} />}
+
+      {deleting ? (
+        <ConfirmPanel
+          id="delete-section"
+          title={`Delete the section “${deleting.title}”?`}
+          intent="delete-section"
+          fields={{ sectionId: deleting.id, confirmed: 'on' }}
+          confirmLabel="Delete section and questions"
+          pendingLabel="Deleting…"
+          cancelHref={`${here}#section-${deleting.id}`}
+          lastResult={replyFor(actionData, 'delete-section', ['sectionId', deleting.id])}
+        >
+          <p className="text-slate-800">
+            Its {deleting.questions} {deleting.questions === 1 ? 'question is' : 'questions are'} deleted with it.
+          </p>
+        </ConfirmPanel>
+      ) : null}
+
+      <section aria-labelledby="sections-title" id="sections" className="flex flex-col gap-4">
+        <h2 id="sections-title" className="text-lg font-semibold">
+          Sections and questions
+        </h2>
+        {qn.sections.length ? null : <p className="card text-slate-700">No sections yet. Add the first one below.</p>}
+        <datalist id="competencies">
+          {qn.competencies.map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
+        {qn.sections.map((section, s) => (
+          <SectionCard
+            key={section.id}
+            section={section}
+            number={s + 1}
+            first={s === 0}
+            last={s === qn.sections.length - 1}
+            firstQuestionId={qn.sections.find((x) => x.questions.length)?.questions[0]?.id}
+            lastQuestionId={qn.sections.findLast((x) => x.questions.length)?.questions.at(-1)?.id}
+            draft={draft}
+            here={here}
+            actionData={actionData}
+          />
+        ))}
+        {draft ? <AddSectionForm actionData={actionData} /> : null}
+      </section>
+    </section>
+  )
+}
+
+function BlockerList({ blockers }: { blockers: string[] }) {
+  return (
+    <ul className="list-disc pl-6 text-slate-800">
+      {blockers.map((b) => (
+        <li key={b}>{b}</li>
+      ))}
+    </ul>
+  )
+}
+
+function IntentButton({ intent, label, pending }: { intent: string; label: string; pending: string }) {
+  const busy = usePendingIntent(intent)
+  return (
+    <Form method="post" className="inline">
+      <input type="hidden" name="intent" value={intent} />
+      <button type="submit" className="btn btn-secondary" disabled={busy}>
+        {busy ? pending : label}
+      </button>
+    </Form>
+  )
+}
+
+function ReadOnlyIntro({ intro }: { intro: string }) {
+  return (
+    <section aria-labelledby="intro-title" className="card flex flex-col gap-2">
+      <h2 id="intro-title" className="text-lg font-semibold">
+        Introduction
+      </h2>
+      <p className="whitespace-pre-line text-slate-800">{intro || 'No introduction.'}</p>
+    </section>
+  )
+}
+
+function DetailsForm({ qn, actionData }: { qn: BuilderData['questionnaire']; actionData: IntentReply }) {
+  const result = replyFor(actionData, 'details')
+  const busy = usePendingIntent('details')
+  return (
+    <section aria-labelledby="details-title" id="details" className="card flex flex-col gap-4">
+      <h2 id="details-title" className="text-lg font-semibold">
+        Title and introduction
+      </h2>
+      <Form method="post" preventScrollReset className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="details" />
+        <FormErrors errors={formErrors(result)} />
+        <div className="flex flex-col gap-1">
+          <label htmlFor="qn-title" className="label">
+            Title
+          </label>
+          <input
+            id="qn-title"
+            name="title"
+            className="input"
+            required
+            maxLength={TITLE_MAX}
+            defaultValue={qn.title}
+            aria-invalid={fieldErrors(result, 'title') ? true : undefined}
+            aria-describedby={fieldErrors(result, 'title') ? 'qn-title-error' : undefined}
+          />
+          <ErrorList id="qn-title-error" errors={fieldErrors(result, 'title')} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="qn-intro" className="label">
+            Introduction
+          </label>
+          <textarea
+            id="qn-intro"
+            name="intro"
+            rows={4}
+            className="input"
+            maxLength={INTRO_MAX}
+            defaultValue={qn.intro}
+            aria-describedby="qn-intro-help"
+          />
+          <p id="qn-intro-help" className="text-sm text-slate-600">
+            Shown before the first question.
+          </p>
+          <ErrorList errors={fieldErrors(result, 'intro')} />
+        </div>
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save title and introduction'}
+          </button>
+        </div>
+      </Form>
+    </section>
+  )
+}
+
+function AddSectionForm({ actionData }: { actionData: IntentReply }) {
+  const result = replyFor(actionData, 'add-section')
+  const busy = usePendingIntent('add-section')
+  return (
+    <Form method="post" preventScrollReset className="card flex flex-wrap items-end gap-3" aria-label="Add a section">
+      <input type="hidden" name="intent" value="add-section" />
+      <div className="flex min-w-48 flex-1 flex-col gap-1">
+        <label htmlFor="new-section-title" className="label">
+          New section’s title
+        </label>
+        <input
+          id="new-section-title"
+          name="title"
+          className="input"
+          required
+          maxLength={SECTION_TITLE_MAX}
+          aria-invalid={result ? true : undefined}
+          aria-describedby={result ? 'new-section-error' : undefined}
+        />
+      </div>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? 'Adding…' : 'Add section'}
+      </button>
+      <ErrorList id="new-section-error" errors={allErrors(result)} />
+    </Form>
+  )
+}
+
+function SectionCard({
+  section,
+  number,
+  first,
+  last,
+  firstQuestionId,
+  lastQuestionId,
+  draft,
+  here,
+  actionData,
+}: {
+  section: Section
+  number: number
+  first: boolean
+  last: boolean
+  firstQuestionId: string | undefined
+  lastQuestionId: string | undefined
+  draft: boolean
+  here: string
+  actionData: IntentReply
+}) {
+  const key: [string, string] = ['sectionId', section.id]
+  const renameResult = replyFor(actionData, 'rename-section', key)
+  const otherErrors = [
+    ...(allErrors(replyFor(actionData, 'move-section', key)) ?? []),
+    ...(allErrors(replyFor(actionData, 'delete-section', key)) ?? []),
+  ]
+  const headingId = `section-${section.id}-title`
+  return (
+    <section id={`section-${section.id}`} aria-labelledby={headingId} className="card flex flex-col gap-4">
+      <h3 id={headingId} className="text-base font-semibold">
+        Section {number}: {section.title}
+      </h3>
+      {draft ? (
+        <div className="flex flex-wrap items-end gap-3">
+          <Form method="post" preventScrollReset className="flex min-w-56 flex-1 flex-wrap items-end gap-2">
+            <input type="hidden" name="intent" value="rename-section" />
+            <input type="hidden" name="sectionId" value={section.id} />
+            <div className="flex min-w-40 flex-1 flex-col gap-1">
+              <label htmlFor={`section-${section.id}-name`} className="label">
+                Section title
+              </label>
+              <input
+                id={`section-${section.id}-name`}
+                name="title"
+                className="input"
+                required
+                maxLength={SECTION_TITLE_MAX}
+                defaultValue={section.title}
+                aria-invalid={renameResult ? true : undefined}
+                aria-describedby={renameResult ? `section-${section.id}-name-error` : undefined}
+              />
+            </div>
+            <button type="submit" className="btn btn-secondary">
+              Rename<span className="sr-only"> section {number}</span>
+            </button>
+            <ErrorList id={`section-${section.id}-name-error`} errors={allErrors(renameResult)} />
+          </Form>
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="move-section" />
+            <input type="hidden" name="sectionId" value={section.id} />
+            <MoveButtons label={`section ${number}`} first={first} last={last} />
+          </Form>
+          {section.questions.length ? (
+            <Link className="btn btn-secondary text-sm" to={`${here}?deleteSection=${section.id}#delete-section-title`}>
+              Delete…<span className="sr-only"> section {number}</span>
+            </Link>
+          ) : (
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="intent" value="delete-section" />
+              <input type="hidden" name="sectionId" value={section.id} />
+              <button type="submit" className="btn btn-secondary text-sm">
+                Delete<span className="sr-only"> section {number}</span>
+              </button>
+            </Form>
+          )}
+        </div>
+      ) : null}
+      <FormErrors errors={otherErrors} />
+      {section.questions.length ? (
+        <ol className="flex flex-col gap-4">
+          {section.questions.map((q, n) => (
+            <li key={q.id}>
+              <QuestionCard
+                question={q}
+                label={`question ${n + 1} of section ${number}`}
+                first={q.id === firstQuestionId}
+                last={q.id === lastQuestionId}
+                draft={draft}
+                actionData={actionData}
+              />
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="text-slate-700">No questions in this section yet.</p>
+      )}
+      {draft ? <AddQuestionForm sectionId={section.id} number={number} actionData={actionData} /> : null}
+    </section>
+  )
+}
+
+function TextInput({
+  id,
+  name,
+  label,
+  defaultValue,
+  max,
+  errors,
+  help,
+  list,
+}: {
+  id: string
+  name: string
+  label: string
+  defaultValue?: string
+  max: number
+  errors?: string[]
+  help?: string
+  list?: string
+}) {
+  const describedBy = [help ? `${id}-help` : '', errors?.length ? `${id}-error` : ''].filter(Boolean).join(' ')
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        className="input"
+        required
+        maxLength={max}
+        defaultValue={defaultValue}
+        list={list}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {help ? (
+        <p id={`${id}-help`} className="text-sm text-slate-600">
+          {help}
+        </p>
+      ) : null}
+      <ErrorList id={`${id}-error`} errors={errors} />
+    </div>
+  )
+}
+
+function KindSelect({ id, defaultValue }: { id: string; defaultValue?: QuestionKind }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="label">
+        Kind
+      </label>
+      <select id={id} name="kind" className="input" defaultValue={defaultValue ?? 'scale'}>
+        {QUESTION_KINDS.map((k) => (
+          <option key={k} value={k}>
+            {KIND_LABELS[k]}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+const RATER_HELP = 'Write {{name}} where the person’s name goes, e.g. “{{name}} listens carefully.”'
+
+function AddQuestionForm({ sectionId, number, actionData }: { sectionId: string; number: number; actionData: IntentReply }) {
+  const result = replyFor(actionData, 'add-question', ['sectionId', sectionId])
+  const base = `add-q-${sectionId}`
+  return (
+    <details className="rounded-lg border border-slate-200 p-3" open={Boolean(result)}>
+      <summary className="cursor-pointer font-medium text-indigo-800">Add a question to section {number}</summary>
+      <Form method="post" preventScrollReset className="mt-3 grid gap-3 sm:grid-cols-2">
+        <input type="hidden" name="intent" value="add-question" />
+        <input type="hidden" name="sectionId" value={sectionId} />
+        <div className="sm:col-span-2">
+          <FormErrors errors={formErrors(result)} />
+        </div>
+        <KindSelect id={`${base}-kind`} />
+        <TextInput
+          id={`${base}-category`}
+          name="category"
+          label="Competency"
+          max={CATEGORY_MAX}
+          list="competencies"
+          errors={fieldErrors(result, 'category')}
+          help="Pick one or type a new one: the report charts by it."
+        />
+        <TextInput
+          id={`${base}-text`}
+          name="text"
+          label="Self wording"
+          max={QUESTION_TEXT_MAX}
+          errors={fieldErrors(result, 'text')}
+          help="As the person answers about themselves: “I listen carefully.”"
+        />
+        <TextInput
+          id={`${base}-rater`}
+          name="raterText"
+          label="Colleague wording"
+          max={QUESTION_TEXT_MAX}
+          errors={fieldErrors(result, 'raterText')}
+          help={RATER_HELP}
+        />
+        <div className="sm:col-span-2">
+          <button type="submit" className="btn btn-primary">
+            Add question
+          </button>
+        </div>
+      </Form>
+    </details>
+  )
+}
+
+function QuestionCard({
+  question: q,
+  label,
+  first,
+  last,
+  draft,
+  actionData,
+}: {
+  question: Question
+  label: string
+  first: boolean
+  last: boolean
+  draft: boolean
+  actionData: IntentReply
+}) {
+  const key: [string, string] = ['questionId', q.id]
+  const result = replyFor(actionData, 'update-question', key)
+  const base = `q-${q.id}`
+  const hasOptions = q.kind === 'scale' || q.kind === 'single' || q.kind === 'multi'
+  const moveErrors = [
+    ...(allErrors(replyFor(actionData, 'move-question', key)) ?? []),
+    ...(allErrors(replyFor(actionData, 'delete-question', key)) ?? []),
+  ]
+  if (!draft)
+    return (
+      <div id={`question-${q.id}`} className="flex flex-col gap-1 rounded-lg border border-slate-200 p-3">
+        <p className="font-medium text-slate-900">{q.text}</p>
+        <p className="text-slate-700">Colleague: {q.raterText}</p>
+        <p className="text-sm text-slate-600">
+          {KIND_LABELS[q.kind]} · {q.category} · {q.required ? 'Required' : 'Optional'}
+          {q.kind === 'scale' ? ` · ${q.options.min}–${q.options.max}${q.options.allowNa ? ', “Not applicable” allowed' : ''}` : ''}
+        </p>
+        {hasOptions && q.options.labels?.length ? (
+          <p className="text-sm text-slate-700">
+            {q.kind === 'scale' ? 'Labels' : 'Choices'}: {q.options.labels.join(' · ')}
+          </p>
+        ) : null}
+      </div>
+    )
+  return (
+    <div id={`question-${q.id}`} className="flex flex-col gap-3 rounded-lg border border-slate-200 p-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="font-semibold text-slate-900">
+          {label.charAt(0).toUpperCase() + label.slice(1)} · {KIND_LABELS[q.kind]}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="move-question" />
+            <input type="hidden" name="questionId" value={q.id} />
+            <MoveButtons label={label} first={first} last={last} />
+          </Form>
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="delete-question" />
+            <input type="hidden" name="questionId" value={q.id} />
+            <button type="submit" className="btn btn-secondary px-2 text-sm">
+              Delete<span className="sr-only"> {label}</span>
+            </button>
+          </Form>
+        </div>
+      </div>
+      <FormErrors errors={moveErrors} />
+      <Form method="post" preventScrollReset className="grid gap-3 sm:grid-cols-2" aria-label={`Edit ${label}`}>
+        <input type="hidden" name="intent" value="update-question" />
+        <input type="hidden" name="questionId" value={q.id} />
+        <div className="sm:col-span-2">
+          <FormErrors errors={formErrors(result)} />
+        </div>
+        <KindSelect id={`${base}-kind`} defaultValue={q.kind} />
+        <TextInput
+          id={`${base}-category`}
+          name="category"
+          label="Competency"
+          max={CATEGORY_MAX}
+          list="competencies"
+          defaultValue={q.category}
+          errors={fieldErrors(result, 'category')}
+        />
+        <TextInput
+          id={`${base}-text`}
+          name="text"
+          label="Self wording"
+          max={QUESTION_TEXT_MAX}
+          defaultValue={q.text}
+          errors={fieldErrors(result, 'text')}
+        />
+        <TextInput
+          id={`${base}-rater`}
+          name="raterText"
+          label="Colleague wording"
+          max={QUESTION_TEXT_MAX}
+          defaultValue={q.raterText}
+          errors={fieldErrors(result, 'raterText')}
+          help={RATER_HELP}
+        />
+        <label className="flex items-center gap-2">
+          <input type="checkbox" name="required" defaultChecked={q.required} className="h-4 w-4 accent-indigo-700" />
+          Required
+        </label>
+        {q.kind === 'scale' ? (
+          <>
+            <label className="flex items-center gap-2">
+              <input type="checkbox" name="allowNa" defaultChecked={q.options.allowNa} className="h-4 w-4 accent-indigo-700" />
+              “Not applicable” allowed
+            </label>
+            <NumberInput id={`${base}-min`} name="min" label="Lowest point" value={q.options.min} errors={fieldErrors(result, 'min')} />
+            <NumberInput id={`${base}-max`} name="max" label="Highest point" value={q.options.max} errors={fieldErrors(result, 'max')} />
+          </>
+        ) : null}
+        <div className="sm:col-span-2">
+          <button type="submit" className="btn btn-primary">
+            Save question
+          </button>
+        </div>
+      </Form>
+      {hasOptions ? <OptionList question={q} label={label} actionData={actionData} /> : null}
+    </div>
+  )
+}
+
+function NumberInput({
+  id,
+  name,
+  label,
+  value,
+  errors,
+}: {
+  id: string
+  name: string
+  label: string
+  value: number | undefined
+  errors?: string[]
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type="number"
+        inputMode="numeric"
+        min={SCALE_MIN_LOWEST}
+        max={SCALE_MAX_HIGHEST}
+        step={1}
+        defaultValue={value}
+        className="input"
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? `${id}-error` : undefined}
+      />
+      <ErrorList id={`${id}-error`} errors={errors} />
+    </div>
+  )
+}
+
+function OptionList({ question: q, label, actionData }: { question: Question; label: string; actionData: IntentReply }) {
+  const labels = q.options.labels ?? []
+  const noun = q.kind === 'scale' ? 'label' : 'choice'
+  const key: [string, string] = ['questionId', q.id]
+  const addResult = replyFor(actionData, 'add-option', key)
+  const listErrors = [
+    ...(allErrors(replyFor(actionData, 'rename-option', key)) ?? []),
+    ...(allErrors(replyFor(actionData, 'move-option', key)) ?? []),
+    ...(allErrors(replyFor(actionData, 'remove-option', key)) ?? []),
+  ]
+  return (
+    <div className="flex flex-col gap-2">
+      <h4 className="font-medium text-slate-900">
+        {q.kind === 'scale' ? 'Scale labels, from the lowest point up' : 'Choices'}
+      </h4>
+      <FormErrors errors={listErrors} />
+      {labels.length ? (
+        <ol className="flex flex-col gap-2">
+          {labels.map((l, i) => {
+            const id = `q-${q.id}-opt-${i}`
+            return (
+              <li key={`${i}-${l}`} className="flex flex-wrap items-end gap-2">
+                <Form method="post" preventScrollReset className="flex min-w-48 flex-1 items-end gap-2">
+                  <input type="hidden" name="intent" value="rename-option" />
+                  <input type="hidden" name="questionId" value={q.id} />
+                  <input type="hidden" name="index" value={i} />
+                  <div className="flex flex-1 flex-col gap-1">
+                    <label htmlFor={id} className="sr-only">
+                      {noun} {i + 1} of {label}
+                    </label>
+                    <input id={id} name="label" className="input" required maxLength={LABEL_MAX} defaultValue={l} />
+                  </div>
+                  <button type="submit" className="btn btn-secondary px-2 text-sm">
+                    Rename<span className="sr-only"> {noun} {i + 1}</span>
+                  </button>
+                </Form>
+                <Form method="post" preventScrollReset>
+                  <input type="hidden" name="intent" value="move-option" />
+                  <input type="hidden" name="questionId" value={q.id} />
+                  <input type="hidden" name="index" value={i} />
+                  <MoveButtons label={`${noun} ${i + 1}`} first={i === 0} last={i === labels.length - 1} />
+                </Form>
+                <Form method="post" preventScrollReset>
+                  <input type="hidden" name="intent" value="remove-option" />
+                  <input type="hidden" name="questionId" value={q.id} />
+                  <input type="hidden" name="index" value={i} />
+                  <button type="submit" className="btn btn-secondary px-2 text-sm">
+                    Remove<span className="sr-only"> {noun} {i + 1}</span>
+                  </button>
+                </Form>
+              </li>
+            )
+          })}
+        </ol>
+      ) : (
+        <p className="text-sm text-slate-700">No {noun}s yet.</p>
+      )}
+      <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2">
+        <input type="hidden" name="intent" value="add-option" />
+        <input type="hidden" name="questionId" value={q.id} />
+        <div className="flex min-w-40 flex-1 flex-col gap-1">
+          <label htmlFor={`q-${q.id}-new-opt`} className="label">
+            New {noun}
+          </label>
+          <input
+            id={`q-${q.id}-new-opt`}
+            name="label"
+            className="input"
+            required
+            maxLength={LABEL_MAX}
+            aria-invalid={addResult ? true : undefined}
+            aria-describedby={addResult ? `q-${q.id}-new-opt-error` : undefined}
+          />
+        </div>
+        <button type="submit" className="btn btn-secondary">
+          Add {noun}
+        </button>
+        <ErrorList id={`q-${q.id}-new-opt-error`} errors={allErrors(addResult)} />
+      </Form>
+    </div>
+  )
+}

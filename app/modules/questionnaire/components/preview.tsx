@@ -1,0 +1,85 @@
+import { Link } from 'react-router'
+import { fillName } from '#app/modules/assignment/answer-schemas'
+import { QuestionField } from '#app/modules/assignment/components/question-fields'
+import type { ViewQuestion } from '#app/modules/assignment/answers.server'
+import type { BuilderData } from './builder'
+
+/**
+ * The questionnaire as respondents will see it (`?preview=self|colleague`): the answering page's
+ * own question component, every section in order, with the colleague wording's {{name}} filled
+ * with a sample name. Read-only: the fields are disabled and there is no form to post.
+ */
+export function QuestionnairePreview({ data }: { data: BuilderData }) {
+  const { questionnaire: qn, preview, previewName } = data
+  const self = preview === 'self'
+  const here = `/admin/questionnaire-management/${qn.id}`
+  let number = 0
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-6">
+      <div className="flex flex-col gap-2">
+        <p className="text-sm font-medium text-slate-600">
+          Preview {self ? 'as the person themselves' : `as a colleague giving feedback to ${previewName}`} · version{' '}
+          {qn.version}
+        </p>
+        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+          {qn.title}
+        </h1>
+        <p className="text-slate-700">
+          {self ? (
+            'Your self-assessment: the questions are about you.'
+          ) : (
+            <>
+              Your feedback for <strong>{previewName}</strong>. They see it only together with other colleagues’
+              answers, never with your name.
+            </>
+          )}
+        </p>
+        <nav aria-label="Preview" className="flex flex-wrap gap-3">
+          <Link className="btn btn-secondary" to={here}>
+            ← Back to the builder
+          </Link>
+          <Link className="btn btn-secondary" to={`${here}?preview=${self ? 'colleague' : 'self'}`}>
+            Preview {self ? 'as a colleague' : 'as self'}
+          </Link>
+        </nav>
+      </div>
+      {qn.intro ? <p className="card whitespace-pre-line text-slate-800">{qn.intro}</p> : null}
+      {qn.sections.length ? null : <p className="card">This questionnaire has no questions yet.</p>}
+      {qn.sections.map((section, s) => (
+        <fieldset key={section.id} disabled className="card flex flex-col gap-8">
+          <legend className="sr-only">
+            Section {s + 1} of {qn.sections.length}: {section.title}
+          </legend>
+          <div className="flex flex-col gap-1">
+            <p className="text-sm text-slate-700">
+              Section {s + 1} of {qn.sections.length}
+            </p>
+            <h2 className="text-xl font-semibold">{section.title}</h2>
+          </div>
+          {section.questions.length ? null : <p className="text-slate-700">No questions in this section yet.</p>}
+          {section.questions.map((q) => {
+            number++
+            const view: ViewQuestion = {
+              id: q.id,
+              kind: q.kind,
+              text: self ? q.text : fillName(q.raterText, previewName),
+              required: q.required,
+              options: {
+                labels: q.options.labels,
+                min: q.options.min,
+                max: q.options.max,
+                allowNa: Boolean(q.options.allowNa),
+              },
+              number,
+              section: s + 1,
+              values: [],
+              answer: null,
+              missing: false,
+            }
+            return <QuestionField key={q.id} question={view} values={[]} errors={undefined} />
+          })}
+        </fieldset>
+      ))}
+    </section>
+  )
+}

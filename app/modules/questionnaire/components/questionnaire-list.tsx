@@ -1,0 +1,198 @@
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { Form, Link } from 'react-router'
+import { FilterSelect } from '#app/components/admin-list'
+import { formErrorsOf, useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import { Field, FormErrors } from '#app/components/forms'
+import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'
+import { PhaseBadge } from '#app/modules/scheme/components/scheme-list'
+import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
+
+/** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
+
+const STATUS_STYLES: Record<QuestionnaireStatus, string> = {
+  draft: 'bg-slate-100 text-slate-800 border-slate-300',
+  published: 'bg-emerald-50 text-emerald-900 border-emerald-300',
+  archived: 'bg-slate-200 text-slate-800 border-slate-400',
+}
+
+export function StatusBadge({ status }: { status: QuestionnaireStatus }) {
+  return (
+    <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[status]}`}>
+      {STATUS_LABELS[status]}
+    </span>
+  )
+}
+
+export function QuestionnaireFilters({
+  path,
+  query,
+}: {
+  path: string
+  query: { q: string; status: string; sort: QnSort }
+}) {
+  const filtered = Boolean(query.q || query.status)
+  return (
+    <Form
+      key={`${query.q}|${query.status}|${query.sort}`}
+      method="get"
+      role="search"
+      aria-label="Search questionnaires"
+      className="flex flex-wrap items-end gap-3"
+    >
+      <div className="flex min-w-48 flex-1 flex-col gap-1">
+        <label htmlFor="qn-search" className="label">
+          Search by title
+        </label>
+        <input id="qn-search" type="search" name="q" defaultValue={query.q} maxLength={100} className="input" />
+      </div>
+      <FilterSelect
+        id="qn-status"
+        name="status"
+        label="Status"
+        value={query.status}
+        anyLabel="Any status"
+        options={QUESTIONNAIRE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+      />
+      <FilterSelect
+        id="qn-sort"
+        name="sort"
+        label="Sort by"
+        value={query.sort}
+        options={QN_SORTS.map((s) => ({ value: s, label: QN_SORT_LABELS[s] }))}
+      />
+      <button type="submit" className="btn btn-secondary">
+        Show
+      </button>
+      {filtered ? (
+        <Link className="link self-center" to={`${path}?${new URLSearchParams({ sort: query.sort })}`}>
+          Clear
+        </Link>
+      ) : null}
+    </Form>
+  )
+}
+
+type Version = {
+  id: string
+  version: number
+  status: QuestionnaireStatus
+  title: string
+  questionCount: number
+  schemes: Array<{ id: string; name: string; phase: 'draft' | 'upcoming' | 'open' | 'closed' }>
+}
+
+export function QuestionnaireTable({
+  rows,
+  archiveHref,
+}: {
+  rows: Array<{ id: string; name: string; versions: Version[] }>
+  archiveHref: (id: string) => string
+}) {
+  return (
+    <ul className="flex flex-col gap-4" aria-label="Questionnaires">
+      {rows.map((family) => (
+        <li key={family.id} className="card flex flex-col gap-3">
+          <h3 className="text-base font-semibold text-slate-900">{family.name}</h3>
+          <ul className="flex flex-col divide-y divide-slate-200" aria-label={`Versions of ${family.name}`}>
+            {family.versions.map((v) => (
+              <li key={v.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-2">
+                <Link className="link font-medium" to={`/admin/questionnaire-management/${v.id}`}>
+                  Version {v.version}
+                  {v.title !== family.name ? ` (“${v.title}”)` : ''}
+                </Link>
+                <StatusBadge status={v.status} />
+                <span className="text-sm text-slate-700">
+                  {v.questionCount} {v.questionCount === 1 ? 'question' : 'questions'}
+                </span>
+                {v.schemes.length ? (
+                  <span className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
+                    <strong className="font-semibold">In use by</strong>
+                    {v.schemes.map((s) => (
+                      <span key={s.id} className="inline-flex items-center gap-1">
+                        <Link className="link" to={`/admin/scheme-management/${s.id}`}>
+                          {s.name}
+                        </Link>
+                        <PhaseBadge phase={s.phase} />
+                      </span>
+                    ))}
+                  </span>
+                ) : (
+                  <span className="text-sm text-slate-600">Not used by a scheme</span>
+                )}
+                <span className="flex-1" />
+                <Form method="post" className="inline">
+                  <input type="hidden" name="intent" value="duplicate" />
+                  <input type="hidden" name="questionnaireId" value={v.id} />
+                  <button type="submit" className="btn btn-secondary text-sm">
+                    Duplicate<span className="sr-only"> version {v.version} of {family.name}</span>
+                  </button>
+                </Form>
+                {v.status !== 'archived' ? (
+                  <Link className="btn btn-secondary text-sm" to={archiveHref(v.id)}>
+                    Archive<span className="sr-only"> version {v.version} of {family.name}</span>
+                  </Link>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export function CreateQuestionnaireForm({ lastResult }: { lastResult: FormResult }) {
+  const [form, fields] = useConformForm(QnCreateSchema, { id: 'create-questionnaire', lastResult })
+  const busy = usePendingIntent('create')
+  return (
+    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="create" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field
+        label="Title"
+        inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: TITLE_MAX }}
+        errors={fields.title.errors}
+        help="Employees see it at the top of every page of the questionnaire."
+      />
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create questionnaire'}
+        </button>
+      </div>
+    </Form>
+  )
+}
+
+export function ImportQuestionnaireForm({ lastResult, maxBytes }: { lastResult: FormResult; maxBytes: number }) {
+  const busy = usePendingIntent('import')
+  const errors = formErrorsOf(lastResult)
+  return (
+    <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4">
+      <input type="hidden" name="intent" value="import" />
+      <FormErrors errors={errors} />
+      <div className="flex flex-col gap-1">
+        <label htmlFor="qn-import-file" className="label">
+          Questionnaire file (.json)
+        </label>
+        <input
+          id="qn-import-file"
+          name="file"
+          type="file"
+          accept=".json,application/json"
+          required
+          className="input"
+          aria-describedby="qn-import-help"
+        />
+        <p id="qn-import-help" className="text-sm text-slate-600">
+          A file exported from Panorama (format “panorama-questionnaire”, version 1), up to {maxBytes / 1024} kB.
+          It becomes a new draft.
+        </p>
+      </div>
+      <div>
+        <button type="submit" className="btn btn-secondary" disabled={busy}>
+          {busy ? 'Importing…' : 'Import as a draft'}
+        </button>
+      </div>
+    </Form>
+  )
+}

@@ -1,0 +1,264 @@
+import { QUESTION_KINDS, QUESTIONNAIRE_STATUSES, type QuestionKind, type QuestionnaireStatus } from '#db/enums'
+import { multiLine, singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
+
+/**
+ * The questionnaire builder's forms (Zod Mini: they run in the browser through Conform and on the
+ * server in the actions), their limits and wording, and the rules the builder, the publish checks
+ * and the JSON import share: the {{name}} placeholder and the scale's bounds. No server imports.
+ */
+
+export const TITLE_MAX = 200
+export const INTRO_MAX = 5000
+export const SECTION_TITLE_MAX = 120
+export const QUESTION_TEXT_MAX = 500
+export const CATEGORY_MAX = 80
+export const LABEL_MAX = 80
+/** Choices of a single/multi question, labels of a scale. */
+export const LABELS_MAX = 20
+export const SECTIONS_MAX = 50
+export const QUESTIONS_MAX = 200
+/** A scale runs from SCALE_MIN_LOWEST…SCALE_MAX_HIGHEST with at most SCALE_POINTS_MAX points. */
+export const SCALE_MIN_LOWEST = 0
+export const SCALE_MAX_HIGHEST = 20
+export const SCALE_POINTS_MAX = 11
+
+export const KIND_LABELS: Record<QuestionKind, string> = {
+  scale: 'Rating scale',
+  single: 'One choice',
+  multi: 'Several choices',
+  text: 'Short text',
+  textarea: 'Long text',
+}
+
+export const STATUS_LABELS: Record<QuestionnaireStatus, string> = {
+  draft: 'Draft',
+  published: 'Published',
+  archived: 'Archived',
+}
+
+/** The default scale of a new rating question: it passes the publish checks as it is. */
+export const DEFAULT_SCALE = {
+  min: 1,
+  max: 5,
+  labels: ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'],
+  allowNa: true,
+}
+
+export const QN_MESSAGES = {
+  title: 'Enter the questionnaire’s title.',
+  titleTooLong: `The title must be ${TITLE_MAX} characters or fewer.`,
+  introTooLong: `The introduction must be ${INTRO_MAX.toLocaleString('en-GB')} characters or fewer.`,
+  sectionTitle: 'Enter the section’s title.',
+  sectionTitleTooLong: `A section title must be ${SECTION_TITLE_MAX} characters or fewer.`,
+  sectionTaken: 'Another section of this questionnaire has that title. Choose a different one.',
+  text: 'Enter the question as the person answers it about themselves.',
+  raterText: 'Enter the question as a colleague answers it, with {{name}} where the person’s name goes.',
+  textTooLong: `A question must be ${QUESTION_TEXT_MAX} characters or fewer.`,
+  needsName: 'must contain {{name}}',
+  unknownPlaceholder: (p: string) => `has an unknown placeholder ${p}: only {{name}} can be used`,
+  category: 'Enter the competency this question measures.',
+  categoryTooLong: `A competency must be ${CATEGORY_MAX} characters or fewer.`,
+  kind: 'Choose the kind of question.',
+  label: 'Enter the label.',
+  labelTooLong: `A label must be ${LABEL_MAX} characters or fewer.`,
+  labelTaken: 'This question already has that label.',
+  tooManyLabels: `A question can have at most ${LABELS_MAX} choices or labels.`,
+  scaleMin: `Enter the lowest point, a whole number from ${SCALE_MIN_LOWEST} to ${SCALE_MAX_HIGHEST - 1}.`,
+  scaleMax: `Enter the highest point, a whole number from ${SCALE_MIN_LOWEST + 1} to ${SCALE_MAX_HIGHEST}.`,
+  scaleOrder: 'The highest point must be above the lowest.',
+  scalePoints: `A scale can have at most ${SCALE_POINTS_MAX} points.`,
+  scaleLabelsOver: 'A scale has more labels than points: remove labels or widen the scale.',
+  direction: 'Choose up or down.',
+  target: 'This item could not be identified. Reload the page and try again.',
+  frozen: 'This questionnaire is published, so it can no longer change. Edit it as a new version instead.',
+  archivedFrozen: 'This questionnaire is archived, so it can no longer change.',
+  tooManySections: `A questionnaire can have at most ${SECTIONS_MAX} sections.`,
+  tooManyQuestions: `A questionnaire can have at most ${QUESTIONS_MAX} questions.`,
+  sectionHasQuestions: 'This section still has questions: confirm that they are deleted with it.',
+  file: 'Choose a questionnaire file (.json) to import.',
+} as const
+
+// ---------------------------------------------------------------------------------------------
+// The {{name}} placeholder.
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
+
+/** What is wrong with a colleague wording's placeholders, or null: {{name}} is needed, nothing else. */
+export function placeholderProblem(raterText: string): string | null {
+  let hasName = false
+  for (const match of raterText.matchAll(PLACEHOLDER)) {
+    if (match[1] === 'name') hasName = true
+    else return QN_MESSAGES.unknownPlaceholder(match[0])
+  }
+  return hasName ? null : QN_MESSAGES.needsName
+}
+
+/** The field message for a placeholder problem (the import names its position instead). */
+const placeholderMessage = (problem: string) =>
+  problem === QN_MESSAGES.needsName ? 'The colleague wording must contain {{name}}.' : `The colleague wording ${problem}.`
+
+// ---------------------------------------------------------------------------------------------
+// Fields.
+
+const line = (required: string, tooLong: string, max: number) =>
+  z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong), singleLine())
+
+export const titleField = line(QN_MESSAGES.title, QN_MESSAGES.titleTooLong, TITLE_MAX)
+const intro = z._default(
+  z.string().check(z.trim(), z.maxLength(INTRO_MAX, QN_MESSAGES.introTooLong), multiLine()),
+  '',
+)
+const sectionTitle = line(QN_MESSAGES.sectionTitle, QN_MESSAGES.sectionTitleTooLong, SECTION_TITLE_MAX)
+const selfText = line(QN_MESSAGES.text, QN_MESSAGES.textTooLong, QUESTION_TEXT_MAX)
+const raterText = line(QN_MESSAGES.raterText, QN_MESSAGES.textTooLong, QUESTION_TEXT_MAX).check(
+  z.superRefine<string>((value, ctx) => {
+    const problem = placeholderProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: placeholderMessage(problem) })
+  }),
+)
+const category = line(QN_MESSAGES.category, QN_MESSAGES.categoryTooLong, CATEGORY_MAX)
+const label = line(QN_MESSAGES.label, QN_MESSAGES.labelTooLong, LABEL_MAX)
+const kind = z.enum(QUESTION_KINDS, { error: QN_MESSAGES.kind })
+const target = z.uuid({ error: QN_MESSAGES.target })
+const direction = z.enum(['up', 'down'], { error: QN_MESSAGES.direction })
+const index = z.number({ error: QN_MESSAGES.target }).check(z.int(QN_MESSAGES.target), z.gte(0), z.lt(LABELS_MAX))
+/** A checkbox: present ("on") or absent. */
+const checkbox = z.pipe(
+  z.optional(z.string()),
+  z.transform((v: string | undefined) => v !== undefined && v !== ''),
+)
+const whole = (message: string, min: number, max: number) =>
+  z.number({ error: message }).check(z.int(message), z.gte(min, message), z.lte(max, message))
+
+// ---------------------------------------------------------------------------------------------
+// The list page.
+
+export const QnCreateSchema = z.object({ intent: z.literal('create'), title: titleField })
+export const QnDuplicateSchema = z.object({ intent: z.literal('duplicate'), questionnaireId: target })
+export const QnArchiveSchema = z.object({ intent: z.literal('archive'), questionnaireId: target })
+
+// ---------------------------------------------------------------------------------------------
+// The builder (each change is its own form, posted with its intent).
+
+export const QnDetailsSchema = z.object({ intent: z.literal('details'), title: titleField, intro })
+export const QnAddSectionSchema = z.object({ intent: z.literal('add-section'), title: sectionTitle })
+export const QnRenameSectionSchema = z.object({
+  intent: z.literal('rename-section'),
+  sectionId: target,
+  title: sectionTitle,
+})
+export const QnMoveSectionSchema = z.object({ intent: z.literal('move-section'), sectionId: target, direction })
+export const QnDeleteSectionSchema = z.object({
+  intent: z.literal('delete-section'),
+  sectionId: target,
+  confirmed: checkbox,
+})
+
+export const QnAddQuestionSchema = z.object({
+  intent: z.literal('add-question'),
+  sectionId: target,
+  kind,
+  text: selfText,
+  raterText,
+  category,
+})
+
+const scaleBound = (message: string) => z.optional(whole(message, SCALE_MIN_LOWEST, SCALE_MAX_HIGHEST))
+
+export const QnUpdateQuestionSchema = z
+  .object({
+    intent: z.literal('update-question'),
+    questionId: target,
+    kind,
+    text: selfText,
+    raterText,
+    category,
+    required: checkbox,
+    allowNa: checkbox,
+    min: scaleBound(QN_MESSAGES.scaleMin),
+    max: scaleBound(QN_MESSAGES.scaleMax),
+  })
+  .check(
+    z.superRefine((v, ctx) => {
+      if (v.kind !== 'scale') return
+      if (v.min === undefined) ctx.addIssue({ code: 'custom', path: ['min'], message: QN_MESSAGES.scaleMin })
+      if (v.max === undefined) ctx.addIssue({ code: 'custom', path: ['max'], message: QN_MESSAGES.scaleMax })
+      if (v.min === undefined || v.max === undefined) return
+      if (v.max <= v.min) ctx.addIssue({ code: 'custom', path: ['max'], message: QN_MESSAGES.scaleOrder })
+      else if (v.max - v.min + 1 > SCALE_POINTS_MAX)
+        ctx.addIssue({ code: 'custom', path: ['max'], message: QN_MESSAGES.scalePoints })
+    }),
+  )
+export type QuestionUpdate = Omit<z.output<typeof QnUpdateQuestionSchema>, 'intent' | 'questionId'>
+
+export const QnMoveQuestionSchema = z.object({
+  intent: z.literal('move-question'),
+  questionId: target,
+  direction,
+})
+export const QnDeleteQuestionSchema = z.object({ intent: z.literal('delete-question'), questionId: target })
+
+export const QnAddOptionSchema = z.object({ intent: z.literal('add-option'), questionId: target, label })
+export const QnRenameOptionSchema = z.object({
+  intent: z.literal('rename-option'),
+  questionId: target,
+  index,
+  label,
+})
+export const QnMoveOptionSchema = z.object({
+  intent: z.literal('move-option'),
+  questionId: target,
+  index,
+  direction,
+})
+export const QnRemoveOptionSchema = z.object({ intent: z.literal('remove-option'), questionId: target, index })
+
+export const QnPublishSchema = z.object({ intent: z.literal('publish') })
+export const QnRevertSchema = z.object({ intent: z.literal('revert-to-draft') })
+export const QnNewVersionSchema = z.object({ intent: z.literal('new-version') })
+export const QnArchiveHereSchema = z.object({ intent: z.literal('archive') })
+export const QnDuplicateHereSchema = z.object({ intent: z.literal('duplicate') })
+
+// ---------------------------------------------------------------------------------------------
+// Addresses: bad values fall back rather than failing the page.
+
+const searchText = z.pipe(
+  z.catch(z.string().check(z.trim()), ''),
+  z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+)
+const cursor = z.catch(z.optional(z.string()), undefined)
+
+export const QN_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
+export type QnSort = (typeof QN_SORTS)[number]
+export const QN_SORT_LABELS: Record<QnSort, string> = {
+  'name-asc': 'Title, A to Z',
+  'name-desc': 'Title, Z to A',
+  'created-desc': 'Newest first',
+  'created-asc': 'Oldest first',
+}
+
+export const QnListQuerySchema = z.object({
+  q: searchText,
+  status: z.catch(z.optional(z.enum(QUESTIONNAIRE_STATUSES)), undefined),
+  sort: z.catch(z.enum(QN_SORTS), 'name-asc'),
+  after: cursor,
+  before: cursor,
+  archive: z.catch(z.optional(z.uuid()), undefined),
+})
+export type QnListQuery = z.output<typeof QnListQuerySchema>
+
+export function parseQnListQuery(searchParams: URLSearchParams): QnListQuery {
+  return QnListQuerySchema.parse(Object.fromEntries(searchParams))
+}
+
+export const QnDetailQuerySchema = z.object({
+  preview: z.catch(z.optional(z.enum(['self', 'colleague'])), undefined),
+  deleteSection: z.catch(z.optional(z.uuid()), undefined),
+  confirm: z.catch(z.optional(z.enum(['publish', 'archive', 'new-version', 'revert-to-draft'])), undefined),
+})
+export type QnDetailQuery = z.output<typeof QnDetailQuerySchema>
+
+export function parseQnDetailQuery(searchParams: URLSearchParams): QnDetailQuery {
+  return QnDetailQuerySchema.parse(Object.fromEntries(searchParams))
+}
