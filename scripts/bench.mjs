@@ -258,6 +258,8 @@ export async function discover(target) {
         brand: brand.id,
         admin: adminRow?.id,
         scheme: scheme.id,
+        // The questionnaire the answering assignment uses: the builder page of a real questionnaire.
+        questionnaire: answering.questionnaire_id,
       },
       employee: {
         id: person.id,
@@ -273,7 +275,7 @@ export async function discover(target) {
 }
 
 function cases(found) {
-  const { rid, assignment, company, brand, admin, scheme } = found.ids
+  const { rid, assignment, company, brand, admin, scheme, questionnaire } = found.ids
   return [
     { name: 'GET /sign-in', path: '/sign-in', role: null, budget: 0.8 },
     { name: 'GET /user', path: '/user', role: 'employee', budget: 0.6 },
@@ -346,6 +348,22 @@ function cases(found) {
     {
       name: 'GET /admin/scheme-management/:schemeId (progress table)',
       path: `/admin/scheme-management/${scheme}`,
+      role: 'admin',
+    },
+    { name: 'GET /admin/questionnaire-management', path: '/admin/questionnaire-management', role: 'admin' },
+    {
+      name: 'GET /admin/questionnaire-management?status=published (filtered)',
+      path: '/admin/questionnaire-management?status=published&sort=created-desc',
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/questionnaire-management/:qid (builder)',
+      path: `/admin/questionnaire-management/${questionnaire}`,
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/questionnaire-management/:qid?preview=colleague',
+      path: `/admin/questionnaire-management/${questionnaire}?preview=colleague`,
       role: 'admin',
     },
   ]

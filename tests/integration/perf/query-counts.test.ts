@@ -87,7 +87,13 @@ const EXPECTED = {
   'GET /admin/scheme-management/:schemeId': SESSION_READS + 3,
   // …and the edit form's choices.
   'GET /admin/scheme-management/:schemeId?edit': SESSION_READS + 4,
-  'GET /admin/questionnaire-management': SESSION_READS,
+  // The page of questionnaire lines with every version's question count and schemes (one statement).
+  'GET /admin/questionnaire-management': SESSION_READS + 1,
+  'GET /admin/questionnaire-management?status=published&q=:title': SESSION_READS + 1,
+  // The questionnaire with its uses and versions, its sections, its questions.
+  'GET /admin/questionnaire-management/:qid': SESSION_READS + 3,
+  'GET /admin/questionnaire-management/:qid?preview=colleague': SESSION_READS + 3,
+  'GET /admin/questionnaire-management/:qid/export.json': SESSION_READS + 3,
 } as const satisfies Record<string, number>
 
 type Case = keyof typeof EXPECTED
@@ -318,6 +324,15 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
     get(`/admin/scheme-management/${ids.scheme}`, cookies.admin),
   'GET /admin/scheme-management/:schemeId?edit': () =>
     get(`/admin/scheme-management/${ids.scheme}?edit`, cookies.admin),
+  'GET /admin/questionnaire-management': () => get('/admin/questionnaire-management', cookies.admin),
+  'GET /admin/questionnaire-management?status=published&q=:title': () =>
+    get('/admin/questionnaire-management?status=published&q=Leadership', cookies.admin),
+  'GET /admin/questionnaire-management/:qid': () =>
+    get(`/admin/questionnaire-management/${ids.questionnaire}`, cookies.admin),
+  'GET /admin/questionnaire-management/:qid?preview=colleague': () =>
+    get(`/admin/questionnaire-management/${ids.questionnaire}?preview=colleague`, cookies.admin),
+  'GET /admin/questionnaire-management/:qid/export.json': () =>
+    get(`/admin/questionnaire-management/${ids.questionnaire}/export.json`, cookies.admin),
   'GET /admin/answer-management': () => get('/admin/answer-management', cookies.admin),
   'GET /admin/email-management': () => get('/admin/email-management', cookies.admin),
   'GET /admin/admin-management': () => get('/admin/admin-management', cookies.admin),
@@ -333,7 +348,6 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
     get(`/admin/employee-management/${ids.employee}`, cookies.admin),
   'GET /admin/employee-management?import=:id': () =>
     get(`/admin/employee-management?import=${ids.import}`, cookies.admin),
-  'GET /admin/questionnaire-management': () => get('/admin/questionnaire-management', cookies.admin),
 }
 
 async function get(pathname: string, cookie: string | null) {

@@ -113,7 +113,6 @@ const ADMIN_PAGES = [
   '/admin/employee-management',
   '/admin/scheme-management',
   '/admin/questionnaire-management',
-  '/admin/questionnaire-management/some-qid',
   '/admin/profile',
 ]
 // Admin management pages with forms answer a bare POST with 400 (no intent); the rest are not built.
@@ -123,6 +122,7 @@ const ADMIN_POST: Record<string, number> = {
   '/admin/admin-management': 400,
   '/admin/brand-management': 400,
   '/admin/scheme-management': 400,
+  '/admin/questionnaire-management': 400,
   '/admin/profile': 400,
 }
 
@@ -291,6 +291,28 @@ const ROWS = (): Row[] => [
     get: guarded(`/admin/scheme-management/${id}`, ['admin'], 404),
     post: guarded(`/admin/scheme-management/${id}`, ['admin'], 404),
   })),
+  // A questionnaire's builder and its JSON download: real ids answer (a bare POST names no intent:
+  // 400), unknown and malformed ones are the not-found page.
+  {
+    path: () => `/admin/questionnaire-management/${ids.questionnaire}`,
+    get: guarded(`/admin/questionnaire-management/${ids.questionnaire}`, ['admin'], 200),
+    post: guarded(`/admin/questionnaire-management/${ids.questionnaire}`, ['admin'], 400),
+  },
+  {
+    path: () => `/admin/questionnaire-management/${ids.questionnaire}/export.json`,
+    get: guarded(`/admin/questionnaire-management/${ids.questionnaire}/export.json`, ['admin'], 200),
+    post: all(405),
+  },
+  ...['some-qid', '00000000-0000-4000-8000-000000000000'].map((id) => ({
+    path: () => `/admin/questionnaire-management/${id}`,
+    get: guarded(`/admin/questionnaire-management/${id}`, ['admin'], 404),
+    post: guarded(`/admin/questionnaire-management/${id}`, ['admin'], 404),
+  })),
+  {
+    path: () => '/admin/questionnaire-management/some-qid/export.json',
+    get: guarded('/admin/questionnaire-management/some-qid/export.json', ['admin'], 404),
+    post: all(405),
+  },
   // npm run bench's reference page: public, a constant, no action.
   { path: () => '/bench/ping', get: all(200), post: all(405) },
   { path: () => '/no/such/page', get: all(404), post: all(404) },
