@@ -1,5 +1,12 @@
 import { Form, Link } from 'react-router'
-import { ConfirmPanel, Notices, PageHeader, usePendingIntent, type IntentReply } from '#app/components/form-kit'
+import {
+  ConfirmPanel,
+  Notices,
+  PageHeader,
+  usePendingIntent,
+  useResetAfterSuccess,
+  type IntentReply,
+} from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { QUESTION_KINDS, type QuestionKind, type QuestionnaireStatus } from '#db/enums'
 import type { QuestionOptions } from '#db/schema/questionnaires'
@@ -405,8 +412,9 @@ function DetailsForm({ qn, actionData }: { qn: BuilderData['questionnaire']; act
 function AddSectionForm({ actionData }: { actionData: IntentReply }) {
   const result = replyFor(actionData, 'add-section')
   const busy = usePendingIntent('add-section')
+  useResetAfterSuccess('add-section-form', 'add-section', result)
   return (
-    <Form method="post" preventScrollReset className="card flex flex-wrap items-end gap-3" aria-label="Add a section">
+    <Form id="add-section-form" method="post" preventScrollReset className="card flex flex-wrap items-end gap-3" aria-label="Add a section">
       <input type="hidden" name="intent" value="add-section" />
       <div className="flex min-w-48 flex-1 flex-col gap-1">
         <label htmlFor="new-section-title" className="label">
@@ -600,10 +608,11 @@ const RATER_HELP = 'Write {{name}} where the person’s name goes, e.g. “{{nam
 function AddQuestionForm({ sectionId, number, actionData }: { sectionId: string; number: number; actionData: IntentReply }) {
   const result = replyFor(actionData, 'add-question', ['sectionId', sectionId])
   const base = `add-q-${sectionId}`
+  useResetAfterSuccess(`${base}-form`, 'add-question', result)
   return (
     <details className="rounded-lg border border-slate-200 p-3" open={Boolean(result)}>
       <summary className="cursor-pointer font-medium text-indigo-800">Add a question to section {number}</summary>
-      <Form method="post" preventScrollReset className="mt-3 grid gap-3 sm:grid-cols-2">
+      <Form id={`${base}-form`} method="post" preventScrollReset className="mt-3 grid gap-3 sm:grid-cols-2">
         <input type="hidden" name="intent" value="add-question" />
         <input type="hidden" name="sectionId" value={sectionId} />
         <div className="sm:col-span-2">
@@ -805,6 +814,7 @@ function OptionList({ question: q, label, actionData }: { question: Question; la
   const noun = q.kind === 'scale' ? 'label' : 'choice'
   const key: [string, string] = ['questionId', q.id]
   const addResult = replyFor(actionData, 'add-option', key)
+  useResetAfterSuccess(`q-${q.id}-add-option`, 'add-option', addResult)
   const listErrors = [
     ...(allErrors(replyFor(actionData, 'rename-option', key)) ?? []),
     ...(allErrors(replyFor(actionData, 'move-option', key)) ?? []),
@@ -857,7 +867,7 @@ function OptionList({ question: q, label, actionData }: { question: Question; la
       ) : (
         <p className="text-sm text-slate-700">No {noun}s yet.</p>
       )}
-      <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2">
+      <Form id={`q-${q.id}-add-option`} method="post" preventScrollReset className="flex flex-wrap items-end gap-2">
         <input type="hidden" name="intent" value="add-option" />
         <input type="hidden" name="questionId" value={q.id} />
         <div className="flex min-w-40 flex-1 flex-col gap-1">
