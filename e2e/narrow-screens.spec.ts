@@ -187,6 +187,18 @@ test('every admin page fits a 360 px phone', async ({ page }) => {
   await page.goto('/admin/brand-management')
   const brand = await page.locator('a[href^="/admin/brand-management/"]').first().getAttribute('href')
   await visit(page, brand!, problems, '/admin/brand-management/:id')
+  await page.goto('/admin/questionnaire-management')
+  const questionnaire = await page
+    .locator('a[href^="/admin/questionnaire-management/"]')
+    .first()
+    .getAttribute('href')
+  await visit(page, questionnaire!, problems, '/admin/questionnaire-management/:qid')
+  await visit(
+    page,
+    `${questionnaire}?preview=colleague`,
+    problems,
+    '/admin/questionnaire-management/:qid?preview',
+  )
   await page.goto('/admin/company-management')
   const edit = await page.getByRole('link', { name: /^Edit/ }).first().getAttribute('href')
   await visit(page, edit!, problems, '/admin/company-management?edit=…')

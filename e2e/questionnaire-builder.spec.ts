@@ -27,7 +27,8 @@ const questionCards = (scope: Locator) => scope.locator('[id^="question-"]')
 /** Opens the section's "Add a question" disclosure, unless it is open already. */
 async function openAddForm(scope: Locator) {
   const details = scope.locator('details')
-  if (!(await details.evaluate((d: HTMLDetailsElement) => d.open))) await scope.getByText(/^Add a question to section/).click()
+  if (!(await details.evaluate((d: HTMLDetailsElement) => d.open)))
+    await scope.getByText(/^Add a question to section/).click()
 }
 
 async function addQuestion(
@@ -131,10 +132,14 @@ test('build a questionnaire with every kind, reorder, preview and publish', asyn
 
   // Move the short-text question up out of "Growth" into "Working together", then back.
   const shortText = () => page.locator('[id^="question-"]').filter({ has: page.getByText(/· Short text$/) })
-  await shortText().getByRole('button', { name: /Move question 1 of section 2 up/ }).click()
+  await shortText()
+    .getByRole('button', { name: /Move question 1 of section 2 up/ })
+    .click()
   await expect(questionCards(first)).toHaveCount(4)
   await expect(questionCards(second)).toHaveCount(1)
-  await shortText().getByRole('button', { name: /Move question 4 of section 1 down/ }).click()
+  await shortText()
+    .getByRole('button', { name: /Move question 4 of section 1 down/ })
+    .click()
   await expect(questionCards(second)).toHaveCount(2)
   await expect(page.getByText('Nothing blocks publishing.')).toBeVisible()
   await expectAccessible(page)

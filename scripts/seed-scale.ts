@@ -17,7 +17,15 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type pg from 'pg'
 import { closeDatabase, getDb, openDatabase, runMigrations } from '../db/client'
-import { actionCodes, assignments, questionnaireSections, questionnaires, questions, schemeMembers, users } from '../db/schema/index'
+import {
+  actionCodes,
+  assignments,
+  questionnaireSections,
+  questionnaires,
+  questions,
+  schemeMembers,
+  users,
+} from '../db/schema/index'
 import type { QuestionSeed } from '../db/factories'
 import { DEMO_QUESTIONS } from '../db/seed'
 import { createActionCode } from '../app/modules/auth/action-codes.server'
@@ -395,7 +403,14 @@ function steps(passwordHash: string): Step[] {
             const sectionIds = new Map(titles.map((t, n) => [t, sid(TAG.section, (i + 1) * 100 + n)]))
             await tx
               .insert(questionnaireSections)
-              .values(titles.map((title, n) => ({ id: sectionIds.get(title)!, questionnaireId: id, position: n, title })))
+              .values(
+                titles.map((title, n) => ({
+                  id: sectionIds.get(title)!,
+                  questionnaireId: id,
+                  position: n,
+                  title,
+                })),
+              )
               .onConflictDoNothing()
             await tx
               .insert(questions)

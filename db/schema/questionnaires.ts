@@ -57,10 +57,7 @@ export const questionnaireSections = pgTable(
     position: integer().notNull(),
     title: text().notNull(),
   },
-  (t) => [
-    index().on(t.questionnaireId, t.position),
-    uniqueIndex().on(t.questionnaireId, t.title),
-  ],
+  (t) => [index().on(t.questionnaireId, t.position), uniqueIndex().on(t.questionnaireId, t.title)],
 )
 
 export const questionKindEnum = pgEnum('question_kind', QUESTION_KINDS)

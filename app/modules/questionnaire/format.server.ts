@@ -99,15 +99,28 @@ const question = z.discriminatedUnion(
       .strictObject({
         kind: z.literal('scale'),
         ...base,
-        scale: z.strictObject({ min: bound, max: bound, labels: labelList, allowNa: z.boolean().default(false) }),
+        scale: z.strictObject({
+          min: bound,
+          max: bound,
+          labels: labelList,
+          allowNa: z.boolean().default(false),
+        }),
       })
       .superRefine((q, ctx) => {
         const { min, max, labels } = q.scale
         if (max <= min) ctx.addIssue({ code: 'custom', path: ['scale', 'max'], message: 'must be above min' })
         else if (max - min + 1 > SCALE_POINTS_MAX)
-          ctx.addIssue({ code: 'custom', path: ['scale', 'max'], message: `gives more than ${SCALE_POINTS_MAX} points` })
+          ctx.addIssue({
+            code: 'custom',
+            path: ['scale', 'max'],
+            message: `gives more than ${SCALE_POINTS_MAX} points`,
+          })
         else if (labels.length > max - min + 1)
-          ctx.addIssue({ code: 'custom', path: ['scale', 'labels'], message: 'has more labels than the scale has points' })
+          ctx.addIssue({
+            code: 'custom',
+            path: ['scale', 'labels'],
+            message: 'has more labels than the scale has points',
+          })
       }),
     z.strictObject({ kind: z.literal('single'), ...base, choices: labelList }),
     z.strictObject({ kind: z.literal('multi'), ...base, choices: labelList }),
@@ -120,7 +133,9 @@ const question = z.discriminatedUnion(
 export const QuestionnaireFileSchema = z
   .strictObject({
     format: z.literal(FORMAT_NAME, { error: `must be "${FORMAT_NAME}"` }),
-    version: z.literal(FORMAT_VERSION, { error: `must be ${FORMAT_VERSION}: this Panorama reads version 1 files` }),
+    version: z.literal(FORMAT_VERSION, {
+      error: `must be ${FORMAT_VERSION}: this Panorama reads version 1 files`,
+    }),
     title: line(TITLE_MAX),
     intro: z
       .string()
@@ -140,12 +155,20 @@ export const QuestionnaireFileSchema = z
     const titles = new Set<string>()
     file.sections.forEach((s, i) => {
       if (titles.has(s.title))
-        ctx.addIssue({ code: 'custom', path: ['sections', i, 'title'], message: `repeats the section title “${s.title}”` })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sections', i, 'title'],
+          message: `repeats the section title “${s.title}”`,
+        })
       titles.add(s.title)
     })
     const count = file.sections.reduce((n, s) => n + s.questions.length, 0)
     if (count > QUESTIONS_MAX)
-      ctx.addIssue({ code: 'custom', path: ['sections'], message: `hold ${count} questions: at most ${QUESTIONS_MAX}` })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sections'],
+        message: `hold ${count} questions: at most ${QUESTIONS_MAX}`,
+      })
   })
 export type QuestionnaireFile = z.output<typeof QuestionnaireFileSchema>
 
@@ -231,7 +254,12 @@ export function questionnaireFile(content: QnContent) {
         if (q.kind === 'scale')
           return {
             ...common,
-            scale: { min: options.min!, max: options.max!, labels: options.labels!, allowNa: options.allowNa! },
+            scale: {
+              min: options.min!,
+              max: options.max!,
+              labels: options.labels!,
+              allowNa: options.allowNa!,
+            },
           }
         if (q.kind === 'single' || q.kind === 'multi') return { ...common, choices: options.labels! }
         return common

@@ -2,9 +2,22 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, queryRows, type Tx } from '#db/client'
-import { questionnaireSections, questionnaires, questions, schemes, type QuestionOptions } from '#db/schema/index'
+import {
+  questionnaireSections,
+  questionnaires,
+  questions,
+  schemes,
+  type QuestionOptions,
+} from '#db/schema/index'
 import type { QuestionKind, QuestionnaireStatus } from '#db/enums'
-import { escapeLike, keysetCondition, keysetPage, keysetPlan, timestampKey, type Page } from '#app/lib/keyset.server'
+import {
+  escapeLike,
+  keysetCondition,
+  keysetPage,
+  keysetPlan,
+  timestampKey,
+  type Page,
+} from '#app/lib/keyset.server'
 import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -69,7 +82,11 @@ export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFam
     filters.push(
       sql`EXISTS (SELECT 1 FROM questionnaires f WHERE f.lineage_id = q.lineage_id AND f.status = ${query.status})`,
     )
-  const keyset = keysetCondition(plan, { name: sql`q.title` as never, created: sql`q.created_at` as never, id: sql`q.id` as never })
+  const keyset = keysetCondition(plan, {
+    name: sql`q.title` as never,
+    created: sql`q.created_at` as never,
+    id: sql`q.id` as never,
+  })
   if (keyset) filters.push(keyset)
   const rows = await queryRows<{
     headId: string
@@ -256,9 +273,16 @@ async function insertQuestionnaire(
   })
   const sectionIds = content.sections.map(() => randomUUID())
   if (content.sections.length)
-    await tx.insert(questionnaireSections).values(
-      content.sections.map((s, position) => ({ id: sectionIds[position]!, questionnaireId: id, position, title: s.title })),
-    )
+    await tx
+      .insert(questionnaireSections)
+      .values(
+        content.sections.map((s, position) => ({
+          id: sectionIds[position]!,
+          questionnaireId: id,
+          position,
+          title: s.title,
+        })),
+      )
   const rows = content.sections.flatMap((s, n) =>
     s.questions.map((q) => ({
       questionnaireId: id,
@@ -279,7 +303,13 @@ async function insertQuestionnaire(
 export async function createQuestionnaire(actor: Actor, title: string): Promise<Outcome<{ id: string }>> {
   return getDb().transaction(async (tx) => {
     const id = await insertQuestionnaire(tx, { title, intro: '', sections: [] }, {})
-    await recordAudit(tx, { ...auditOf(actor), action: 'questionnaire.create', entity: 'questionnaire', entityId: id, details: { title } })
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'questionnaire.create',
+      entity: 'questionnaire',
+      entityId: id,
+      details: { title },
+    })
     return ok({ id })
   })
 }
@@ -367,14 +397,26 @@ export async function archiveQuestionnaire(actor: Actor, id: string): Promise<Ou
       return refuse(
         `The open scheme${open.length === 1 ? '' : 's'} ${named(open)} ${open.length === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${open.length === 1 ? 'that scheme closes' : 'they close'}.`,
       )
-    await tx.update(questionnaires).set({ status: 'archived', updatedAt: new Date() }).where(eq(questionnaires.id, id))
-    await recordAudit(tx, { ...auditOf(actor), action: 'questionnaire.archive', entity: 'questionnaire', entityId: id, details: { from: row.status } })
+    await tx
+      .update(questionnaires)
+      .set({ status: 'archived', updatedAt: new Date() })
+      .where(eq(questionnaires.id, id))
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'questionnaire.archive',
+      entity: 'questionnaire',
+      entityId: id,
+      details: { from: row.status },
+    })
     return ok({ title: row.title })
   })
 }
 
 /** Publish: only a draft, and only when the checks find nothing. */
-export async function publishQuestionnaire(actor: Actor, id: string): Promise<Outcome<{ title: string; version: number }>> {
+export async function publishQuestionnaire(
+  actor: Actor,
+  id: string,
+): Promise<Outcome<{ title: string; version: number }>> {
   return getDb().transaction(async (tx) => {
     const row = await lock(tx, id)
     if (!row) return notFound()
@@ -382,8 +424,17 @@ export async function publishQuestionnaire(actor: Actor, id: string): Promise<Ou
     const structure = await readContent(tx, id)
     const blockers = publishBlockers(structure.map((s) => ({ title: s.title, questions: s.questions })))
     if (blockers.length) return refuse(...blockers)
-    await tx.update(questionnaires).set({ status: 'published', updatedAt: new Date() }).where(eq(questionnaires.id, id))
-    await recordAudit(tx, { ...auditOf(actor), action: 'questionnaire.publish', entity: 'questionnaire', entityId: id, details: { version: row.version } })
+    await tx
+      .update(questionnaires)
+      .set({ status: 'published', updatedAt: new Date() })
+      .where(eq(questionnaires.id, id))
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'questionnaire.publish',
+      entity: 'questionnaire',
+      entityId: id,
+      details: { version: row.version },
+    })
     return ok({ title: row.title, version: row.version })
   })
 }
@@ -396,9 +447,19 @@ export async function revertToDraft(actor: Actor, id: string): Promise<Outcome<{
     if (row.status !== 'published') return refuse('Only a published questionnaire can go back to draft.')
     const using = await schemesUsing(tx, id)
     if (using.length)
-      return refuse(`The scheme${using.length === 1 ? '' : 's'} ${named(using)} ${using.length === 1 ? 'uses' : 'use'} this version: edit it as a new version instead.`)
-    await tx.update(questionnaires).set({ status: 'draft', updatedAt: new Date() }).where(eq(questionnaires.id, id))
-    await recordAudit(tx, { ...auditOf(actor), action: 'questionnaire.revert_to_draft', entity: 'questionnaire', entityId: id })
+      return refuse(
+        `The scheme${using.length === 1 ? '' : 's'} ${named(using)} ${using.length === 1 ? 'uses' : 'use'} this version: edit it as a new version instead.`,
+      )
+    await tx
+      .update(questionnaires)
+      .set({ status: 'draft', updatedAt: new Date() })
+      .where(eq(questionnaires.id, id))
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'questionnaire.revert_to_draft',
+      entity: 'questionnaire',
+      entityId: id,
+    })
     return ok({ title: row.title })
   })
 }
@@ -407,13 +468,18 @@ export async function revertToDraft(actor: Actor, id: string): Promise<Outcome<{
  * "Edit" of a frozen questionnaire: a draft copy as the next version of its line (parent = this
  * one). The old version, its schemes and their answers are untouched. Only from the newest version.
  */
-export async function newVersion(actor: Actor, id: string): Promise<Outcome<{ id: string; version: number }>> {
+export async function newVersion(
+  actor: Actor,
+  id: string,
+): Promise<Outcome<{ id: string; version: number }>> {
   const source = await getQuestionnaire(id)
   if (!source) return notFound()
   if (source.status === 'draft') return refuse('This version is a draft: edit it as it is.')
   const newest = source.versions[0]!
   if (newest.id !== id)
-    return refuse(`Version ${newest.version} is the newest of this questionnaire: open it to make the next one.`)
+    return refuse(
+      `Version ${newest.version} is the newest of this questionnaire: open it to make the next one.`,
+    )
   return getDb().transaction(async (tx) => {
     const row = await lock(tx, id)
     if (!row) return notFound()
@@ -424,7 +490,11 @@ export async function newVersion(actor: Actor, id: string): Promise<Outcome<{ id
     if (Number(latest?.version) !== row.version)
       return refuse('Someone has just made a newer version. Reload the page to see it.')
     const version = row.version + 1
-    const newId = await insertQuestionnaire(tx, contentOf(source), { lineageId: row.lineageId, version, parentId: id })
+    const newId = await insertQuestionnaire(tx, contentOf(source), {
+      lineageId: row.lineageId,
+      version,
+      parentId: id,
+    })
     await recordAudit(tx, {
       ...auditOf(actor),
       action: 'questionnaire.new_version',
@@ -480,7 +550,9 @@ async function writeOrder(tx: Tx, id: string, sections: StructSection[]) {
         sections.map((s, n) => sql`(${s.id}::uuid, ${n}::int)`),
         sql`, `,
       )}) AS v(id, position) WHERE s.id = v.id`)
-  const list = sections.flatMap((s) => s.questions.map((q) => ({ id: q.id, sectionId: s.id, title: s.title })))
+  const list = sections.flatMap((s) =>
+    s.questions.map((q) => ({ id: q.id, sectionId: s.id, title: s.title })),
+  )
   if (!list.length) return
   await tx.execute(sql`UPDATE questions SET position = -1 - position WHERE questionnaire_id = ${id}`)
   await tx.execute(sql`UPDATE questions q SET position = v.position, section_id = v.section_id, section = v.title
@@ -539,7 +611,10 @@ function findQuestion(sections: StructSection[], questionId: string) {
 
 export function updateDetails(actor: Actor, id: string, input: { title: string; intro: string }) {
   return editDraft(actor, id, 'details', async (tx) => {
-    await tx.update(questionnaires).set({ title: input.title, intro: input.intro }).where(eq(questionnaires.id, id))
+    await tx
+      .update(questionnaires)
+      .set({ title: input.title, intro: input.intro })
+      .where(eq(questionnaires.id, id))
     return { value: input, details: { title: input.title } }
   })
 }
@@ -557,7 +632,8 @@ export function renameSection(actor: Actor, id: string, sectionId: string, title
   return editDraft(actor, id, 'section_rename', async (tx, sections) => {
     const section = sections.find((s) => s.id === sectionId)
     if (!section) return gone()
-    if (sections.some((s) => s.id !== sectionId && s.title === title)) return refuseField('title', QN_MESSAGES.sectionTaken)
+    if (sections.some((s) => s.id !== sectionId && s.title === title))
+      return refuseField('title', QN_MESSAGES.sectionTaken)
     await tx.update(questionnaireSections).set({ title }).where(eq(questionnaireSections.id, sectionId))
     await tx.update(questions).set({ section: title }).where(eq(questions.sectionId, sectionId))
     return { value: { title, from: section.title }, details: { sectionId, from: section.title, title } }
@@ -569,7 +645,8 @@ export function moveSection(actor: Actor, id: string, sectionId: string, directi
     const at = sections.findIndex((s) => s.id === sectionId)
     if (at < 0) return gone()
     const to = direction === 'up' ? at - 1 : at + 1
-    if (to < 0 || to >= sections.length) return refuse(`This section is already ${direction === 'up' ? 'first' : 'last'}.`)
+    if (to < 0 || to >= sections.length)
+      return refuse(`This section is already ${direction === 'up' ? 'first' : 'last'}.`)
     ;[sections[at], sections[to]] = [sections[to]!, sections[at]!]
     await writeOrder(tx, id, sections)
     return { value: { title: sections[to]!.title, position: to + 1 }, details: { sectionId, direction } }
@@ -592,7 +669,11 @@ export function deleteSection(actor: Actor, id: string, sectionId: string, confi
   })
 }
 
-function optionsFor(kind: QuestionKind, previous: QuestionOptions | null, scale?: { min: number; max: number; allowNa: boolean }) {
+function optionsFor(
+  kind: QuestionKind,
+  previous: QuestionOptions | null,
+  scale?: { min: number; max: number; allowNa: boolean },
+) {
   if (kind === 'scale') {
     const labels = previous?.labels?.length ? previous.labels : DEFAULT_SCALE.labels
     return normalOptions('scale', {
@@ -613,7 +694,8 @@ export function addQuestion(
   return editDraft(actor, id, 'question_add', async (tx, sections) => {
     const section = sections.find((s) => s.id === input.sectionId)
     if (!section) return gone()
-    if (sections.reduce((n, s) => n + s.questions.length, 0) >= QUESTIONS_MAX) return refuse(QN_MESSAGES.tooManyQuestions)
+    if (sections.reduce((n, s) => n + s.questions.length, 0) >= QUESTIONS_MAX)
+      return refuse(QN_MESSAGES.tooManyQuestions)
     const options = optionsFor(input.kind, null)
     const [row] = await tx
       .insert(questions)
@@ -632,7 +714,10 @@ export function addQuestion(
       .returning({ id: questions.id })
     section.questions.push({ ...input, id: row!.id, required: true, options })
     await writeOrder(tx, id, sections)
-    return { value: { id: row!.id, section: section.title }, details: { questionId: row!.id, kind: input.kind } }
+    return {
+      value: { id: row!.id, section: section.title },
+      details: { questionId: row!.id, kind: input.kind },
+    }
   })
 }
 
@@ -680,7 +765,10 @@ export function moveQuestion(actor: Actor, id: string, questionId: string, direc
       into = next
     }
     await writeOrder(tx, id, sections)
-    return { value: { section: into.title, moved: into !== section }, details: { questionId, direction, section: into.title } }
+    return {
+      value: { section: into.title, moved: into !== section },
+      details: { questionId, direction, section: into.title },
+    }
   })
 }
 
@@ -710,7 +798,8 @@ export function changeOption(
     const found = findQuestion(sections, questionId)
     if (!found) return gone()
     const { question } = found
-    if (question.kind === 'text' || question.kind === 'textarea') return refuse('A written question has no choices.')
+    if (question.kind === 'text' || question.kind === 'textarea')
+      return refuse('A written question has no choices.')
     const labels = [...(question.options.labels ?? [])]
     if (change.op !== 'add' && change.index >= labels.length) return gone()
     if (change.op === 'add') {
@@ -718,7 +807,8 @@ export function changeOption(
       if (labels.includes(change.label)) return refuseField('label', QN_MESSAGES.labelTaken)
       labels.push(change.label)
     } else if (change.op === 'rename') {
-      if (labels.some((l, i) => l === change.label && i !== change.index)) return refuseField('label', QN_MESSAGES.labelTaken)
+      if (labels.some((l, i) => l === change.label && i !== change.index))
+        return refuseField('label', QN_MESSAGES.labelTaken)
       labels[change.index] = change.label
     } else if (change.op === 'move') {
       const to = change.direction === 'up' ? change.index - 1 : change.index + 1

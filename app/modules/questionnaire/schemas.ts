@@ -1,4 +1,9 @@
-import { QUESTION_KINDS, QUESTIONNAIRE_STATUSES, type QuestionKind, type QuestionnaireStatus } from '#db/enums'
+import {
+  QUESTION_KINDS,
+  QUESTIONNAIRE_STATUSES,
+  type QuestionKind,
+  type QuestionnaireStatus,
+} from '#db/enums'
 import { multiLine, singleLine, withoutControlCharacters } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 
@@ -96,13 +101,17 @@ export function placeholderProblem(raterText: string): string | null {
 
 /** The field message for a placeholder problem (the import names its position instead). */
 const placeholderMessage = (problem: string) =>
-  problem === QN_MESSAGES.needsName ? 'The colleague wording must contain {{name}}.' : `The colleague wording ${problem}.`
+  problem === QN_MESSAGES.needsName
+    ? 'The colleague wording must contain {{name}}.'
+    : `The colleague wording ${problem}.`
 
 // ---------------------------------------------------------------------------------------------
 // Fields.
 
 const line = (required: string, tooLong: string, max: number) =>
-  z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong), singleLine())
+  z
+    .string({ error: required })
+    .check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong), singleLine())
 
 export const titleField = line(QN_MESSAGES.title, QN_MESSAGES.titleTooLong, TITLE_MAX)
 const intro = z._default(
@@ -122,7 +131,9 @@ const label = line(QN_MESSAGES.label, QN_MESSAGES.labelTooLong, LABEL_MAX)
 const kind = z.enum(QUESTION_KINDS, { error: QN_MESSAGES.kind })
 const target = z.uuid({ error: QN_MESSAGES.target })
 const direction = z.enum(['up', 'down'], { error: QN_MESSAGES.direction })
-const index = z.number({ error: QN_MESSAGES.target }).check(z.int(QN_MESSAGES.target), z.gte(0), z.lt(LABELS_MAX))
+const index = z
+  .number({ error: QN_MESSAGES.target })
+  .check(z.int(QN_MESSAGES.target), z.gte(0), z.lt(LABELS_MAX))
 /** A checkbox: present ("on") or absent. */
 const checkbox = z.pipe(
   z.optional(z.string()),
@@ -148,7 +159,11 @@ export const QnRenameSectionSchema = z.object({
   sectionId: target,
   title: sectionTitle,
 })
-export const QnMoveSectionSchema = z.object({ intent: z.literal('move-section'), sectionId: target, direction })
+export const QnMoveSectionSchema = z.object({
+  intent: z.literal('move-section'),
+  sectionId: target,
+  direction,
+})
 export const QnDeleteSectionSchema = z.object({
   intent: z.literal('delete-section'),
   sectionId: target,
@@ -212,7 +227,11 @@ export const QnMoveOptionSchema = z.object({
   index,
   direction,
 })
-export const QnRemoveOptionSchema = z.object({ intent: z.literal('remove-option'), questionId: target, index })
+export const QnRemoveOptionSchema = z.object({
+  intent: z.literal('remove-option'),
+  questionId: target,
+  index,
+})
 
 export const QnPublishSchema = z.object({ intent: z.literal('publish') })
 export const QnRevertSchema = z.object({ intent: z.literal('revert-to-draft') })

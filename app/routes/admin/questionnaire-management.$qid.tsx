@@ -84,7 +84,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     preview: query.preview ?? null,
     previewName: PREVIEW_NAME,
     confirm: query.confirm ?? null,
-    deleting: deleting ? { id: deleting.id, title: deleting.title, questions: deleting.questions.length } : null,
+    deleting: deleting
+      ? { id: deleting.id, title: deleting.title, questions: deleting.questions.length }
+      : null,
     notices,
   }
 }
@@ -105,12 +107,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   switch (formData.get('intent')) {
     case 'details':
-      return submitIntent(formData, 'details', QnDetailsSchema, (v) => updateDetails(actor, id, v), () =>
-        done('Saved', 'The title and introduction are saved.', 'details'),
+      return submitIntent(
+        formData,
+        'details',
+        QnDetailsSchema,
+        (v) => updateDetails(actor, id, v),
+        () => done('Saved', 'The title and introduction are saved.', 'details'),
       )
     case 'add-section':
-      return submitIntent(formData, 'add-section', QnAddSectionSchema, (v) => addSection(actor, id, v.title), (r) =>
-        done('Section added', `“${r.title}” is added at the end. Add its questions.`, 'sections'),
+      return submitIntent(
+        formData,
+        'add-section',
+        QnAddSectionSchema,
+        (v) => addSection(actor, id, v.title),
+        (r) => done('Section added', `“${r.title}” is added at the end. Add its questions.`, 'sections'),
       )
     case 'rename-section':
       return submitIntent(
@@ -126,7 +136,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         'move-section',
         QnMoveSectionSchema,
         (v) => moveSection(actor, id, v.sectionId, v.direction),
-        (r, v) => done('Section moved', `“${r.title}” is now section ${r.position}.`, `section-${v.sectionId}`),
+        (r, v) =>
+          done('Section moved', `“${r.title}” is now section ${r.position}.`, `section-${v.sectionId}`),
       )
     case 'delete-section':
       return submitIntent(
@@ -166,7 +177,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         QnMoveQuestionSchema,
         (v) => moveQuestion(actor, id, v.questionId, v.direction),
         (r, v) =>
-          done('Question moved', r.moved ? `It is now in “${r.section}”.` : `It moved ${v.direction}.`, `question-${v.questionId}`),
+          done(
+            'Question moved',
+            r.moved ? `It is now in “${r.section}”.` : `It moved ${v.direction}.`,
+            `question-${v.questionId}`,
+          ),
       )
     case 'delete-question':
       return submitIntent(
@@ -209,28 +224,63 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         (_r, v) => done('Choice removed', 'The choice is removed.', `question-${v.questionId}`),
       )
     case 'publish':
-      return submitIntent(formData, 'publish', QnPublishSchema, () => publishQuestionnaire(actor, id), (r) =>
-        done('Questionnaire published', `“${r.title}” (version ${r.version}) can now be used by schemes. It no longer changes.`),
+      return submitIntent(
+        formData,
+        'publish',
+        QnPublishSchema,
+        () => publishQuestionnaire(actor, id),
+        (r) =>
+          done(
+            'Questionnaire published',
+            `“${r.title}” (version ${r.version}) can now be used by schemes. It no longer changes.`,
+          ),
       )
     case 'revert-to-draft':
-      return submitIntent(formData, 'revert-to-draft', QnRevertSchema, () => revertToDraft(actor, id), (r) =>
-        done('Back to draft', `“${r.title}” is a draft again: no scheme can choose it until it is published.`),
+      return submitIntent(
+        formData,
+        'revert-to-draft',
+        QnRevertSchema,
+        () => revertToDraft(actor, id),
+        (r) =>
+          done(
+            'Back to draft',
+            `“${r.title}” is a draft again: no scheme can choose it until it is published.`,
+          ),
       )
     case 'new-version':
-      return submitIntent(formData, 'new-version', QnNewVersionSchema, () => newVersion(actor, id), (r) =>
-        redirectWithToast(`${PATH}/${r.id}`, {
-          kind: 'success',
-          title: `Version ${r.version} created`,
-          description: 'This draft is a copy to edit. The schemes using the earlier version keep it, and their answers.',
-        }),
+      return submitIntent(
+        formData,
+        'new-version',
+        QnNewVersionSchema,
+        () => newVersion(actor, id),
+        (r) =>
+          redirectWithToast(`${PATH}/${r.id}`, {
+            kind: 'success',
+            title: `Version ${r.version} created`,
+            description:
+              'This draft is a copy to edit. The schemes using the earlier version keep it, and their answers.',
+          }),
       )
     case 'archive':
-      return submitIntent(formData, 'archive', QnArchiveHereSchema, () => archiveQuestionnaire(actor, id), (r) =>
-        done('Questionnaire archived', `“${r.title}” is archived: no new scheme can use it.`),
+      return submitIntent(
+        formData,
+        'archive',
+        QnArchiveHereSchema,
+        () => archiveQuestionnaire(actor, id),
+        (r) => done('Questionnaire archived', `“${r.title}” is archived: no new scheme can use it.`),
       )
     case 'duplicate':
-      return submitIntent(formData, 'duplicate', QnDuplicateHereSchema, () => duplicateQuestionnaire(actor, id), (r) =>
-        redirectWithToast(`${PATH}/${r.id}`, { kind: 'success', title: 'Questionnaire duplicated', description: `“${r.title}” is a new draft.` }),
+      return submitIntent(
+        formData,
+        'duplicate',
+        QnDuplicateHereSchema,
+        () => duplicateQuestionnaire(actor, id),
+        (r) =>
+          redirectWithToast(`${PATH}/${r.id}`, {
+            kind: 'success',
+            title: 'Questionnaire duplicated',
+            description: `“${r.title}” is a new draft.`,
+          }),
       )
     default:
       return unreadableForm()

@@ -130,7 +130,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       )
     case 'import': {
       const file = formData.getAll('file')
-      if (file.length !== 1 || !(file[0] instanceof File) || !file[0].size) return importRefused([QN_MESSAGES.file])
+      if (file.length !== 1 || !(file[0] instanceof File) || !file[0].size)
+        return importRefused([QN_MESSAGES.file])
       const upload = file[0]
       if (upload.size > IMPORT_MAX_BYTES)
         return importRefused([
@@ -143,7 +144,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         return importRefused(['The file is not UTF-8 text. Export a questionnaire to see the format.'])
       }
       const read = readQuestionnaireFile(text)
-      if (!read.ok) return importRefused([`“${upload.name.slice(0, 80)}” was not imported:`, ...read.problems])
+      if (!read.ok)
+        return importRefused([`“${upload.name.slice(0, 80)}” was not imported:`, ...read.problems])
       const outcome = await importQuestionnaire(actor, read.content)
       if (!outcome.ok) return importRefused(outcome.formErrors ?? [QN_MESSAGES.file])
       return redirectWithToast(`${PATH}/${outcome.value.id}`, {
@@ -193,8 +195,8 @@ export default function QuestionnaireManagement({ loaderData, actionData }: Rout
           }
         >
           <p className="text-slate-800">
-            No new scheme can use an archived questionnaire. Schemes that already use it, and their
-            answers and reports, stay as they are.
+            No new scheme can use an archived questionnaire. Schemes that already use it, and their answers
+            and reports, stay as they are.
           </p>
         </ConfirmPanel>
       ) : null}

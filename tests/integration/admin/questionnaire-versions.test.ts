@@ -5,7 +5,11 @@ import { createQuestionnaire, createUser, questionsOf } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { buildReport, QUESTIONS } from '#tests/integration/journey/report-scenario'
 import { publishBlockers } from '#app/modules/questionnaire/checks'
-import { questionnaireFile, readQuestionnaireFile, type QnContent } from '#app/modules/questionnaire/format.server'
+import {
+  questionnaireFile,
+  readQuestionnaireFile,
+  type QnContent,
+} from '#app/modules/questionnaire/format.server'
 import {
   addSection,
   contentOf,
@@ -83,15 +87,36 @@ describe('publish checks', () => {
   test.each([
     ['nothing at all', [], ['Add at least one section']],
     ['an empty section', [{ title: 'E', questions: [] }], ['has no questions', 'rating-scale question']],
-    ['a scale with one label', [{ title: 'A', questions: [{ ...scale, options: { labels: ['only'] } }] }], ['at least two labels']],
+    [
+      'a scale with one label',
+      [{ title: 'A', questions: [{ ...scale, options: { labels: ['only'] } }] }],
+      ['at least two labels'],
+    ],
     [
       'a choice with one choice',
-      [{ title: 'A', questions: [scale, { kind: 'single' as const, text: 'Pick', options: { labels: ['x'] } }] }],
+      [
+        {
+          title: 'A',
+          questions: [scale, { kind: 'single' as const, text: 'Pick', options: { labels: ['x'] } }],
+        },
+      ],
       ['at least two choices'],
     ],
-    ['a multi with none', [{ title: 'A', questions: [scale, { kind: 'multi' as const, text: 'P', options: {} }] }], ['at least two choices']],
-    ['no scale question', [{ title: 'A', questions: [{ kind: 'text' as const, text: 'T', options: {} }] }], ['rating-scale question']],
-    ['more labels than points', [{ title: 'A', questions: [{ ...scale, options: { min: 1, max: 2, labels: ['a', 'b', 'c'] } }] }], ['3 labels for 2 points']],
+    [
+      'a multi with none',
+      [{ title: 'A', questions: [scale, { kind: 'multi' as const, text: 'P', options: {} }] }],
+      ['at least two choices'],
+    ],
+    [
+      'no scale question',
+      [{ title: 'A', questions: [{ kind: 'text' as const, text: 'T', options: {} }] }],
+      ['rating-scale question'],
+    ],
+    [
+      'more labels than points',
+      [{ title: 'A', questions: [{ ...scale, options: { min: 1, max: 2, labels: ['a', 'b', 'c'] } }] }],
+      ['3 labels for 2 points'],
+    ],
   ])('%s', (_name, sections, expected) => {
     const found = publishBlockers(sections).join('\n')
     for (const e of expected) expect(found).toContain(e)
@@ -109,18 +134,60 @@ describe('export → import round trip', () => {
       {
         title: 'First',
         questions: [
-          { kind: 'scale', text: 'I a.', raterText: '{{name}} a.', competency: 'A', required: true, options: { min: 0, max: 4, labels: ['n', 'l', 'm', 'h', 'x'], allowNa: true } },
-          { kind: 'single', text: 'I b.', raterText: 'Does {{ name }} b?', competency: 'B', required: false, options: { labels: ['yes', 'no'] } },
+          {
+            kind: 'scale',
+            text: 'I a.',
+            raterText: '{{name}} a.',
+            competency: 'A',
+            required: true,
+            options: { min: 0, max: 4, labels: ['n', 'l', 'm', 'h', 'x'], allowNa: true },
+          },
+          {
+            kind: 'single',
+            text: 'I b.',
+            raterText: 'Does {{ name }} b?',
+            competency: 'B',
+            required: false,
+            options: { labels: ['yes', 'no'] },
+          },
         ],
       },
       { title: 'Empty', questions: [] },
       {
         title: 'Second “quoted” ünïcode 🎉',
         questions: [
-          { kind: 'multi', text: 'I c.', raterText: '{{name}} c.', competency: 'A', required: true, options: { labels: ['p', 'q', 'r'] } },
-          { kind: 'text', text: 'I d.', raterText: '{{name}} d.', competency: 'C', required: false, options: {} },
-          { kind: 'textarea', text: 'I e.', raterText: '{{name}} e.', competency: 'C', required: true, options: {} },
-          { kind: 'scale', text: 'I f.', raterText: '{{name}} f.', competency: 'D', required: true, options: { min: 1, max: 3, labels: [], allowNa: false } },
+          {
+            kind: 'multi',
+            text: 'I c.',
+            raterText: '{{name}} c.',
+            competency: 'A',
+            required: true,
+            options: { labels: ['p', 'q', 'r'] },
+          },
+          {
+            kind: 'text',
+            text: 'I d.',
+            raterText: '{{name}} d.',
+            competency: 'C',
+            required: false,
+            options: {},
+          },
+          {
+            kind: 'textarea',
+            text: 'I e.',
+            raterText: '{{name}} e.',
+            competency: 'C',
+            required: true,
+            options: {},
+          },
+          {
+            kind: 'scale',
+            text: 'I f.',
+            raterText: '{{name}} f.',
+            competency: 'D',
+            required: true,
+            options: { min: 1, max: 3, labels: [], allowNa: false },
+          },
         ],
       },
     ],
@@ -134,7 +201,8 @@ describe('export → import round trip', () => {
     const me = await actor()
     let content: QnContent
     if (given) content = given
-    else content = contentOf((await getQuestionnaire((await createQuestionnaire({ questions: QUESTIONS })).id))!)
+    else
+      content = contentOf((await getQuestionnaire((await createQuestionnaire({ questions: QUESTIONS })).id))!)
     const file = questionnaireFile(content)
     const read = readQuestionnaireFile(JSON.stringify(file))
     expect(read).toEqual({ ok: true, content })

@@ -176,25 +176,40 @@ describe('the builder', () => {
     const b = await addSection(id, 'Beta')
     expect((await post(`${LIST}/${id}`, { intent: 'add-section', title: 'Alpha' })).status).toBe(400)
     expect((await post(`${LIST}/${id}`, { intent: 'add-section', title: '' })).status).toBe(400)
-    expect((await post(`${LIST}/${id}`, { intent: 'rename-section', sectionId: a, title: 'Beta' })).status).toBe(400)
-    expect((await post(`${LIST}/${id}`, { intent: 'rename-section', sectionId: 'x', title: 'Q' })).status).toBe(400)
     expect(
-      (await post(`${LIST}/${id}`, { intent: 'rename-section', sectionId: crypto.randomUUID(), title: 'Q' })).status,
+      (await post(`${LIST}/${id}`, { intent: 'rename-section', sectionId: a, title: 'Beta' })).status,
+    ).toBe(400)
+    expect(
+      (await post(`${LIST}/${id}`, { intent: 'rename-section', sectionId: 'x', title: 'Q' })).status,
+    ).toBe(400)
+    expect(
+      (await post(`${LIST}/${id}`, { intent: 'rename-section', sectionId: crypto.randomUUID(), title: 'Q' }))
+        .status,
     ).toBe(400)
     const q = await addQuestion(id, a, 'scale')
-    expect((await post(`${LIST}/${id}`, { intent: 'rename-section', sectionId: a, title: 'Aleph' })).status).toBe(302)
+    expect(
+      (await post(`${LIST}/${id}`, { intent: 'rename-section', sectionId: a, title: 'Aleph' })).status,
+    ).toBe(302)
     expect((await questionsIn(id))[0]!.section).toBe('Aleph')
-    expect((await post(`${LIST}/${id}`, { intent: 'move-section', sectionId: b, direction: 'up' })).status).toBe(302)
+    expect(
+      (await post(`${LIST}/${id}`, { intent: 'move-section', sectionId: b, direction: 'up' })).status,
+    ).toBe(302)
     expect((await sectionsOf(id)).map((s) => s.title)).toEqual(['Beta', 'Aleph'])
-    expect((await post(`${LIST}/${id}`, { intent: 'move-section', sectionId: b, direction: 'up' })).status).toBe(400)
-    expect((await post(`${LIST}/${id}`, { intent: 'move-section', sectionId: b, direction: 'left' })).status).toBe(400)
+    expect(
+      (await post(`${LIST}/${id}`, { intent: 'move-section', sectionId: b, direction: 'up' })).status,
+    ).toBe(400)
+    expect(
+      (await post(`${LIST}/${id}`, { intent: 'move-section', sectionId: b, direction: 'left' })).status,
+    ).toBe(400)
     // The confirmation page names the section; without the confirmation the delete is refused.
     const confirm = await (await get(`${LIST}/${id}?deleteSection=${a}`)).text()
     expect(confirm).toContain('Delete the section “Aleph”?')
     const refused = await post(`${LIST}/${id}`, { intent: 'delete-section', sectionId: a })
     expect(refused.status).toBe(400)
     expect(await refused.text()).toContain('confirm that they are deleted')
-    expect((await post(`${LIST}/${id}`, { intent: 'delete-section', sectionId: a, confirmed: 'on' })).status).toBe(302)
+    expect(
+      (await post(`${LIST}/${id}`, { intent: 'delete-section', sectionId: a, confirmed: 'on' })).status,
+    ).toBe(302)
     expect(await questionsIn(id)).toHaveLength(0)
     expect(q).toBeTruthy()
     expect((await post(`${LIST}/${id}`, { intent: 'delete-section', sectionId: b })).status).toBe(302)
@@ -204,7 +219,13 @@ describe('the builder', () => {
   test('questions: the colleague wording needs {{name}} and nothing else; text rules hold', async () => {
     const id = await newDraft()
     const s = await addSection(id, 'Only')
-    const base = { intent: 'add-question', sectionId: s, kind: 'scale', text: 'I listen.', category: 'Listening' }
+    const base = {
+      intent: 'add-question',
+      sectionId: s,
+      kind: 'scale',
+      text: 'I listen.',
+      category: 'Listening',
+    }
     const missing = await post(`${LIST}/${id}`, { ...base, raterText: 'They listen.' })
     expect(missing.status).toBe(400)
     expect(await missing.text()).toContain('must contain {{name}}')
@@ -212,8 +233,12 @@ describe('the builder', () => {
     expect(unknown.status).toBe(400)
     expect(await unknown.text()).toContain('unknown placeholder {{boss}}')
     expect((await post(`${LIST}/${id}`, { ...base, raterText: '{{name}}\u0000 listens.' })).status).toBe(400)
-    expect((await post(`${LIST}/${id}`, { ...base, kind: 'essay', raterText: '{{name}} listens.' })).status).toBe(400)
-    expect((await post(`${LIST}/${id}`, { ...base, category: '', raterText: '{{name}} listens.' })).status).toBe(400)
+    expect(
+      (await post(`${LIST}/${id}`, { ...base, kind: 'essay', raterText: '{{name}} listens.' })).status,
+    ).toBe(400)
+    expect(
+      (await post(`${LIST}/${id}`, { ...base, category: '', raterText: '{{name}} listens.' })).status,
+    ).toBe(400)
     expect(await questionsIn(id)).toHaveLength(0)
     // Sent twice: bad input, not a crash.
     const twice = new FormData()
@@ -249,10 +274,19 @@ describe('the builder', () => {
     const path = `${LIST}/${id}`
     expect((await post(path, { intent: 'add-option', questionId: q!.id, label: 'Never' })).status).toBe(400)
     expect((await post(path, { intent: 'remove-option', questionId: q!.id, index: '4' })).status).toBe(302)
-    expect((await post(path, { intent: 'rename-option', questionId: q!.id, index: '0', label: 'Not once' })).status).toBe(302)
-    expect((await post(path, { intent: 'move-option', questionId: q!.id, index: '0', direction: 'down' })).status).toBe(302)
-    expect((await post(path, { intent: 'move-option', questionId: q!.id, index: '9', direction: 'down' })).status).toBe(400)
-    expect((await post(path, { intent: 'rename-option', questionId: q!.id, index: '-1', label: 'x' })).status).toBe(400)
+    expect(
+      (await post(path, { intent: 'rename-option', questionId: q!.id, index: '0', label: 'Not once' }))
+        .status,
+    ).toBe(302)
+    expect(
+      (await post(path, { intent: 'move-option', questionId: q!.id, index: '0', direction: 'down' })).status,
+    ).toBe(302)
+    expect(
+      (await post(path, { intent: 'move-option', questionId: q!.id, index: '9', direction: 'down' })).status,
+    ).toBe(400)
+    expect(
+      (await post(path, { intent: 'rename-option', questionId: q!.id, index: '-1', label: 'x' })).status,
+    ).toBe(400)
     expect((await questionsIn(id))[0]!.options.labels).toEqual(['Rarely', 'Not once', 'Sometimes', 'Often'])
   })
 
@@ -266,7 +300,10 @@ describe('the builder', () => {
     const byText = async () => Object.fromEntries((await questionsIn(id)).map((q) => [q.text, q]))
     const two = (await byText()).two!
     // Down past the end of A: first of B.
-    expect((await post(`${LIST}/${id}`, { intent: 'move-question', questionId: two.id, direction: 'down' })).status).toBe(302)
+    expect(
+      (await post(`${LIST}/${id}`, { intent: 'move-question', questionId: two.id, direction: 'down' }))
+        .status,
+    ).toBe(302)
     let list = await questionsIn(id)
     expect(list.map((q) => [q.text, q.section, q.position])).toEqual([
       ['one', 'A', 0],
@@ -274,10 +311,17 @@ describe('the builder', () => {
       ['three', 'B', 2],
     ])
     expect(list[1]!.sectionId).toBe(b)
-    expect((await post(`${LIST}/${id}`, { intent: 'move-question', questionId: two.id, direction: 'down' })).status).toBe(302)
+    expect(
+      (await post(`${LIST}/${id}`, { intent: 'move-question', questionId: two.id, direction: 'down' }))
+        .status,
+    ).toBe(302)
     list = await questionsIn(id)
     expect(list.map((q) => q.text)).toEqual(['one', 'three', 'two'])
-    const last = await post(`${LIST}/${id}`, { intent: 'move-question', questionId: two.id, direction: 'down' })
+    const last = await post(`${LIST}/${id}`, {
+      intent: 'move-question',
+      questionId: two.id,
+      direction: 'down',
+    })
     expect(last.status).toBe(400)
     expect((await post(`${LIST}/${id}`, { intent: 'delete-question', questionId: two.id })).status).toBe(302)
     expect((await questionsIn(id)).map((q) => [q.text, q.position])).toEqual([
@@ -310,14 +354,15 @@ describe('the builder', () => {
     await post(`${LIST}/${id}`, { intent: 'add-option', questionId: single!.id, label: 'Yes' })
     await post(`${LIST}/${id}`, { intent: 'add-option', questionId: single!.id, label: 'No' })
     const scaleId = await addQuestion(id, a, 'scale')
-    for (let i = 0; i < 4; i++) await post(`${LIST}/${id}`, { intent: 'remove-option', questionId: scaleId, index: '0' })
+    for (let i = 0; i < 4; i++)
+      await post(`${LIST}/${id}`, { intent: 'remove-option', questionId: scaleId, index: '0' })
     const oneLabel = await post(`${LIST}/${id}`, { intent: 'publish' })
     expect(oneLabel.status).toBe(400)
     expect(await oneLabel.text()).toContain('a rating scale needs at least two labels')
     await post(`${LIST}/${id}`, { intent: 'add-option', questionId: scaleId, label: 'Top' })
     expect((await post(`${LIST}/${id}`, { intent: 'publish' })).status).toBe(302)
     // Frozen: every edit is refused.
-    for (const form of [
+    for (const form of <Array<Record<string, string>>>[
       { intent: 'details', title: 'Changed', intro: '' },
       { intent: 'add-section', title: 'Late' },
       { intent: 'rename-section', sectionId: a, title: 'Late' },
@@ -326,7 +371,7 @@ describe('the builder', () => {
       { intent: 'delete-question', questionId: scaleId },
     ]) {
       const r = await post(`${LIST}/${id}`, form)
-      expect(r.status, form.intent).toBe(400)
+      expect(r.status, form.intent!).toBe(400)
       expect(await r.text()).toContain('This questionnaire is published')
     }
     expect((await post(`${LIST}/${id}`, { intent: 'publish' })).status).toBe(400)
@@ -378,7 +423,7 @@ describe('export and import', () => {
   const upload = (content: string | Uint8Array, name = 'q.json') => {
     const form = new FormData()
     form.append('intent', 'import')
-    form.append('file', new File([content], name, { type: 'application/json' }))
+    form.append('file', new File([content as BlobPart], name, { type: 'application/json' }))
     return post(LIST, form)
   }
 
@@ -387,7 +432,10 @@ describe('export and import', () => {
     const file = await (await get(`${LIST}/${q.id}/export.json`)).text()
     const r = await upload(file)
     expect(r.status).toBe(302)
-    const [row] = await db().select().from(questionnaires).where(eq(questionnaires.id, idFrom(r)))
+    const [row] = await db()
+      .select()
+      .from(questionnaires)
+      .where(eq(questionnaires.id, idFrom(r)))
     expect(row).toMatchObject({ title: 'Round trip', status: 'draft', version: 1 })
   })
 
@@ -403,8 +451,20 @@ describe('export and import', () => {
           title: 'B',
           questions: [
             { kind: 'text', text: 'I x.', raterText: 'They x.', competency: 'C', required: true },
-            { kind: 'scale', text: 'I y.', raterText: '{{name}} y.', competency: 'C', scale: { min: 3, max: 1, labels: [] } },
-            { kind: 'single', text: 'I z.', raterText: '{{name}} {{who}}.', competency: 'C', choices: ['a', 'a'] },
+            {
+              kind: 'scale',
+              text: 'I y.',
+              raterText: '{{name}} y.',
+              competency: 'C',
+              scale: { min: 3, max: 1, labels: [] },
+            },
+            {
+              kind: 'single',
+              text: 'I z.',
+              raterText: '{{name}} {{who}}.',
+              competency: 'C',
+              choices: ['a', 'a'],
+            },
           ],
         },
       ],
@@ -422,10 +482,16 @@ describe('export and import', () => {
       ['{"format":"other","version":1}', 'format: must be "panorama-questionnaire"'],
       ['{"format":"panorama-questionnaire","version":2,"title":"x","sections":[]}', 'version: must be 1'],
       ['{"format":"panorama-questionnaire","version":1,"sections":[]}', 'title: is missing'],
-      ['{"format":"panorama-questionnaire","version":1,"title":"a\\u0000b","sections":[]}', 'title: must be one line'],
+      [
+        '{"format":"panorama-questionnaire","version":1,"title":"a\\u0000b","sections":[]}',
+        'title: must be one line',
+      ],
       ['[]', '(the file)'],
       ['null', '(the file)'],
-      ['{"format":"panorama-questionnaire","version":1,"title":"x","sections":[],"extra":1}', 'unknown field "extra"'],
+      [
+        '{"format":"panorama-questionnaire","version":1,"title":"x","sections":[],"extra":1}',
+        'unknown field "extra"',
+      ],
     ] as const) {
       const res = await upload(content)
       expect(res.status, content).toBe(400)

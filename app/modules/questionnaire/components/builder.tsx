@@ -74,7 +74,8 @@ function replyFor(actionData: IntentReply, intent: string, key?: [string, string
   }
   return actionData.result
 }
-const fieldErrors = (result: ReturnType<typeof replyFor>, field: string) => result?.error?.[field] ?? undefined
+const fieldErrors = (result: ReturnType<typeof replyFor>, field: string) =>
+  result?.error?.[field] ?? undefined
 const formErrors = (result: ReturnType<typeof replyFor>) => result?.error?.[''] ?? undefined
 const allErrors = (result: ReturnType<typeof replyFor>) =>
   result?.error ? Object.values(result.error).flatMap((e) => e ?? []) : undefined
@@ -82,10 +83,22 @@ const allErrors = (result: ReturnType<typeof replyFor>) =>
 function MoveButtons({ label, first, last }: { label: string; first: boolean; last: boolean }) {
   return (
     <span className="inline-flex gap-1">
-      <button type="submit" name="direction" value="up" className="btn btn-secondary px-2 text-sm" disabled={first}>
+      <button
+        type="submit"
+        name="direction"
+        value="up"
+        className="btn btn-secondary px-2 text-sm"
+        disabled={first}
+      >
         ↑<span className="sr-only"> Move {label} up</span>
       </button>
-      <button type="submit" name="direction" value="down" className="btn btn-secondary px-2 text-sm" disabled={last}>
+      <button
+        type="submit"
+        name="direction"
+        value="down"
+        className="btn btn-secondary px-2 text-sm"
+        disabled={last}
+      >
         ↓<span className="sr-only"> Move {label} down</span>
       </button>
     </span>
@@ -188,7 +201,9 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
           {qn.status === 'published' && !used ? (
             <IntentButton intent="revert-to-draft" label="Return to draft" pending="Returning…" />
           ) : null}
-          {!draft && isNewest ? <IntentButton intent="new-version" label="Edit as a new version" pending="Copying…" /> : null}
+          {!draft && isNewest ? (
+            <IntentButton intent="new-version" label="Edit as a new version" pending="Copying…" />
+          ) : null}
           {!draft && !isNewest && newest ? (
             <Link className="btn btn-secondary" to={`${PATH}/${newest.id}`}>
               Open the newest version (v{newest.version})
@@ -227,8 +242,8 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
           }
         >
           <p className="text-slate-800">
-            Once published it no longer changes, and schemes can use it. To change it later you edit it as a new
-            version.
+            Once published it no longer changes, and schemes can use it. To change it later you edit it as a
+            new version.
           </p>
         </ConfirmPanel>
       ) : null}
@@ -286,7 +301,8 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
           lastResult={replyFor(actionData, 'delete-section', ['sectionId', deleting.id])}
         >
           <p className="text-slate-800">
-            Its {deleting.questions} {deleting.questions === 1 ? 'question is' : 'questions are'} deleted with it.
+            Its {deleting.questions} {deleting.questions === 1 ? 'question is' : 'questions are'} deleted with
+            it.
           </p>
         </ConfirmPanel>
       ) : null}
@@ -295,7 +311,9 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
         <h2 id="sections-title" className="text-lg font-semibold">
           Sections and questions
         </h2>
-        {qn.sections.length ? null : <p className="card text-slate-700">No sections yet. Add the first one below.</p>}
+        {qn.sections.length ? null : (
+          <p className="card text-slate-700">No sections yet. Add the first one below.</p>
+        )}
         <datalist id="competencies">
           {qn.competencies.map((c) => (
             <option key={c} value={c} />
@@ -414,7 +432,13 @@ function AddSectionForm({ actionData }: { actionData: IntentReply }) {
   const busy = usePendingIntent('add-section')
   useResetAfterSuccess('add-section-form', 'add-section', result)
   return (
-    <Form id="add-section-form" method="post" preventScrollReset className="card flex flex-wrap items-end gap-3" aria-label="Add a section">
+    <Form
+      id="add-section-form"
+      method="post"
+      preventScrollReset
+      className="card flex flex-wrap items-end gap-3"
+      aria-label="Add a section"
+    >
       <input type="hidden" name="intent" value="add-section" />
       <div className="flex min-w-48 flex-1 flex-col gap-1">
         <label htmlFor="new-section-title" className="label">
@@ -502,7 +526,10 @@ function SectionCard({
             <MoveButtons label={`section ${number}`} first={first} last={last} />
           </Form>
           {section.questions.length ? (
-            <Link className="btn btn-secondary text-sm" to={`${here}?deleteSection=${section.id}#delete-section-title`}>
+            <Link
+              className="btn btn-secondary text-sm"
+              to={`${here}?deleteSection=${section.id}#delete-section-title`}
+            >
               Delete…<span className="sr-only"> section {number}</span>
             </Link>
           ) : (
@@ -559,7 +586,9 @@ function TextInput({
   help?: string
   list?: string
 }) {
-  const describedBy = [help ? `${id}-help` : '', errors?.length ? `${id}-error` : ''].filter(Boolean).join(' ')
+  const describedBy = [help ? `${id}-help` : '', errors?.length ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ')
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="label">
@@ -605,13 +634,23 @@ function KindSelect({ id, defaultValue }: { id: string; defaultValue?: QuestionK
 
 const RATER_HELP = 'Write {{name}} where the person’s name goes, e.g. “{{name}} listens carefully.”'
 
-function AddQuestionForm({ sectionId, number, actionData }: { sectionId: string; number: number; actionData: IntentReply }) {
+function AddQuestionForm({
+  sectionId,
+  number,
+  actionData,
+}: {
+  sectionId: string
+  number: number
+  actionData: IntentReply
+}) {
   const result = replyFor(actionData, 'add-question', ['sectionId', sectionId])
   const base = `add-q-${sectionId}`
   useResetAfterSuccess(`${base}-form`, 'add-question', result)
   return (
     <details className="rounded-lg border border-slate-200 p-3" open={Boolean(result)}>
-      <summary className="cursor-pointer font-medium text-indigo-800">Add a question to section {number}</summary>
+      <summary className="cursor-pointer font-medium text-indigo-800">
+        Add a question to section {number}
+      </summary>
       <Form id={`${base}-form`} method="post" preventScrollReset className="mt-3 grid gap-3 sm:grid-cols-2">
         <input type="hidden" name="intent" value="add-question" />
         <input type="hidden" name="sectionId" value={sectionId} />
@@ -684,7 +723,9 @@ function QuestionCard({
         <p className="text-slate-700">Colleague: {q.raterText}</p>
         <p className="text-sm text-slate-600">
           {KIND_LABELS[q.kind]} · {q.category} · {q.required ? 'Required' : 'Optional'}
-          {q.kind === 'scale' ? ` · ${q.options.min}–${q.options.max}${q.options.allowNa ? ', “Not applicable” allowed' : ''}` : ''}
+          {q.kind === 'scale'
+            ? ` · ${q.options.min}–${q.options.max}${q.options.allowNa ? ', “Not applicable” allowed' : ''}`
+            : ''}
         </p>
         {hasOptions && q.options.labels?.length ? (
           <p className="text-sm text-slate-700">
@@ -715,7 +756,12 @@ function QuestionCard({
         </div>
       </div>
       <FormErrors errors={moveErrors} />
-      <Form method="post" preventScrollReset className="grid gap-3 sm:grid-cols-2" aria-label={`Edit ${label}`}>
+      <Form
+        method="post"
+        preventScrollReset
+        className="grid gap-3 sm:grid-cols-2"
+        aria-label={`Edit ${label}`}
+      >
         <input type="hidden" name="intent" value="update-question" />
         <input type="hidden" name="questionId" value={q.id} />
         <div className="sm:col-span-2">
@@ -749,17 +795,39 @@ function QuestionCard({
           help={RATER_HELP}
         />
         <label className="flex items-center gap-2">
-          <input type="checkbox" name="required" defaultChecked={q.required} className="h-4 w-4 accent-indigo-700" />
+          <input
+            type="checkbox"
+            name="required"
+            defaultChecked={q.required}
+            className="h-4 w-4 accent-indigo-700"
+          />
           Required
         </label>
         {q.kind === 'scale' ? (
           <>
             <label className="flex items-center gap-2">
-              <input type="checkbox" name="allowNa" defaultChecked={q.options.allowNa} className="h-4 w-4 accent-indigo-700" />
+              <input
+                type="checkbox"
+                name="allowNa"
+                defaultChecked={q.options.allowNa}
+                className="h-4 w-4 accent-indigo-700"
+              />
               “Not applicable” allowed
             </label>
-            <NumberInput id={`${base}-min`} name="min" label="Lowest point" value={q.options.min} errors={fieldErrors(result, 'min')} />
-            <NumberInput id={`${base}-max`} name="max" label="Highest point" value={q.options.max} errors={fieldErrors(result, 'max')} />
+            <NumberInput
+              id={`${base}-min`}
+              name="min"
+              label="Lowest point"
+              value={q.options.min}
+              errors={fieldErrors(result, 'min')}
+            />
+            <NumberInput
+              id={`${base}-max`}
+              name="max"
+              label="Highest point"
+              value={q.options.max}
+              errors={fieldErrors(result, 'max')}
+            />
           </>
         ) : null}
         <div className="sm:col-span-2">
@@ -809,7 +877,15 @@ function NumberInput({
   )
 }
 
-function OptionList({ question: q, label, actionData }: { question: Question; label: string; actionData: IntentReply }) {
+function OptionList({
+  question: q,
+  label,
+  actionData,
+}: {
+  question: Question
+  label: string
+  actionData: IntentReply
+}) {
   const labels = q.options.labels ?? []
   const noun = q.kind === 'scale' ? 'label' : 'choice'
   const key: [string, string] = ['questionId', q.id]
@@ -840,10 +916,21 @@ function OptionList({ question: q, label, actionData }: { question: Question; la
                     <label htmlFor={id} className="sr-only">
                       {noun} {i + 1} of {label}
                     </label>
-                    <input id={id} name="label" className="input" required maxLength={LABEL_MAX} defaultValue={l} />
+                    <input
+                      id={id}
+                      name="label"
+                      className="input"
+                      required
+                      maxLength={LABEL_MAX}
+                      defaultValue={l}
+                    />
                   </div>
                   <button type="submit" className="btn btn-secondary px-2 text-sm">
-                    Rename<span className="sr-only"> {noun} {i + 1}</span>
+                    Rename
+                    <span className="sr-only">
+                      {' '}
+                      {noun} {i + 1}
+                    </span>
                   </button>
                 </Form>
                 <Form method="post" preventScrollReset>
@@ -857,7 +944,11 @@ function OptionList({ question: q, label, actionData }: { question: Question; la
                   <input type="hidden" name="questionId" value={q.id} />
                   <input type="hidden" name="index" value={i} />
                   <button type="submit" className="btn btn-secondary px-2 text-sm">
-                    Remove<span className="sr-only"> {noun} {i + 1}</span>
+                    Remove
+                    <span className="sr-only">
+                      {' '}
+                      {noun} {i + 1}
+                    </span>
                   </button>
                 </Form>
               </li>
@@ -867,7 +958,12 @@ function OptionList({ question: q, label, actionData }: { question: Question; la
       ) : (
         <p className="text-sm text-slate-700">No {noun}s yet.</p>
       )}
-      <Form id={`q-${q.id}-add-option`} method="post" preventScrollReset className="flex flex-wrap items-end gap-2">
+      <Form
+        id={`q-${q.id}-add-option`}
+        method="post"
+        preventScrollReset
+        className="flex flex-wrap items-end gap-2"
+      >
         <input type="hidden" name="intent" value="add-option" />
         <input type="hidden" name="questionId" value={q.id} />
         <div className="flex min-w-40 flex-1 flex-col gap-1">

@@ -18,8 +18,8 @@ export function QuestionnairePreview({ data }: { data: BuilderData }) {
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-6">
       <div className="flex flex-col gap-2">
         <p className="text-sm font-medium text-slate-600">
-          Preview {self ? 'as the person themselves' : `as a colleague giving feedback to ${previewName}`} · version{' '}
-          {qn.version}
+          Preview {self ? 'as the person themselves' : `as a colleague giving feedback to ${previewName}`} ·
+          version {qn.version}
         </p>
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
           {qn.title}
@@ -29,8 +29,8 @@ export function QuestionnairePreview({ data }: { data: BuilderData }) {
             'Your self-assessment: the questions are about you.'
           ) : (
             <>
-              Your feedback for <strong>{previewName}</strong>. They see it only together with other colleagues’
-              answers, never with your name.
+              Your feedback for <strong>{previewName}</strong>. They see it only together with other
+              colleagues’ answers, never with your name.
             </>
           )}
         </p>
@@ -56,7 +56,9 @@ export function QuestionnairePreview({ data }: { data: BuilderData }) {
             </p>
             <h2 className="text-xl font-semibold">{section.title}</h2>
           </div>
-          {section.questions.length ? null : <p className="text-slate-700">No questions in this section yet.</p>}
+          {section.questions.length ? null : (
+            <p className="text-slate-700">No questions in this section yet.</p>
+          )}
           {section.questions.map((q) => {
             number++
             const view: ViewQuestion = {

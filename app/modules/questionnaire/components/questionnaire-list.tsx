@@ -17,7 +17,9 @@ const STATUS_STYLES: Record<QuestionnaireStatus, string> = {
 
 export function StatusBadge({ status }: { status: QuestionnaireStatus }) {
   return (
-    <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[status]}`}>
+    <span
+      className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[status]}`}
+    >
       {STATUS_LABELS[status]}
     </span>
   )
@@ -43,7 +45,14 @@ export function QuestionnaireFilters({
         <label htmlFor="qn-search" className="label">
           Search by title
         </label>
-        <input id="qn-search" type="search" name="q" defaultValue={query.q} maxLength={100} className="input" />
+        <input
+          id="qn-search"
+          type="search"
+          name="q"
+          defaultValue={query.q}
+          maxLength={100}
+          className="input"
+        />
       </div>
       <FilterSelect
         id="qn-status"
@@ -124,12 +133,20 @@ export function QuestionnaireTable({
                   <input type="hidden" name="intent" value="duplicate" />
                   <input type="hidden" name="questionnaireId" value={v.id} />
                   <button type="submit" className="btn btn-secondary text-sm">
-                    Duplicate<span className="sr-only"> version {v.version} of {family.name}</span>
+                    Duplicate
+                    <span className="sr-only">
+                      {' '}
+                      version {v.version} of {family.name}
+                    </span>
                   </button>
                 </Form>
                 {v.status !== 'archived' ? (
                   <Link className="btn btn-secondary text-sm" to={archiveHref(v.id)}>
-                    Archive<span className="sr-only"> version {v.version} of {family.name}</span>
+                    Archive
+                    <span className="sr-only">
+                      {' '}
+                      version {v.version} of {family.name}
+                    </span>
                   </Link>
                 ) : null}
               </li>
@@ -163,7 +180,13 @@ export function CreateQuestionnaireForm({ lastResult }: { lastResult: FormResult
   )
 }
 
-export function ImportQuestionnaireForm({ lastResult, maxBytes }: { lastResult: FormResult; maxBytes: number }) {
+export function ImportQuestionnaireForm({
+  lastResult,
+  maxBytes,
+}: {
+  lastResult: FormResult
+  maxBytes: number
+}) {
   const busy = usePendingIntent('import')
   const errors = formErrorsOf(lastResult)
   return (
@@ -184,8 +207,8 @@ export function ImportQuestionnaireForm({ lastResult, maxBytes }: { lastResult: 
           aria-describedby="qn-import-help"
         />
         <p id="qn-import-help" className="text-sm text-slate-600">
-          A file exported from Panorama (format “panorama-questionnaire”, version 1), up to {maxBytes / 1024} kB.
-          It becomes a new draft.
+          A file exported from Panorama (format “panorama-questionnaire”, version 1), up to {maxBytes / 1024}{' '}
+          kB. It becomes a new draft.
         </p>
       </div>
       <div>
