@@ -1,4 +1,12 @@
-import type { Locator, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import {
+  addChoice,
+  addQuestion,
+  addSection,
+  openAddForm,
+  questionCards,
+  sectionRegion,
+} from './support/builder'
 import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
 
 /**
@@ -18,40 +26,6 @@ async function shoot(page: Page, name: string) {
     await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true })
   }
   await page.setViewportSize({ width: 1280, height: 900 })
-}
-
-const section = (page: Page, n: number, title: string) =>
-  page.getByRole('region', { name: `Section ${n}: ${title}` })
-const questionCards = (scope: Locator) => scope.locator('[id^="question-"]')
-
-/** Opens the section's "Add a question" disclosure, unless it is open already. */
-async function openAddForm(scope: Locator) {
-  const details = scope.locator('details')
-  if (!(await details.evaluate((d: HTMLDetailsElement) => d.open)))
-    await scope.getByText(/^Add a question to section/).click()
-}
-
-async function addQuestion(
-  page: Page,
-  scope: Locator,
-  input: { kind: string; text: string; rater: string; competency: string },
-) {
-  const before = await questionCards(scope).count()
-  await openAddForm(scope)
-  const form = scope.locator('form').filter({ has: page.getByRole('button', { name: 'Add question' }) })
-  await form.getByLabel('Kind').selectOption({ label: input.kind })
-  await form.getByLabel('Competency').fill(input.competency)
-  await form.getByLabel('Self wording').fill(input.text)
-  await form.getByLabel('Colleague wording').fill(input.rater)
-  await form.getByRole('button', { name: 'Add question' }).click()
-  await expect(questionCards(scope)).toHaveCount(before + 1)
-}
-
-async function addChoice(page: Page, card: Locator, label: string) {
-  const count = await card.getByRole('button', { name: /^Rename choice/ }).count()
-  await card.getByLabel('New choice').fill(label)
-  await card.getByRole('button', { name: 'Add choice' }).click()
-  await expect(card.getByRole('button', { name: /^Rename choice/ })).toHaveCount(count + 1)
 }
 
 test('build a questionnaire with every kind, reorder, preview and publish', async ({ page }) => {
@@ -75,13 +49,9 @@ test('build a questionnaire with every kind, reorder, preview and publish', asyn
   await waitForHydration(page)
 
   // Two sections.
-  for (const name of ['Working together', 'Growth']) {
-    await page.getByLabel('New section’s title').fill(name)
-    await page.getByRole('button', { name: 'Add section' }).click()
-    await expect(page.getByRole('heading', { name: new RegExp(`^Section \\d: ${name}$`) })).toBeVisible()
-  }
-  const first = section(page, 1, 'Working together')
-  const second = section(page, 2, 'Growth')
+  for (const name of ['Working together', 'Growth']) await addSection(page, name)
+  const first = sectionRegion(page, 1, 'Working together')
+  const second = sectionRegion(page, 2, 'Growth')
 
   // A colleague wording without {{name}} is refused, beside the field.
   await openAddForm(first)
