@@ -86,9 +86,9 @@ export function OutboxList({
         <FilterSelect
           id="outbox-template"
           name="template"
-          label="E-mail"
+          label="Template"
           value={query.template}
-          anyLabel="Any e-mail"
+          anyLabel="Any template"
           options={TEMPLATE_KEY_OPTIONS}
         />
         <div className="flex min-w-56 flex-1 flex-col gap-1">
@@ -128,7 +128,7 @@ export function OutboxList({
                   Recipient
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  E-mail
+                  Template
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
                   Brand
