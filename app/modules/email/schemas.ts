@@ -132,7 +132,7 @@ export function templateSchema(key: TemplateKey) {
             z.maxLength(HTML_MAX, EMAIL_MESSAGES.htmlTooLong),
             multiLine(),
             placeholders,
-            z.refine((v) => !needsLink || hasLink(v), EMAIL_MESSAGES.needsLink),
+            z.refine((v) => !needsLink || !v.trim() || hasLink(v), EMAIL_MESSAGES.needsLink),
           ),
       ),
       z.transform((v: string | undefined) => (v?.trim() ? v : null)),
