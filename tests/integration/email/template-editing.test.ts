@@ -34,7 +34,7 @@ describe('placeholder validation', () => {
     expect(errorsOf({ subject: '{{employeName}}' })).toEqual({
       subject: ['{{employeName}} is not a placeholder of this e-mail. Did you mean {{employeeName}}?'],
     })
-    expect(errorsOf({ body: '{{LINK}}' }).body).toEqual(['{{LINK}} is not a placeholder of this e-mail. Did you mean {{link}}?'])
+    expect(errorsOf({ body: '{{LINK}} {{link}}' }).body).toEqual(['{{LINK}} is not a placeholder of this e-mail. Did you mean {{link}}?'])
     expect(errorsOf({ html: '<a href="{{lnk}}">x</a> {{link}}' }).html).toEqual([
       '{{lnk}} is not a placeholder of this e-mail. Did you mean {{link}}?',
     ])
