@@ -1,3 +1,4 @@
+import { data } from 'react-router'
 import type { Route } from './+types/email-management'
 import { Notices, PageHeader } from '#app/components/form-kit'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -51,6 +52,13 @@ export async function loader({ request }: Route.LoaderArgs) {
     notices:
       query.brand && !summaries.brand ? ['That brand does not exist (it may have been deleted).'] : ([] as string[]),
   }
+}
+
+// Nothing is changed from the list itself (templates and messages change on their own pages), but
+// a POST still meets the guard first, as on every admin page.
+export async function action({ request }: Route.ActionArgs) {
+  await requireUser(request, { roles: ROUTE_ROLES.admin })
+  return data(null, { status: 405 })
 }
 
 export default function EmailManagement({ loaderData }: Route.ComponentProps) {
