@@ -32,12 +32,18 @@ test('an admin edits a brand’s colleague invitation, previews it live, sends a
 
   // A misspelt placeholder is a field error, with what was meant.
   const body = page.getByLabel('Text body')
-  await body.fill(`Hello {{colleagueNam}},\n\nPlease give your view of {{employeeName}}:\n\n{{link}}\n\nThanks`)
+  await body.fill(
+    `Hello {{colleagueNam}},\n\nPlease give your view of {{employeeName}}:\n\n{{link}}\n\nThanks`,
+  )
   await page.getByRole('button', { name: /Save as Northwind Consulting’s own/ }).click()
-  await expect(page.getByText('{{colleagueNam}} is not a placeholder of this e-mail. Did you mean {{colleagueName}}?')).toBeVisible()
+  await expect(
+    page.getByText('{{colleagueNam}} is not a placeholder of this e-mail. Did you mean {{colleagueName}}?'),
+  ).toBeVisible()
 
   // Fixed by inserting the placeholder at the cursor.
-  await body.fill(`Hello ,\n\nPlease give your view of {{employeeName}} by {{dueDate}}:\n\n{{link}}\n\nThanks ${stamp}`)
+  await body.fill(
+    `Hello ,\n\nPlease give your view of {{employeeName}} by {{dueDate}}:\n\n{{link}}\n\nThanks ${stamp}`,
+  )
   await body.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(6, 6))
   await page.getByRole('button', { name: /Insert \{\{colleagueName\}\}/ }).click()
   await expect(body).toHaveValue(/^Hello \{\{colleagueName\}\},/)
@@ -70,7 +76,9 @@ test('an admin edits a brand’s colleague invitation, previews it live, sends a
   await expectAccessible(page)
   await message.getByRole('link', { name: 'admin@panorama.test' }).click()
   await expect(page).toHaveURL(/\/admin\/email-management\/outbox\/[0-9a-f-]{36}$/)
-  await expect(page.getByRole('heading', { level: 1, name: `Sam Example asks for your view ${stamp}` })).toBeVisible()
+  await expect(
+    page.getByRole('heading', { level: 1, name: `Sam Example asks for your view ${stamp}` }),
+  ).toBeVisible()
   await expectAccessible(page)
 
   // The dashboard's link to failed messages opens the outbox filtered by state.
@@ -81,10 +89,14 @@ test('an admin edits a brand’s colleague invitation, previews it live, sends a
   // Restoring the default deletes the brand's own wording, after a confirmation.
   await page.goto(editorUrl)
   await page.getByRole('link', { name: 'Restore the default…' }).click()
-  await expect(page.getByRole('heading', { name: 'Delete Northwind Consulting’s own wording?' })).toBeFocused()
+  await expect(
+    page.getByRole('heading', { name: 'Delete Northwind Consulting’s own wording?' }),
+  ).toBeFocused()
   await expectAccessible(page)
   await page.getByRole('button', { name: 'Yes, use the default' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Default restored' })).toBeVisible()
   await expect(page.getByText('uses the default', { exact: false }).first()).toBeVisible()
-  await expect(page.getByLabel('Subject', { exact: true })).toHaveValue('{{employeeName}} would value your feedback')
+  await expect(page.getByLabel('Subject', { exact: true })).toHaveValue(
+    '{{employeeName}} would value your feedback',
+  )
 })

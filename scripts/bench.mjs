@@ -320,7 +320,11 @@ function cases(found) {
       path: `/admin/email-management?brand=${brand}`,
       role: 'admin',
     },
-    { name: 'GET /admin/email-management?tab=outbox', path: '/admin/email-management?tab=outbox', role: 'admin' },
+    {
+      name: 'GET /admin/email-management?tab=outbox',
+      path: '/admin/email-management?tab=outbox',
+      role: 'admin',
+    },
     {
       name: 'GET /admin/email-management?tab=outbox&state=failed',
       path: '/admin/email-management?tab=outbox&state=failed',

@@ -3,14 +3,27 @@ import { getDb, queryRows, type Tx } from '#db/client'
 import { brands, emailOutbox, emailTemplates, users } from '#db/schema/index'
 import type { OutboxStatus } from '#db/enums'
 import { getEnv } from '#app/config/env.server'
-import { escapeLike, keysetCondition, keysetPage, keysetPlan, timestampKey, type Page } from '#app/lib/keyset.server'
+import {
+  escapeLike,
+  keysetCondition,
+  keysetPage,
+  keysetPlan,
+  timestampKey,
+  type Page,
+} from '#app/lib/keyset.server'
 import { notFound, ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
 import { TALLY_CTE, tallyOf } from '#app/modules/admin/tallies.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { maskActionCodes } from './mask'
 import { enqueueEmail, retryOutboxMessage } from './outbox.server'
 import { sanitizeEmailHtml } from './sanitize.server'
-import { EMAIL_MESSAGES, recipientFilter, sampleValues, type EmailListQuery, type TemplateInput } from './schemas'
+import {
+  EMAIL_MESSAGES,
+  recipientFilter,
+  sampleValues,
+  type EmailListQuery,
+  type TemplateInput,
+} from './schemas'
 import { DEFAULT_TEMPLATES, TEMPLATE_KEYS, type TemplateKey } from './templates'
 
 /**
@@ -48,8 +61,9 @@ export async function listTemplateSummaries(
 ): Promise<{ rows: TemplateSummary[]; brand: { id: string; name: string } | null }> {
   const db = getDb()
   const brand = brandId
-    ? ((await db.select({ id: brands.id, name: brands.name }).from(brands).where(eq(brands.id, brandId)))[0] ??
-      null)
+    ? ((
+        await db.select({ id: brands.id, name: brands.name }).from(brands).where(eq(brands.id, brandId))
+      )[0] ?? null)
     : null
   const rows = await queryRows<{
     key: TemplateKey
@@ -83,7 +97,9 @@ export async function listTemplateSummaries(
         key,
         defaultSubject: r?.subject ?? shipped.subject,
         defaultUpdatedAt: r?.updated_at ?? null,
-        defaultEdited: Boolean(r && (r.subject !== shipped.subject || r.body !== shipped.body || r.html !== null)),
+        defaultEdited: Boolean(
+          r && (r.subject !== shipped.subject || r.body !== shipped.body || r.html !== null),
+        ),
         overrides: Number(r?.overrides ?? 0),
         brand:
           r?.brand_subject != null
@@ -116,7 +132,10 @@ export type TemplateEditorData = {
 }
 
 /** What the editor of `key` for `brandId` (null: the default) needs, in two statements; null if the brand is unknown. */
-export async function getTemplateEditor(key: TemplateKey, brandId: string | null): Promise<TemplateEditorData | null> {
+export async function getTemplateEditor(
+  key: TemplateKey,
+  brandId: string | null,
+): Promise<TemplateEditorData | null> {
   const db = getDb()
   const env = getEnv()
   const [brandRow] = brandId
@@ -145,7 +164,9 @@ export async function getTemplateEditor(key: TemplateKey, brandId: string | null
     .where(
       and(
         eq(emailTemplates.key, key),
-        brandId ? sql`(${emailTemplates.brandId} = ${brandId} OR ${emailTemplates.brandId} IS NULL)` : isNull(emailTemplates.brandId),
+        brandId
+          ? sql`(${emailTemplates.brandId} = ${brandId} OR ${emailTemplates.brandId} IS NULL)`
+          : isNull(emailTemplates.brandId),
       ),
     )
   const defaultRow = rows.find((r) => r.brandId === null)
@@ -205,7 +226,12 @@ export async function saveTemplate(
     const [existing] = await tx
       .select({ id: emailTemplates.id })
       .from(emailTemplates)
-      .where(and(eq(emailTemplates.key, key), brandId ? eq(emailTemplates.brandId, brandId) : isNull(emailTemplates.brandId)))
+      .where(
+        and(
+          eq(emailTemplates.key, key),
+          brandId ? eq(emailTemplates.brandId, brandId) : isNull(emailTemplates.brandId),
+        ),
+      )
       .for('update')
     let id: string
     if (existing) {
@@ -241,7 +267,11 @@ export async function saveTemplate(
 }
 
 /** Gives a brand its own copy of the default wording of `key`, to edit. */
-export async function createOverride(actor: Actor, key: TemplateKey, brandId: string): Promise<Outcome<{ id: string }>> {
+export async function createOverride(
+  actor: Actor,
+  key: TemplateKey,
+  brandId: string,
+): Promise<Outcome<{ id: string }>> {
   return getDb().transaction(async (tx) => {
     if (!(await brandExists(tx, brandId))) return gone()
     const [source] = await tx
@@ -271,7 +301,11 @@ export async function createOverride(actor: Actor, key: TemplateKey, brandId: st
  * "Restore the default": a brand's own wording is deleted (it uses the default again); the default
  * row goes back to the copy the product ships.
  */
-export async function restoreDefault(actor: Actor, key: TemplateKey, brandId: string | null): Promise<Outcome<{ key: TemplateKey }>> {
+export async function restoreDefault(
+  actor: Actor,
+  key: TemplateKey,
+  brandId: string | null,
+): Promise<Outcome<{ key: TemplateKey }>> {
   return getDb().transaction(async (tx) => {
     if (brandId) {
       if (!(await brandExists(tx, brandId))) return gone()
@@ -324,7 +358,10 @@ export async function sendTestEmail(
 ): Promise<Outcome<{ to: string; id: string }>> {
   return getDb().transaction(async (tx) => {
     if (brandId && !(await brandExists(tx, brandId))) return gone()
-    const [me] = await tx.select({ email: users.email, name: users.displayName }).from(users).where(eq(users.id, actor.id))
+    const [me] = await tx
+      .select({ email: users.email, name: users.displayName })
+      .from(users)
+      .where(eq(users.id, actor.id))
     if (!me) return refuse('Your account could not be found. Sign in again.')
     const values = { ...sampleValues(getEnv().APP_URL), recipientName: me.name || 'Alex Sample' }
     const { id } = await enqueueEmail(tx, {
@@ -410,7 +447,9 @@ export async function listOutbox(
       attempts: emailOutbox.attempts,
       lastError: emailOutbox.lastError,
       createdAt: timestampKey(emailOutbox.createdAt),
-      sentAt: sql<string | null>`to_char(${emailOutbox.sentAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+      sentAt: sql<
+        string | null
+      >`to_char(${emailOutbox.sentAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
       nextAttemptAt: sql<string>`to_char(${emailOutbox.nextAttemptAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
     })
     .from(emailOutbox)
@@ -420,10 +459,16 @@ export async function listOutbox(
         query.state ? eq(emailOutbox.status, query.state) : undefined,
         query.template ? eq(emailOutbox.templateKey, query.template) : undefined,
         recipient && 'exact' in recipient ? eq(emailOutbox.recipient, recipient.exact) : undefined,
-        recipient && 'prefix' in recipient ? like(emailOutbox.recipient, `${escapeLike(recipient.prefix)}%`) : undefined,
+        recipient && 'prefix' in recipient
+          ? like(emailOutbox.recipient, `${escapeLike(recipient.prefix)}%`)
+          : undefined,
         // A prefix that is too short shows nothing rather than reading most of the outbox.
         recipient && 'tooShort' in recipient ? sql`false` : undefined,
-        keysetCondition(plan, { name: emailOutbox.recipient, created: emailOutbox.createdAt, id: emailOutbox.id }),
+        keysetCondition(plan, {
+          name: emailOutbox.recipient,
+          created: emailOutbox.createdAt,
+          id: emailOutbox.id,
+        }),
       ),
     )
     .orderBy(
@@ -453,7 +498,8 @@ export type OutboxMessage = OutboxListRow & {
   retry: { allowed: true } | { allowed: false; reason: string }
 }
 
-const iso = (column: unknown) => sql<string | null>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
+const iso = (column: unknown) =>
+  sql<string | null>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
 
 /** Why a message cannot be retried (null: it can). The same rule as retryOutboxMessage's WHERE. */
 function retryRefusal(m: {

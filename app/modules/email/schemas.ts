@@ -79,7 +79,8 @@ export function closestPlaceholder(name: string, key: TemplateKey): string | und
   let best: { name: string; d: number } | undefined
   for (const candidate of TEMPLATE_PLACEHOLDERS[key]) {
     const d = distance(lower, candidate.toLowerCase())
-    if (d <= Math.max(1, Math.floor(candidate.length / 4)) && (!best || d < best.d)) best = { name: candidate, d }
+    if (d <= Math.max(1, Math.floor(candidate.length / 4)) && (!best || d < best.d))
+      best = { name: candidate, d }
   }
   return best?.name
 }
@@ -100,7 +101,8 @@ const hasLink = (text: string) => /\{\{\s*link\s*\}\}/.test(text)
 /** The editor's form for template `key`: the placeholders it may use are part of the rules. */
 export function templateSchema(key: TemplateKey) {
   const placeholders = z.superRefine<string>((value, ctx) => {
-    for (const message of placeholderProblems(value, key)) ctx.addIssue({ code: 'custom', message, input: value })
+    for (const message of placeholderProblems(value, key))
+      ctx.addIssue({ code: 'custom', message, input: value })
   })
   const needsLink = TEMPLATE_PLACEHOLDERS[key].includes('link')
   return z.object({
@@ -114,26 +116,22 @@ export function templateSchema(key: TemplateKey) {
         singleLine(),
         placeholders,
       ),
-    body: z
-      .string({ error: EMAIL_MESSAGES.body })
-      .check(
-        z.minLength(1, EMAIL_MESSAGES.body),
-        z.maxLength(BODY_MAX, EMAIL_MESSAGES.bodyTooLong),
-        multiLine(),
-        placeholders,
-        z.refine((v) => !needsLink || hasLink(v), EMAIL_MESSAGES.needsLink),
-      ),
+    body: z.string({ error: EMAIL_MESSAGES.body }).check(
+      z.minLength(1, EMAIL_MESSAGES.body),
+      z.maxLength(BODY_MAX, EMAIL_MESSAGES.bodyTooLong),
+      multiLine(),
+      placeholders,
+      z.refine((v) => !needsLink || hasLink(v), EMAIL_MESSAGES.needsLink),
+    ),
     // Left blank: the HTML part is generated from the text body.
     html: z.pipe(
       z.optional(
-        z
-          .string()
-          .check(
-            z.maxLength(HTML_MAX, EMAIL_MESSAGES.htmlTooLong),
-            multiLine(),
-            placeholders,
-            z.refine((v) => !needsLink || !v.trim() || hasLink(v), EMAIL_MESSAGES.needsLink),
-          ),
+        z.string().check(
+          z.maxLength(HTML_MAX, EMAIL_MESSAGES.htmlTooLong),
+          multiLine(),
+          placeholders,
+          z.refine((v) => !needsLink || !v.trim() || hasLink(v), EMAIL_MESSAGES.needsLink),
+        ),
       ),
       z.transform((v: string | undefined) => (v?.trim() ? v : null)),
     ),
@@ -149,7 +147,10 @@ export const RetrySchema = z.object({
   intent: z.literal('retry'),
 })
 
-export const TEMPLATE_KEY_OPTIONS = EMAIL_TEMPLATE_KEYS.map((key) => ({ value: key, label: TEMPLATE_LABELS[key] }))
+export const TEMPLATE_KEY_OPTIONS = EMAIL_TEMPLATE_KEYS.map((key) => ({
+  value: key,
+  label: TEMPLATE_LABELS[key],
+}))
 export const OUTBOX_STATE_OPTIONS = OUTBOX_STATUSES.map((s) => ({ value: s, label: OUTBOX_STATE_LABELS[s] }))
 
 export const EMAIL_TABS = ['templates', 'outbox'] as const
@@ -169,7 +170,9 @@ export const EmailListQuerySchema = z.object({
   template: z.catch(z.optional(z.enum(EMAIL_TEMPLATE_KEYS)), undefined),
   to: z.pipe(
     z.catch(z.string(), ''),
-    z.transform((v: string) => withoutControlCharacters(v).trim().toLowerCase().slice(0, RECIPIENT_SEARCH_MAX)),
+    z.transform((v: string) =>
+      withoutControlCharacters(v).trim().toLowerCase().slice(0, RECIPIENT_SEARCH_MAX),
+    ),
   ),
   after: z.catch(z.optional(z.string()), undefined),
   before: z.catch(z.optional(z.string()), undefined),
@@ -181,7 +184,9 @@ export function parseEmailListQuery(searchParams: URLSearchParams): EmailListQue
 }
 
 /** How the recipient box is read: an exact address, or a prefix (`anna*`) of at least 3 characters. */
-export function recipientFilter(to: string): { exact: string } | { prefix: string } | { tooShort: true } | null {
+export function recipientFilter(
+  to: string,
+): { exact: string } | { prefix: string } | { tooShort: true } | null {
   if (!to) return null
   if (to.endsWith('*')) {
     const prefix = to.replace(/\*+$/, '')

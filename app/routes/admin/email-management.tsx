@@ -50,7 +50,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     summaries,
     brandOptions,
     notices:
-      query.brand && !summaries.brand ? ['That brand does not exist (it may have been deleted).'] : ([] as string[]),
+      query.brand && !summaries.brand
+        ? ['That brand does not exist (it may have been deleted).']
+        : ([] as string[]),
   }
 }
 

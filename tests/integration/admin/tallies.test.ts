@@ -46,7 +46,12 @@ async function exactOutbox() {
     sql`SELECT status::text, count(*)::int AS n FROM email_outbox GROUP BY status`,
   )
   const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
-  const counts = { queued: by.queued ?? 0, sending: by.sending ?? 0, sent: by.sent ?? 0, failed: by.failed ?? 0 }
+  const counts = {
+    queued: by.queued ?? 0,
+    sending: by.sending ?? 0,
+    sent: by.sent ?? 0,
+    failed: by.failed ?? 0,
+  }
   return { ...counts, all: counts.queued + counts.sending + counts.sent + counts.failed }
 }
 

@@ -42,7 +42,12 @@ async function follow(response: Response) {
 }
 
 const decode = (html: string) =>
-  html.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+  html
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
 
 const editor = (key: string, brandId?: string) => `${LIST}/${brandId ? `${key}.${brandId}` : key}`
 const brandRow = async (key: string, brandId: string) =>
@@ -76,7 +81,8 @@ describe('the list page', () => {
     const page = await get(`${LIST}?brand=${brand.id}`)
     expect(page.status).toBe(200)
     const html = decode(await page.text())
-    for (const label of ['Colleague invitation', 'Password reset', 'Administrator invitation']) expect(html).toContain(label)
+    for (const label of ['Colleague invitation', 'Password reset', 'Administrator invitation'])
+      expect(html).toContain(label)
     expect(html).toContain('Uses the default')
     expect(html).toContain(`${editor('colleague_invite', brand.id)}`)
   })
@@ -96,7 +102,9 @@ describe('the list page', () => {
     }
     const stale = decode(await (await get(`${LIST}?tab=outbox&after=garbage`)).text())
     expect(stale).toContain('That page link is out of date')
-    const unknownBrand = decode(await (await get(`${LIST}?brand=00000000-0000-4000-8000-000000000000`)).text())
+    const unknownBrand = decode(
+      await (await get(`${LIST}?brand=00000000-0000-4000-8000-000000000000`)).text(),
+    )
     expect(unknownBrand).toContain('That brand does not exist')
     const short = decode(await (await get(`${LIST}?tab=outbox&to=ab*`)).text())
     expect(short).toContain('A recipient prefix needs at least 3 characters')
@@ -104,8 +112,15 @@ describe('the list page', () => {
 
   test('the dashboard’s link to failed messages shows the outbox filtered by state, with counts', async () => {
     const to = `failed-${Date.now()}@example.com`
-    const { id } = await enqueueEmail(db(), { to, template: 'response_ready', values: { link: 'https://x.test/r' } })
-    await db().update(emailOutbox).set({ status: 'failed', lastError: '550 mailbox unavailable' }).where(eq(emailOutbox.id, id))
+    const { id } = await enqueueEmail(db(), {
+      to,
+      template: 'response_ready',
+      values: { link: 'https://x.test/r' },
+    })
+    await db()
+      .update(emailOutbox)
+      .set({ status: 'failed', lastError: '550 mailbox unavailable' })
+      .where(eq(emailOutbox.id, id))
     const html = decode(await (await get(`${LIST}?tab=outbox&state=failed`)).text())
     expect(html).toContain(to)
     expect(html).toContain('550 mailbox unavailable')
@@ -115,8 +130,12 @@ describe('the list page', () => {
     expect(queued).not.toContain(to)
     // Recipient: exact and prefix.
     expect(decode(await (await get(`${LIST}?tab=outbox&to=${encodeURIComponent(to)}`)).text())).toContain(to)
-    expect(decode(await (await get(`${LIST}?tab=outbox&to=${encodeURIComponent(to.slice(0, 12))}*`)).text())).toContain(to)
-    expect(decode(await (await get(`${LIST}?tab=outbox&to=nobody-${Date.now()}@x.test`)).text())).not.toContain(to)
+    expect(
+      decode(await (await get(`${LIST}?tab=outbox&to=${encodeURIComponent(to.slice(0, 12))}*`)).text()),
+    ).toContain(to)
+    expect(
+      decode(await (await get(`${LIST}?tab=outbox&to=nobody-${Date.now()}@x.test`)).text()),
+    ).not.toContain(to)
   })
 
   test('the list page has no action', async () => {
@@ -128,7 +147,12 @@ describe('the template editor', () => {
   test('ids: a key, or a key and a brand; anything else is a 404', async () => {
     expect((await get(editor('colleague_invite'))).status).toBe(200)
     expect((await get(editor('colleague_invite', brand.id))).status).toBe(200)
-    for (const bad of ['nope', 'colleague_invite.not-a-uuid', 'colleague_invite.00000000-0000-4000-8000-000000000000', 'colleague_invite.a.b'])
+    for (const bad of [
+      'nope',
+      'colleague_invite.not-a-uuid',
+      'colleague_invite.00000000-0000-4000-8000-000000000000',
+      'colleague_invite.a.b',
+    ])
       expect((await get(`${LIST}/${bad}`)).status, bad).toBe(404)
     expect((await post(`${LIST}/nope`, valid())).status).toBe(404)
     expect((await get(editor('colleague_invite'), employeeCookie)).status).toBe(302)
@@ -147,9 +171,18 @@ describe('the template editor', () => {
       [valid({ html: '<p>No link</p>' }), 'Include {{link}}'],
       [valid({ body: 'x\u0000 {{link}}' }), 'Remove the invisible control characters'],
       // Unknown and misspelt placeholders, in each field.
-      [valid({ subject: 'For {{employeName}}' }), '{{employeName}} is not a placeholder of this e-mail. Did you mean {{employeeName}}?'],
-      [valid({ body: '{{Link}} and {{link}}' }), '{{Link}} is not a placeholder of this e-mail. Did you mean {{link}}?'],
-      [valid({ html: '<p>{{ inviterName }} {{link}}</p>' }), '{{inviterName}} is not a placeholder of this e-mail. It can use:'],
+      [
+        valid({ subject: 'For {{employeName}}' }),
+        '{{employeName}} is not a placeholder of this e-mail. Did you mean {{employeeName}}?',
+      ],
+      [
+        valid({ body: '{{Link}} and {{link}}' }),
+        '{{Link}} is not a placeholder of this e-mail. Did you mean {{link}}?',
+      ],
+      [
+        valid({ html: '<p>{{ inviterName }} {{link}}</p>' }),
+        '{{inviterName}} is not a placeholder of this e-mail. It can use:',
+      ],
       [valid({ body: '{{}} {{link}}' }), '{{}} is not a placeholder'],
     ]
     for (const [form, message] of cases) {
@@ -169,11 +202,15 @@ describe('the template editor', () => {
     const path = editor('reminder', brand.id)
     const html =
       '<p onclick="steal()">Hi {{recipientName}}</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><a href="{{link}}">Continue</a><img src="http://insecure.test/a.png"><p style="color:#ff0000;background:url(https://evil.test/x)">red</p>'
-    const page = await follow(await post(path, valid({ subject: 'Still open: {{schemeName}}', body: 'Hi\n\n{{link}}', html })))
+    const page = await follow(
+      await post(path, valid({ subject: 'Still open: {{schemeName}}', body: 'Hi\n\n{{link}}', html })),
+    )
     expect(decode(page)).toContain('Some HTML that e-mail cannot safely carry was removed')
     const row = await brandRow('reminder', brand.id)
     expect(row).toMatchObject({ subject: 'Still open: {{schemeName}}', body: 'Hi\n\n{{link}}' })
-    expect(row!.htmlBody).toBe('<p>Hi {{recipientName}}</p><a>x</a><a href="{{link}}">Continue</a><img /><p style="color:#ff0000">red</p>')
+    expect(row!.htmlBody).toBe(
+      '<p>Hi {{recipientName}}</p><a>x</a><a href="{{link}}">Continue</a><img /><p style="color:#ff0000">red</p>',
+    )
     expect((await audits('email_template.create')).some((a) => a.entityId === row!.id)).toBe(true)
 
     await follow(await post(path, valid({ subject: 'Second {{schemeName}}', body: 'Hello\n\n{{link}}' })))
@@ -190,7 +227,8 @@ describe('the template editor', () => {
       brandId: b.id,
       subject: 'Ready',
       body: 'Text {{link}}',
-      htmlBody: '<p>Dear {{recipientName}}</p><a href="{{link}}">Open</a><script>bad()</script><img src=x onerror=alert(1)>',
+      htmlBody:
+        '<p>Dear {{recipientName}}</p><a href="{{link}}">Open</a><script>bad()</script><img src=x onerror=alert(1)>',
     })
     const { id } = await enqueueEmail(db(), {
       to: `render-${Date.now()}@example.com`,
@@ -225,13 +263,17 @@ describe('the template editor', () => {
       linkExpiresAt: null,
     })
     expect(row.text).toContain('Please answer by 30 June 2026:')
-    expect((await audits('email_template.test')).some((a) => a.entityId === row.id && a.actorId === admin.id)).toBe(true)
+    expect(
+      (await audits('email_template.test')).some((a) => a.entityId === row.id && a.actorId === admin.id),
+    ).toBe(true)
   })
 
   test('restore the default: a brand’s own wording is deleted, with a confirmation; twice is refused', async () => {
     const path = editor('verify_email', brand.id)
     await follow(await post(path, { intent: 'override' }))
-    expect(await brandRow('verify_email', brand.id)).toMatchObject({ subject: DEFAULT_TEMPLATES.verify_email.subject })
+    expect(await brandRow('verify_email', brand.id)).toMatchObject({
+      subject: DEFAULT_TEMPLATES.verify_email.subject,
+    })
     const twice = await post(path, { intent: 'override' })
     expect(twice.status).toBe(400)
     expect(decode(await twice.text())).toContain('already has its own wording')
@@ -250,7 +292,9 @@ describe('the template editor', () => {
 
   test('restore the default on the default itself puts the shipped wording back', async () => {
     const path = editor('setup_admin')
-    await follow(await post(path, valid({ subject: 'Changed', body: 'Go: {{link}}', html: '<p>{{link}}</p>' })))
+    await follow(
+      await post(path, valid({ subject: 'Changed', body: 'Go: {{link}}', html: '<p>{{link}}</p>' })),
+    )
     expect(await defaultRow('setup_admin')).toMatchObject({ subject: 'Changed', htmlBody: '<p>{{link}}</p>' })
     await follow(await post(path, { intent: 'restore' }))
     expect(await defaultRow('setup_admin')).toMatchObject({
@@ -306,7 +350,10 @@ describe('an outbox message', () => {
     await follow(await post(messagePath(id), { intent: 'retry' }))
     const [row] = await db().select().from(emailOutbox).where(eq(emailOutbox.id, id))
     expect(row).toMatchObject({ status: 'queued', attempts: 8 })
-    const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.action, 'email_outbox.retry'), eq(auditLog.entityId, id)))
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'email_outbox.retry'), eq(auditLog.entityId, id)))
     expect(audit).toMatchObject({ actorId: admin.id })
 
     const queued = await post(messagePath(id), { intent: 'retry' })

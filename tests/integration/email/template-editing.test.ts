@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { sanitizeEmailHtml } from '#app/modules/email/sanitize.server'
-import { closestPlaceholder, parseTemplateId, placeholderProblems, templateSchema } from '#app/modules/email/schemas'
+import {
+  closestPlaceholder,
+  parseTemplateId,
+  placeholderProblems,
+  templateSchema,
+} from '#app/modules/email/schemas'
 import { renderTemplate } from '#app/modules/email/templates'
 
 /**
@@ -26,7 +31,8 @@ describe('placeholder validation', () => {
   }
 
   it('accepts every placeholder the e-mail offers, in every field, with or without spaces', () => {
-    const all = '{{recipientName}} {{brandName}} {{appUrl}} {{ link }} {{employeeName}} {{colleagueName}} {{schemeName}} {{dueDate}}'
+    const all =
+      '{{recipientName}} {{brandName}} {{appUrl}} {{ link }} {{employeeName}} {{colleagueName}} {{schemeName}} {{dueDate}}'
     expect(errorsOf({ subject: all, body: all, html: `<p>${all}</p>` })).toEqual({})
   })
 
@@ -34,7 +40,9 @@ describe('placeholder validation', () => {
     expect(errorsOf({ subject: '{{employeName}}' })).toEqual({
       subject: ['{{employeName}} is not a placeholder of this e-mail. Did you mean {{employeeName}}?'],
     })
-    expect(errorsOf({ body: '{{LINK}} {{link}}' }).body).toEqual(['{{LINK}} is not a placeholder of this e-mail. Did you mean {{link}}?'])
+    expect(errorsOf({ body: '{{LINK}} {{link}}' }).body).toEqual([
+      '{{LINK}} is not a placeholder of this e-mail. Did you mean {{link}}?',
+    ])
     expect(errorsOf({ html: '<a href="{{lnk}}">x</a> {{link}}' }).html).toEqual([
       '{{lnk}} is not a placeholder of this e-mail. Did you mean {{link}}?',
     ])
@@ -46,8 +54,12 @@ describe('placeholder validation', () => {
   })
 
   it('asks for {{link}} in the text and in an HTML body', () => {
-    expect(errorsOf({ body: 'No link' }).body).toEqual(['Include {{link}}: it is how the reader acts on this e-mail.'])
-    expect(errorsOf({ html: '<p>no link</p>' }).html).toEqual(['Include {{link}}: it is how the reader acts on this e-mail.'])
+    expect(errorsOf({ body: 'No link' }).body).toEqual([
+      'Include {{link}}: it is how the reader acts on this e-mail.',
+    ])
+    expect(errorsOf({ html: '<p>no link</p>' }).html).toEqual([
+      'Include {{link}}: it is how the reader acts on this e-mail.',
+    ])
   })
 
   it('lists each unknown name once', () => {
@@ -60,7 +72,8 @@ describe('placeholder validation', () => {
     expect(parseTemplateId('reminder')).toEqual({ key: 'reminder', brandId: null })
     const id = '3bf0c80b-0823-40f2-86ff-a7ed232fa754'
     expect(parseTemplateId(`reminder.${id.toUpperCase()}`)).toEqual({ key: 'reminder', brandId: id })
-    for (const bad of ['', 'nope', 'reminder.', 'reminder.x', `reminder.${id}.x`, `__proto__.${id}`]) expect(parseTemplateId(bad)).toBeNull()
+    for (const bad of ['', 'nope', 'reminder.', 'reminder.x', `reminder.${id}.x`, `__proto__.${id}`])
+      expect(parseTemplateId(bad)).toBeNull()
   })
 })
 
@@ -68,24 +81,46 @@ describe('sanitizeEmailHtml', () => {
   const clean = sanitizeEmailHtml
 
   it('removes scripts, styles, frames, forms and their content', () => {
-    expect(clean('<p>a</p><script>alert(1)</script><style>p{}</style><iframe src="https://x"></iframe>')).toBe('<p>a</p>')
+    expect(
+      clean('<p>a</p><script>alert(1)</script><style>p{}</style><iframe src="https://x"></iframe>'),
+    ).toBe('<p>a</p>')
     expect(clean('<form action="https://x"><input name="p"><button>Go</button></form>')).toBe('Go')
     expect(clean('<svg onload="alert(1)"><circle/></svg><math></math>')).toBe('')
-    expect(clean('<object data="x"></object><embed src="x"><link rel="stylesheet" href="x"><meta http-equiv="refresh">')).toBe('')
+    expect(
+      clean(
+        '<object data="x"></object><embed src="x"><link rel="stylesheet" href="x"><meta http-equiv="refresh">',
+      ),
+    ).toBe('')
   })
 
   it('removes every event handler and attribute outside the list', () => {
     expect(clean('<p onclick="x()" onmouseover="y()" class="c" id="i">t</p>')).toBe('<p>t</p>')
-    expect(clean('<img src="https://cdn.test/a.png" onerror="x()" alt="Logo">')).toBe('<img src="https://cdn.test/a.png" alt="Logo" />')
+    expect(clean('<img src="https://cdn.test/a.png" onerror="x()" alt="Logo">')).toBe(
+      '<img src="https://cdn.test/a.png" alt="Logo" />',
+    )
   })
 
   it('keeps only http(s) and mailto links, and https images', () => {
-    expect(clean('<a href="https://ok.test/">a</a><a href="mailto:hi@ok.test">b</a><a href="http://ok.test/">c</a>')).toBe(
-      '<a href="https://ok.test/">a</a><a href="mailto:hi@ok.test">b</a><a href="http://ok.test/">c</a>',
-    )
-    for (const href of ['javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'java&#x09;script:alert(1)', '&#106;avascript:alert(1)', 'data:text/html,<script>', 'vbscript:x', '//evil.test/x'])
+    expect(
+      clean(
+        '<a href="https://ok.test/">a</a><a href="mailto:hi@ok.test">b</a><a href="http://ok.test/">c</a>',
+      ),
+    ).toBe('<a href="https://ok.test/">a</a><a href="mailto:hi@ok.test">b</a><a href="http://ok.test/">c</a>')
+    for (const href of [
+      'javascript:alert(1)',
+      ' JaVaScRiPt:alert(1)',
+      'java&#x09;script:alert(1)',
+      '&#106;avascript:alert(1)',
+      'data:text/html,<script>',
+      'vbscript:x',
+      '//evil.test/x',
+    ])
       expect(clean(`<a href="${href}">x</a>`), href).toBe('<a>x</a>')
-    expect(clean('<img src="http://plain.test/a.png"><img src="data:image/png;base64,AAAA"><img src="javascript:x">')).toBe('<img /><img /><img />')
+    expect(
+      clean(
+        '<img src="http://plain.test/a.png"><img src="data:image/png;base64,AAAA"><img src="javascript:x">',
+      ),
+    ).toBe('<img /><img /><img />')
   })
 
   it('keeps simple inline styles and drops the dangerous ones', () => {
@@ -101,7 +136,9 @@ describe('sanitizeEmailHtml', () => {
       '-moz-binding:url(x)',
       'color:expression(alert(1))',
     ])
-      expect(clean(`<p style="${style}">x</p>`), style).not.toMatch(/url|expression|position|behavior|binding/i)
+      expect(clean(`<p style="${style}">x</p>`), style).not.toMatch(
+        /url|expression|position|behavior|binding/i,
+      )
   })
 
   it('keeps structure suited to e-mail', () => {
@@ -114,7 +151,11 @@ describe('sanitizeEmailHtml', () => {
 describe('an admin-written HTML body in the rendered message', () => {
   it('goes inside the brand frame with values escaped, and the text part still comes from the text body', () => {
     const out = renderTemplate(
-      { subject: 'S', body: 'Plain {{recipientName}}\n\n{{link}}', html: '<p>Hi {{recipientName}}</p><p><a href="{{link}}">Go</a></p>' },
+      {
+        subject: 'S',
+        body: 'Plain {{recipientName}}\n\n{{link}}',
+        html: '<p>Hi {{recipientName}}</p><p><a href="{{link}}">Go</a></p>',
+      },
       { recipientName: '<img src=x onerror=alert(1)>"', link: 'https://x.test/a?b=1&c=2' },
       { brand: { name: 'Acme' }, sanitize: sanitizeEmailHtml },
     )
@@ -135,7 +176,10 @@ describe('an admin-written HTML body in the rendered message', () => {
   })
 
   it('a blank HTML body means the HTML part is made from the text, as before', () => {
-    const a = renderTemplate({ subject: 'S', body: 'Hello\n\n{{link}}', html: '  ' }, { link: 'https://x.test/' })
+    const a = renderTemplate(
+      { subject: 'S', body: 'Hello\n\n{{link}}', html: '  ' },
+      { link: 'https://x.test/' },
+    )
     const b = renderTemplate({ subject: 'S', body: 'Hello\n\n{{link}}' }, { link: 'https://x.test/' })
     expect(a).toEqual(b)
   })

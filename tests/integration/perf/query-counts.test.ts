@@ -329,14 +329,16 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
     get(`/admin/company-management?delete=${ids.company}`, cookies.admin),
   'GET /admin/brand-management': () => get('/admin/brand-management', cookies.admin),
   'GET /admin/email-management': () => get('/admin/email-management', cookies.admin),
-  'GET /admin/email-management?brand=:id': () => get(`/admin/email-management?brand=${ids.brand}`, cookies.admin),
+  'GET /admin/email-management?brand=:id': () =>
+    get(`/admin/email-management?brand=${ids.brand}`, cookies.admin),
   'GET /admin/email-management?tab=outbox': () => get('/admin/email-management?tab=outbox', cookies.admin),
   'GET /admin/email-management?tab=outbox&state=…&template=…&to=…': () =>
     get('/admin/email-management?tab=outbox&state=queued&template=response_ready&to=count*', cookies.admin),
   'GET /admin/email-management/:key': () => get('/admin/email-management/colleague_invite', cookies.admin),
   'GET /admin/email-management/:key.:brandId': () =>
     get(`/admin/email-management/colleague_invite.${ids.brand}`, cookies.admin),
-  'GET /admin/email-management/outbox/:id': () => get(`/admin/email-management/outbox/${ids.outbox}`, cookies.admin),
+  'GET /admin/email-management/outbox/:id': () =>
+    get(`/admin/email-management/outbox/${ids.outbox}`, cookies.admin),
   'GET /admin/brand-management/:id': () => get(`/admin/brand-management/${ids.brand}`, cookies.admin),
   'GET /admin/profile': () => get('/admin/profile', cookies.admin),
   'GET /admin/scheme-management': () => get('/admin/scheme-management', cookies.admin),

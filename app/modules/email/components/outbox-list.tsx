@@ -150,13 +150,15 @@ export function OutboxList({
             <tbody className="divide-y divide-slate-200">
               {page.rows.map((row) => (
                 <tr key={row.id} className="align-top">
-                  <th scope="row" className="px-4 py-3 font-medium break-all">
+                  <th scope="row" className="min-w-48 px-4 py-3 font-medium break-words">
                     <Link className="link" to={`${PATH}/outbox/${row.id}`}>
                       {row.recipient}
                     </Link>
                   </th>
                   <td className="px-4 py-3">{TEMPLATE_LABELS[row.templateKey]}</td>
-                  <td className="px-4 py-3">{row.brandName ?? <span className="text-slate-600">Default</span>}</td>
+                  <td className="px-4 py-3">
+                    {row.brandName ?? <span className="text-slate-600">Default</span>}
+                  </td>
                   <td className="px-4 py-3">
                     <OutboxState status={row.status} leaseExpired={row.leaseExpired} />
                     {row.sentAt ? (

@@ -33,7 +33,7 @@ export function OutboxMessageView({ message, retryResult }: { message: Message; 
   const retrying = usePendingIntent('retry')
   const facts: Array<[string, React.ReactNode]> = [
     ['State', <OutboxState key="s" status={message.status} leaseExpired={message.leaseExpired} />],
-    ['E-mail', TEMPLATE_LABELS[message.templateKey]],
+    ['Template', TEMPLATE_LABELS[message.templateKey]],
     ['Brand', message.brandName ?? 'Default'],
     ['From name', message.senderName ?? 'The deployment’s sender'],
     ['Attempts', String(message.attempts)],
@@ -75,8 +75,8 @@ export function OutboxMessageView({ message, retryResult }: { message: Message; 
         </h2>
         {message.bodyErasedAt ? (
           <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-slate-800">
-            The body was erased on {when(message.bodyErasedAt)}: it carried a one-time link, which is not kept once
-            it has been delivered or has expired.
+            The body was erased on {when(message.bodyErasedAt)}: it carried a one-time link, which is not kept
+            once it has been delivered or has expired.
           </p>
         ) : (
           <>

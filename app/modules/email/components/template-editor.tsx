@@ -59,6 +59,8 @@ export function TemplateEditor({
     id: 'template-form',
     lastResult: resultFor(actionData, 'save'),
     defaultValue: { subject: start.subject, body: start.body, html: start.html ?? '' },
+    // A misspelt placeholder is pointed out when the field is left, not only on save.
+    shouldValidate: 'onBlur',
   })
   const [draft, setDraft] = useState({ subject: start.subject, body: start.body, html: start.html ?? '' })
   const [hydrated, setHydrated] = useState(false)
@@ -120,8 +122,8 @@ export function TemplateEditor({
           <h2 className="text-lg font-semibold">Wording</h2>
           {usesDefault ? (
             <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
-              {editor.brand!.name} <strong>uses the default</strong> wording, shown here. Saving creates its own
-              copy with your changes; other brands keep the default.
+              {editor.brand!.name} <strong>uses the default</strong> wording, shown here. Saving creates its
+              own copy with your changes; other brands keep the default.
             </p>
           ) : null}
           <FormErrors id={form.errorId} errors={form.errors} />
@@ -150,8 +152,8 @@ export function TemplateEditor({
               className="input font-mono text-sm"
             />
             <p id="body-help" className="text-sm text-slate-600">
-              The plain-text part. Separate paragraphs with a blank line. Without an HTML body, the HTML part is
-              made from this text, with {'{{link}}'} on its own line as a button.
+              The plain-text part. Separate paragraphs with a blank line. Without an HTML body, the HTML part
+              is made from this text, with {'{{link}}'} on its own line as a button.
             </p>
             <ErrorList id={fields.body.errorId} errors={fields.body.errors} />
           </div>
@@ -167,10 +169,10 @@ export function TemplateEditor({
               className="input font-mono text-sm"
             />
             <p id="html-help" className="text-sm text-slate-600">
-              Leave blank to make it from the text body. Allowed: paragraphs, headings, lists, links (https, mailto),
-              bold and italic, simple tables, https images and a few inline styles (colours, alignment, sizes).
-              Anything else, such as scripts, forms or event handlers, is removed when you save. Placeholder values
-              are always inserted as text.
+              Leave blank to make it from the text body. Allowed: paragraphs, headings, lists, links (https,
+              mailto), bold and italic, simple tables, https images and a few inline styles (colours,
+              alignment, sizes). Anything else, such as scripts, forms or event handlers, is removed when you
+              save. Placeholder values are always inserted as text.
             </p>
             <ErrorList id={fields.html.errorId} errors={fields.html.errors} />
           </div>
@@ -250,8 +252,8 @@ export function TemplateEditor({
           <input type="hidden" name="intent" value="test" />
           <FormErrors errors={test?.error?.[''] ?? undefined} />
           <p className="text-sm text-slate-700">
-            Sends the saved wording{editor.brand ? ` as ${editor.brand.name} sends it` : ''}, filled with sample values,
-            to your own address through the outbox.
+            Sends the saved wording{editor.brand ? ` as ${editor.brand.name} sends it` : ''}, filled with
+            sample values, to your own address through the outbox.
           </p>
           <button type="submit" className="btn btn-secondary" disabled={testing}>
             {testing ? 'Queueing…' : 'Send a test to me'}

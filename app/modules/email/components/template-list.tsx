@@ -70,7 +70,9 @@ export function TemplateList({
               <tr key={row.key} className="align-top">
                 <th scope="row" className="px-4 py-3 font-medium">
                   <span className="block">{TEMPLATE_LABELS[row.key]}</span>
-                  <span className="block text-xs font-normal text-slate-600">{TEMPLATE_DESCRIPTIONS[row.key]}</span>
+                  <span className="block text-xs font-normal text-slate-600">
+                    {TEMPLATE_DESCRIPTIONS[row.key]}
+                  </span>
                 </th>
                 <td className="px-4 py-3">
                   <Link className="link" to={`${PATH}/${templateId(row.key, null)}`}>
