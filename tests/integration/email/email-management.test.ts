@@ -43,6 +43,7 @@ async function follow(response: Response) {
 
 const decode = (html: string) =>
   html
+    .replace(/<!-- -->/g, '')
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&')
@@ -136,6 +137,31 @@ describe('the list page', () => {
     expect(
       decode(await (await get(`${LIST}?tab=outbox&to=nobody-${Date.now()}@x.test`)).text()),
     ).not.toContain(to)
+  })
+
+  test('a sending message whose lease ran out is shown as stalled', async () => {
+    const to = `stalled-${Date.now()}@example.com`
+    const { id } = await enqueueEmail(db(), {
+      to,
+      template: 'response_ready',
+      values: { link: 'https://x.test/r' },
+    })
+    await db()
+      .update(emailOutbox)
+      .set({
+        status: 'sending',
+        lockedBy: 'dead-worker',
+        lockedUntil: new Date(Date.now() - 60_000),
+        attempts: 1,
+      })
+      .where(eq(emailOutbox.id, id))
+    const html = decode(
+      await (await get(`${LIST}?tab=outbox&state=sending&to=${encodeURIComponent(to)}`)).text(),
+    )
+    expect(html).toContain('Sending (stalled, will be taken over)')
+    const page = decode(await (await get(`${LIST}/outbox/${id}`)).text())
+    expect(page).toContain('Sending (stalled, will be taken over)')
+    expect(page).not.toContain('Retry this message')
   })
 
   test('the list page has no action', async () => {
