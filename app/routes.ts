@@ -25,6 +25,7 @@ export default [
   route('admin/brand-management', 'routes/admin/brand-management.tsx'),
   route('admin/brand-management/:id', 'routes/admin/brand-management.$id.tsx'),
   route('admin/email-management', 'routes/admin/email-management.tsx'),
+  route('admin/email-management/outbox/:messageId', 'routes/admin/email-management.outbox.$messageId.tsx'),
   route('admin/email-management/:id', 'routes/admin/email-management.$id.tsx'),
   route('admin/admin-management', 'routes/admin/admin-management.tsx'),
   route('admin/admin-management/:uid', 'routes/admin/admin-management.$uid.tsx'),

@@ -170,6 +170,8 @@ test('every admin page fits a 360 px phone', async ({ page }) => {
     '/admin/company-management',
     '/admin/brand-management',
     '/admin/email-management',
+    '/admin/email-management?tab=outbox',
+    '/admin/email-management/colleague_invite',
     '/admin/admin-management',
     '/admin/employee-management',
     '/admin/scheme-management',
@@ -179,7 +181,7 @@ test('every admin page fits a 360 px phone', async ({ page }) => {
     `/admin/admin-management/${crypto.randomUUID()}`,
     `/admin/scheme-management/${crypto.randomUUID()}`,
     `/admin/questionnaire-management/${crypto.randomUUID()}`,
-    `/admin/email-management/${crypto.randomUUID()}`,
+    `/admin/email-management/outbox/${crypto.randomUUID()}`,
     '/user/colleague-invite',
   ])
     await visit(page, path, problems, path.replace(/[0-9a-f-]{36}$/, ':id'))

@@ -223,6 +223,8 @@ export async function discover(target) {
     )
     const [brand] = await query(`SELECT id FROM brands ORDER BY name, id LIMIT 1`)
     const [adminRow] = await query(`SELECT id FROM users WHERE email = $1`, [profile.admin])
+    // The newest outbox message (the demo seed may have none yet; its case is then left out).
+    const [message] = await query(`SELECT id FROM email_outbox ORDER BY created_at DESC, id DESC LIMIT 1`)
     if (!report || !answering || !company || !brand || !person || !scheme) {
       fail(
         `${target.label}: the ${profile.seed}'s accounts are there but not their data ` +
@@ -260,6 +262,7 @@ export async function discover(target) {
         scheme: scheme.id,
         // The questionnaire the answering assignment uses: the builder page of a real questionnaire.
         questionnaire: answering.questionnaire_id,
+        message: message?.id,
       },
       employee: {
         id: person.id,
@@ -275,7 +278,7 @@ export async function discover(target) {
 }
 
 function cases(found) {
-  const { rid, assignment, company, brand, admin, scheme, questionnaire } = found.ids
+  const { rid, assignment, company, brand, admin, scheme, questionnaire, message } = found.ids
   return [
     { name: 'GET /sign-in', path: '/sign-in', role: null, budget: 0.8 },
     { name: 'GET /user', path: '/user', role: 'employee', budget: 0.6 },
@@ -313,6 +316,41 @@ function cases(found) {
     },
     { name: 'GET /admin/brand-management', path: '/admin/brand-management', role: 'admin' },
     { name: 'GET /admin/brand-management/:id', path: `/admin/brand-management/${brand}`, role: 'admin' },
+    { name: 'GET /admin/email-management', path: '/admin/email-management', role: 'admin' },
+    {
+      name: 'GET /admin/email-management?brand=:id',
+      path: `/admin/email-management?brand=${brand}`,
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/email-management?tab=outbox',
+      path: '/admin/email-management?tab=outbox',
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/email-management?tab=outbox&state=failed',
+      path: '/admin/email-management?tab=outbox&state=failed',
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/email-management?tab=outbox&to=prefix*',
+      path: '/admin/email-management?tab=outbox&to=emp*',
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/email-management/:key.:brandId',
+      path: `/admin/email-management/colleague_invite.${brand}`,
+      role: 'admin',
+    },
+    ...(message
+      ? [
+          {
+            name: 'GET /admin/email-management/outbox/:id',
+            path: `/admin/email-management/outbox/${message}`,
+            role: 'admin',
+          },
+        ]
+      : []),
     { name: 'GET /admin/admin-management', path: '/admin/admin-management', role: 'admin' },
     { name: 'GET /admin/admin-management?q=', path: '/admin/admin-management?q=admin', role: 'admin' },
     ...(admin

@@ -647,7 +647,7 @@ function steps(passwordHash: string): Step[] {
             exec(
               client,
               `INSERT INTO email_outbox (id, recipient, sender_name, template_key, subject, html, text, status, attempts,
-             next_attempt_at, last_error, sent_at, entity, entity_id, created_at)
+             next_attempt_at, last_error, sent_at, entity, entity_id, created_at, brand_id)
            SELECT pg_temp.sid(${TAG.outbox}, x.num), x.recipient, x.brand, 'colleague_invite', x.subject,
              '<p>Hello ' || x.colleague || ',</p><p>' || x.employee || ' is taking part in a 360° feedback programme run by '
                || x.brand || ' and has asked for your perspective.</p><p><a href="https://feedback.example/verification?mode=invite&amp;code=…">Give feedback</a></p>',
@@ -657,10 +657,10 @@ function steps(passwordHash: string): Step[] {
              x.created + CASE x.status WHEN 'queued' THEN interval '5 minutes' ELSE interval '0' END,
              CASE WHEN x.status = 'failed' THEN '550 5.1.1 mailbox unavailable' END,
              CASE WHEN x.status = 'sent' THEN x.created + interval '20 seconds' END,
-             'assignment', x.id, x.created
+             'assignment', x.id, x.created, x.brand_id
            FROM (
              SELECT a.id, pg_temp.num(a.id) AS num, r.email AS recipient, coalesce(a.respondent_name, r.display_name) AS colleague,
-               s.display_name AS employee, b.sender_name AS brand, s.display_name || ' would value your feedback' AS subject,
+               s.display_name AS employee, b.sender_name AS brand, b.id AS brand_id, s.display_name || ' would value your feedback' AS subject,
                a.invited_at AS created,
                CASE WHEN sc.status = 'open' AND pg_temp.pick(pg_temp.num(a.id), 30, 1000) < 20 THEN 'queued'
                  WHEN pg_temp.pick(pg_temp.num(a.id), 30, 1000) >= 985 THEN 'failed' ELSE 'sent' END AS status
@@ -686,16 +686,16 @@ function steps(passwordHash: string): Step[] {
             exec(
               client,
               `INSERT INTO email_outbox (id, recipient, sender_name, template_key, subject, html, text, status, attempts,
-             next_attempt_at, last_error, sent_at, entity, entity_id, created_at)
+             next_attempt_at, last_error, sent_at, entity, entity_id, created_at, brand_id)
            SELECT pg_temp.sid(${TAG.outbox}, 50000000 + x.num), x.email, x.brand, 'activate_account',
              'Your 360° feedback with ' || x.brand || ': activate your account',
              '<p>Hello ' || x.name || ',</p><p>' || x.brand || ' has invited you to take part in a 360° feedback programme.</p><p><a href="https://feedback.example/verification?mode=activate&amp;code=…">Activate your account</a></p>',
              'Hello ' || x.name || E',\\n\\n' || x.brand || E' has invited you to take part in a 360° feedback programme.\\n\\nhttps://feedback.example/verification?mode=activate&code=…',
              x.status::outbox_status, CASE x.status WHEN 'sent' THEN 1 WHEN 'failed' THEN 8 ELSE 0 END,
              x.created, CASE WHEN x.status = 'failed' THEN '550 5.1.1 mailbox unavailable' END,
-             CASE WHEN x.status = 'sent' THEN x.created + interval '20 seconds' END, 'user', x.id, x.created
+             CASE WHEN x.status = 'sent' THEN x.created + interval '20 seconds' END, 'user', x.id, x.created, x.brand_id
            FROM (
-             SELECT u.id, pg_temp.num(u.id) AS num, u.email, u.display_name AS name, b.sender_name AS brand,
+             SELECT u.id, pg_temp.num(u.id) AS num, u.email, u.display_name AS name, b.sender_name AS brand, b.id AS brand_id,
                u.created_at AS created,
                CASE WHEN u.password_hash IS NOT NULL THEN 'sent'
                  WHEN pg_temp.pick(pg_temp.num(u.id), 31, 10) < 3 THEN 'failed'

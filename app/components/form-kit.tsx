@@ -29,13 +29,20 @@ export function formErrorsOf(result: FormResult) {
 /** A Conform form validated by the same Zod schema as the server, live as the person types. */
 export function useConformForm<Schema extends $ZodType>(
   schema: Schema,
-  options: { id: string; lastResult: FormResult; defaultValue?: Partial<input<Schema>> },
+  options: {
+    id: string
+    lastResult: FormResult
+    defaultValue?: Partial<input<Schema>>
+    /** When a field is first checked (Conform's default: on submit); afterwards it is rechecked as typed. */
+    shouldValidate?: 'onSubmit' | 'onBlur' | 'onInput'
+  },
 ) {
   return useForm({
     id: options.id,
     constraint: getZodConstraint(schema),
     defaultValue: options.defaultValue as never,
     lastResult: options.lastResult,
+    shouldValidate: options.shouldValidate,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     // Errors clear as they are fixed, not on blur: a message vanishing under the pointer would move
     // the submit button away from a click that is already under way.

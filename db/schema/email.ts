@@ -13,7 +13,13 @@ export const emailTemplates = pgTable(
     key: emailTemplateKeyEnum().notNull(),
     brandId: uuid().references(() => brands.id, { onDelete: 'cascade' }),
     subject: text().notNull(),
+    /** The text part, and the source of the HTML part when html_body is null. */
     body: text().notNull(),
+    /**
+     * An admin-written HTML body (sanitised at save and again at render, ADR 016), placed inside the
+     * brand's e-mail frame; null means the HTML part is generated from `body` as before.
+     */
+    htmlBody: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -38,6 +44,8 @@ export const emailOutbox = pgTable(
   {
     id: uuid().primaryKey().defaultRandom(),
     recipient: text().notNull(),
+    /** The brand whose wording and look the message was rendered with (null: the deployment default). */
+    brandId: uuid().references(() => brands.id, { onDelete: 'set null' }),
     /** Display name for the From header (the brand's sender name), null for the deployment default. */
     senderName: text(),
     templateKey: emailTemplateKeyEnum().notNull(),
@@ -69,8 +77,18 @@ export const emailOutbox = pgTable(
     index('email_outbox_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'queued'`),
-    index().on(t.status, t.createdAt),
     index().on(t.entity, t.entityId),
-    index().on(t.recipient),
+    // The admin outbox list (newest first, keyset on created_at, id): one index per filter it offers,
+    // so every page reads its rows from an index in order (ADR 016).
+    index('email_outbox_created_idx').on(t.createdAt, t.id),
+    index('email_outbox_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('email_outbox_template_created_idx').on(t.templateKey, t.createdAt, t.id),
+    index('email_outbox_recipient_created_idx').on(t.recipient, t.createdAt, t.id),
+    // Prefix search on the recipient (LIKE 'abc%') whatever the database's collation.
+    index('email_outbox_recipient_prefix_idx').using('btree', sql`${t.recipient} text_pattern_ops`),
+    // A brand's deletion sets its messages' brand_id to null without reading the whole outbox.
+    index('email_outbox_brand_idx')
+      .on(t.brandId)
+      .where(sql`${t.brandId} IS NOT NULL`),
   ],
 )

@@ -7,7 +7,14 @@ import { getDb, queryRows, type Tx } from '#db/client'
  * changes it. Exact, and as cheap to read at 100,000 employees as at three: the table holds one row
  * per name after a fold, plus one per changing statement since.
  */
-export const TALLY_NAMES = ['employees', 'submitted', 'queued_emails', 'failed_emails'] as const
+export const TALLY_NAMES = [
+  'employees',
+  'submitted',
+  'queued_emails',
+  'failed_emails',
+  'sending_emails',
+  'sent_emails',
+] as const
 export type TallyName = (typeof TALLY_NAMES)[number]
 
 /** A CTE `tally (name, n)` to put in a page's statement; read it with `tallyOf`. */

@@ -8,6 +8,7 @@ import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { ACTION_CODE_TTL_MS, type ActionCodeKind } from '#app/modules/auth/action-codes.server'
 import { maskActionCodes } from './mask'
+import { sanitizeEmailHtml } from './sanitize.server'
 import {
   DEFAULT_TEMPLATES,
   LINK_LABELS,
@@ -15,6 +16,7 @@ import {
   findPlaceholders,
   renderTemplate,
   type RenderBrand,
+  type TemplateContent,
   type TemplateKey,
 } from './templates'
 
@@ -94,14 +96,20 @@ export function backoffSeconds(attempts: number): number {
 
 /** What rendering needs once per template and brand: the wording and the brand's look. */
 type RenderContext = {
-  template: { subject: string; body: string }
+  template: TemplateContent
+  brandId: string | null
   brand: (RenderBrand & { logoFileId: string | null }) | undefined
   appUrl: string
 }
 
 async function renderContext(tx: Tx, key: TemplateKey, brandId: string | null): Promise<RenderContext> {
   const rows = await tx
-    .select({ brandId: emailTemplates.brandId, subject: emailTemplates.subject, body: emailTemplates.body })
+    .select({
+      brandId: emailTemplates.brandId,
+      subject: emailTemplates.subject,
+      body: emailTemplates.body,
+      html: emailTemplates.htmlBody,
+    })
     .from(emailTemplates)
     .where(
       and(
@@ -134,7 +142,7 @@ async function renderContext(tx: Tx, key: TemplateKey, brandId: string | null): 
     ...brandRow,
     logoUrl: brandRow.logoFileId ? new URL(`/files/${brandRow.logoFileId}`, env.APP_URL).toString() : null,
   }
-  return { template, brand, appUrl: env.APP_URL }
+  return { template, brand, brandId: brandRow ? brandId : null, appUrl: env.APP_URL }
 }
 
 /** One outbox row for `input`, rendered with its template and brand. */
@@ -146,7 +154,11 @@ function outboxRow(context: RenderContext, input: EnqueueInput, to: string): typ
   )
   if (missing.length) log.warn('email template values missing', { template: input.template, missing })
 
-  const rendered = renderTemplate(template, values, { brand, linkLabel: LINK_LABELS[input.template] })
+  const rendered = renderTemplate(template, values, {
+    brand,
+    linkLabel: LINK_LABELS[input.template],
+    sanitize: sanitizeEmailHtml,
+  })
   const kind = ONE_TIME_LINK_KIND[input.template]
   const linkExpiresAt =
     input.linkExpiresAt !== undefined
@@ -156,6 +168,7 @@ function outboxRow(context: RenderContext, input: EnqueueInput, to: string): typ
         : null
   return {
     recipient: to,
+    brandId: context.brandId,
     senderName: brand?.senderName || null,
     templateKey: input.template,
     subject: rendered.subject,
@@ -501,15 +514,17 @@ export async function processOutboxOnce(options: ProcessOptions = {}): Promise<P
 }
 
 /**
- * An admin's "retry" on a failed message: queued again now, with a fresh set of attempts. Refused
- * (false) when its body was erased or its one-time link has expired: a fresh link must be sent
- * from where it was made (resend the activation, the invite, …).
+ * An admin's "retry" on a failed message: queued again now, for one more delivery attempt (the
+ * attempts so far are kept, so the count stays true; a retry that fails is 'failed' again at once).
+ * Only failed → queued: a message queued, sending or sent is left alone, so two retries racing
+ * queue it once. Refused (false) when its body was erased or its one-time link has expired: a
+ * fresh link must be sent from where it was made (resend the activation, the invite, …).
  */
-export async function retryOutboxMessage(id: string): Promise<boolean> {
+export async function retryOutboxMessage(id: string, tx: Tx = getDb()): Promise<boolean> {
   const rows = await queryRows<{ id: string }>(
-    getDb(),
-    sql`UPDATE email_outbox SET status = 'queued', attempts = 0, next_attempt_at = now(),
-        locked_until = NULL, locked_by = NULL, last_error = NULL
+    tx,
+    sql`UPDATE email_outbox SET status = 'queued', next_attempt_at = now(),
+        locked_until = NULL, locked_by = NULL
       WHERE id = ${id} AND status = 'failed' AND body_erased_at IS NULL
         AND (link_expires_at IS NULL OR link_expires_at > now())
       RETURNING id`,

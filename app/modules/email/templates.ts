@@ -6,6 +6,11 @@
  * A template is a subject and a plain-text body with `{{placeholders}}`; paragraphs are separated by
  * a blank line. The same body becomes the text part (values inserted as they are) and the HTML part
  * (values HTML-escaped, one <p> per paragraph, the `{{link}}` paragraph as a button).
+ *
+ * An admin may also write the HTML part themselves (`html`, ADR 016). It is filled with HTML-escaped
+ * values and placed inside the same brand frame (band, logo, footer). Sanitising it is the server's
+ * job (sanitize-html must stay out of the browser bundle), passed in as `options.sanitize`; the
+ * editor's preview, which has no sanitiser, shows it in a sandboxed iframe without scripts.
  */
 
 import { EMAIL_TEMPLATE_KEYS, type EmailTemplateKey } from '#db/enums'
@@ -214,7 +219,15 @@ export type RenderBrand = {
   /** The brand's logo as an absolute address (APP_URL + /files/:id): mail clients fetch it themselves. */
   logoUrl?: string | null
 }
-export type RenderOptions = { brand?: RenderBrand | null; linkLabel?: string }
+export type RenderOptions = {
+  brand?: RenderBrand | null
+  linkLabel?: string
+  /** Cleans an admin-written HTML body after its placeholders are filled (server: sanitizeEmailHtml). */
+  sanitize?: (html: string) => string
+}
+
+/** What an admin edits: the subject, the text body and (optionally) their own HTML body. */
+export type TemplateContent = { subject: string; body: string; html?: string | null }
 export type RenderedEmail = { subject: string; html: string; text: string }
 
 export const DEFAULT_BRAND_NAME = 'Panorama'
@@ -249,7 +262,7 @@ const plain = (pieces: Piece[]) => pieces.map((p) => ('literal' in p ? p.literal
 
 /** Fills subject and body: `text` with raw values, `html` escaped and laid out, `subject` on one line. */
 export function renderTemplate(
-  template: { subject: string; body: string },
+  template: TemplateContent,
   values: Record<string, string>,
   options: RenderOptions = {},
 ): RenderedEmail {
@@ -262,9 +275,13 @@ export function renderTemplate(
     .trim()
   const body = template.body.replace(/\r\n?/g, '\n').trim()
   const text = plain(fill(body, all)).replace(/[ \t]+$/gm, '') + '\n'
+  const ownHtml = template.html?.trim()
+    ? fillHtml(template.html, all, options.sanitize ?? ((h) => h))
+    : undefined
   const html = renderHtml({
     subject,
-    paragraphs: body.split(/\n[ \t]*\n+/).map((p) => fill(p.trim(), all)),
+    paragraphs: ownHtml === undefined ? body.split(/\n[ \t]*\n+/).map((p) => fill(p.trim(), all)) : [],
+    ownHtml,
     brandName,
     palette: brandPalette(
       safeColor(options.brand?.primaryColor),
@@ -287,6 +304,18 @@ function isWebUrl(value: string) {
   return /^https?:\/\/[^\s"'<>]+$/i.test(value)
 }
 
+/**
+ * An admin-written HTML body with its placeholders filled: every value HTML-escaped (so a value can
+ * never add markup or break out of an attribute), then the whole sanitised, which also checks the
+ * addresses that values filled into href/src.
+ */
+function fillHtml(html: string, values: Record<string, string>, sanitize: (html: string) => string) {
+  const filled = fill(html.replace(/\r\n?/g, '\n'), values)
+    .map((p) => ('literal' in p ? p.literal : escapeHtml(p.value)))
+    .join('')
+  return sanitize(filled)
+}
+
 function inlineHtml(pieces: Piece[]): string {
   return pieces
     .map((p) => {
@@ -304,6 +333,8 @@ const FONT = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Hel
 function renderHtml(input: {
   subject: string
   paragraphs: Piece[][]
+  /** The admin's own HTML body, filled and sanitised: used instead of the paragraphs. */
+  ownHtml?: string
   brandName: string
   /** The brand's colours, contrast-checked (app/lib/colour.ts): text on the band and the button reaches AA. */
   palette: BrandPalette
@@ -359,7 +390,7 @@ ${
 </td></tr>
 <tr><td style="height:4px;line-height:4px;font-size:0;background-color:${input.palette.accent}">&nbsp;</td></tr>
 <tr><td style="padding:32px">
-${blocks.join('\n')}
+${input.ownHtml === undefined ? blocks.join('\n') : `<div style="${FONT};font-size:16px;line-height:1.55;color:#1f2937">\n${input.ownHtml}\n</div>`}
 </td></tr>
 <tr><td style="padding:16px 32px;border-top:1px solid #e5e7eb">
 <p style="margin:0;${FONT};font-size:12px;line-height:1.5;color:#4b5563">${footer}</p>

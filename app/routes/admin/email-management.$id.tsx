@@ -1,25 +1,188 @@
-import { data } from 'react-router'
+import { Link } from 'react-router'
 import type { Route } from './+types/email-management.$id'
-import { NotBuiltYet } from '#app/components/not-built'
-import { requireUser } from '#app/modules/auth/guards.server'
+import { unreadableForm } from '#app/lib/form-data.server'
+import { submitIntent } from '#app/lib/reply.server'
+import { ConfirmPanel, formErrorsOf, PageHeader, resultFor } from '#app/components/form-kit'
+import { FormErrors } from '#app/components/forms'
+import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import { TemplateEditor } from '#app/modules/email/components/template-editor'
+import {
+  createOverride,
+  getTemplateEditor,
+  restoreDefault,
+  saveTemplate,
+  sendTestEmail,
+} from '#app/modules/email/email-admin.server'
+import {
+  OverrideSchema,
+  parseTemplateId,
+  RestoreSchema,
+  TEMPLATE_DESCRIPTIONS,
+  TEMPLATE_LABELS,
+  templateSchema,
+  TestSendSchema,
+} from '#app/modules/email/schemas'
+import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
-// The page and its guard exist; its feature is built by its own issue.
 export const handle: RouteHandle = { layout: 'admin', transition: true }
 
-export const meta: Route.MetaFunction = () => [{ title: 'E-mail template · Panorama' }]
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  {
+    title: loaderData
+      ? `${TEMPLATE_LABELS[loaderData.editor.key]}${loaderData.editor.brand ? ` · ${loaderData.editor.brand.name}` : ''} · E-mail · Panorama admin`
+      : 'E-mail template · Panorama admin',
+  },
+]
 
-export async function loader({ request }: Route.LoaderArgs) {
+const LIST = '/admin/email-management'
+
+/**
+ * One e-mail's wording (ADR 016). The id is `<key>` for the default wording and `<key>.<brandId>`
+ * for a brand's, whether that brand has its own yet or not: a brand without its own shows the
+ * default and saving creates its own. Unknown keys, malformed ids and unknown brands are a 404.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return null
+  const target = parseTemplateId(params.id)
+  const editor = target && (await getTemplateEditor(target.key, target.brandId))
+  if (!editor) notFound()
+  return { editor, confirmRestore: new URL(request.url).searchParams.has('restore') }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return data({ notBuilt: true }, { status: 405 })
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
+  const target = parseTemplateId(params.id)
+  if (!target) notFound()
+  const { key, brandId } = target
+  const formData = await request.formData().catch(() => null)
+  if (!formData) return unreadableForm()
+  const actor = { id: user.id, ip: context.ip || null }
+  const here = `${LIST}/${params.id}`
+  const label = TEMPLATE_LABELS[key]
+  const intent = formData.get('intent')
+
+  if (intent === 'save')
+    return submitIntent(
+      formData,
+      intent,
+      templateSchema(key),
+      ({ intent: _intent, ...input }) => saveTemplate(actor, key, brandId, input),
+      ({ created, cleaned }) =>
+        redirectWithToast(here, {
+          kind: cleaned ? 'info' : 'success',
+          title: created ? 'Own wording created' : 'Template saved',
+          description: cleaned
+            ? `“${label}” was saved. Some HTML that e-mail cannot safely carry was removed: check the preview.`
+            : `“${label}” is used for the next message sent.`,
+        }),
+    )
+
+  if (intent === 'test')
+    return submitIntent(
+      formData,
+      intent,
+      TestSendSchema,
+      () => sendTestEmail(actor, key, brandId),
+      ({ to }) =>
+        redirectWithToast(here, {
+          kind: 'success',
+          title: 'Test queued',
+          description: `A test of “${label}” with sample values is on its way to ${to}.`,
+        }),
+    )
+
+  if (intent === 'restore')
+    return submitIntent(
+      formData,
+      intent,
+      RestoreSchema,
+      () => restoreDefault(actor, key, brandId),
+      () =>
+        redirectWithToast(here, {
+          kind: 'success',
+          title: 'Default restored',
+          description: brandId
+            ? `This brand’s own wording of “${label}” was deleted: it uses the default again.`
+            : `The default wording of “${label}” is back to the text Panorama ships with.`,
+        }),
+    )
+
+  if (intent === 'override' && brandId)
+    return submitIntent(
+      formData,
+      intent,
+      OverrideSchema,
+      () => createOverride(actor, key, brandId),
+      () =>
+        redirectWithToast(here, {
+          kind: 'success',
+          title: 'Own wording created',
+          description: `This brand now has its own copy of “${label}”, starting from the default.`,
+        }),
+    )
+
+  return unreadableForm()
 }
 
-export default function EmailManagementId() {
-  return <NotBuiltYet title="E-mail template" />
+export default function EmailTemplatePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { editor, confirmRestore } = loaderData
+  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
+  const restoreResult = resultFor(actionData, 'restore')
+  const brand = editor.brand
+  const usesDefault = Boolean(brand && !editor.own)
+  const canRestore = brand ? !usesDefault : editor.defaultEdited
+  const listHref = brand ? `${LIST}?brand=${brand.id}` : LIST
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-6">
+      <div className="flex flex-col gap-2">
+        <Link to={listHref} className="link self-start text-sm">
+          ← All e-mails
+        </Link>
+        <PageHeader title={`${TEMPLATE_LABELS[editor.key]}${brand ? ` · ${brand.name}` : ' · default'}`}>
+          {TEMPLATE_DESCRIPTIONS[editor.key]}{' '}
+          {brand
+            ? usesDefault
+              ? `${brand.name} uses the default wording: saving below gives it its own.`
+              : `${brand.name}’s own wording; brands without their own use the default.`
+            : 'The default wording, used by every brand that has none of its own.'}
+        </PageHeader>
+      </div>
+      <FormErrors errors={unknownErrors} />
+      {!confirmRestore ? <FormErrors errors={formErrorsOf(restoreResult)} /> : null}
+      {confirmRestore ? (
+        <ConfirmPanel
+          id="restore-default"
+          title={brand ? `Delete ${brand.name}’s own wording?` : 'Restore the shipped wording?'}
+          intent="restore"
+          fields={{}}
+          confirmLabel={brand ? 'Yes, use the default' : 'Yes, restore it'}
+          pendingLabel="Restoring…"
+          cancelHref="."
+          lastResult={restoreResult}
+          backLabel="Back to the template"
+          blockedBy={
+            canRestore
+              ? null
+              : brand
+                ? `${brand.name} already uses the default wording.`
+                : 'The default already is the wording Panorama ships with.'
+          }
+        >
+          <p className="text-slate-800">
+            {brand
+              ? `${brand.name}’s subject, text and HTML for this e-mail are deleted and the default is used from the next message on. This cannot be undone.`
+              : 'The default subject and text go back to the wording Panorama ships with, and the HTML body is removed. Brands with their own wording are not affected. This cannot be undone.'}
+          </p>
+        </ConfirmPanel>
+      ) : null}
+      <TemplateEditor
+        key={JSON.stringify(editor.own ?? editor.fallback)}
+        editor={editor}
+        actionData={actionData}
+        canRestore={canRestore}
+      />
+    </section>
+  )
 }

@@ -159,7 +159,8 @@ describe('delivery over SMTP', () => {
 
     expect(await retryOutboxMessage(id)).toBe(true)
     r = await row(id)
-    expect(r).toMatchObject({ status: 'queued', attempts: 0, lastError: null })
+    // The attempts so far are kept; the last error stays readable until the next attempt.
+    expect(r).toMatchObject({ status: 'queued', attempts: MAX_ATTEMPTS })
     expect(await retryOutboxMessage(id)).toBe(false)
     expect(await processOutboxOnce({ transport })).toMatchObject({ sent: 1 })
     expect((await row(id)).status).toBe('sent')

@@ -6,6 +6,7 @@ import { files } from '#db/schema/index'
 import { createActionCode } from '#app/modules/auth/action-codes.server'
 import { createRaterAssignment, createResponse, createUser, enrolEmployee } from '#db/factories'
 import { getDb } from '#db/client'
+import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { useTestDatabase } from '#tests/support/database'
 import { changedTables, fingerprint, type Fingerprint } from '#tests/support/fingerprint'
 import { cookiesFrom, sessionCookieFor, useTestServer } from '#tests/support/app'
@@ -60,7 +61,17 @@ const paramsOf = (route: string) => [...route.matchAll(/:(\w+)|\*/g)].map((m) =>
 const ids: Record<string, string> = {}
 /** Real ids by route parameter name; a parameter not named here gets any seeded id. */
 const goodParams: Record<string, () => string[]> = {
-  id: () => [ids.brand!, ids.selfAssignment!, ids.raterAssignment!, ids.questionnaire!, ids.file!],
+  id: () => [
+    ids.brand!,
+    ids.selfAssignment!,
+    ids.raterAssignment!,
+    ids.questionnaire!,
+    ids.file!,
+    // E-mail template editor ids: a key (the default) and a key with a brand (ADR 016).
+    'colleague_invite',
+    `reminder.${ids.brand!}`,
+  ],
+  messageId: () => [ids.outbox!],
   uid: () => [ids.admin!, ids.employee!],
   schemeId: () => [ids.scheme!],
   qid: () => [ids.questionnaire!],
@@ -152,6 +163,14 @@ beforeAll(async () => {
     response: response.id,
     otherResponse: otherResponse.id,
     file: file!.id,
+    outbox: (
+      await enqueueEmail(getDb(), {
+        to: 'fuzz-outbox@example.test',
+        template: 'response_ready',
+        brandId: w.brand.id,
+        values: { link: 'https://x.test/' },
+      })
+    ).id,
   })
   userIds.admin = admin.id
   userIds.employee = w.employee.id

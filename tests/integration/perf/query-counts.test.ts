@@ -15,6 +15,7 @@ import {
   type AnswerSeed,
 } from '#db/factories'
 import { DEMO_QUESTIONS } from '#db/seed'
+import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { useTestDatabase } from '#tests/support/database'
 import { sessionCookieFor } from '#tests/support/app'
 import { useQueryCountingServer } from '#tests/support/query-count'
@@ -79,7 +80,17 @@ const EXPECTED = {
   'GET /admin/employee-management?import=:id': SESSION_READS + 2,
   // Admin pages that are not built yet: the guard only.
   'GET /admin/answer-management': SESSION_READS,
-  'GET /admin/email-management': SESSION_READS,
+  // E-mail management: every template key with its default and the brand's own (one statement),
+  // and the brand filter's options; with a brand chosen, its name too.
+  'GET /admin/email-management': SESSION_READS + 2,
+  'GET /admin/email-management?brand=:id': SESSION_READS + 3,
+  // The outbox: one page of messages (with brand names) and the counts per state from the tallies.
+  'GET /admin/email-management?tab=outbox': SESSION_READS + 2,
+  'GET /admin/email-management?tab=outbox&state=…&template=…&to=…': SESSION_READS + 2,
+  // The editor: the default and the brand's row (one statement), and the brand's look.
+  'GET /admin/email-management/:key': SESSION_READS + 1,
+  'GET /admin/email-management/:key.:brandId': SESSION_READS + 2,
+  'GET /admin/email-management/outbox/:id': SESSION_READS + 1,
   // The list with every scheme's progress (one statement), and the form's companies and questionnaires.
   'GET /admin/scheme-management': SESSION_READS + 2,
   'GET /admin/scheme-management?phase=open&q=:name': SESSION_READS + 2,
@@ -107,6 +118,7 @@ const ids = {
   answering: '',
   questionnaire: '',
   brand: '',
+  outbox: '',
   company: '',
   employee: '',
   scheme: '',
@@ -210,8 +222,15 @@ async function smallWorld() {
     .values({ createdBy: admin.id, fileName: 'people.csv', rowCount: 3 })
     .returning()
   await stageImportRows(staged!.id, 0, 3)
+  const { id: outbox } = await enqueueEmail(db(), {
+    to: 'counted@example.com',
+    template: 'response_ready',
+    brandId: brand.id,
+    values: { link: 'https://x.test/' },
+  })
 
   Object.assign(ids, {
+    outbox,
     employee: world.employee.id,
     scheme: world.scheme.id,
     import: staged!.id,
@@ -315,6 +334,17 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
   'GET /admin/company-management?delete=:id': () =>
     get(`/admin/company-management?delete=${ids.company}`, cookies.admin),
   'GET /admin/brand-management': () => get('/admin/brand-management', cookies.admin),
+  'GET /admin/email-management': () => get('/admin/email-management', cookies.admin),
+  'GET /admin/email-management?brand=:id': () =>
+    get(`/admin/email-management?brand=${ids.brand}`, cookies.admin),
+  'GET /admin/email-management?tab=outbox': () => get('/admin/email-management?tab=outbox', cookies.admin),
+  'GET /admin/email-management?tab=outbox&state=…&template=…&to=…': () =>
+    get('/admin/email-management?tab=outbox&state=queued&template=response_ready&to=count*', cookies.admin),
+  'GET /admin/email-management/:key': () => get('/admin/email-management/colleague_invite', cookies.admin),
+  'GET /admin/email-management/:key.:brandId': () =>
+    get(`/admin/email-management/colleague_invite.${ids.brand}`, cookies.admin),
+  'GET /admin/email-management/outbox/:id': () =>
+    get(`/admin/email-management/outbox/${ids.outbox}`, cookies.admin),
   'GET /admin/brand-management/:id': () => get(`/admin/brand-management/${ids.brand}`, cookies.admin),
   'GET /admin/profile': () => get('/admin/profile', cookies.admin),
   'GET /admin/scheme-management': () => get('/admin/scheme-management', cookies.admin),
@@ -334,7 +364,6 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
   'GET /admin/questionnaire-management/:qid/export.json': () =>
     get(`/admin/questionnaire-management/${ids.questionnaire}/export.json`, cookies.admin),
   'GET /admin/answer-management': () => get('/admin/answer-management', cookies.admin),
-  'GET /admin/email-management': () => get('/admin/email-management', cookies.admin),
   'GET /admin/admin-management': () => get('/admin/admin-management', cookies.admin),
   'GET /admin/admin-management?q=': () => get('/admin/admin-management?q=adm', cookies.admin),
   'GET /admin/admin-management/:uid': () => get(`/admin/admin-management/${ids.admin}`, cookies.admin),

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, inject, test } from 'vitest'
 import { queryRows } from '#db/client'
+import { listOutbox, outboxCounts } from '#app/modules/email/email-admin.server'
+import { parseEmailListQuery } from '#app/modules/email/schemas'
 import { getDashboardCounts } from '#app/modules/admin/dashboard.server'
 import { requireReportAccess } from '#app/modules/assignment/access.server'
 import { sendDueReminders } from '#app/modules/email/reminders.server'
@@ -145,6 +147,31 @@ describeOnPostgres('on a generated installation', () => {
       expect(statements).toHaveLength(1)
       const reads = scansOf(await planOf(statements[0]!)).filter((scan) => BIG_TABLES.includes(scan.table))
       expect(reads).toEqual([])
+    })
+  })
+
+  describe('the outbox tab (ADR 016)', () => {
+    const queries: Array<[string, Record<string, string>]> = [
+      ['every message', {}],
+      ['failed', { state: 'failed' }],
+      ['one template', { template: 'reminder' }],
+      ['failed, one template', { state: 'failed', template: 'activate_account' }],
+      ['one recipient', { to: 'scale-employee@panorama.test' }],
+      ['a recipient prefix', { to: 'scale-emp*' }],
+    ]
+    for (const [name, params] of queries)
+      test(`${name}: a page and the counts from indexes and tallies, reading no big table whole`, async () => {
+        const query = parseEmailListQuery(new URLSearchParams({ tab: 'outbox', ...params }))
+        const { statements } = await recordStatements(() => Promise.all([listOutbox(query), outboxCounts()]))
+        expect(statements).toHaveLength(2)
+        expect(await wholeTableReads(statements)).toEqual([])
+      })
+
+    test('the counts per state are exact', async () => {
+      const counts = await outboxCounts()
+      const [exact] = await queryRows<{ n: number }>(db(), sql`SELECT count(*)::int AS n FROM email_outbox`)
+      expect(counts.all).toBe(exact!.n)
+      expect(counts.failed).toBeGreaterThan(0)
     })
   })
 })

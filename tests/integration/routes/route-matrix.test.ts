@@ -3,6 +3,7 @@ import { employeeImports, responses } from '#db/schema/index'
 import { createBrand, createRaterAssignment, createScheme, createUser, enrolEmployee } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { enqueueEmail } from '#app/modules/email/outbox.server'
 
 /**
  * The whole route × visitor matrix of the spec (portal-spec §2, DESIGN.md §2): every path, for an
@@ -28,6 +29,7 @@ const ids = {
   rid: '',
   otherRid: '',
   brand: '',
+  outbox: '',
   employee: '',
   colleague: '',
   import: '',
@@ -47,6 +49,11 @@ beforeAll(async () => {
   const [rid] = await db().insert(responses).values({ assignmentId: self!.id }).returning()
   const [otherRid] = await db().insert(responses).values({ assignmentId: otherSelf!.id }).returning()
   const brand = await createBrand()
+  const { id: outbox } = await enqueueEmail(db(), {
+    to: 'matrix@example.com',
+    template: 'response_ready',
+    values: { link: 'https://x.test/' },
+  })
   const [staged] = await db()
     .insert(employeeImports)
     .values({ createdBy: admin.id, fileName: 'x.csv' })
@@ -63,6 +70,7 @@ beforeAll(async () => {
     rid: rid!.id,
     otherRid: otherRid!.id,
     brand: brand.id,
+    outbox,
     scheme: scheme.id,
   })
   cookies.admin = await sessionCookieFor(admin.id)
@@ -108,7 +116,8 @@ const ADMIN_PAGES = [
   '/admin/company-management',
   '/admin/brand-management',
   '/admin/email-management',
-  '/admin/email-management/some-id',
+  '/admin/email-management?tab=outbox&state=failed',
+  '/admin/email-management/colleague_invite',
   '/admin/admin-management',
   '/admin/employee-management',
   '/admin/scheme-management',
@@ -121,6 +130,7 @@ const ADMIN_POST: Record<string, number> = {
   '/admin/employee-management': 400,
   '/admin/admin-management': 400,
   '/admin/brand-management': 400,
+  '/admin/email-management/colleague_invite': 400,
   '/admin/scheme-management': 400,
   '/admin/questionnaire-management': 400,
   '/admin/profile': 400,
@@ -262,6 +272,33 @@ const ROWS = (): Row[] => [
     path: () => `/admin/brand-management/${ids.brand}`,
     get: guarded(`/admin/brand-management/${ids.brand}`, ['admin'], 200),
     post: guarded(`/admin/brand-management/${ids.brand}`, ['admin'], 400),
+  },
+  // A brand's wording of an e-mail (`<key>.<brandId>`), an unknown brand's and an unknown key: 404.
+  {
+    path: () => `/admin/email-management/reminder.${ids.brand}`,
+    get: guarded(`/admin/email-management/reminder.${ids.brand}`, ['admin'], 200),
+    post: guarded(`/admin/email-management/reminder.${ids.brand}`, ['admin'], 400),
+  },
+  {
+    path: () => '/admin/email-management/reminder.00000000-0000-4000-8000-000000000000',
+    get: guarded('/admin/email-management/reminder.00000000-0000-4000-8000-000000000000', ['admin'], 404),
+    post: guarded('/admin/email-management/reminder.00000000-0000-4000-8000-000000000000', ['admin'], 400),
+  },
+  {
+    path: () => '/admin/email-management/some-id',
+    get: guarded('/admin/email-management/some-id', ['admin'], 404),
+    post: guarded('/admin/email-management/some-id', ['admin'], 404),
+  },
+  // One outbox message; a bare POST has no intent (400); unknown and malformed ids are a 404.
+  {
+    path: () => `/admin/email-management/outbox/${ids.outbox}`,
+    get: guarded(`/admin/email-management/outbox/${ids.outbox}`, ['admin'], 200),
+    post: guarded(`/admin/email-management/outbox/${ids.outbox}`, ['admin'], 400),
+  },
+  {
+    path: () => '/admin/email-management/outbox/not-a-uuid',
+    get: guarded('/admin/email-management/outbox/not-a-uuid', ['admin'], 404),
+    post: guarded('/admin/email-management/outbox/not-a-uuid', ['admin'], 400),
   },
   {
     path: () => '/admin/brand-management/00000000-0000-4000-8000-000000000000',

@@ -1,0 +1,111 @@
+import { Form } from 'react-router'
+import { formErrorsOf, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import { FormErrors } from '#app/components/forms'
+import type { OutboxStatus } from '#db/enums'
+import { TEMPLATE_LABELS } from '../schemas'
+import type { TemplateKey } from '../templates'
+import { OutboxState } from './outbox-state'
+
+type Message = {
+  id: string
+  recipient: string
+  templateKey: TemplateKey
+  brandName: string | null
+  senderName: string | null
+  status: OutboxStatus
+  leaseExpired: boolean
+  attempts: number
+  lastError: string | null
+  createdAt: string
+  sentAt: string | null
+  nextAttemptAt: string
+  bodyErasedAt: string | null
+  linkExpiresAt: string | null
+  html: string
+  text: string
+  retry: { allowed: true } | { allowed: false; reason: string }
+}
+
+const when = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—')
+
+/** One message's facts, its retry and its body (codes masked by the loader; an erased body says so). */
+export function OutboxMessageView({ message, retryResult }: { message: Message; retryResult: FormResult }) {
+  const retrying = usePendingIntent('retry')
+  const facts: Array<[string, React.ReactNode]> = [
+    ['State', <OutboxState key="s" status={message.status} leaseExpired={message.leaseExpired} />],
+    ['Template', TEMPLATE_LABELS[message.templateKey]],
+    ['Brand', message.brandName ?? 'Default'],
+    ['From name', message.senderName ?? 'The deployment’s sender'],
+    ['Attempts', String(message.attempts)],
+    ['Queued', when(message.createdAt)],
+    [message.status === 'queued' ? 'Next attempt' : 'Last scheduled', when(message.nextAttemptAt)],
+    ['Sent', when(message.sentAt)],
+    ['Last error', message.lastError ?? '—'],
+  ]
+  return (
+    <div className="flex flex-col gap-6">
+      <section aria-labelledby="facts-title" className="card flex flex-col gap-4">
+        <h2 id="facts-title" className="text-lg font-semibold">
+          Delivery
+        </h2>
+        <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[10rem_minmax(0,1fr)]">
+          {facts.map(([term, value]) => (
+            <div key={term} className="contents">
+              <dt className="font-medium text-slate-800">{term}</dt>
+              <dd className="break-words text-slate-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <FormErrors errors={formErrorsOf(retryResult)} />
+        {message.retry.allowed ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="retry" />
+            <button type="submit" className="btn btn-primary" disabled={retrying}>
+              {retrying ? 'Queueing…' : 'Retry this message'}
+            </button>
+          </Form>
+        ) : message.status === 'failed' ? (
+          <p className="text-sm text-slate-700">{message.retry.reason}</p>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="body-title" className="card flex flex-col gap-3">
+        <h2 id="body-title" className="text-lg font-semibold">
+          Message
+        </h2>
+        {message.bodyErasedAt ? (
+          <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-slate-800">
+            The body was erased on {when(message.bodyErasedAt)}: it carried a one-time link, which is not kept
+            once it has been delivered or has expired.
+          </p>
+        ) : (
+          <>
+            {message.linkExpiresAt ? (
+              <p className="text-sm text-slate-700">
+                One-time codes in the links are hidden (••••••). The body is erased once delivered or by{' '}
+                {when(message.linkExpiresAt)}.
+              </p>
+            ) : null}
+            <div className="grid gap-4 lg:grid-cols-2">
+              <div className="flex min-w-0 flex-col gap-1">
+                <h3 className="font-semibold">HTML part</h3>
+                <iframe
+                  title="HTML part of the message"
+                  sandbox=""
+                  srcDoc={message.html}
+                  className="h-[28rem] w-full rounded-md border border-slate-200 bg-white"
+                />
+              </div>
+              <div className="flex min-w-0 flex-col gap-1">
+                <h3 className="font-semibold">Text part</h3>
+                <pre className="h-[28rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 p-3 text-sm whitespace-pre-wrap break-words">
+                  {message.text}
+                </pre>
+              </div>
+            </div>
+          </>
+        )}
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,19 @@
+import type { OutboxStatus } from '#db/enums'
+import { OUTBOX_STATE_LABELS } from '../schemas'
+
+const TONE: Record<OutboxStatus, string> = {
+  queued: 'bg-slate-100 text-slate-900',
+  sending: 'bg-sky-100 text-sky-950',
+  sent: 'bg-emerald-100 text-emerald-950',
+  failed: 'bg-red-100 text-red-950',
+}
+
+/** A message's state as a labelled badge; "sending" whose lease ran out says so (a worker will take it over). */
+export function OutboxState({ status, leaseExpired }: { status: OutboxStatus; leaseExpired?: boolean }) {
+  return (
+    <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${TONE[status]}`}>
+      {OUTBOX_STATE_LABELS[status]}
+      {status === 'sending' && leaseExpired ? ' (stalled, will be taken over)' : ''}
+    </span>
+  )
+}

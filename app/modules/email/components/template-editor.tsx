@@ -1,0 +1,285 @@
+import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { Form, Link } from 'react-router'
+import { resultFor, useConformForm, usePendingIntent, type IntentReply } from '#app/components/form-kit'
+import { ErrorList, FormErrors } from '#app/components/forms'
+import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
+import { LINK_LABELS, renderTemplate, TEMPLATE_PLACEHOLDERS, type TemplateKey } from '../templates'
+
+type Content = { id: string | null; subject: string; body: string; html: string | null }
+
+type EditorData = {
+  key: TemplateKey
+  brand: {
+    id: string
+    name: string
+    primaryColor: string
+    accentColor: string
+    senderName: string | null
+    logoUrl: string | null
+  } | null
+  fallback: Content
+  own: Content | null
+  appUrl: string
+}
+
+/** What each placeholder is filled with, in an admin's words. */
+const PLACEHOLDER_HELP: Record<string, string> = {
+  recipientName: 'the reader’s name',
+  brandName: 'the brand’s name',
+  appUrl: 'the portal’s address',
+  link: 'the reader’s personal link (a button in HTML)',
+  employeeName: 'the employee the feedback is about',
+  colleagueName: 'the colleague asked for feedback',
+  schemeName: 'the programme’s name',
+  dueDate: 'the programme’s closing date',
+  inviterName: 'the administrator who sent the invitation',
+}
+
+type FieldName = 'subject' | 'body' | 'html'
+
+/**
+ * The template editor: subject, text body and optional HTML body, checked as the admin types with
+ * the server's rules (unknown or misspelt placeholders are field errors); the placeholders this
+ * e-mail offers beside it, insertable at the cursor; a live preview with sample values (HTML in a
+ * sandboxed iframe without scripts, and the text part); send a test; restore the default.
+ */
+export function TemplateEditor({
+  editor,
+  actionData,
+  canRestore,
+}: {
+  editor: EditorData
+  actionData: IntentReply
+  canRestore: boolean
+}) {
+  const start = editor.own ?? editor.fallback
+  const schema = useMemo(() => templateSchema(editor.key), [editor.key])
+  const [form, fields] = useConformForm(schema, {
+    id: 'template-form',
+    lastResult: resultFor(actionData, 'save'),
+    defaultValue: { subject: start.subject, body: start.body, html: start.html ?? '' },
+    // A misspelt placeholder is pointed out when the field is left, not only on save.
+    shouldValidate: 'onBlur',
+  })
+  const [draft, setDraft] = useState({ subject: start.subject, body: start.body, html: start.html ?? '' })
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
+  const lastField = useRef<FieldName>('body')
+  const saving = usePendingIntent('save')
+  const testing = usePendingIntent('test')
+  const overriding = usePendingIntent('override')
+  const usesDefault = Boolean(editor.brand && !editor.own)
+
+  const preview = useMemo(
+    () =>
+      renderTemplate(
+        { subject: draft.subject, body: draft.body, html: draft.html },
+        sampleValues(editor.appUrl),
+        { brand: editor.brand, linkLabel: LINK_LABELS[editor.key] },
+      ),
+    [draft, editor.appUrl, editor.brand, editor.key],
+  )
+
+  const formElement = () => document.getElementById(form.id) as HTMLFormElement | null
+  const readDraft = (event: FormEvent<HTMLFormElement>) => {
+    const data = new FormData(event.currentTarget)
+    setDraft({
+      subject: String(data.get('subject') ?? ''),
+      body: String(data.get('body') ?? ''),
+      html: String(data.get('html') ?? ''),
+    })
+  }
+  const insert = (name: string) => {
+    const control = formElement()?.elements.namedItem(lastField.current)
+    if (!(control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement)) return
+    const token = `{{${name}}}`
+    const from = control.selectionStart ?? control.value.length
+    const to = control.selectionEnd ?? from
+    control.focus()
+    control.setRangeText(token, from, to, 'end')
+    // Conform and the preview listen for input events, as if it had been typed.
+    control.dispatchEvent(new Event('input', { bubbles: true }))
+  }
+
+  const test = resultFor(actionData, 'test')
+  const override = resultFor(actionData, 'override')
+  const placeholders = TEMPLATE_PLACEHOLDERS[editor.key]
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <Form
+          method="post"
+          className="card flex min-w-0 flex-col gap-4"
+          {...getFormProps(form)}
+          onInput={readDraft}
+          onFocus={(event) => {
+            const name = (event.target as unknown as { name?: string }).name
+            if (name === 'subject' || name === 'body' || name === 'html') lastField.current = name
+          }}
+        >
+          <h2 className="text-lg font-semibold">Wording</h2>
+          {usesDefault ? (
+            <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
+              {editor.brand!.name} <strong>uses the default</strong> wording, shown here. Saving creates its
+              own copy with your changes; other brands keep the default.
+            </p>
+          ) : null}
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name="intent" value="save" />
+          <div className="flex flex-col gap-1">
+            <label htmlFor={fields.subject.id} className="label">
+              Subject
+            </label>
+            <input
+              {...getInputProps(fields.subject, { type: 'text' })}
+              key={fields.subject.key}
+              maxLength={SUBJECT_MAX}
+              className="input"
+            />
+            <ErrorList id={fields.subject.errorId} errors={fields.subject.errors} />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={fields.body.id} className="label">
+              Text body
+            </label>
+            <textarea
+              {...getTextareaProps(fields.body, { ariaDescribedBy: 'body-help' })}
+              key={fields.body.key}
+              rows={14}
+              maxLength={BODY_MAX}
+              className="input font-mono text-sm"
+            />
+            <p id="body-help" className="text-sm text-slate-600">
+              The plain-text part. Separate paragraphs with a blank line. Without an HTML body, the HTML part
+              is made from this text, with {'{{link}}'} on its own line as a button.
+            </p>
+            <ErrorList id={fields.body.errorId} errors={fields.body.errors} />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={fields.html.id} className="label">
+              HTML body (optional)
+            </label>
+            <textarea
+              {...getTextareaProps(fields.html, { ariaDescribedBy: 'html-help' })}
+              key={fields.html.key}
+              rows={10}
+              maxLength={HTML_MAX}
+              className="input font-mono text-sm"
+            />
+            <p id="html-help" className="text-sm text-slate-600">
+              Leave blank to make it from the text body. Allowed: paragraphs, headings, lists, links (https,
+              mailto), bold and italic, simple tables, https images and a few inline styles (colours,
+              alignment, sizes). Anything else, such as scripts, forms or event handlers, is removed when you
+              save. Placeholder values are always inserted as text.
+            </p>
+            <ErrorList id={fields.html.errorId} errors={fields.html.errors} />
+          </div>
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={saving}>
+              {saving ? 'Saving…' : usesDefault ? `Save as ${editor.brand!.name}’s own` : 'Save'}
+            </button>
+          </div>
+        </Form>
+
+        <aside aria-labelledby="placeholders-title" className="card flex h-fit flex-col gap-3">
+          <h2 id="placeholders-title" className="text-lg font-semibold">
+            Placeholders
+          </h2>
+          <p className="text-sm text-slate-700">
+            {hydrated
+              ? 'Insert one where the cursor is, in the field you last worked in.'
+              : 'Type one of these, braces included, where its value should go.'}
+          </p>
+          <ul className="flex flex-col gap-2">
+            {placeholders.map((name) => (
+              <li key={name} className="flex flex-col gap-0.5">
+                {hydrated ? (
+                  <button
+                    type="button"
+                    className="btn btn-secondary justify-start self-start font-mono text-sm"
+                    onClick={() => insert(name)}
+                    aria-label={`Insert {{${name}}}: ${PLACEHOLDER_HELP[name] ?? name}`}
+                  >
+                    {`{{${name}}}`}
+                  </button>
+                ) : (
+                  <code className="font-mono text-sm">{`{{${name}}}`}</code>
+                )}
+                <span className="text-xs text-slate-600">{PLACEHOLDER_HELP[name] ?? name}</span>
+              </li>
+            ))}
+          </ul>
+        </aside>
+      </div>
+
+      <section aria-labelledby="preview-title" className="card flex flex-col gap-3">
+        <h2 id="preview-title" className="text-lg font-semibold">
+          Preview with sample values
+        </h2>
+        <p className="text-sm text-slate-700">
+          Updates as you type. Subject: <strong data-testid="preview-subject">{preview.subject}</strong>
+        </p>
+        <div className="grid gap-4 lg:grid-cols-2">
+          <div className="flex min-w-0 flex-col gap-1">
+            <h3 className="font-semibold">HTML part</h3>
+            {/* No scripts, no same origin: whatever is typed can do nothing but show. */}
+            <iframe
+              title="HTML part of the preview"
+              sandbox=""
+              srcDoc={preview.html}
+              className="h-[32rem] w-full rounded-md border border-slate-200 bg-white"
+            />
+          </div>
+          <div className="flex min-w-0 flex-col gap-1">
+            <h3 className="font-semibold">Text part</h3>
+            <pre
+              data-testid="preview-text"
+              className="h-[32rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 p-3 text-sm whitespace-pre-wrap break-words"
+            >
+              {preview.text}
+            </pre>
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="actions-title" className="card flex flex-col gap-4">
+        <h2 id="actions-title" className="text-lg font-semibold">
+          Try it out and undo
+        </h2>
+        <Form method="post" className="flex flex-col items-start gap-2">
+          <input type="hidden" name="intent" value="test" />
+          <FormErrors errors={test?.error?.[''] ?? undefined} />
+          <p className="text-sm text-slate-700">
+            Sends the saved wording{editor.brand ? ` as ${editor.brand.name} sends it` : ''}, filled with
+            sample values, to your own address through the outbox.
+          </p>
+          <button type="submit" className="btn btn-secondary" disabled={testing}>
+            {testing ? 'Queueing…' : 'Send a test to me'}
+          </button>
+        </Form>
+        {usesDefault ? (
+          <Form method="post" className="flex flex-col items-start gap-2">
+            <input type="hidden" name="intent" value="override" />
+            <FormErrors errors={override?.error?.[''] ?? undefined} />
+            <button type="submit" className="btn btn-secondary" disabled={overriding}>
+              {overriding ? 'Creating…' : `Give ${editor.brand!.name} its own copy of the default`}
+            </button>
+          </Form>
+        ) : null}
+        {canRestore ? (
+          <Link to="?restore" className="btn btn-secondary self-start">
+            {editor.brand ? 'Restore the default…' : 'Restore the shipped wording…'}
+          </Link>
+        ) : (
+          <p className="text-sm text-slate-700">
+            {editor.brand
+              ? 'This brand uses the default wording.'
+              : 'The default is the wording Panorama ships with.'}
+          </p>
+        )}
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,592 @@
+import { and, asc, desc, eq, isNull, like, sql } from 'drizzle-orm'
+import { getDb, queryRows, type Tx } from '#db/client'
+import { brands, emailOutbox, emailTemplates, users } from '#db/schema/index'
+import type { OutboxStatus } from '#db/enums'
+import { getEnv } from '#app/config/env.server'
+import {
+  escapeLike,
+  keysetCondition,
+  keysetPage,
+  keysetPlan,
+  timestampKey,
+  type Page,
+} from '#app/lib/keyset.server'
+import { notFound, ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
+import { TALLY_CTE, tallyOf } from '#app/modules/admin/tallies.server'
+import { recordAudit } from '#app/modules/audit/audit.server'
+import { maskActionCodes } from './mask'
+import { enqueueEmail, retryOutboxMessage } from './outbox.server'
+import { sanitizeEmailHtml } from './sanitize.server'
+import {
+  EMAIL_MESSAGES,
+  recipientFilter,
+  sampleValues,
+  type EmailListQuery,
+  type TemplateInput,
+} from './schemas'
+import { DEFAULT_TEMPLATES, TEMPLATE_KEYS, type TemplateKey } from './templates'
+
+/**
+ * E-mail management (/admin/email-management): the templates each e-mail is sent with, per brand,
+ * and the outbox. Every query and rule; routes call these and never run SQL themselves. Every change
+ * runs in a transaction with its audit row (ADR 016).
+ */
+
+export const OUTBOX_PAGE_SIZE = 25
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+// ---------------------------------------------------------------------------------------------
+// Templates.
+
+export type TemplateSummary = {
+  key: TemplateKey
+  defaultSubject: string
+  defaultUpdatedAt: string | null
+  /** The default differs from the copy the product ships (DEFAULT_TEMPLATES). */
+  defaultEdited: boolean
+  /** How many brands have their own wording of this e-mail. */
+  overrides: number
+  /** The chosen brand's own wording, if it has one. */
+  brand: { subject: string; updatedAt: string; hasHtml: boolean } | null
+}
+
+/**
+ * Every e-mail the product sends, with its default and (for the chosen brand) that brand's own
+ * wording, in one statement over email_templates (keys × brands rows at most) and one for the
+ * brand's name.
+ */
+export async function listTemplateSummaries(
+  brandId: string | null,
+): Promise<{ rows: TemplateSummary[]; brand: { id: string; name: string } | null }> {
+  const db = getDb()
+  const brand = brandId
+    ? ((
+        await db.select({ id: brands.id, name: brands.name }).from(brands).where(eq(brands.id, brandId))
+      )[0] ?? null)
+    : null
+  const rows = await queryRows<{
+    key: TemplateKey
+    subject: string | null
+    body: string | null
+    html: string | null
+    updated_at: string | null
+    overrides: number | string
+    brand_subject: string | null
+    brand_updated_at: string | null
+    brand_has_html: boolean | null
+  }>(
+    db,
+    sql`SELECT k.key,
+        d.subject, d.body, d.html_body AS html, to_char(d.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated_at,
+        (SELECT count(*) FROM email_templates o WHERE o.key = k.key AND o.brand_id IS NOT NULL) AS overrides,
+        b.subject AS brand_subject,
+        to_char(b.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS brand_updated_at,
+        b.html_body IS NOT NULL AS brand_has_html
+      FROM unnest(enum_range(NULL::email_template_key)) AS k (key)
+      LEFT JOIN email_templates d ON d.key = k.key AND d.brand_id IS NULL
+      LEFT JOIN email_templates b ON b.key = k.key AND b.brand_id = ${brand?.id ?? null}::uuid`,
+  )
+  const byKey = new Map(rows.map((r) => [r.key, r]))
+  return {
+    brand,
+    rows: TEMPLATE_KEYS.map((key) => {
+      const r = byKey.get(key)
+      const shipped = DEFAULT_TEMPLATES[key]
+      return {
+        key,
+        defaultSubject: r?.subject ?? shipped.subject,
+        defaultUpdatedAt: r?.updated_at ?? null,
+        defaultEdited: Boolean(
+          r && (r.subject !== shipped.subject || r.body !== shipped.body || r.html !== null),
+        ),
+        overrides: Number(r?.overrides ?? 0),
+        brand:
+          r?.brand_subject != null
+            ? { subject: r.brand_subject, updatedAt: r.brand_updated_at!, hasHtml: Boolean(r.brand_has_html) }
+            : null,
+      }
+    }),
+  }
+}
+
+export type TemplateContentRow = { id: string | null; subject: string; body: string; html: string | null }
+
+export type TemplateEditorData = {
+  key: TemplateKey
+  brand: {
+    id: string
+    name: string
+    primaryColor: string
+    accentColor: string
+    senderName: string | null
+    logoUrl: string | null
+  } | null
+  /** The deployment's default wording (the row, or the shipped copy if the row is missing). */
+  fallback: TemplateContentRow
+  /** The brand's own wording; for the default itself, the default row. null: the brand uses the default. */
+  own: TemplateContentRow | null
+  /** The shipped copy differs from the default row (so "restore the default" changes something). */
+  defaultEdited: boolean
+  appUrl: string
+}
+
+/** What the editor of `key` for `brandId` (null: the default) needs, in two statements; null if the brand is unknown. */
+export async function getTemplateEditor(
+  key: TemplateKey,
+  brandId: string | null,
+): Promise<TemplateEditorData | null> {
+  const db = getDb()
+  const env = getEnv()
+  const [brandRow] = brandId
+    ? await db
+        .select({
+          id: brands.id,
+          name: brands.name,
+          primaryColor: brands.primaryColor,
+          accentColor: brands.accentColor,
+          senderName: brands.senderName,
+          logoFileId: brands.logoFileId,
+        })
+        .from(brands)
+        .where(eq(brands.id, brandId))
+    : []
+  if (brandId && !brandRow) return null
+  const rows = await db
+    .select({
+      id: emailTemplates.id,
+      brandId: emailTemplates.brandId,
+      subject: emailTemplates.subject,
+      body: emailTemplates.body,
+      html: emailTemplates.htmlBody,
+    })
+    .from(emailTemplates)
+    .where(
+      and(
+        eq(emailTemplates.key, key),
+        brandId
+          ? sql`(${emailTemplates.brandId} = ${brandId} OR ${emailTemplates.brandId} IS NULL)`
+          : isNull(emailTemplates.brandId),
+      ),
+    )
+  const defaultRow = rows.find((r) => r.brandId === null)
+  const shipped = DEFAULT_TEMPLATES[key]
+  const fallback: TemplateContentRow = defaultRow
+    ? { id: defaultRow.id, subject: defaultRow.subject, body: defaultRow.body, html: defaultRow.html }
+    : { id: null, subject: shipped.subject, body: shipped.body, html: null }
+  const brandOwn = brandId ? rows.find((r) => r.brandId !== null) : undefined
+  const own = brandId
+    ? brandOwn
+      ? { id: brandOwn.id, subject: brandOwn.subject, body: brandOwn.body, html: brandOwn.html }
+      : null
+    : fallback
+  const { logoFileId, ...brandRest } = brandRow ?? {}
+  return {
+    key,
+    brand: brandRow
+      ? {
+          ...(brandRest as Omit<typeof brandRow, 'logoFileId'>),
+          logoUrl: logoFileId ? new URL(`/files/${logoFileId}`, env.APP_URL).toString() : null,
+        }
+      : null,
+    fallback,
+    own,
+    defaultEdited:
+      !defaultRow ||
+      defaultRow.subject !== shipped.subject ||
+      defaultRow.body !== shipped.body ||
+      defaultRow.html !== null,
+    appUrl: env.APP_URL,
+  }
+}
+
+async function brandExists(tx: Tx, brandId: string) {
+  const [row] = await tx.select({ id: brands.id }).from(brands).where(eq(brands.id, brandId)).for('share')
+  return Boolean(row)
+}
+
+const gone = () => ({ ok: false as const, notFound: true, formErrors: ['This brand no longer exists.'] })
+
+/**
+ * Saves the wording of `key` for `brandId` (null: the default). The HTML body is sanitised here
+ * (and again whenever a message is rendered); answers whether the sanitiser changed it, so the
+ * admin is told what was removed.
+ */
+export async function saveTemplate(
+  actor: Actor,
+  key: TemplateKey,
+  brandId: string | null,
+  input: Omit<TemplateInput, 'intent'>,
+): Promise<Outcome<{ created: boolean; cleaned: boolean }>> {
+  const html = input.html === null ? null : sanitizeEmailHtml(input.html)
+  const cleaned = input.html !== null && html !== input.html.trim()
+  const values = { subject: input.subject, body: input.body.replace(/\r\n?/g, '\n'), htmlBody: html || null }
+  return getDb().transaction(async (tx) => {
+    if (brandId && !(await brandExists(tx, brandId))) return gone()
+    const [existing] = await tx
+      .select({ id: emailTemplates.id })
+      .from(emailTemplates)
+      .where(
+        and(
+          eq(emailTemplates.key, key),
+          brandId ? eq(emailTemplates.brandId, brandId) : isNull(emailTemplates.brandId),
+        ),
+      )
+      .for('update')
+    let id: string
+    if (existing) {
+      await tx
+        .update(emailTemplates)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(eq(emailTemplates.id, existing.id))
+      id = existing.id
+    } else {
+      // Two admins creating the same brand's wording at once: the unique index lets one insert,
+      // the other updates what the first wrote.
+      const [row] = await tx
+        .insert(emailTemplates)
+        .values({ key, brandId, ...values })
+        .onConflictDoUpdate({
+          target: brandId ? [emailTemplates.brandId, emailTemplates.key] : [emailTemplates.key],
+          targetWhere: brandId ? sql`brand_id IS NOT NULL` : sql`brand_id IS NULL`,
+          set: { ...values, updatedAt: sql`now()` },
+        })
+        .returning({ id: emailTemplates.id })
+      id = row!.id
+    }
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: existing ? 'email_template.update' : 'email_template.create',
+      entity: 'email_template',
+      entityId: id,
+      details: { key, brandId, subject: values.subject, htmlBody: values.htmlBody !== null, cleaned },
+    })
+    return ok({ created: !existing, cleaned })
+  })
+}
+
+/** Gives a brand its own copy of the default wording of `key`, to edit. */
+export async function createOverride(
+  actor: Actor,
+  key: TemplateKey,
+  brandId: string,
+): Promise<Outcome<{ id: string }>> {
+  return getDb().transaction(async (tx) => {
+    if (!(await brandExists(tx, brandId))) return gone()
+    const [source] = await tx
+      .select({ subject: emailTemplates.subject, body: emailTemplates.body, html: emailTemplates.htmlBody })
+      .from(emailTemplates)
+      .where(and(eq(emailTemplates.key, key), isNull(emailTemplates.brandId)))
+    const from = source ?? { ...DEFAULT_TEMPLATES[key], html: null }
+    const [row] = await tx
+      .insert(emailTemplates)
+      .values({ key, brandId, subject: from.subject, body: from.body, htmlBody: from.html })
+      .onConflictDoNothing()
+      .returning({ id: emailTemplates.id })
+    if (!row) return refuse('This brand already has its own wording of this e-mail.')
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'email_template.create',
+      entity: 'email_template',
+      entityId: row.id,
+      details: { key, brandId, from: 'default' },
+    })
+    return ok({ id: row.id })
+  })
+}
+
+/**
+ * "Restore the default": a brand's own wording is deleted (it uses the default again); the default
+ * row goes back to the copy the product ships.
+ */
+export async function restoreDefault(
+  actor: Actor,
+  key: TemplateKey,
+  brandId: string | null,
+): Promise<Outcome<{ key: TemplateKey }>> {
+  return getDb().transaction(async (tx) => {
+    if (brandId) {
+      if (!(await brandExists(tx, brandId))) return gone()
+      const [row] = await tx
+        .delete(emailTemplates)
+        .where(and(eq(emailTemplates.key, key), eq(emailTemplates.brandId, brandId)))
+        .returning({ id: emailTemplates.id, subject: emailTemplates.subject })
+      if (!row) return refuse('This brand already uses the default wording.')
+      await recordAudit(tx, {
+        actorId: actor.id,
+        ip: actor.ip ?? null,
+        action: 'email_template.restore',
+        entity: 'email_template',
+        entityId: row.id,
+        details: { key, brandId, deletedSubject: row.subject },
+      })
+      return ok({ key })
+    }
+    const shipped = DEFAULT_TEMPLATES[key]
+    const [row] = await tx
+      .insert(emailTemplates)
+      .values({ key, brandId: null, subject: shipped.subject, body: shipped.body, htmlBody: null })
+      .onConflictDoUpdate({
+        target: [emailTemplates.key],
+        targetWhere: sql`brand_id IS NULL`,
+        set: { subject: shipped.subject, body: shipped.body, htmlBody: null, updatedAt: sql`now()` },
+      })
+      .returning({ id: emailTemplates.id })
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'email_template.restore',
+      entity: 'email_template',
+      entityId: row!.id,
+      details: { key, brandId: null },
+    })
+    return ok({ key })
+  })
+}
+
+/**
+ * "Send a test to me": one message of `key` as `brandId` would send it today (its saved wording,
+ * else the default), filled with sample values, queued through the outbox to the admin's own
+ * address. The sample link is the portal's address, not a one-time code.
+ */
+export async function sendTestEmail(
+  actor: Actor,
+  key: TemplateKey,
+  brandId: string | null,
+): Promise<Outcome<{ to: string; id: string }>> {
+  return getDb().transaction(async (tx) => {
+    if (brandId && !(await brandExists(tx, brandId))) return gone()
+    const [me] = await tx
+      .select({ email: users.email, name: users.displayName })
+      .from(users)
+      .where(eq(users.id, actor.id))
+    if (!me) return refuse('Your account could not be found. Sign in again.')
+    const values = { ...sampleValues(getEnv().APP_URL), recipientName: me.name || 'Alex Sample' }
+    const { id } = await enqueueEmail(tx, {
+      to: me.email,
+      template: key,
+      brandId,
+      values,
+      linkExpiresAt: null,
+      entity: 'email_template_test',
+    })
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'email_template.test',
+      entity: 'email_outbox',
+      entityId: id,
+      details: { key, brandId, to: me.email },
+    })
+    return ok({ to: me.email, id })
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The outbox.
+
+export type OutboxListRow = {
+  id: string
+  /** keyset's sort name: the recipient (the list is always sorted by time). */
+  name: string
+  recipient: string
+  templateKey: TemplateKey
+  brandName: string | null
+  status: OutboxStatus
+  /** 'sending' whose lease ran out: its worker died and another will take it over. */
+  leaseExpired: boolean
+  attempts: number
+  lastError: string | null
+  createdAt: string
+  sentAt: string | null
+  nextAttemptAt: string
+}
+
+export type OutboxCounts = Record<OutboxStatus, number> & { all: number }
+
+/** Counts per state from the tallies (ADR 010): one read of a table of a few rows, whatever the outbox holds. */
+export async function outboxCounts(): Promise<OutboxCounts> {
+  const [row] = await queryRows<{ queued: number; sending: number; sent: number; failed: number }>(
+    getDb(),
+    sql`WITH ${TALLY_CTE} SELECT
+      (${tallyOf('queued_emails')} - ${tallyOf('sending_emails')})::bigint AS queued,
+      ${tallyOf('sending_emails')}::bigint AS sending,
+      ${tallyOf('sent_emails')}::bigint AS sent,
+      ${tallyOf('failed_emails')}::bigint AS failed`,
+  )
+  const counts = {
+    queued: Number(row?.queued ?? 0),
+    sending: Number(row?.sending ?? 0),
+    sent: Number(row?.sent ?? 0),
+    failed: Number(row?.failed ?? 0),
+  }
+  return { ...counts, all: counts.queued + counts.sending + counts.sent + counts.failed }
+}
+
+/**
+ * One page of the outbox, newest first, filtered by state, template and recipient (exact, or a
+ * prefix `abc*`). Each filter has an index ordered by (created_at, id), so a page reads its rows in
+ * order from one index (ADR 016); a prefix reads the matching recipients' rows and sorts them.
+ */
+export async function listOutbox(
+  query: EmailListQuery,
+): Promise<Page<OutboxListRow> & { recipientTooShort: boolean }> {
+  const plan = keysetPlan({ sort: 'created-desc', after: query.after, before: query.before })
+  const recipient = recipientFilter(query.to)
+  const rows = await getDb()
+    .select({
+      id: emailOutbox.id,
+      name: emailOutbox.recipient,
+      recipient: emailOutbox.recipient,
+      templateKey: emailOutbox.templateKey,
+      brandName: brands.name,
+      status: emailOutbox.status,
+      leaseExpired: sql<boolean>`(${emailOutbox.status} = 'sending' AND ${emailOutbox.lockedUntil} < now())`,
+      attempts: emailOutbox.attempts,
+      lastError: emailOutbox.lastError,
+      createdAt: timestampKey(emailOutbox.createdAt),
+      sentAt: sql<
+        string | null
+      >`to_char(${emailOutbox.sentAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+      nextAttemptAt: sql<string>`to_char(${emailOutbox.nextAttemptAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+    })
+    .from(emailOutbox)
+    .leftJoin(brands, eq(brands.id, emailOutbox.brandId))
+    .where(
+      and(
+        query.state ? eq(emailOutbox.status, query.state) : undefined,
+        query.template ? eq(emailOutbox.templateKey, query.template) : undefined,
+        recipient && 'exact' in recipient ? eq(emailOutbox.recipient, recipient.exact) : undefined,
+        recipient && 'prefix' in recipient
+          ? like(emailOutbox.recipient, `${escapeLike(recipient.prefix)}%`)
+          : undefined,
+        // A prefix that is too short shows nothing rather than reading most of the outbox.
+        recipient && 'tooShort' in recipient ? sql`false` : undefined,
+        keysetCondition(plan, {
+          name: emailOutbox.recipient,
+          created: emailOutbox.createdAt,
+          id: emailOutbox.id,
+        }),
+      ),
+    )
+    .orderBy(
+      ...(plan.ascending
+        ? [asc(emailOutbox.createdAt), asc(emailOutbox.id)]
+        : [desc(emailOutbox.createdAt), desc(emailOutbox.id)]),
+    )
+    .limit(OUTBOX_PAGE_SIZE + 1)
+  const page = keysetPage(
+    plan,
+    rows.map((r) => ({ ...r, lastError: maskActionCodes(r.lastError) ?? null })),
+    OUTBOX_PAGE_SIZE,
+  )
+  return { ...page, recipientTooShort: Boolean(recipient && 'tooShort' in recipient) }
+}
+
+export type OutboxMessage = OutboxListRow & {
+  subject: string
+  html: string
+  text: string
+  senderName: string | null
+  brandId: string | null
+  bodyErasedAt: string | null
+  linkExpiresAt: string | null
+  entity: string | null
+  /** Whether "retry" would be accepted now, and if not why. */
+  retry: { allowed: true } | { allowed: false; reason: string }
+}
+
+const iso = (column: unknown) =>
+  sql<string | null>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
+
+/** Why a message cannot be retried (null: it can). The same rule as retryOutboxMessage's WHERE. */
+function retryRefusal(m: {
+  status: OutboxStatus
+  bodyErasedAt: string | null
+  linkExpired: boolean
+}): string | null {
+  if (m.status !== 'failed')
+    return m.status === 'sent'
+      ? 'This message was sent, so there is nothing to retry.'
+      : `This message is ${m.status === 'sending' ? 'being sent' : 'already queued'}; only a failed message can be retried.`
+  if (m.bodyErasedAt || m.linkExpired)
+    return 'The one-time link in this message has expired and its body was erased. Send a fresh one from where it was made (resend the invitation, the activation or the reset).'
+  return null
+}
+
+/** One message, its body with one-time codes masked; null for an unknown or malformed id. */
+export async function getOutboxMessage(id: string): Promise<OutboxMessage | null> {
+  if (!UUID.test(id)) return null
+  const [row] = await getDb()
+    .select({
+      id: emailOutbox.id,
+      name: emailOutbox.recipient,
+      recipient: emailOutbox.recipient,
+      templateKey: emailOutbox.templateKey,
+      brandId: emailOutbox.brandId,
+      brandName: brands.name,
+      status: emailOutbox.status,
+      leaseExpired: sql<boolean>`(${emailOutbox.status} = 'sending' AND ${emailOutbox.lockedUntil} < now())`,
+      linkExpired: sql<boolean>`(${emailOutbox.linkExpiresAt} IS NOT NULL AND ${emailOutbox.linkExpiresAt} <= now())`,
+      attempts: emailOutbox.attempts,
+      lastError: emailOutbox.lastError,
+      createdAt: timestampKey(emailOutbox.createdAt),
+      sentAt: iso(emailOutbox.sentAt),
+      nextAttemptAt: sql<string>`${iso(emailOutbox.nextAttemptAt)}`,
+      subject: emailOutbox.subject,
+      html: emailOutbox.html,
+      text: emailOutbox.text,
+      senderName: emailOutbox.senderName,
+      bodyErasedAt: iso(emailOutbox.bodyErasedAt),
+      linkExpiresAt: iso(emailOutbox.linkExpiresAt),
+      entity: emailOutbox.entity,
+    })
+    .from(emailOutbox)
+    .leftJoin(brands, eq(brands.id, emailOutbox.brandId))
+    .where(eq(emailOutbox.id, id))
+  if (!row) return null
+  const { linkExpired, ...rest } = row
+  const reason = retryRefusal({ status: row.status, bodyErasedAt: row.bodyErasedAt, linkExpired })
+  return {
+    ...rest,
+    subject: maskActionCodes(row.subject),
+    html: maskActionCodes(row.html),
+    text: maskActionCodes(row.text),
+    lastError: maskActionCodes(row.lastError) ?? null,
+    retry: reason ? { allowed: false, reason } : { allowed: true },
+  }
+}
+
+/**
+ * An admin's retry: failed → queued, nothing else (attempts kept, audited). The state change is one
+ * conditional UPDATE, so two retries racing queue the message once; the loser is told why.
+ */
+export async function retryMessage(actor: Actor, id: string): Promise<Outcome<{ recipient: string }>> {
+  if (!UUID.test(id)) return notFound()
+  return getDb().transaction(async (tx) => {
+    const retried = await retryOutboxMessage(id, tx)
+    const [row] = await tx
+      .select({
+        recipient: emailOutbox.recipient,
+        status: emailOutbox.status,
+        attempts: emailOutbox.attempts,
+        bodyErasedAt: iso(emailOutbox.bodyErasedAt),
+        linkExpired: sql<boolean>`(${emailOutbox.linkExpiresAt} IS NOT NULL AND ${emailOutbox.linkExpiresAt} <= now())`,
+      })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.id, id))
+    if (!row) return notFound()
+    if (!retried) return refuse(retryRefusal(row) ?? EMAIL_MESSAGES.notFailed)
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'email_outbox.retry',
+      entity: 'email_outbox',
+      entityId: id,
+      details: { recipient: row.recipient, attempts: row.attempts },
+    })
+    return ok({ recipient: row.recipient })
+  })
+}

@@ -1,0 +1,67 @@
+import { Link } from 'react-router'
+import type { Route } from './+types/email-management.outbox.$messageId'
+import { unreadableForm } from '#app/lib/form-data.server'
+import { submitIntent } from '#app/lib/reply.server'
+import { formErrorsOf, PageHeader, resultFor } from '#app/components/form-kit'
+import { FormErrors } from '#app/components/forms'
+import { notFound, requireUser } from '#app/modules/auth/guards.server'
+import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import { OutboxMessageView } from '#app/modules/email/components/outbox-message'
+import { getOutboxMessage, retryMessage } from '#app/modules/email/email-admin.server'
+import { RetrySchema } from '#app/modules/email/schemas'
+import { redirectWithToast } from '#app/modules/toast/toast.server'
+import type { RouteHandle } from '#app/root'
+
+export const handle: RouteHandle = { layout: 'admin', transition: true }
+
+export const meta: Route.MetaFunction = () => [{ title: 'E-mail message · Panorama admin' }]
+
+const OUTBOX = '/admin/email-management?tab=outbox'
+
+/**
+ * One outbox message: who, which e-mail, its state and attempts, and its body with one-time codes
+ * masked (a body erased after its link was used or expired says so). A failed message can be
+ * retried: failed → queued only, attempts kept, audited. Unknown and malformed ids are a 404.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireUser(request, { roles: ROUTE_ROLES.admin })
+  const message = await getOutboxMessage(params.messageId)
+  if (!message) notFound()
+  return { message }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
+  const formData = await request.formData().catch(() => null)
+  if (!formData || formData.get('intent') !== 'retry') return unreadableForm()
+  const actor = { id: user.id, ip: context.ip || null }
+  return submitIntent(
+    formData,
+    'retry',
+    RetrySchema,
+    () => retryMessage(actor, params.messageId),
+    ({ recipient }) =>
+      redirectWithToast(`/admin/email-management/outbox/${params.messageId}`, {
+        kind: 'success',
+        title: 'Message queued again',
+        description: `The message to ${recipient} will be sent in a moment.`,
+      }),
+  )
+}
+
+export default function OutboxMessagePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { message } = loaderData
+  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-6">
+      <div className="flex flex-col gap-2">
+        <Link to={OUTBOX} className="link self-start text-sm">
+          ← Outbox
+        </Link>
+        <PageHeader title={message.subject || 'E-mail message'}>To {message.recipient}</PageHeader>
+      </div>
+      <FormErrors errors={unknownErrors} />
+      <OutboxMessageView message={message} retryResult={resultFor(actionData, 'retry')} />
+    </section>
+  )
+}
