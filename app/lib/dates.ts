@@ -54,6 +54,24 @@ export function formatDateTime(value: Date | string, timeZone = 'UTC'): string {
 }
 
 /**
+ * A date as a page shows it: the instant for `<time dateTime>`, the deadline wording ("30 June 2026
+ * at 23:59 BST") and the day alone, all in the scheme's time zone. Formatted on the server so the
+ * page reads the same before and after hydration.
+ */
+export type DateLabel = { iso: string; label: string; date: string }
+export function dateLabel(date: Date, timeZone = 'UTC'): DateLabel {
+  return { iso: date.toISOString(), label: formatDateTime(date, timeZone), date: formatDate(date, timeZone) }
+}
+
+/** "in 3 days", "within a day", or null once past. */
+export function timeLeft(deadline: Date, now = new Date()): string | null {
+  const ms = deadline.getTime() - now.getTime()
+  if (ms <= 0) return null
+  const days = Math.ceil(ms / (24 * 60 * 60 * 1000))
+  return days <= 1 ? 'within a day' : `in ${days} days`
+}
+
+/**
  * The instant that is 23:59 on `day` (its calendar date as seen in the zone) in `timeZone`: a
  * deadline "by the end of 30 June" wherever the scheme is run.
  */

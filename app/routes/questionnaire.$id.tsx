@@ -43,7 +43,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 function actionLabel(a: IntroAssignment, several: boolean) {
   const whose = a.relationship === 'self' ? 'your self-assessment' : `feedback for ${a.subjectName}`
   if (a.status === 'submitted') return several ? `View your answers (${whose})` : 'View your answers'
-  if (a.state !== 'open') return several ? `View ${whose}` : 'View'
+  if (a.phase !== 'open') return several ? `View ${whose}` : 'View'
   if (a.status === 'in_progress') return several ? `Continue ${whose}` : 'Continue where you stopped'
   return several ? `Start ${whose}` : 'Start'
 }
@@ -56,8 +56,8 @@ const STATUS_TEXT: Record<IntroAssignment['status'], string> = {
 }
 
 function statusText(a: IntroAssignment) {
-  if (a.status !== 'submitted' && a.state === 'closed') return 'Closed before it was submitted'
-  if (a.status !== 'submitted' && a.state === 'not-open') return 'Not open yet'
+  if (a.status !== 'submitted' && a.phase === 'closed') return 'Closed before it was submitted'
+  if (a.status !== 'submitted' && (a.phase === 'draft' || a.phase === 'upcoming')) return 'Not open yet'
   if (a.status === 'in_progress') return `In progress (you stopped at section ${a.resumeSection})`
   return STATUS_TEXT[a.status]
 }

@@ -1,5 +1,5 @@
-import type { AssignmentStatus, Relationship } from '#db/enums'
-import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
+import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
+import { isSchemeOpen, schemeOpenSql, schemePhase, type SchemePhase, type SchemeTimes } from '#app/modules/scheme/state'
 import { and, asc, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
@@ -16,7 +16,7 @@ import {
   users,
 } from '#db/schema/index'
 import { MAX_COLLEAGUES } from '#app/config/constants'
-import { formatDate, formatDateTime } from '#app/lib/dates'
+import { dateLabel, timeLeft, type DateLabel } from '#app/lib/dates'
 import { misshapenFields, misshapenFormMessage } from '#app/lib/form-data.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { notFound } from '#app/modules/auth/guards.server'
@@ -56,31 +56,11 @@ function parseId(raw: string | null | undefined): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Dates and scheme state
+// Copy
 
-/**
- * Formatted on the server so the page reads the same before and after hydration, in the scheme's
- * time zone ("30 June 2026 at 23:59 BST").
- */
-export type DateLabel = { iso: string; label: string; date: string }
-export function dateLabel(date: Date, timeZone = 'UTC'): DateLabel {
-  return { iso: date.toISOString(), label: formatDateTime(date, timeZone), date: formatDate(date, timeZone) }
-}
-
-/** "in 3 days", "within a day", or null once past. */
-export function timeLeft(deadline: Date, now = new Date()): string | null {
-  const ms = deadline.getTime() - now.getTime()
-  if (ms <= 0) return null
-  const days = Math.ceil(ms / (24 * 60 * 60 * 1000))
-  return days <= 1 ? 'within a day' : `in ${days} days`
-}
-
-export type SchemeState = 'open' | 'closed' | 'not-open'
-
-/** The one open rule (app/modules/scheme/state.ts), in the words of the answering page. */
-export function schemeState(scheme: SchemeTimes, now = new Date()): SchemeState {
-  const phase = schemePhase(scheme, now)
-  return phase === 'draft' || phase === 'upcoming' ? 'not-open' : phase
+/** The scheme's status and dates, from a row that selected its status as `schemeStatus`. */
+function schemeOf(row: { schemeStatus: SchemeStatus; opensAt: Date; closesAt: Date }): SchemeTimes {
+  return { status: row.schemeStatus, opensAt: row.opensAt, closesAt: row.closesAt }
 }
 
 export const ANSWER_MESSAGES = {
@@ -357,15 +337,15 @@ export async function getAnsweringView(
   const answeredIds = new Set(all.filter((q) => isAnswered(q.answer)).map((q) => q.id))
   const progress = progressOf(sections, (id) => answeredIds.has(id))
 
-  const state = schemeState({ status: row.schemeStatus, opensAt: row.opensAt, closesAt: row.closesAt })
+  const phase = schemePhase(schemeOf(row))
   const mode: AnsweringMode =
     row.status === 'submitted'
       ? 'submitted'
       : viewer.role === 'admin'
         ? 'admin'
-        : state === 'closed'
+        : phase === 'closed'
           ? 'closed'
-          : state === 'not-open'
+          : phase === 'draft' || phase === 'upcoming'
             ? 'not-open'
             : 'answer'
   const notice =
@@ -462,17 +442,17 @@ function targetSection(intent: AnswerIntent, section: number, count: number) {
 }
 
 function stateRefusal(
-  state: SchemeState,
+  phase: SchemePhase,
   scheme: { opensAt: Date; closesAt: Date; timeZone: string },
 ): Extract<SaveOutcome, { kind: 'refused' }> | null {
-  if (state === 'closed')
+  if (phase === 'closed')
     return {
       kind: 'refused',
       status: 409,
       reason: 'closed',
       message: ANSWER_MESSAGES.closed(scheme.closesAt, scheme.timeZone),
     }
-  if (state === 'not-open')
+  if (phase === 'draft' || phase === 'upcoming')
     return {
       kind: 'refused',
       status: 409,
@@ -520,7 +500,7 @@ export async function saveAnswers(
       : { kind: 'refused', status: 409, reason: 'submitted', message: ANSWER_MESSAGES.submitted }
   }
   const early = stateRefusal(
-    schemeState({ status: row.schemeStatus, opensAt: row.opensAt, closesAt: row.closesAt }),
+    schemePhase(schemeOf(row)),
     row,
   )
   if (early) return early
@@ -586,7 +566,7 @@ export async function saveAnswers(
         : { kind: 'refused', status: 409, reason: 'submitted', message: ANSWER_MESSAGES.submitted }
     }
     const refusal = stateRefusal(
-      schemeState({ status: locked.schemeStatus, opensAt: locked.opensAt, closesAt: locked.closesAt }),
+      schemePhase(schemeOf(locked)),
       locked,
     )
     if (refusal) return refusal
@@ -775,7 +755,8 @@ export type IntroAssignment = {
   schemeName: string
   deadline: DateLabel
   timeLeft: string | null
-  state: SchemeState
+  /** Where the scheme stands (app/modules/scheme/state.ts): only an open one can be answered. */
+  phase: SchemePhase
   /** The section a "continue" resumes at (1-based). */
   resumeSection: number
   brand: BrandLook | null
@@ -879,7 +860,7 @@ export async function getQuestionnaireIntro(
         schemeName: r.schemeName,
         deadline: dateLabel(deadline, r.timeZone),
         timeLeft: timeLeft(deadline),
-        state: schemeState({ status: r.schemeStatus, opensAt: r.opensAt, closesAt: r.closesAt }),
+        phase: schemePhase(schemeOf(r)),
         resumeSection: (r.lastSection ?? 0) + 1,
         brand: brandLookOf(r),
       }
@@ -1016,9 +997,7 @@ export async function getThankYou(
             colleaguesSubmitted: Number(row.colleaguesSubmitted),
             selfSubmitted: row.status === 'submitted',
             reportResponseId: row.status === 'submitted' ? row.responseId : null,
-            open:
-              schemeState({ status: row.schemeStatus, opensAt: row.opensAt, closesAt: row.closesAt }) ===
-              'open',
+            open: isSchemeOpen(schemeOf(row)),
           }
         : null,
     open: openRows
