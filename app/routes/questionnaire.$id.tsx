@@ -1,6 +1,6 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/questionnaire.$id'
-import { getQuestionnaireIntro, type IntroAssignment } from '#app/modules/assignment/answers.server'
+import { getQuestionnaireIntro, type IntroAssignment } from '#app/modules/assignment/intro.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { RouteHandle } from '#app/root'

@@ -1,6 +1,6 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/thank-you'
-import { getThankYou, type OpenAssignment } from '#app/modules/assignment/answers.server'
+import { getThankYou, type OpenAssignment } from '#app/modules/assignment/thank-you.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { contactFor } from '#app/components/layouts'

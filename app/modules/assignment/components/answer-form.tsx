@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { FormErrors } from '#app/components/forms'
-import type { AnsweringView } from '#app/modules/assignment/answers.server'
+import type { AnsweringView } from '#app/modules/assignment/answering-view.server'
 import type { AnswerActionData, Progress } from './answer-state'
 import { QuestionField } from './question-fields'
 import { SaveStatusLine } from './save-status'

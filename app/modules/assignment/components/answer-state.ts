@@ -1,4 +1,5 @@
-import type { AnsweringView, MissingSection } from '#app/modules/assignment/answers.server'
+import type { AnsweringView } from '#app/modules/assignment/answering-view.server'
+import type { MissingSection } from '#app/modules/assignment/save-answers.server'
 
 export type Progress = { sections: AnsweringView['sections']; totals: AnsweringView['totals'] }
 

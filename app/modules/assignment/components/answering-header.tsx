@@ -1,4 +1,4 @@
-import type { AnsweringView } from '#app/modules/assignment/answers.server'
+import type { AnsweringView } from '#app/modules/assignment/answering-view.server'
 
 export function AnsweringHeader({ view }: { view: AnsweringView }) {
   const { assignment } = view

@@ -8,7 +8,7 @@ import {
   TEXT_MAX,
   TEXTAREA_MAX,
 } from '#app/modules/assignment/answer-schemas'
-import type { ViewQuestion } from '#app/modules/assignment/answers.server'
+import type { ViewQuestion } from '#app/modules/assignment/answering-view.server'
 
 export function QuestionField({
   question: q,

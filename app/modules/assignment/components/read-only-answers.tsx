@@ -1,6 +1,6 @@
 import { FormErrors } from '#app/components/forms'
 import { scaleLabel } from '#app/modules/assignment/answer-schemas'
-import type { AnsweringView, ViewQuestion } from '#app/modules/assignment/answers.server'
+import type { AnsweringView, ViewQuestion } from '#app/modules/assignment/answering-view.server'
 import type { AnswerActionData } from './answer-state'
 
 function answerText(q: ViewQuestion): string {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { Link } from 'react-router'
-import type { MissingSection } from '#app/modules/assignment/answers.server'
+import type { MissingSection } from '#app/modules/assignment/save-answers.server'
 import type { Progress } from './answer-state'
 
 export function MissingList({

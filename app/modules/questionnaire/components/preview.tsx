@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { fillName } from '#app/modules/assignment/answer-schemas'
 import { QuestionField } from '#app/modules/assignment/components/question-fields'
-import type { ViewQuestion } from '#app/modules/assignment/answers.server'
+import type { ViewQuestion } from '#app/modules/assignment/answering-view.server'
 import type { BuilderData } from './builder'
 
 /**

@@ -1,0 +1,190 @@
+import type { AssignmentStatus, Relationship } from '#db/enums'
+import { schemePhase } from '#app/modules/scheme/state'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { getDb } from '#db/client'
+import { answers, questions } from '#db/schema/index'
+import { dateLabel, timeLeft, type DateLabel } from '#app/lib/dates'
+import type { BrandLook } from '#app/modules/brand/look'
+import { brandLookOf } from '#app/modules/brand/look.server'
+import { formValuesOf, isAnswered, type AnswerQuestion, type AnswerValue } from './answer-schemas'
+import { ANSWER_MESSAGES } from './answer-messages'
+import {
+  deadlineOf,
+  findAssignment,
+  parseId,
+  questionColumns,
+  schemeOf,
+  subjectLabel,
+  toAnswerQuestion,
+  type Viewer,
+} from './assignment-row.server'
+import { groupSections, progressOf, type ProgressTotals, type SectionSummary } from './sections'
+
+/**
+ * The answering page (/assignment/:id): one section of the stepped form with the saved answers
+ * filled in, or every answer read-only when the form is not there (submitted, an admin looking,
+ * the scheme closed or not open yet). Two queries whatever the questionnaire's size.
+ */
+
+export type ViewQuestion = AnswerQuestion & {
+  /** Numbered through the whole questionnaire, from 1. */
+  number: number
+  section: number
+  /** The stored answer as form values (what the inputs start with). */
+  values: string[]
+  answer: AnswerValue | null
+  /** Required and unanswered, shown beside the question when the page was asked to (?missing). */
+  missing: boolean
+}
+
+export type AnsweringMode = 'answer' | 'submitted' | 'admin' | 'closed' | 'not-open'
+
+export type AnsweringView = {
+  assignment: {
+    id: string
+    status: AssignmentStatus
+    relationship: Relationship
+    subjectName: string
+    questionnaireId: string
+    questionnaireTitle: string
+    schemeName: string
+    deadline: DateLabel
+    timeLeft: string | null
+    submittedAt: DateLabel | null
+  }
+  mode: AnsweringMode
+  /** The programme's brand: the layout's header wears it (app/modules/brand/look.ts). */
+  brand: BrandLook | null
+  /** Why the form is not there (closed, not open yet, submitted, admin). */
+  notice: string | null
+  sections: SectionSummary[]
+  /** The section shown (1-based); 0 when the questionnaire has no questions. */
+  current: number
+  /** The current section's questions when answering; every question in the read-only modes. */
+  questions: ViewQuestion[]
+  totals: ProgressTotals
+}
+
+/** `?section=N` when it names a section, else where the respondent stopped (last_section). */
+function pickSection(raw: string | null | undefined, lastSection: number | null, count: number) {
+  if (!count) return 0
+  const asked = raw && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN
+  if (asked >= 1 && asked <= count) return asked
+  return Math.min(Math.max((lastSection ?? 0) + 1, 1), count)
+}
+
+export async function getAnsweringView(
+  rawId: string | undefined,
+  viewer: Viewer,
+  options: { section?: string | null; showMissing?: boolean } = {},
+): Promise<AnsweringView> {
+  const id = parseId(rawId)
+  const row = await findAssignment(id, viewer)
+  const subjectName = subjectLabel(row)
+  const questionRows = await getDb()
+    .select({
+      ...questionColumns,
+      numericValue: answers.numericValue,
+      textValue: answers.textValue,
+      choices: answers.choices,
+      notApplicable: answers.notApplicable,
+      answerId: answers.id,
+    })
+    .from(questions)
+    .leftJoin(
+      answers,
+      row.responseId
+        ? and(eq(answers.questionId, questions.id), eq(answers.responseId, row.responseId))
+        : sql`false`,
+    )
+    .where(eq(questions.questionnaireId, row.questionnaireId))
+    .orderBy(asc(questions.position))
+
+  const sections = groupSections(questionRows)
+  const sectionOf = new Map<string, number>()
+  const numberOf = new Map<string, number>()
+  for (const s of sections)
+    for (const q of s.questions) {
+      sectionOf.set(q.id, s.number)
+      numberOf.set(q.id, numberOf.size + 1)
+    }
+  const all: ViewQuestion[] = sections
+    .flatMap((s) => s.questions)
+    .map((q) => {
+      const answer: AnswerValue | null = q.answerId
+        ? {
+            numericValue: q.numericValue,
+            textValue: q.textValue,
+            choices: q.choices,
+            notApplicable: q.notApplicable ?? false,
+          }
+        : null
+      return {
+        ...toAnswerQuestion(q, row.relationship, subjectName),
+        number: numberOf.get(q.id)!,
+        section: sectionOf.get(q.id)!,
+        values: formValuesOf(answer),
+        answer,
+        missing: false,
+      }
+    })
+  const answeredIds = new Set(all.filter((q) => isAnswered(q.answer)).map((q) => q.id))
+  const progress = progressOf(sections, (id) => answeredIds.has(id))
+
+  const phase = schemePhase(schemeOf(row))
+  const mode: AnsweringMode =
+    row.status === 'submitted'
+      ? 'submitted'
+      : viewer.role === 'admin'
+        ? 'admin'
+        : phase === 'closed'
+          ? 'closed'
+          : phase === 'draft' || phase === 'upcoming'
+            ? 'not-open'
+            : 'answer'
+  const notice =
+    mode === 'submitted'
+      ? viewer.role === 'admin'
+        ? 'These answers were submitted; they are shown read-only.'
+        : 'You submitted these answers, so they can no longer be changed. Thank you!'
+      : mode === 'admin'
+        ? `${ANSWER_MESSAGES.admin} This is a read-only view of the answers saved so far.`
+        : mode === 'closed'
+          ? ANSWER_MESSAGES.closed(row.closesAt, row.timeZone)
+          : mode === 'not-open'
+            ? ANSWER_MESSAGES.notOpen(row.opensAt, row.timeZone)
+            : null
+
+  const current = pickSection(options.section, row.lastSection, sections.length)
+  const shown =
+    mode === 'answer'
+      ? all
+          .filter((q) => q.section === current)
+          .map((q) => ({
+            ...q,
+            missing: Boolean(options.showMissing) && q.required && !isAnswered(q.answer),
+          }))
+      : all
+  const deadline = deadlineOf(row)
+  return {
+    assignment: {
+      id: row.id,
+      status: row.status,
+      relationship: row.relationship,
+      subjectName,
+      questionnaireId: row.questionnaireId,
+      questionnaireTitle: row.questionnaireTitle,
+      schemeName: row.schemeName,
+      deadline: dateLabel(deadline, row.timeZone),
+      timeLeft: timeLeft(deadline),
+      submittedAt: row.submittedAt ? dateLabel(row.submittedAt, row.timeZone) : null,
+    },
+    mode,
+    brand: brandLookOf(row),
+    notice,
+    sections: progress.sections,
+    current,
+    questions: shown,
+    totals: progress.totals,
+  }
+}

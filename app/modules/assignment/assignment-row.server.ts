@@ -1,0 +1,152 @@
+import type { Relationship, SchemeStatus } from '#db/enums'
+import type { SchemeTimes } from '#app/modules/scheme/state'
+import { and, eq, type SQL } from 'drizzle-orm'
+import { z } from 'zod'
+import { getDb, type Tx } from '#db/client'
+import {
+  assignments,
+  brands,
+  companies,
+  questionnaires,
+  questions,
+  responses,
+  schemes,
+  users,
+} from '#db/schema/index'
+import { notFound } from '#app/modules/auth/guards.server'
+import { BRAND_LOOK_COLUMNS } from '#app/modules/brand/look.server'
+import type { SessionUser } from '#app/modules/auth/session.server'
+import { fillName, type AnswerQuestion, type QuestionKind } from './answer-schemas'
+
+/**
+ * What every answering page reads the same way: the assignment row (with its scheme, subject and
+ * brand, in one query), the question columns, the wording a respondent reads, and the deadline.
+ * Ownership lives in every query (the respondent, or an admin who may look but never answer); each
+ * page costs a fixed number of queries whatever the questionnaire's size.
+ */
+
+export type Viewer = Pick<SessionUser, 'id' | 'role'>
+
+/** An id from a URL: anything but a UUID is a 404, like an id that is not the viewer's. */
+export const IdSchema = z.uuid()
+export function parseId(raw: string | null | undefined): string {
+  const parsed = IdSchema.safeParse(raw)
+  if (!parsed.success) notFound()
+  return parsed.data
+}
+
+/** The scheme's status and dates, from a row that selected its status as `schemeStatus`. */
+export function schemeOf(row: { schemeStatus: SchemeStatus; opensAt: Date; closesAt: Date }): SchemeTimes {
+  return { status: row.schemeStatus, opensAt: row.opensAt, closesAt: row.closesAt }
+}
+
+export type QuestionRow = {
+  id: string
+  position: number
+  section: string
+  kind: QuestionKind
+  text: string
+  raterText: string
+  required: boolean
+  options: AnswerQuestion['options']
+}
+
+export function subjectLabel(row: { subjectName: string; subjectEmail: string }) {
+  return row.subjectName.trim() || row.subjectEmail
+}
+
+/** The wording this respondent reads: their own ("I …") or the colleague one with the name filled in. */
+export function toAnswerQuestion(
+  q: QuestionRow,
+  relationship: Relationship,
+  subjectName: string,
+): AnswerQuestion {
+  return {
+    id: q.id,
+    kind: q.kind,
+    text: relationship === 'self' ? q.text : fillName(q.raterText, subjectName),
+    required: q.required,
+    options: {
+      labels: Array.isArray(q.options?.labels) ? q.options.labels.map(String) : undefined,
+      min: q.options?.min,
+      max: q.options?.max,
+      allowNa: Boolean(q.options?.allowNa),
+    },
+  }
+}
+
+/** The question columns the answering page and saving read, in the shape of `QuestionRow`. */
+export const questionColumns = {
+  id: questions.id,
+  position: questions.position,
+  section: questions.section,
+  kind: questions.kind,
+  text: questions.text,
+  raterText: questions.raterText,
+  required: questions.required,
+  options: questions.options,
+}
+
+/**
+ * The assignment row, with what every answering page needs beside it (questionnaire, scheme, subject,
+ * response, brand), in one query. Not the viewer's, or revoked for its respondent: a 404.
+ */
+export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb()) {
+  const conditions: SQL[] = [eq(assignments.id, id)]
+  if (viewer.role !== 'admin') conditions.push(eq(assignments.respondentId, viewer.id))
+  const [row] = await tx
+    .select({
+      id: assignments.id,
+      status: assignments.status,
+      relationship: assignments.relationship,
+      subjectId: assignments.subjectId,
+      schemeId: assignments.schemeId,
+      questionnaireId: assignments.questionnaireId,
+      dueAt: assignments.dueAt,
+      submittedAt: assignments.submittedAt,
+      questionnaireTitle: questionnaires.title,
+      schemeName: schemes.name,
+      schemeStatus: schemes.status,
+      opensAt: schemes.opensAt,
+      closesAt: schemes.closesAt,
+      timeZone: schemes.timeZone,
+      subjectName: users.displayName,
+      subjectEmail: users.email,
+      responseId: responses.id,
+      lastSection: responses.lastSection,
+      // The programme's brand rides along for the page's header (no query of its own).
+      ...BRAND_LOOK_COLUMNS,
+    })
+    .from(assignments)
+    .innerJoin(questionnaires, eq(questionnaires.id, assignments.questionnaireId))
+    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+    .innerJoin(users, eq(users.id, assignments.subjectId))
+    .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .innerJoin(brands, eq(brands.id, companies.brandId))
+    .leftJoin(responses, eq(responses.assignmentId, assignments.id))
+    .where(and(...conditions))
+    .limit(1)
+  // A revoked invitation is gone for its respondent; admins still see it.
+  if (!row || (viewer.role !== 'admin' && row.status === 'revoked')) notFound()
+  return row
+}
+
+/** The assignment, its scheme and whose feedback it is: the columns the intro and thank-you pages share. */
+export const ASSIGNMENT_SUMMARY = {
+  id: assignments.id,
+  status: assignments.status,
+  relationship: assignments.relationship,
+  dueAt: assignments.dueAt,
+  subjectName: users.displayName,
+  subjectEmail: users.email,
+  schemeName: schemes.name,
+  schemeStatus: schemes.status,
+  opensAt: schemes.opensAt,
+  closesAt: schemes.closesAt,
+  timeZone: schemes.timeZone,
+}
+
+/** The respondent's deadline: their own due date when it comes before the scheme closes, else the close. */
+export function deadlineOf(row: { dueAt: Date | null; closesAt: Date }): Date {
+  return row.dueAt && row.dueAt < row.closesAt ? row.dueAt : row.closesAt
+}

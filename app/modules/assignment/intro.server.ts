@@ -1,0 +1,138 @@
+import type { AssignmentStatus, Relationship } from '#db/enums'
+import { schemePhase, type SchemePhase } from '#app/modules/scheme/state'
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { getDb } from '#db/client'
+import {
+  assignments,
+  brands,
+  companies,
+  questionnaires,
+  questions,
+  responses,
+  schemes,
+  users,
+} from '#db/schema/index'
+import { dateLabel, timeLeft, type DateLabel } from '#app/lib/dates'
+import { notFound } from '#app/modules/auth/guards.server'
+import type { BrandLook } from '#app/modules/brand/look'
+import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
+import { estimateMinutes, type QuestionKind } from './answer-schemas'
+import {
+  ASSIGNMENT_SUMMARY,
+  deadlineOf,
+  parseId,
+  schemeOf,
+  subjectLabel,
+  type Viewer,
+} from './assignment-row.server'
+
+/**
+ * The questionnaire's introduction (/questionnaire/:id): how long it takes, its sections, and the
+ * visitor's assignments on it (whose feedback, the deadline, the way in). Two queries.
+ */
+
+export type IntroAssignment = {
+  id: string
+  status: AssignmentStatus
+  relationship: Relationship
+  subjectName: string
+  schemeName: string
+  deadline: DateLabel
+  timeLeft: string | null
+  /** Where the scheme stands (app/modules/scheme/state.ts): only an open one can be answered. */
+  phase: SchemePhase
+  /** The section a "continue" resumes at (1-based). */
+  resumeSection: number
+  brand: BrandLook | null
+}
+
+export type QuestionnaireIntro = {
+  questionnaire: { id: string; title: string; intro: string }
+  questionCount: number
+  sectionCount: number
+  minutes: number
+  assignments: IntroAssignment[]
+}
+
+export async function getQuestionnaireIntro(
+  rawId: string | undefined,
+  viewer: Viewer,
+): Promise<QuestionnaireIntro> {
+  const id = parseId(rawId)
+  const db = getDb()
+  // Ownership first: without a live assignment on it, the questionnaire does not exist for them.
+  const rows =
+    viewer.role === 'admin'
+      ? []
+      : await db
+          .select({
+            ...ASSIGNMENT_SUMMARY,
+            lastSection: responses.lastSection,
+            ...BRAND_LOOK_COLUMNS,
+          })
+          .from(assignments)
+          .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+          .innerJoin(users, eq(users.id, assignments.subjectId))
+          .innerJoin(companies, eq(companies.id, schemes.companyId))
+          .innerJoin(brands, eq(brands.id, companies.brandId))
+          .leftJoin(responses, eq(responses.assignmentId, assignments.id))
+          .where(
+            and(
+              eq(assignments.questionnaireId, id),
+              eq(assignments.respondentId, viewer.id),
+              ne(assignments.status, 'revoked'),
+            ),
+          )
+          // Self first, then the people who asked, oldest invitation first.
+          .orderBy(sql`${assignments.relationship} = 'self' desc`, asc(assignments.createdAt))
+  if (viewer.role !== 'admin' && !rows.length) notFound()
+
+  const count = (kind: QuestionKind) =>
+    sql<number>`(count(*) filter (where ${questions.kind} = ${kind}))::int`
+  const [q] = await db
+    .select({
+      id: questionnaires.id,
+      title: questionnaires.title,
+      intro: questionnaires.intro,
+      questionCount: sql<number>`count(${questions.id})::int`,
+      sectionCount: sql<number>`count(distinct ${questions.section})::int`,
+      scale: count('scale'),
+      single: count('single'),
+      multi: count('multi'),
+      text: count('text'),
+      textarea: count('textarea'),
+    })
+    .from(questionnaires)
+    .leftJoin(questions, eq(questions.questionnaireId, questionnaires.id))
+    .where(eq(questionnaires.id, id))
+    .groupBy(questionnaires.id)
+  if (!q) notFound()
+
+  return {
+    questionnaire: { id: q.id, title: q.title, intro: q.intro },
+    questionCount: Number(q.questionCount),
+    sectionCount: Number(q.sectionCount),
+    minutes: estimateMinutes({
+      scale: Number(q.scale),
+      single: Number(q.single),
+      multi: Number(q.multi),
+      text: Number(q.text),
+      textarea: Number(q.textarea),
+    }),
+    assignments: rows.map((r) => {
+      const deadline = deadlineOf(r)
+      return {
+        id: r.id,
+        status: r.status,
+        relationship: r.relationship,
+        subjectName: subjectLabel(r),
+        schemeName: r.schemeName,
+        deadline: dateLabel(deadline, r.timeZone),
+        timeLeft: timeLeft(deadline),
+        phase: schemePhase(schemeOf(r)),
+        resumeSection: (r.lastSection ?? 0) + 1,
+        brand: brandLookOf(r),
+      }
+    }),
+  }
+}

@@ -1,0 +1,158 @@
+import type { AssignmentStatus, Relationship } from '#db/enums'
+import { isSchemeOpen, schemeOpenSql } from '#app/modules/scheme/state'
+import { and, asc, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import { getDb } from '#db/client'
+import { assignments, brands, companies, responses, schemes, users } from '#db/schema/index'
+import { MAX_COLLEAGUES } from '#app/config/constants'
+import { dateLabel, type DateLabel } from '#app/lib/dates'
+import type { BrandLook } from '#app/modules/brand/look'
+import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
+import {
+  ASSIGNMENT_SUMMARY,
+  deadlineOf,
+  IdSchema,
+  schemeOf,
+  subjectLabel,
+  type Viewer,
+} from './assignment-row.server'
+
+export type OpenAssignment = {
+  id: string
+  relationship: Relationship
+  subjectName: string
+  status: AssignmentStatus
+  deadline: DateLabel
+}
+
+export type ThankYouView = {
+  role: 'employee' | 'colleague'
+  /** The assignment the page is about (the one just submitted or saved), when there is one. */
+  assignment: {
+    id: string
+    status: AssignmentStatus
+    relationship: Relationship
+    subjectName: string
+    schemeName: string
+    deadline: DateLabel
+  } | null
+  /** The programme's brand (header, and its contact links override the portal's). */
+  brand: BrandLook | null
+  /** The employee's own scheme: what happens next. */
+  scheme: {
+    maxColleagues: number
+    minRaters: number
+    invited: number
+    remaining: number
+    colleaguesSubmitted: number
+    selfSubmitted: boolean
+    reportResponseId: string | null
+    open: boolean
+  } | null
+  /** Other assignments still waiting for this person's answers. */
+  open: OpenAssignment[]
+}
+
+/**
+ * The page after submitting (or "finish later"): about `?assignment=<id>` when it is the visitor's,
+ * else their most recent assignment. Three queries: the assignment with its brand and scheme
+ * counts, and the list of what is still open.
+ */
+export async function getThankYou(
+  viewer: Viewer & { role: 'employee' | 'colleague' },
+  rawAssignmentId: string | null,
+): Promise<ThankYouView> {
+  const db = getDb()
+  const wanted = IdSchema.safeParse(rawAssignmentId)
+  const wantedId = wanted.success ? wanted.data : null
+  const raters = sql`(select count(*)::int from ${assignments} r where r.scheme_id = ${assignments.schemeId} and r.subject_id = ${viewer.id} and r.relationship <> 'self' and r.status <> 'revoked')`
+  const ratersSubmitted = sql`(select count(*)::int from ${assignments} r where r.scheme_id = ${assignments.schemeId} and r.subject_id = ${viewer.id} and r.relationship <> 'self' and r.status = 'submitted')`
+  const conditions: SQL[] = [eq(assignments.respondentId, viewer.id), ne(assignments.status, 'revoked')]
+  // An employee's page is about their own self-assessment unless the link names another of theirs.
+  if (viewer.role === 'employee' && !wantedId) conditions.push(eq(assignments.relationship, 'self'))
+  const [row] = await db
+    .select({
+      ...ASSIGNMENT_SUMMARY,
+      maxColleagues: schemes.maxColleagues,
+      minRaters: schemes.minRaters,
+      responseId: responses.id,
+      invited: sql<number>`${raters}`,
+      colleaguesSubmitted: sql<number>`${ratersSubmitted}`,
+      ...BRAND_LOOK_COLUMNS,
+    })
+    .from(assignments)
+    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+    .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .innerJoin(brands, eq(brands.id, companies.brandId))
+    .innerJoin(users, eq(users.id, assignments.subjectId))
+    .leftJoin(responses, eq(responses.assignmentId, assignments.id))
+    .where(and(...conditions))
+    .orderBy(
+      // The assignment the link names first (when it is theirs), else the latest submitted, else the newest.
+      ...(wantedId ? [sql`${assignments.id} = ${wantedId} desc`] : []),
+      sql`${assignments.submittedAt} desc nulls last`,
+      desc(assignments.createdAt),
+    )
+    .limit(1)
+
+  const openRows = await db
+    .select({
+      id: assignments.id,
+      relationship: assignments.relationship,
+      status: assignments.status,
+      dueAt: assignments.dueAt,
+      subjectName: users.displayName,
+      subjectEmail: users.email,
+      closesAt: schemes.closesAt,
+      timeZone: schemes.timeZone,
+    })
+    .from(assignments)
+    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+    .innerJoin(users, eq(users.id, assignments.subjectId))
+    .where(
+      and(
+        eq(assignments.respondentId, viewer.id),
+        inArray(assignments.status, ['pending', 'in_progress']),
+        schemeOpenSql(),
+      ),
+    )
+    .orderBy(asc(assignments.createdAt))
+    .limit(20)
+
+  const isSelf = row?.relationship === 'self'
+  return {
+    role: viewer.role,
+    assignment: row
+      ? {
+          id: row.id,
+          status: row.status,
+          relationship: row.relationship,
+          subjectName: subjectLabel(row),
+          schemeName: row.schemeName,
+          deadline: dateLabel(deadlineOf(row), row.timeZone),
+        }
+      : null,
+    brand: brandLookOf(row),
+    scheme:
+      row && isSelf
+        ? {
+            maxColleagues: Math.min(row.maxColleagues, MAX_COLLEAGUES),
+            minRaters: row.minRaters,
+            invited: Number(row.invited),
+            remaining: Math.max(0, Math.min(row.maxColleagues, MAX_COLLEAGUES) - Number(row.invited)),
+            colleaguesSubmitted: Number(row.colleaguesSubmitted),
+            selfSubmitted: row.status === 'submitted',
+            reportResponseId: row.status === 'submitted' ? row.responseId : null,
+            open: isSchemeOpen(schemeOf(row)),
+          }
+        : null,
+    open: openRows
+      .filter((o) => o.id !== row?.id)
+      .map((o) => ({
+        id: o.id,
+        relationship: o.relationship,
+        status: o.status,
+        subjectName: subjectLabel(o),
+        deadline: dateLabel(deadlineOf(o), o.timeZone),
+      })),
+  }
+}
