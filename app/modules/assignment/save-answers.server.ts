@@ -1,8 +1,8 @@
-import type { Relationship } from '#db/enums'
-import { schemePhase, type SchemePhase } from '#app/modules/scheme/state'
+import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
+import { schemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { getDb } from '#db/client'
+import { getDb, type Tx } from '#db/client'
 import { actionCodes, answers, assignments, questions, responses, schemes } from '#db/schema/index'
 import { misshapenFields, misshapenFormMessage } from '#app/lib/form-data.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -13,6 +13,7 @@ import {
   isAnswered,
   postedValues,
   type AnswerIntent,
+  type AnswerQuestion,
   type AnswerValue,
 } from './answer-schemas'
 import { IntentSchema, parseSectionAnswers, sectionSchema } from './answer-parse.server'
@@ -26,7 +27,7 @@ import {
   toAnswerQuestion,
   type Viewer,
 } from './assignment-row.server'
-import { groupSections, progressOf, type ProgressTotals, type SectionSummary } from './sections'
+import { groupSections, progressOf, type ProgressTotals, type Section, type SectionSummary } from './sections'
 
 /**
  * Saving a section of answers and submitting them (POST /assignment/:id). A write locks the
@@ -68,35 +69,8 @@ export type SaveOutcome =
       missing?: MissingSection[]
     }
 
-const ActionSchema = z.object({ intent: IntentSchema, section: z.unknown() })
-
-function targetSection(intent: AnswerIntent, section: number, count: number) {
-  if (intent === 'next') return Math.min(section + 1, count)
-  if (intent === 'previous') return Math.max(section - 1, 1)
-  if (intent.startsWith('goto-')) return Math.min(Math.max(Number(intent.slice(5)), 1), count)
-  return section
-}
-
-function stateRefusal(
-  phase: SchemePhase,
-  scheme: { opensAt: Date; closesAt: Date; timeZone: string },
-): Extract<SaveOutcome, { kind: 'refused' }> | null {
-  if (phase === 'closed')
-    return {
-      kind: 'refused',
-      status: 409,
-      reason: 'closed',
-      message: ANSWER_MESSAGES.closed(scheme.closesAt, scheme.timeZone),
-    }
-  if (phase === 'draft' || phase === 'upcoming')
-    return {
-      kind: 'refused',
-      status: 409,
-      reason: 'not-open',
-      message: ANSWER_MESSAGES.notOpen(scheme.opensAt, scheme.timeZone),
-    }
-  return null
-}
+type Refused = Extract<SaveOutcome, { kind: 'refused' }>
+type Writer = Viewer & { ip?: string | null }
 
 /**
  * Saves the posted section of an assignment, and with intent "submit" submits the whole response.
@@ -105,7 +79,7 @@ function stateRefusal(
  */
 export async function saveAnswers(
   rawId: string | undefined,
-  viewer: Viewer & { ip?: string | null },
+  viewer: Writer,
   formData: FormData,
 ): Promise<SaveOutcome> {
   const id = parseId(rawId)
@@ -113,9 +87,36 @@ export async function saveAnswers(
   // Admins may open anyone's answers, never write them: answering on someone's behalf would forge feedback.
   if (viewer.role === 'admin')
     return { kind: 'refused', status: 403, reason: 'admin', message: ANSWER_MESSAGES.admin }
+  const head = readIntent(formData)
+  if ('kind' in head) return head
+  const { intent } = head
+  const early = refuseUnlessAnswerable(row, intent, id)
+  if (early) return early
+  const post = await readSection(row, intent, head.section, formData)
+  if ('kind' in post) return post
 
-  // Answer fields are checked question by question (a multiple choice posts one value per box);
-  // every other field takes one value, sent once, like every other form's (form-data.server.ts).
+  return getDb().transaction(async (tx): Promise<SaveOutcome> => {
+    const locked = await lockAssignment(tx, id, viewer.id)
+    const refusal = refuseUnlessAnswerable(locked, intent, id)
+    if (refusal) return refusal
+    const { responseId, savedAt } = await upsertSectionAnswers(tx, id, post)
+    if (intent === 'submit') return submit(tx, { id, viewer, locked, post, responseId })
+    await markStarted(tx, { id, respondentId: viewer.id, locked })
+    return savedOutcome(tx, { id, intent, locked, post, responseId, savedAt })
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the post (before any write)
+
+const ActionSchema = z.object({ intent: IntentSchema, section: z.unknown() })
+
+/**
+ * The post's intent and (unchecked) section number. Answer fields are checked question by question
+ * later (a multiple choice posts one value per box); every other field takes one value, sent once,
+ * like every other form's (form-data.server.ts).
+ */
+function readIntent(formData: FormData): { intent: AnswerIntent; section: unknown } | Refused {
   const misshapen = misshapenFields(formData, (name) => name.startsWith(ANSWER_FIELD_PREFIX))
   if (misshapen.length)
     return {
@@ -127,17 +128,82 @@ export async function saveAnswers(
   const head = ActionSchema.safeParse({ intent: formData.get('intent'), section: formData.get('section') })
   if (!head.success)
     return { kind: 'refused', status: 400, reason: 'unreadable', message: ANSWER_MESSAGES.unreadable }
-  const intent = head.data.intent
+  return head.data
+}
 
-  // A replayed or double-clicked submit lands here after the first one: same outcome, no change.
-  if (row.status === 'submitted') {
+/** What decides whether answers may be written: asked before reading the post, and again under the lock. */
+type AnswerableState = {
+  status: AssignmentStatus
+  schemeStatus: SchemeStatus
+  opensAt: Date
+  closesAt: Date
+  timeZone: string
+}
+
+/**
+ * Null when answers may be written: the assignment is not submitted and its scheme is open (the one
+ * rule, app/modules/scheme/state.ts). A replayed or double-clicked submit lands here after the first
+ * one: same outcome, no change.
+ */
+function refuseUnlessAnswerable(
+  state: AnswerableState,
+  intent: AnswerIntent,
+  id: string,
+): SaveOutcome | null {
+  if (state.status === 'submitted')
     return intent === 'submit'
       ? { kind: 'submitted', assignmentId: id, already: true }
       : { kind: 'refused', status: 409, reason: 'submitted', message: ANSWER_MESSAGES.submitted }
-  }
-  const early = stateRefusal(schemePhase(schemeOf(row)), row)
-  if (early) return early
+  const phase = schemePhase(schemeOf(state))
+  if (phase === 'closed')
+    return {
+      kind: 'refused',
+      status: 409,
+      reason: 'closed',
+      message: ANSWER_MESSAGES.closed(state.closesAt, state.timeZone),
+    }
+  if (phase === 'draft' || phase === 'upcoming')
+    return {
+      kind: 'refused',
+      status: 409,
+      reason: 'not-open',
+      message: ANSWER_MESSAGES.notOpen(state.opensAt, state.timeZone),
+    }
+  return null
+}
 
+type AssignmentRow = Awaited<ReturnType<typeof findAssignment>>
+
+type QuestionSection = Section<AnswerQuestion & { section: string }>
+
+/** The posted section, checked: the questionnaire's sections, the one posted, its answers, where to go next. */
+type PostedSection = {
+  sections: QuestionSection[]
+  number: number
+  section: QuestionSection
+  answers: Map<string, AnswerValue | null>
+  target: number
+}
+
+/** The section to show after this post (1-based): the next, the previous, a named one, or the same. */
+function targetSection(intent: AnswerIntent, section: number, count: number) {
+  if (intent === 'next') return Math.min(section + 1, count)
+  if (intent === 'previous') return Math.max(section - 1, 1)
+  if (intent.startsWith('goto-')) return Math.min(Math.max(Number(intent.slice(5)), 1), count)
+  return section
+}
+
+/**
+ * Reads the questionnaire's questions in the wording this respondent reads (one query), checks the
+ * posted section number against them and parses that section's answers. Any answer breaking its
+ * question's rules refuses the whole post, with the messages and the posted values to show again.
+ */
+async function readSection(
+  row: Pick<AssignmentRow, 'questionnaireId' | 'relationship' | 'subjectName' | 'subjectEmail'>,
+  intent: AnswerIntent,
+  rawSection: unknown,
+  formData: FormData,
+): Promise<PostedSection | Refused> {
   const questionRows = await getDb()
     .select(questionColumns)
     .from(questions)
@@ -147,7 +213,7 @@ export async function saveAnswers(
   const sections = groupSections(
     questionRows.map((q) => ({ ...toAnswerQuestion(q, row.relationship, subjectName), section: q.section })),
   )
-  const sectionParsed = sectionSchema(sections.length).safeParse(head.data.section)
+  const sectionParsed = sectionSchema(sections.length).safeParse(rawSection)
   if (!sectionParsed.success || !sections.length) {
     return {
       kind: 'refused',
@@ -156,8 +222,8 @@ export async function saveAnswers(
       message: sectionParsed.success ? ANSWER_MESSAGES.unreadable : sectionParsed.error.issues[0]!.message,
     }
   }
-  const sectionNumber = sectionParsed.data
-  const section = sections[sectionNumber - 1]!
+  const number = sectionParsed.data
+  const section = sections[number - 1]!
   const parsed = parseSectionAnswers(section.questions, formData)
   if (!parsed.ok) {
     const count = Object.keys(parsed.fieldErrors).length
@@ -169,207 +235,281 @@ export async function saveAnswers(
         count === 1
           ? 'One answer needs correcting before it can be saved: see the message beside the question.'
           : `${count} answers need correcting before they can be saved: see the messages beside the questions.`,
-      section: sectionNumber,
+      section: number,
       fieldErrors: parsed.fieldErrors,
       values: postedValues(section.questions, formData),
     }
   }
-  const target = targetSection(intent, sectionNumber, sections.length)
+  return {
+    sections,
+    number,
+    section,
+    answers: parsed.answers,
+    target: targetSection(intent, number, sections.length),
+  }
+}
 
-  return getDb().transaction(async (tx): Promise<SaveOutcome> => {
-    // The lock puts concurrent posts for this assignment in line; the state is read again under it.
-    const [locked] = await tx
-      .select({
-        status: assignments.status,
-        subjectId: assignments.subjectId,
-        relationship: assignments.relationship,
-        schemeStatus: schemes.status,
-        opensAt: schemes.opensAt,
-        closesAt: schemes.closesAt,
-        timeZone: schemes.timeZone,
+// ---------------------------------------------------------------------------------------------
+// Writing (one transaction)
+
+/**
+ * Locks the assignment row for the rest of the transaction and reads its state again under the
+ * lock: concurrent posts for this assignment are put in line. Gone, not the viewer's, or revoked: a 404.
+ */
+async function lockAssignment(tx: Tx, id: string, respondentId: string) {
+  const [locked] = await tx
+    .select({
+      status: assignments.status,
+      subjectId: assignments.subjectId,
+      relationship: assignments.relationship,
+      schemeStatus: schemes.status,
+      opensAt: schemes.opensAt,
+      closesAt: schemes.closesAt,
+      timeZone: schemes.timeZone,
+    })
+    .from(assignments)
+    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+    .where(and(eq(assignments.id, id), eq(assignments.respondentId, respondentId)))
+    .for('update', { of: assignments })
+  if (!locked || locked.status === 'revoked') notFound()
+  return locked
+}
+
+type LockedAssignment = Awaited<ReturnType<typeof lockAssignment>>
+
+/**
+ * The assignment's response, created on its first save. Read after the lock (a statement of its
+ * own), so a response created by the post we waited for is seen.
+ */
+async function findOrCreateResponse(tx: Tx, assignmentId: string, lastSection: number): Promise<string> {
+  let [response] = await tx
+    .select({ id: responses.id })
+    .from(responses)
+    .where(eq(responses.assignmentId, assignmentId))
+    .limit(1)
+  if (!response) {
+    ;[response] = await tx
+      .insert(responses)
+      .values({ assignmentId, lastSection })
+      .onConflictDoNothing()
+      .returning({ id: responses.id })
+    response ??= (
+      await tx
+        .select({ id: responses.id })
+        .from(responses)
+        .where(eq(responses.assignmentId, assignmentId))
+        .limit(1)
+    )[0]
+  }
+  return response!.id
+}
+
+/**
+ * Writes the posted section's answers: given answers are inserted or replaced, emptied ones deleted,
+ * and the response remembers the section to come back to.
+ */
+async function upsertSectionAnswers(
+  tx: Tx,
+  assignmentId: string,
+  post: PostedSection,
+): Promise<{ responseId: string; savedAt: Date }> {
+  const responseId = await findOrCreateResponse(tx, assignmentId, post.target - 1)
+  const given = [...post.answers].filter((entry): entry is [string, AnswerValue] => entry[1] !== null)
+  const cleared = [...post.answers].filter(([, value]) => value === null).map(([questionId]) => questionId)
+  if (given.length) {
+    await tx
+      .insert(answers)
+      .values(given.map(([questionId, value]) => ({ responseId, questionId, ...value })))
+      .onConflictDoUpdate({
+        target: [answers.responseId, answers.questionId],
+        set: {
+          numericValue: sql`excluded.numeric_value`,
+          textValue: sql`excluded.text_value`,
+          choices: sql`excluded.choices`,
+          notApplicable: sql`excluded.not_applicable`,
+          updatedAt: sql`now()`,
+        },
       })
-      .from(assignments)
-      .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
-      .where(and(eq(assignments.id, id), eq(assignments.respondentId, viewer.id)))
-      .for('update', { of: assignments })
-    if (!locked || locked.status === 'revoked') notFound()
-    if (locked.status === 'submitted') {
-      return intent === 'submit'
-        ? { kind: 'submitted', assignmentId: id, already: true }
-        : { kind: 'refused', status: 409, reason: 'submitted', message: ANSWER_MESSAGES.submitted }
-    }
-    const refusal = stateRefusal(schemePhase(schemeOf(locked)), locked)
-    if (refusal) return refusal
+  }
+  if (cleared.length) {
+    await tx
+      .delete(answers)
+      .where(and(eq(answers.responseId, responseId), inArray(answers.questionId, cleared)))
+  }
+  const [saved] = await tx
+    .update(responses)
+    .set({ lastSection: post.target - 1, updatedAt: sql`now()` })
+    .where(eq(responses.id, responseId))
+    .returning({ updatedAt: responses.updatedAt })
+  return { responseId, savedAt: saved!.updatedAt }
+}
 
-    // Read after the lock (a statement of its own): a response created by the post we waited for is seen.
-    let [response] = await tx
-      .select({ id: responses.id })
-      .from(responses)
-      .where(eq(responses.assignmentId, id))
-      .limit(1)
-    if (!response) {
-      ;[response] = await tx
-        .insert(responses)
-        .values({ assignmentId: id, lastSection: target - 1 })
-        .onConflictDoNothing()
-        .returning({ id: responses.id })
-      response ??= (
-        await tx.select({ id: responses.id }).from(responses).where(eq(responses.assignmentId, id)).limit(1)
-      )[0]
-    }
-    const responseId = response!.id
+/** A pending assignment becomes in progress at its first save, and the subject's pages hear of it. */
+async function markStarted(
+  tx: Tx,
+  { id, respondentId, locked }: { id: string; respondentId: string; locked: LockedAssignment },
+) {
+  if (locked.status !== 'pending') return
+  await tx.update(assignments).set({ status: 'in_progress' }).where(eq(assignments.id, id))
+  await publishEvent(tx, {
+    type: 'assignment.updated',
+    subjectId: locked.subjectId,
+    respondentId,
+    assignmentId: id,
+    status: 'in_progress',
+  })
+}
 
-    const given = [...parsed.answers].filter((entry): entry is [string, AnswerValue] => entry[1] !== null)
-    const cleared = [...parsed.answers]
-      .filter(([, value]) => value === null)
-      .map(([questionId]) => questionId)
-    if (given.length) {
-      await tx
-        .insert(answers)
-        .values(given.map(([questionId, value]) => ({ responseId, questionId, ...value })))
-        .onConflictDoUpdate({
-          target: [answers.responseId, answers.questionId],
-          set: {
-            numericValue: sql`excluded.numeric_value`,
-            textValue: sql`excluded.text_value`,
-            choices: sql`excluded.choices`,
-            notApplicable: sql`excluded.not_applicable`,
-            updatedAt: sql`now()`,
-          },
-        })
-    }
-    if (cleared.length) {
-      await tx
-        .delete(answers)
-        .where(and(eq(answers.responseId, responseId), inArray(answers.questionId, cleared)))
-    }
-    const [saved] = await tx
-      .update(responses)
-      .set({ lastSection: target - 1, updatedAt: sql`now()` })
-      .where(eq(responses.id, responseId))
-      .returning({ updatedAt: responses.updatedAt })
+/** Every stored answer of the response (one query). */
+function readStoredAnswers(tx: Tx, responseId: string) {
+  return tx
+    .select({
+      questionId: answers.questionId,
+      numericValue: answers.numericValue,
+      textValue: answers.textValue,
+      choices: answers.choices,
+      notApplicable: answers.notApplicable,
+    })
+    .from(answers)
+    .where(eq(answers.responseId, responseId))
+}
 
-    const readStored = () =>
-      tx
-        .select({
-          questionId: answers.questionId,
-          numericValue: answers.numericValue,
-          textValue: answers.textValue,
-          choices: answers.choices,
-          notApplicable: answers.notApplicable,
-        })
-        .from(answers)
-        .where(eq(answers.responseId, responseId))
+function answeredIds(stored: Awaited<ReturnType<typeof readStoredAnswers>>): Set<string> {
+  return new Set(stored.filter((a) => isAnswered(a)).map((a) => a.questionId))
+}
 
-    if (intent !== 'submit') {
-      if (locked.status === 'pending') {
-        await tx.update(assignments).set({ status: 'in_progress' }).where(eq(assignments.id, id))
-        await publishEvent(tx, {
-          type: 'assignment.updated',
-          subjectId: locked.subjectId,
-          respondentId: viewer.id,
-          assignmentId: id,
-          status: 'in_progress',
-        })
-      }
-      // An autosave leaves the page as it is: it learns the new counts from here (the other steps reload it).
-      const answeredNow =
-        intent === 'autosave'
-          ? new Set((await readStored()).filter((a) => isAnswered(a)).map((a) => a.questionId))
-          : null
-      return {
-        kind: 'saved',
-        intent,
-        assignmentId: id,
-        relationship: locked.relationship,
-        section: sectionNumber,
-        target,
-        sectionTitle: section.title,
-        missingInSection: section.questions.filter((q) => q.required && !parsed.answers.get(q.id)).length,
-        savedAt: saved!.updatedAt.toISOString(),
-        ...(answeredNow ? { progress: progressOf(sections, (id) => answeredNow.has(id)) } : {}),
-      }
+/**
+ * What a save (not a submit) answers. An autosave leaves the page as it is: it learns the new
+ * counts from here (the other steps reload it), at the cost of one more query.
+ */
+async function savedOutcome(
+  tx: Tx,
+  ctx: {
+    id: string
+    intent: Exclude<AnswerIntent, 'submit'>
+    locked: LockedAssignment
+    post: PostedSection
+    responseId: string
+    savedAt: Date
+  },
+): Promise<SaveOutcome> {
+  const { post } = ctx
+  const answeredNow =
+    ctx.intent === 'autosave' ? answeredIds(await readStoredAnswers(tx, ctx.responseId)) : null
+  return {
+    kind: 'saved',
+    intent: ctx.intent,
+    assignmentId: ctx.id,
+    relationship: ctx.locked.relationship,
+    section: post.number,
+    target: post.target,
+    sectionTitle: post.section.title,
+    missingInSection: post.section.questions.filter((q) => q.required && !post.answers.get(q.id)).length,
+    savedAt: ctx.savedAt.toISOString(),
+    ...(answeredNow ? { progress: progressOf(post.sections, (id) => answeredNow.has(id)) } : {}),
+  }
+}
+
+/**
+ * Submit: every required answer must be there, in every section. When one is missing the section
+ * just posted stays saved (and the assignment counts as started) and the submit alone is refused,
+ * naming the sections and questions still to answer; otherwise the submission is recorded.
+ */
+async function submit(
+  tx: Tx,
+  ctx: { id: string; viewer: Writer; locked: LockedAssignment; post: PostedSection; responseId: string },
+): Promise<SaveOutcome> {
+  const { id, viewer, locked, post } = ctx
+  const stored = await readStoredAnswers(tx, ctx.responseId)
+  const answered = answeredIds(stored)
+  const missing = post.sections
+    .map((s) => ({
+      number: s.number,
+      title: s.title,
+      count: s.questions.filter((q) => q.required && !answered.has(q.id)).length,
+    }))
+    .filter((s) => s.count > 0)
+  if (missing.length) {
+    await markStarted(tx, { id, respondentId: viewer.id, locked })
+    const total = missing.reduce((n, s) => n + s.count, 0)
+    // The section was saved (the answers are kept, and the message says so): a 4xx would claim
+    // the request changed nothing. The submit part is refused in the answer's content instead.
+    return {
+      kind: 'refused',
+      status: 200,
+      reason: 'missing',
+      message:
+        total === 1
+          ? 'One required question is still unanswered. Your answers are saved; answer it, then submit.'
+          : `${total} required questions are still unanswered. Your answers are saved; answer them, then submit.`,
+      section: post.number,
+      missing,
+      fieldErrors: Object.fromEntries(
+        post.section.questions
+          .filter((q) => q.required && !answered.has(q.id))
+          .map((q) => [q.id, ['Answer this question before you submit.']]),
+      ),
     }
+  }
+  await recordSubmission(tx, { ...ctx, answerCount: stored.length })
+  return { kind: 'submitted', assignmentId: id, already: false }
+}
 
-    // Submit: every required answer must be there, in every section.
-    const stored = await readStored()
-    const answered = new Set(stored.filter((a) => isAnswered(a)).map((a) => a.questionId))
-    const missing = sections
-      .map((s) => ({
-        number: s.number,
-        title: s.title,
-        count: s.questions.filter((q) => q.required && !answered.has(q.id)).length,
-      }))
-      .filter((s) => s.count > 0)
-    if (missing.length) {
-      if (locked.status === 'pending') {
-        await tx.update(assignments).set({ status: 'in_progress' }).where(eq(assignments.id, id))
-        await publishEvent(tx, {
-          type: 'assignment.updated',
-          subjectId: locked.subjectId,
-          respondentId: viewer.id,
-          assignmentId: id,
-          status: 'in_progress',
-        })
-      }
-      const total = missing.reduce((n, s) => n + s.count, 0)
-      // The section was saved (the answers are kept, and the message says so): a 4xx would claim
-      // the request changed nothing. The submit part is refused in the answer's content instead.
-      return {
-        kind: 'refused',
-        status: 200,
-        reason: 'missing',
-        message:
-          total === 1
-            ? 'One required question is still unanswered. Your answers are saved; answer it, then submit.'
-            : `${total} required questions are still unanswered. Your answers are saved; answer them, then submit.`,
-        section: sectionNumber,
-        missing,
-        fieldErrors: Object.fromEntries(
-          section.questions
-            .filter((q) => q.required && !answered.has(q.id))
-            .map((q) => [q.id, ['Answer this question before you submit.']]),
+/**
+ * Marks the response and the assignment submitted at one instant, retires a colleague's invite
+ * link, and audits and announces the submission.
+ */
+async function recordSubmission(
+  tx: Tx,
+  {
+    id,
+    viewer,
+    locked,
+    responseId,
+    answerCount,
+  }: {
+    id: string
+    viewer: Writer
+    locked: LockedAssignment
+    responseId: string
+    answerCount: number
+  },
+) {
+  // now() is the transaction's start: the response and the assignment get the same instant.
+  await tx
+    .update(responses)
+    .set({ submittedAt: sql`now()` })
+    .where(eq(responses.id, responseId))
+  await tx
+    .update(assignments)
+    .set({ status: 'submitted', submittedAt: sql`now()` })
+    .where(eq(assignments.id, id))
+  if (locked.relationship !== 'self') {
+    // The colleague's invite link has done its job: it stops signing anyone in.
+    await tx
+      .update(actionCodes)
+      .set({ usedAt: sql`now()` })
+      .where(
+        and(
+          eq(actionCodes.assignmentId, id),
+          eq(actionCodes.kind, 'colleague_invite'),
+          sql`${actionCodes.usedAt} is null`,
         ),
-      }
-    }
-
-    // now() is the transaction's start: the response and the assignment get the same instant.
-    await tx
-      .update(responses)
-      .set({ submittedAt: sql`now()` })
-      .where(eq(responses.id, responseId))
-    await tx
-      .update(assignments)
-      .set({ status: 'submitted', submittedAt: sql`now()` })
-      .where(eq(assignments.id, id))
-    if (locked.relationship !== 'self') {
-      // The colleague's invite link has done its job: it stops signing anyone in.
-      await tx
-        .update(actionCodes)
-        .set({ usedAt: sql`now()` })
-        .where(
-          and(
-            eq(actionCodes.assignmentId, id),
-            eq(actionCodes.kind, 'colleague_invite'),
-            sql`${actionCodes.usedAt} is null`,
-          ),
-        )
-    }
-    await recordAudit(tx, {
-      actorId: viewer.id,
-      action: 'assignment.submit',
-      entity: 'assignment',
-      entityId: id,
-      details: { responseId, relationship: locked.relationship, answers: stored.length },
-      ip: viewer.ip ?? null,
-    })
-    await publishEvent(tx, {
-      type: 'assignment.updated',
-      subjectId: locked.subjectId,
-      respondentId: viewer.id,
-      assignmentId: id,
-      status: 'submitted',
-    })
-    return { kind: 'submitted', assignmentId: id, already: false }
+      )
+  }
+  await recordAudit(tx, {
+    actorId: viewer.id,
+    action: 'assignment.submit',
+    entity: 'assignment',
+    entityId: id,
+    details: { responseId, relationship: locked.relationship, answers: answerCount },
+    ip: viewer.ip ?? null,
+  })
+  await publishEvent(tx, {
+    type: 'assignment.updated',
+    subjectId: locked.subjectId,
+    respondentId: viewer.id,
+    assignmentId: id,
+    status: 'submitted',
   })
 }
