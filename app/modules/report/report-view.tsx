@@ -517,9 +517,9 @@ function Header({ header, drawAllCharts }: { header: ReportHeader; drawAllCharts
 function AnonymityNote({ minRaters }: { minRaters: number }) {
   return (
     <p className="text-sm text-slate-700">
-      To keep feedback anonymous, colleagues’ answers appear only combined: all colleagues together and,
-      where a group has at least {plural(minRaters, 'colleague', 'colleagues')}, per relationship (smaller
-      groups are pooled as “Other colleagues” or only counted in all colleagues). A figure with fewer than{' '}
+      To keep feedback anonymous, colleagues’ answers appear only combined: all colleagues together and, where
+      a group has at least {plural(minRaters, 'colleague', 'colleagues')}, per relationship (smaller groups
+      are pooled as “Other colleagues” or only counted in all colleagues). A figure with fewer than{' '}
       {plural(minRaters, 'answer', 'answers')} behind it is not shown.
     </p>
   )

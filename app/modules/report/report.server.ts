@@ -237,10 +237,7 @@ export async function loadReport(responseId: string, tx: Tx = getDb()): Promise<
   const secret = getEnv().SESSION_SECRET
   const keyOf = (id: string) => anonymousKey(secret, header.response_id, id)
   if (!header.self_submitted_at) {
-    return shapeReport(
-      { header, questions: [], categories: [], groupSizes: [], comments: [] },
-      keyOf,
-    )
+    return shapeReport({ header, questions: [], categories: [], groupSizes: [], comments: [] }, keyOf)
   }
   const { open } = anonymityGate(Number(header.submitted), Number(header.min_raters))
   // One after the other: a PGlite connection runs one statement at a time anyway, and on a pool

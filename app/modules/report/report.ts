@@ -329,14 +329,20 @@ function colleagueStats(
   const byGroup = row.groups ?? {}
   const of = (g: RaterGroup) => byGroup[g] ?? { n: 0, sum: 0 }
   const partSums = parts.map((part) =>
-    part.members.reduce(
-      (acc, g) => ({ n: acc.n + Number(of(g).n), sum: acc.sum + Number(of(g).sum) }),
-      { n: 0, sum: 0 },
-    ),
+    part.members.reduce((acc, g) => ({ n: acc.n + Number(of(g).n), sum: acc.sum + Number(of(g).sum) }), {
+      n: 0,
+      sum: 0,
+    }),
   )
   const all = RATER_GROUPS.reduce((acc, g) => acc + Number(of(g).n), 0)
   const scale = question.kind === 'scale'
-  const shown = scale ? shownParts(partSums.map((p) => p.n), all, minRaters) : parts.map(() => false)
+  const shown = scale
+    ? shownParts(
+        partSums.map((p) => p.n),
+        all,
+        minRaters,
+      )
+    : parts.map(() => false)
   const average = scale && enough && row.avg !== null ? Number(row.avg) : null
   const groups = partSums.map((p, i) => (shown[i] && p.n > 0 ? p.sum / p.n : null))
   return {
@@ -373,7 +379,8 @@ function insightOf(questions: FullQuestion[]): Insight {
     .filter((item) => !highest.includes(item))
     .toReversed()
     .slice(0, 3)
-  const gap = (item: InsightItem) => (item.self === null ? 0 : Math.round((item.self - item.colleagues) * 100) / 100)
+  const gap = (item: InsightItem) =>
+    item.self === null ? 0 : Math.round((item.self - item.colleagues) * 100) / 100
   return {
     highest,
     lowest,

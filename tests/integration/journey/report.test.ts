@@ -412,7 +412,10 @@ describe('colleague groups (ADR 021)', () => {
     })
     const report = ready(await loadReport(s.rid))
     expect(report.groups).toEqual([])
-    expect(report.questions.find((q) => q.kind === 'scale')!.colleagues).toMatchObject({ average: 3, groups: [] })
+    expect(report.questions.find((q) => q.kind === 'scale')!.colleagues).toMatchObject({
+      average: 3,
+      groups: [],
+    })
     const body = (await get(dataOf(s.rid), await sessionCookieFor(s.employee.id))).body
     expect(body).not.toContain('Peers')
   })
@@ -446,7 +449,9 @@ describe('colleague groups (ADR 021)', () => {
     const na: RaterSpec = {
       relationship: 'peer',
       answers: (qs) =>
-        answersFor(qs, { value: 4 }).map((a, i) => (i === 0 ? { questionId: a.questionId, notApplicable: true } : a)),
+        answersFor(qs, { value: 4 }).map((a, i) =>
+          i === 0 ? { questionId: a.questionId, notApplicable: true } : a,
+        ),
     }
     const s = await buildReport({
       minRaters: 2,

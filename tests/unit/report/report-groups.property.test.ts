@@ -31,7 +31,12 @@ const QUESTIONS = [
   { id: 'q1', category: 'A', kind: 'scale' as const, skips: (_r: Rater) => false },
   { id: 'q2', category: 'A', kind: 'scale' as const, skips: (r: Rater) => r.inGroup === 0 },
   { id: 'q3', category: 'A', kind: 'scale' as const, skips: (r: Rater) => r.index % 3 === 1 },
-  { id: 'q4', category: 'B', kind: 'scale' as const, skips: (r: Rater) => r.group === 'peer' && r.inGroup < 2 },
+  {
+    id: 'q4',
+    category: 'B',
+    kind: 'scale' as const,
+    skips: (r: Rater) => r.group === 'peer' && r.inGroup < 2,
+  },
   { id: 'q5', category: 'B', kind: 'single' as const, skips: (r: Rater) => r.index % 2 === 1 },
   { id: 'q6', category: 'B', kind: 'textarea' as const, skips: (_r: Rater) => false },
 ]
@@ -122,7 +127,11 @@ function rawRows(sizes: Record<RaterGroup, number>, minRaters: number): RawRepor
       { category: 'B', self_avg: 3 },
     ],
     groupSizes: RATER_GROUPS.filter((g) => sizes[g] > 0).map((g) => ({ relationship: g, raters: sizes[g] })),
-    comments: raters.map((r) => ({ answer_id: `an-${r.index}`, question_id: 'q6', text_value: `comment ${r.index}` })),
+    comments: raters.map((r) => ({
+      answer_id: `an-${r.index}`,
+      question_id: 'q6',
+      text_value: `comment ${r.index}`,
+    })),
   }
 }
 
@@ -189,7 +198,10 @@ describe('colleague groups: every group size 0–8 (at most 8 in all) × every t
       if (r.groups.length) withGroups++
 
       // The parts: fixed keys, each ≥ t, together every colleague; never a lone part (= all).
-      expect(r.groups.every((g) => ['manager', 'peer', 'direct_report', 'others'].includes(g.key)), where).toBe(true)
+      expect(
+        r.groups.every((g) => ['manager', 'peer', 'direct_report', 'others'].includes(g.key)),
+        where,
+      ).toBe(true)
       expect(new Set(r.groups.map((g) => g.key)).size, where).toBe(r.groups.length)
       expect(r.groups.length, where).not.toBe(1)
       const members = membersOf(r)
@@ -198,7 +210,11 @@ describe('colleague groups: every group size 0–8 (at most 8 in all) × every t
         expect(g.raters, where).toBe(size)
         expect(size, where).toBeGreaterThanOrEqual(t)
       }
-      if (r.groups.length) expect(r.groups.reduce((s, g) => s + g.raters, 0), where).toBe(raters.length)
+      if (r.groups.length)
+        expect(
+          r.groups.reduce((s, g) => s + g.raters, 0),
+          where,
+        ).toBe(raters.length)
 
       for (const [position, q] of QUESTIONS.entries()) {
         const shown = r.questions.find((x) => x.id === q.id)!.colleagues
@@ -212,7 +228,10 @@ describe('colleague groups: every group size 0–8 (at most 8 in all) × every t
           } else expect(all < t, where).toBe(true)
           if (shown.distribution.length) {
             expect(all, where).toBeGreaterThanOrEqual(t)
-            expect(shown.distribution.reduce((s, d) => s + d.count, 0), where).toBe(all)
+            expect(
+              shown.distribution.reduce((s, d) => s + d.count, 0),
+              where,
+            ).toBe(all)
           } else expect(all < t, where).toBe(true)
           expect(shown.groups, where).toHaveLength(r.groups.length)
           const atoms: number[] = []
@@ -249,16 +268,26 @@ describe('colleague groups: every group size 0–8 (at most 8 in all) × every t
         }
         expect(close(c.colleagues, meanOf(qs.map((q) => q.colleagues.average))), where).toBe(true)
         for (let k = 0; k < r.groups.length; k++)
-          expect(close(c.groups[k] ?? null, meanOf(qs.map((q) => q.colleagues.groups[k] ?? null))), where).toBe(true)
+          expect(
+            close(c.groups[k] ?? null, meanOf(qs.map((q) => q.colleagues.groups[k] ?? null))),
+            where,
+          ).toBe(true)
       }
 
       // The insight lists only shown averages.
       const shownAverages = new Map(r.questions.map((q) => [q.id, q.colleagues.average]))
-      for (const item of [...r.insight.highest, ...r.insight.lowest, ...r.insight.blindSpots, ...r.insight.hiddenStrengths])
+      for (const item of [
+        ...r.insight.highest,
+        ...r.insight.lowest,
+        ...r.insight.blindSpots,
+        ...r.insight.hiddenStrengths,
+      ])
         expect(shownAverages.get(item.questionId), where).toBe(item.colleagues)
 
       // Comments: every counted colleague's, unattributed.
-      expect(r.comments[0]?.comments.toSorted(), where).toEqual(raters.map((x) => `comment ${x.index}`).toSorted())
+      expect(r.comments[0]?.comments.toSorted(), where).toEqual(
+        raters.map((x) => `comment ${x.index}`).toSorted(),
+      )
     }
     // The space reaches every state: ready reports, with and without groups.
     expect(ready).toBeGreaterThan(1000)
@@ -268,7 +297,9 @@ describe('colleague groups: every group size 0–8 (at most 8 in all) × every t
 
 describe('groupParts and shownParts, concrete sizes', () => {
   test('groups at the threshold stand alone; the small ones pool as "Other colleagues"', () => {
-    expect(groupParts({ manager: 1, peer: 3, direct_report: 3, other: 1 }, 2).map((p) => [p.key, p.raters])).toEqual([
+    expect(
+      groupParts({ manager: 1, peer: 3, direct_report: 3, other: 1 }, 2).map((p) => [p.key, p.raters]),
+    ).toEqual([
       ['peer', 3],
       ['direct_report', 3],
       ['others', 2],
@@ -279,7 +310,9 @@ describe('groupParts and shownParts, concrete sizes', () => {
     // All 5 = peers 3 + manager 1 + other 1 at threshold 3: showing peers would leave the pair derivable.
     expect(groupParts({ manager: 1, peer: 3, other: 1 }, 3)).toEqual([])
     // Peers 3, direct reports 4, manager 1, threshold 3: peers join the manager (4).
-    expect(groupParts({ manager: 1, peer: 3, direct_report: 4 }, 3).map((p) => [p.key, p.members, p.raters])).toEqual([
+    expect(
+      groupParts({ manager: 1, peer: 3, direct_report: 4 }, 3).map((p) => [p.key, p.members, p.raters]),
+    ).toEqual([
       ['direct_report', ['direct_report'], 4],
       ['others', ['manager', 'peer'], 4],
     ])
