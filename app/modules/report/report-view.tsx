@@ -581,7 +581,7 @@ function InsightSection({
       <h2 id="insight" className="text-xl font-semibold">
         At a glance
       </h2>
-      <div className="grid gap-6 md:grid-cols-2">
+      <div className="report-insight-grid grid gap-6 md:grid-cols-2">
         <InsightList
           id="insight-highest"
           title="Rated highest by colleagues"
