@@ -595,7 +595,11 @@ function InsightSection({
           title="Rated lowest by colleagues"
           help="The questions with the lowest average of all colleagues."
           items={insight.lowest}
-          empty="Too few colleague scores to tell."
+          empty={
+            insight.highest.length
+              ? 'Every question with a colleague average is listed above.'
+              : 'Too few colleague scores to tell.'
+          }
           selfLabel={selfLabel}
         />
         <InsightList
