@@ -118,11 +118,18 @@ test('self-assessment, three colleagues, and the report with charts', async ({ p
   await expect(page).toHaveURL(/\/user\/response-[0-9a-f-]{36}$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Feedback report: ${EMPLOYEE_NAME}`)
   await expect(page.getByText('More answers needed')).toHaveCount(0)
+  // The insight comes first; the charts below draw when they come near the screen.
+  await page.getByRole('heading', { name: 'By category', level: 2 }).scrollIntoViewIfNeeded()
   await expect(page.getByRole('img', { name: /^Radar chart: Average score per category/ })).toBeVisible()
   const categories = page.getByRole('table', { name: /^Average score per category/ })
-  await expect(categories.getByRole('columnheader', { name: /Colleague A/ })).toBeVisible()
+  // Colleagues as one aggregate: a manager and two peers are each below the threshold of three, so
+  // no group shows on its own, and never one column per colleague (ADR 021).
+  await expect(categories.getByRole('columnheader', { name: 'All colleagues' })).toBeVisible()
+  await expect(categories.getByRole('columnheader')).toHaveCount(3)
+  await expect(page.getByText(/Colleague [A-H]\b/)).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: 'At a glance' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Comments from colleagues' })).toBeVisible()
-  // Nobody is named: labels only.
+  // Nobody is named.
   for (const colleague of colleagues) await expect(page.getByText(colleague.name)).toHaveCount(0)
   await expectAccessible(page)
 })

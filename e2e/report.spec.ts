@@ -4,7 +4,8 @@ import { expect, expectAccessible, signIn, test, waitForHydration } from './supp
 /**
  * The feedback report in a real browser, on the demo seed:
  * - employee@panorama.test (Erin Employee): self-assessment submitted, 4 of 5 invited colleagues
- *   submitted, threshold 3 → charts and tables with Colleague A–D;
+ *   submitted (manager 1, peers 2, direct report 1), threshold 3 → charts and tables with self and
+ *   all colleagues; every group is below three, so none is shown on its own (ADR 021);
  * - employee2@panorama.test (Sam Second): self-assessment submitted, 1 colleague submitted,
  *   threshold 3 → "more answers needed", no colleague data.
  * Each reaches the report from their home page's report link.
@@ -41,6 +42,23 @@ test('an employee past the threshold reads charts and tables side by side', asyn
   await expect(page.getByText(/^\d+ of \d+ invited colleagues answered\.$/)).toBeVisible()
   await expect(page.getByText('More answers needed')).toHaveCount(0)
 
+  // The first screen: what stands out, before the detail.
+  const glance = page.getByRole('region', { name: 'At a glance' })
+  await expect(glance).toBeVisible()
+  for (const name of [
+    'Rated highest by colleagues',
+    'Rated lowest by colleagues',
+    'Blind spots',
+    'Hidden strengths',
+  ])
+    await expect(glance.getByRole('heading', { name, level: 3 })).toBeVisible()
+  await expect(
+    glance.getByRole('region', { name: 'Rated highest by colleagues' }).getByRole('listitem'),
+  ).toHaveCount(3)
+  await expect(glance.getByRole('table', { name: 'Per category: self and all colleagues' })).toBeVisible()
+
+  // The insight comes first; the charts below draw when they come near the screen.
+  await page.getByRole('heading', { name: 'By category', level: 2 }).scrollIntoViewIfNeeded()
   // Per category: a radar (five categories) drawn on a canvas announced as an image…
   const radar = page.getByRole('img', { name: /^Radar chart: Average score per category/ })
   await expect(radar).toBeVisible()
@@ -51,13 +69,16 @@ test('an employee past the threshold reads charts and tables side by side', asyn
   // …beside its table: a caption, a column per series, a row header per category.
   const categories = page.getByRole('table', { name: /^Average score per category/ })
   await expect(categories).toBeVisible()
-  // Self, the average, then one column per counted colleague (the seed has four; other specs of the
-  // suite may add more answers, never fewer than the threshold of three).
+  // Self, all colleagues, then one column per relationship group big enough to show — never one
+  // per colleague. The seed's groups are each below the threshold of three; other specs of the
+  // suite may add answers, so a group column may appear, always a group and its size.
   const heads = await categories.getByRole('columnheader').allInnerTexts()
-  expect(heads.slice(0, 3).map((h) => h.trim())).toEqual(['Category', 'You', 'Colleagues’ average'])
-  const labels = heads.slice(3).map((h) => h.replace(/\s+/g, ' ').trim())
-  expect(labels.length).toBeGreaterThanOrEqual(3)
-  expect(labels).toEqual(labels.map((_, i) => `Colleague ${String.fromCharCode(65 + i)}`))
+  expect(heads.slice(0, 3).map((h) => h.trim())).toEqual(['Category', 'You', 'All colleagues'])
+  for (const head of heads.slice(3))
+    expect(head.replace(/\s+/g, ' ').trim()).toMatch(
+      /^(Manager|Peers|Direct reports|Other colleagues) \(\d+\)$/,
+    )
+  await expect(page.getByText(/Colleague [A-H]\b/)).toHaveCount(0)
   await expect(categories.getByRole('rowheader')).toHaveText([
     'Communication',
     'Collaboration',
@@ -70,20 +91,19 @@ test('an employee past the threshold reads charts and tables side by side', asyn
   // drawn when it comes near the screen (issue 8): scroll to the category first.
   await page.getByRole('heading', { name: 'Communication', level: 3 }).scrollIntoViewIfNeeded()
   const bars = page.getByRole('img', {
-    name: /^Bar chart: Communication: your score and the colleagues’ average/,
+    name: /^Bar chart: Communication: your score and the colleagues’ averages/,
   })
   await expect(bars).toBeVisible()
   await expect.poll(() => painted(page, /^Bar chart: Communication/)).toBe(true)
   const communication = page.getByRole('table', {
-    name: /^Communication: your score and the colleagues’ average/,
+    name: /^Communication: your score and the colleagues’ averages/,
   })
-  await expect(communication.getByRole('columnheader')).toHaveText([
-    'Question',
-    'You',
-    'Colleagues’ average',
-    'Colleagues who answered',
-    'Colleagues per score (1–5)',
-  ])
+  const questionHeads = (await communication.getByRole('columnheader').allInnerTexts()).map((h) =>
+    h.replace(/\s+/g, ' ').trim(),
+  )
+  expect(questionHeads.slice(0, 3)).toEqual(['Question', 'You', 'All colleagues'])
+  expect(questionHeads.slice(-2)).toEqual(['Colleagues who answered', 'Colleagues per score (1–5)'])
+  expect(questionHeads).toHaveLength(heads.length + 2)
   await expect(page.getByRole('table', { name: /^When we disagree, I usually/ })).toBeVisible()
 
   // Comments: there, unattributed — no colleague's name anywhere on the page.
@@ -128,7 +148,7 @@ test('an employee below the threshold is told how many more answers are needed',
   const data = await page.request.get(`${new URL(page.url()).pathname}.data`)
   expect(data.status()).toBe(200)
   const body = await data.text()
-  for (const key of ['"colleagueLabels"', '"byColleague"', '"colleagues"', '"comments"'])
+  for (const key of ['"groups"', '"insight"', '"colleagues"', '"comments"', 'colleagueLabels', 'byColleague'])
     expect(body).not.toContain(key)
 
   await expectAccessible(page)

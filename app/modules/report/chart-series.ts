@@ -3,7 +3,7 @@ import { formatScore } from './report'
 
 /**
  * What the charts draw, independent of Chart.js (so it is unit-testable and the server can share it):
- * series in the spec's colour order — self black, the colleagues' average red, then each colleague —
+ * series in the spec's colour order — self black, all colleagues red, then each colleague group shown —
  * and the words a screen reader hears for a canvas.
  */
 
@@ -28,7 +28,7 @@ function withAlpha(hex: string, alpha: number) {
 
 /**
  * The style of the series at `index`: colours in the spec's order, border width 2. Self and the
- * colleagues' average get a light fill (on a radar they read as areas); single colleagues are lines
+ * all colleagues get a light fill (on a radar they read as areas); the groups are lines
  * over a transparent-white fill. The tenth colour, transparent white, would draw an invisible line,
  * so that series keeps it as its colour but gets a dashed grey outline to stay visible.
  */
@@ -60,7 +60,7 @@ export function barStyle(index: number) {
 
 /**
  * The canvas's accessible name: what it shows, the first two series value by value (self and the
- * colleagues' average), and where the full numbers are.
+ * all colleagues), and where the full numbers are.
  */
 export function chartSummary(title: string, labels: string[], series: Series[]): string {
   const shown = series.slice(0, 2)
@@ -68,7 +68,7 @@ export function chartSummary(title: string, labels: string[], series: Series[]):
     (label, i) =>
       `${label}: ${shown.map((s) => `${s.label.toLowerCase() === 'you' ? 'you' : s.label} ${formatScore(s.values[i])}`).join(', ')}`,
   )
-  const more = series.length > 2 ? ` ${series.length - 2} more series, one per colleague.` : ''
+  const more = series.length > 2 ? ` ${series.length - 2} more series, one per colleague group.` : ''
   return `${title}. ${parts.join('; ')}.${more} The table beside the chart lists every value.`
 }
 

@@ -10,7 +10,10 @@ import {
   formatScore,
   type FullCategory,
   type FullQuestion,
+  type Insight,
+  type InsightItem,
   type ReportData,
+  type ReportGroup,
   type ReportHeader,
   type ScaleRange,
   type SelfCategory,
@@ -27,7 +30,10 @@ import {
 
 export type Viewer = 'employee' | 'admin'
 
-const AVERAGE_LABEL = 'Colleagues’ average'
+const AVERAGE_LABEL = 'All colleagues'
+
+/** "Peers (3)": a group's series names how many colleagues it pools. */
+const groupLabel = (group: ReportGroup) => `${group.label} (${group.raters})`
 
 function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`
@@ -115,12 +121,12 @@ function scaleWords(scale: ScaleRange) {
   return `scale ${scale.min} to ${scale.max}, “not applicable” left out`
 }
 
-function seriesHeads(selfLabel: string, colleagueLabels: string[] | null) {
-  if (!colleagueLabels) return [<SeriesHead key="self" index={0} label={selfLabel} />]
+function seriesHeads(selfLabel: string, groups: ReportGroup[] | null) {
+  if (!groups) return [<SeriesHead key="self" index={0} label={selfLabel} />]
   return [
     <SeriesHead key="self" index={0} label={selfLabel} />,
     <SeriesHead key="avg" index={1} label={AVERAGE_LABEL} />,
-    ...colleagueLabels.map((label, i) => <SeriesHead key={label} index={i + 2} label={label} />),
+    ...groups.map((group, i) => <SeriesHead key={group.key} index={i + 2} label={groupLabel(group)} />),
   ]
 }
 
@@ -135,23 +141,24 @@ function SeriesHead({ index, label }: { index: number; label: string }) {
 
 function CategorySection({
   categories,
-  colleagueLabels,
+  groups,
   scale,
   selfLabel,
 }: {
   categories: (SelfCategory | FullCategory)[]
-  colleagueLabels: string[] | null
+  /** null: no colleague figures (the gate is shut). */
+  groups: ReportGroup[] | null
   scale: ScaleRange
   selfLabel: string
 }) {
   if (!categories.length) return null
   const labels = categories.map((c) => c.category)
   const series: Series[] = [{ label: selfLabel, values: categories.map((c) => c.self) }]
-  if (colleagueLabels) {
+  if (groups) {
     const full = categories as FullCategory[]
     series.push({ label: AVERAGE_LABEL, values: full.map((c) => c.colleagues) })
-    colleagueLabels.forEach((label, i) =>
-      series.push({ label, values: full.map((c) => c.byColleague[i] ?? null) }),
+    groups.forEach((group, i) =>
+      series.push({ label: groupLabel(group), values: full.map((c) => c.groups[i] ?? null) }),
     )
   }
   const title = `Average score per category (${scaleWords(scale)})`
@@ -188,17 +195,17 @@ function CategorySection({
         note={radar ? radarScaleNote(scale.min, scale.max) : undefined}
         draw={draw}
         table={
-          <Table caption={title} head={['Category', ...seriesHeads(selfLabel, colleagueLabels)]}>
+          <Table caption={title} head={['Category', ...seriesHeads(selfLabel, groups)]}>
             {categories.map((c) => (
               <tr key={c.category}>
                 <th scope="row" className={rowTh}>
                   {c.category}
                 </th>
                 <td className={td}>{formatScore(c.self)}</td>
-                {colleagueLabels ? (
+                {groups ? (
                   <>
                     <td className={td}>{formatScore((c as FullCategory).colleagues)}</td>
-                    {(c as FullCategory).byColleague.map((v, i) => (
+                    {(c as FullCategory).groups.map((v, i) => (
                       <td key={i} className={td}>
                         {formatScore(v)}
                       </td>
@@ -222,14 +229,15 @@ function answersCell(q: FullQuestion) {
 function ScaleQuestions({
   category,
   questions,
-  withColleagues,
+  groups,
   selfLabel,
 }: {
   category: string
   questions: (SelfQuestion | FullQuestion)[]
-  withColleagues: boolean
+  groups: ReportGroup[] | null
   selfLabel: string
 }) {
+  const withColleagues = groups !== null
   const min = Math.min(...questions.map((q) => q.min))
   const max = Math.max(...questions.map((q) => q.max))
   const labels = questions.map((q) => q.text)
@@ -239,25 +247,33 @@ function ScaleQuestions({
       values: questions.map((q) => (q.self?.notApplicable ? null : (q.self?.value ?? null))),
     },
   ]
-  if (withColleagues)
+  if (groups) {
     series.push({
       label: AVERAGE_LABEL,
       values: (questions as FullQuestion[]).map((q) => q.colleagues.average),
     })
+    groups.forEach((group, i) =>
+      series.push({
+        label: groupLabel(group),
+        values: (questions as FullQuestion[]).map((q) => q.colleagues.groups[i] ?? null),
+      }),
+    )
+  }
   const whose = selfLabel === 'You' ? 'your' : 'self'
-  const what = withColleagues ? `${whose} score and the colleagues’ average` : `${whose} score`
+  const what = withColleagues ? `${whose} score and the colleagues’ averages` : `${whose} score`
   const title = `${category}: ${what} per question (${scaleWords({ min, max })})`
   const head: ReactNode[] = ['Question', <SeriesHead key="self" index={0} label={selfLabel} />]
-  if (withColleagues)
+  if (groups)
     head.push(
       <SeriesHead key="avg" index={1} label={AVERAGE_LABEL} />,
+      ...groups.map((group, i) => <SeriesHead key={group.key} index={i + 2} label={groupLabel(group)} />),
       'Colleagues who answered',
       `Colleagues per score (${min}–${max})`,
     )
   return (
     <ChartWithTable
       label={title}
-      height={80 + questions.length * (withColleagues ? 64 : 44)}
+      height={80 + questions.length * (groups ? 48 + 16 * (groups.length + 1) : 44)}
       draw={({ BarChart }, { animate }) => (
         <BarChart title={title} labels={labels} series={series} min={min} max={max} animate={animate} />
       )}
@@ -272,8 +288,14 @@ function ScaleQuestions({
               {withColleagues ? (
                 <>
                   <td className={td}>{formatScore((q as FullQuestion).colleagues.average)}</td>
+                  {(q as FullQuestion).colleagues.groups.map((v, i) => (
+                    <td key={i} className={td}>
+                      {formatScore(v)}
+                    </td>
+                  ))}
                   <td className={td}>{answersCell(q as FullQuestion)}</td>
                   <td className={td}>
+                    {(q as FullQuestion).colleagues.distribution.length ? null : 'Too few answers to show'}
                     {(q as FullQuestion).colleagues.distribution.map((d, i) => (
                       <Fragment key={d.value}>
                         {i ? ' · ' : null}
@@ -303,9 +325,10 @@ function ChoiceQuestion({
   selfLabel: string
 }) {
   const chosen = new Set(question.self?.choices ?? [])
-  const rows = withColleagues
-    ? [...(question as FullQuestion).colleagues.optionCounts]
-    : question.labels.map((label) => ({ label, count: 0 }))
+  const counts = withColleagues ? (question as FullQuestion).colleagues.optionCounts : []
+  // Too few colleagues answered this question: their choices stay hidden, the options still list.
+  const countsShown = counts.length > 0
+  const rows = countsShown ? [...counts] : question.labels.map((label) => ({ label, count: 0 }))
   for (const label of chosen) if (!rows.some((r) => r.label === label)) rows.push({ label, count: 0 })
   const kind = question.kind === 'multi' ? 'several answers possible' : 'one answer'
   const caption = `${question.text} (${kind})`
@@ -328,7 +351,7 @@ function ChoiceQuestion({
               <td className={td}>
                 {chosen.has(r.label) ? 'Chosen' : question.self?.notApplicable ? 'Not applicable' : '—'}
               </td>
-              {withColleagues ? <td className={td}>{r.count}</td> : null}
+              {withColleagues ? <td className={td}>{countsShown ? r.count : '—'}</td> : null}
             </tr>
           ))}
         </Table>
@@ -336,7 +359,7 @@ function ChoiceQuestion({
       {withColleagues ? (
         <p className="mt-1 text-sm text-slate-700">
           {plural((question as FullQuestion).colleagues.answered, 'colleague', 'colleagues')} answered this
-          question.
+          question.{countsShown ? null : ' Too few to show their choices.'}
         </p>
       ) : null}
     </div>
@@ -357,13 +380,14 @@ function TextQuestion({ question, selfLabel }: { question: SelfQuestion; selfLab
 
 function QuestionSection({
   questions,
-  withColleagues,
+  groups,
   selfLabel,
 }: {
   questions: (SelfQuestion | FullQuestion)[]
-  withColleagues: boolean
+  groups: ReportGroup[] | null
   selfLabel: string
 }) {
+  const withColleagues = groups !== null
   const categories: string[] = []
   for (const q of questions) if (!categories.includes(q.category)) categories.push(q.category)
   return (
@@ -380,12 +404,7 @@ function QuestionSection({
           <section key={category} aria-label={category} className="report-category flex flex-col gap-4">
             <h3 className="text-lg font-semibold">{category}</h3>
             {scales.length ? (
-              <ScaleQuestions
-                category={category}
-                questions={scales}
-                withColleagues={withColleagues}
-                selfLabel={selfLabel}
-              />
+              <ScaleQuestions category={category} questions={scales} groups={groups} selfLabel={selfLabel} />
             ) : null}
             {choices.map((q) => (
               <ChoiceQuestion key={q.id} question={q} withColleagues={withColleagues} selfLabel={selfLabel} />
@@ -498,10 +517,132 @@ function Header({ header, drawAllCharts }: { header: ReportHeader; drawAllCharts
 function AnonymityNote({ minRaters }: { minRaters: number }) {
   return (
     <p className="text-sm text-slate-700">
-      To keep feedback anonymous, colleagues’ answers appear only once at least{' '}
-      {plural(minRaters, 'colleague has', 'colleagues have')} answered. Colleagues are shown as Colleague A,
-      B, … in an order unrelated to who was invited or answered first.
+      To keep feedback anonymous, colleagues’ answers appear only combined: all colleagues together and, where
+      a group has at least {plural(minRaters, 'colleague', 'colleagues')}, per relationship (smaller groups
+      are pooled as “Other colleagues” or only counted in all colleagues). A figure with fewer than{' '}
+      {plural(minRaters, 'answer', 'answers')} behind it is not shown.
     </p>
+  )
+}
+
+function InsightList({
+  id,
+  title,
+  help,
+  items,
+  empty,
+  selfLabel,
+}: {
+  id: string
+  title: string
+  help: string
+  items: InsightItem[]
+  empty: string
+  selfLabel: string
+}) {
+  return (
+    <section aria-labelledby={id} className="report-insight-list flex min-w-0 flex-col gap-2">
+      <h3 id={id} className="font-semibold">
+        {title}
+      </h3>
+      <p className="text-sm text-slate-700">{help}</p>
+      {items.length ? (
+        <ol className="flex flex-col gap-2">
+          {items.map((item) => (
+            <li key={item.questionId} className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
+              <span className="block">{item.text}</span>
+              <span className="block text-sm text-slate-700">
+                {item.category} · {AVERAGE_LABEL} {formatScore(item.colleagues)} · {selfLabel}{' '}
+                {formatScore(item.self)}
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="text-sm">{empty}</p>
+      )}
+    </section>
+  )
+}
+
+/** The first screen: what stands out, before the detail. */
+function InsightSection({
+  insight,
+  categories,
+  selfLabel,
+}: {
+  insight: Insight
+  categories: FullCategory[]
+  selfLabel: string
+}) {
+  const you = selfLabel === 'You'
+  return (
+    <section aria-labelledby="insight" className="report-section report-insight card flex flex-col gap-6">
+      <h2 id="insight" className="text-xl font-semibold">
+        At a glance
+      </h2>
+      <div className="report-insight-grid grid gap-6 md:grid-cols-2">
+        <InsightList
+          id="insight-highest"
+          title="Rated highest by colleagues"
+          help="The questions with the highest average of all colleagues."
+          items={insight.highest}
+          empty="Too few colleague scores to tell."
+          selfLabel={selfLabel}
+        />
+        <InsightList
+          id="insight-lowest"
+          title="Rated lowest by colleagues"
+          help="The questions with the lowest average of all colleagues."
+          items={insight.lowest}
+          empty={
+            insight.highest.length
+              ? 'Every question with a colleague average is listed above.'
+              : 'Too few colleague scores to tell.'
+          }
+          selfLabel={selfLabel}
+        />
+        <InsightList
+          id="insight-blind-spots"
+          title="Blind spots"
+          help={`Where ${you ? 'you rated yourself' : 'the self-assessment is'} at least one point above colleagues.`}
+          items={insight.blindSpots}
+          empty="None: no question where the self score is a point or more above colleagues."
+          selfLabel={selfLabel}
+        />
+        <InsightList
+          id="insight-hidden-strengths"
+          title="Hidden strengths"
+          help={`Where colleagues rated ${you ? 'you' : 'the employee'} at least one point above ${you ? 'your own score' : 'the self score'}.`}
+          items={insight.hiddenStrengths}
+          empty="None: no question where colleagues scored a point or more above the self score."
+          selfLabel={selfLabel}
+        />
+      </div>
+      {categories.length ? (
+        <TableScroller label="Table: per category, self and all colleagues">
+          <Table
+            caption="Per category: self and all colleagues"
+            head={['Category', selfLabel, AVERAGE_LABEL, 'Difference']}
+          >
+            {categories.map((c) => (
+              <tr key={c.category}>
+                <th scope="row" className={rowTh}>
+                  {c.category}
+                </th>
+                <td className={td}>{formatScore(c.self)}</td>
+                <td className={td}>{formatScore(c.colleagues)}</td>
+                <td className={td}>
+                  {c.self === null || c.colleagues === null
+                    ? '—'
+                    : `${c.colleagues - c.self >= 0 ? '+' : '−'}${Math.abs(c.colleagues - c.self).toFixed(1)}`}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        </TableScroller>
+      ) : null}
+    </section>
   )
 }
 
@@ -610,23 +751,24 @@ function ReportSections({
           </p>
           <CategorySection
             categories={report.categories}
-            colleagueLabels={null}
+            groups={null}
             scale={report.scale}
             selfLabel={selfLabel}
           />
-          <QuestionSection questions={report.questions} withColleagues={false} selfLabel={selfLabel} />
+          <QuestionSection questions={report.questions} groups={null} selfLabel={selfLabel} />
         </>
       ) : null}
       {report.status === 'ready' ? (
         <>
           <AnonymityNote minRaters={report.header.minRaters} />
+          <InsightSection insight={report.insight} categories={report.categories} selfLabel={selfLabel} />
           <CategorySection
             categories={report.categories}
-            colleagueLabels={report.colleagueLabels}
+            groups={report.groups}
             scale={report.scale}
             selfLabel={selfLabel}
           />
-          <QuestionSection questions={report.questions} withColleagues selfLabel={selfLabel} />
+          <QuestionSection questions={report.questions} groups={report.groups} selfLabel={selfLabel} />
           <CommentsSection comments={report.comments} />
         </>
       ) : null}

@@ -6,8 +6,8 @@ import {
   anonymityGate,
   shapeReport,
   type CategoryRow,
-  type ColleagueCategoryRow,
   type CommentRow,
+  type GroupSizeRow,
   type HeaderRow,
   type QuestionRow,
   type ReportData,
@@ -16,14 +16,17 @@ import {
 /**
  * The report behind /user/response-:rid. Aggregation happens in SQL and the number of statements is
  * fixed — one for the header, then (once the self-assessment is submitted) one for the questions,
- * one for the categories and, only when the anonymity gate is open, one for each colleague's category
- * averages and one for the comments — whatever the number of questions or colleagues.
+ * one for the categories and, only when the anonymity gate is open, one for the size of each
+ * relationship group and one for the comments — whatever the number of questions or colleagues.
+ * Colleagues leave the database only as aggregates: per question, all colleagues and per
+ * relationship group (count and sum, never who); which of those the page may show is decided in
+ * report.ts (rater-groups.ts, ADR 021).
  *
  * Callers check access first (requireReportAccess): this module trusts the response id it is given.
  */
 
 /**
- * The keyed hash that orders colleagues and comments. The key is the server's secret, so someone who
+ * The keyed hash that orders comments. The key is the server's secret, so someone who
  * knows their colleagues' assignment ids (the invite page shows them in forms) still cannot work out
  * which label is whose; the salt (the report's response id) makes each report's order its own, and
  * the same report always reads the same way.
@@ -107,10 +110,21 @@ function questionRows(tx: Tx, header: HeaderRow, open: boolean) {
     sql`
     WITH ${ratersCte(header, open)},
     rater_answers AS (
-      SELECT an.question_id, an.numeric_value, an.not_applicable, an.text_value,
+      SELECT an.question_id, an.numeric_value, an.not_applicable, an.text_value, ga.relationship,
         CASE WHEN jsonb_typeof(an.choices) = 'array' THEN an.choices ELSE '[]'::jsonb END AS choices
       FROM answers an
       JOIN raters ra ON ra.response_id = an.response_id
+      JOIN assignments ga ON ga.id = ra.assignment_id
+    ),
+    by_group AS (
+      SELECT question_id, jsonb_object_agg(relationship::text, jsonb_build_object('n', n, 'sum', total)) AS groups
+      FROM (
+        SELECT question_id, relationship, count(*)::int AS n, sum(numeric_value)::float8 AS total
+        FROM rater_answers
+        WHERE NOT not_applicable AND numeric_value IS NOT NULL
+        GROUP BY question_id, relationship
+      ) g
+      GROUP BY question_id
     ),
     stats AS (
       SELECT question_id,
@@ -148,40 +162,33 @@ function questionRows(tx: Tx, header: HeaderRow, open: boolean) {
     SELECT q.id, q.position, q.section, q.kind, q.text, q.category, q.options,
       sa.numeric_value AS self_value, sa.not_applicable AS self_na, sa.choices AS self_choices,
       sa.text_value AS self_text,
-      stats.avg, stats.answered, stats.na, dist.counts AS distribution, picks.counts AS option_counts
+      stats.avg, stats.answered, stats.na, dist.counts AS distribution, picks.counts AS option_counts,
+      by_group.groups
     FROM questions q
     LEFT JOIN answers sa ON sa.question_id = q.id AND sa.response_id = ${header.response_id}
     LEFT JOIN stats ON stats.question_id = q.id
     LEFT JOIN dist ON dist.question_id = q.id
     LEFT JOIN picks ON picks.question_id = q.id
+    LEFT JOIN by_group ON by_group.question_id = q.id
     WHERE q.questionnaire_id = ${header.questionnaire_id}
     ORDER BY q.position`,
   )
 }
 
 /**
- * Per category (scale questions only, "not applicable" left out): the self and the pooled colleague
- * mean. The answers are reached through one set of response ids (the self response and the counted
- * colleagues'), so each is an index lookup on (response_id, question_id). Written as
- * `an.response_id = self OR an.response_id IN (raters)` instead, the planner cannot use that index
- * and reads every answer in the database (seconds per report at 10 M answers).
+ * Per category (scale questions only, "not applicable" left out): the self-assessment's mean. The
+ * colleagues' category figures are means of the question figures the report shows (report.ts), so
+ * they are not read here.
  */
-function categoryRows(tx: Tx, header: HeaderRow, open: boolean) {
+function categoryRows(tx: Tx, header: HeaderRow) {
   return queryRows<CategoryRow>(
     tx,
     sql`
-    WITH ${ratersCte(header, open)},
-    scored AS (
-      SELECT ${header.response_id}::uuid AS response_id
-      UNION
-      SELECT response_id FROM raters
-    )
-    SELECT q.category,
-      avg(an.numeric_value) FILTER (WHERE an.response_id = ${header.response_id})::float8 AS self_avg,
-      avg(an.numeric_value) FILTER (WHERE an.response_id <> ${header.response_id})::float8 AS colleagues_avg
+    SELECT q.category, avg(an.numeric_value)::float8 AS self_avg
     FROM questions q
-    LEFT JOIN (scored JOIN answers an ON an.response_id = scored.response_id)
+    LEFT JOIN answers an
       ON an.question_id = q.id
+      AND an.response_id = ${header.response_id}
       AND NOT an.not_applicable
       AND an.numeric_value IS NOT NULL
     WHERE q.questionnaire_id = ${header.questionnaire_id} AND q.kind = 'scale'
@@ -190,20 +197,16 @@ function categoryRows(tx: Tx, header: HeaderRow, open: boolean) {
   )
 }
 
-/** Each counted colleague's mean per category; a colleague without scale answers still has a row. */
-function colleagueCategoryRows(tx: Tx, header: HeaderRow) {
-  return queryRows<ColleagueCategoryRow>(
+/** How many counted colleagues each relationship group has (never who). */
+function groupSizeRows(tx: Tx, header: HeaderRow) {
+  return queryRows<GroupSizeRow>(
     tx,
     sql`
     WITH ${ratersCte(header, true)}
-    SELECT ra.assignment_id, q.category, avg(an.numeric_value)::float8 AS avg
+    SELECT a.relationship::text AS relationship, count(*)::int AS raters
     FROM raters ra
-    LEFT JOIN (
-      answers an
-      JOIN questions q
-        ON q.id = an.question_id AND q.kind = 'scale' AND q.questionnaire_id = ${header.questionnaire_id}
-    ) ON an.response_id = ra.response_id AND NOT an.not_applicable AND an.numeric_value IS NOT NULL
-    GROUP BY ra.assignment_id, q.category`,
+    JOIN assignments a ON a.id = ra.assignment_id
+    GROUP BY a.relationship`,
   )
 }
 
@@ -234,17 +237,14 @@ export async function loadReport(responseId: string, tx: Tx = getDb()): Promise<
   const secret = getEnv().SESSION_SECRET
   const keyOf = (id: string) => anonymousKey(secret, header.response_id, id)
   if (!header.self_submitted_at) {
-    return shapeReport(
-      { header, questions: [], categories: [], colleagueCategories: [], comments: [] },
-      keyOf,
-    )
+    return shapeReport({ header, questions: [], categories: [], groupSizes: [], comments: [] }, keyOf)
   }
   const { open } = anonymityGate(Number(header.submitted), Number(header.min_raters))
   // One after the other: a PGlite connection runs one statement at a time anyway, and on a pool
   // parallel statements would each take a connection for a page that is fast either way.
   const questions = await questionRows(tx, header, open)
-  const categories = await categoryRows(tx, header, open)
-  const colleagueCategories = open ? await colleagueCategoryRows(tx, header) : []
+  const categories = await categoryRows(tx, header)
+  const groupSizes = open ? await groupSizeRows(tx, header) : []
   const comments = open ? await commentRows(tx, header) : []
-  return shapeReport({ header, questions, categories, colleagueCategories, comments }, keyOf)
+  return shapeReport({ header, questions, categories, groupSizes, comments }, keyOf)
 }

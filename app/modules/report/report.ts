@@ -1,11 +1,14 @@
 /**
  * The report's shape and the pure rules that build it from the rows SQL returns: the anonymity gate,
- * the anonymous colleague labels and the turning of aggregates into what the page shows. No database
+ * the colleague groups shown (rater-groups.ts, ADR 021) and the turning of aggregates into what the
+ * page shows. Colleagues appear only as aggregates — all colleagues and relationship groups — never
+ * one series per colleague. No database
  * and no Node imports, so the page's components and the property tests share it.
  */
 
 import type { QuestionKind } from '#db/enums'
 import type { BrandLook } from '#app/modules/brand/look'
+import { groupParts, RATER_GROUPS, shownParts, type GroupPart, type RaterGroup } from './rater-groups'
 
 export type { QuestionKind }
 
@@ -56,16 +59,18 @@ export type QuestionRow = {
   na: number | null
   distribution: Record<string, number> | null
   option_counts: Record<string, number> | null
+  /** Scale questions: per relationship group, how many gave a score and their sum (never who). */
+  groups: Partial<Record<string, { n: number; sum: number }>> | null
 }
 
+/** Per category, the self-assessment's mean (colleagues' figures derive from the questions shown). */
 export type CategoryRow = {
   category: string
   self_avg: number | null
-  colleagues_avg: number | null
 }
 
-/** One colleague's average in one category; `category` is null for a colleague with no scale answer. */
-export type ColleagueCategoryRow = { assignment_id: string; category: string | null; avg: number | null }
+/** How many counted colleagues each relationship group has. */
+export type GroupSizeRow = { relationship: string; raters: number }
 
 export type CommentRow = { answer_id: string; question_id: string; text_value: string }
 
@@ -73,7 +78,7 @@ export type RawReport = {
   header: HeaderRow
   questions: QuestionRow[]
   categories: CategoryRow[]
-  colleagueCategories: ColleagueCategoryRow[]
+  groupSizes: GroupSizeRow[]
   comments: CommentRow[]
 }
 
@@ -121,24 +126,57 @@ export type SelfQuestion = {
 }
 
 export type ColleagueQuestionStats = {
-  /** Scale questions: the mean of the colleagues' values, "not applicable" left out. */
+  /**
+   * Scale questions: the mean of the colleagues' values, "not applicable" left out; null when fewer
+   * than `min_raters` colleagues gave a score.
+   */
   average: number | null
   /** Colleagues who gave an answer (not "not applicable"). */
   answered: number
   notApplicable: number
-  /** Scale questions: how many colleagues chose each point, min to max. */
+  /**
+   * Scale questions: how many colleagues chose each point, min to max; empty when fewer than
+   * `min_raters` answered.
+   */
   distribution: { value: number; count: number }[]
-  /** Choice questions: how many colleagues chose each option, in the question's order. */
+  /** Choice questions: how many colleagues chose each option, in order; empty below `min_raters`. */
   optionCounts: { label: string; count: number }[]
+  /** One mean per entry of the report's `groups`, same order; null where that group is not shown. */
+  groups: (number | null)[]
 }
 
 export type FullQuestion = SelfQuestion & { colleagues: ColleagueQuestionStats }
 
 export type SelfCategory = { category: string; self: number | null }
 export type FullCategory = SelfCategory & {
+  /** The mean of the all-colleagues figures shown for the category's questions. */
   colleagues: number | null
-  /** One value per entry of `colleagueLabels`, same order. */
-  byColleague: (number | null)[]
+  /** One value per entry of the report's `groups`: the mean of that group's figures shown. */
+  groups: (number | null)[]
+}
+
+/** A colleague series besides the all-colleagues one: a relationship group or "Other colleagues". */
+export type ReportGroup = { key: GroupPart['key']; label: string; raters: number }
+
+/** One question in the insight lists. */
+export type InsightItem = {
+  questionId: string
+  text: string
+  category: string
+  self: number | null
+  colleagues: number
+}
+
+/** The first screen: what stands out, before the detail. */
+export type Insight = {
+  /** The three questions colleagues rated highest, best first. */
+  highest: InsightItem[]
+  /** The three rated lowest (none of the highest), lowest first. */
+  lowest: InsightItem[]
+  /** Self at least one point above colleagues, biggest gap first. */
+  blindSpots: InsightItem[]
+  /** Colleagues at least one point above self, biggest gap first. */
+  hiddenStrengths: InsightItem[]
 }
 
 export type CommentGroup = { questionId: string; question: string; comments: string[] }
@@ -159,7 +197,9 @@ export type ReportData =
       status: 'ready'
       header: ReportHeader
       scale: ScaleRange
-      colleagueLabels: string[]
+      /** The colleague groups shown (ADR 021), in series order after self and all colleagues. */
+      groups: ReportGroup[]
+      insight: Insight
       categories: FullCategory[]
       questions: FullQuestion[]
       comments: CommentGroup[]
@@ -177,20 +217,9 @@ export function anonymityGate(colleaguesSubmitted: number, minRaters: number): G
   return submitted >= threshold ? { open: true, needed: 0 } : { open: false, needed: threshold - submitted }
 }
 
-/** "Colleague A", …, "Colleague Z", "Colleague AA", … (a scheme allows at most 8). */
-export function colleagueLabel(index: number): string {
-  let n = index
-  let letters = ''
-  do {
-    letters = String.fromCharCode(65 + (n % 26)) + letters
-    n = Math.floor(n / 26) - 1
-  } while (n >= 0)
-  return `Colleague ${letters}`
-}
-
 /**
  * Sorts by a key that says nothing about identity or time (the caller's keyed hash of each id), so
- * the order of labels and comments never follows invitation or submission order.
+ * the order of comments never follows invitation or submission order.
  */
 export function anonymousOrder<T>(
   items: readonly T[],
@@ -270,9 +299,17 @@ function selfQuestion(row: QuestionRow): SelfQuestion {
   }
 }
 
-function colleagueStats(row: QuestionRow, question: SelfQuestion): ColleagueQuestionStats {
+/** The colleagues' figures for one question, each shown only when enough answers stand behind it. */
+function colleagueStats(
+  row: QuestionRow,
+  question: SelfQuestion,
+  parts: GroupPart[],
+  minRaters: number,
+): ColleagueQuestionStats {
+  const answered = Number(row.answered ?? 0)
+  const enough = answered >= Math.max(1, Math.floor(minRaters))
   const distribution: { value: number; count: number }[] = []
-  if (question.kind === 'scale') {
+  if (question.kind === 'scale' && enough) {
     const counts = row.distribution ?? {}
     const values = new Set<number>()
     for (let v = question.min; v <= question.max; v++) values.add(v)
@@ -281,19 +318,74 @@ function colleagueStats(row: QuestionRow, question: SelfQuestion): ColleagueQues
       distribution.push({ value, count: Number(counts[String(value)] ?? 0) })
   }
   const optionCounts: { label: string; count: number }[] = []
-  if (question.kind === 'single' || question.kind === 'multi') {
+  if ((question.kind === 'single' || question.kind === 'multi') && enough) {
     const counts = row.option_counts ?? {}
     for (const label of question.labels) optionCounts.push({ label, count: Number(counts[label] ?? 0) })
     // A choice no longer among the options (an edited questionnaire) still counts, listed last.
     for (const [label, count] of Object.entries(counts))
       if (!question.labels.includes(label)) optionCounts.push({ label, count: Number(count) })
   }
+  // Per part: the answers and the sum of its groups' scores; the test of what shows uses them all.
+  const byGroup = row.groups ?? {}
+  const of = (g: RaterGroup) => byGroup[g] ?? { n: 0, sum: 0 }
+  const partSums = parts.map((part) =>
+    part.members.reduce((acc, g) => ({ n: acc.n + Number(of(g).n), sum: acc.sum + Number(of(g).sum) }), {
+      n: 0,
+      sum: 0,
+    }),
+  )
+  const all = RATER_GROUPS.reduce((acc, g) => acc + Number(of(g).n), 0)
+  const scale = question.kind === 'scale'
+  const shown = scale
+    ? shownParts(
+        partSums.map((p) => p.n),
+        all,
+        minRaters,
+      )
+    : parts.map(() => false)
+  const average = scale && enough && row.avg !== null ? Number(row.avg) : null
+  const groups = partSums.map((p, i) => (shown[i] && p.n > 0 ? p.sum / p.n : null))
   return {
-    average: question.kind === 'scale' ? round2(row.avg) : null,
-    answered: Number(row.answered ?? 0),
+    average: round2(average),
+    answered,
     notApplicable: Number(row.na ?? 0),
     distribution,
     optionCounts,
+    groups: groups.map(round2),
+  }
+}
+
+const mean = (values: (number | null)[]) => {
+  const present = values.filter((v): v is number => v !== null)
+  return present.length ? present.reduce((a, b) => a + b, 0) / present.length : null
+}
+
+/** How much a colleague figure and the self score differ for the insight's gaps (to 2 decimals). */
+const GAP = 1
+
+function insightOf(questions: FullQuestion[]): Insight {
+  const items: InsightItem[] = questions
+    .filter((q) => q.kind === 'scale' && q.colleagues.average !== null)
+    .map((q) => ({
+      questionId: q.id,
+      text: q.text,
+      category: q.category,
+      self: q.self && !q.self.notApplicable ? q.self.value : null,
+      colleagues: q.colleagues.average!,
+    }))
+  const byScore = items.toSorted((a, b) => b.colleagues - a.colleagues)
+  const highest = byScore.slice(0, 3)
+  const lowest = byScore
+    .filter((item) => !highest.includes(item))
+    .toReversed()
+    .slice(0, 3)
+  const gap = (item: InsightItem) =>
+    item.self === null ? 0 : Math.round((item.self - item.colleagues) * 100) / 100
+  return {
+    highest,
+    lowest,
+    blindSpots: items.filter((item) => gap(item) >= GAP).toSorted((a, b) => gap(b) - gap(a)),
+    hiddenStrengths: items.filter((item) => -gap(item) >= GAP).toSorted((a, b) => gap(a) - gap(b)),
   }
 }
 
@@ -326,46 +418,46 @@ export function shapeReport(raw: RawReport, keyOf: (id: string) => string): Repo
     }
   }
 
-  const raterIds = anonymousOrder(
-    [...new Set(raw.colleagueCategories.map((r) => r.assignment_id))],
-    (id) => id,
-    keyOf,
-  )
-  const labelIndex = new Map(raterIds.map((id, i) => [id, i]))
-  const byCategory = new Map<string, (number | null)[]>()
-  for (const row of raw.colleagueCategories) {
-    if (row.category === null) continue
-    const list = byCategory.get(row.category) ?? raterIds.map(() => null)
-    list[labelIndex.get(row.assignment_id)!] = round2(row.avg)
-    byCategory.set(row.category, list)
-  }
+  const sizes: Partial<Record<RaterGroup, number>> = {}
+  for (const row of raw.groupSizes)
+    if ((RATER_GROUPS as readonly string[]).includes(row.relationship))
+      sizes[row.relationship as RaterGroup] = Number(row.raters)
+  const parts = groupParts(sizes, header.minRaters)
+  const shaped = questions.map((row, i) => colleagueStats(row, selfQuestions[i]!, parts, header.minRaters))
+  const fullQuestions: FullQuestion[] = selfQuestions.map((q, i) => ({ ...q, colleagues: shaped[i]! }))
+
+  // A category's colleague figures are means of the question figures shown (as shown, to two
+  // decimals), so a category never reveals what a hidden question figure would.
+  const categoryOf = (category: string) =>
+    shaped.filter((_, i) => selfQuestions[i]!.category === category && selfQuestions[i]!.kind === 'scale')
 
   const questionText = new Map(selfQuestions.map((q) => [q.id, q]))
-  const groups = new Map<string, string[]>()
+  const commentsOf = new Map<string, string[]>()
   for (const row of anonymousOrder(raw.comments, (c) => c.answer_id, keyOf)) {
     const text = row.text_value.trim()
     if (!text || !questionText.has(row.question_id)) continue
-    groups.set(row.question_id, [...(groups.get(row.question_id) ?? []), text])
+    commentsOf.set(row.question_id, [...(commentsOf.get(row.question_id) ?? []), text])
   }
 
   return {
     status: 'ready',
     header,
     scale,
-    colleagueLabels: raterIds.map((_, i) => colleagueLabel(i)),
-    categories: raw.categories.map((c) => ({
-      category: c.category,
-      self: round2(c.self_avg),
-      colleagues: round2(c.colleagues_avg),
-      byColleague: byCategory.get(c.category) ?? raterIds.map(() => null),
-    })),
-    questions: questions.map((row, i) => ({
-      ...selfQuestions[i]!,
-      colleagues: colleagueStats(row, selfQuestions[i]!),
-    })),
+    groups: parts.map((p) => ({ key: p.key, label: p.label, raters: p.raters })),
+    insight: insightOf(fullQuestions),
+    categories: raw.categories.map((c) => {
+      const figures = categoryOf(c.category)
+      return {
+        category: c.category,
+        self: round2(c.self_avg),
+        colleagues: round2(mean(figures.map((f) => f.average))),
+        groups: parts.map((_, k) => round2(mean(figures.map((f) => f.groups[k] ?? null)))),
+      }
+    }),
+    questions: fullQuestions,
     comments: selfQuestions
-      .filter((q) => groups.has(q.id))
-      .map((q) => ({ questionId: q.id, question: q.text, comments: groups.get(q.id)! })),
+      .filter((q) => commentsOf.has(q.id))
+      .map((q) => ({ questionId: q.id, question: q.text, comments: commentsOf.get(q.id)! })),
   }
 }
 

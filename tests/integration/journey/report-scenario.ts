@@ -108,6 +108,8 @@ export type RaterSpec = {
   /** No response at all (invited, never opened). */
   noResponse?: boolean
   name?: string
+  /** The colleague's relationship to the employee (default peer). */
+  relationship?: 'manager' | 'peer' | 'direct_report' | 'other'
 }
 
 export async function buildReport(input: {
@@ -137,6 +139,7 @@ export async function buildReport(input: {
       subjectId: employee.id,
       respondentId: user.id,
       respondentName: name,
+      relationship: spec.relationship,
     })
     let responseId: string | null = null
     if (!spec.noResponse) {

@@ -48,7 +48,8 @@ test('colleague answers appear exactly when the count reaches the threshold', as
         const report = await loadReport(s.rid)
         expect(report?.status).toBe(open ? 'ready' : 'gathering')
         if (report?.status === 'ready') {
-          expect(report.colleagueLabels).toHaveLength(submitted)
+          // Every colleague is a peer here: one group holding everyone, so no group series.
+          expect(report.groups).toEqual([])
           expect(report.comments[0]?.comments.toSorted()).toEqual(
             Array.from({ length: submitted }, (_, i) => comment('sub', i)).toSorted(),
           )
@@ -67,8 +68,9 @@ test('colleague answers appear exactly when the count reaches the threshold', as
         expect(body).not.toContain(`wip-${tag}`)
         expect(body).not.toContain(`rev-${tag}`)
         expect(body.includes(`sub-${tag}`)).toBe(open)
-        for (const key of ['"colleagueLabels"', '"byColleague"', '"colleagues"', '"optionCounts"'])
+        for (const key of ['"groups"', '"insight"', '"colleagues"', '"optionCounts"'])
           expect(body.includes(key)).toBe(open)
+        for (const key of ['colleagueLabels', 'byColleague', 'Colleague A']) expect(body).not.toContain(key)
       },
     ),
     { numRuns: 40 },

@@ -4,7 +4,7 @@ import { answers, assignments, responses } from '#db/schema/index'
 import { createUser } from '#db/factories'
 import { getEnv } from '#app/config/env.server'
 import { anonymousKey, loadReport } from '#app/modules/report/report.server'
-import { colleagueLabel, type ReportData } from '#app/modules/report/report'
+import type { ReportData } from '#app/modules/report/report'
 import { useTestDatabase } from '#tests/support/database'
 import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { textOf, titleOf } from '#tests/integration/auth/helpers'
@@ -22,7 +22,8 @@ import {
 /**
  * The report (/user/response-:rid) through the real HTTP stack and the module behind it: the
  * anonymity threshold in both the HTML and the `.data` request, N/A and uncounted colleagues left
- * out, anonymous labels and comments, ownership, and a fixed number of statements.
+ * out, colleagues only as aggregates (all colleagues and relationship groups, ADR 021), anonymous
+ * comments, the insight lists, ownership, and a fixed number of statements.
  */
 const db = useTestDatabase()
 const server = useTestServer()
@@ -60,8 +61,8 @@ async function commentsOf(responseIds: (string | null)[]) {
 
 /** Keys that only a report with colleague data has. */
 const COLLEAGUE_KEYS = [
-  'colleagueLabels',
-  'byColleague',
+  'groups',
+  'insight',
   'colleagues',
   'optionCounts',
   'distribution',
@@ -76,7 +77,7 @@ function expectNoColleagueData(raw: string, secrets: string[]) {
   for (const key of COLLEAGUE_KEYS) expect(body).not.toContain(`"${key}"`)
   for (const secret of secrets) expect(body).not.toContain(secret)
   expect(body).not.toContain('Colleague A')
-  expect(body).not.toContain('Colleagues’ average')
+  expect(body).not.toContain('All colleagues')
 }
 
 /** The positive control of the check above: a report past the threshold has every key. */
@@ -137,12 +138,13 @@ describe('the anonymity threshold', () => {
     expectNoColleagueData(JSON.stringify(report), secrets)
   })
 
-  test('at it, colleague answers appear: averages, labels, option counts and every comment', async () => {
+  test('at it, colleague answers appear: averages, option counts and every comment, never per colleague', async () => {
     const s = await buildReport({ minRaters: 3, raters: colleagues(3, 2, 'at') })
     const cookie = await sessionCookieFor(s.employee.id)
     const comments = (await commentsOf(s.raters.map((r) => r.responseId))).filter((c) => c.startsWith('at-'))
     const report = ready(await loadReport(s.rid))
-    expect(report.colleagueLabels).toEqual(['Colleague A', 'Colleague B', 'Colleague C'])
+    // All three are peers: one group holding everyone adds nothing to "all colleagues".
+    expect(report.groups).toEqual([])
     expect(report.categories.map((c) => [c.category, c.self, c.colleagues])).toEqual([
       ['Communication', 4, 2],
       ['Collaboration', 4, 2],
@@ -176,10 +178,10 @@ describe('the anonymity threshold', () => {
     })
     const report = ready(await loadReport(s.rid))
     expect(report.header).toMatchObject({ colleaguesSubmitted: 4, invited: 6, minRaters: 2 })
-    expect(report.colleagueLabels).toHaveLength(4)
     // The 1s of the uncounted colleagues would pull the average below 5.
     expect(report.categories.every((c) => c.colleagues === 5)).toBe(true)
-    expect(report.categories.every((c) => c.byColleague.every((v) => v === 5))).toBe(true)
+    const scales = report.questions.filter((q) => q.kind === 'scale')
+    expect(scales.every((q) => q.colleagues.average === 5 && q.colleagues.answered === 4)).toBe(true)
     const body = (await get(dataOf(s.rid), await sessionCookieFor(s.employee.id))).body
     expect(body).not.toContain('unsubmitted-note')
     expect(body).not.toContain('revoked-note')
@@ -197,7 +199,7 @@ describe('the anonymity threshold', () => {
 describe('what the numbers mean', () => {
   test('"not applicable" is left out of every average, and counted apart', async () => {
     const s = await buildReport({
-      minRaters: 3,
+      minRaters: 2,
       raters: [
         { answers: (qs) => answersFor(qs, { value: 4 }) },
         { answers: (qs) => answersFor(qs, { value: 2 }) },
@@ -222,18 +224,40 @@ describe('what the numbers mean', () => {
       { value: 5, count: 0 },
     ])
     expect(first.self).toMatchObject({ notApplicable: true, value: null })
-    // Communication: self N/A on q1 and 5 on q2 → 5; colleagues 4, 2, 4, 2 → 3.
+    // Communication: self N/A on q1 and 5 on q2 → 5; colleagues' question means 3 and 3 → 3.
     expect(report.categories[0]).toMatchObject({ category: 'Communication', self: 5, colleagues: 3 })
-    // The colleague who answered N/A everywhere has no average, rather than 0.
-    expect(report.categories[0]!.byColleague.filter((v) => v === null)).toHaveLength(1)
     const text = textOf((await get(page(s.rid), await sessionCookieFor(s.employee.id))).body)
     expect(text).toContain('Not applicable')
     expect(text).toContain('2 (+1 not applicable)')
   })
 
-  test('choice questions: colleagues’ counts per option beside the self choice', async () => {
+  test('fewer answers on a question than the threshold: counts only, no average, spread or choices', async () => {
     const s = await buildReport({
       minRaters: 3,
+      raters: [
+        { answers: (qs) => answersFor(qs, { value: 4, strengths: [STRENGTHS[0]!] }) },
+        { answers: (qs) => answersFor(qs, { value: 2, strengths: [STRENGTHS[1]!] }) },
+        { answers: (qs) => answersFor(qs, { value: null, strengths: [] }) },
+      ],
+    })
+    const report = ready(await loadReport(s.rid))
+    for (const q of report.questions.filter((x) => x.kind === 'scale'))
+      expect(q.colleagues).toMatchObject({ average: null, answered: 2, notApplicable: 1, distribution: [] })
+    const multi = report.questions.find((q) => q.kind === 'multi')!
+    expect(multi.colleagues).toMatchObject({ answered: 2, optionCounts: [] })
+    // Three chose an option on the single-choice question: that one shows.
+    expect(report.questions.find((q) => q.kind === 'single')!.colleagues.optionCounts).toHaveLength(3)
+    expect(report.categories.every((c) => c.colleagues === null)).toBe(true)
+    expect(report.insight).toEqual({ highest: [], lowest: [], blindSpots: [], hiddenStrengths: [] })
+    const cookie = await sessionCookieFor(s.employee.id)
+    const text = textOf((await get(page(s.rid), cookie)).body)
+    expect(text).toContain('Too few answers to show')
+    expect(text).toContain('2 (+1 not applicable)')
+  })
+
+  test('choice questions: colleagues’ counts per option beside the self choice', async () => {
+    const s = await buildReport({
+      minRaters: 2,
       raters: [
         {
           answers: (qs) => answersFor(qs, { choice: CHOICES[1], strengths: [STRENGTHS[0]!, STRENGTHS[2]!] }),
@@ -285,43 +309,30 @@ describe('anonymity of who said what', () => {
     return s
   }
 
-  /** The value (= which colleague) behind each label, read from the per-colleague series. */
-  const valueByLabel = (report: Extract<ReportData, { status: 'ready' }>) =>
-    report.colleagueLabels.map((_, i) => report.categories[0]!.byColleague[i])
-
-  test('labels follow a keyed hash of the report and the assignment, not time or invitation order', async () => {
-    const secret = getEnv().SESSION_SECRET
-    const orders = { invitation: 0, label: 0 }
-    for (let run = 0; run < 4; run++) {
-      const s = await fiveColleagues()
-      const report = ready(await loadReport(s.rid))
-      // Expected: colleagues sorted by HMAC(secret, rid:assignmentId), computed independently here.
-      const expected = [...s.raters]
-        .sort((a, b) => {
-          const ka = anonymousKey(secret, s.rid, a.assignment.id)
-          const kb = anonymousKey(secret, s.rid, b.assignment.id)
-          return ka < kb ? -1 : 1
-        })
-        .map((r) => s.raters.indexOf(r) + 1)
-      expect(valueByLabel(report)).toEqual(expected)
-      expect(report.colleagueLabels).toEqual(expected.map((_, i) => colleagueLabel(i)))
-      if (expected.join() !== '1,2,3,4,5') orders.label++
-      else orders.invitation++
-
-      // Reverse every timestamp: the report must not change at all.
-      for (const [i, r] of s.raters.entries()) {
-        const at = new Date(Date.UTC(2030, 0, 1, 9, 59 - i))
-        await db()
-          .update(assignments)
-          .set({ createdAt: at, invitedAt: at, submittedAt: at })
-          .where(eq(assignments.id, r.assignment.id))
-        await db().update(responses).set({ submittedAt: at }).where(eq(responses.id, r.responseId!))
-      }
-      expect(await loadReport(s.rid)).toEqual(report)
+  test('five colleagues scoring 1…5: only the mean and how many gave each score, whatever the order', async () => {
+    const s = await fiveColleagues()
+    const report = ready(await loadReport(s.rid))
+    expect(report.groups).toEqual([])
+    for (const q of report.questions.filter((x) => x.kind === 'scale')) {
+      expect(q.colleagues.average).toBe(3)
+      expect(q.colleagues.distribution.map((d) => d.count)).toEqual([1, 1, 1, 1, 1])
+      expect(q.colleagues.groups).toEqual([])
     }
-    // With 5 colleagues a random order equals invitation order 1 time in 120; four reports all
-    // matching it would mean the order is not shuffled at all.
-    expect(orders.label).toBeGreaterThan(0)
+    expect(report.categories.map((c) => c.colleagues)).toEqual([3, 3, 3])
+    // No key of the report carries a per-colleague series any more.
+    const json = JSON.stringify(report)
+    for (const word of ['colleagueLabels', 'byColleague', 'Colleague A']) expect(json).not.toContain(word)
+
+    // Reverse every timestamp: the report must not change at all.
+    for (const [i, r] of s.raters.entries()) {
+      const at = new Date(Date.UTC(2030, 0, 1, 9, 59 - i))
+      await db()
+        .update(assignments)
+        .set({ createdAt: at, invitedAt: at, submittedAt: at })
+        .where(eq(assignments.id, r.assignment.id))
+      await db().update(responses).set({ submittedAt: at }).where(eq(responses.id, r.responseId!))
+    }
+    expect(await loadReport(s.rid)).toEqual(report)
   })
 
   test('comments are unattributed and in keyed-hash order, independent of submission order', async () => {
@@ -342,7 +353,6 @@ describe('anonymity of who said what', () => {
     expect(report.comments).toEqual([
       { questionId: textQuestion.id, question: textQuestion.text, comments: expected },
     ])
-    // Not sorted by who wrote them either (the labels' order is a different hash input).
     const body = (await get(dataOf(s.rid), cookie)).body
     for (const r of s.raters) {
       expect(body).not.toContain(r.name)
@@ -353,6 +363,134 @@ describe('anonymity of who said what', () => {
     }
     for (const row of rows) expect(body).not.toContain(row.id)
     expect(body).not.toMatch(/manager|direct_report|"peer"/)
+  })
+})
+
+/** Each counted colleague's scores, one per scale question in order (the rest as answersFor gives). */
+const scoring = (values: number[], relationship?: RaterSpec['relationship']): RaterSpec => ({
+  relationship,
+  answers: (qs) => {
+    let k = 0
+    return answersFor(qs).map((a) => {
+      const q = qs.find((x) => x.id === a.questionId)!
+      return q.kind === 'scale' ? { questionId: q.id, numericValue: values[k++ % values.length]! } : a
+    })
+  },
+})
+
+describe('colleague groups (ADR 021)', () => {
+  const many = (n: number, value: number, relationship: RaterSpec['relationship']) =>
+    Array.from({ length: n }, () => scoring([value], relationship))
+
+  test('threshold 2, manager 1, peers 3, direct reports 2: peers alone, the rest as "Other colleagues"', async () => {
+    // Showing peers and direct reports would leave the manager alone derivable (6 − 3 − 2 = 1):
+    // the smaller shown group joins the manager instead.
+    const s = await buildReport({
+      minRaters: 2,
+      raters: [...many(1, 5, 'manager'), ...many(3, 3, 'peer'), ...many(2, 1, 'direct_report')],
+    })
+    const report = ready(await loadReport(s.rid))
+    expect(report.groups).toEqual([
+      { key: 'peer', label: 'Peers', raters: 3 },
+      { key: 'others', label: 'Other colleagues', raters: 3 },
+    ])
+    const first = report.questions.find((q) => q.kind === 'scale')!
+    // All: (5 + 3·3 + 2·1) / 6 = 2.67; peers 3; the manager and direct reports (5 + 1 + 1) / 3 = 2.33.
+    expect(first.colleagues.average).toBe(2.67)
+    expect(first.colleagues.groups).toEqual([3, 2.33])
+    expect(report.categories[0]!.groups).toEqual([3, 2.33])
+    const text = textOf((await get(page(s.rid), await sessionCookieFor(s.employee.id))).body)
+    expect(text).toContain('Peers (3)')
+    expect(text).toContain('Other colleagues (3)')
+    expect(text).not.toContain('Manager (')
+  })
+
+  test('threshold 3, manager 1, peers 3, other 1: no group, since peers would expose the other two', async () => {
+    const s = await buildReport({
+      minRaters: 3,
+      raters: [...many(1, 5, 'manager'), ...many(3, 3, 'peer'), ...many(1, 1, 'other')],
+    })
+    const report = ready(await loadReport(s.rid))
+    expect(report.groups).toEqual([])
+    expect(report.questions.find((q) => q.kind === 'scale')!.colleagues).toMatchObject({
+      average: 3,
+      groups: [],
+    })
+    const body = (await get(dataOf(s.rid), await sessionCookieFor(s.employee.id))).body
+    expect(body).not.toContain('Peers')
+  })
+
+  test('threshold 2, two of each: every group on its own, in the spec’s series order', async () => {
+    const s = await buildReport({
+      minRaters: 2,
+      raters: [
+        ...many(2, 5, 'manager'),
+        ...many(2, 4, 'peer'),
+        ...many(2, 2, 'direct_report'),
+        ...many(2, 1, 'other'),
+      ],
+    })
+    const report = ready(await loadReport(s.rid))
+    expect(report.groups.map((g) => [g.label, g.raters])).toEqual([
+      ['Manager', 2],
+      ['Peers', 2],
+      ['Direct reports', 2],
+      ['Other colleagues', 2],
+    ])
+    expect(report.questions.find((q) => q.kind === 'scale')!.colleagues).toMatchObject({
+      average: 3,
+      groups: [5, 4, 2, 1],
+    })
+  })
+
+  test('a group thinned by "not applicable" on one question hides there, and takes a partner with it', async () => {
+    // Threshold 2: manager 2, peers 2, direct reports 2. On the first question one peer says N/A:
+    // peers have 1 answer (hidden), and 5 − 2 − 2 = 1 would expose that peer, so one more group hides.
+    const na: RaterSpec = {
+      relationship: 'peer',
+      answers: (qs) =>
+        answersFor(qs, { value: 4 }).map((a, i) =>
+          i === 0 ? { questionId: a.questionId, notApplicable: true } : a,
+        ),
+    }
+    const s = await buildReport({
+      minRaters: 2,
+      raters: [...many(2, 5, 'manager'), na, ...many(1, 4, 'peer'), ...many(2, 2, 'direct_report')],
+    })
+    const report = ready(await loadReport(s.rid))
+    expect(report.groups.map((g) => g.key)).toEqual(['manager', 'peer', 'direct_report'])
+    const [first, second] = report.questions.filter((q) => q.kind === 'scale')
+    expect(first!.colleagues.answered).toBe(5)
+    expect(first!.colleagues.groups.filter((v) => v !== null)).toHaveLength(1)
+    expect(first!.colleagues.groups[1]).toBeNull()
+    expect(second!.colleagues.groups).toEqual([5, 4, 2])
+  })
+})
+
+describe('the insight', () => {
+  test('highest and lowest by colleagues, blind spots and hidden strengths against the self score of 4', async () => {
+    // Scale questions in order: "communication 1", "communication 2", "collaboration 3", "leadership 6".
+    const s = await buildReport({
+      minRaters: 3,
+      raters: [scoring([5, 2, 4, 1]), scoring([5, 3, 4, 2]), scoring([5, 4, 4, 3])],
+    })
+    const report = ready(await loadReport(s.rid))
+    const text = (items: { text: string }[]) => items.map((i) => i.text)
+    expect(text(report.insight.highest)).toEqual([
+      'I do communication thing 1.',
+      'I do collaboration thing 3.',
+      'I do communication thing 2.',
+    ])
+    expect(text(report.insight.lowest)).toEqual(['I do leadership thing 6.'])
+    // Self 4: leadership 2 (2 below), communication 2 at 3 (1 below) → blind spots, biggest first.
+    expect(report.insight.blindSpots.map((i) => [i.text, i.self, i.colleagues])).toEqual([
+      ['I do leadership thing 6.', 4, 2],
+      ['I do communication thing 2.', 4, 3],
+    ])
+    expect(text(report.insight.hiddenStrengths)).toEqual(['I do communication thing 1.'])
+    const page_ = textOf((await get(page(s.rid), await sessionCookieFor(s.employee.id))).body)
+    for (const heading of ['At a glance', 'Rated highest by colleagues', 'Blind spots', 'Hidden strengths'])
+      expect(page_).toContain(heading)
   })
 })
 
@@ -367,11 +505,12 @@ describe('the page', () => {
     expect(text).toContain(s.scheme.name)
     expect(text).toContain('4 of 5 invited colleagues answered.')
     expect(body).toMatch(/<caption[^>]*>Average score per category \(scale 1 to 5/)
-    expect(body).toMatch(/<caption[^>]*>Communication: your score and the colleagues’ average per question/)
+    expect(body).toMatch(/<caption[^>]*>Communication: your score and the colleagues’ averages per question/)
     expect(body).toContain('<th scope="col"')
     expect(body).toContain('<th scope="row"')
-    expect(text).toContain('Colleague D')
-    expect(text).not.toContain('Colleague E')
+    expect(text).toContain('All colleagues')
+    expect(text).toContain('At a glance')
+    expect(text).not.toContain('Colleague A')
     expect(body).not.toContain('<canvas')
     // The print sheet is linked by this route, as a print-only stylesheet (it holds no first paint).
     expect(body).toMatch(/<link(?=[^>]*media="print")[^>]+href="\/assets\/report-[\w-]+\.css"/)
@@ -429,7 +568,7 @@ describe('who may open it', () => {
     const r = await get(page(s.rid), adminCookie)
     expect(r.status).toBe(200)
     expect(textOf(r.body)).toContain(`Feedback report: ${s.employee.displayName}`)
-    expect(r.body).toMatch(/<caption[^>]*>Communication: self score and the colleagues’ average/)
+    expect(r.body).toMatch(/<caption[^>]*>Communication: self score and the colleagues’ averages/)
   })
 
   test('a POST is refused (the report is read-only) after the same checks', async () => {

@@ -69,9 +69,11 @@ describe.skipIf(inject('testDatabase').kind === 'pglite')('on Postgres', () => {
     expect(report).toBeTruthy()
     const page = await send(server, report!, { cookie })
     expect(page.status).toBe(200)
-    // Five colleagues answered: the anonymity gate is open and each has a label.
+    // Five colleagues answered: the anonymity gate is open; colleagues show as aggregates only.
     const text = await page.text()
     expect(text).not.toContain('More answers needed')
-    expect(text).toContain('Colleague E')
+    expect(text).toContain('All colleagues')
+    expect(text).toContain('At a glance')
+    expect(text).not.toContain('Colleague A')
   })
 })

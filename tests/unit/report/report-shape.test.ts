@@ -12,7 +12,6 @@ import {
 import {
   anonymityGate,
   anonymousOrder,
-  colleagueLabel,
   describeSelfAnswer,
   shapeReport,
   type HeaderRow,
@@ -37,17 +36,6 @@ describe('anonymityGate', () => {
     expect(anonymityGate(0, 0)).toEqual({ open: false, needed: 1 })
     expect(anonymityGate(1, 0)).toEqual({ open: true, needed: 0 })
   })
-})
-
-test('colleagueLabel: A…Z, then AA', () => {
-  expect([0, 1, 7, 25, 26, 27].map(colleagueLabel)).toEqual([
-    'Colleague A',
-    'Colleague B',
-    'Colleague H',
-    'Colleague Z',
-    'Colleague AA',
-    'Colleague AB',
-  ])
 })
 
 test('anonymousOrder sorts by the key alone, whatever the input order', () => {
@@ -97,6 +85,7 @@ const question = (over: Partial<QuestionRow> = {}): QuestionRow => ({
   na: 1,
   distribution: { '3': 2, '4': 1 },
   option_counts: null,
+  groups: { peer: { n: 2, sum: 6 }, manager: { n: 1, sum: 4 } },
   ...over,
 })
 
@@ -115,14 +104,14 @@ const rawReport = (submitted: number, minRaters: number): RawReport => ({
       avg: null,
       distribution: null,
       option_counts: { Yes: 2, Gone: 1 },
+      groups: null,
     }),
   ],
-  categories: [{ category: 'Communication', self_avg: 4, colleagues_avg: 3.3333 }],
-  colleagueCategories: Array.from({ length: submitted }, (_, i) => ({
-    assignment_id: `as-${i}`,
-    category: 'Communication',
-    avg: i + 1,
-  })),
+  categories: [{ category: 'Communication', self_avg: 4 }],
+  groupSizes: [
+    { relationship: 'peer', raters: Math.max(0, submitted - 1) },
+    { relationship: 'manager', raters: Math.min(1, submitted) },
+  ],
   comments: Array.from({ length: submitted }, (_, i) => ({
     answer_id: `an-${i}`,
     question_id: 'q-a',
@@ -140,12 +129,13 @@ describe('shapeReport', () => {
         const json = JSON.stringify(report)
         if (submitted >= min) {
           expect(report.status).toBe('ready')
-          expect(json).toContain('"colleagueLabels"')
+          expect(json).toContain('"insight"')
         } else {
           expect(report).toMatchObject({ status: 'gathering', needed: min - submitted })
-          for (const word of ['colleagueLabels', 'byColleague', 'colleagues"', 'secret comment', '3.33'])
+          for (const word of ['groups"', 'insight"', 'colleagues"', 'secret comment', '3.33'])
             expect(json).not.toContain(word)
         }
+        for (const word of ['colleagueLabels', 'byColleague', 'Colleague A']) expect(json).not.toContain(word)
       }),
     )
   })
@@ -158,14 +148,32 @@ describe('shapeReport', () => {
     expect(report.status).toBe('self-pending')
   })
 
-  test('labels and comments follow the key; values stay with their colleague', () => {
-    // Reversing the key reverses the labels: Colleague A is the last assignment.
+  test('comments follow the key; colleague figures are groups, never one per colleague', () => {
     const reversed = (id: string) => String(99 - Number(id.split('-')[1]))
     const report = shapeReport(rawReport(3, 1), reversed)
     if (report.status !== 'ready') throw new Error('expected a ready report')
-    expect(report.colleagueLabels).toEqual(['Colleague A', 'Colleague B', 'Colleague C'])
-    expect(report.categories[0]!.byColleague).toEqual([3, 2, 1])
     expect(report.comments[0]!.comments).toEqual(['secret comment 2', 'secret comment 1', 'secret comment 0'])
+    // Threshold 1: peers (2) and the manager (1) each stand alone.
+    expect(report.groups).toEqual([
+      { key: 'manager', label: 'Manager', raters: 1 },
+      { key: 'peer', label: 'Peers', raters: 2 },
+    ])
+    expect(report.questions[0]!.colleagues.groups).toEqual([4, 3])
+    expect(report.categories[0]!.groups).toEqual([4, 3])
+    // Threshold 2: the manager alone is too few; pooled with the peers they would be everyone.
+    const two = shapeReport(rawReport(3, 2), reversed)
+    if (two.status !== 'ready') throw new Error('expected a ready report')
+    expect(two.groups).toEqual([])
+    expect(two.questions[0]!.colleagues.groups).toEqual([])
+  })
+
+  test('a question with fewer answers than the threshold shows counts, not values', () => {
+    const raw = rawReport(3, 3)
+    raw.questions[1] = { ...raw.questions[1]!, answered: 2, na: 1 }
+    const report = shapeReport(raw, key)
+    if (report.status !== 'ready') throw new Error('expected a ready report')
+    expect(report.questions[0]!.colleagues).toMatchObject({ average: 3.33, answered: 3 })
+    expect(report.questions[1]!.colleagues).toMatchObject({ answered: 2, notApplicable: 1, optionCounts: [] })
   })
 
   test('averages to two decimals; the scale in full; options in order, unknown ones last', () => {
@@ -180,6 +188,7 @@ describe('shapeReport', () => {
       { label: 'Gone', count: 1 },
     ])
     expect(single!.colleagues.average).toBeNull()
+    // The category figure is the mean of the question figures shown.
     expect(report.categories[0]).toMatchObject({ self: 4, colleagues: 3.33 })
   })
 })
@@ -199,7 +208,7 @@ test('describeSelfAnswer', () => {
 })
 
 describe('chart series', () => {
-  test('the spec’s colours in order, border width 2: self black, average red, colleagues after', () => {
+  test('the spec’s colours in order, border width 2: self black, all colleagues red, groups after', () => {
     expect(seriesStyle(0).borderColor).toBe(CHART_COLORS[0])
     expect(seriesStyle(1).borderColor).toBe(CHART_COLORS[1])
     for (let i = 0; i < 9; i++) {
@@ -223,13 +232,13 @@ describe('chart series', () => {
       ['Communication', 'Delivery'],
       [
         { label: 'You', values: [4, null] },
-        { label: 'Colleagues’ average', values: [3.5, 2] },
-        { label: 'Colleague A', values: [3, 2] },
+        { label: 'All colleagues', values: [3.5, 2] },
+        { label: 'Peers (3)', values: [3, 2] },
       ],
     )
     expect(text).toBe(
-      'Radar chart: Average score per category. Communication: you 4.0, Colleagues’ average 3.5; ' +
-        'Delivery: you —, Colleagues’ average 2.0. 1 more series, one per colleague. ' +
+      'Radar chart: Average score per category. Communication: you 4.0, All colleagues 3.5; ' +
+        'Delivery: you —, All colleagues 2.0. 1 more series, one per colleague group. ' +
         'The table beside the chart lists every value.',
     )
   })
