@@ -199,30 +199,11 @@ export async function getQuestionnaire(id: string | null | undefined): Promise<Q
       FROM questionnaires q WHERE q.id = ${id}`,
   )
   if (!row) return null
-  const [sectionRows, questionRows] = await Promise.all([
-    db
-      .select({ id: questionnaireSections.id, title: questionnaireSections.title })
-      .from(questionnaireSections)
-      .where(eq(questionnaireSections.questionnaireId, id))
-      .orderBy(asc(questionnaireSections.position), asc(questionnaireSections.id)),
-    db
-      .select({
-        id: questions.id,
-        sectionId: questions.sectionId,
-        kind: questions.kind,
-        text: questions.text,
-        raterText: questions.raterText,
-        category: questions.category,
-        required: questions.required,
-        options: questions.options,
-      })
-      .from(questions)
-      .where(eq(questions.questionnaireId, id))
-      .orderBy(asc(questions.position)),
-  ])
-  const sections: QnSection[] = sectionRows.map((s) => ({ ...s, questions: [] }))
-  const byId = new Map(sections.map((s) => [s.id, s]))
-  for (const { sectionId, ...q } of questionRows) byId.get(sectionId)?.questions.push(q)
+  // The builder's view of a question carries no section id: the section holds it.
+  const sections: QnSection[] = (await readContent(db, id)).map((section) => ({
+    ...section,
+    questions: section.questions.map(({ sectionId: _sectionId, ...question }) => question),
+  }))
   return {
     ...row,
     version: Number(row.version),
@@ -273,16 +254,14 @@ async function insertQuestionnaire(
   })
   const sectionIds = content.sections.map(() => randomUUID())
   if (content.sections.length)
-    await tx
-      .insert(questionnaireSections)
-      .values(
-        content.sections.map((s, position) => ({
-          id: sectionIds[position]!,
-          questionnaireId: id,
-          position,
-          title: s.title,
-        })),
-      )
+    await tx.insert(questionnaireSections).values(
+      content.sections.map((s, position) => ({
+        id: sectionIds[position]!,
+        questionnaireId: id,
+        position,
+        title: s.title,
+      })),
+    )
   const rows = content.sections.flatMap((s, n) =>
     s.questions.map((q) => ({
       questionnaireId: id,
@@ -512,7 +491,9 @@ export async function newVersion(
 type StructQuestion = QnQuestion & { sectionId: string }
 type StructSection = { id: string; title: string; questions: StructQuestion[] }
 
+/** A questionnaire's sections in order, each with its questions in order (two statements). */
 async function readContent(tx: Tx, id: string): Promise<StructSection[]> {
+  // One after the other: inside a transaction both go through its one connection.
   const sectionRows = await tx
     .select({ id: questionnaireSections.id, title: questionnaireSections.title })
     .from(questionnaireSections)
