@@ -695,15 +695,7 @@ function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Vie
   )
 }
 
-function MoreAnswersNeeded({
-  header,
-  needed,
-  viewer,
-}: {
-  header: ReportHeader
-  needed: number
-  viewer: Viewer
-}) {
+function MoreAnswersNeeded({ header, needed }: { header: ReportHeader; needed: number }) {
   return (
     <div role="status" className="card flex flex-col gap-3 border-amber-300 bg-amber-50">
       <h2 className="text-lg font-semibold">More answers needed</h2>
@@ -770,7 +762,7 @@ function ReportSections({
       {report.status === 'gathering' || report.status === 'awaiting-release' ? (
         <>
           {report.status === 'gathering' ? (
-            <MoreAnswersNeeded header={report.header} needed={report.needed} viewer={viewer} />
+            <MoreAnswersNeeded header={report.header} needed={report.needed} />
           ) : (
             <AwaitingRelease header={report.header} viewer={viewer} />
           )}
