@@ -98,6 +98,9 @@ const EXPECTED = {
   'GET /admin/scheme-management/:schemeId': SESSION_READS + 3,
   // …and the edit form's choices.
   'GET /admin/scheme-management/:schemeId?edit': SESSION_READS + 4,
+  // …or the release confirmation: the participant by the table's own query (ADR 022).
+  'GET /admin/scheme-management/:schemeId?release=:uid': SESSION_READS + 4,
+  'GET /admin/scheme-management/:schemeId?confirm=release-all': SESSION_READS + 3,
   // The page of questionnaire lines with every version's question count and schemes (one statement).
   'GET /admin/questionnaire-management': SESSION_READS + 1,
   'GET /admin/questionnaire-management?status=published&q=:title': SESSION_READS + 1,
@@ -354,6 +357,10 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
     get(`/admin/scheme-management/${ids.scheme}`, cookies.admin),
   'GET /admin/scheme-management/:schemeId?edit': () =>
     get(`/admin/scheme-management/${ids.scheme}?edit`, cookies.admin),
+  'GET /admin/scheme-management/:schemeId?release=:uid': () =>
+    get(`/admin/scheme-management/${ids.scheme}?release=${ids.employee}`, cookies.admin),
+  'GET /admin/scheme-management/:schemeId?confirm=release-all': () =>
+    get(`/admin/scheme-management/${ids.scheme}?confirm=release-all`, cookies.admin),
   'GET /admin/questionnaire-management': () => get('/admin/questionnaire-management', cookies.admin),
   'GET /admin/questionnaire-management?status=published&q=:title': () =>
     get('/admin/questionnaire-management?status=published&q=Leadership', cookies.admin),
