@@ -357,17 +357,13 @@ export async function seed() {
   const third = await findOrCreateUser('employee3@panorama.test', 'employee', 'Wren Waiting', company.id)
   if (third.created) made.push(`employee: ${third.user.email}`)
   const thirdSelf = (await enrolEmployee(scheme, third.user.id)) ?? (await findSelf(scheme.id, third.user.id))
-  if (thirdSelf && (await submitIfNew(thirdSelf.id, 10)))
+  if (thirdSelf && (await submitIfNew(thirdSelf.id, 0)))
     made.push(`self-assessment submitted: ${third.user.email}`)
-  const WREN_RATERS = [
-    ['morgan.manager@panorama.test', 'Morgan Manager', 'manager'],
-    ['pat.peer@panorama.test', 'Pat Peer', 'peer'],
-    ['quinn.peer@panorama.test', 'Quinn Peer', 'peer'],
-  ] as const
-  for (const [i, [email, name, relationship]] of WREN_RATERS.entries()) {
+  // The same six colleagues as Erin, answering alike: released, Wren's report shows what Erin's does.
+  for (const [i, [email, name, relationship]] of RATERS.entries()) {
     const rater = await findOrCreateUser(email, 'colleague', name, null)
     const assignment = await findOrCreateRater(scheme, third.user.id, rater.user.id, relationship, name)
-    if (await submitIfNew(assignment.id, 11 + i))
+    if (await submitIfNew(assignment.id, RATER_SEEDS[i]!, i < 5))
       made.push(`colleague response submitted: ${email} (on ${third.user.email})`)
   }
 
@@ -524,7 +520,7 @@ export function seedSummary(result: Awaited<ReturnType<typeof seed>>): string[] 
     `Demo accounts (password: ${password}):`,
     '  admin     admin@panorama.test',
     '  employee  employee@panorama.test   (report released: groups, blind spots, hidden strengths)',
-    '  employee  employee3@panorama.test  (enough answers, waiting for the release)',
+    '  employee  employee3@panorama.test  (six colleagues answered, waiting for the release)',
     '  employee  employee2@panorama.test  (below the anonymity threshold)',
     '  employee  new.employee@panorama.test (has not started)',
     `colleague invite: ${inviteLink}`,
