@@ -29,8 +29,10 @@ test('the employee waits for the release, the admin releases, the employee reads
 
   const admin = await (await browser.newContext()).newPage()
   await signIn(admin, 'admin@panorama.test')
-  await admin.goto('/admin/scheme-management')
-  await admin.getByRole('link', { name: 'Acme leadership programme' }).first().click()
+  await expect(admin).toHaveURL(/\/admin$/)
+  await admin.goto(`/admin/scheme-management?q=${encodeURIComponent('Acme leadership programme')}`)
+  await admin.getByRole('link', { name: 'Acme leadership programme', exact: true }).first().click()
+  await expect(admin).toHaveURL(/\/admin\/scheme-management\/[0-9a-f-]{36}/)
   await waitForHydration(admin)
   await admin.getByRole('link', { name: 'Release report (Wren Waiting)' }).click()
   const panel = admin.locator('#release-report')
