@@ -130,7 +130,7 @@ test('self-assessment, three colleagues, and the report with charts', async ({ p
   await admin.getByRole('link', { name: 'Acme leadership programme', exact: true }).first().click()
   await expect(admin).toHaveURL(/\/admin\/scheme-management\/[0-9a-f-]{36}/)
   await admin.getByRole('link', { name: `Release report (${EMPLOYEE_NAME})` }).click()
-  await admin.locator('#release-report').getByRole('button', { name: 'Yes, release the report' }).click()
+  await admin.getByRole('button', { name: 'Yes, release the report' }).click()
   await expect(admin.getByText('Report released')).toBeVisible()
   await admin.context().close()
   await page.reload()
