@@ -49,3 +49,7 @@ export type QuestionnaireStatus = (typeof QUESTIONNAIRE_STATUSES)[number]
 
 export const QUESTION_KINDS = ['scale', 'single', 'multi', 'text', 'textarea'] as const
 export type QuestionKind = (typeof QUESTION_KINDS)[number]
+
+/** Who released a report: an administrator, or the scheme clock when a scheme releasing on close closed. */
+export const RELEASE_MODES = ['admin', 'clock'] as const
+export type ReleaseMode = (typeof RELEASE_MODES)[number]

@@ -10,6 +10,7 @@ import { getEnv } from '../app/config/env.server'
 import { endOfDay, formatDateTime } from '../app/lib/dates'
 import { createActionCode } from '../app/modules/auth/action-codes.server'
 import { actionLink } from '../app/modules/auth/auth.server'
+import { releaseParticipant } from '../app/modules/report/release.server'
 import { hashPassword } from '../app/modules/auth/password.server'
 import {
   actionCodes,
@@ -20,6 +21,7 @@ import {
   responses,
   schemes,
   users,
+  reportReleases,
 } from './schema/index'
 import {
   createBrand,
@@ -156,12 +158,7 @@ export const DEMO_QUESTIONS: QuestionSeed[] = [
   },
 ]
 
-async function findOrCreateUser(
-  email: string,
-  role: Role,
-  displayName: string,
-  companyId: string | null,
-) {
+async function findOrCreateUser(email: string, role: Role, displayName: string, companyId: string | null) {
   const db = getDb()
   const [existing] = await db.select().from(users).where(eq(users.email, email)).limit(1)
   if (existing) {
@@ -268,6 +265,52 @@ export async function seed() {
   const self = await enrolEmployee(scheme, employee.user.id)
   if (self) made.push(`enrolled: ${employee.user.email}`)
 
+  // A finished round for the demo employee (self + four colleagues: the report shows charts), a
+  // second employee still below the anonymity threshold, and a newcomer who has not started.
+  const qs = await questionsOf(questionnaire.id)
+  const submitIfNew = async (assignmentId: string, seedNo: number, withComments = true) => {
+    const [existing] = await db
+      .select({ id: responses.id })
+      .from(responses)
+      .where(eq(responses.assignmentId, assignmentId))
+      .limit(1)
+    if (existing) return false
+    const answers = demoAnswers(qs, seedNo).filter((a) => withComments || a.textValue === undefined)
+    await createResponse({ assignmentId, answers, submitted: true })
+    return true
+  }
+  const selfRow = self ?? (await findSelf(scheme.id, employee.user.id))
+  if (selfRow && (await submitIfNew(selfRow.id, 0)))
+    made.push(`self-assessment submitted: ${employee.user.email}`)
+
+  const RATERS = [
+    ['morgan.manager@panorama.test', 'Morgan Manager', 'manager'],
+    ['pat.peer@panorama.test', 'Pat Peer', 'peer'],
+    ['riley.report@panorama.test', 'Riley Report', 'direct_report'],
+    ['quinn.peer@panorama.test', 'Quinn Peer', 'peer'],
+    // Two more (seeds 6 and 14), so that peers stand alone beside "Other colleagues" and Erin rates
+    // herself a point above her colleagues on two questions (blind spots) as well as below on others.
+    ['sky.peer@panorama.test', 'Sky Peer', 'peer'],
+    ['drew.other@panorama.test', 'Drew Other', 'other'],
+  ] as const
+  const RATER_SEEDS = [1, 2, 3, 4, 6, 14]
+  for (const [i, [email, name, relationship]] of RATERS.entries()) {
+    const rater = await findOrCreateUser(email, 'colleague', name, null)
+    const assignment = await findOrCreateRater(scheme, employee.user.id, rater.user.id, relationship, name)
+    // Drew leaves the written questions blank: the comment pool has no seventh answer to give.
+    if (await submitIfNew(assignment.id, RATER_SEEDS[i]!, i < 5))
+      made.push(`colleague response submitted: ${email}`)
+  }
+
+  // Erin's report is released (ADR 022), as an administrator would for a debrief. Her pending
+  // colleagues below are invited after it, so their links still work for a walk-through of
+  // answering; what they submit does not change the released report (a new release would).
+  if (!(await hasRelease(scheme.id, employee.user.id))) {
+    const released = await releaseParticipant({ id: admin.user.id }, scheme.id, employee.user.id)
+    if (released.ok)
+      made.push(`report released: ${employee.user.email} (${released.value.raters} colleagues)`)
+  }
+
   const [raterRow] = await db
     .select()
     .from(assignments)
@@ -299,35 +342,6 @@ export async function seed() {
   )
   const answeringLink = await freshInviteLink(answererAssignment.id, answerer.user.id, scheme.closesAt)
 
-  // A finished round for the demo employee (self + four colleagues: the report shows charts), a
-  // second employee still below the anonymity threshold, and a newcomer who has not started.
-  const qs = await questionsOf(questionnaire.id)
-  const submitIfNew = async (assignmentId: string, seedNo: number) => {
-    const [existing] = await db
-      .select({ id: responses.id })
-      .from(responses)
-      .where(eq(responses.assignmentId, assignmentId))
-      .limit(1)
-    if (existing) return false
-    await createResponse({ assignmentId, answers: demoAnswers(qs, seedNo), submitted: true })
-    return true
-  }
-  const selfRow = self ?? (await findSelf(scheme.id, employee.user.id))
-  if (selfRow && (await submitIfNew(selfRow.id, 0)))
-    made.push(`self-assessment submitted: ${employee.user.email}`)
-
-  const RATERS = [
-    ['morgan.manager@panorama.test', 'Morgan Manager', 'manager'],
-    ['pat.peer@panorama.test', 'Pat Peer', 'peer'],
-    ['riley.report@panorama.test', 'Riley Report', 'direct_report'],
-    ['quinn.peer@panorama.test', 'Quinn Peer', 'peer'],
-  ] as const
-  for (const [i, [email, name, relationship]] of RATERS.entries()) {
-    const rater = await findOrCreateUser(email, 'colleague', name, null)
-    const assignment = await findOrCreateRater(scheme, employee.user.id, rater.user.id, relationship, name)
-    if (await submitIfNew(assignment.id, i + 1)) made.push(`colleague response submitted: ${email}`)
-  }
-
   const second = await findOrCreateUser('employee2@panorama.test', 'employee', 'Sam Second', company.id)
   if (second.created) made.push(`employee: ${second.user.email}`)
   const secondSelf =
@@ -338,6 +352,20 @@ export async function seed() {
   const loneAssignment = await findOrCreateRater(scheme, second.user.id, lone.user.id, 'peer', 'Jordan Peer')
   if (await submitIfNew(loneAssignment.id, 6))
     made.push(`colleague response submitted: ${lone.user.email} (below the threshold)`)
+
+  // Wren: enough colleague answers, waiting for the release (the scheme releases on close).
+  const third = await findOrCreateUser('employee3@panorama.test', 'employee', 'Wren Waiting', company.id)
+  if (third.created) made.push(`employee: ${third.user.email}`)
+  const thirdSelf = (await enrolEmployee(scheme, third.user.id)) ?? (await findSelf(scheme.id, third.user.id))
+  if (thirdSelf && (await submitIfNew(thirdSelf.id, 0)))
+    made.push(`self-assessment submitted: ${third.user.email}`)
+  // The same six colleagues as Erin, answering alike: released, Wren's report shows what Erin's does.
+  for (const [i, [email, name, relationship]] of RATERS.entries()) {
+    const rater = await findOrCreateUser(email, 'colleague', name, null)
+    const assignment = await findOrCreateRater(scheme, third.user.id, rater.user.id, relationship, name)
+    if (await submitIfNew(assignment.id, RATER_SEEDS[i]!, i < 5))
+      made.push(`colleague response submitted: ${email} (on ${third.user.email})`)
+  }
 
   const newcomer = await findOrCreateUser(
     'new.employee@panorama.test',
@@ -387,6 +415,15 @@ async function findSelf(schemeId: string, employeeId: string) {
     )
     .limit(1)
   return row
+}
+
+async function hasRelease(schemeId: string, subjectId: string) {
+  const [row] = await getDb()
+    .select({ id: reportReleases.id })
+    .from(reportReleases)
+    .where(and(eq(reportReleases.schemeId, schemeId), eq(reportReleases.subjectId, subjectId)))
+    .limit(1)
+  return Boolean(row)
 }
 
 async function findOrCreateRater(
@@ -482,8 +519,9 @@ export function seedSummary(result: Awaited<ReturnType<typeof seed>>): string[] 
     `Portal: ${appUrl} (sign in at ${appUrl}/sign-in)`,
     `Demo accounts (password: ${password}):`,
     '  admin     admin@panorama.test',
-    '  employee  employee@panorama.test   (report with charts)',
-    '  employee  employee2@panorama.test  (report below the anonymity threshold)',
+    '  employee  employee@panorama.test   (report released: groups, blind spots, hidden strengths)',
+    '  employee  employee3@panorama.test  (six colleagues answered, waiting for the release)',
+    '  employee  employee2@panorama.test  (below the anonymity threshold)',
     '  employee  new.employee@panorama.test (has not started)',
     `colleague invite: ${inviteLink}`,
     `answering invite: ${answeringLink}`,

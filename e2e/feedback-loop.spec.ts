@@ -98,10 +98,12 @@ test('self-assessment, three colleagues, and the report with charts', async ({ p
   }
   await expectAccessible(page)
 
-  // Before anyone answers, the report says more answers are needed.
+  // Before anyone answers, the report says when colleagues' results appear (ADR 022).
   await page.goto('/user')
   await card.getByRole('link', { name: 'Read your report' }).click()
-  await expect(page.getByRole('status').filter({ hasText: 'More answers needed' })).toBeVisible()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Colleagues’ results are not released yet' }),
+  ).toBeVisible()
 
   // Each colleague answers through the link in their e-mail.
   for (const [i, colleague] of colleagues.entries()) await colleagueAnswers(browser, colleague.email, i + 1)
@@ -114,8 +116,24 @@ test('self-assessment, three colleagues, and the report with charts', async ({ p
       invited.getByRole('listitem').filter({ hasText: colleague.name }).getByText('Answered'),
     ).toBeVisible()
   }
+  // Three answers are in, but nothing shows until the report is released: the admin releases it.
   await card.getByRole('link', { name: 'Read your report' }).click()
   await expect(page).toHaveURL(/\/user\/response-[0-9a-f-]{36}$/)
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Colleagues’ results are not released yet' }),
+  ).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'At a glance' })).toHaveCount(0)
+  const admin = await (await browser.newContext()).newPage()
+  await signIn(admin, 'admin@panorama.test')
+  await expect(admin).toHaveURL(/\/admin$/)
+  await admin.goto(`/admin/scheme-management?q=${encodeURIComponent('Acme leadership programme')}`)
+  await admin.getByRole('link', { name: 'Acme leadership programme', exact: true }).first().click()
+  await expect(admin).toHaveURL(/\/admin\/scheme-management\/[0-9a-f-]{36}/)
+  await admin.getByRole('link', { name: `Release report (${EMPLOYEE_NAME})` }).click()
+  await admin.getByRole('button', { name: 'Yes, release the report' }).click()
+  await expect(admin.getByText('Report released')).toBeVisible()
+  await admin.context().close()
+  await page.reload()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Feedback report: ${EMPLOYEE_NAME}`)
   await expect(page.getByText('More answers needed')).toHaveCount(0)
   // The insight comes first; the charts below draw when they come near the screen.

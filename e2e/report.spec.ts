@@ -3,11 +3,11 @@ import { expect, expectAccessible, signIn, test, waitForHydration } from './supp
 
 /**
  * The feedback report in a real browser, on the demo seed:
- * - employee@panorama.test (Erin Employee): self-assessment submitted, 4 of 5 invited colleagues
- *   submitted (manager 1, peers 2, direct report 1), threshold 3 → charts and tables with self and
- *   all colleagues; every group is below three, so none is shown on its own (ADR 021);
- * - employee2@panorama.test (Sam Second): self-assessment submitted, 1 colleague submitted,
- *   threshold 3 → "more answers needed", no colleague data.
+ * - employee@panorama.test (Erin Employee): report released (ADR 022) with six colleagues (manager 1,
+ *   peers 3, direct report 1, other 1), threshold 3 → charts and tables with self, all colleagues,
+ *   peers and "Other colleagues" (ADR 021), blind spots and hidden strengths;
+ * - employee2@panorama.test (Sam Second): self-assessment submitted, 1 colleague submitted, not
+ *   released → "results appear when the programme closes", no colleague data.
  * Each reaches the report from their home page's report link.
  */
 
@@ -52,6 +52,8 @@ test('an employee past the threshold reads charts and tables side by side', asyn
     'Hidden strengths',
   ])
     await expect(glance.getByRole('heading', { name, level: 3 })).toBeVisible()
+  for (const name of ['Blind spots', 'Hidden strengths'])
+    await expect(glance.getByRole('region', { name }).getByRole('listitem').first()).toBeVisible()
   await expect(
     glance.getByRole('region', { name: 'Rated highest by colleagues' }).getByRole('listitem'),
   ).toHaveCount(3)
@@ -129,13 +131,15 @@ test('an employee past the threshold reads charts and tables side by side', asyn
   await expect(radar).toBeVisible()
 })
 
-test('an employee below the threshold is told how many more answers are needed', async ({ page }) => {
+test('before the release an employee sees “results after the programme closes” and their own answers', async ({
+  page,
+}) => {
   await openReport(page, 'employee2@panorama.test')
   await expect(page).toHaveTitle('Feedback report · Sam Second · Panorama')
-  const notice = page.getByRole('status').filter({ hasText: 'More answers needed' })
+  const notice = page.getByRole('status').filter({ hasText: 'Colleagues’ results are not released yet' })
   await expect(notice).toBeVisible()
-  await expect(notice).toContainText('2 more colleague answers are needed')
-  await expect(page.getByText('1 of 1 invited colleague answered.')).toBeVisible()
+  await expect(notice).toContainText('Your colleagues’ results appear when the programme closes on')
+  await expect(notice).toContainText('1 of 1 invited colleague answered')
 
   // Their own answers only: no colleague column, label, chart series or comment.
   const categories = page.getByRole('table', { name: /^Average score per category/ })

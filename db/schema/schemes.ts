@@ -111,6 +111,11 @@ export const assignments = pgTable(
     submittedAt: timestamp({ withTimezone: true }),
     remindersSent: integer().notNull().default(0),
     lastReminderAt: timestamp({ withTimezone: true }),
+    /**
+     * A colleague's assignment closed before it was submitted because the subject's report was
+     * released (ADR 022): its link and answer page say the feedback round has ended.
+     */
+    closedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,6 +1,16 @@
-import { eq } from 'drizzle-orm'
+import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { afterEach, describe, expect, test } from 'vitest'
-import { answers, brands, questionnaires, questions, schemes } from '#db/schema/index'
+import {
+  answers,
+  assignments,
+  brands,
+  questionnaires,
+  questions,
+  responses,
+  schemes,
+  users,
+} from '#db/schema/index'
+import { loadReport } from '#app/modules/report/report.server'
 import { DEMO_COMMENTS, DEMO_TIME_ZONE, seed, seedSummary } from '#db/seed'
 import { resetEnvCache } from '#app/config/env.server'
 import { formatDateTime } from '#app/lib/dates'
@@ -65,6 +75,51 @@ describe('the demo data', () => {
     for (const r of written) kindsOf.set(r.text!, (kindsOf.get(r.text!) ?? new Set()).add(r.kind))
     for (const [text, kinds] of kindsOf) expect([text, [...kinds]]).toEqual([text, [expect.any(String)]])
     for (const r of written) expect(DEMO_COMMENTS[r.kind as 'text' | 'textarea'], r.text!).toContain(r.text)
+  })
+})
+
+describe('the demo reports (ADR 022)', () => {
+  const reportOf = async (email: string) => {
+    const [row] = await db()
+      .select({ id: responses.id })
+      .from(responses)
+      .innerJoin(assignments, eq(assignments.id, responses.assignmentId))
+      .innerJoin(users, eq(users.id, assignments.subjectId))
+      .where(and(eq(users.email, email), eq(assignments.relationship, 'self')))
+    return loadReport(row!.id)
+  }
+
+  test('Erin’s report is released, with groups, blind spots and hidden strengths', async () => {
+    const report = await reportOf('employee@panorama.test')
+    expect(report?.status).toBe('ready')
+    if (report?.status !== 'ready') return
+    expect(report.groups.map((g) => g.label)).toEqual(['Peers', 'Other colleagues'])
+    expect(report.insight.blindSpots.length).toBeGreaterThan(0)
+    expect(report.insight.hiddenStrengths.length).toBeGreaterThan(0)
+    expect(report.comments.length).toBeGreaterThan(0)
+  })
+
+  test('Wren has enough answers and waits for the release; Sam is below the threshold', async () => {
+    const wren = await reportOf('employee3@panorama.test')
+    expect(wren?.status).toBe('awaiting-release')
+    expect(wren!.header.colleaguesSubmitted).toBeGreaterThanOrEqual(wren!.header.minRaters)
+    const sam = await reportOf('employee2@panorama.test')
+    expect(sam?.status).toBe('awaiting-release')
+    expect(sam!.header.colleaguesSubmitted).toBeLessThan(sam!.header.minRaters)
+  })
+
+  test('Erin’s pending colleagues were invited after the release: their links still work', async () => {
+    const open = await db()
+      .select({ id: assignments.id })
+      .from(assignments)
+      .innerJoin(users, eq(users.id, assignments.respondentId))
+      .where(
+        and(
+          inArray(users.email, ['colleague@panorama.test', 'alex.answerer@panorama.test']),
+          isNull(assignments.closedAt),
+        ),
+      )
+    expect(open).toHaveLength(2)
   })
 })
 

@@ -14,6 +14,7 @@ import {
   parseId,
   questionColumns,
   schemeOf,
+  roundEndOf,
   subjectLabel,
   toAnswerQuestion,
   type Viewer,
@@ -150,7 +151,7 @@ export async function getAnsweringView(
       : mode === 'admin'
         ? `${ANSWER_MESSAGES.admin} This is a read-only view of the answers saved so far.`
         : mode === 'closed'
-          ? ANSWER_MESSAGES.closed(row.closesAt, row.timeZone)
+          ? ANSWER_MESSAGES.closed(roundEndOf(row), row.timeZone)
           : mode === 'not-open'
             ? ANSWER_MESSAGES.notOpen(row.opensAt, row.timeZone)
             : null

@@ -35,9 +35,27 @@ export function parseId(raw: string | null | undefined): string {
   return parsed.data
 }
 
-/** The scheme's status and dates, from a row that selected its status as `schemeStatus`. */
-export function schemeOf(row: { schemeStatus: SchemeStatus; opensAt: Date; closesAt: Date }): SchemeTimes {
-  return { status: row.schemeStatus, opensAt: row.opensAt, closesAt: row.closesAt }
+/**
+ * The scheme's status and dates, from a row that selected its status as `schemeStatus`, with the
+ * assignment's own early end (`roundEndedAt`: its subject's report was released) when selected.
+ */
+export function schemeOf(row: {
+  schemeStatus: SchemeStatus
+  opensAt: Date
+  closesAt: Date
+  roundEndedAt?: Date | null
+}): SchemeTimes {
+  return {
+    status: row.schemeStatus,
+    opensAt: row.opensAt,
+    closesAt: row.closesAt,
+    roundEndedAt: row.roundEndedAt,
+  }
+}
+
+/** When the respondent's round ended: the scheme's close, or earlier when the report was released. */
+export function roundEndOf(row: { closesAt: Date; roundEndedAt?: Date | null }): Date {
+  return row.roundEndedAt && row.roundEndedAt < row.closesAt ? row.roundEndedAt : row.closesAt
 }
 
 export type QuestionRow = {
@@ -104,6 +122,7 @@ export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb(
       questionnaireId: assignments.questionnaireId,
       dueAt: assignments.dueAt,
       submittedAt: assignments.submittedAt,
+      roundEndedAt: assignments.closedAt,
       questionnaireTitle: questionnaires.title,
       schemeName: schemes.name,
       schemeStatus: schemes.status,
@@ -137,6 +156,7 @@ export const ASSIGNMENT_SUMMARY = {
   status: assignments.status,
   relationship: assignments.relationship,
   dueAt: assignments.dueAt,
+  roundEndedAt: assignments.closedAt,
   subjectName: users.displayName,
   subjectEmail: users.email,
   schemeName: schemes.name,

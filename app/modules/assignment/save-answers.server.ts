@@ -23,6 +23,7 @@ import {
   parseId,
   questionColumns,
   schemeOf,
+  roundEndOf,
   subjectLabel,
   toAnswerQuestion,
   type Viewer,
@@ -137,6 +138,7 @@ type AnswerableState = {
   schemeStatus: SchemeStatus
   opensAt: Date
   closesAt: Date
+  roundEndedAt: Date | null
   timeZone: string
 }
 
@@ -160,7 +162,7 @@ function refuseUnlessAnswerable(
       kind: 'refused',
       status: 409,
       reason: 'closed',
-      message: ANSWER_MESSAGES.closed(state.closesAt, state.timeZone),
+      message: ANSWER_MESSAGES.closed(roundEndOf(state), state.timeZone),
     }
   if (phase === 'draft' || phase === 'upcoming')
     return {
@@ -265,6 +267,7 @@ async function lockAssignment(tx: Tx, id: string, respondentId: string) {
       schemeStatus: schemes.status,
       opensAt: schemes.opensAt,
       closesAt: schemes.closesAt,
+      roundEndedAt: assignments.closedAt,
       timeZone: schemes.timeZone,
     })
     .from(assignments)

@@ -357,6 +357,7 @@ export async function checkInvite(code: unknown): Promise<InviteCheck> {
       schemeStatus: schemes.status,
       opensAt: schemes.opensAt,
       closesAt: schemes.closesAt,
+      roundEndedAt: assignments.closedAt,
       disabledAt: users.disabledAt,
       role: users.role,
       subjectName: sql<string>`(
@@ -378,8 +379,12 @@ export async function checkInvite(code: unknown): Promise<InviteCheck> {
     row.usedAt ||
     row.expiresAt.getTime() <= Date.now() ||
     assignment.status === 'revoked' ||
-    schemePhase({ status: assignment.schemeStatus, opensAt: assignment.opensAt, closesAt: assignment.closesAt }) ===
-      'closed'
+    schemePhase({
+      status: assignment.schemeStatus,
+      opensAt: assignment.opensAt,
+      closesAt: assignment.closesAt,
+      roundEndedAt: assignment.roundEndedAt,
+    }) === 'closed'
   ) {
     return expiredInvite()
   }

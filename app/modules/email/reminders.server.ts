@@ -74,6 +74,8 @@ function schemeDue(at: SQL) {
 function assignmentDue(at: SQL) {
   return sql`
     a.status IN ('pending', 'in_progress')
+    -- Its round ended early: the subject's report was released (ADR 022).
+    AND a.closed_at IS NULL
     AND ${CLOCK} <= ${at} - make_interval(days => s.reminder_cadence_days)`
 }
 

@@ -664,27 +664,25 @@ function SelfPending({ header, viewer }: { header: ReportHeader; viewer: Viewer 
   )
 }
 
-function MoreAnswersNeeded({
-  header,
-  needed,
-  viewer,
-}: {
-  header: ReportHeader
-  needed: number
-  viewer: Viewer
-}) {
+/** Before the release: when the colleagues' results will appear (ADR 022). */
+export function releaseLine(
+  header: Pick<ReportHeader, 'reportRelease' | 'closesAt' | 'timeZone'>,
+  viewer: Viewer,
+) {
+  const whose = viewer === 'employee' ? 'Your colleagues’' : 'Colleagues’'
+  return header.reportRelease === 'by_admin'
+    ? `${whose} results appear when your administrator releases them, usually at your debrief.`
+    : `${whose} results appear when the programme closes on ${formatDate(header.closesAt, header.timeZone)}.`
+}
+
+function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
   return (
-    <div role="status" className="card flex flex-col gap-3 border-amber-300 bg-amber-50">
-      <h2 className="text-lg font-semibold">More answers needed</h2>
+    <div role="status" className="card flex flex-col gap-3 border-sky-300 bg-sky-50">
+      <h2 className="text-lg font-semibold">Colleagues’ results are not released yet</h2>
+      <p>{releaseLine(header, viewer)}</p>
       <p>
-        {plural(needed, 'more colleague answer is', 'more colleague answers are')} needed before colleagues’
-        feedback appears. So far {header.colleaguesSubmitted} of the {header.minRaters} needed{' '}
-        {header.colleaguesSubmitted === 1 ? 'has' : 'have'} answered.
-      </p>
-      <p>
-        Colleagues’ answers appear only once at least {plural(header.minRaters, 'colleague', 'colleagues')}{' '}
-        have answered, so that no answer can be traced to one person.
-        {header.schemeClosed ? ' The scheme has closed, so no more answers can come in.' : null}
+        They are released all at once, so nothing you read changes as colleagues answer one by one. So far{' '}
+        {answeredLine(header).replace(/\.$/, '')}.
       </p>
       {viewer === 'employee' && !header.schemeClosed ? (
         <p>
@@ -693,6 +691,24 @@ function MoreAnswersNeeded({
           </Link>
         </p>
       ) : null}
+    </div>
+  )
+}
+
+function MoreAnswersNeeded({ header, needed }: { header: ReportHeader; needed: number }) {
+  return (
+    <div role="status" className="card flex flex-col gap-3 border-amber-300 bg-amber-50">
+      <h2 className="text-lg font-semibold">More answers needed</h2>
+      <p>
+        {plural(needed, 'more colleague answer was', 'more colleague answers were')} needed before colleagues’
+        feedback could appear. When the results were released, {header.colleaguesSubmitted} of the{' '}
+        {header.minRaters} needed had answered.
+      </p>
+      <p>
+        Colleagues’ answers appear only once at least {plural(header.minRaters, 'colleague', 'colleagues')}{' '}
+        have answered, so that no answer can be traced to one person.
+        {header.schemeClosed ? ' The scheme has closed, so no more answers can come in.' : null}
+      </p>
     </div>
   )
 }
@@ -743,9 +759,13 @@ function ReportSections({
     <article aria-labelledby="page-title" className="report flex flex-col gap-8">
       <Header header={report.header} drawAllCharts={drawAllCharts} />
       {report.status === 'self-pending' ? <SelfPending header={report.header} viewer={viewer} /> : null}
-      {report.status === 'gathering' ? (
+      {report.status === 'gathering' || report.status === 'awaiting-release' ? (
         <>
-          <MoreAnswersNeeded header={report.header} needed={report.needed} viewer={viewer} />
+          {report.status === 'gathering' ? (
+            <MoreAnswersNeeded header={report.header} needed={report.needed} />
+          ) : (
+            <AwaitingRelease header={report.header} viewer={viewer} />
+          )}
           <p className="text-slate-800">
             Meanwhile, here is {viewer === 'employee' ? 'your own' : 'the'} self-assessment.
           </p>

@@ -18,7 +18,8 @@ import {
  * fixed — one for the header, then (once the self-assessment is submitted) one for the questions,
  * one for the categories and, only when the anonymity gate is open, one for the size of each
  * relationship group and one for the comments — whatever the number of questions or colleagues.
- * Colleagues leave the database only as aggregates: per question, all colleagues and per
+ * Colleague figures are read only from the latest release's copies (ADR 022): before a release the
+ * colleague statements never run. Colleagues leave the database only as aggregates: per question, all colleagues and per
  * relationship group (count and sum, never who); which of those the page may show is decided in
  * report.ts (rater-groups.ts, ADR 021).
  *
@@ -36,21 +37,16 @@ export function anonymousKey(secret: string, salt: string, id: string): string {
 }
 
 /**
- * The counted colleagues: submitted rater assignments of this subject in this scheme. The gate is
- * applied again here, so even if a response were reopened between the header and this statement, no
- * colleague row leaves the database below the threshold.
+ * The counted colleagues: the responses copied by the subject's latest release (ADR 022), never the
+ * live ones, so nothing submitted, reopened or edited after the release changes the report. The
+ * gate is applied again here on the snapshot's count, so no colleague row leaves the database below
+ * the threshold; with no release there are no rows at all.
  */
 function ratersCte(header: HeaderRow, open: boolean): SQL {
   return sql`counted AS (
-    SELECT a.id AS assignment_id, r.id AS response_id
-    FROM assignments a
-    JOIN responses r ON r.assignment_id = a.id
-    WHERE ${open}::boolean
-      AND a.scheme_id = ${header.scheme_id}
-      AND a.subject_id = ${header.subject_id}
-      AND a.relationship <> 'self'
-      AND a.status = 'submitted'
-      AND r.submitted_at IS NOT NULL
+    SELECT x.id AS release_response_id, x.relationship
+    FROM report_release_responses x
+    WHERE ${open}::boolean AND x.release_id = ${header.release_id ?? null}::uuid
   ),
   raters AS (
     SELECT * FROM counted WHERE (SELECT count(*) FROM counted) >= ${Number(header.min_raters)}::int
@@ -90,7 +86,11 @@ async function headerOf(tx: Tx, responseId: string) {
         JOIN responses cr ON cr.assignment_id = c.id
         WHERE c.scheme_id = a.scheme_id AND c.subject_id = a.subject_id
           AND c.relationship <> 'self' AND c.status = 'submitted'
-          AND cr.submitted_at IS NOT NULL)::int AS submitted
+          AND cr.submitted_at IS NOT NULL)::int AS submitted,
+      s.report_release,
+      rel.id AS release_id,
+      rel.released_at,
+      rel.raters AS released_raters
     FROM responses r
     JOIN assignments a ON a.id = r.assignment_id
     JOIN users u ON u.id = a.subject_id
@@ -98,6 +98,14 @@ async function headerOf(tx: Tx, responseId: string) {
     JOIN companies co ON co.id = s.company_id
     JOIN brands b ON b.id = co.brand_id
     JOIN questionnaires qn ON qn.id = a.questionnaire_id
+    LEFT JOIN LATERAL (
+      SELECT rr.id, rr.released_at,
+        (SELECT count(*) FROM report_release_responses x WHERE x.release_id = rr.id)::int AS raters
+      FROM report_releases rr
+      WHERE rr.scheme_id = a.scheme_id AND rr.subject_id = a.subject_id
+      ORDER BY rr.released_at DESC, rr.id DESC
+      LIMIT 1
+    ) rel ON true
     WHERE r.id = ${responseId} AND a.relationship = 'self'`,
   )
   return row
@@ -110,11 +118,11 @@ function questionRows(tx: Tx, header: HeaderRow, open: boolean) {
     sql`
     WITH ${ratersCte(header, open)},
     rater_answers AS (
-      SELECT an.question_id, an.numeric_value, an.not_applicable, an.text_value, ga.relationship,
+      SELECT an.question_id, an.numeric_value, an.not_applicable, an.text_value, ra.relationship,
         CASE WHEN jsonb_typeof(an.choices) = 'array' THEN an.choices ELSE '[]'::jsonb END AS choices
-      FROM answers an
-      JOIN raters ra ON ra.response_id = an.response_id
-      JOIN assignments ga ON ga.id = ra.assignment_id
+      FROM report_release_answers an
+      JOIN raters ra ON ra.release_response_id = an.release_response_id
+      WHERE an.release_id = ${header.release_id ?? null}::uuid
     ),
     by_group AS (
       SELECT question_id, jsonb_object_agg(relationship::text, jsonb_build_object('n', n, 'sum', total)) AS groups
@@ -203,24 +211,27 @@ function groupSizeRows(tx: Tx, header: HeaderRow) {
     tx,
     sql`
     WITH ${ratersCte(header, true)}
-    SELECT a.relationship::text AS relationship, count(*)::int AS raters
+    SELECT ra.relationship::text AS relationship, count(*)::int AS raters
     FROM raters ra
-    JOIN assignments a ON a.id = ra.assignment_id
-    GROUP BY a.relationship`,
+    GROUP BY ra.relationship`,
   )
 }
 
-/** The colleagues' non-empty free-text answers; the answer id only orders them and never leaves the server. */
+/**
+ * The colleagues' non-empty free-text answers as released; the original answer id only orders them
+ * (ADR 006) and never leaves the server.
+ */
 function commentRows(tx: Tx, header: HeaderRow) {
   return queryRows<CommentRow>(
     tx,
     sql`
     WITH ${ratersCte(header, true)}
-    SELECT an.id AS answer_id, an.question_id, an.text_value
+    SELECT an.source_answer_id AS answer_id, an.question_id, an.text_value
     FROM raters ra
-    JOIN answers an ON an.response_id = ra.response_id
+    JOIN report_release_answers an ON an.release_response_id = ra.release_response_id
     JOIN questions q ON q.id = an.question_id
-    WHERE q.questionnaire_id = ${header.questionnaire_id}
+    WHERE an.release_id = ${header.release_id ?? null}::uuid
+      AND q.questionnaire_id = ${header.questionnaire_id}
       AND q.kind IN ('text', 'textarea')
       AND NOT an.not_applicable
       AND btrim(coalesce(an.text_value, '')) <> ''`,
@@ -239,7 +250,10 @@ export async function loadReport(responseId: string, tx: Tx = getDb()): Promise<
   if (!header.self_submitted_at) {
     return shapeReport({ header, questions: [], categories: [], groupSizes: [], comments: [] }, keyOf)
   }
-  const { open } = anonymityGate(Number(header.submitted), Number(header.min_raters))
+  // Colleague figures come only from a release, and the gate counts the release's colleagues.
+  const { open } = header.release_id
+    ? anonymityGate(Number(header.released_raters), Number(header.min_raters))
+    : { open: false }
   // One after the other: a PGlite connection runs one statement at a time anyway, and on a pool
   // parallel statements would each take a connection for a page that is fast either way.
   const questions = await questionRows(tx, header, open)

@@ -38,6 +38,13 @@ export type HeaderRow = {
   min_raters: number
   invited: number
   submitted: number
+  /** When the scheme's reports show colleagues' results: 'on_close' (default) or 'by_admin'. */
+  report_release?: string | null
+  /** The latest release of this report (ADR 022); null/absent: not released, no colleague figure. */
+  release_id?: string | null
+  released_at?: Date | string | null
+  /** How many colleagues' responses the release copied (the gate counts these). */
+  released_raters?: number | null
 }
 
 /** One question with the self answer and, when the gate is open, the colleagues' aggregates. */
@@ -100,8 +107,15 @@ export type ReportHeader = {
   minRaters: number
   /** Rater assignments that are not revoked. */
   invited: number
-  /** Rater assignments submitted (revoked and self excluded). */
+  /**
+   * Colleagues who answered: once released, those in the release (the figures' basis); before, the
+   * rater assignments submitted so far (revoked and self excluded).
+   */
   colleaguesSubmitted: number
+  /** When the scheme's reports are released: when it closes, or by an administrator. */
+  reportRelease: 'on_close' | 'by_admin'
+  /** When the colleagues' results were released (the latest release); null before. */
+  releasedAt: string | null
 }
 
 export type SelfAnswer = {
@@ -186,6 +200,15 @@ export type ScaleRange = { min: number; max: number }
 export type ReportData =
   | { status: 'self-pending'; header: ReportHeader }
   | {
+      /** Not released yet: the employee's own answers and progress counts, no colleague figure. */
+      status: 'awaiting-release'
+      header: ReportHeader
+      scale: ScaleRange
+      categories: SelfCategory[]
+      questions: SelfQuestion[]
+    }
+  | {
+      /** Released, but with fewer than `min_raters` colleagues behind it. */
       status: 'gathering'
       header: ReportHeader
       needed: number
@@ -265,7 +288,9 @@ export function shapeHeader(row: HeaderRow): ReportHeader {
     selfSubmittedAt: iso(row.self_submitted_at),
     minRaters: Number(row.min_raters),
     invited: Number(row.invited),
-    colleaguesSubmitted: Number(row.submitted),
+    colleaguesSubmitted: row.release_id ? Number(row.released_raters ?? 0) : Number(row.submitted),
+    reportRelease: row.report_release === 'by_admin' ? 'by_admin' : 'on_close',
+    releasedAt: row.release_id ? iso(row.released_at ?? null) : null,
   }
 }
 
@@ -406,6 +431,16 @@ export function shapeReport(raw: RawReport, keyOf: (id: string) => string): Repo
   const questions = [...raw.questions].sort((a, b) => Number(a.position) - Number(b.position))
   const selfQuestions = questions.map(selfQuestion)
   const scale = scaleRange(selfQuestions)
+  const selfCategories = () => raw.categories.map((c) => ({ category: c.category, self: round2(c.self_avg) }))
+  // Before a release nothing a colleague answered reaches the result, whatever the rows hold.
+  if (!header.releasedAt)
+    return {
+      status: 'awaiting-release',
+      header,
+      scale,
+      categories: selfCategories(),
+      questions: selfQuestions,
+    }
   const gate = anonymityGate(header.colleaguesSubmitted, header.minRaters)
   if (!gate.open) {
     return {
@@ -413,7 +448,7 @@ export function shapeReport(raw: RawReport, keyOf: (id: string) => string): Repo
       header,
       needed: gate.needed,
       scale,
-      categories: raw.categories.map((c) => ({ category: c.category, self: round2(c.self_avg) })),
+      categories: selfCategories(),
       questions: selfQuestions,
     }
   }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure } from '#db/client'
 import { log } from '#app/lib/logger.server'
+import { releaseOnClose } from '#app/modules/report/release.server'
 
 /**
  * The scheme clock (docs/decisions/013-scheme-lifecycle.md): schemes whose closing time has passed
@@ -68,7 +69,13 @@ export function startSchemeClock(
     timer = undefined
     inFlight = (async () => {
       try {
-        if (isDatabaseOpen() && !isDatabaseDown()) await closeDueSchemes(now())
+        if (isDatabaseOpen() && !isDatabaseDown()) {
+          const at = now()
+          await closeDueSchemes(at)
+          // Schemes that release on close release their reports (ADR 022); idempotent, so a round
+          // that failed between the two statements is made good by the next one.
+          await releaseOnClose(at)
+        }
       } catch (error) {
         if (!reportDatabaseFailure(error))
           log.error('scheme clock round failed', {

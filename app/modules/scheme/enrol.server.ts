@@ -19,7 +19,11 @@ export async function enrolEmployees(
 ): Promise<{ enrolled: string[] }> {
   if (Array.isArray(employees) && !employees.length) return { enrolled: [] }
   const [scheme] = await tx
-    .select({ companyId: schemes.companyId, questionnaireId: schemes.questionnaireId, closesAt: schemes.closesAt })
+    .select({
+      companyId: schemes.companyId,
+      questionnaireId: schemes.questionnaireId,
+      closesAt: schemes.closesAt,
+    })
     .from(schemes)
     .where(eq(schemes.id, schemeId))
   if (!scheme) return { enrolled: [] }
@@ -36,7 +40,12 @@ export async function enrolEmployees(
         })
         .from(users)
         .where(
-          and(chosen, eq(users.role, 'employee'), eq(users.companyId, scheme.companyId), sql`${users.disabledAt} IS NULL`),
+          and(
+            chosen,
+            eq(users.role, 'employee'),
+            eq(users.companyId, scheme.companyId),
+            sql`${users.disabledAt} IS NULL`,
+          ),
         ),
     )
     .onConflictDoNothing()

@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, queryRows } from '#db/client'
 import { assignments, schemeMembers, users } from '#db/schema/index'
-import type { AssignmentStatus, ReportRelease } from '#db/enums'
+import type { AssignmentStatus } from '#db/enums'
 import { getEnv } from '#app/config/env.server'
 import { formatDate } from '#app/lib/dates'
 import { escapeLike, keysetCondition, keysetPage, keysetPlan, type Page } from '#app/lib/keyset.server'
@@ -21,7 +21,7 @@ import {
 } from './programme-mail.server'
 import { lockScheme, type SchemeDetail } from './scheme.server'
 import { REMOVAL_MESSAGES, type SchemeDetailQuery } from './schemas'
-import { schemePhase, type SchemePhase } from './state'
+import { schemePhase } from './state'
 
 /**
  * A scheme's people: the per-participant progress table, the enrol picker, enrolling (chosen
@@ -55,6 +55,8 @@ export type ParticipantRow = {
   colleaguesInvited: number
   colleaguesAnswered: number
   report: ReportState
+  /** When their report was last released (ADR 022); null before. */
+  releasedAt: string | null
   /** Their self-assessment has a response (begun or submitted). */
   started: boolean
   /** No response and no live colleague invitation: the enrolment may be removed. */
@@ -63,20 +65,20 @@ export type ParticipantRow = {
 }
 
 /**
- * The report's state from what exists today: nothing before the self-assessment is in; gathering
- * until min_raters colleagues have answered; then ready, and released once the scheme has closed
- * when it releases on close (release by an admin is built by a later issue: until then, "ready").
+ * The report's state: released once a release exists (report_releases, ADR 022); before that,
+ * nothing until the self-assessment is in, gathering until min_raters colleagues have answered,
+ * then ready to release.
  */
 export function reportStateOf(input: {
   self: SelfState
   answered: number
   minRaters: number
-  reportRelease: ReportRelease
-  phase: SchemePhase
+  released: boolean
 }): ReportState {
+  if (input.released) return 'released'
   if (input.self !== 'submitted') return 'none'
   if (input.answered < input.minRaters) return 'gathering'
-  return input.reportRelease === 'on_close' && input.phase === 'closed' ? 'released' : 'ready'
+  return 'ready'
 }
 
 type RawParticipant = {
@@ -91,6 +93,7 @@ type RawParticipant = {
   hasResponse: boolean
   invited: number
   answered: number
+  releasedAt: Date | string | null
   createdKey: string
 }
 
@@ -129,7 +132,10 @@ export async function listParticipants(
         page.disabled, page.invited_at AS "invitedAt", page.created_key AS "createdKey",
         self.id AS "selfId", self.status AS "selfStatus",
         EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = self.id) AS "hasResponse",
-        coalesce(c.invited, 0) AS invited, coalesce(c.answered, 0) AS answered
+        coalesce(c.invited, 0) AS invited, coalesce(c.answered, 0) AS answered,
+        (SELECT rr.released_at FROM report_releases rr
+          WHERE rr.scheme_id = ${scheme.id} AND rr.subject_id = page.id
+          ORDER BY rr.released_at DESC, rr.id DESC LIMIT 1) AS "releasedAt"
       FROM page
       LEFT JOIN assignments self
         ON self.scheme_id = ${scheme.id} AND self.subject_id = page.id AND self.relationship = 'self'
@@ -162,13 +168,8 @@ export async function listParticipants(
       selfAssignmentId: r.selfId,
       colleaguesInvited: invited,
       colleaguesAnswered: answered,
-      report: reportStateOf({
-        self,
-        answered,
-        minRaters: scheme.minRaters,
-        reportRelease: scheme.reportRelease,
-        phase: scheme.phase,
-      }),
+      report: reportStateOf({ self, answered, minRaters: scheme.minRaters, released: Boolean(r.releasedAt) }),
+      releasedAt: r.releasedAt ? new Date(r.releasedAt).toISOString() : null,
       started: Boolean(r.hasResponse),
       removable: !r.hasResponse && invited === 0,
       createdAt: r.createdKey,

@@ -92,13 +92,11 @@ const companyId = z.uuid({ error: SCHEME_MESSAGES.company })
 const questionnaireId = z.uuid({ error: SCHEME_MESSAGES.questionnaire })
 
 const timeZone = z.pipe(
-  z
-    .string({ error: SCHEME_MESSAGES.timeZone })
-    .check(
-      z.trim(),
-      z.maxLength(64, SCHEME_MESSAGES.timeZone),
-      z.refine((v) => canonicalTimeZone(v) !== null, SCHEME_MESSAGES.timeZone),
-    ),
+  z.string({ error: SCHEME_MESSAGES.timeZone }).check(
+    z.trim(),
+    z.maxLength(64, SCHEME_MESSAGES.timeZone),
+    z.refine((v) => canonicalTimeZone(v) !== null, SCHEME_MESSAGES.timeZone),
+  ),
   z.transform((v: string) => canonicalTimeZone(v)!),
 )
 
@@ -253,6 +251,9 @@ export const SchemeAddEmployeeSchema = z.object({
 
 export const SchemeRemoveSchema = z.object({ intent: z.literal('remove'), employeeId })
 export const SchemeRemindSchema = z.object({ intent: z.literal('remind'), employeeId })
+/** Release (or release again) one participant's report, and every report of the scheme (ADR 022). */
+export const SchemeReleaseSchema = z.object({ intent: z.literal('release'), employeeId })
+export const SchemeReleaseAllSchema = z.object({ intent: z.literal('release-all') })
 
 // ---------------------------------------------------------------------------------------------
 // The list's and the detail page's addresses: bad values fall back rather than failing the page.
@@ -297,8 +298,10 @@ export const SchemeDetailQuerySchema = z.object({
   after: cursor,
   before: cursor,
   edit: z.catch(z.optional(z.string()), undefined),
-  confirm: z.catch(z.optional(z.enum(['launch', 'close', 'reopen', 'enrol-all'])), undefined),
+  confirm: z.catch(z.optional(z.enum(['launch', 'close', 'reopen', 'enrol-all', 'release-all'])), undefined),
   remove: z.catch(z.optional(z.uuid()), undefined),
+  /** The participant whose report the "release" confirmation is about. */
+  release: z.catch(z.optional(z.uuid()), undefined),
 })
 export type SchemeDetailQuery = z.output<typeof SchemeDetailQuerySchema>
 

@@ -12,6 +12,7 @@ import {
   timestampKey,
   type Page,
 } from '#app/lib/keyset.server'
+import { releaseOnClose } from '#app/modules/report/release.server'
 import { ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -532,6 +533,8 @@ export async function closeScheme(
       entityId: id,
       details: { by: 'admin', closedAt: closedAt.toISOString(), withdrawn },
     })
+    // A scheme that releases on close releases its reports now, in the same transaction (ADR 022).
+    if (current.reportRelease === 'on_close') await releaseOnClose(now, { tx, schemeId: id })
     return ok({ name: current.name, withdrawn })
   })
 }

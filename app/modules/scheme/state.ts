@@ -11,9 +11,19 @@ import type { SchemeStatus } from '#db/enums'
  */
 export type SchemePhase = 'draft' | 'upcoming' | 'open' | 'closed'
 
-export type SchemeTimes = { status: SchemeStatus; opensAt: Date; closesAt: Date }
+export type SchemeTimes = {
+  status: SchemeStatus
+  opensAt: Date
+  closesAt: Date
+  /**
+   * For one colleague's assignment: when its round ended early because the subject's report was
+   * released (assignments.closed_at, ADR 022). Such an assignment is closed, whatever the scheme.
+   */
+  roundEndedAt?: Date | null
+}
 
 export function schemePhase(scheme: SchemeTimes, now: Date = new Date()): SchemePhase {
+  if (scheme.roundEndedAt) return 'closed'
   if (scheme.status === 'closed' || scheme.closesAt.getTime() <= now.getTime()) return 'closed'
   if (scheme.status === 'draft') return 'draft'
   return scheme.opensAt.getTime() > now.getTime() ? 'upcoming' : 'open'

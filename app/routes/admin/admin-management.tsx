@@ -119,7 +119,9 @@ export default function AdminManagement({ loaderData, actionData }: Route.Compon
                       </Link>
                       {row.id === me ? <span className="ml-2 text-xs text-slate-700">(you)</span> : null}
                       {/* On a phone the e-mail goes under the name instead of a column of its own. */}
-                      <span className="block font-normal break-all text-slate-700 sm:hidden">{row.email}</span>
+                      <span className="block font-normal break-all text-slate-700 sm:hidden">
+                        {row.email}
+                      </span>
                     </th>
                     <td className="hidden px-4 py-3 text-slate-800 sm:table-cell">{row.email}</td>
                     <td className="px-4 py-3">

@@ -117,7 +117,11 @@ export async function action({ request, context }: Route.ActionArgs) {
           listHref(request),
           changed.length
             ? { kind: 'success', title: 'Company saved', description: `“${input.name}” was updated.` }
-            : { kind: 'info', title: 'Nothing to save', description: 'The company already had those details.' },
+            : {
+                kind: 'info',
+                title: 'Nothing to save',
+                description: 'The company already had those details.',
+              },
         ),
     )
 

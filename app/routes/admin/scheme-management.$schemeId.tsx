@@ -32,12 +32,15 @@ import {
   SchemeEnrolSchema,
   SchemeExtendSchema,
   SchemeLaunchSchema,
+  SchemeReleaseAllSchema,
+  SchemeReleaseSchema,
   SchemeRemindSchema,
   SchemeRemoveSchema,
   SchemeReopenSchema,
   SchemeUpdateSchema,
   schemeInputOf,
 } from '#app/modules/scheme/schemas'
+import { releaseParticipant, releaseScheme } from '#app/modules/report/release.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
@@ -65,15 +68,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!scheme) notFound()
   const query = parseSchemeDetailQuery(new URL(request.url).searchParams)
   const editing = query.edit !== undefined
-  const [participants, candidates, options, removing] = await Promise.all([
+  const [participants, candidates, options, removing, releasing] = await Promise.all([
     listParticipants(scheme, query),
     scheme.phase === 'closed' ? null : listCandidates(scheme, query.find),
     editing ? getSchemeFormOptions(scheme.questionnaireId) : null,
     query.remove ? getParticipant(scheme, query.remove) : null,
+    query.release ? getParticipant(scheme, query.release) : null,
   ])
   const notices: string[] = []
   if (participants.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
-  if (query.remove && !removing) notices.push('That employee is not enrolled in this scheme (any more).')
+  if ((query.remove && !removing) || (query.release && !releasing))
+    notices.push('That employee is not enrolled in this scheme (any more).')
   return {
     scheme,
     query: { q: query.q, find: query.find, confirm: query.confirm ?? null, editing },
@@ -81,6 +86,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     candidates,
     options,
     removing,
+    releasing,
     notices,
   }
 }
@@ -88,7 +94,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 /** The page as it was, without a panel open: where a finished change returns to. */
 function pageHref(request: Request, params: { schemeId: string }) {
   const url = new URL(request.url)
-  for (const name of ['edit', 'confirm', 'remove', 'index']) url.searchParams.delete(name)
+  for (const name of ['edit', 'confirm', 'remove', 'release', 'index']) url.searchParams.delete(name)
   const search = url.searchParams.toString()
   return `/admin/scheme-management/${params.schemeId}${search ? `?${search}` : ''}`
 }
@@ -232,6 +238,34 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           done(
             'Reminder sent',
             `${plural(r.sent, 'reminder', 'reminders')} queued about ${r.employeeName}’s feedback.`,
+          ),
+      )
+    case 'release':
+      return submitIntent(
+        formData,
+        'release',
+        SchemeReleaseSchema,
+        ({ employeeId }) => releaseParticipant(actor, id, employeeId),
+        (r) =>
+          done(
+            'Report released',
+            `The report now shows ${plural(r.raters, 'colleague’s answers', 'colleagues’ answers')}; the employee was e-mailed${
+              r.closedAssignments
+                ? ` and ${plural(r.closedAssignments, 'unanswered invitation was', 'unanswered invitations were')} closed`
+                : ''
+            }.`,
+          ),
+      )
+    case 'release-all':
+      return submitIntent(
+        formData,
+        'release-all',
+        SchemeReleaseAllSchema,
+        () => releaseScheme(actor, id),
+        (r) =>
+          done(
+            'Reports released',
+            `${plural(r.released, 'report', 'reports')} of “${r.schemeName}” released; each employee was e-mailed.`,
           ),
       )
     default:

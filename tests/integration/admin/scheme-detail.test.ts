@@ -20,6 +20,7 @@ import {
 } from '#db/factories'
 import { instantToZonedTime } from '#app/lib/dates'
 import { hashSecret } from '#app/modules/auth/session.server'
+import { releaseOnClose } from '#app/modules/report/release.server'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 
@@ -800,11 +801,16 @@ describe('progress and reminders', () => {
     expect(nell).toContain('No account yet')
     expect(nell).toContain('>Not started<')
     expect(nell).toContain('After the self-assessment')
-    // Released on close: once the scheme has closed, the report is out.
+    // Released on close: once the scheme has closed (and the clock's release has run, ADR 022),
+    // the report is out; a closed scheme without a release is not.
     await db()
       .update(schemes)
       .set({ status: 'closed', closedAt: new Date() })
       .where(eq(schemes.id, scheme.id))
+    expect((await view(scheme.id)).slice((await view(scheme.id)).indexOf('>Pat Password<'))).toMatch(
+      /^[^]*?Ready, not released/,
+    )
+    await releaseOnClose(new Date(), { schemeId: scheme.id })
     const closed = await view(scheme.id)
     expect(closed.slice(closed.indexOf('>Pat Password<'))).toMatch(/^[^]*?>Released</)
     await db().update(schemes).set({ status: 'open', closedAt: null }).where(eq(schemes.id, scheme.id))

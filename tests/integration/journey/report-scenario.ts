@@ -13,6 +13,7 @@ import {
   type QuestionSeed,
 } from '#db/factories'
 import { vi } from 'vitest'
+import { releaseParticipant } from '#app/modules/report/release.server'
 
 /**
  * Report scenarios built with the shared factories: a scheme with a threshold, an employee with a
@@ -118,6 +119,11 @@ export async function buildReport(input: {
   questions?: QuestionSeed[]
   selfSubmitted?: boolean
   selfAnswers?: (qs: Question[]) => AnswerSeed[]
+  /**
+   * Release the report once the colleagues are in (ADR 022: colleague figures come only from a
+   * release). Default true; false leaves it unreleased, as before a programme closes.
+   */
+  release?: boolean
 }) {
   const questionnaire = await createQuestionnaire({ questions: input.questions ?? QUESTIONS })
   const scheme = await createScheme({ minRaters: input.minRaters, questionnaireId: questionnaire.id })
@@ -154,7 +160,16 @@ export async function buildReport(input: {
       await getDb().update(assignments).set({ status: 'revoked' }).where(eq(assignments.id, assignment.id))
     raters.push({ user, assignment, responseId, name })
   }
+  if ((input.release ?? true) && (input.selfSubmitted ?? true)) await releaseNow(scheme.id, employee.id)
   return { scheme, employee, self, rid: selfResponse.id, qs, raters }
+}
+
+/** Releases (again) the employee's report as an administrator would, through the real release module. */
+export async function releaseNow(schemeId: string, subjectId: string) {
+  const admin = await createUser({ role: 'admin', password: null })
+  const outcome = await releaseParticipant({ id: admin.id }, schemeId, subjectId)
+  if (!outcome.ok) throw new Error(`release refused: ${JSON.stringify(outcome)}`)
+  return outcome.value
 }
 
 /** Counts the statements sent to the database (node-postgres pool or PGlite) while `run` runs. */

@@ -116,8 +116,8 @@ describe('the anonymity threshold', () => {
     expectNoColleagueData(html.body, secrets)
     const text = textOf(html.body)
     expect(text).toContain('More answers needed')
-    expect(text).toContain('1 more colleague answer is needed')
-    expect(text).toContain('So far 2 of the 3 needed have answered')
+    expect(text).toContain('1 more colleague answer was needed')
+    expect(text).toContain('When the results were released, 2 of the 3 needed had answered')
     expect(text).toContain('2 of 3 invited colleagues answered.')
     // Their own answers are there meanwhile.
     expect(text).toContain('My own note')

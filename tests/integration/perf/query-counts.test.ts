@@ -16,6 +16,7 @@ import {
 } from '#db/factories'
 import { DEMO_QUESTIONS } from '#db/seed'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
+import { releaseParticipant, releaseScheme } from '#app/modules/report/release.server'
 import { useTestDatabase } from '#tests/support/database'
 import { sessionCookieFor } from '#tests/support/app'
 import { useQueryCountingServer } from '#tests/support/query-count'
@@ -98,6 +99,9 @@ const EXPECTED = {
   'GET /admin/scheme-management/:schemeId': SESSION_READS + 3,
   // …and the edit form's choices.
   'GET /admin/scheme-management/:schemeId?edit': SESSION_READS + 4,
+  // …or the release confirmation: the participant by the table's own query (ADR 022).
+  'GET /admin/scheme-management/:schemeId?release=:uid': SESSION_READS + 4,
+  'GET /admin/scheme-management/:schemeId?confirm=release-all': SESSION_READS + 3,
   // The page of questionnaire lines with every version's question count and schemes (one statement).
   'GET /admin/questionnaire-management': SESSION_READS + 1,
   'GET /admin/questionnaire-management?status=published&q=:title': SESSION_READS + 1,
@@ -210,6 +214,8 @@ async function smallWorld() {
     submitted: true,
   })
   for (let k = 0; k < 4; k++) await rater(world.scheme, world.employee.id, k < 3)
+  // Released (ADR 022): the report's colleague statements run on the release's copies.
+  await releaseParticipant({ id: admin.id }, world.scheme.id, world.employee.id)
 
   world.answerer = await createUser({ role: 'employee', companyId: world.company.id })
   const answering = await enrolEmployee(world.scheme, world.answerer.id)
@@ -273,6 +279,8 @@ async function growWorld() {
   const { scheme, employee, answerer } = world as Required<typeof world>
   for (let i = 0; i < 8; i++) await createCompany({ brandId: (await createBrand()).id })
   for (let k = 0; k < 4; k++) await rater(scheme!, employee!.id, k < 3)
+  // Released again with the new colleagues: the report reads the latest of two releases.
+  await releaseParticipant({ id: ids.admin }, scheme!.id, employee!.id)
 
   const second = await createScheme({
     companyId: world.company!.id,
@@ -290,6 +298,9 @@ async function growWorld() {
 
   await crowd(scheme!, 16)
   await crowd(second, 4)
+  // Many releases in the tables, the crowd's among them.
+  await releaseScheme({ id: ids.admin }, scheme!.id)
+  await releaseScheme({ id: ids.admin }, second.id)
   await stageImportRows(ids.import, 3, 200)
   // The employee is asked for feedback by others too (the detail page lists it).
   for (let k = 0; k < 3; k++) {
@@ -354,6 +365,10 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
     get(`/admin/scheme-management/${ids.scheme}`, cookies.admin),
   'GET /admin/scheme-management/:schemeId?edit': () =>
     get(`/admin/scheme-management/${ids.scheme}?edit`, cookies.admin),
+  'GET /admin/scheme-management/:schemeId?release=:uid': () =>
+    get(`/admin/scheme-management/${ids.scheme}?release=${ids.employee}`, cookies.admin),
+  'GET /admin/scheme-management/:schemeId?confirm=release-all': () =>
+    get(`/admin/scheme-management/${ids.scheme}?confirm=release-all`, cookies.admin),
   'GET /admin/questionnaire-management': () => get('/admin/questionnaire-management', cookies.admin),
   'GET /admin/questionnaire-management?status=published&q=:title': () =>
     get('/admin/questionnaire-management?status=published&q=Leadership', cookies.admin),

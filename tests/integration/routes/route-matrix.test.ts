@@ -323,6 +323,17 @@ const ROWS = (): Row[] => [
     get: guarded(`/admin/scheme-management/${ids.scheme}`, ['admin'], 200),
     post: guarded(`/admin/scheme-management/${ids.scheme}`, ['admin'], 400),
   },
+  // The report release confirmations (ADR 022): the same guards; a bare POST names no intent.
+  {
+    path: () => `/admin/scheme-management/${ids.scheme}?release=${ids.employee}`,
+    get: guarded(`/admin/scheme-management/${ids.scheme}?release=${ids.employee}`, ['admin'], 200),
+    post: guarded(`/admin/scheme-management/${ids.scheme}?release=${ids.employee}`, ['admin'], 400),
+  },
+  {
+    path: () => `/admin/scheme-management/${ids.scheme}?confirm=release-all`,
+    get: guarded(`/admin/scheme-management/${ids.scheme}?confirm=release-all`, ['admin'], 200),
+    post: guarded(`/admin/scheme-management/${ids.scheme}?confirm=release-all`, ['admin'], 400),
+  },
   ...['some-scheme', '00000000-0000-4000-8000-000000000000'].map((id) => ({
     path: () => `/admin/scheme-management/${id}`,
     get: guarded(`/admin/scheme-management/${id}`, ['admin'], 404),

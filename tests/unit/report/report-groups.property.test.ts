@@ -60,7 +60,11 @@ const header = (submitted: number, minRaters: number): HeaderRow => ({
   self_submitted_at: new Date('2029-01-01T00:00:00Z'),
   min_raters: minRaters,
   invited: submitted,
-  submitted,
+  submitted, // Released (ADR 022): the colleague figures below come from this release's copies.
+  report_release: 'on_close',
+  release_id: 'rel-1',
+  released_at: new Date('2029-02-01T00:00:00Z'),
+  released_raters: submitted,
 })
 
 function ratersOf(sizes: Record<RaterGroup, number>): Rater[] {

@@ -65,7 +65,11 @@ const header = (submitted: number, minRaters: number, selfSubmitted = true): Hea
   self_submitted_at: selfSubmitted ? new Date('2029-01-01T00:00:00Z') : null,
   min_raters: minRaters,
   invited: submitted + 1,
-  submitted,
+  submitted, // Released (ADR 022): the colleague figures below come from this release's copies.
+  report_release: 'on_close',
+  release_id: 'rel-1',
+  released_at: new Date('2029-02-01T00:00:00Z'),
+  released_raters: submitted,
 })
 
 const question = (over: Partial<QuestionRow> = {}): QuestionRow => ({
@@ -138,6 +142,30 @@ describe('shapeReport', () => {
         for (const word of ['colleagueLabels', 'byColleague', 'Colleague A']) expect(json).not.toContain(word)
       }),
     )
+  })
+
+  test('not released: the own answers and progress only, whatever the rows hold (ADR 022)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 1, max: 8 }), (submitted, min) => {
+        const raw = rawReport(submitted, min)
+        raw.header = { ...raw.header, release_id: null, released_at: null, released_raters: null }
+        const report = shapeReport(raw, key)
+        expect(report.status).toBe('awaiting-release')
+        expect(Object.keys(report).sort()).toEqual(['categories', 'header', 'questions', 'scale', 'status'])
+        expect(report.header).toMatchObject({ releasedAt: null, colleaguesSubmitted: submitted })
+        const json = JSON.stringify(report)
+        for (const word of ['groups"', 'insight"', 'colleagues"', 'secret comment', '3.33', 'distribution'])
+          expect(json).not.toContain(word)
+      }),
+    )
+  })
+
+  test('released: the gate counts the release’s colleagues, not the live ones', () => {
+    const raw = rawReport(3, 3)
+    raw.header = { ...raw.header, submitted: 7, released_raters: 2 }
+    expect(shapeReport(raw, key)).toMatchObject({ status: 'gathering', needed: 1 })
+    raw.header = { ...raw.header, submitted: 0, released_raters: 3 }
+    expect(shapeReport(raw, key).status).toBe('ready')
   })
 
   test('self not submitted: the header only', () => {

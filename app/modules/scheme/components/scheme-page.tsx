@@ -38,23 +38,24 @@ type Data = {
   query: {
     q: string
     find: string
-    confirm: 'launch' | 'close' | 'reopen' | 'enrol-all' | null
+    confirm: 'launch' | 'close' | 'reopen' | 'enrol-all' | 'release-all' | null
     editing: boolean
   }
   participants: Page<ParticipantRow>
   candidates: { rows: Candidate[]; total: number } | null
   options: SchemeFormOptions | null
   removing: ParticipantRow | null
+  releasing: ParticipantRow | null
   notices: string[]
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 export function SchemePage({ data, actionData }: { data: Data; actionData: IntentReply }) {
-  const { scheme, query, participants, candidates, options, removing, notices } = data
+  const { scheme, query, participants, candidates, options, removing, releasing, notices } = data
   const path = `/admin/scheme-management/${scheme.id}`
   const href = useListHref(path)
-  const closeAll = { edit: null, confirm: null, remove: null }
+  const closeAll = { edit: null, confirm: null, remove: null, release: null }
   const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
   // Refusals of forms that live in table rows (or a panel that is not open) show at the top.
   const panelOpen: Record<string, boolean> = {
@@ -62,8 +63,10 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
     close: query.confirm === 'close',
     'enrol-all': query.confirm === 'enrol-all',
     remove: Boolean(removing),
+    release: Boolean(releasing),
+    'release-all': query.confirm === 'release-all',
   }
-  const rowErrors = ['remind', 'launch', 'close', 'enrol-all', 'remove']
+  const rowErrors = ['remind', 'launch', 'close', 'enrol-all', 'remove', 'release', 'release-all']
     .filter((intent) => !panelOpen[intent])
     .flatMap((intent) => formErrorsOf(resultFor(actionData, intent)) ?? [])
   // An edit posted without its form on screen (a stale tab): every message of it, at the top.
@@ -160,8 +163,95 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
         </ConfirmPanel>
       ) : null}
 
+      {releasing ? (
+        <ConfirmPanel
+          key={releasing.id}
+          id="release-report"
+          title={`${releasing.releasedAt ? 'Release again' : 'Release'} the report of ${releasing.name || releasing.email}?`}
+          intent="release"
+          fields={{ employeeId: releasing.id }}
+          confirmLabel={releasing.releasedAt ? 'Yes, release it again' : 'Yes, release the report'}
+          pendingLabel="Releasing…"
+          cancelHref={href(closeAll)}
+          lastResult={resultFor(actionData, 'release')}
+          blockedBy={
+            releasing.self === 'submitted'
+              ? undefined
+              : 'Their self-assessment is not submitted yet, so there is no report to release.'
+          }
+          backLabel="Back to the scheme"
+        >
+          <ReleaseExplained releasedAt={releasing.releasedAt} timeZone={scheme.timeZone} />
+        </ConfirmPanel>
+      ) : null}
+
+      {canRelease(scheme) ? (
+        <section aria-labelledby="release-title" className="flex flex-col gap-3">
+          <h2 id="release-title" className="text-lg font-semibold">
+            Reports
+          </h2>
+          <p className="text-slate-700">
+            {scheme.reportRelease === 'by_admin'
+              ? 'Colleagues’ results reach each report when you release it, usually at the debrief.'
+              : 'Colleagues’ results reach each report when the scheme closes; you may release one earlier, for a debrief.'}
+          </p>
+          {query.confirm === 'release-all' ? (
+            <ConfirmPanel
+              id="release-all-reports"
+              title={`Release every report of “${scheme.name}”?`}
+              intent="release-all"
+              fields={{}}
+              confirmLabel="Yes, release all reports"
+              pendingLabel="Releasing…"
+              cancelHref={href(closeAll)}
+              lastResult={resultFor(actionData, 'release-all')}
+            >
+              <ReleaseExplained releasedAt={null} timeZone={scheme.timeZone} all />
+            </ConfirmPanel>
+          ) : (
+            <div>
+              <Link className="btn btn-secondary" to={href({ ...closeAll, confirm: 'release-all' })}>
+                Release all reports…
+              </Link>
+            </div>
+          )}
+        </section>
+      ) : null}
+
       <Participants scheme={scheme} page={participants} q={query.q} href={href} />
     </section>
+  )
+}
+
+/** Reports may be released once the scheme is launched (ADR 022). */
+const canRelease = (scheme: Pick<SchemeDetail, 'phase'>) => scheme.phase !== 'draft'
+
+function ReleaseExplained({
+  releasedAt,
+  timeZone,
+  all = false,
+}: {
+  releasedAt: string | null
+  timeZone: string
+  all?: boolean
+}) {
+  return (
+    <>
+      <p className="text-slate-800">
+        {all
+          ? 'Every participant whose self-assessment is in gets a report with their colleagues’ answers as they are now, combined; each is e-mailed that their report is ready.'
+          : 'Their report will show their colleagues’ answers as they are now, combined, and they are e-mailed that it is ready.'}{' '}
+        Invitations not answered yet are closed: those colleagues can no longer answer. Answers changed later
+        do not change a released report.
+      </p>
+      {all || releasedAt ? (
+        <p className="text-slate-800">
+          {releasedAt
+            ? `It was released ${formatDateTime(releasedAt, timeZone)}; releasing again replaces that report with a new one.`
+            : 'A report released before is replaced by a new one.'}
+        </p>
+      ) : null}
+    </>
   )
 }
 
@@ -536,6 +626,17 @@ function reportLabel(row: ParticipantRow, minRaters: number) {
   }
 }
 
+function ReportCell({ row, timeZone }: { row: ParticipantRow; timeZone: string }) {
+  return (
+    <>
+      <span className="block">{reportLabel(row, 0)}</span>
+      {row.releasedAt ? (
+        <span className="block text-slate-600">{formatDateTime(row.releasedAt, timeZone)}</span>
+      ) : null}
+    </>
+  )
+}
+
 function Participants({
   scheme,
   page,
@@ -632,7 +733,13 @@ function Participants({
                         total={row.colleaguesInvited}
                       />
                     </td>
-                    <td className="px-4 py-3 text-slate-800">{reportLabel(row, scheme.minRaters)}</td>
+                    <td className="px-4 py-3 text-slate-800">
+                      {row.report === 'released' ? (
+                        <ReportCell row={row} timeZone={scheme.timeZone} />
+                      ) : (
+                        reportLabel(row, scheme.minRaters)
+                      )}
+                    </td>
                     <td className="px-4 py-3">
                       <div className="flex flex-col items-start gap-2">
                         {canRemind && owesAnswers && row.account !== 'disabled' ? (
@@ -650,6 +757,15 @@ function Participants({
                             to={`/user/colleague-invite?${new URLSearchParams({ employee: row.id, scheme: scheme.id })}`}
                           >
                             Invite on their behalf<span className="sr-only"> ({who})</span>
+                          </Link>
+                        ) : null}
+                        {canRelease(scheme) && row.self === 'submitted' ? (
+                          <Link
+                            className="link"
+                            to={href({ release: row.id, remove: null, edit: null, confirm: null })}
+                          >
+                            {row.releasedAt ? 'Release again' : 'Release report'}
+                            <span className="sr-only"> ({who})</span>
                           </Link>
                         ) : null}
                         {row.removable ? (
@@ -682,7 +798,7 @@ function Participants({
         next={page.next}
         prev={page.prev}
         href={href}
-        reset={{ remove: null, confirm: null, edit: null }}
+        reset={{ remove: null, release: null, confirm: null, edit: null }}
       />
     </section>
   )
