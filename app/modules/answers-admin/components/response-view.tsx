@@ -22,7 +22,8 @@ function answerText(q: ViewQuestion): string {
   if (q.numericValue !== null) {
     const min = Number.isInteger(q.options.min) ? q.options.min! : 1
     const label = q.options.labels?.[q.numericValue - min]
-    return label ? `${q.numericValue} — ${label}` : String(q.numericValue)
+    const point = label ? `${q.numericValue} — ${label}` : String(q.numericValue)
+    return q.textValue?.trim() ? `${point}. ${q.textValue}` : point
   }
   if (q.choices?.length) return q.choices.join(', ')
   if (q.textValue?.trim()) return q.textValue
