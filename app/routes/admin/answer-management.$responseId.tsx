@@ -35,6 +35,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
+  // An unknown response is the not-found page for every post, like the page itself.
+  if (!(await getResponseView(params.responseId))) notFound()
   const formData = await request.formData().catch(() => null)
   if (!formData) return unreadableForm()
   const actor = { id: user.id, ip: context.ip || null }

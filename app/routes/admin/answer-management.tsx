@@ -1,3 +1,4 @@
+import { data } from 'react-router'
 import type { Route } from './+types/answer-management'
 import { ListPagination, useListHref } from '#app/components/admin-list'
 import { Notices, PageHeader } from '#app/components/form-kit'
@@ -30,6 +31,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const notices = [...problems]
   if (page.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
   return { query, page, ...options, notices }
+}
+
+/** No form posts here (reopen lives on a response's page): a guarded 405. */
+export async function action({ request }: Route.ActionArgs) {
+  await requireUser(request, { roles: ROUTE_ROLES.admin })
+  return data({ error: 'Method Not Allowed' }, { status: 405 })
 }
 
 export default function AnswerManagement({ loaderData }: Route.ComponentProps) {
