@@ -7,6 +7,7 @@ ALTER TABLE "email_outbox" ALTER COLUMN "template_key" TYPE "public"."email_temp
 DROP TYPE "public"."email_template_key_old";--> statement-breakpoint
 ALTER TABLE "responses" ADD COLUMN "reopened_at" timestamp with time zone;--> statement-breakpoint
 CREATE INDEX "responses_started_index" ON "responses" USING btree ("started_at","id");--> statement-breakpoint
+CREATE INDEX "responses_reopened_index" ON "responses" USING btree ("started_at","id") WHERE "responses"."submitted_at" IS NULL AND "responses"."reopened_at" IS NOT NULL;--> statement-breakpoint
 -- The new key's default copy (equal to DEFAULT_TEMPLATES; tests/integration/email/templates.test.ts).
 INSERT INTO "email_templates" ("key", "brand_id", "subject", "body") VALUES
 ('response_reopened', NULL, $tpl$Your feedback in {{schemeName}} has been opened again$tpl$, $tpl$Hello {{recipientName}},

@@ -68,6 +68,14 @@ export function filterConditions(filter: ResponseFilter): SQL {
   return sql.join(terms, sql` AND `)
 }
 
+/**
+ * Whether the filter picks few responses (a scheme, a company, a subject): then the matching rows
+ * are gathered first and sorted, instead of walking the whole start-date index backwards hoping to
+ * meet them — a scheme whose answers are old would make that walk read every response (EXPLAIN on
+ * the scale seed: 9 s → milliseconds).
+ */
+export const isSelective = (filter: ResponseFilter) => Boolean(filter.scheme || filter.company || filter.q)
+
 /** The joins every answer management query reads a response through. */
 export const RESPONSE_JOINS = sql`FROM ${responses}
   JOIN assignments a ON a.id = ${responses.assignmentId}
@@ -101,6 +109,15 @@ export async function listResponses(query: ResponseListQuery): Promise<Page<Resp
     id: responses.id,
   })
   const direction = plan.ascending ? sql`ASC` : sql`DESC`
+  const where = sql`${filterConditions(query)} ${keyset ? sql`AND ${keyset}` : sql``}`
+  const order = sql`ORDER BY ${responses.startedAt} ${direction}, ${responses.id} ${direction}`
+  // Selective filters: gather the matches (a CTE fence), sort them, keep a page.
+  const picked = isSelective(query)
+    ? sql`${responses.id} IN (
+        SELECT id FROM (SELECT ${responses.id} AS id, ${responses.startedAt} AS started_at ${RESPONSE_JOINS} WHERE ${where}
+          OFFSET 0) pick
+        ORDER BY started_at ${direction}, id ${direction} LIMIT ${RESPONSE_PAGE_SIZE + 1})`
+    : where
   const rows = await queryRows<ResponseListRow>(
     getDb(),
     sql`SELECT ${responses.id} AS id, '' AS name, ${timestampKey(responses.startedAt)} AS "createdAt",
@@ -113,8 +130,8 @@ export async function listResponses(query: ResponseListQuery): Promise<Page<Resp
       ${RESPONSE_JOINS}
       JOIN companies c ON c.id = s.company_id
       JOIN questionnaires qn ON qn.id = a.questionnaire_id
-      WHERE ${filterConditions(query)} ${keyset ? sql`AND ${keyset}` : sql``}
-      ORDER BY ${responses.startedAt} ${direction}, ${responses.id} ${direction}
+      WHERE ${picked}
+      ${order}
       LIMIT ${RESPONSE_PAGE_SIZE + 1}`,
   )
   const shaped = rows.map((r) => ({

@@ -9,7 +9,7 @@ import { getEnv } from '#app/config/env.server'
 import type { Actor } from '#app/lib/outcome'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { neutraliseFormula } from '#app/modules/employee/import.server'
-import { filterConditions, RESPONSE_JOINS } from './answers-admin.server'
+import { filterConditions, isSelective, RESPONSE_JOINS } from './answers-admin.server'
 import type { ResponseFilter } from './schemas'
 
 /**
@@ -118,7 +118,14 @@ export async function* exportRecords(
           ${options.identities ? sql`resp.email` : sql`NULL`} AS "respondentEmail"
         ${RESPONSE_JOINS}
         ${options.identities ? sql`JOIN users resp ON resp.id = a.respondent_id` : sql``}
-        WHERE ${filterConditions(filter)} ${after ? sql`AND ${responses.id} > ${after}::uuid` : sql``}
+        WHERE ${
+          isSelective(filter)
+            ? // A few matches (a scheme, a company, a subject): gather them, then take the batch.
+              sql`${responses.id} IN (SELECT id FROM (SELECT ${responses.id} AS id ${RESPONSE_JOINS}
+                WHERE ${filterConditions(filter)} ${after ? sql`AND ${responses.id} > ${after}::uuid` : sql``}
+                OFFSET 0) pick ORDER BY id LIMIT ${batchSize})`
+            : sql`${filterConditions(filter)} ${after ? sql`AND ${responses.id} > ${after}::uuid` : sql``}`
+        }
         ORDER BY ${responses.id}
         LIMIT ${batchSize}`,
     )
