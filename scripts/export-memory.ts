@@ -56,9 +56,10 @@ const result = {
   startRssMb: +(startRss / 1024 / 1024).toFixed(0),
   peakRssMb: +(peakRss / 1024 / 1024).toFixed(0),
 }
-if (args.includes('--json')) console.log(JSON.stringify(result))
+const print = (line: string) => process.stdout.write(`${line}\n`)
+if (args.includes('--json')) print(JSON.stringify(result))
 else
-  console.log(
+  print(
     `answer export: ${result.rows.toLocaleString('en-GB')} rows, ${result.megabytes} MB in ${result.seconds} s; ` +
       `RSS ${result.startRssMb} MB at start, peak ${result.peakRssMb} MB`,
   )
