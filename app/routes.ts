@@ -21,6 +21,9 @@ export default [
 
   route('admin', 'routes/admin/dashboard.tsx'),
   route('admin/answer-management', 'routes/admin/answer-management.tsx'),
+  // The answers as CSV (a resource route, ADR 023), then one response.
+  route('admin/answer-management/export.csv', 'routes/admin/answer-management.export-csv.ts'),
+  route('admin/answer-management/:responseId', 'routes/admin/answer-management.$responseId.tsx'),
   route('admin/company-management', 'routes/admin/company-management.tsx'),
   route('admin/brand-management', 'routes/admin/brand-management.tsx'),
   route('admin/brand-management/:id', 'routes/admin/brand-management.$id.tsx'),

@@ -38,6 +38,7 @@ export const EMAIL_TEMPLATE_KEYS = [
   'setup_admin',
   'programme_open',
   'admin_invite',
+  'response_reopened',
 ] as const
 export type EmailTemplateKey = (typeof EMAIL_TEMPLATE_KEYS)[number]
 

@@ -153,8 +153,21 @@ export const responses = pgTable(
     submittedAt: timestamp({ withTimezone: true }),
     /** Where the respondent stopped, so another device resumes there. */
     lastSection: integer().notNull().default(0),
+    /**
+     * When an admin last reopened this submitted response (answer management): with no submittedAt
+     * it reads "reopened" until the respondent submits again (ADR 023).
+     */
+    reopenedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [uniqueIndex('responses_assignment_unique').on(t.assignmentId)],
+  (t) => [
+    uniqueIndex('responses_assignment_unique').on(t.assignmentId),
+    // Answer management's list and export walk responses newest first, a page at a time (ADR 023).
+    index('responses_started_index').on(t.startedAt, t.id),
+    // …and its "reopened" filter: few rows, which the walk above would look for through every response.
+    index('responses_reopened_index')
+      .on(t.startedAt, t.id)
+      .where(sql`${t.submittedAt} IS NULL AND ${t.reopenedAt} IS NOT NULL`),
+  ],
 )
 
 export const answers = pgTable(

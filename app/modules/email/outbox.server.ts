@@ -67,6 +67,8 @@ export const ONE_TIME_LINK_KIND: Record<TemplateKey, ActionCodeKind | null> = {
   programme_open: null,
   // An invited administrator chooses their password through an activation code.
   admin_invite: 'activate_account',
+  // A colleague's carries a fresh invite code; an employee's links to the page (linkExpiresAt: null).
+  response_reopened: 'colleague_invite',
 }
 
 /** After this many failed deliveries a message is 'failed' and waits for an admin's retry. */

@@ -26,6 +26,7 @@ export const TEMPLATE_LABELS: Record<TemplateKey, string> = {
   setup_admin: 'First administrator set-up',
   programme_open: 'Programme opens',
   admin_invite: 'Administrator invitation',
+  response_reopened: 'Answers reopened',
 }
 
 /** When each e-mail is sent, in the words an admin knows. */
@@ -39,6 +40,7 @@ export const TEMPLATE_DESCRIPTIONS: Record<TemplateKey, string> = {
   setup_admin: 'Sent once, to set up the first administrator of a new portal.',
   programme_open: 'Sent to enrolled employees when their programme opens.',
   admin_invite: 'Sent to someone invited to become an administrator.',
+  response_reopened: 'Sent to a respondent when an admin reopens their submitted answers.',
 }
 
 export const OUTBOX_STATE_LABELS: Record<OutboxStatus, string> = {

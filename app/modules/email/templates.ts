@@ -37,6 +37,7 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, string[]> = {
   setup_admin: [...COMMON, 'link'],
   programme_open: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate'],
   admin_invite: [...COMMON, 'link', 'inviterName'],
+  response_reopened: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate', 'reason'],
 }
 
 /** The text of the button that carries `{{link}}` in the HTML part. */
@@ -50,6 +51,7 @@ export const LINK_LABELS: Record<TemplateKey, string> = {
   setup_admin: 'Create the administrator account',
   programme_open: 'Start your self-assessment',
   admin_invite: 'Set your password',
+  response_reopened: 'Review your answers',
 }
 
 /**
@@ -179,6 +181,21 @@ The {{brandName}} team`,
 {{link}}
 
 The link can be used once and expires in a few days. If you were not expecting this, you can ignore this e-mail.`,
+  },
+  response_reopened: {
+    subject: 'Your feedback in {{schemeName}} has been opened again',
+    body: `Hello {{recipientName}},
+
+Your answers in {{schemeName}} about {{employeeName}} have been opened again by the programme's administrator, so that you can review them, change what you wish and submit them again:
+
+{{reason}}
+
+{{link}}
+
+Your earlier answers are kept; nothing is counted until you submit again. Please submit by {{dueDate}}.
+
+Warm regards,
+The {{brandName}} team`,
   },
 }
 

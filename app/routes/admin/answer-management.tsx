@@ -1,25 +1,70 @@
 import { data } from 'react-router'
 import type { Route } from './+types/answer-management'
-import { NotBuiltYet } from '#app/components/not-built'
+import { ListPagination, useListHref } from '#app/components/admin-list'
+import { Notices, PageHeader } from '#app/components/form-kit'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import { listFilterOptions, listResponses } from '#app/modules/answers-admin/answers-admin.server'
+import {
+  ExportForm,
+  ResponseFilters,
+  ResponseTable,
+} from '#app/modules/answers-admin/components/response-list'
+import { isFiltered, parseResponseFilters } from '#app/modules/answers-admin/schemas'
 import type { RouteHandle } from '#app/root'
 
-// The page and its guard exist; its feature is built by its own issue.
 export const handle: RouteHandle = { layout: 'admin', transition: true }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Answer management · Panorama' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Answer management · Panorama admin' }]
 
+const PATH = '/admin/answer-management'
+
+/**
+ * The responses (DESIGN.md §7, ADR 023): filtered by scheme, company, questionnaire, subject,
+ * relationship and state, all in the URL, keyset-paginated; the respondent shows as their
+ * relationship only. Two statements whatever the data: the page and the filters' choices.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return null
+  const { query, problems } = parseResponseFilters(new URL(request.url).searchParams)
+  const [page, options] = await Promise.all([listResponses(query), listFilterOptions(query)])
+  const notices = [...problems]
+  if (page.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
+  return { query, page, ...options, notices }
 }
 
+/** No form posts here (reopen lives on a response's page): a guarded 405. */
 export async function action({ request }: Route.ActionArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return data({ notBuilt: true }, { status: 405 })
+  return data({ error: 'Method Not Allowed' }, { status: 405 })
 }
 
-export default function AnswerManagement() {
-  return <NotBuiltYet title="Answer management" />
+export default function AnswerManagement({ loaderData }: Route.ComponentProps) {
+  const href = useListHref(PATH)
+  const { query, page, companies, schemes, schemesNeedCompany, questionnaires, notices } = loaderData
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
+      <PageHeader title="Answer management">
+        Every response, without the respondents’ names: open one to read it or reopen it, or export the
+        answers.
+      </PageHeader>
+      <Notices notices={notices} />
+      <section aria-labelledby="list-title" className="flex flex-col gap-4">
+        <h2 id="list-title" className="text-lg font-semibold">
+          Responses
+        </h2>
+        <ResponseFilters
+          path={PATH}
+          query={query}
+          companies={companies}
+          schemes={schemes}
+          schemesNeedCompany={schemesNeedCompany}
+          questionnaires={questionnaires}
+        />
+        <ResponseTable rows={page.rows} path={PATH} filtered={isFiltered(query)} />
+        <ListPagination noun="responses" next={page.next} prev={page.prev} href={href} />
+      </section>
+      <ExportForm query={query} />
+    </section>
+  )
 }

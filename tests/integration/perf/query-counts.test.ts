@@ -79,8 +79,11 @@ const EXPECTED = {
   'GET /admin/employee-management/:uid': SESSION_READS + 3,
   // A CSV import's preview: the import with its counts and schemes, then one page of its rows.
   'GET /admin/employee-management?import=:id': SESSION_READS + 2,
-  // Admin pages that are not built yet: the guard only.
-  'GET /admin/answer-management': SESSION_READS,
+  // Answer management: one page of responses and the filters' choices (one statement each),
+  // whatever the filters; a response is its header and its questions with the answers.
+  'GET /admin/answer-management': SESSION_READS + 2,
+  'GET /admin/answer-management?scheme=…&relationship=…&state=…&q=…': SESSION_READS + 2,
+  'GET /admin/answer-management/:responseId': SESSION_READS + 2,
   // E-mail management: every template key with its default and the brand's own (one statement),
   // and the brand filter's options; with a brand chosen, its name too.
   'GET /admin/email-management': SESSION_READS + 2,
@@ -379,6 +382,12 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
   'GET /admin/questionnaire-management/:qid/export.json': () =>
     get(`/admin/questionnaire-management/${ids.questionnaire}/export.json`, cookies.admin),
   'GET /admin/answer-management': () => get('/admin/answer-management', cookies.admin),
+  'GET /admin/answer-management?scheme=…&relationship=…&state=…&q=…': () =>
+    get(
+      `/admin/answer-management?${new URLSearchParams({ scheme: ids.scheme, relationship: 'self', state: 'in_progress', q: 'employee' })}`,
+      cookies.admin,
+    ),
+  'GET /admin/answer-management/:responseId': () => get(`/admin/answer-management/${ids.rid}`, cookies.admin),
   'GET /admin/admin-management': () => get('/admin/admin-management', cookies.admin),
   'GET /admin/admin-management?q=': () => get('/admin/admin-management?q=adm', cookies.admin),
   'GET /admin/admin-management/:uid': () => get(`/admin/admin-management/${ids.admin}`, cookies.admin),

@@ -361,6 +361,23 @@ const ROWS = (): Row[] => [
     get: guarded('/admin/questionnaire-management/some-qid/export.json', ['admin'], 404),
     post: all(405),
   },
+  // Answer management: one response (a bare POST names no intent: 400), unknown ids the not-found
+  // page, and the CSV export (a resource route: GET only).
+  {
+    path: () => `/admin/answer-management/${ids.rid}`,
+    get: guarded(`/admin/answer-management/${ids.rid}`, ['admin'], 200),
+    post: guarded(`/admin/answer-management/${ids.rid}`, ['admin'], 400),
+  },
+  ...['some-rid', '00000000-0000-4000-8000-000000000000'].map((id) => ({
+    path: () => `/admin/answer-management/${id}`,
+    get: guarded(`/admin/answer-management/${id}`, ['admin'], 404),
+    post: guarded(`/admin/answer-management/${id}`, ['admin'], 404),
+  })),
+  {
+    path: () => '/admin/answer-management/export.csv',
+    get: guarded('/admin/answer-management/export.csv', ['admin'], 200),
+    post: all(405),
+  },
   // npm run bench's reference page: public, a constant, no action.
   { path: () => '/bench/ping', get: all(200), post: all(405) },
   { path: () => '/no/such/page', get: all(404), post: all(404) },

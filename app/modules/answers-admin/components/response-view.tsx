@@ -1,0 +1,109 @@
+import { getFormProps, getTextareaProps } from '@conform-to/react'
+import { Form } from 'react-router'
+import { useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import { ErrorList, FormErrors } from '#app/components/forms'
+import { REOPEN_REASON_MAX, ReopenSchema } from '../schemas'
+
+export type ViewQuestion = {
+  questionId: string
+  kind: string
+  category: string
+  text: string
+  options: { labels?: string[]; min?: number; max?: number }
+  numericValue: number | null
+  textValue: string | null
+  choices: string[] | null
+  notApplicable: boolean | null
+}
+
+/** An answer as words: the scale point with its label, the choices, the text, or "Not answered". */
+function answerText(q: ViewQuestion): string {
+  if (q.notApplicable) return 'Not applicable'
+  if (q.numericValue !== null) {
+    const min = Number.isInteger(q.options.min) ? q.options.min! : 1
+    const label = q.options.labels?.[q.numericValue - min]
+    const point = label ? `${q.numericValue} — ${label}` : String(q.numericValue)
+    return q.textValue?.trim() ? `${point}. ${q.textValue}` : point
+  }
+  if (q.choices?.length) return q.choices.join(', ')
+  if (q.textValue?.trim()) return q.textValue
+  return 'Not answered'
+}
+
+/** The response read-only: each section's questions with the answer given. */
+export function ResponseAnswers({
+  sections,
+}: {
+  sections: Array<{ title: string; questions: ViewQuestion[] }>
+}) {
+  return (
+    <div className="flex flex-col gap-6">
+      {sections.map((section) => (
+        <section
+          key={section.title}
+          aria-labelledby={`section-${section.title}`}
+          className="card flex flex-col gap-3"
+        >
+          <h2 id={`section-${section.title}`} className="text-lg font-semibold">
+            {section.title}
+          </h2>
+          <dl className="flex flex-col gap-4">
+            {section.questions.map((q) => (
+              <div key={q.questionId} className="flex flex-col gap-1">
+                <dt className="font-medium text-slate-900">
+                  {q.text} <span className="text-sm font-normal text-slate-600">({q.category})</span>
+                </dt>
+                <dd className="whitespace-pre-wrap break-words text-slate-800">{answerText(q)}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
+    </div>
+  )
+}
+
+/** Reopening a submitted response: the reason is required and goes to the respondent. */
+export function ReopenForm({ lastResult, blockedBy }: { lastResult: FormResult; blockedBy: string | null }) {
+  const [form, fields] = useConformForm(ReopenSchema, { id: 'reopen', lastResult })
+  const busy = usePendingIntent('reopen')
+  return (
+    <section aria-labelledby="reopen-title" className="card flex flex-col gap-3">
+      <h2 id="reopen-title" className="text-lg font-semibold">
+        Reopen these answers
+      </h2>
+      {blockedBy ? (
+        <p className="text-slate-800">{blockedBy}</p>
+      ) : (
+        <>
+          <p className="text-slate-700">
+            The respondent can change their answers and submit them again. They are told by e-mail, with your
+            reason and a link back to the questionnaire; the change is recorded in the audit log.
+          </p>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="reopen" />
+            <div className="flex flex-col gap-1">
+              <label htmlFor={fields.reason.id} className="label">
+                Reason (sent to the respondent)
+              </label>
+              <textarea
+                {...getTextareaProps(fields.reason)}
+                key={fields.reason.key}
+                rows={4}
+                maxLength={REOPEN_REASON_MAX}
+                className="input"
+              />
+              <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} />
+            </div>
+            <div>
+              <button type="submit" className="btn btn-primary" disabled={busy}>
+                {busy ? 'Reopening…' : 'Reopen'}
+              </button>
+            </div>
+          </Form>
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,139 @@
+import { RELATIONSHIPS, type Relationship } from '#db/enums'
+import { multiLine, withoutControlCharacters } from '#app/lib/text-rules'
+import * as z from '#app/lib/zod'
+
+/**
+ * Answer management's URL and form schemas (Zod Mini: app/lib/zod.ts) and wording: the list's
+ * filters, the export's options and the reopen form. No server-only imports: this file reaches the
+ * client.
+ */
+
+/** A response's state as answer management shows it (ADR 023). */
+export const RESPONSE_STATES = ['in_progress', 'submitted', 'reopened'] as const
+export type ResponseState = (typeof RESPONSE_STATES)[number]
+export const RESPONSE_STATE_LABELS: Record<ResponseState, string> = {
+  in_progress: 'In progress',
+  submitted: 'Submitted',
+  reopened: 'Reopened',
+}
+
+export const RELATIONSHIP_LABELS: Record<Relationship, string> = {
+  self: 'Self-assessment',
+  manager: 'Manager',
+  peer: 'Peer',
+  direct_report: 'Direct report',
+  other: 'Other colleague',
+}
+
+export const RESPONSE_SORTS = ['started-desc', 'started-asc'] as const
+export type ResponseSort = (typeof RESPONSE_SORTS)[number]
+export const RESPONSE_SORT_LABELS: Record<ResponseSort, string> = {
+  'started-desc': 'Newest first',
+  'started-asc': 'Oldest first',
+}
+
+export const REOPEN_REASON_MAX = 1000
+
+export const ANSWERS_ADMIN_MESSAGES = {
+  reasonRequired: 'Say why the answers are reopened: the respondent reads it in their e-mail.',
+  reasonTooLong: `The reason must be ${REOPEN_REASON_MAX} characters or fewer.`,
+  stale: 'This response could not be identified. Reload the page and try again.',
+  notSubmitted: 'Only submitted answers can be reopened: these are still being answered.',
+  schemeNotOpen: (scheme: string) =>
+    `Answers can be reopened only while their scheme is open, and ${scheme} is not open now. Extend or reopen the scheme first.`,
+  revoked: 'This invitation was withdrawn, so its answers cannot be reopened.',
+} as const
+
+const FILTER_NAMES = {
+  scheme: 'scheme',
+  company: 'company',
+  questionnaire: 'questionnaire',
+  relationship: 'relationship',
+  state: 'state',
+  sort: 'sort order',
+} as const
+
+/** The list's and the export's filters, as read from the URL. */
+export type ResponseFilter = {
+  q: string
+  scheme: string
+  company: string
+  questionnaire: string
+  relationship: Relationship | ''
+  state: ResponseState | ''
+}
+export type ResponseListQuery = ResponseFilter & {
+  sort: ResponseSort
+  after?: string
+  before?: string
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const uuidOrEmpty = z.union([z.literal(''), z.string().check(z.regex(uuidPattern))])
+
+const FIELD_SCHEMAS = {
+  scheme: uuidOrEmpty,
+  company: uuidOrEmpty,
+  questionnaire: uuidOrEmpty,
+  relationship: z.union([z.literal(''), z.enum(RELATIONSHIPS)]),
+  state: z.union([z.literal(''), z.enum(RESPONSE_STATES)]),
+  sort: z.enum(RESPONSE_SORTS),
+} as const
+
+/**
+ * Reads the filters from the URL. A value that is not one the page offers (an edited or outdated
+ * link) is not applied, and the page says which one it dropped — never a 500, never a silent guess.
+ */
+export function parseResponseFilters(searchParams: URLSearchParams): {
+  query: ResponseListQuery
+  problems: string[]
+} {
+  const problems: string[] = []
+  const pick = <K extends keyof typeof FIELD_SCHEMAS>(
+    key: K,
+    fallback: z.output<(typeof FIELD_SCHEMAS)[K]>,
+  ) => {
+    const raw = searchParams.get(key)
+    if (raw === null) return fallback
+    const parsed = FIELD_SCHEMAS[key].safeParse(raw.trim())
+    if (parsed.success) return parsed.data as z.output<(typeof FIELD_SCHEMAS)[K]>
+    problems.push(`The ${FILTER_NAMES[key]} in this link was not understood, so it is not applied.`)
+    return fallback
+  }
+  const q = withoutControlCharacters(searchParams.get('q') ?? '')
+    .trim()
+    .slice(0, 100)
+  const cursor = (key: 'after' | 'before') => {
+    const raw = searchParams.get(key)
+    return raw ? raw : undefined
+  }
+  return {
+    query: {
+      q,
+      scheme: pick('scheme', ''),
+      company: pick('company', ''),
+      questionnaire: pick('questionnaire', ''),
+      relationship: pick('relationship', ''),
+      state: pick('state', ''),
+      sort: pick('sort', 'started-desc'),
+      after: cursor('after'),
+      before: cursor('before'),
+    },
+    problems,
+  }
+}
+
+export const isFiltered = (f: ResponseFilter) =>
+  Boolean(f.q || f.scheme || f.company || f.questionnaire || f.relationship || f.state)
+
+export const ReopenSchema = z.object({
+  intent: z.literal('reopen'),
+  reason: z
+    .string({ error: ANSWERS_ADMIN_MESSAGES.reasonRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, ANSWERS_ADMIN_MESSAGES.reasonRequired),
+      z.maxLength(REOPEN_REASON_MAX, ANSWERS_ADMIN_MESSAGES.reasonTooLong),
+      multiLine(),
+    ),
+})
