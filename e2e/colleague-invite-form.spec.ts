@@ -2,7 +2,8 @@ import type { Page } from '@playwright/test'
 import { expect, expectAccessible, signIn, test, waitForHydration, waitForMail } from './support/fixtures'
 
 /**
- * The seeded employee invites a colleague from /user/colleague-invite, sees them listed as invited
+ * A seeded employee (Wren: Erin's eight places are all taken by her released report's colleagues and
+ * two pending ones) invites a colleague from /user/colleague-invite, sees them listed as invited
  * and the count of free places drop, the invitation e-mail reaches the SMTP catcher with a working
  * link, and they revoke it again. The seed's own invitations are left as they were.
  */
@@ -23,7 +24,7 @@ test('the employee invites a colleague, the e-mail arrives, and they revoke the 
   const name = `Taylor Tester ${stamp}`
   const email = `taylor.${stamp}@example.test`
 
-  await signIn(page, 'employee@panorama.test')
+  await signIn(page, 'employee3@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   await page.goto('/user/colleague-invite')
   await waitForHydration(page)
@@ -58,7 +59,7 @@ test('the employee invites a colleague, the e-mail arrives, and they revoke the 
   await expectAccessible(page)
 
   const mail = await waitForMail((m) => m.to.includes(email))
-  expect(mail.subject).toBe('Erin Employee would value your feedback')
+  expect(mail.subject).toBe('Wren Waiting would value your feedback')
   expect(mail.text).toContain(`Hello ${name}`)
   const link = /https?:\/\/\S+\/verification\?mode=invite&code=[\w-]+/.exec(mail.text)?.[0]
   expect(link).toBeTruthy()
