@@ -5,7 +5,12 @@ import { createUser } from '#db/factories'
 import { reopenResponse } from '#app/modules/answers-admin/answers-admin.server'
 import { loadReport } from '#app/modules/report/report.server'
 import { useTestDatabase } from '#tests/support/database'
-import { answersFor, buildReport, releaseNow, type RaterSpec } from '#tests/integration/journey/report-scenario'
+import {
+  answersFor,
+  buildReport,
+  releaseNow,
+  type RaterSpec,
+} from '#tests/integration/journey/report-scenario'
 
 /**
  * Issue 11 §4 with §1: a released report is not changed by a reopen — nor by what the colleague
