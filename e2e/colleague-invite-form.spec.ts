@@ -92,7 +92,7 @@ test('without JavaScript the form still invites and shows errors from the server
   const context = await browser.newContext({ javaScriptEnabled: false })
   const page = await context.newPage()
   await page.goto('/sign-in')
-  await page.getByLabel('E-mail address').fill('employee@panorama.test')
+  await page.getByLabel('E-mail address').fill('employee3@panorama.test')
   await page.getByLabel('Password').fill(process.env.E2E_SEED_PASSWORD ?? 'panorama-demo')
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page).toHaveURL(/\/user$/)
@@ -101,7 +101,7 @@ test('without JavaScript the form still invites and shows errors from the server
   const form = page.getByRole('region', { name: 'Invite a colleague' })
   // The employee's own address is refused by the server, beside the field.
   await form.getByLabel('Name').fill('Me Myself')
-  await form.getByLabel('E-mail address').fill('employee@panorama.test')
+  await form.getByLabel('E-mail address').fill('employee3@panorama.test')
   await form.getByLabel('Relationship').selectOption({ label: 'Other' })
   await form.getByRole('button', { name: 'Send invitation' }).click()
   await expect(page.getByText('That is your own e-mail address.', { exact: false })).toBeVisible()
