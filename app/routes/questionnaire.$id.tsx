@@ -126,9 +126,7 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
       <p className="text-slate-700">
         Your answers are saved as you go, so you can stop and continue later
         {single?.relationship === 'self' || !single ? '' : ' from the link in your invitation e-mail'}.
-        {single && single.relationship !== 'self'
-          ? ` ${single.subjectName} sees colleagues’ answers only combined, never with your name.`
-          : ''}
+        {single?.privacyNote ? ` ${single.privacyNote}` : ''}
       </p>
 
       {isAdmin ? (

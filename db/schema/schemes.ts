@@ -48,6 +48,12 @@ export const schemes = pgTable(
     timeZone: text().notNull().default('UTC'),
     /** Colleague results reach reports when the scheme closes (default) or when an admin releases them. */
     reportRelease: reportReleaseEnum().notNull().default('on_close'),
+    /**
+     * Show the manager group on its own even below `min_raters` (DESIGN.md §8, ADR 021). Off by
+     * default; managers' invitations say so when on, so it may be switched on only before the first
+     * manager is invited.
+     */
+    showManagerBelowThreshold: boolean().notNull().default(false),
     /** When an admin launched it (draft → open); its e-mails are held until opens_at. */
     launchedAt: timestamp({ withTimezone: true }),
     /** When it closed (at closes_at by the worker, or by an admin's "close now"). */

@@ -1,4 +1,5 @@
 import type { AssignmentStatus, Relationship } from '#db/enums'
+import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import { schemePhase, type SchemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
@@ -44,6 +45,8 @@ export type IntroAssignment = {
   /** The section a "continue" resumes at (1-based). */
   resumeSection: number
   brand: BrandLook | null
+  /** For a colleague: who will see their answers, and how (rater-groups.ts, one sentence for all). */
+  privacyNote: string | null
 }
 
 export type QuestionnaireIntro = {
@@ -68,6 +71,7 @@ export async function getQuestionnaireIntro(
           .select({
             ...ASSIGNMENT_SUMMARY,
             lastSection: responses.lastSection,
+            showManager: schemes.showManagerBelowThreshold,
             ...BRAND_LOOK_COLUMNS,
           })
           .from(assignments)
@@ -132,6 +136,14 @@ export async function getQuestionnaireIntro(
         phase: schemePhase(schemeOf(r)),
         resumeSection: (r.lastSection ?? 0) + 1,
         brand: brandLookOf(r),
+        privacyNote:
+          r.relationship === 'self'
+            ? null
+            : colleaguePrivacyNote({
+                relationship: r.relationship,
+                showManager: r.showManager,
+                employeeName: subjectLabel(r),
+              }),
       }
     }),
   }

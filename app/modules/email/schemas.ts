@@ -1,4 +1,5 @@
 import { EMAIL_TEMPLATE_KEYS, OUTBOX_STATUSES, type OutboxStatus } from '#db/enums'
+import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import { multiLine, singleLine, withoutControlCharacters } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 import { findUnknownPlaceholders, TEMPLATE_PLACEHOLDERS, type TemplateKey } from './templates'
@@ -222,5 +223,10 @@ export function sampleValues(appUrl: string): Record<string, string> {
     schemeName: 'Leadership 360 (sample)',
     dueDate: '30 June 2026',
     inviterName: 'Jordan Admin',
+    privacyNote: colleaguePrivacyNote({
+      relationship: 'peer',
+      showManager: false,
+      employeeName: 'Sam Example',
+    }),
   }
 }

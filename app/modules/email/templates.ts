@@ -29,7 +29,15 @@ const COMMON = ['recipientName', 'brandName', 'appUrl']
  */
 export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, string[]> = {
   activate_account: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate'],
-  colleague_invite: [...COMMON, 'link', 'employeeName', 'colleagueName', 'schemeName', 'dueDate'],
+  colleague_invite: [
+    ...COMMON,
+    'link',
+    'employeeName',
+    'colleagueName',
+    'schemeName',
+    'dueDate',
+    'privacyNote',
+  ],
   reminder: [...COMMON, 'link', 'employeeName', 'colleagueName', 'schemeName', 'dueDate'],
   reset_password: [...COMMON, 'link'],
   verify_email: [...COMMON, 'link'],
@@ -82,7 +90,7 @@ The {{brandName}} team`,
 
 {{employeeName}} is taking part in a 360° feedback programme run by {{brandName}} and has asked you to share your perspective on how they work.
 
-The questionnaire covers {{employeeName}}'s strengths and areas for development. Your answers are combined with those of other colleagues and shown without your name, so please be candid and constructive. You can save your answers and come back to finish later.
+The questionnaire covers {{employeeName}}'s strengths and areas for development. {{privacyNote}} You can save your answers and come back to finish later.
 
 Please respond by {{dueDate}}:
 

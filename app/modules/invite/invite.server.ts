@@ -16,6 +16,7 @@ import type { BrandLook } from '#app/modules/brand/look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
+import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import {
   formatDate,
   InviteFieldsSchema,
@@ -260,6 +261,7 @@ type Membership = {
   closesAt: Date
   timeZone: string
   maxColleagues: number
+  showManager: boolean
   questionnaireId: string
   employeeName: string
   employeeEmail: string
@@ -272,6 +274,9 @@ type Membership = {
  * employees' invites to the same scheme do not wait).
  */
 async function lockMembership(tx: Tx, schemeId: string, employeeId: string): Promise<Membership | null> {
+  // The scheme row too, shared: an admin switching the manager option on (FOR UPDATE) waits for the
+  // invitation in flight, and then sees its manager; an invitation that waited reads the new value.
+  await tx.select({ id: schemes.id }).from(schemes).where(eq(schemes.id, schemeId)).for('share')
   const [row] = await tx
     .select({
       schemeName: schemes.name,
@@ -280,6 +285,7 @@ async function lockMembership(tx: Tx, schemeId: string, employeeId: string): Pro
       closesAt: schemes.closesAt,
       timeZone: schemes.timeZone,
       maxColleagues: schemes.maxColleagues,
+      showManager: schemes.showManagerBelowThreshold,
       questionnaireId: schemes.questionnaireId,
       employeeName: users.displayName,
       employeeEmail: users.email,
@@ -450,6 +456,8 @@ export async function inviteColleague(
           email,
           colleagueName: name,
           employeeName,
+          relationship,
+          showManager: membership.showManager,
           schemeName: membership.schemeName,
           closesAt: membership.closesAt,
           timeZone: membership.timeZone,
@@ -503,6 +511,8 @@ async function sendInvitation(
     email: string
     colleagueName: string
     employeeName: string
+    relationship: string
+    showManager: boolean
     schemeName: string
     closesAt: Date
     timeZone: string
@@ -526,6 +536,7 @@ async function sendInvitation(
       employeeName: input.employeeName,
       schemeName: input.schemeName,
       dueDate: formatDate(input.closesAt, input.timeZone),
+      privacyNote: colleaguePrivacyNote(input),
     },
     entity: 'assignment',
     entityId: input.assignmentId,
@@ -552,11 +563,13 @@ type RaterRow = {
   subjectId: string
   respondentId: string
   status: AssignmentStatus
+  relationship: string
   name: string
   email: string
   employeeName: string
   schemeName: string
   schemeStatus: SchemeStatus
+  showManager: boolean
   opensAt: Date
   closesAt: Date
   timeZone: string
@@ -586,12 +599,14 @@ async function findRaterAssignment(
       subjectId: assignments.subjectId,
       respondentId: assignments.respondentId,
       status: assignments.status,
+      relationship: assignments.relationship,
       respondentName: assignments.respondentName,
       displayName: users.displayName,
       email: users.email,
       employeeName: sql<string>`${subject}`,
       schemeName: schemes.name,
       schemeStatus: schemes.status,
+      showManager: schemes.showManagerBelowThreshold,
       opensAt: schemes.opensAt,
       closesAt: schemes.closesAt,
       timeZone: schemes.timeZone,
@@ -674,6 +689,8 @@ export async function resendInvite(
       email: row.email,
       colleagueName: row.name,
       employeeName: row.employeeName,
+      relationship: row.relationship,
+      showManager: row.showManager,
       schemeName: row.schemeName,
       closesAt: row.closesAt,
       timeZone: row.timeZone,

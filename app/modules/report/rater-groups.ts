@@ -46,16 +46,48 @@ export type GroupSizes = Partial<Record<RaterGroup, number>>
 
 const threshold = (minRaters: number) => Math.max(1, Math.floor(minRaters))
 
+/** What a scheme decides about its report's groups. */
+export type GroupOptions = {
+  /**
+   * The scheme shows the manager group on its own even when it has fewer than `minRaters`
+   * colleagues (its managers were told so when invited). The rest of the rule stands: everyone
+   * else must still be nobody or at least `minRaters` colleagues, so the manager's figure cannot
+   * be subtracted from the all-colleagues one to reach a few others.
+   */
+  showManager?: boolean
+}
+
 /**
  * The report's parts for these group sizes (counted colleagues per relationship). Every part has at
- * least `minRaters` colleagues and together they hold every counted colleague, so nothing is left
- * to subtract; a single part would repeat the all-colleagues figure, so then there is none.
+ * least `minRaters` colleagues — except a manager part shown by the scheme's option — and together
+ * they hold every counted colleague, so nothing is left to subtract; a single part would repeat the
+ * all-colleagues figure, so then there is none.
  */
-export function groupParts(sizes: GroupSizes, minRaters: number): GroupPart[] {
+export function groupParts(sizes: GroupSizes, minRaters: number, options: GroupOptions = {}): GroupPart[] {
   const t = threshold(minRaters)
   const size = (g: RaterGroup) => Math.max(0, Math.floor(sizes[g] ?? 0))
   const total = RATER_GROUPS.reduce((sum, g) => sum + size(g), 0)
   if (total < t) return []
+  const managers = size('manager')
+  // The option only matters below the threshold; it holds when the others are nobody or ≥ t.
+  const exempt = options.showManager === true && managers > 0 && managers < t && total - managers >= t
+  if (exempt) {
+    // Everyone else, by the usual rule; one part when the rule finds no groups among them.
+    const rest = groupParts({ ...sizes, manager: 0 }, t)
+    const members = RATER_GROUPS.filter((g) => g !== 'manager' && size(g) > 0)
+    const single = members.length === 1 && NAMED.includes(members[0]!) ? (members[0] as PartKey) : null
+    const others: GroupPart[] = rest.length
+      ? rest
+      : [
+          {
+            key: single ?? 'others',
+            label: PART_LABELS[single ?? 'others'],
+            members,
+            raters: total - managers,
+          },
+        ]
+    return [{ key: 'manager', label: PART_LABELS.manager, members: ['manager'], raters: managers }, ...others]
+  }
   const alone = NAMED.filter((g) => size(g) >= t)
   const merged = RATER_GROUPS.filter((g) => !alone.includes(g))
   let mergedSize = merged.reduce((sum, g) => sum + size(g), 0)
@@ -85,13 +117,19 @@ export function groupParts(sizes: GroupSizes, minRaters: number): GroupPart[] {
 
 /**
  * For one figure (a question): which parts may show, given how many answers each part has behind
- * it and how many all colleagues have. A part shows only with at least `minRaters` answers, and
- * all minus the shown parts must be no answers or at least `minRaters`; otherwise the smallest
- * shown part is hidden too, until that holds. Below `minRaters` answers in all, nothing shows.
+ * it and how many all colleagues have. A part shows only with at least `minRaters` answers (an
+ * `exempt` part — the manager shown by the scheme's option — with at least one), and all minus the
+ * shown parts must be no answers or at least `minRaters`; otherwise the smallest shown part is
+ * hidden too, until that holds. Below `minRaters` answers in all, nothing shows.
  */
-export function shownParts(counts: readonly number[], all: number, minRaters: number): boolean[] {
+export function shownParts(
+  counts: readonly number[],
+  all: number,
+  minRaters: number,
+  exempt: readonly boolean[] = [],
+): boolean[] {
   const t = threshold(minRaters)
-  const shown = counts.map((n) => all >= t && n >= t)
+  const shown = counts.map((n, i) => all >= t && (exempt[i] ? n >= 1 : n >= t))
   let rest = all - counts.reduce((sum, n, i) => sum + (shown[i] ? n : 0), 0)
   while (rest > 0 && rest < t && shown.some(Boolean)) {
     let pick = -1
@@ -103,4 +141,19 @@ export function shownParts(counts: readonly number[], all: number, minRaters: nu
   // Every part shown is the whole: it says nothing the all-colleagues figure does not.
   if (shown.filter(Boolean).length === 1 && rest === 0) return counts.map(() => false)
   return shown
+}
+
+/**
+ * What a colleague is told about who will see their answers: the one sentence of the invitation
+ * e-mail (`{{privacyNote}}`) and of the questionnaire's introduction. A manager in a scheme that
+ * shows the manager group on its own is told so.
+ */
+export function colleaguePrivacyNote(input: {
+  relationship: string
+  showManager: boolean
+  employeeName: string
+}): string {
+  if (input.relationship === 'manager' && input.showManager)
+    return `As ${input.employeeName}'s manager, your answers are shown to them as the manager's view, apart from other colleagues' and even if you are the only manager who answers, so ${input.employeeName} will know they are yours. Please be candid and constructive.`
+  return 'Your answers are combined with those of other colleagues and shown without your name, so please be candid and constructive.'
 }

@@ -79,6 +79,7 @@ async function headerOf(tx: Tx, responseId: string) {
       s.status AS scheme_status,
       r.submitted_at AS self_submitted_at,
       s.min_raters,
+      s.show_manager_below_threshold,
       (SELECT count(*) FROM assignments c
         WHERE c.scheme_id = a.scheme_id AND c.subject_id = a.subject_id
           AND c.relationship <> 'self' AND c.status <> 'revoked')::int AS invited,

@@ -36,6 +36,8 @@ export type HeaderRow = {
   scheme_status: string
   self_submitted_at: Date | string | null
   min_raters: number
+  /** The scheme shows the manager group below the threshold (ADR 021); optional for older rows. */
+  show_manager_below_threshold?: boolean | null
   invited: number
   submitted: number
   /** When the scheme's reports show colleagues' results: 'on_close' (default) or 'by_admin'. */
@@ -105,6 +107,8 @@ export type ReportHeader = {
   schemeClosed: boolean
   selfSubmittedAt: string | null
   minRaters: number
+  /** The scheme shows the manager group on its own even below `minRaters` (its managers know). */
+  showManager: boolean
   /** Rater assignments that are not revoked. */
   invited: number
   /**
@@ -287,6 +291,7 @@ export function shapeHeader(row: HeaderRow): ReportHeader {
     schemeClosed: row.scheme_status === 'closed' || new Date(row.closes_at).getTime() <= Date.now(),
     selfSubmittedAt: iso(row.self_submitted_at),
     minRaters: Number(row.min_raters),
+    showManager: row.show_manager_below_threshold === true,
     invited: Number(row.invited),
     colleaguesSubmitted: row.release_id ? Number(row.released_raters ?? 0) : Number(row.submitted),
     reportRelease: row.report_release === 'by_admin' ? 'by_admin' : 'on_close',
@@ -361,11 +366,14 @@ function colleagueStats(
   )
   const all = RATER_GROUPS.reduce((acc, g) => acc + Number(of(g).n), 0)
   const scale = question.kind === 'scale'
+  // A manager part below the threshold exists only by the scheme's option (groupParts): it is exempt.
+  const exempt = parts.map((p) => p.key === 'manager' && p.raters < Math.max(1, Math.floor(minRaters)))
   const shown = scale
     ? shownParts(
         partSums.map((p) => p.n),
         all,
         minRaters,
+        exempt,
       )
     : parts.map(() => false)
   const average = scale && enough && row.avg !== null ? Number(row.avg) : null
@@ -457,7 +465,7 @@ export function shapeReport(raw: RawReport, keyOf: (id: string) => string): Repo
   for (const row of raw.groupSizes)
     if ((RATER_GROUPS as readonly string[]).includes(row.relationship))
       sizes[row.relationship as RaterGroup] = Number(row.raters)
-  const parts = groupParts(sizes, header.minRaters)
+  const parts = groupParts(sizes, header.minRaters, { showManager: header.showManager })
   const shaped = questions.map((row, i) => colleagueStats(row, selfQuestions[i]!, parts, header.minRaters))
   const fullQuestions: FullQuestion[] = selfQuestions.map((q, i) => ({ ...q, colleagues: shaped[i]! }))
 

@@ -32,6 +32,8 @@ export const SCHEME_MESSAGES = {
   minRaters: `Enter a number of colleagues from 1 to ${MIN_RATERS_MAX}.`,
   reminderCadence: `Enter a number of days from 0 (no reminders) to ${REMINDER_CADENCE_MAX}.`,
   reportRelease: 'Choose when the reports show colleagues’ answers.',
+  showManagerTooLate:
+    'Managers have already been invited here, told that their answers are combined with others’. Switch this on only before the first manager is invited.',
   scheme: 'This scheme could not be identified. Reload the page and try again.',
   employee: 'This employee could not be identified. Reload the page and try again.',
   chooseEmployees: 'Choose at least one employee to enrol.',
@@ -138,6 +140,8 @@ const fields = {
   minRaters: whole(SCHEME_MESSAGES.minRaters, 1, MIN_RATERS_MAX),
   reminderCadenceDays: whole(SCHEME_MESSAGES.reminderCadence, 0, REMINDER_CADENCE_MAX),
   reportRelease,
+  /** A checkbox: Conform reads "on" as true; absent is off. */
+  showManagerBelowThreshold: z.optional(z.boolean()),
 }
 
 type Fields = { timeZone: string; opensAt: string; closesAt: string }
@@ -201,7 +205,12 @@ export function schemeInputOf(
     if (!result.ok) throw new Error('schemeInputOf: a date that passed the check means no instant')
     return result.instant
   }
-  return { ...rest, opensAt: instant(rest.opensAt), closesAt: instant(rest.closesAt) }
+  return {
+    ...rest,
+    showManagerBelowThreshold: rest.showManagerBelowThreshold === true,
+    opensAt: instant(rest.opensAt),
+    closesAt: instant(rest.closesAt),
+  }
 }
 
 // The lifecycle forms. Their dates are read in the scheme's stored zone by the service.

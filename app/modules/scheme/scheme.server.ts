@@ -173,6 +173,7 @@ export type SchemeDetail = {
   minRaters: number
   reminderCadenceDays: number
   reportRelease: ReportRelease
+  showManagerBelowThreshold: boolean
   launchedAt: string | null
   closedAt: string | null
   enrolled: number
@@ -204,6 +205,7 @@ export async function getScheme(
       minRaters: schemes.minRaters,
       reminderCadenceDays: schemes.reminderCadenceDays,
       reportRelease: schemes.reportRelease,
+      showManagerBelowThreshold: schemes.showManagerBelowThreshold,
       launchedAt: schemes.launchedAt,
       closedAt: schemes.closedAt,
       companyId: schemes.companyId,
@@ -290,7 +292,11 @@ export async function createScheme(
         return errors.questionnaireNotPublished
       const [row] = await tx
         .insert(schemes)
-        .values({ ...input, status: 'draft' })
+        .values({
+          ...input,
+          showManagerBelowThreshold: input.showManagerBelowThreshold === true,
+          status: 'draft',
+        })
         .returning({ id: schemes.id })
       await recordAudit(tx, {
         ...auditOf(actor),
@@ -420,11 +426,22 @@ export async function updateScheme(
       note('minRaters', current.minRaters, input.minRaters)
       note('reminderCadenceDays', current.reminderCadenceDays, input.reminderCadenceDays)
       note('reportRelease', current.reportRelease, input.reportRelease)
+      const showManager = input.showManagerBelowThreshold === true
+      if (showManager && !current.showManagerBelowThreshold) {
+        // Managers invited before were told their answers are combined: the option may not apply to them.
+        const [manager] = await queryRows<{ one: number }>(
+          tx,
+          sql`SELECT 1 AS one FROM assignments
+            WHERE scheme_id = ${id} AND relationship = 'manager' AND status <> 'revoked' LIMIT 1`,
+        )
+        if (manager) return refuseField('showManagerBelowThreshold', SCHEME_MESSAGES.showManagerTooLate)
+      }
+      note('showManagerBelowThreshold', current.showManagerBelowThreshold, showManager)
       if (!Object.keys(changes).length) return ok({ changed: [] })
 
       await tx
         .update(schemes)
-        .set({ ...input, updatedAt: now })
+        .set({ ...input, showManagerBelowThreshold: showManager, updatedAt: now })
         .where(eq(schemes.id, id))
       if (changes.questionnaireId)
         await tx

@@ -124,9 +124,15 @@ export async function buildReport(input: {
    * release). Default true; false leaves it unreleased, as before a programme closes.
    */
   release?: boolean
+  /** The scheme shows the manager group below the threshold (ADR 021). */
+  showManager?: boolean
 }) {
   const questionnaire = await createQuestionnaire({ questions: input.questions ?? QUESTIONS })
-  const scheme = await createScheme({ minRaters: input.minRaters, questionnaireId: questionnaire.id })
+  const scheme = await createScheme({
+    minRaters: input.minRaters,
+    questionnaireId: questionnaire.id,
+    showManagerBelowThreshold: input.showManager ?? false,
+  })
   // No password: these tests sign in with a session cookie, and hashing would only slow them down.
   const employee = await createUser({ role: 'employee', password: null })
   const self = (await enrolEmployee(scheme, employee.id))!

@@ -75,7 +75,7 @@ function ratersOf(sizes: Record<RaterGroup, number>): Rater[] {
 }
 
 /** The rows report.server.ts's statements return for these raters (the same aggregates, in JS). */
-function rawRows(sizes: Record<RaterGroup, number>, minRaters: number): RawReport {
+function rawRows(sizes: Record<RaterGroup, number>, minRaters: number, showManager = false): RawReport {
   const raters = ratersOf(sizes)
   const questions: QuestionRow[] = QUESTIONS.map((q, position) => {
     const answering = raters.filter((r) => !q.skips(r))
@@ -124,7 +124,7 @@ function rawRows(sizes: Record<RaterGroup, number>, minRaters: number): RawRepor
     return { ...base, options: null }
   })
   return {
-    header: header(raters.length, minRaters),
+    header: { ...header(raters.length, minRaters), show_manager_below_threshold: showManager },
     questions,
     categories: [
       { category: 'A', self_avg: 3 },
@@ -296,6 +296,85 @@ describe('colleague groups: every group size 0–8 (at most 8 in all) × every t
     // The space reaches every state: ready reports, with and without groups.
     expect(ready).toBeGreaterThan(1000)
     expect(withGroups).toBeGreaterThan(100)
+  })
+})
+
+describe('the scheme option "show the manager below the threshold", every combination again', () => {
+  const cases = [...combinations()].flatMap((sizes) =>
+    Array.from({ length: 8 }, (_, i) => ({ sizes, t: i + 1 })),
+  )
+
+  test('only the manager part may hold fewer than min_raters; nobody else is reachable by subtraction', () => {
+    let managerBelow = 0
+    for (const { sizes, t } of cases) {
+      const where = `sizes ${JSON.stringify(sizes)}, min_raters ${t}, manager shown`
+      const raters = ratersOf(sizes)
+      const report = shapeReport(rawRows(sizes, t, true), (id) => id)
+      const json = JSON.stringify(report)
+      for (const word of ['colleagueLabels', 'byColleague', 'Colleague A', 'assignment_id', 'an-'])
+        expect(json, where).not.toContain(word)
+      // The option does not open the gate: below min_raters in all, nothing colleague-related shows.
+      if (raters.length < t) {
+        expect(report.status, where).toBe('gathering')
+        for (const word of ['"colleagues"', '"groups"', '"insight"', 'comment '])
+          expect(json, where).not.toContain(word)
+        continue
+      }
+      const r = report as Ready
+      expect(r.groups.length, where).not.toBe(1)
+      const members = membersOf(r)
+      for (const [k, g] of r.groups.entries()) {
+        const size = members[k]!.reduce((sum, m) => sum + sizes[m], 0)
+        expect(g.raters, where).toBe(size)
+        if (g.key === 'manager') expect(size, where).toBeGreaterThanOrEqual(1)
+        else expect(size, where).toBeGreaterThanOrEqual(t)
+      }
+      if (r.groups.some((g) => g.key === 'manager' && g.raters < t)) {
+        managerBelow++
+        // Everyone but the manager: nobody or at least min_raters.
+        expect(raters.length - sizes.manager, where).toBeGreaterThanOrEqual(t)
+      }
+      for (const [position, q] of QUESTIONS.entries()) {
+        if (q.kind !== 'scale') continue
+        const shown = r.questions.find((x) => x.id === q.id)!.colleagues
+        const answering = raters.filter((rater) => !q.skips(rater))
+        const all = answering.length
+        const others: number[] = []
+        let covered = 0
+        for (const [k, value] of shown.groups.entries()) {
+          if (value === null) continue
+          const inPart = answering.filter((x) => members[k]!.includes(x.group))
+          const partAvg = inPart.reduce((s, x) => s + valueOf(x, position), 0) / inPart.length
+          expect(close(value, partAvg), where).toBe(true)
+          expect(shown.average, where).not.toBeNull()
+          covered += inPart.length
+          if (r.groups[k]!.key === 'manager') expect(inPart.length, where).toBeGreaterThanOrEqual(1)
+          else {
+            expect(inPart.length, where).toBeGreaterThanOrEqual(t)
+            others.push(inPart.length)
+          }
+        }
+        // Sets without the manager (whose answers the manager knows are theirs) hold ≥ t answers.
+        if (shown.average !== null) expectNoSmallUnion([...others, all - covered], t, `${where}, ${q.id}`)
+      }
+    }
+    expect(managerBelow).toBeGreaterThan(100)
+  })
+
+  test('concrete: one manager beside five peers at min_raters 3', () => {
+    expect(
+      groupParts({ manager: 1, peer: 5 }, 3, { showManager: true }).map((p) => [p.key, p.raters]),
+    ).toEqual([
+      ['manager', 1],
+      ['peer', 5],
+    ])
+    // Without the option the manager pools with the peers, and one part would repeat all colleagues.
+    expect(groupParts({ manager: 1, peer: 5 }, 3)).toEqual([])
+    // Two others only: the manager's figure subtracted from all would show them, so the usual rule.
+    expect(groupParts({ manager: 1, peer: 2 }, 3, { showManager: true })).toEqual([])
+    // Per figure: the manager's one answer shows, unless it would leave a few others to subtract.
+    expect(shownParts([1, 5], 6, 3, [true, false])).toEqual([true, true])
+    expect(shownParts([1, 2], 3, 3, [true, false])).toEqual([false, false])
   })
 })
 

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from 
 import { useEffect, useState } from 'react'
 import { Form, Link } from 'react-router'
 import { useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
-import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { ErrorList, Field, FormErrors, SelectField } from '#app/components/forms'
 import { REPORT_RELEASES } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import {
@@ -38,6 +38,7 @@ export type SchemeValues = {
   minRaters: number
   reminderCadenceDays: number
   reportRelease: string
+  showManagerBelowThreshold: boolean
 }
 
 type Fields = {
@@ -157,6 +158,26 @@ function SchemeFields({
         placeholder="Choose…"
         errors={fields.reportRelease.errors}
       />
+      <div className="sm:col-span-2">
+        <div className="flex items-start gap-2">
+          <input
+            {...getInputProps(fields.showManagerBelowThreshold, { type: 'checkbox' })}
+            aria-describedby={`${fields.showManagerBelowThreshold.id}-help ${fields.showManagerBelowThreshold.errorId}`}
+            className="mt-1 h-4 w-4 accent-indigo-700"
+          />
+          <label htmlFor={fields.showManagerBelowThreshold.id} className="label">
+            Show the manager’s answers on their own, even when fewer managers answer than the number above
+          </label>
+        </div>
+        <p id={`${fields.showManagerBelowThreshold.id}-help`} className="mt-1 text-sm text-slate-700">
+          Off by default. When on, managers’ invitations tell them their answers are shown as the manager’s
+          view. It can be switched on only before the first manager is invited.
+        </p>
+        <ErrorList
+          id={fields.showManagerBelowThreshold.errorId}
+          errors={fields.showManagerBelowThreshold.errors}
+        />
+      </div>
     </>
   )
 }
@@ -180,6 +201,7 @@ export function CreateSchemeForm({
       minRaters: 3,
       reminderCadenceDays: 7,
       reportRelease: 'on_close',
+      showManagerBelowThreshold: false,
     },
   })
   return (

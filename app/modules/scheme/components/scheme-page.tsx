@@ -112,6 +112,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               minRaters: scheme.minRaters,
               reminderCadenceDays: scheme.reminderCadenceDays,
               reportRelease: scheme.reportRelease,
+              showManagerBelowThreshold: scheme.showManagerBelowThreshold,
             }}
             options={options}
             locked={{
@@ -273,6 +274,12 @@ function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string 
       scheme.reminderCadenceDays ? `Every ${plural(scheme.reminderCadenceDays, 'day', 'days')}` : 'None',
     ],
     ['Reports show colleagues’ answers', REPORT_RELEASE_LABELS[scheme.reportRelease]],
+    [
+      'Manager’s answers',
+      scheme.showManagerBelowThreshold
+        ? 'Shown on their own, even below the number of answers needed'
+        : 'Shown on their own only with enough answers, like every group',
+    ],
   ]
   if (scheme.launchedAt) items.push(['Launched', when(scheme.launchedAt)])
   if (scheme.closedAt) items.push(['Closed', when(scheme.closedAt)])

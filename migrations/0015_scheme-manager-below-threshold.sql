@@ -1,0 +1,6 @@
+ALTER TABLE "schemes" ADD COLUMN "show_manager_below_threshold" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+-- The colleague invitation's privacy sentence becomes a placeholder ({{privacyNote}}): the same words
+-- for everyone, except a manager in a scheme that shows the manager's answers on their own (ADR 021).
+-- Only the deployment's default row, and only if it still reads as shipped; a brand's own wording stays.
+UPDATE "email_templates" SET "body" = replace("body", $old$The questionnaire covers {{employeeName}}'s strengths and areas for development. Your answers are combined with those of other colleagues and shown without your name, so please be candid and constructive. You can save your answers and come back to finish later.$old$, $new$The questionnaire covers {{employeeName}}'s strengths and areas for development. {{privacyNote}} You can save your answers and come back to finish later.$new$), "updated_at" = now()
+WHERE "key" = 'colleague_invite' AND "brand_id" IS NULL AND position($old$The questionnaire covers {{employeeName}}'s strengths and areas for development. Your answers are combined with those of other colleagues and shown without your name, so please be candid and constructive. You can save your answers and come back to finish later.$old$ in "body") > 0;
