@@ -23,6 +23,7 @@ import {
   questionnaireSections,
   questionnaires,
   questions,
+  reportReleases,
   schemeMembers,
   users,
 } from '../db/schema/index'
@@ -31,6 +32,7 @@ import { DEMO_QUESTIONS } from '../db/seed'
 import { createActionCode } from '../app/modules/auth/action-codes.server'
 import { actionLink } from '../app/modules/auth/auth.server'
 import { hashPassword } from '../app/modules/auth/password.server'
+import { releaseParticipant } from '../app/modules/report/release.server'
 
 const PASSWORD = process.env.SEED_PASSWORD || 'panorama-demo'
 
@@ -976,14 +978,6 @@ async function createKnownAssignments() {
     })),
     {
       ...base,
-      id: knownAssignment(1, 6),
-      respondentId: sid(TAG.user, KNOWN.colleague.n),
-      relationship: 'peer',
-      respondentName: KNOWN.colleague.name,
-      status: 'pending',
-    },
-    {
-      ...base,
       id: knownAssignment(2, 0),
       schemeId: second.id,
       questionnaireId: second.questionnaireId,
@@ -1003,6 +997,42 @@ async function createKnownAssignments() {
   ]
   await db.insert(assignments).values(rows).onConflictDoNothing()
   return rows.length
+}
+
+/**
+ * scale-employee's report is released (ADR 022: colleague figures come only from a release), as an
+ * administrator would; scale-colleague is invited after it, so their link still works (as in
+ * `npm run seed`). Once: a later run finds the release and leaves both as they are.
+ */
+async function releaseKnownReport() {
+  const db = getDb()
+  const employee = sid(TAG.user, KNOWN.employee.n)
+  const [existing] = await db
+    .select({ id: reportReleases.id })
+    .from(reportReleases)
+    .where(and(eq(reportReleases.schemeId, KNOWN_SCHEME), eq(reportReleases.subjectId, employee)))
+    .limit(1)
+  if (!existing) {
+    const released = await releaseParticipant({ id: sid(TAG.user, KNOWN.admin.n) }, KNOWN_SCHEME, employee)
+    if (!released.ok)
+      throw new Error(`scale-employee's report could not be released: ${JSON.stringify(released)}`)
+  }
+  const [first] = await db.query.schemes.findMany({ where: (s, { eq }) => eq(s.id, KNOWN_SCHEME) })
+  await db
+    .insert(assignments)
+    .values({
+      id: knownAssignment(1, 6),
+      schemeId: KNOWN_SCHEME,
+      questionnaireId: first!.questionnaireId,
+      subjectId: employee,
+      respondentId: sid(TAG.user, KNOWN.colleague.n),
+      relationship: 'peer',
+      respondentName: KNOWN.colleague.name,
+      status: 'pending',
+      dueAt: first!.closesAt,
+      invitedAt: new Date(),
+    })
+    .onConflictDoNothing()
 }
 
 /** Known accounts sign in with the demo password whatever happened to them since. */
@@ -1166,6 +1196,7 @@ async function main() {
     )
     if (inserted > before) note('answers, e-mails, audit rows', null, t)
     await resetKnownAccounts(passwordHash)
+    await releaseKnownReport()
     const link = await colleagueInviteLink()
 
     {
