@@ -12,10 +12,13 @@ test('an admin filters responses, opens one, reopens it with a reason and export
 
   // Filters live in the URL.
   await page.getByLabel('State', { exact: true }).selectOption({ label: 'Submitted' })
-  await page.getByLabel('Relationship', { exact: true }).selectOption({ label: 'Self-assessment' })
+  // A peer's answers about Erin: her report is released, so reopening them changes no report (ADR
+  // 022) and leaves the other specs' demo states (Wren waiting, Sam below the threshold) alone.
+  await page.getByLabel('Relationship', { exact: true }).selectOption({ value: 'peer' })
+  await page.getByLabel('Subject (name or e-mail)').fill('employee@panorama.test')
   await page.getByRole('button', { name: 'Show' }).click()
   await expect(page).toHaveURL(/state=submitted/)
-  await expect(page).toHaveURL(/relationship=self/)
+  await expect(page).toHaveURL(/relationship=peer/)
   const rows = page.getByRole('table').getByRole('row')
   await expect(rows.nth(1)).toBeVisible()
   await expectAccessible(page)
