@@ -37,6 +37,18 @@ export const reportReleases = pgTable(
     /** The administrator who released it; null when the clock released it as the scheme closed. */
     releasedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
     mode: releaseModeEnum().notNull(),
+    /**
+     * Whether the release shows colleagues' results: it copied at least `min_raters` responses. A
+     * release below the threshold releases the self-assessment alone (issue 15): the employee sees
+     * no colleague figure and their colleagues' invitations stay open.
+     */
+    colleaguesShown: boolean().notNull().default(true),
+    /**
+     * Whether the report may show rater groups besides all colleagues. Off when, compared with the
+     * earlier releases the employee has seen, the groups would let a few colleagues' answers be
+     * worked out (release-rule.ts, ADR 025).
+     */
+    groupsShown: boolean().notNull().default(true),
   },
   (t) => [
     // The report's read: the latest release of a subject in a scheme.
@@ -64,6 +76,14 @@ export const reportReleaseResponses = pgTable(
     relationship: relationshipEnum().notNull(),
     /** 1…n within the release, in a random order. */
     raterKey: integer().notNull(),
+    /**
+     * The response it was copied from (no foreign key, never read by a page): only the release rule
+     * uses it, to tell which responses two releases share (ADR 025). Null only for copies made
+     * before it existed whose source could not be found.
+     */
+    sourceResponseId: uuid(),
+    /** A fingerprint of the copied answers (`answersFingerprint`), to tell an edited response. */
+    contentHash: text(),
   },
   (t) => [uniqueIndex('report_release_responses_key_unique').on(t.releaseId, t.raterKey)],
 )

@@ -403,6 +403,8 @@ export async function reopenResponse(
       respondentId: header.respondentId,
       assignmentId: header.assignmentId,
       status: 'in_progress',
+      // The subject keeps seeing this colleague as "answered": a reopen must not name them (issue 15 B4).
+      ...(header.relationship === 'self' ? {} : { subjectSees: false }),
     })
     return ok({ respondentName: header.respondentName, subjectName: header.subjectName })
   })

@@ -269,6 +269,8 @@ async function lockAssignment(tx: Tx, id: string, respondentId: string) {
       closesAt: schemes.closesAt,
       roundEndedAt: assignments.closedAt,
       timeZone: schemes.timeZone,
+      // An administrator reopened its response (ADR 023): the subject is never told of it again.
+      reopened: sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`,
     })
     .from(assignments)
     .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
@@ -514,5 +516,7 @@ async function recordSubmission(
     respondentId: viewer.id,
     assignmentId: id,
     status: 'submitted',
+    // A colleague submitting a reopened response again: to the subject they stayed "answered".
+    ...(locked.relationship !== 'self' && locked.reopened ? { subjectSees: false } : {}),
   })
 }

@@ -7,6 +7,7 @@ import { formatDateTime } from '#app/lib/dates'
 import type { BrandLook } from '#app/modules/brand/look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
+import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import {
   formatDate,
   INVITE_STATUS_LABELS,
@@ -84,6 +85,8 @@ export type HomeScheme = {
     enough: boolean
     /** How many more colleague answers the report needs before it shows colleagues' views. */
     needed: number
+    /** What the report page says of its release too (release-status.ts). */
+    release: ReleaseStatus
   }
 }
 
@@ -197,6 +200,15 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         questionnaireId: assignments.questionnaireId,
         selfResponseId: responses.id,
         selfSubmittedAt: responses.submittedAt,
+        reportRelease: schemes.reportRelease,
+        // The latest release of this employee's report (ADR 022, 024): when, and what it shows.
+        release: sql<{ at: string; shown: boolean; answers: number } | null>`(
+          SELECT jsonb_build_object('at', rr.released_at, 'shown', rr.colleagues_shown,
+            'answers', (SELECT count(*) FROM report_release_responses x WHERE x.release_id = rr.id))
+          FROM report_releases rr
+          WHERE rr.scheme_id = ${schemes.id} AND rr.subject_id = ${schemeMembers.employeeId}
+          ORDER BY rr.released_at DESC, rr.id DESC
+          LIMIT 1)`,
       })
       .from(schemeMembers)
       .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
@@ -223,6 +235,8 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         respondentName: assignments.respondentName,
         displayName: users.displayName,
         email: users.email,
+        // A reopened response stays "answered" to the employee (issue 15 B4).
+        reopened: sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`,
       })
       .from(assignments)
       .innerJoin(users, eq(users.id, assignments.respondentId))
@@ -279,7 +293,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
   const bySchemeId = new Map<string, HomeColleague[]>()
   for (const r of raterRows) {
     if (r.relationship === 'self' || r.status === 'revoked') continue
-    const status = inviteStatusOf(r.status) as HomeColleague['status']
+    const status = inviteStatusOf(r.status, r.reopened) as HomeColleague['status']
     const list = bySchemeId.get(r.schemeId) ?? []
     list.push({
       id: r.id,
@@ -348,6 +362,18 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         minRaters: r.minRaters,
         enough: answered >= r.minRaters,
         needed: Math.max(0, r.minRaters - answered),
+        release: releaseStatus({
+          viewer: 'employee',
+          reportRelease: r.reportRelease,
+          closesAt: r.closesAt.toISOString(),
+          timeZone: r.timeZone,
+          schemeClosed: phase === 'closed',
+          releasedAt: r.release ? new Date(r.release.at).toISOString() : null,
+          colleaguesShown: r.release?.shown ?? false,
+          releasedAnswers: Number(r.release?.answers ?? 0),
+          answeredNow: answered,
+          minRaters: r.minRaters,
+        }),
       },
     }
   })

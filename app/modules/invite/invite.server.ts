@@ -37,6 +37,9 @@ import {
  * "not found" and "not yours" are the same `notFound`, which routes turn into a 404.
  */
 
+/** An administrator reopened the assignment's submitted response (ADR 023). */
+const reopenedSql = sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`
+
 export type InviteActor = { id: string; role: Role; ip?: string | null }
 
 export type { Outcome }
@@ -222,6 +225,7 @@ export async function getInvitePage(
       email: users.email,
       relationship: assignments.relationship,
       status: assignments.status,
+      reopened: reopenedSql,
       invitedAt: assignments.invitedAt,
     })
     .from(assignments)
@@ -245,7 +249,7 @@ export async function getInvitePage(
     name: r.respondentName || r.displayName || r.email,
     email: r.email,
     relationship: r.relationship as Relationship,
-    status: inviteStatusOf(r.status),
+    status: inviteStatusOf(r.status, r.reopened),
     invitedAt: r.invitedAt?.toISOString() ?? null,
   }))
   return { schemes: list, scheme, colleagues }
@@ -563,6 +567,8 @@ type RaterRow = {
   subjectId: string
   respondentId: string
   status: AssignmentStatus
+  /** Its submitted response was reopened by an administrator: to the employee it is answered. */
+  reopened: boolean
   relationship: string
   name: string
   email: string
@@ -599,6 +605,7 @@ async function findRaterAssignment(
       subjectId: assignments.subjectId,
       respondentId: assignments.respondentId,
       status: assignments.status,
+      reopened: reopenedSql,
       relationship: assignments.relationship,
       respondentName: assignments.respondentName,
       displayName: users.displayName,
@@ -636,7 +643,8 @@ async function findRaterAssignment(
 
 /** Why an invitation cannot be sent again or withdrawn now, or null when it can. */
 function unchangeable(row: RaterRow): string | null {
-  if (row.status === 'submitted') return inviteMessages.answered(row.name)
+  // A reopened response was answered: to the employee it stays so (issue 15 B4).
+  if (row.status === 'submitted' || row.reopened) return inviteMessages.answered(row.name)
   if (row.status === 'revoked') return inviteMessages.revoked(row.name)
   return closedMessage({ status: row.schemeStatus, opensAt: row.opensAt, closesAt: row.closesAt })
 }

@@ -1,4 +1,8 @@
-import { RELATIONSHIPS as ALL_RELATIONSHIPS, type AssignmentStatus, type Relationship as AnyRelationship } from '#db/enums'
+import {
+  RELATIONSHIPS as ALL_RELATIONSHIPS,
+  type AssignmentStatus,
+  type Relationship as AnyRelationship,
+} from '#db/enums'
 import { formatDate as formatDay } from '#app/lib/dates'
 import { singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
@@ -30,7 +34,13 @@ export const INVITE_STATUS_LABELS: Record<InviteStatus, string> = {
   revoked: 'Revoked',
 }
 
-export function inviteStatusOf(status: AssignmentStatus): InviteStatus {
+/**
+ * An invitation's state as the employee sees it. `reopened`: an administrator reopened the
+ * colleague's submitted answers (ADR 023); to the employee they stay "answered", so a reopen never
+ * tells them whom it concerned (issue 15 B4).
+ */
+export function inviteStatusOf(status: AssignmentStatus, reopened = false): InviteStatus {
+  if (reopened && status === 'in_progress') return 'answered'
   switch (status) {
     case 'pending':
       return 'invited'

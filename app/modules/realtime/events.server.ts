@@ -20,6 +20,12 @@ export type PanoramaEvent = {
   respondentId?: string
   assignmentId: string
   status: AssignmentStatus
+  /**
+   * False when the subject must not hear of it: a reopened response (and its new submission) would
+   * tell them which colleague an administrator reopened (issue 15 B4). The respondent and
+   * administrators still do.
+   */
+  subjectSees?: boolean
 }
 
 export async function publishEvent(tx: Tx, event: PanoramaEvent) {

@@ -64,6 +64,7 @@ const EventSchema = z.object({
   respondentId: z.uuid().optional(),
   assignmentId: z.uuid(),
   status: z.enum(['pending', 'in_progress', 'submitted', 'revoked']),
+  subjectSees: z.boolean().optional(),
 })
 
 function deliver(message: HubMessage, filterEvent?: PanoramaEvent) {
@@ -363,7 +364,8 @@ export async function eventStreamResponse(input: {
       (event) =>
         input.everyone === true ||
         (input.subjectId !== undefined &&
-          (event.subjectId === input.subjectId || event.respondentId === input.subjectId)),
+          ((event.subjectId === input.subjectId && event.subjectSees !== false) ||
+            event.respondentId === input.subjectId)),
       (message) => {
         if (message.kind === 'close') cleanup()
         else if (message.kind === 'resync') write('event: resync\ndata: {}\n\n')

@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom'
 import { Link } from 'react-router'
 import { CHART_COLORS } from '#app/config/constants'
 import { formatDate } from '#app/lib/dates'
+import { releaseStatus } from './release-status'
 import { radarScaleNote, type Series } from './chart-series'
 import { ChartSlot, DrawAllCharts, loadCharts, loadedCharts, type Charts } from './chart-slot'
 import {
@@ -664,26 +665,35 @@ function SelfPending({ header, viewer }: { header: ReportHeader; viewer: Viewer 
   )
 }
 
-/** Before the release: when the colleagues' results will appear (ADR 022). */
-export function releaseLine(
-  header: Pick<ReportHeader, 'reportRelease' | 'closesAt' | 'timeZone'>,
-  viewer: Viewer,
-) {
-  const whose = viewer === 'employee' ? 'Your colleagues’' : 'Colleagues’'
-  return header.reportRelease === 'by_admin'
-    ? `${whose} results appear when your administrator releases them, usually at your debrief.`
-    : `${whose} results appear when the programme closes on ${formatDate(header.closesAt, header.timeZone)}.`
+/** The release as the home page tells it too (release-status.ts): one story, the same numbers. */
+function statusOf(header: ReportHeader, viewer: Viewer) {
+  return releaseStatus({
+    viewer,
+    reportRelease: header.reportRelease,
+    closesAt: header.closesAt,
+    timeZone: header.timeZone,
+    schemeClosed: header.schemeClosed,
+    releasedAt: header.releasedAt,
+    colleaguesShown: header.colleaguesShown,
+    releasedAnswers: header.colleaguesSubmitted,
+    answeredNow: header.answeredNow ?? header.colleaguesSubmitted,
+    minRaters: header.minRaters,
+  })
 }
 
 function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
+  const [when, ...rest] = statusOf(header, viewer).lines
   return (
     <div role="status" className="card flex flex-col gap-3 border-sky-300 bg-sky-50">
       <h2 className="text-lg font-semibold">Colleagues’ results are not released yet</h2>
-      <p>{releaseLine(header, viewer)}</p>
+      <p>{when}</p>
       <p>
         They are released all at once, so nothing you read changes as colleagues answer one by one. So far{' '}
         {answeredLine(header).replace(/\.$/, '')}.
       </p>
+      {rest.map((line) => (
+        <p key={line}>{line}</p>
+      ))}
       {viewer === 'employee' && !header.schemeClosed ? (
         <p>
           <Link className="link" to="/user/colleague-invite">
@@ -695,20 +705,21 @@ function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Vie
   )
 }
 
-function MoreAnswersNeeded({ header, needed }: { header: ReportHeader; needed: number }) {
+/** Released without colleagues' results: fewer than the threshold had answered (ADR 025). */
+function SelfOnlyRelease({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
   return (
     <div role="status" className="card flex flex-col gap-3 border-amber-300 bg-amber-50">
       <h2 className="text-lg font-semibold">More answers needed</h2>
-      <p>
-        {plural(needed, 'more colleague answer was', 'more colleague answers were')} needed before colleagues’
-        feedback could appear. When the results were released, {header.colleaguesSubmitted} of the{' '}
-        {header.minRaters} needed had answered.
-      </p>
-      <p>
-        Colleagues’ answers appear only once at least {plural(header.minRaters, 'colleague', 'colleagues')}{' '}
-        have answered, so that no answer can be traced to one person.
-        {header.schemeClosed ? ' The scheme has closed, so no more answers can come in.' : null}
-      </p>
+      {statusOf(header, viewer).lines.map((line) => (
+        <p key={line}>{line}</p>
+      ))}
+      {viewer === 'employee' && !header.schemeClosed ? (
+        <p>
+          <Link className="link" to="/user/colleague-invite">
+            Invite colleagues or send a reminder
+          </Link>
+        </p>
+      ) : null}
     </div>
   )
 }
@@ -762,7 +773,7 @@ function ReportSections({
       {report.status === 'gathering' || report.status === 'awaiting-release' ? (
         <>
           {report.status === 'gathering' ? (
-            <MoreAnswersNeeded header={report.header} needed={report.needed} />
+            <SelfOnlyRelease header={report.header} viewer={viewer} />
           ) : (
             <AwaitingRelease header={report.header} viewer={viewer} />
           )}

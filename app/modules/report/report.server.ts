@@ -91,7 +91,9 @@ async function headerOf(tx: Tx, responseId: string) {
       s.report_release,
       rel.id AS release_id,
       rel.released_at,
-      rel.raters AS released_raters
+      rel.raters AS released_raters,
+      rel.colleagues_shown AS release_colleagues_shown,
+      rel.groups_shown AS release_groups_shown
     FROM responses r
     JOIN assignments a ON a.id = r.assignment_id
     JOIN users u ON u.id = a.subject_id
@@ -100,7 +102,7 @@ async function headerOf(tx: Tx, responseId: string) {
     JOIN brands b ON b.id = co.brand_id
     JOIN questionnaires qn ON qn.id = a.questionnaire_id
     LEFT JOIN LATERAL (
-      SELECT rr.id, rr.released_at,
+      SELECT rr.id, rr.released_at, rr.colleagues_shown, rr.groups_shown,
         (SELECT count(*) FROM report_release_responses x WHERE x.release_id = rr.id)::int AS raters
       FROM report_releases rr
       WHERE rr.scheme_id = a.scheme_id AND rr.subject_id = a.subject_id
@@ -252,9 +254,11 @@ export async function loadReport(responseId: string, tx: Tx = getDb()): Promise<
     return shapeReport({ header, questions: [], categories: [], groupSizes: [], comments: [] }, keyOf)
   }
   // Colleague figures come only from a release, and the gate counts the release's colleagues.
-  const { open } = header.release_id
-    ? anonymityGate(Number(header.released_raters), Number(header.min_raters))
-    : { open: false }
+  // A release of the self-assessment alone (below the threshold, ADR 025) shows no colleague figure.
+  const { open } =
+    header.release_id && header.release_colleagues_shown !== false
+      ? anonymityGate(Number(header.released_raters), Number(header.min_raters))
+      : { open: false }
   // One after the other: a PGlite connection runs one statement at a time anyway, and on a pool
   // parallel statements would each take a connection for a page that is fast either way.
   const questions = await questionRows(tx, header, open)

@@ -47,6 +47,10 @@ export type HeaderRow = {
   released_at?: Date | string | null
   /** How many colleagues' responses the release copied (the gate counts these). */
   released_raters?: number | null
+  /** The release shows colleagues' results; false: it released the self-assessment alone (ADR 025). */
+  release_colleagues_shown?: boolean | null
+  /** The release may show rater groups (false when comparing releases would single some out). */
+  release_groups_shown?: boolean | null
 }
 
 /** One question with the self answer and, when the gate is open, the colleagues' aggregates. */
@@ -120,6 +124,16 @@ export type ReportHeader = {
   reportRelease: 'on_close' | 'by_admin'
   /** When the colleagues' results were released (the latest release); null before. */
   releasedAt: string | null
+  /** The latest release shows colleagues' results; false when it released the self-assessment alone. */
+  colleaguesShown: boolean
+  /** The latest release may show rater groups besides all colleagues (ADR 025). */
+  groupsShown: boolean
+  /**
+   * After a release of the self-assessment alone: the colleagues who have answered now (how many
+   * more are needed). Null otherwise — a released report never moves with live answers, and before
+   * a release `colleaguesSubmitted` is the live count.
+   */
+  answeredNow: number | null
 }
 
 export type SelfAnswer = {
@@ -296,6 +310,9 @@ export function shapeHeader(row: HeaderRow): ReportHeader {
     colleaguesSubmitted: row.release_id ? Number(row.released_raters ?? 0) : Number(row.submitted),
     reportRelease: row.report_release === 'by_admin' ? 'by_admin' : 'on_close',
     releasedAt: row.release_id ? iso(row.released_at ?? null) : null,
+    colleaguesShown: Boolean(row.release_id) && row.release_colleagues_shown !== false,
+    groupsShown: row.release_groups_shown !== false,
+    answeredNow: row.release_id && row.release_colleagues_shown === false ? Number(row.submitted) : null,
   }
 }
 
@@ -450,7 +467,8 @@ export function shapeReport(raw: RawReport, keyOf: (id: string) => string): Repo
       questions: selfQuestions,
     }
   const gate = anonymityGate(header.colleaguesSubmitted, header.minRaters)
-  if (!gate.open) {
+  // A release of the self-assessment alone shows no colleague figure, whatever its count.
+  if (!gate.open || !header.colleaguesShown) {
     return {
       status: 'gathering',
       header,
@@ -465,7 +483,9 @@ export function shapeReport(raw: RawReport, keyOf: (id: string) => string): Repo
   for (const row of raw.groupSizes)
     if ((RATER_GROUPS as readonly string[]).includes(row.relationship))
       sizes[row.relationship as RaterGroup] = Number(row.raters)
-  const parts = groupParts(sizes, header.minRaters, { showManager: header.showManager })
+  const parts = header.groupsShown
+    ? groupParts(sizes, header.minRaters, { showManager: header.showManager })
+    : []
   const shaped = questions.map((row, i) => colleagueStats(row, selfQuestions[i]!, parts, header.minRaters))
   const fullQuestions: FullQuestion[] = selfQuestions.map((q, i) => ({ ...q, colleagues: shaped[i]! }))
 

@@ -22,6 +22,8 @@ import {
 import { lockScheme, type SchemeDetail } from './scheme.server'
 import { REMOVAL_MESSAGES, type SchemeDetailQuery } from './schemas'
 import { schemePhase } from './state'
+import { answersFingerprint } from '#app/modules/report/release.server'
+import { threshold } from '#app/modules/report/release-rule'
 
 /**
  * A scheme's people: the per-participant progress table, the enrol picker, enrolling (chosen
@@ -43,7 +45,12 @@ const auditOf = (actor: Actor) => ({ actorId: actor.id, ip: actor.ip ?? null })
 
 export type SelfState = Exclude<AssignmentStatus, 'revoked'> | 'none'
 export type AccountState = 'active' | 'emailed' | 'not-emailed' | 'disabled'
-export type ReportState = 'none' | 'gathering' | 'ready' | 'released'
+/**
+ * none: no self-assessment yet; gathering: fewer colleague answers than the threshold; ready: enough,
+ * never released with colleagues' results; self-only: the self-assessment was released alone;
+ * released: released with colleagues' results.
+ */
+export type ReportState = 'none' | 'gathering' | 'ready' | 'self-only' | 'released'
 
 export type ParticipantRow = {
   id: string
@@ -57,6 +64,11 @@ export type ParticipantRow = {
   report: ReportState
   /** When their report was last released (ADR 022); null before. */
   releasedAt: string | null
+  /**
+   * Colleague responses added, changed or reopened since the latest release (ADR 025): a report
+   * may be released again only when this is 0 or at least the threshold.
+   */
+  changedSinceRelease: number
   /** Their self-assessment has a response (begun or submitted). */
   started: boolean
   /** No response and no live colleague invitation: the enrolment may be removed. */
@@ -74,10 +86,13 @@ export function reportStateOf(input: {
   answered: number
   minRaters: number
   released: boolean
+  /** The latest release shows colleagues' results (else the self-assessment alone). */
+  colleaguesShown?: boolean
 }): ReportState {
-  if (input.released) return 'released'
+  if (input.released && input.colleaguesShown !== false) return 'released'
   if (input.self !== 'submitted') return 'none'
-  if (input.answered < input.minRaters) return 'gathering'
+  if (input.released) return 'self-only'
+  if (input.answered < threshold(input.minRaters)) return 'gathering'
   return 'ready'
 }
 
@@ -94,6 +109,8 @@ type RawParticipant = {
   invited: number
   answered: number
   releasedAt: Date | string | null
+  colleaguesShown: boolean | null
+  changed: number
   createdKey: string
 }
 
@@ -127,15 +144,41 @@ export async function listParticipants(
         WHERE ${sql.join(filters, sql` AND `)}
         ORDER BY ${users.displayName} ${direction}, ${users.id} ${direction}
         LIMIT ${PARTICIPANT_PAGE_SIZE + 1}
+      ),
+      -- Each released participant's latest release, and how many colleague responses differ from
+      -- what it copied: added, changed (another fingerprint) or reopened (no longer submitted).
+      latest AS (
+        SELECT DISTINCT ON (rr.subject_id) rr.id, rr.subject_id, rr.released_at, rr.colleagues_shown
+        FROM report_releases rr
+        WHERE rr.scheme_id = ${scheme.id} AND rr.subject_id IN (SELECT id FROM page)
+        ORDER BY rr.subject_id, rr.released_at DESC, rr.id DESC
+      ),
+      live AS (
+        SELECT a.subject_id, r.id::text AS source,
+          (SELECT ${answersFingerprint('an')} FROM answers an WHERE an.response_id = r.id) AS hash
+        FROM assignments a
+        JOIN responses r ON r.assignment_id = a.id AND r.submitted_at IS NOT NULL
+        WHERE a.scheme_id = ${scheme.id} AND a.relationship <> 'self' AND a.status = 'submitted'
+          AND a.subject_id IN (SELECT subject_id FROM latest)
+      ),
+      copied AS (
+        SELECT latest.subject_id, coalesce(x.source_response_id::text, 'copy:' || x.id::text) AS source,
+          x.content_hash AS hash
+        FROM latest JOIN report_release_responses x ON x.release_id = latest.id
+      ),
+      changes AS (
+        SELECT coalesce(live.subject_id, copied.subject_id) AS subject_id,
+          count(*) FILTER (WHERE live.hash IS DISTINCT FROM copied.hash)::int AS changed
+        FROM live FULL JOIN copied ON copied.subject_id = live.subject_id AND copied.source = live.source
+        GROUP BY 1
       )
       SELECT page.id, page.name, page.email, page.needs_activation AS "needsActivation",
         page.disabled, page.invited_at AS "invitedAt", page.created_key AS "createdKey",
         self.id AS "selfId", self.status AS "selfStatus",
         EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = self.id) AS "hasResponse",
         coalesce(c.invited, 0) AS invited, coalesce(c.answered, 0) AS answered,
-        (SELECT rr.released_at FROM report_releases rr
-          WHERE rr.scheme_id = ${scheme.id} AND rr.subject_id = page.id
-          ORDER BY rr.released_at DESC, rr.id DESC LIMIT 1) AS "releasedAt"
+        latest.released_at AS "releasedAt", latest.colleagues_shown AS "colleaguesShown",
+        coalesce(changes.changed, 0) AS changed
       FROM page
       LEFT JOIN assignments self
         ON self.scheme_id = ${scheme.id} AND self.subject_id = page.id AND self.relationship = 'self'
@@ -147,6 +190,8 @@ export async function listParticipants(
         WHERE scheme_id = ${scheme.id} AND relationship <> 'self' AND subject_id IN (SELECT id FROM page)
         GROUP BY subject_id
       ) c ON c.subject_id = page.id
+      LEFT JOIN latest ON latest.subject_id = page.id
+      LEFT JOIN changes ON changes.subject_id = page.id
       ORDER BY page.name ${direction}, page.id ${direction}`,
   )
   const shaped: ParticipantRow[] = rows.map((r) => {
@@ -168,8 +213,15 @@ export async function listParticipants(
       selfAssignmentId: r.selfId,
       colleaguesInvited: invited,
       colleaguesAnswered: answered,
-      report: reportStateOf({ self, answered, minRaters: scheme.minRaters, released: Boolean(r.releasedAt) }),
+      report: reportStateOf({
+        self,
+        answered,
+        minRaters: scheme.minRaters,
+        released: Boolean(r.releasedAt),
+        colleaguesShown: r.colleaguesShown !== false,
+      }),
       releasedAt: r.releasedAt ? new Date(r.releasedAt).toISOString() : null,
+      changedSinceRelease: Number(r.changed),
       started: Boolean(r.hasResponse),
       removable: !r.hasResponse && invited === 0,
       createdAt: r.createdKey,

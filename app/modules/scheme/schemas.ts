@@ -36,6 +36,7 @@ export const SCHEME_MESSAGES = {
     'Managers have already been invited here, told that their answers are combined with others’. Switch this on only before the first manager is invited.',
   scheme: 'This scheme could not be identified. Reload the page and try again.',
   employee: 'This employee could not be identified. Reload the page and try again.',
+  releaseKind: 'This release could not be understood. Reload the page and try again.',
   chooseEmployees: 'Choose at least one employee to enrol.',
   tooManyEmployees: 'Choose at most 200 employees at a time, or enrol the whole company.',
   employeeName: 'Enter the employee’s name.',
@@ -261,8 +262,20 @@ export const SchemeAddEmployeeSchema = z.object({
 export const SchemeRemoveSchema = z.object({ intent: z.literal('remove'), employeeId })
 export const SchemeRemindSchema = z.object({ intent: z.literal('remind'), employeeId })
 /** Release (or release again) one participant's report, and every report of the scheme (ADR 022). */
-export const SchemeReleaseSchema = z.object({ intent: z.literal('release'), employeeId })
-export const SchemeReleaseAllSchema = z.object({ intent: z.literal('release-all') })
+/**
+ * `kind` is what the admin confirmed (ADR 025): the report with colleagues' results, or, below the
+ * threshold, the self-assessment alone. `again`: "release all" also releases reports released
+ * before that have changed enough since.
+ */
+export const SchemeReleaseSchema = z.object({
+  intent: z.literal('release'),
+  employeeId,
+  kind: z.optional(z.enum(['full', 'self-only'], { error: SCHEME_MESSAGES.releaseKind })),
+})
+export const SchemeReleaseAllSchema = z.object({
+  intent: z.literal('release-all'),
+  again: z.optional(z.enum(['yes'], { error: SCHEME_MESSAGES.releaseKind })),
+})
 
 // ---------------------------------------------------------------------------------------------
 // The list's and the detail page's addresses: bad values fall back rather than failing the page.
@@ -307,7 +320,10 @@ export const SchemeDetailQuerySchema = z.object({
   after: cursor,
   before: cursor,
   edit: z.catch(z.optional(z.string()), undefined),
-  confirm: z.catch(z.optional(z.enum(['launch', 'close', 'reopen', 'enrol-all', 'release-all'])), undefined),
+  confirm: z.catch(
+    z.optional(z.enum(['launch', 'close', 'reopen', 'enrol-all', 'release-all', 'release-again-all'])),
+    undefined,
+  ),
   remove: z.catch(z.optional(z.uuid()), undefined),
   /** The participant whose report the "release" confirmation is about. */
   release: z.catch(z.optional(z.uuid()), undefined),

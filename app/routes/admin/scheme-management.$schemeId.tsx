@@ -40,7 +40,12 @@ import {
   SchemeUpdateSchema,
   schemeInputOf,
 } from '#app/modules/scheme/schemas'
-import { releaseParticipant, releaseScheme } from '#app/modules/report/release.server'
+import {
+  previewRelease,
+  previewSchemeRelease,
+  releaseParticipant,
+  releaseScheme,
+} from '#app/modules/report/release.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
@@ -68,13 +73,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!scheme) notFound()
   const query = parseSchemeDetailQuery(new URL(request.url).searchParams)
   const editing = query.edit !== undefined
-  const [participants, candidates, options, removing, releasing] = await Promise.all([
-    listParticipants(scheme, query),
-    scheme.phase === 'closed' ? null : listCandidates(scheme, query.find),
-    editing ? getSchemeFormOptions(scheme.questionnaireId) : null,
-    query.remove ? getParticipant(scheme, query.remove) : null,
-    query.release ? getParticipant(scheme, query.release) : null,
-  ])
+  const releasingAll = query.confirm === 'release-all' || query.confirm === 'release-again-all'
+  const [participants, candidates, options, removing, releasing, releaseVerdict, releasePlan] =
+    await Promise.all([
+      listParticipants(scheme, query),
+      scheme.phase === 'closed' ? null : listCandidates(scheme, query.find),
+      editing ? getSchemeFormOptions(scheme.questionnaireId) : null,
+      query.remove ? getParticipant(scheme, query.remove) : null,
+      query.release ? getParticipant(scheme, query.release) : null,
+      // What a release would do now, under the rule between releases (ADR 025), for its confirmation.
+      query.release ? previewRelease(scheme.id, query.release) : null,
+      releasingAll ? previewSchemeRelease(scheme.id) : null,
+    ])
   const notices: string[] = []
   if (participants.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
   if ((query.remove && !removing) || (query.release && !releasing))
@@ -86,7 +96,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     candidates,
     options,
     removing,
-    releasing,
+    releasing: releasing ? { ...releasing, verdict: releaseVerdict } : null,
+    releasePlan,
     notices,
   }
 }
@@ -245,27 +256,38 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         formData,
         'release',
         SchemeReleaseSchema,
-        ({ employeeId }) => releaseParticipant(actor, id, employeeId),
+        ({ employeeId, kind }) => releaseParticipant(actor, id, employeeId, { kind }),
         (r) =>
-          done(
-            'Report released',
-            `The report now shows ${plural(r.raters, 'colleague’s answers', 'colleagues’ answers')}; the employee was e-mailed${
-              r.closedAssignments
-                ? ` and ${plural(r.closedAssignments, 'unanswered invitation was', 'unanswered invitations were')} closed`
-                : ''
-            }.`,
-          ),
+          r.colleaguesShown
+            ? done(
+                'Report released',
+                `The report now shows ${plural(r.raters, 'colleague’s answers', 'colleagues’ answers')}, combined${
+                  r.groupsShown ? '' : ' (without rater groups this time)'
+                }; the employee was e-mailed${
+                  r.closedAssignments
+                    ? ` and ${plural(r.closedAssignments, 'unanswered invitation was', 'unanswered invitations were')} closed`
+                    : ''
+                }.`,
+              )
+            : done(
+                'Self-assessment released',
+                `The report shows the self-assessment alone: fewer than ${scheme.minRaters} colleagues have answered. Their invitations stay open; no e-mail was sent.`,
+              ),
       )
     case 'release-all':
       return submitIntent(
         formData,
         'release-all',
         SchemeReleaseAllSchema,
-        () => releaseScheme(actor, id),
+        ({ again }) => releaseScheme(actor, id, { includeReleased: again === 'yes' }),
         (r) =>
           done(
             'Reports released',
-            `${plural(r.released, 'report', 'reports')} of “${r.schemeName}” released; each employee was e-mailed.`,
+            `${plural(r.released, 'report', 'reports')} of “${r.schemeName}” released with colleagues’ results; each employee was e-mailed.${
+              r.plan.belowThreshold
+                ? ` ${plural(r.plan.belowThreshold, 'report is', 'reports are')} below the threshold and ${r.plan.belowThreshold === 1 ? 'was' : 'were'} left as ${r.plan.belowThreshold === 1 ? 'it was' : 'they were'}.`
+                : ''
+            }`,
           ),
       )
     default:

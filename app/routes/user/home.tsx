@@ -394,28 +394,24 @@ function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
 function ReportSection({ scheme }: { scheme: HomeScheme }) {
   const { report } = scheme
   const headingId = `report-${scheme.id}`
-  const threshold = `${report.minRaters} ${report.minRaters === 1 ? 'colleague' : 'colleagues'}`
-  const needed = `${report.needed} more ${report.needed === 1 ? 'answer is' : 'answers are'} needed`
-  const anonymity = `Colleagues’ views appear once at least ${threshold} have answered, so that no one’s answers can be singled out: ${needed}.`
-  const text = report.href
-    ? report.enough
-      ? `Enough colleagues have answered (${report.answered}): your report sets their combined views beside yours.`
-      : `Your report shows your own answers for now. ${anonymity}`
-    : `Your report opens once you have submitted your self-assessment. ${
-        report.enough
-          ? `Enough colleagues have already answered (${report.answered}) for their views to appear in it.`
-          : anonymity
-      }`
+  // The same sentences as the report page (release-status.ts): one story about the release.
+  const lines = report.href
+    ? report.release.lines
+    : ['Your report opens once you have submitted your self-assessment.', ...report.release.lines]
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <h3 id={headingId} className="text-base font-semibold">
         Your report
       </h3>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-slate-800">{text}</p>
+        <div className="flex flex-col gap-1 text-slate-800">
+          {lines.map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
         {report.href ? (
           <Link to={report.href} className="btn btn-primary" aria-describedby={titleIdOf(scheme)}>
-            Read your report
+            {report.release.state === 'released' ? 'Read your report' : 'Open your report'}
           </Link>
         ) : null}
       </div>

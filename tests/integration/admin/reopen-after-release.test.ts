@@ -4,6 +4,7 @@ import { answers, assignments, responses } from '#db/schema/index'
 import { createUser } from '#db/factories'
 import { reopenResponse } from '#app/modules/answers-admin/answers-admin.server'
 import { loadReport } from '#app/modules/report/report.server'
+import { releaseParticipant } from '#app/modules/report/release.server'
 import { useTestDatabase } from '#tests/support/database'
 import {
   answersFor,
@@ -14,7 +15,8 @@ import {
 
 /**
  * Issue 11 §4 with §1: a released report is not changed by a reopen — nor by what the colleague
- * then changes and submits again — unless an administrator releases it again (ADR 022, ADR 023).
+ * then changes and submits again — unless an administrator releases it again (ADR 022, ADR 023),
+ * and only once enough responses have changed (issue 15 A3, ADR 025).
  */
 const db = useTestDatabase()
 
@@ -27,7 +29,7 @@ type Ready = Extract<NonNullable<Awaited<ReturnType<typeof loadReport>>>, { stat
 
 describe('reopening a response of a released report', () => {
   test('leaves the released report as it was until a new release; the colleague can answer again', async () => {
-    const s = await buildReport({ minRaters: 3, raters: raters(3, 4) })
+    const s = await buildReport({ minRaters: 3, release: false, raters: raters(3, 4) })
     await releaseNow(s.scheme.id, s.employee.id)
     const released = await loadReport(s.rid)
     expect(released?.status).toBe('ready')
@@ -49,17 +51,36 @@ describe('reopening a response of a released report', () => {
     expect(row).toEqual({ status: 'in_progress', closedAt: null })
 
     // They change every score to 1 and submit again: still the released report.
-    await db().update(answers).set({ numericValue: 1 }).where(eq(answers.responseId, target.responseId!))
-    await db().update(responses).set({ submittedAt: new Date() }).where(eq(responses.id, target.responseId!))
-    await db()
-      .update(assignments)
-      .set({ status: 'submitted', submittedAt: new Date() })
-      .where(eq(assignments.id, target.assignment.id))
+    const resubmit = async (rater: (typeof s.raters)[number]) => {
+      await db().update(answers).set({ numericValue: 1 }).where(eq(answers.responseId, rater.responseId!))
+      await db().update(responses).set({ submittedAt: new Date() }).where(eq(responses.id, rater.responseId!))
+      await db()
+        .update(assignments)
+        .set({ status: 'submitted', submittedAt: new Date() })
+        .where(eq(assignments.id, rater.assignment.id))
+    }
+    await resubmit(target)
     expect(JSON.stringify(await loadReport(s.rid))).toBe(before)
 
-    // Released again by an administrator: now the report reads the new answers.
+    // One changed response cannot be released again: comparing the two reports would give that
+    // colleague's new answers away (issue 15 A3, ADR 025). The refusal says so, with the numbers.
+    const refused = await releaseParticipant({ id: admin.id }, s.scheme.id, s.employee.id)
+    expect(refused).toMatchObject({
+      ok: false,
+      formErrors: [expect.stringContaining('1 response has changed since the last release (1 changed)')],
+    })
+    expect(refused.ok ? '' : refused.formErrors![0]).toContain('3 are needed before the report can change')
+    expect(JSON.stringify(await loadReport(s.rid))).toBe(before)
+
+    // Two more reopened and changed: three changes, the threshold; now it may be released again.
+    for (const rater of s.raters.slice(1, 3)) {
+      expect(
+        await reopenResponse({ id: admin.id }, rater.responseId, 'Answered for the wrong person'),
+      ).toMatchObject({ ok: true })
+      await resubmit(rater)
+    }
     await releaseNow(s.scheme.id, s.employee.id)
     const again = (await loadReport(s.rid)) as Ready
-    expect(again.questions.find((q) => q.kind === 'scale')!.colleagues.average).toBe(3)
+    expect(again.questions.find((q) => q.kind === 'scale')!.colleagues.average).toBe(1)
   })
 })

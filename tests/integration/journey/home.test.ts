@@ -232,7 +232,22 @@ describe('the loader data', () => {
       remaining: 8,
       href: `/user/colleague-invite?scheme=${ids.fresh}`,
     })
-    expect(fresh.report).toEqual({ href: null, answered: 0, minRaters: 3, enough: false, needed: 3 })
+    expect(fresh.report).toEqual({
+      href: null,
+      answered: 0,
+      minRaters: 3,
+      enough: false,
+      needed: 3,
+      release: {
+        state: 'awaiting-release',
+        lines: [
+          expect.stringMatching(
+            /^Your colleagues’ results appear when the programme closes on \d{1,2} [A-Z][a-z]+ \d{4}\.$/,
+          ),
+          'Colleagues’ results are shown only once at least 3 colleagues have answered, so that no one’s answers can be singled out: 3 more answers are needed.',
+        ],
+      },
+    })
   })
 
   test('colleagues show as invited, started or answered; withdrawn ones are left out and free a place', async () => {
@@ -251,7 +266,22 @@ describe('the loader data', () => {
     // max_colleagues 6, three live invitations.
     expect(busy.invite).toMatchObject({ limit: 6, live: 3, remaining: 3 })
     // Not submitted yet: no report link, though one of two needed colleagues has answered.
-    expect(busy.report).toEqual({ href: null, answered: 1, minRaters: 2, enough: false, needed: 1 })
+    expect(busy.report).toEqual({
+      href: null,
+      answered: 1,
+      minRaters: 2,
+      enough: false,
+      needed: 1,
+      release: {
+        state: 'awaiting-release',
+        lines: [
+          expect.stringMatching(
+            /^Your colleagues’ results appear when the programme closes on \d{1,2} [A-Z][a-z]+ \d{4}\.$/,
+          ),
+          'Colleagues’ results are shown only once at least 2 colleagues have answered, so that no one’s answers can be singled out: 1 more answer is needed.',
+        ],
+      },
+    })
   })
 
   test('a submitted self-assessment gives the report link; a closed scheme takes no more invitations', async () => {
@@ -271,6 +301,17 @@ describe('the loader data', () => {
       minRaters: 3,
       enough: true,
       needed: 0,
+      // Closed on close, not released yet (the clock has not come round): no "read your report"
+      // promise of colleagues' views the report cannot keep (issue 15 B1).
+      release: {
+        state: 'awaiting-release',
+        lines: [
+          expect.stringMatching(
+            /^The programme closed on \d{1,2} [A-Z][a-z]+ \d{4}: your colleagues’ results are released within minutes\.$/,
+          ),
+          'Enough colleagues have answered (3) for their results to be shown.',
+        ],
+      },
     })
   })
 
@@ -386,12 +427,11 @@ describe('the page', () => {
     expect(html).not.toContain(`href="/user/colleague-invite?scheme=${ids.done}"`)
     expect(html).toContain(`src="/files/${logoFileId}"`)
     expect(html).toContain('alt="Harbour Consulting logo"')
-    expect(text).toContain(
-      'Your report opens once you have submitted your self-assessment. Colleagues’ views appear once at least 2 colleagues have answered, so that no one’s answers can be singled out: 1 more answer is needed.',
+    expect(text).toMatch(
+      /Your report opens once you have submitted your self-assessment\. Your colleagues’ results appear when the programme closes on \d{1,2} [A-Z][a-z]+ \d{4}\. Colleagues’ results are shown only once at least 2 colleagues have answered, so that no one’s answers can be singled out: 1 more answer is needed\./,
     )
-    expect(text).toContain(
-      'Enough colleagues have answered (3): your report sets their combined views beside yours.',
-    )
+    expect(text).toContain('Enough colleagues have answered (3) for their results to be shown.')
+    expect(text).not.toContain('your report sets their combined views beside yours')
     expect(html).not.toContain(SECRET_TEXT)
     expect(html).not.toContain('Oscar OfOlly')
     expect(html).not.toContain('Olly only programme')

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { getHandle, queryRows } from '#db/client'
-import { createUser } from '#db/factories'
+import { createRaterAssignment, createResponse, createScheme, createUser, enrolEmployee } from '#db/factories'
+import { reopenResponse } from '#app/modules/answers-admin/answers-admin.server'
 import { publishEvent, type PanoramaEvent } from '#app/modules/realtime/events.server'
 import {
   closeRealtime,
@@ -198,6 +199,34 @@ describe('the stream', () => {
       expect(stream.frames.some(isEvent(rolledBack))).toBe(false)
     } finally {
       stream.close()
+    }
+  })
+
+  test('a reopened colleague’s response is never told to the employee it is about, only to the respondent', async () => {
+    // Issue 15 B4: the employee keeps seeing the colleague as answered, so no event may say otherwise.
+    const scheme = await createScheme({ minRaters: 1 })
+    await enrolEmployee(scheme, employee.id)
+    const assignment = await createRaterAssignment({ scheme, subjectId: employee.id, respondentId: other.id })
+    const response = await createResponse({ assignmentId: assignment.id, answers: [], submitted: true })
+    const admin = await createUser({ role: 'admin', password: null })
+    const subject = await openStream(employeeCookie)
+    const respondent = await openStream(otherCookie)
+    try {
+      expect(await reopenResponse({ id: admin.id }, response.id, 'A slip in question 2')).toMatchObject({
+        ok: true,
+      })
+      const told = await respondent.waitFor(
+        (f) => f.event === 'assignment.updated' && JSON.parse(f.data ?? '{}').assignmentId === assignment.id,
+      )
+      expect(JSON.parse(told!.data!)).toEqual({ assignmentId: assignment.id, status: 'in_progress' })
+      // Notifications arrive in commit order: once the marker is here, the reopen would have been too.
+      const marker = event(employee.id)
+      await publish(marker)
+      expect(await subject.waitFor(isEvent(marker))).toBeDefined()
+      expect(subject.events().map((f) => JSON.parse(f.data!).assignmentId)).toEqual([marker.assignmentId])
+    } finally {
+      subject.close()
+      respondent.close()
     }
   })
 

@@ -13,7 +13,7 @@ import {
   type QuestionSeed,
 } from '#db/factories'
 import { vi } from 'vitest'
-import { releaseParticipant } from '#app/modules/report/release.server'
+import { previewRelease, releaseParticipant } from '#app/modules/report/release.server'
 
 /**
  * Report scenarios built with the shared factories: a scheme with a threshold, an employee with a
@@ -170,10 +170,16 @@ export async function buildReport(input: {
   return { scheme, employee, self, rid: selfResponse.id, qs, raters }
 }
 
-/** Releases (again) the employee's report as an administrator would, through the real release module. */
+/**
+ * Releases (again) the employee's report as an administrator would, through the real release module:
+ * below the threshold the administrator chooses to release the self-assessment alone (ADR 025).
+ */
 export async function releaseNow(schemeId: string, subjectId: string) {
   const admin = await createUser({ role: 'admin', password: null })
-  const outcome = await releaseParticipant({ id: admin.id }, schemeId, subjectId)
+  const verdict = await previewRelease(schemeId, subjectId)
+  const outcome = await releaseParticipant({ id: admin.id }, schemeId, subjectId, {
+    kind: verdict?.kind === 'self-only' ? 'self-only' : 'full',
+  })
   if (!outcome.ok) throw new Error(`release refused: ${JSON.stringify(outcome)}`)
   return outcome.value
 }

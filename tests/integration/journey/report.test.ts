@@ -116,8 +116,9 @@ describe('the anonymity threshold', () => {
     expectNoColleagueData(html.body, secrets)
     const text = textOf(html.body)
     expect(text).toContain('More answers needed')
-    expect(text).toContain('1 more colleague answer was needed')
-    expect(text).toContain('When the results were released, 2 of the 3 needed had answered')
+    // Released alone (fewer than the threshold): what is missing, now (issue 15 B2, B3).
+    expect(text).toContain('1 more answer is needed')
+    expect(text).toContain('without colleagues’ results: 2 of the 3 answers needed were in')
     expect(text).toContain('2 of 3 invited colleagues answered.')
     // Their own answers are there meanwhile.
     expect(text).toContain('My own note')

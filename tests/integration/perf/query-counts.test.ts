@@ -102,9 +102,11 @@ const EXPECTED = {
   'GET /admin/scheme-management/:schemeId': SESSION_READS + 3,
   // …and the edit form's choices.
   'GET /admin/scheme-management/:schemeId?edit': SESSION_READS + 4,
-  // …or the release confirmation: the participant by the table's own query (ADR 022).
-  'GET /admin/scheme-management/:schemeId?release=:uid': SESSION_READS + 4,
-  'GET /admin/scheme-management/:schemeId?confirm=release-all': SESSION_READS + 3,
+  // …or the release confirmation: the participant by the table's own query (ADR 022), and what the
+  // release would do under the rule between releases (ADR 025): the reports, what would be copied
+  // and the earlier releases' copies — three statements, however many participants.
+  'GET /admin/scheme-management/:schemeId?release=:uid': SESSION_READS + 7,
+  'GET /admin/scheme-management/:schemeId?confirm=release-all': SESSION_READS + 6,
   // The page of questionnaire lines with every version's question count and schemes (one statement).
   'GET /admin/questionnaire-management': SESSION_READS + 1,
   'GET /admin/questionnaire-management?status=published&q=:title': SESSION_READS + 1,

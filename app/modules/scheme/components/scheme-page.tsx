@@ -16,6 +16,8 @@ import {
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
 import type { Page } from '#app/lib/keyset.server'
+import { verdictRefusal, type ReleaseChange, type ReleaseVerdict } from '#app/modules/report/release-rule'
+import type { SchemeReleasePlan } from '#app/modules/report/release.server'
 import type { Candidate, ParticipantRow } from '#app/modules/scheme/participants.server'
 import type { SchemeDetail, SchemeFormOptions } from '#app/modules/scheme/scheme.server'
 import {
@@ -38,21 +40,22 @@ type Data = {
   query: {
     q: string
     find: string
-    confirm: 'launch' | 'close' | 'reopen' | 'enrol-all' | 'release-all' | null
+    confirm: 'launch' | 'close' | 'reopen' | 'enrol-all' | 'release-all' | 'release-again-all' | null
     editing: boolean
   }
   participants: Page<ParticipantRow>
   candidates: { rows: Candidate[]; total: number } | null
   options: SchemeFormOptions | null
   removing: ParticipantRow | null
-  releasing: ParticipantRow | null
+  releasing: (ParticipantRow & { verdict: ReleaseVerdict | null }) | null
+  releasePlan: SchemeReleasePlan | null
   notices: string[]
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 export function SchemePage({ data, actionData }: { data: Data; actionData: IntentReply }) {
-  const { scheme, query, participants, candidates, options, removing, releasing, notices } = data
+  const { scheme, query, participants, candidates, options, removing, releasing, releasePlan, notices } = data
   const path = `/admin/scheme-management/${scheme.id}`
   const href = useListHref(path)
   const closeAll = { edit: null, confirm: null, remove: null, release: null }
@@ -64,7 +67,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
     'enrol-all': query.confirm === 'enrol-all',
     remove: Boolean(removing),
     release: Boolean(releasing),
-    'release-all': query.confirm === 'release-all',
+    'release-all': query.confirm === 'release-all' || query.confirm === 'release-again-all',
   }
   const rowErrors = ['remind', 'launch', 'close', 'enrol-all', 'remove', 'release', 'release-all']
     .filter((intent) => !panelOpen[intent])
@@ -165,25 +168,12 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
       ) : null}
 
       {releasing ? (
-        <ConfirmPanel
-          key={releasing.id}
-          id="release-report"
-          title={`${releasing.releasedAt ? 'Release again' : 'Release'} the report of ${releasing.name || releasing.email}?`}
-          intent="release"
-          fields={{ employeeId: releasing.id }}
-          confirmLabel={releasing.releasedAt ? 'Yes, release it again' : 'Yes, release the report'}
-          pendingLabel="Releasing…"
+        <ReleasePanel
+          releasing={releasing}
+          scheme={scheme}
           cancelHref={href(closeAll)}
           lastResult={resultFor(actionData, 'release')}
-          blockedBy={
-            releasing.self === 'submitted'
-              ? undefined
-              : 'Their self-assessment is not submitted yet, so there is no report to release.'
-          }
-          backLabel="Back to the scheme"
-        >
-          <ReleaseExplained releasedAt={releasing.releasedAt} timeZone={scheme.timeZone} />
-        </ConfirmPanel>
+        />
       ) : null}
 
       {canRelease(scheme) ? (
@@ -196,19 +186,15 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               ? 'Colleagues’ results reach each report when you release it, usually at the debrief.'
               : 'Colleagues’ results reach each report when the scheme closes; you may release one earlier, for a debrief.'}
           </p>
-          {query.confirm === 'release-all' ? (
-            <ConfirmPanel
-              id="release-all-reports"
-              title={`Release every report of “${scheme.name}”?`}
-              intent="release-all"
-              fields={{}}
-              confirmLabel="Yes, release all reports"
-              pendingLabel="Releasing…"
+          {releasePlan && (query.confirm === 'release-all' || query.confirm === 'release-again-all') ? (
+            <ReleaseAllPanel
+              scheme={scheme}
+              plan={releasePlan}
+              again={query.confirm === 'release-again-all'}
+              href={href}
               cancelHref={href(closeAll)}
               lastResult={resultFor(actionData, 'release-all')}
-            >
-              <ReleaseExplained releasedAt={null} timeZone={scheme.timeZone} all />
-            </ConfirmPanel>
+            />
           ) : (
             <div>
               <Link className="btn btn-secondary" to={href({ ...closeAll, confirm: 'release-all' })}>
@@ -227,32 +213,185 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
 /** Reports may be released once the scheme is launched (ADR 022). */
 const canRelease = (scheme: Pick<SchemeDetail, 'phase'>) => scheme.phase !== 'draft'
 
-function ReleaseExplained({
-  releasedAt,
-  timeZone,
-  all = false,
+const answersOf = (n: number) => plural(n, 'colleague answer', 'colleague answers')
+
+/**
+ * The release confirmation for one participant, with the numbers of the rule between releases
+ * (ADR 025): what the report would show, or — below the threshold — the choice between waiting and
+ * releasing the self-assessment alone, or why nothing can be released now.
+ */
+function ReleasePanel({
+  releasing,
+  scheme,
+  cancelHref,
+  lastResult,
 }: {
-  releasedAt: string | null
-  timeZone: string
-  all?: boolean
+  releasing: NonNullable<Data['releasing']>
+  scheme: SchemeDetail
+  cancelHref: string
+  lastResult: FormResult
 }) {
+  const who = releasing.name || releasing.email
+  const verdict = releasing.verdict
+  const refusal =
+    releasing.self !== 'submitted' || !verdict
+      ? 'Their self-assessment is not submitted yet, so there is no report to release.'
+      : verdictRefusal(verdict, scheme.minRaters)
+  const selfOnly = verdict?.kind === 'self-only'
+  const again = verdict?.kind === 'release' && !verdict.first
   return (
-    <>
-      <p className="text-slate-800">
-        {all
-          ? 'Every participant whose self-assessment is in gets a report with their colleagues’ answers as they are now, combined; each is e-mailed that their report is ready.'
-          : 'Their report will show their colleagues’ answers as they are now, combined, and they are e-mailed that it is ready.'}{' '}
-        Invitations not answered yet are closed: those colleagues can no longer answer. Answers changed later
-        do not change a released report.
-      </p>
-      {all || releasedAt ? (
-        <p className="text-slate-800">
-          {releasedAt
-            ? `It was released ${formatDateTime(releasedAt, timeZone)}; releasing again replaces that report with a new one.`
-            : 'A report released before is replaced by a new one.'}
-        </p>
+    <ConfirmPanel
+      key={releasing.id}
+      id="release-report"
+      title={
+        selfOnly
+          ? `Release ${who}’s self-assessment alone?`
+          : `${again ? 'Release again' : 'Release'} the report of ${who}?`
+      }
+      intent="release"
+      fields={{ employeeId: releasing.id, kind: selfOnly ? 'self-only' : 'full' }}
+      confirmLabel={
+        selfOnly
+          ? 'Release the self-assessment alone'
+          : again
+            ? 'Yes, release it again'
+            : 'Yes, release the report'
+      }
+      pendingLabel="Releasing…"
+      cancelHref={cancelHref}
+      lastResult={lastResult}
+      blockedBy={refusal ?? undefined}
+      tone="primary"
+      backLabel="Back to the scheme"
+    >
+      {verdict?.kind === 'self-only' ? (
+        <>
+          <p className="text-slate-800">
+            Only {answersOf(verdict.answered)} of the {scheme.minRaters} needed{' '}
+            {verdict.answered === 1 ? 'is' : 'are'} in, so the report cannot show colleagues’ results:
+            anything shown from fewer could be traced to one person.
+          </p>
+          <p className="text-slate-800">
+            You can <strong>wait</strong> for {verdict.needed} more (send a reminder from the table below), or{' '}
+            <strong>release the self-assessment alone</strong> now: {who} sees their own answers, no e-mail is
+            sent, their colleagues’ invitations stay open, and a later release adds colleagues’ results once{' '}
+            {scheme.minRaters} have answered.
+          </p>
+        </>
+      ) : verdict?.kind === 'release' ? (
+        <>
+          <p className="text-slate-800">
+            The report will show {answersOf(verdict.answered)}, combined
+            {verdict.groupsShown
+              ? ''
+              : ', without rater groups this time (with them, comparing this release with the earlier one could single out a few colleagues)'}
+            , and {who} is e-mailed that it is ready. Invitations not answered yet are closed: those
+            colleagues can no longer answer. Answers changed later do not change a released report.
+          </p>
+          {verdict.change ? (
+            <p className="text-slate-800">
+              Since the release of{' '}
+              {releasing.releasedAt ? formatDateTime(releasing.releasedAt, scheme.timeZone) : 'before'}:{' '}
+              {changeSummary(verdict.change)}. The new report replaces that one.
+            </p>
+          ) : null}
+        </>
       ) : null}
-    </>
+    </ConfirmPanel>
+  )
+}
+
+function changeSummary(change: ReleaseChange) {
+  return [
+    change.added ? `${plural(change.added, 'response', 'responses')} added` : null,
+    change.changed ? `${plural(change.changed, 'response', 'responses')} changed` : null,
+    change.withdrawn
+      ? `${plural(change.withdrawn, 'response', 'responses')} reopened and not submitted again`
+      : null,
+  ]
+    .filter(Boolean)
+    .join(', ')
+}
+
+/** "Release all reports": first releases only, unless the admin also asks for re-releases (ADR 025). */
+function ReleaseAllPanel({
+  scheme,
+  plan,
+  again,
+  href,
+  cancelHref,
+  lastResult,
+}: {
+  scheme: SchemeDetail
+  plan: SchemeReleasePlan
+  again: boolean
+  href: ReturnType<typeof useListHref>
+  cancelHref: string
+  lastResult: FormResult
+}) {
+  const count = plan.first + (again ? plan.again : 0)
+  const left = [
+    plan.belowThreshold
+      ? `${plural(plan.belowThreshold, 'report is', 'reports are')} below the ${scheme.minRaters} answers needed and ${plan.belowThreshold === 1 ? 'stays' : 'stay'} unreleased (release ${plan.belowThreshold === 1 ? 'it' : 'them'} one by one to release the self-assessment alone)`
+      : null,
+    plan.unchangedOrTooFew
+      ? `${plural(plan.unchangedOrTooFew, 'released report has', 'released reports have')} not changed enough to be released again`
+      : null,
+    !again && plan.again
+      ? `${plural(plan.again, 'released report has', 'released reports have')} changed enough to be released again, which this does not do`
+      : null,
+  ].filter((line): line is string => Boolean(line))
+  const includeAgain =
+    !again && plan.again ? (
+      <>
+        {' '}
+        <Link className="link" to={href({ confirm: 'release-again-all' })}>
+          Include the {plural(plan.again, 'report', 'reports')} to release again…
+        </Link>
+      </>
+    ) : null
+  return (
+    <ConfirmPanel
+      id="release-all-reports"
+      title={
+        again
+          ? `Release all reports of “${scheme.name}”, again where they changed?`
+          : `Release the reports of “${scheme.name}”?`
+      }
+      intent="release-all"
+      fields={again ? { again: 'yes' } : {}}
+      confirmLabel={`Yes, release ${plural(count, 'report', 'reports')}`}
+      pendingLabel="Releasing…"
+      cancelHref={cancelHref}
+      lastResult={lastResult}
+      tone="primary"
+      blockedBy={
+        count ? undefined : (
+          <>
+            No report can be released now{left.length ? `: ${left.join('; ')}` : ''}.{includeAgain}
+          </>
+        )
+      }
+      backLabel="Back to the scheme"
+    >
+      <p className="text-slate-800">
+        {plan.first
+          ? `${plural(plan.first, 'report is', 'reports are')} released for the first time with colleagues’ results, combined. `
+          : ''}
+        {again && plan.again
+          ? `${plural(plan.again, 'report released before is', 'reports released before are')} released again: enough of ${plan.again === 1 ? 'its' : 'their'} colleagues’ responses have changed since. `
+          : ''}
+        Each employee is e-mailed; their unanswered invitations are closed.
+      </p>
+      {left.length ? (
+        <ul className="list-disc pl-5 text-slate-800">
+          {left.map((line) => (
+            <li key={line}>{line}.</li>
+          ))}
+        </ul>
+      ) : null}
+      {includeAgain ? <p>{includeAgain}</p> : null}
+    </ConfirmPanel>
   )
 }
 
@@ -628,17 +767,29 @@ function reportLabel(row: ParticipantRow, minRaters: number) {
       return `Gathering (${row.colleaguesAnswered} of ${minRaters} answers)`
     case 'ready':
       return 'Ready, not released'
+    case 'self-only':
+      return `Self-assessment released (${row.colleaguesAnswered} of ${minRaters} answers)`
     case 'released':
       return 'Released'
   }
 }
 
-function ReportCell({ row, timeZone }: { row: ParticipantRow; timeZone: string }) {
+function ReportCell({ row, scheme }: { row: ParticipantRow; scheme: SchemeDetail }) {
+  const changed = row.changedSinceRelease
   return (
     <>
-      <span className="block">{reportLabel(row, 0)}</span>
+      <span className="block">{reportLabel(row, scheme.minRaters)}</span>
       {row.releasedAt ? (
-        <span className="block text-slate-600">{formatDateTime(row.releasedAt, timeZone)}</span>
+        <span className="block text-slate-600">{formatDateTime(row.releasedAt, scheme.timeZone)}</span>
+      ) : null}
+      {row.report === 'released' && changed ? (
+        // A reopened or late answer never reaches a released report by itself: say so (issue 15 B4).
+        <span className="block text-amber-900">
+          {plural(changed, 'response', 'responses')} changed since the release
+          {changed < scheme.minRaters
+            ? ` (${scheme.minRaters} needed to release again)`
+            : ': may be released again'}
+        </span>
       ) : null}
     </>
   )
@@ -741,11 +892,7 @@ function Participants({
                       />
                     </td>
                     <td className="px-4 py-3 text-slate-800">
-                      {row.report === 'released' ? (
-                        <ReportCell row={row} timeZone={scheme.timeZone} />
-                      ) : (
-                        reportLabel(row, scheme.minRaters)
-                      )}
+                      <ReportCell row={row} scheme={scheme} />
                     </td>
                     <td className="px-4 py-3">
                       <div className="flex flex-col items-start gap-2">
@@ -771,7 +918,7 @@ function Participants({
                             className="link"
                             to={href({ release: row.id, remove: null, edit: null, confirm: null })}
                           >
-                            {row.releasedAt ? 'Release again' : 'Release report'}
+                            {row.report === 'released' ? 'Release again' : 'Release report'}
                             <span className="sr-only"> ({who})</span>
                           </Link>
                         ) : null}

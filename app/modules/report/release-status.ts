@@ -1,0 +1,91 @@
+/**
+ * What the employee is told about their report's release, in one place (issue 15 B1, B3): the home
+ * page's report card and the report page say the same thing, with the same dates and numbers. Pure
+ * (no database, no Node): both pages' components call it with what their loaders read.
+ */
+
+import { formatDate } from '#app/lib/dates'
+import { threshold } from './release-rule'
+
+export type ReleaseStatusInput = {
+  viewer: 'employee' | 'admin'
+  reportRelease: 'on_close' | 'by_admin'
+  closesAt: string
+  timeZone: string
+  /** The programme has closed: no more answers can come in. */
+  schemeClosed: boolean
+  /** The latest release, if any. */
+  releasedAt: string | null
+  /** The latest release shows colleagues' results (else it released the self-assessment alone). */
+  colleaguesShown: boolean
+  /** How many colleagues' answers the latest release holds. */
+  releasedAnswers: number
+  /** Colleagues who have answered now (the live count the invite list shows too). */
+  answeredNow: number
+  minRaters: number
+}
+
+export type ReleaseStatus = {
+  state: 'awaiting-release' | 'self-only' | 'released'
+  /** The sentences to show, in order. */
+  lines: string[]
+}
+
+const colleagues = (n: number) => `${n} ${n === 1 ? 'colleague' : 'colleagues'}`
+const answers = (n: number) => `${n} more ${n === 1 ? 'answer is' : 'answers are'} needed`
+
+/** When the colleagues' results will appear, for a report not released yet. */
+export function releaseWhen(
+  input: Pick<ReleaseStatusInput, 'viewer' | 'reportRelease' | 'closesAt' | 'timeZone' | 'schemeClosed'>,
+) {
+  const employee = input.viewer === 'employee'
+  const your = employee ? 'your' : 'the'
+  if (input.reportRelease === 'by_admin')
+    return `${employee ? 'Your colleagues’' : 'Colleagues’'} results appear when ${your} administrator releases them, usually at ${your} debrief.`
+  const closes = formatDate(input.closesAt, input.timeZone)
+  return input.schemeClosed
+    ? `The programme closed on ${closes}: ${employee ? 'your colleagues’' : 'colleagues’'} results are released within minutes.`
+    : `${employee ? 'Your colleagues’' : 'Colleagues’'} results appear when the programme closes on ${closes}.`
+}
+
+/** How far the live answers are from the threshold. */
+function thresholdLine(input: ReleaseStatusInput) {
+  const t = threshold(input.minRaters)
+  if (input.answeredNow >= t)
+    return `Enough colleagues have answered (${input.answeredNow}) for their results to be shown.`
+  if (input.schemeClosed)
+    return `Only ${colleagues(input.answeredNow)} answered, fewer than the ${t} needed, and the programme has closed, so colleagues’ results cannot be shown.`
+  return `Colleagues’ results are shown only once at least ${colleagues(t)} have answered, so that no one’s answers can be singled out: ${answers(t - input.answeredNow)}.`
+}
+
+export function releaseStatus(input: ReleaseStatusInput): ReleaseStatus {
+  const on = (iso: string) => formatDate(iso, input.timeZone)
+  if (!input.releasedAt)
+    return { state: 'awaiting-release', lines: [releaseWhen(input), thresholdLine(input)] }
+  if (!input.colleaguesShown) {
+    const whose = input.viewer === 'employee' ? 'Your' : 'The'
+    const lines = [
+      `${whose} self-assessment was released on ${on(input.releasedAt)}, without colleagues’ results: ${input.releasedAnswers} of the ${threshold(input.minRaters)} answers needed ${input.releasedAnswers === 1 ? 'was' : 'were'} in.`,
+    ]
+    if (input.answeredNow >= threshold(input.minRaters))
+      lines.push(
+        `Enough colleagues have answered now (${input.answeredNow}); their results appear ${
+          input.reportRelease === 'on_close' && !input.schemeClosed
+            ? `when the programme closes on ${on(input.closesAt)}`
+            : `when ${input.viewer === 'employee' ? 'your' : 'the'} administrator releases the report again`
+        }.`,
+      )
+    else lines.push(thresholdLine(input))
+    return { state: 'self-only', lines }
+  }
+  return {
+    state: 'released',
+    lines: [
+      `Released on ${on(input.releasedAt)}: ${input.viewer === 'employee' ? 'your' : 'the'} report sets ${
+        input.releasedAnswers === 1
+          ? '1 colleague’s view'
+          : `${input.releasedAnswers} colleagues’ combined views`
+      } beside ${input.viewer === 'employee' ? 'yours' : 'the self-assessment'}.`,
+    ],
+  }
+}
