@@ -416,7 +416,7 @@ function SignInLinkForm({ email, signedInAs }: { email: string | null; signedInA
       <p>
         {email ? (
           <>
-            Sign in as <strong className="break-all">{email}</strong>.
+            Sign in as <strong className="break-words">{email}</strong>.
           </>
         ) : (
           'Sign in to your account.'

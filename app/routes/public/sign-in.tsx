@@ -216,8 +216,8 @@ function SignInLinkOffer({ email, errors, busy }: { email: string; errors?: stri
       <Form method="post" className="flex flex-col gap-3">
         <FormErrors errors={errors} />
         <p className="text-slate-700">
-          We can e-mail <strong className="break-all">{email}</strong> a link that signs you in once. It works
-          for 15 minutes, and this browser is remembered for your next sign-in.
+          We can e-mail <strong className="break-words">{email}</strong> a link that signs you in once. It
+          works for 15 minutes, and this browser is remembered for your next sign-in.
         </p>
         <input type="hidden" name="intent" value={SIGN_IN_LINK_INTENT} />
         <input type="hidden" name="email" value={email} />
