@@ -12,6 +12,7 @@ export const ACTION_CODE_KINDS = [
   'activate_account',
   'colleague_invite',
   'setup_admin',
+  'sign_in_link',
 ] as const
 export type ActionCodeKind = (typeof ACTION_CODE_KINDS)[number]
 
@@ -39,6 +40,7 @@ export const EMAIL_TEMPLATE_KEYS = [
   'programme_open',
   'admin_invite',
   'response_reopened',
+  'sign_in_link',
 ] as const
 export type EmailTemplateKey = (typeof EMAIL_TEMPLATE_KEYS)[number]
 

@@ -15,8 +15,10 @@ import {
   checkInvite,
   createFirstAdmin,
   setPasswordWithCode,
+  signInWithLink,
   verifyEmailWithCode,
 } from '#app/modules/auth/auth.server'
+import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
 import { homeFor } from '#app/modules/auth/guards.server'
 import { newPasswordSchema, setupSchema } from '#app/modules/auth/schemas'
@@ -26,12 +28,12 @@ import { toastHeader } from '#app/modules/toast/toast.server'
 import { useRootData, type RouteHandle } from '#app/root'
 
 /**
- * The e-mail action handler: /verification?mode=verifyEmail|resetPassword|activate|invite|setup&code=…
+ * The e-mail action handler: /verification?mode=verifyEmail|resetPassword|activate|invite|setup|signIn&code=…
  * A code never stays in the address bar: it moves into a short-lived HttpOnly cookie and the page
  * redirects to the same mode without it (no code in history, logs or Referer headers). A GET never
  * changes anything (ADR 005, 007): every mode acts on the POST of the page behind the link — a
- * password form, or a single button for an invitation (pressed by script when there is one) and for
- * confirming a new e-mail address.
+ * password form, or a single button for an invitation (pressed by script when there is one), for
+ * confirming a new e-mail address and for a one-time sign-in link.
  */
 export const handle: RouteHandle = { layout: 'default' }
 
@@ -39,7 +41,7 @@ export const handle: RouteHandle = { layout: 'default' }
 // the browser keeps no copy of these pages, not even in its back/forward cache (ADR 009).
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-store' })
 
-const MODES = ['verifyEmail', 'resetPassword', 'activate', 'invite', 'setup'] as const
+const MODES = ['verifyEmail', 'resetPassword', 'activate', 'invite', 'setup', 'signIn'] as const
 type Mode = (typeof MODES)[number]
 const ModeSchema = z.enum(MODES)
 
@@ -49,6 +51,7 @@ const TITLES: Record<Mode, string> = {
   activate: 'Activate your account',
   invite: 'Give feedback',
   setup: 'Create the first admin account',
+  signIn: 'Sign in with your link',
 }
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => {
@@ -139,6 +142,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   const check = await checkActionCode(kind, pending)
   if (!check.ok) return expired()
   if (mode === 'verifyEmail') return { state: 'confirm-email' as const, mode, newEmail: check.newEmail }
+  if (mode === 'signIn') {
+    // Signed in as someone else here: say so before the press replaces that session.
+    const current = await getRequestSession(request)
+    const other = current && current.user.email !== check.email ? current.user : null
+    return {
+      state: 'sign-in-link' as const,
+      mode,
+      email: check.email,
+      signedInAs: other ? other.displayName || other.email : null,
+    }
+  }
   return {
     state: 'form' as const,
     mode,
@@ -188,6 +202,23 @@ export async function action({ request, context }: Route.ActionArgs) {
     const headers = new Headers([['Set-Cookie', clear]])
     if ('token' in result) headers.append('Set-Cookie', sessionCookie(result.token, result.expiresAt))
     throw redirect(`/questionnaire/${result.questionnaireId}`, { headers })
+  }
+
+  if (mode === 'signIn') {
+    const current = await getRequestSession(request)
+    const result = await signInWithLink(
+      code,
+      meta_(request, context.ip),
+      current ? { userId: current.user.id, sessionId: current.session.id } : null,
+    )
+    if (!result.ok)
+      return data({ result: null, expired: true }, { status: 410, headers: { 'Set-Cookie': clear } })
+    const headers = new Headers([['Set-Cookie', clear]])
+    if (result.session)
+      headers.append('Set-Cookie', sessionCookie(result.session.token, result.session.expiresAt))
+    // The link proved the owner: this browser is now a trusted device for the account (ADR 007).
+    headers.append('Set-Cookie', await trustDeviceCookie(result.userId, await readDevice(request)))
+    throw redirect(await homeFor({ id: result.userId, role: result.role }), { headers })
   }
 
   if (mode === 'verifyEmail') {
@@ -269,6 +300,14 @@ function Expired({ message, mode }: { message: string; mode: Mode | null }) {
         <p className="text-slate-700">
           Invitation links work until the feedback is in or the programme closes. If you still want to give
           feedback, contact the person who invited you.
+        </p>
+      ) : mode === 'signIn' ? (
+        <p className="text-slate-700">
+          A sign-in link works once, for 15 minutes. You can{' '}
+          <Link to="/sign-in" className="link">
+            sign in
+          </Link>{' '}
+          with your password, or ask for a new link there.
         </p>
       ) : (
         <p className="text-slate-700">
@@ -356,6 +395,36 @@ function ConfirmEmailForm({ newEmail }: { newEmail: string | null }) {
       </p>
       <button type="submit" className="btn btn-primary" disabled={busy}>
         Confirm my new e-mail address
+      </button>
+    </Form>
+  )
+}
+
+/**
+ * A sign-in link signs in on a press, never on the GET: a link opened by another site or a mail
+ * scanner must not sign a browser in (nor, pressed by script, into someone else's account).
+ */
+function SignInLinkForm({ email, signedInAs }: { email: string | null; signedInAs: string | null }) {
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <Form method="post" className="card flex flex-col gap-4">
+      {signedInAs ? (
+        <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          {`This browser is signed in as ${signedInAs}. Continuing signs that account out here.`}
+        </p>
+      ) : null}
+      <p>
+        {email ? (
+          <>
+            Sign in as <strong className="break-words">{email}</strong>.
+          </>
+        ) : (
+          'Sign in to your account.'
+        )}{' '}
+        This browser will be remembered for your next sign-in.
+      </p>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        Sign in
       </button>
     </Form>
   )
@@ -460,6 +529,8 @@ export default function Verification({ loaderData, actionData }: Route.Component
         />
       ) : loaderData.state === 'confirm-email' ? (
         <ConfirmEmailForm newEmail={loaderData.newEmail} />
+      ) : loaderData.state === 'sign-in-link' ? (
+        <SignInLinkForm email={loaderData.email} signedInAs={loaderData.signedInAs} />
       ) : (
         <PasswordForm
           mode={loaderData.mode as 'resetPassword' | 'activate' | 'setup'}

@@ -15,6 +15,8 @@ export const ACTION_CODE_TTL_MS: Record<ActionCodeKind, number> = {
   setup_admin: 24 * HOUR,
   // Colleague invites normally live until the scheme closes; callers pass that date.
   colleague_invite: 60 * 24 * HOUR,
+  // A way in while the sign-in limits hold a new browser back (ADR 007): short, as it signs in at once.
+  sign_in_link: 15 * 60 * 1000,
 }
 
 /** The URL `mode` of each kind (the spec's e-mail action handler). */
@@ -24,6 +26,7 @@ export const MODE_OF_KIND: Record<ActionCodeKind, string> = {
   activate_account: 'activate',
   colleague_invite: 'invite',
   setup_admin: 'setup',
+  sign_in_link: 'signIn',
 }
 export const KIND_OF_MODE: Record<string, ActionCodeKind> = Object.fromEntries(
   Object.entries(MODE_OF_KIND).map(([kind, mode]) => [mode, kind as ActionCodeKind]),

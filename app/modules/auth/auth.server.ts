@@ -22,7 +22,15 @@ import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import type { AuthErrorCode } from './errors'
 import { hashPassword, verifyPassword } from './password.server'
 import type { TrustedDevice } from './device.server'
-import { hit, refund, reset, resetPrefix, SIGN_IN_LIMITS, takeTurn } from './rate-limit.server'
+import {
+  hit,
+  refund,
+  reset,
+  resetPrefix,
+  SIGN_IN_LIMITS,
+  SIGN_IN_LINK_LIMITS,
+  takeTurn,
+} from './rate-limit.server'
 import { createSession, invalidateSession, invalidateUserSessions } from './session.server'
 
 export function normalizeEmail(email: string) {
@@ -156,15 +164,29 @@ export async function requestPasswordReset(
   })
 }
 
-/** E-mails a reset link when an active password account has this address (else nothing). */
-async function sendPasswordReset(email: string, ip: string) {
-  const db = getDb()
-  const [user] = await db
-    .select({ id: users.id, displayName: users.displayName, role: users.role, brandId: companies.brandId })
+/**
+ * The enabled employee or admin with this address, with what their e-mails need (colleagues have
+ * their invite links and no password), else undefined.
+ */
+async function mailableAccount(email: string) {
+  const [user] = await getDb()
+    .select({
+      id: users.id,
+      displayName: users.displayName,
+      brandId: companies.brandId,
+      hasPassword: sql<boolean>`${users.passwordHash} IS NOT NULL`,
+    })
     .from(users)
     .leftJoin(companies, eq(companies.id, users.companyId))
     .where(and(eq(users.email, email), sql`${users.disabledAt} IS NULL`, sql`${users.role} <> 'colleague'`))
     .limit(1)
+  return user
+}
+
+/** E-mails a reset link when an active password account has this address (else nothing). */
+async function sendPasswordReset(email: string, ip: string) {
+  const db = getDb()
+  const user = await mailableAccount(email)
   if (!user) return
   // One transaction: a retry after a failure starts from scratch (no half-made code or e-mail).
   await db.transaction(async (tx) => {
@@ -185,6 +207,116 @@ async function sendPasswordReset(email: string, ip: string) {
       entityId: user.id,
       ip,
     })
+  })
+}
+
+/**
+ * "E-mail me a one-time sign-in link" (ADR 007): the way in for a new browser while an attack on the
+ * account holds it back. Answers like requestPasswordReset: the counters are the same work for every
+ * address, and the account is looked up only once the answer has gone.
+ */
+export async function requestSignInLink(
+  emailInput: string,
+  ip: string,
+  options: { after?: Promise<unknown> } = {},
+) {
+  const email = normalizeEmail(emailInput)
+  if ((await hit(`sign-in-link:address:${ip}`, SIGN_IN_LINK_LIMITS.address)).limited) return
+  if ((await hit(`sign-in-link:account:${email}`, SIGN_IN_LINK_LIMITS.account)).limited) return
+  if ((await hit(`sign-in-link:account-day:${email}`, SIGN_IN_LINK_LIMITS.accountDaily)).limited) return
+  runInBackground('sign-in link e-mail', () => sendSignInLink(email, ip), {
+    after: options.after,
+    // Reported without the address or the link (describeFailure): a lost e-mail must be seen.
+    onFailure: (failure) =>
+      reportServerError(new Error(`sign-in link e-mail failed: ${failure.code ?? failure.name}`)),
+  })
+}
+
+/**
+ * E-mails a sign-in link when an enabled employee or admin who has a password has this address. An
+ * account without a password was never able to sign in: its way in is its activation link (or a
+ * reset, which sets one), not a session without one.
+ */
+async function sendSignInLink(email: string, ip: string) {
+  const user = await mailableAccount(email)
+  if (!user?.hasPassword) return
+  // One transaction: a retry after a failure starts from scratch (no half-made code or e-mail).
+  await getDb().transaction(async (tx) => {
+    // Only the newest link works: an older one still lying in the inbox is void.
+    await revokeActionCodes(tx, 'sign_in_link', user.id)
+    const { code } = await createActionCode(tx, { kind: 'sign_in_link', userId: user.id })
+    await enqueueEmail(tx, {
+      to: email,
+      template: 'sign_in_link',
+      brandId: user.brandId,
+      values: { recipientName: user.displayName || email, link: actionLink('sign_in_link', code) },
+      entity: 'user',
+      entityId: user.id,
+    })
+    await recordAudit(tx, {
+      actorId: user.id,
+      action: 'auth.sign_in_link_requested',
+      entity: 'user',
+      entityId: user.id,
+      ip,
+    })
+  })
+}
+
+type LinkSignInResult =
+  | {
+      ok: true
+      userId: string
+      role: Role
+      /** The new session; null when the browser's live session already belongs to this user. */
+      session: { token: string; expiresAt: Date } | null
+    }
+  | { ok: false; code: 'auth/expired-action-code' }
+
+/**
+ * A sign-in link, exchanged on the POST of the page behind it (never its GET, ADR 005/007): uses the
+ * code, and signs its user in with a normal session. The caller trusts the browser (device cookie),
+ * so the limits for unknown browsers no longer hold it back. The account's failures are not
+ * forgiven, unlike after a new password: the owner's browser no longer needs that, and forgiving
+ * would hand an ongoing attack a fresh start. A browser signed in as someone else is signed out of
+ * that session (its cookie is about to be replaced); one signed in as this user keeps its session.
+ */
+export async function signInWithLink(
+  code: unknown,
+  meta: { ip: string; userAgent: string | null },
+  current: { userId: string; sessionId: string } | null = null,
+): Promise<LinkSignInResult> {
+  return getDb().transaction(async (tx) => {
+    const row = await consumeActionCode('sign_in_link', code, tx)
+    if (!row?.userId) return { ok: false, code: 'auth/expired-action-code' } as const
+    // Following the e-mailed link proves the address.
+    const [user] = await tx
+      .update(users)
+      .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+      .where(
+        and(
+          eq(users.id, row.userId),
+          sql`${users.disabledAt} IS NULL`,
+          sql`${users.role} <> 'colleague'`,
+          sql`${users.passwordHash} IS NOT NULL`,
+        ),
+      )
+      .returning({ id: users.id, role: users.role })
+    if (!user) return { ok: false, code: 'auth/expired-action-code' } as const
+    let session: { token: string; expiresAt: Date } | null = null
+    if (current?.userId !== user.id) {
+      if (current) await invalidateSession(current.sessionId, tx)
+      const created = await createSession(user.id, meta, tx)
+      session = { token: created.token, expiresAt: created.session.expiresAt }
+    }
+    await recordAudit(tx, {
+      actorId: user.id,
+      action: 'auth.signed_in_with_link',
+      entity: 'user',
+      entityId: user.id,
+      ip: meta.ip,
+    })
+    return { ok: true, userId: user.id, role: user.role, session } as const
   })
 }
 

@@ -40,6 +40,19 @@ export const SIGN_IN_LIMITS = {
   },
 } as const
 
+/**
+ * Requests for a one-time sign-in link (ADR 007), the way in for a new browser while the limits
+ * above hold it back. Every request counts (asking for a link is not a failure to give back), first
+ * per client address, then per account: 3 in 15 minutes and 10 a day, so that nobody can fill
+ * someone's inbox with links. An account's requests refused by the short window do not count
+ * against its day.
+ */
+export const SIGN_IN_LINK_LIMITS = {
+  address: { limit: 20, windowMs: 15 * 60 * 1000 },
+  account: { limit: 3, windowMs: 15 * 60 * 1000 },
+  accountDaily: { limit: 10, windowMs: 24 * 60 * 60 * 1000 },
+} as const
+
 export type SlowDownRule = (typeof SIGN_IN_LIMITS)['account']
 
 export type RateLimitState = { count: number; limited: boolean; retryAfterSeconds: number }

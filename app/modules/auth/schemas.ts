@@ -27,6 +27,10 @@ export const SignInSchema = z.object({
 
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })
 
+/** The sign-in page's second form, offered after a refusal: a one-time sign-in link by e-mail. */
+export const SIGN_IN_LINK_INTENT = 'sign-in-link'
+export const SignInLinkSchema = z.object({ email: EmailSchema })
+
 /** The server's password policy; the form shows the minimum the server gives. */
 export function passwordSchema(minLength: number) {
   return z

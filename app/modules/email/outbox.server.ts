@@ -69,6 +69,7 @@ export const ONE_TIME_LINK_KIND: Record<TemplateKey, ActionCodeKind | null> = {
   admin_invite: 'activate_account',
   // A colleague's carries a fresh invite code; an employee's links to the page (linkExpiresAt: null).
   response_reopened: 'colleague_invite',
+  sign_in_link: 'sign_in_link',
 }
 
 /** After this many failed deliveries a message is 'failed' and waits for an admin's retry. */

@@ -28,6 +28,7 @@ export const TEMPLATE_LABELS: Record<TemplateKey, string> = {
   programme_open: 'Programme opens',
   admin_invite: 'Administrator invitation',
   response_reopened: 'Answers reopened',
+  sign_in_link: 'Sign-in link',
 }
 
 /** When each e-mail is sent, in the words an admin knows. */
@@ -42,6 +43,7 @@ export const TEMPLATE_DESCRIPTIONS: Record<TemplateKey, string> = {
   programme_open: 'Sent to enrolled employees when their programme opens.',
   admin_invite: 'Sent to someone invited to become an administrator.',
   response_reopened: 'Sent to a respondent when an admin reopens their submitted answers.',
+  sign_in_link: 'Sent when an employee or admin asks for a one-time link to sign in without their password.',
 }
 
 export const OUTBOX_STATE_LABELS: Record<OutboxStatus, string> = {

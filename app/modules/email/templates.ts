@@ -46,6 +46,7 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, string[]> = {
   programme_open: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate'],
   admin_invite: [...COMMON, 'link', 'inviterName'],
   response_reopened: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate', 'reason'],
+  sign_in_link: [...COMMON, 'link'],
 }
 
 /** The text of the button that carries `{{link}}` in the HTML part. */
@@ -60,6 +61,7 @@ export const LINK_LABELS: Record<TemplateKey, string> = {
   programme_open: 'Start your self-assessment',
   admin_invite: 'Set your password',
   response_reopened: 'Review your answers',
+  sign_in_link: 'Sign in',
 }
 
 /**
@@ -203,6 +205,22 @@ Your answers in {{schemeName}} about {{employeeName}} have been opened again by 
 Your earlier answers are kept; nothing is counted until you submit again. Please submit by {{dueDate}}.
 
 Warm regards,
+The {{brandName}} team`,
+  },
+  // The life of the link is ACTION_CODE_TTL_MS.sign_in_link (15 minutes).
+  sign_in_link: {
+    subject: 'Your sign-in link for the {{brandName}} feedback portal',
+    body: `Hello {{recipientName}},
+
+We received a request for a one-time link to sign in to your account on the {{brandName}} 360° feedback portal. To sign in, open this link and press the button on the page it shows:
+
+{{link}}
+
+The link works once and expires after 15 minutes. The browser you sign in with is remembered, so it will not be held up by sign-in limits next time.
+
+If you did not ask for this link, you can safely ignore this e-mail: your account and your password stay as they are.
+
+Kind regards,
 The {{brandName}} team`,
   },
 }

@@ -179,6 +179,24 @@ describe('forgot password', () => {
   })
 })
 
+describe('sign-in link', () => {
+  test('without a token: refused, and no e-mail is queued; with one the verifier accepts, the link is sent', async () => {
+    const employee = await createUser({ role: 'employee' })
+    await db().delete(emailOutbox)
+    const form = { intent: 'sign-in-link', email: employee.email }
+    const response = await send(server, '/sign-in', { form })
+    expect(response.status).toBe(400)
+    expect(alertTexts(await response.text())).toEqual([CAPTCHA])
+    await settleBackgroundWork()
+    expect(await db().select().from(emailOutbox)).toHaveLength(0)
+
+    const accepted = await send(server, '/sign-in', { form: { ...form, [TURNSTILE_FIELD]: 'good-token' } })
+    expect(accepted.status).toBe(200)
+    await settleBackgroundWork()
+    expect(await db().select().from(emailOutbox)).toHaveLength(1)
+  })
+})
+
 describe('invite acceptance', () => {
   test('the link no longer signs in by itself: the bot check comes first', async () => {
     const scheme = await createScheme()

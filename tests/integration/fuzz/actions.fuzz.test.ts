@@ -182,8 +182,10 @@ beforeAll(async () => {
   const reset = await createActionCode(getDb(), { kind: 'reset_password', userId: other.id })
   const invited = await createUser({ role: 'employee', password: null, emailVerifiedAt: null })
   const activate = await createActionCode(getDb(), { kind: 'activate_account', userId: invited.id })
+  const signInLink = await createActionCode(getDb(), { kind: 'sign_in_link', userId: other.id })
   entryLinks.push(
     `/verification?mode=resetPassword&code=${reset.code}`,
+    `/verification?mode=signIn&code=${signInLink.code}`,
     `/verification?mode=activateAccount&code=${activate.code}`,
     `/verification?mode=invite&code=${w.inviteCode}`,
     `/user/colleague-invite?employee=${w.employee.id}`,
