@@ -1,6 +1,7 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/questionnaire.$id'
 import { getQuestionnaireIntro, type IntroAssignment } from '#app/modules/assignment/intro.server'
+import { ReopenNotice } from '#app/modules/assignment/components/reopen-notice'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { RouteHandle } from '#app/root'
@@ -90,6 +91,8 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
           </p>
         ) : null}
       </div>
+
+      {single && !isAdmin ? <ReopenNotice reason={single.reopenReason} /> : null}
 
       {questionnaire.intro ? (
         <div className="card">
