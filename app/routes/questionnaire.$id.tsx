@@ -167,6 +167,11 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
                     {a.schemeName} · {statusText(a)} · due{' '}
                     <time dateTime={a.deadline.iso}>{a.deadline.label}</time>
                   </p>
+                  {a.reopenReason ? (
+                    <div className="mt-2">
+                      <ReopenNotice reason={a.reopenReason} />
+                    </div>
+                  ) : null}
                 </div>
                 <Link to={hrefOf(a)} className="btn btn-secondary">
                   {actionLabel(a, true)}
