@@ -79,6 +79,14 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('true')
     .transform((v) => v !== 'false' && v !== '0'),
+  /**
+   * "Strict confidentiality" (ADR 024): no administrator can ever see who gave a colleague response —
+   * no reveal, no export with names. Set by whoever runs the install, never from the back office.
+   */
+  STRICT_CONFIDENTIALITY: z
+    .enum(['true', 'false', '1', '0', ''], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
 })
 
 /**

@@ -12,7 +12,10 @@ import { refusalStatus, type Outcome, type Refusal } from '#app/lib/outcome'
 
 /** What the kit needs of a Conform submission: its reply, with extra messages or without. */
 type Replying = {
-  reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>
+  reply: (options?: {
+    formErrors?: string[]
+    fieldErrors?: Record<string, string[]>
+  }) => SubmissionResult<string[]>
 }
 
 /** Bad input: the submission's own field messages, 400. */
@@ -21,11 +24,7 @@ export function replyInvalid<Intent extends string>(intent: Intent, submission: 
 }
 
 /** A refusal from a domain module: its messages on the form; a 404 is thrown as the not-found page. */
-export function replyRefused<Intent extends string>(
-  intent: Intent,
-  submission: Replying,
-  refusal: Refusal,
-) {
+export function replyRefused<Intent extends string>(intent: Intent, submission: Replying, refusal: Refusal) {
   const status = refusalStatus(refusal)
   if (status === 404) throw new Response('Page Not Found', { status: 404, statusText: 'Not Found' })
   return data(
@@ -42,14 +41,15 @@ export function replyRefused<Intent extends string>(
 
 /**
  * One intent of an action from start to end: parse the form with the schema, run the change, and
- * either reply with what was wrong or hand the value to `done` (usually a redirect with a toast).
+ * either reply with what was wrong or hand the value to `done` (usually a redirect with a toast; a
+ * reply that must not outlive the request, like a revealed name, can be data instead).
  */
-export async function submitIntent<Intent extends string, Schema extends $ZodType, T>(
+export async function submitIntent<Intent extends string, Schema extends $ZodType, T, Done = Response>(
   formData: FormData,
   intent: Intent,
   schema: Schema,
   run: (value: output<Schema>) => Promise<Outcome<T>>,
-  done: (result: T, value: output<Schema>) => Response | Promise<Response>,
+  done: (result: T, value: output<Schema>) => Done | Promise<Done>,
 ) {
   const submission = parseForm<Schema>(formData, { schema })
   if (submission.status !== 'success') return replyInvalid(intent, submission)

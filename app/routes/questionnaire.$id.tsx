@@ -1,6 +1,7 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/questionnaire.$id'
 import { getQuestionnaireIntro, type IntroAssignment } from '#app/modules/assignment/intro.server'
+import { ReopenNotice } from '#app/modules/assignment/components/reopen-notice'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { RouteHandle } from '#app/root'
@@ -91,6 +92,8 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
         ) : null}
       </div>
 
+      {single && !isAdmin ? <ReopenNotice reason={single.reopenReason} /> : null}
+
       {questionnaire.intro ? (
         <div className="card">
           <p className="whitespace-pre-line text-slate-800">{questionnaire.intro}</p>
@@ -164,6 +167,11 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
                     {a.schemeName} · {statusText(a)} · due{' '}
                     <time dateTime={a.deadline.iso}>{a.deadline.label}</time>
                   </p>
+                  {a.reopenReason ? (
+                    <div className="mt-2">
+                      <ReopenNotice reason={a.reopenReason} />
+                    </div>
+                  ) : null}
                 </div>
                 <Link to={hrefOf(a)} className="btn btn-secondary">
                   {actionLabel(a, true)}

@@ -164,6 +164,11 @@ export const responses = pgTable(
      * it reads "reopened" until the respondent submits again (ADR 023).
      */
     reopenedAt: timestamp({ withTimezone: true }),
+    /**
+     * The admin's reason for the last reopen, shown to the respondent on the reopened questionnaire
+     * until they submit again (then cleared: it is about that round only).
+     */
+    reopenReason: text(),
   },
   (t) => [
     uniqueIndex('responses_assignment_unique').on(t.assignmentId),

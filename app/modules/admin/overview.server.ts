@@ -77,15 +77,34 @@ export type Activity = {
   action: string
   entity: string
   entityId: string | null
+  /** The reason an admin gave for seeing who answered (ADR 024), shown with the entry. */
+  reason: string | null
+  /** The scheme of a revealed response. */
+  scheme: string | null
 }
 
-/** The latest audit entries (the audit_log.at index), with who did them. */
+/** Entries whose reason the dashboard shows: every look at who answered (ADR 024). */
+const REVEALING_ACTIONS = ['response.reveal', 'answers.export_identities']
+
+/**
+ * The latest audit entries (the audit_log.at index), with who did them — except a colleague's
+ * submission, which reads "A colleague submitted feedback" without its assignment: a name beside
+ * the exact time would tell which response in answer management is theirs (ADR 024).
+ */
 export async function recentActivity(): Promise<Activity[]> {
   const rows = await queryRows<Record<string, unknown>>(
     getDb(),
     sql`
-    SELECT l.id, l.at, l.action, l.entity, l.entity_id, coalesce(nullif(u.display_name, ''), u.email) AS actor
+    SELECT l.id, l.at, l.action, l.entity, CASE WHEN hidden THEN NULL ELSE l.entity_id END AS entity_id,
+      CASE WHEN hidden THEN 'A colleague' ELSE coalesce(nullif(u.display_name, ''), u.email) END AS actor,
+      CASE WHEN l.action IN (${sql.join(
+        REVEALING_ACTIONS.map((a) => sql`${a}`),
+        sql`, `,
+      )}) THEN left(l.details->>'reason', 201) END AS reason,
+      CASE WHEN l.action = 'response.reveal' THEN l.details->>'schemeName' END AS scheme
     FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id
+    CROSS JOIN LATERAL (SELECT l.action = 'assignment.submit'
+      AND coalesce(l.details->>'relationship', '') <> 'self' AS hidden) h
     ORDER BY l.at DESC, l.id DESC
     LIMIT ${DASHBOARD_ACTIVITY}`,
   )
@@ -96,6 +115,8 @@ export async function recentActivity(): Promise<Activity[]> {
     action: String(r.action),
     entity: String(r.entity),
     entityId: (r.entity_id as string | null) ?? null,
+    reason: (r.reason as string | null) ?? null,
+    scheme: (r.scheme as string | null) ?? null,
   }))
 }
 
@@ -127,8 +148,21 @@ export async function setupProgress(): Promise<Record<SetupStep, boolean>> {
   >
 }
 
+/** A reason as the dashboard quotes it: the first 200 characters. */
+const quoted = (reason: string) => `“${reason.length > 200 ? `${reason.slice(0, 200)}…` : reason}”`
+
 /** An audit action in words ("company.create" → "created a company"). */
-export function describeAction(action: string, entity: string): string {
+export function describeAction(
+  action: string,
+  entity: string,
+  extra: { reason?: string | null; scheme?: string | null } = {},
+): string {
+  if (action === 'response.reveal')
+    return `revealed who answered a response${extra.scheme ? ` in ${extra.scheme}` : ''}${extra.reason ? `: ${quoted(extra.reason)}` : ''}`
+  if (action === 'answers.export_identities')
+    return `exported answers with respondents’ names${extra.reason ? `: ${quoted(extra.reason)}` : ''}`
+  if (action === 'answers.export') return 'exported answers'
+  if (action === 'response.reopen') return 'reopened a response'
   const [, verb = action] = action.split('.')
   const noun = entity.replaceAll('_', ' ')
   const words: Record<string, string> = {

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { answers, assignments, responses } from '#db/schema/index'
-import { formatDate } from '#app/lib/dates'
+import { formatDate, instantToZonedTime } from '#app/lib/dates'
 import {
   escapeLike,
   keysetCondition,
@@ -27,9 +27,13 @@ import {
 } from './schemas'
 
 /**
- * Answer management (DESIGN.md §7, ADR 023): the responses, filtered and keyset-paginated; one
- * response read-only with who answered; reopening a submitted one. The CSV export is export.server.ts.
- * Each page reads a constant number of statements whatever the data.
+ * Answer management (DESIGN.md §7, ADR 023, ADR 024): the responses, filtered and keyset-paginated;
+ * one response read-only; "reveal who answered" (a reason, audited); reopening a submitted one. The
+ * CSV export is export.server.ts. Each page reads a constant number of statements whatever the data.
+ *
+ * Who answered a colleague's questionnaire never leaves this module unless an admin reveals it: no
+ * name, e-mail, user or assignment id in what a page receives, and dates only to the day (an exact
+ * instant could be matched with another page that names the person).
  */
 
 export const RESPONSE_PAGE_SIZE = 25
@@ -76,28 +80,44 @@ export function filterConditions(filter: ResponseFilter): SQL {
  */
 export const isSelective = (filter: ResponseFilter) => Boolean(filter.scheme || filter.company || filter.q)
 
+/**
+ * A day as answer management shows it: the calendar date in the scheme's time zone, never the
+ * instant. "Submitted at 14:03:22" could be matched with another page or e-mail that names the
+ * person who did something at that second; a day is shared by everyone who answered on it (ADR 024).
+ */
+export type Day = { date: string; label: string }
+export function dayOf(value: string | Date | null, timeZone: string): Day | null {
+  if (!value) return null
+  return { date: instantToZonedTime(value, timeZone).slice(0, 10), label: formatDate(value, timeZone) }
+}
+
 /** The joins every answer management query reads a response through. */
 export const RESPONSE_JOINS = sql`FROM ${responses}
   JOIN assignments a ON a.id = ${responses.assignmentId}
   JOIN schemes s ON s.id = a.scheme_id
   JOIN users subj ON subj.id = a.subject_id`
 
+/** One row of the list: who the feedback is about and the respondent's relationship, never who answered. */
 export type ResponseListRow = {
   id: string
-  /** keysetPage's names: the sort value (unused) and the start instant as the cursor's key. */
-  name: string
-  createdAt: string
   relationship: Relationship
   state: ResponseState
-  startedAt: string
-  updatedAt: string
-  submittedAt: string | null
-  schemeId: string
+  started: Day
+  submitted: Day | null
   schemeName: string
   companyName: string
   questionnaireTitle: string
   questionnaireVersion: number
   subjectName: string
+}
+
+type ListRecord = Omit<ResponseListRow, 'started' | 'submitted'> & {
+  /** keysetPage's names: the sort value (unused) and the start instant as the cursor's key. */
+  name: string
+  createdAt: string
+  startedAt: string
+  submittedAt: string | null
+  timeZone: string
 }
 
 /** One page of responses (one statement), newest or oldest first by when answering began. */
@@ -118,13 +138,12 @@ export async function listResponses(query: ResponseListQuery): Promise<Page<Resp
           OFFSET 0) pick
         ORDER BY started_at ${direction}, id ${direction} LIMIT ${RESPONSE_PAGE_SIZE + 1})`
     : where
-  const rows = await queryRows<ResponseListRow>(
+  const rows = await queryRows<ListRecord>(
     getDb(),
     sql`SELECT ${responses.id} AS id, '' AS name, ${timestampKey(responses.startedAt)} AS "createdAt",
         a.relationship, ${responseStateSql()} AS state,
-        ${responses.startedAt} AS "startedAt", ${responses.updatedAt} AS "updatedAt",
-        ${responses.submittedAt} AS "submittedAt",
-        s.id AS "schemeId", s.name AS "schemeName", c.name AS "companyName",
+        ${responses.startedAt} AS "startedAt", ${responses.submittedAt} AS "submittedAt",
+        s.time_zone AS "timeZone", s.name AS "schemeName", c.name AS "companyName",
         qn.title AS "questionnaireTitle", qn.version AS "questionnaireVersion",
         coalesce(nullif(subj.display_name, ''), subj.email) AS "subjectName"
       ${RESPONSE_JOINS}
@@ -134,13 +153,19 @@ export async function listResponses(query: ResponseListQuery): Promise<Page<Resp
       ${order}
       LIMIT ${RESPONSE_PAGE_SIZE + 1}`,
   )
-  const shaped = rows.map((r) => ({
-    ...r,
-    startedAt: new Date(r.startedAt).toISOString(),
-    updatedAt: new Date(r.updatedAt).toISOString(),
-    submittedAt: r.submittedAt ? new Date(r.submittedAt).toISOString() : null,
-  }))
-  return keysetPage(plan, shaped, RESPONSE_PAGE_SIZE)
+  const page = keysetPage(plan, rows, RESPONSE_PAGE_SIZE)
+  // The page's rows carry days only: the exact instants stay here (the cursors keep the two at the
+  // page's edges, which a keyset needs to be exact).
+  return {
+    ...page,
+    rows: page.rows.map(
+      ({ name: _name, createdAt: _key, startedAt, submittedAt, timeZone, ...row }): ResponseListRow => ({
+        ...row,
+        started: dayOf(startedAt, timeZone)!,
+        submitted: dayOf(submittedAt, timeZone),
+      }),
+    ),
+  }
 }
 
 export type FilterOption = { id: string; name: string }
@@ -194,14 +219,17 @@ export async function listFilterOptions(
 // ---------------------------------------------------------------------------------------------
 // One response, read-only.
 
-export type ResponseHeader = {
+/**
+ * Everything the server knows about a response, the respondent included: used to reveal, reopen
+ * and e-mail, and never handed to a page as it is (see {@link ResponseHeader}).
+ */
+type ResponseRecord = {
   id: string
   assignmentId: string
   relationship: Relationship
   assignmentStatus: AssignmentStatus
   state: ResponseState
   startedAt: string
-  updatedAt: string
   submittedAt: string | null
   reopenedAt: string | null
   schemeId: string
@@ -219,6 +247,28 @@ export type ResponseHeader = {
   respondentId: string
   respondentName: string
   respondentEmail: string
+}
+
+/**
+ * Who answered, as a page may know it: a self-assessment is the subject's own, so it names them; a
+ * colleague's response says only that it is one (the relationship is shown beside it).
+ */
+export type RespondentShown = { kind: 'self'; name: string } | { kind: 'colleague' }
+
+/** A response's header as the page receives it: no respondent, dates to the day (ADR 024). */
+export type ResponseHeader = {
+  id: string
+  relationship: Relationship
+  state: ResponseState
+  started: Day
+  submitted: Day | null
+  reopened: Day | null
+  schemeName: string
+  phase: SchemePhase
+  companyName: string
+  questionnaireTitle: string
+  subjectName: string
+  respondent: RespondentShown
 }
 
 export type ViewAnswer = {
@@ -243,12 +293,12 @@ export type ResponseView = {
 const isUuid = (v: unknown): v is string =>
   typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)
 
-async function readHeader(tx: Tx, responseId: string, lock = false): Promise<ResponseHeader | null> {
-  const [row] = await queryRows<ResponseHeader>(
+async function readRecord(tx: Tx, responseId: string, lock = false): Promise<ResponseRecord | null> {
+  const [row] = await queryRows<ResponseRecord>(
     tx,
     sql`SELECT ${responses.id} AS id, a.id AS "assignmentId", a.relationship,
         a.status AS "assignmentStatus", ${responseStateSql()} AS state,
-        ${responses.startedAt} AS "startedAt", ${responses.updatedAt} AS "updatedAt",
+        ${responses.startedAt} AS "startedAt",
         ${responses.submittedAt} AS "submittedAt", ${responses.reopenedAt} AS "reopenedAt",
         s.id AS "schemeId", s.name AS "schemeName", s.status AS "schemeStatus",
         s.opens_at AS "opensAt", s.closes_at AS "closesAt", s.time_zone AS "timeZone",
@@ -266,50 +316,107 @@ async function readHeader(tx: Tx, responseId: string, lock = false): Promise<Res
   )
   if (!row) return null
   const iso = (v: string | Date | null) => (v ? new Date(v).toISOString() : null)
-  const header = {
+  const record = {
     ...row,
     startedAt: iso(row.startedAt)!,
-    updatedAt: iso(row.updatedAt)!,
     submittedAt: iso(row.submittedAt),
     reopenedAt: iso(row.reopenedAt),
     opensAt: iso(row.opensAt)!,
     closesAt: iso(row.closesAt)!,
   }
   return {
-    ...header,
+    ...record,
     phase: schemePhase({
-      status: header.schemeStatus,
-      opensAt: new Date(header.opensAt),
-      closesAt: new Date(header.closesAt),
+      status: record.schemeStatus,
+      opensAt: new Date(record.opensAt),
+      closesAt: new Date(record.closesAt),
     }),
+  }
+}
+
+/** The header a page may receive: picked field by field, so nothing about the respondent slips in. */
+function headerOf(r: ResponseRecord): ResponseHeader {
+  return {
+    id: r.id,
+    relationship: r.relationship,
+    state: r.state,
+    started: dayOf(r.startedAt, r.timeZone)!,
+    submitted: dayOf(r.submittedAt, r.timeZone),
+    reopened: dayOf(r.reopenedAt, r.timeZone),
+    schemeName: r.schemeName,
+    phase: r.phase,
+    companyName: r.companyName,
+    questionnaireTitle: r.questionnaireTitle,
+    subjectName: r.subjectName,
+    respondent: r.relationship === 'self' ? { kind: 'self', name: r.subjectName } : { kind: 'colleague' },
   }
 }
 
 /** A response with every question of its questionnaire and the answers given (two statements). */
 export async function getResponseView(responseId: unknown): Promise<ResponseView | null> {
   if (!isUuid(responseId)) return null
-  const header = await readHeader(getDb(), responseId)
-  if (!header) return null
+  const record = await readRecord(getDb(), responseId)
+  if (!record) return null
   const rows = await queryRows<ViewAnswer>(
     getDb(),
     sql`SELECT q.id AS "questionId", q.section, q.kind, q.category,
-        CASE WHEN ${header.relationship} = 'self' THEN q.text ELSE q.rater_text END AS text,
+        CASE WHEN ${record.relationship} = 'self' THEN q.text ELSE q.rater_text END AS text,
         q.required, q.options,
         ans.numeric_value AS "numericValue", ans.text_value AS "textValue", ans.choices,
         ans.not_applicable AS "notApplicable"
       FROM questions q
       LEFT JOIN ${answers} ans ON ans.question_id = q.id AND ans.response_id = ${responseId}::uuid
-      WHERE q.questionnaire_id = ${header.questionnaireId}::uuid
+      WHERE q.questionnaire_id = ${record.questionnaireId}::uuid
       ORDER BY q.position`,
   )
   const sections: ResponseView['sections'] = []
   for (const row of rows) {
-    const text = row.text.replace(/\{\{\s*name\s*\}\}/g, header.subjectName)
+    const text = row.text.replace(/\{\{\s*name\s*\}\}/g, record.subjectName)
     const last = sections[sections.length - 1]
     if (last && last.title === row.section) last.questions.push({ ...row, text })
     else sections.push({ title: row.section, questions: [{ ...row, text }] })
   }
-  return { header, sections }
+  return { header: headerOf(record), sections }
+}
+
+/** Whether "reveal who answered" exists on this install (ADR 024): not under strict confidentiality. */
+export const revealAllowed = () => !getEnv().STRICT_CONFIDENTIALITY
+
+export type RevealedRespondent = { name: string; email: string }
+
+/**
+ * "Reveal who answered" (ADR 024): a deliberate act with a reason, written to the audit log before
+ * the name is handed back — to this admin, for this one answer to the action, never stored as a
+ * setting. The audit records the response and the reason, not the person: the log itself must not
+ * become a list of who said what. Refused under strict confidentiality, and for a self-assessment
+ * (its respondent is already on the page).
+ */
+export async function revealRespondent(
+  actor: Actor,
+  responseId: unknown,
+  reason: string,
+): Promise<Outcome<RevealedRespondent>> {
+  if (!revealAllowed()) return refuse(ANSWERS_ADMIN_MESSAGES.strict)
+  if (!isUuid(responseId)) return notFound()
+  return getDb().transaction(async (tx) => {
+    const record = await readRecord(tx, responseId)
+    if (!record) return notFound()
+    if (record.relationship === 'self') return refuse(ANSWERS_ADMIN_MESSAGES.selfNothingHidden)
+    await recordAudit(tx, {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'response.reveal',
+      entity: 'response',
+      entityId: record.id,
+      details: {
+        schemeId: record.schemeId,
+        schemeName: record.schemeName,
+        relationship: record.relationship,
+        reason,
+      },
+    })
+    return ok({ name: record.respondentName, email: record.respondentEmail })
+  })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,46 +424,48 @@ export async function getResponseView(responseId: unknown): Promise<ResponseView
 
 /**
  * Reopens a submitted response (ADR 023): the response and its assignment become answerable again
- * (in progress), the respondent is e-mailed the admin's reason and a way back in, and the change is
- * audited. The assignment row is locked first, the lock the answering flow takes
- * (save-answers.server.ts), so a submit racing the reopen is put in line and nothing is lost.
+ * (in progress), the respondent is e-mailed the admin's reason and a way back in, the reason is kept
+ * for the reopened questionnaire to show until they submit again, and the change is audited. The
+ * server finds the respondent's address itself: the admin is never told who it is (ADR 024). The
+ * assignment row is locked first, the lock the answering flow takes (save-answers.server.ts), so a
+ * submit racing the reopen is put in line and nothing is lost.
  */
 export async function reopenResponse(
   actor: Actor,
   responseId: unknown,
   reason: string,
-): Promise<Outcome<{ respondentName: string; subjectName: string }>> {
+): Promise<Outcome<{ subjectName: string }>> {
   if (!isUuid(responseId)) return notFound()
   return getDb().transaction(async (tx) => {
-    const header = await readHeader(tx, responseId, true)
-    if (!header) return notFound()
-    if (header.assignmentStatus === 'revoked') return refuse(ANSWERS_ADMIN_MESSAGES.revoked)
-    if (header.assignmentStatus !== 'submitted' || !header.submittedAt)
+    const record = await readRecord(tx, responseId, true)
+    if (!record) return notFound()
+    if (record.assignmentStatus === 'revoked') return refuse(ANSWERS_ADMIN_MESSAGES.revoked)
+    if (record.assignmentStatus !== 'submitted' || !record.submittedAt)
       return refuse(ANSWERS_ADMIN_MESSAGES.notSubmitted)
-    if (header.phase !== 'open') return refuse(ANSWERS_ADMIN_MESSAGES.schemeNotOpen(header.schemeName))
+    if (record.phase !== 'open') return refuse(ANSWERS_ADMIN_MESSAGES.schemeNotOpen(record.schemeName))
 
     await tx
       .update(responses)
-      .set({ submittedAt: null, reopenedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({ submittedAt: null, reopenedAt: sql`now()`, reopenReason: reason, updatedAt: sql`now()` })
       .where(sql`${responses.id} = ${responseId}::uuid`)
     await tx
       .update(assignments)
       .set({ status: 'in_progress', submittedAt: null })
-      .where(sql`${assignments.id} = ${header.assignmentId}::uuid`)
+      .where(sql`${assignments.id} = ${record.assignmentId}::uuid`)
 
-    const closesAt = new Date(header.closesAt)
+    const closesAt = new Date(record.closesAt)
     let link: string
     let linkExpiresAt: Date | null = closesAt
-    if (header.relationship === 'self') {
+    if (record.relationship === 'self') {
       // An employee signs in as usual; the link opens their self-assessment.
-      link = new URL(`/assignment/${header.assignmentId}`, getEnv().APP_URL).toString()
+      link = new URL(`/assignment/${record.assignmentId}`, getEnv().APP_URL).toString()
       linkExpiresAt = null
     } else {
       // A colleague's invite link was retired by their submit: a fresh one lets them in again.
       const { code } = await createActionCode(tx, {
         kind: 'colleague_invite',
-        userId: header.respondentId,
-        assignmentId: header.assignmentId,
+        userId: record.respondentId,
+        assignmentId: record.assignmentId,
         expiresAt: closesAt,
       })
       link = actionLink('colleague_invite', code)
@@ -364,23 +473,23 @@ export async function reopenResponse(
     const [brand] = await queryRows<{ brandId: string | null }>(
       tx,
       sql`SELECT c.brand_id AS "brandId" FROM users subj
-          JOIN companies c ON c.id = coalesce(subj.company_id, (SELECT company_id FROM schemes WHERE id = ${header.schemeId}::uuid))
-          WHERE subj.id = ${header.subjectId}::uuid`,
+          JOIN companies c ON c.id = coalesce(subj.company_id, (SELECT company_id FROM schemes WHERE id = ${record.schemeId}::uuid))
+          WHERE subj.id = ${record.subjectId}::uuid`,
     )
     await enqueueEmail(tx, {
-      to: header.respondentEmail,
+      to: record.respondentEmail,
       template: 'response_reopened',
       brandId: brand?.brandId ?? null,
       values: {
         link,
-        recipientName: header.respondentName,
-        employeeName: header.subjectName,
-        schemeName: header.schemeName,
-        dueDate: formatDate(closesAt, header.timeZone),
+        recipientName: record.respondentName,
+        employeeName: record.subjectName,
+        schemeName: record.schemeName,
+        dueDate: formatDate(closesAt, record.timeZone),
         reason,
       },
       entity: 'assignment',
-      entityId: header.assignmentId,
+      entityId: record.assignmentId,
       linkExpiresAt,
     })
     await recordAudit(tx, {
@@ -388,24 +497,24 @@ export async function reopenResponse(
       ip: actor.ip ?? null,
       action: 'response.reopen',
       entity: 'response',
-      entityId: header.id,
+      entityId: record.id,
       details: {
-        assignmentId: header.assignmentId,
-        schemeId: header.schemeId,
-        relationship: header.relationship,
-        previousSubmittedAt: header.submittedAt,
+        assignmentId: record.assignmentId,
+        schemeId: record.schemeId,
+        relationship: record.relationship,
+        previousSubmittedAt: record.submittedAt,
         reason,
       },
     })
     await publishEvent(tx, {
       type: 'assignment.updated',
-      subjectId: header.subjectId,
-      respondentId: header.respondentId,
-      assignmentId: header.assignmentId,
+      subjectId: record.subjectId,
+      respondentId: record.respondentId,
+      assignmentId: record.assignmentId,
       status: 'in_progress',
       // The subject keeps seeing this colleague as "answered": a reopen must not name them (issue 15 B4).
       ...(header.relationship === 'self' ? {} : { subjectSees: false }),
     })
-    return ok({ respondentName: header.respondentName, subjectName: header.subjectName })
+    return ok({ subjectName: record.subjectName })
   })
 }

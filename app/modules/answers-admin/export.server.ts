@@ -6,18 +6,20 @@ import type { Relationship } from '#db/enums'
 import { getDb, queryRows } from '#db/client'
 import { responses } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
-import type { Actor } from '#app/lib/outcome'
+import { ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
 import { recordAudit } from '#app/modules/audit/audit.server'
+import { scaleLabel, scaleRange, type AnswerQuestion } from '#app/modules/assignment/answer-schemas'
 import { neutraliseFormula } from '#app/modules/employee/import.server'
-import { filterConditions, isSelective, RESPONSE_JOINS } from './answers-admin.server'
-import type { ResponseFilter } from './schemas'
+import { dayOf, filterConditions, isSelective, RESPONSE_JOINS } from './answers-admin.server'
+import { ANSWERS_ADMIN_MESSAGES, EXPORT_PATH, parseResponseFilters, type ResponseFilter } from './schemas'
 
 /**
  * The answers as CSV (ADR 023): one row per answer, streamed in keyset batches so memory stays flat
  * whatever the number of answers (1,000,000 in tests/integration/admin/answer-export-memory.test.ts)
  * on Postgres and PGlite alike — no server-side cursor, no transaction held open. Raters appear as
  * an anonymous label ("Peer 2") that is stable within a subject and cannot be worked out from ids;
- * their names and addresses only with the explicit `identities` option, which is audited.
+ * their names and addresses only through a short-lived grant that an admin obtains by giving a
+ * reason, which is audited, and never under strict confidentiality (ADR 024).
  */
 
 /** Responses per batch: with a questionnaire of about twenty questions, ≈ 10,000 rows at a time. */
@@ -31,14 +33,30 @@ const GROUP_LABELS: Record<Relationship, string> = {
   other: 'Other colleague',
 }
 
+/**
+ * One row per answer, in columns a spreadsheet or a statistics package can group by (ADR 023):
+ * `question key` is the question's id, the same on the self and the colleague rows of one question;
+ * `question` is its self wording ("I listen…"), the same on every row, so the wording a colleague
+ * read (with the subject's name) never splits one question in two. Subjects are told apart by id
+ * and e-mail, since two people may share a name. Dates are days in the scheme's time zone.
+ */
 export const EXPORT_COLUMNS = [
   'scheme',
   'subject',
+  'subject id',
+  'subject e-mail',
   'relationship group',
   'rater',
+  'submitted on',
+  'question key',
+  'section',
   'competency',
   'question',
+  'kind',
+  'scale min',
+  'scale max',
   'value',
+  'value label',
   'text',
 ] as const
 export const IDENTITY_COLUMNS = ['respondent name', 'respondent e-mail'] as const
@@ -59,18 +77,24 @@ type BatchResponse = {
   id: string
   scheme: string
   subject: string
+  subjectId: string
+  subjectEmail: string
   relationship: Relationship
   rank: number
+  submittedAt: string | null
+  timeZone: string
   respondentName: string | null
   respondentEmail: string | null
-  subjectName: string
 }
 
 type BatchAnswer = {
   responseId: string
+  questionId: string
+  section: string
   category: string
   text: string
   kind: string
+  options: AnswerQuestion['options'] | null
   numericValue: number | null
   textValue: string | null
   choices: string[] | null
@@ -79,12 +103,24 @@ type BatchAnswer = {
 
 export type ExportOptions = { identities: boolean }
 
-/** A stored answer's value cell and text cell. */
-function cells(answer: BatchAnswer): [string, string] {
-  if (answer.notApplicable) return ['N/A', '']
-  if (answer.numericValue !== null) return [String(answer.numericValue), answer.textValue ?? '']
-  if (answer.choices?.length) return [answer.choices.join('; '), '']
-  return ['', answer.textValue ?? '']
+/** A stored answer's value, value label and text cells. */
+function cells(answer: BatchAnswer): [string, string, string] {
+  if (answer.notApplicable) return ['N/A', '', '']
+  if (answer.numericValue !== null)
+    return [
+      String(answer.numericValue),
+      answer.kind === 'scale' ? (scaleLabel(answer.options ?? {}, answer.numericValue) ?? '') : '',
+      answer.textValue ?? '',
+    ]
+  if (answer.choices?.length) return [answer.choices.join('; '), '', '']
+  return ['', '', answer.textValue ?? '']
+}
+
+/** A scale question's bounds (the rule answering uses); empty for the other kinds. */
+function bounds(answer: BatchAnswer): [string, string] {
+  if (answer.kind !== 'scale') return ['', '']
+  const { min, max } = scaleRange(answer.options ?? {})
+  return [String(min), String(max)]
 }
 
 /**
@@ -106,7 +142,8 @@ export async function* exportRecords(
       getDb(),
       sql`SELECT ${responses.id} AS id, s.name AS scheme, a.relationship,
           coalesce(nullif(subj.display_name, ''), subj.email) AS subject,
-          coalesce(nullif(subj.display_name, ''), subj.email) AS "subjectName",
+          subj.id AS "subjectId", subj.email AS "subjectEmail",
+          ${responses.submittedAt} AS "submittedAt", s.time_zone AS "timeZone",
           CASE WHEN a.relationship = 'self' THEN 1 ELSE 1 + (
             SELECT count(*) FROM assignments o
             JOIN responses ro ON ro.assignment_id = o.id
@@ -133,30 +170,37 @@ export async function* exportRecords(
     const ids = batch.map((r) => r.id)
     const rows = await queryRows<BatchAnswer>(
       getDb(),
-      sql`SELECT ans.response_id AS "responseId", q.category, q.kind,
-          CASE WHEN a.relationship = 'self' THEN q.text ELSE q.rater_text END AS text,
+      sql`SELECT ans.response_id AS "responseId", q.id AS "questionId", q.section, q.category,
+          q.kind, q.text, q.options,
           ans.numeric_value AS "numericValue", ans.text_value AS "textValue", ans.choices,
           ans.not_applicable AS "notApplicable"
         FROM answers ans
-        JOIN responses r ON r.id = ans.response_id
-        JOIN assignments a ON a.id = r.assignment_id
         JOIN questions q ON q.id = ans.question_id
         WHERE ans.response_id = ANY(${`{${ids.join(',')}}`}::uuid[])
         ORDER BY ans.response_id, q.position`,
     )
     const byId = new Map(batch.map((r) => [r.id, r]))
+    const submittedOn = new Map(batch.map((r) => [r.id, dayOf(r.submittedAt, r.timeZone)?.date ?? '']))
     for (const answer of rows) {
       const r = byId.get(answer.responseId)!
       const label = r.relationship === 'self' ? 'Self' : `${GROUP_LABELS[r.relationship]} ${r.rank}`
-      const [value, text] = cells(answer)
+      const [value, valueLabel, text] = cells(answer)
       const record = [
         r.scheme,
         r.subject,
+        r.subjectId,
+        r.subjectEmail,
         GROUP_LABELS[r.relationship],
         label,
+        submittedOn.get(r.id)!,
+        answer.questionId,
+        answer.section,
         answer.category,
-        answer.text.replace(/\{\{\s*name\s*\}\}/g, r.subjectName),
+        answer.text,
+        answer.kind,
+        ...bounds(answer),
         value,
+        valueLabel,
         text,
         ...(options.identities ? [r.respondentName ?? '', r.respondentEmail ?? ''] : []),
       ]
@@ -179,20 +223,104 @@ export function exportFileName(options: ExportOptions, now = new Date()) {
   return `answers-${now.toISOString().slice(0, 10)}${options.identities ? '-with-identities' : ''}.csv`
 }
 
+// ---------------------------------------------------------------------------------------------
+// Exports with names (ADR 024).
+
+/** How long the download link of an authorised export with names works. */
+export const IDENTITY_GRANT_TTL_MS = 5 * 60 * 1000
+
+const FILTER_KEYS = ['q', 'scheme', 'company', 'questionnaire', 'relationship', 'state'] as const
+
+function grantSignature(adminId: string, expires: number, filter: ResponseFilter) {
+  const filters = JSON.stringify(FILTER_KEYS.map((k) => filter[k]))
+  return crypto
+    .createHmac('sha256', `answer-export-identities:${getEnv().SESSION_SECRET}`)
+    .update(`${adminId}\n${expires}\n${filters}`)
+    .digest('base64url')
+}
+
 /**
- * Starts an export: audited before the first byte when it holds identities (who took names and
- * addresses, with which filters). Anonymous exports are audited too, as a plain record.
+ * Whether a grant lets this admin download names with exactly these filters now. Bound to the
+ * admin and the filters, so a link passed on or edited is refused; it expires within minutes.
  */
-export async function startExport(actor: Actor, filter: ResponseFilter, options: ExportOptions) {
+export function checkIdentityGrant(adminId: string, filter: ResponseFilter, grant: string, now = Date.now()) {
+  const match = /^(\d{1,15})\.([\w-]{43})$/.exec(grant)
+  if (!match) return false
+  const expires = Number(match[1])
+  if (expires <= now) return false
+  const expected = Buffer.from(grantSignature(adminId, expires, filter))
+  const given = Buffer.from(match[2]!)
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given)
+}
+
+/** The download address of an export, with the filters and (for names) the grant. */
+export function exportHref(filter: ResponseFilter, grant?: string) {
+  const params = new URLSearchParams()
+  for (const k of FILTER_KEYS) if (filter[k]) params.set(k, filter[k])
+  if (grant) params.set('identities', grant)
+  const query = params.toString()
+  return query ? `${EXPORT_PATH}?${query}` : EXPORT_PATH
+}
+
+/**
+ * Authorises one export with respondents' names: the reason and the filters go to the audit log
+ * before anything is read, and the answer is the download address with a grant for this admin and
+ * these filters. Refused under strict confidentiality, and for filters the list would not apply.
+ */
+export async function authoriseIdentityExport(
+  actor: Actor,
+  form: Partial<Record<(typeof FILTER_KEYS)[number], string>> & { reason: string },
+  now = Date.now(),
+): Promise<Outcome<{ href: string }>> {
+  if (getEnv().STRICT_CONFIDENTIALITY) return refuse(ANSWERS_ADMIN_MESSAGES.strict)
+  const params = new URLSearchParams()
+  for (const k of FILTER_KEYS) if (form[k]) params.set(k, form[k])
+  const { query, problems } = parseResponseFilters(params)
+  if (problems.length) return refuse(...problems)
+  const filter: ResponseFilter = {
+    q: query.q,
+    scheme: query.scheme,
+    company: query.company,
+    questionnaire: query.questionnaire,
+    relationship: query.relationship,
+    state: query.state,
+  }
   await recordAudit(getDb(), {
     actorId: actor.id,
     ip: actor.ip ?? null,
-    action: options.identities ? 'answers.export_identities' : 'answers.export',
+    action: 'answers.export_identities',
     entity: 'answers',
-    details: { identities: options.identities, filter },
+    details: { identities: true, filter, reason: form.reason },
   })
-  return {
-    fileName: exportFileName(options),
-    body: Readable.toWeb(exportCsvStream(filter, options)) as unknown as ReadableStream,
+  const expires = now + IDENTITY_GRANT_TTL_MS
+  return ok({ href: exportHref(filter, `${expires}.${grantSignature(actor.id, expires, filter)}`) })
+}
+
+/**
+ * Starts an export. Without a grant: anonymous, and recorded in the audit log as a plain export.
+ * With one: names and addresses, once the grant is checked (its authorisation was the audited act,
+ * reason and all). Strict confidentiality refuses every grant, even one made before it was set.
+ */
+export async function startExport(
+  actor: Actor,
+  filter: ResponseFilter,
+  grant: string | null,
+): Promise<Outcome<{ fileName: string; body: ReadableStream }>> {
+  const identities = grant !== null
+  if (identities) {
+    if (getEnv().STRICT_CONFIDENTIALITY) return refuse(ANSWERS_ADMIN_MESSAGES.strict)
+    if (!checkIdentityGrant(actor.id, filter, grant)) return refuse(ANSWERS_ADMIN_MESSAGES.grantInvalid)
+  } else {
+    await recordAudit(getDb(), {
+      actorId: actor.id,
+      ip: actor.ip ?? null,
+      action: 'answers.export',
+      entity: 'answers',
+      details: { identities: false, filter },
+    })
   }
+  return ok({
+    fileName: exportFileName({ identities }),
+    body: Readable.toWeb(exportCsvStream(filter, { identities })) as unknown as ReadableStream,
+  })
 }

@@ -8,6 +8,9 @@ import * as z from '#app/lib/zod'
  * client.
  */
 
+/** Where the CSV export is downloaded (a resource route). */
+export const EXPORT_PATH = '/admin/answer-management/export.csv'
+
 /** A response's state as answer management shows it (ADR 023). */
 export const RESPONSE_STATES = ['in_progress', 'submitted', 'reopened'] as const
 export type ResponseState = (typeof RESPONSE_STATES)[number]
@@ -33,9 +36,24 @@ export const RESPONSE_SORT_LABELS: Record<ResponseSort, string> = {
 }
 
 export const REOPEN_REASON_MAX = 1000
+/**
+ * Who answered a colleague's questionnaire is shown only for a reason worth recording (ADR 024):
+ * long enough that "x" or "check" is not one, short enough to read on the dashboard.
+ */
+export const REVEAL_REASON_MIN = 10
+export const REVEAL_REASON_MAX = 500
 
 export const ANSWERS_ADMIN_MESSAGES = {
-  reasonRequired: 'Say why the answers are reopened: the respondent reads it in their e-mail.',
+  revealReasonRequired: 'Say why you need to know who answered: the reason is recorded in the audit log.',
+  revealReasonTooShort: `Give a reason of at least ${REVEAL_REASON_MIN} characters: it is recorded in the audit log.`,
+  revealReasonTooLong: `The reason must be ${REVEAL_REASON_MAX} characters or fewer.`,
+  strict:
+    'Strict confidentiality is on for this installation: nobody can see who answered a colleague’s questionnaire.',
+  selfNothingHidden: 'A self-assessment is answered by the person it is about: there is nobody to reveal.',
+  grantInvalid:
+    'This download link has expired or was made for someone else. Export again from answer management, with your reason.',
+  reasonRequired:
+    'Say why the answers are reopened: the respondent reads it in their e-mail and on the questionnaire.',
   reasonTooLong: `The reason must be ${REOPEN_REASON_MAX} characters or fewer.`,
   stale: 'This response could not be identified. Reload the page and try again.',
   notSubmitted: 'Only submitted answers can be reopened: these are still being answered.',
@@ -125,6 +143,39 @@ export function parseResponseFilters(searchParams: URLSearchParams): {
 
 export const isFiltered = (f: ResponseFilter) =>
   Boolean(f.q || f.scheme || f.company || f.questionnaire || f.relationship || f.state)
+
+/** The reason an admin gives for seeing who answered (reveal, export with names): audited. */
+const revealReason = () =>
+  z
+    .string({ error: ANSWERS_ADMIN_MESSAGES.revealReasonRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, ANSWERS_ADMIN_MESSAGES.revealReasonRequired),
+      z.minLength(REVEAL_REASON_MIN, ANSWERS_ADMIN_MESSAGES.revealReasonTooShort),
+      z.maxLength(REVEAL_REASON_MAX, ANSWERS_ADMIN_MESSAGES.revealReasonTooLong),
+      multiLine(),
+    )
+
+/** "Reveal who answered" on one response (ADR 024). */
+export const RevealSchema = z.object({
+  intent: z.literal('reveal'),
+  reason: revealReason(),
+})
+
+/** A filter carried by the export form's hidden fields; parseResponseFilters checks its value. */
+const carriedFilter = z.optional(z.string().check(z.maxLength(200)))
+
+/** The export with respondents' names: the list's filters and the reason (ADR 024). */
+export const ExportIdentitiesSchema = z.object({
+  intent: z.literal('export-identities'),
+  reason: revealReason(),
+  q: carriedFilter,
+  scheme: carriedFilter,
+  company: carriedFilter,
+  questionnaire: carriedFilter,
+  relationship: carriedFilter,
+  state: carriedFilter,
+})
 
 export const ReopenSchema = z.object({
   intent: z.literal('reopen'),

@@ -52,6 +52,8 @@ export type AnsweringView = {
     deadline: DateLabel
     timeLeft: string | null
     submittedAt: DateLabel | null
+    /** Why an admin reopened these answers, while the respondent can still change them. */
+    reopenReason: string | null
   }
   mode: AnsweringMode
   /** The programme's brand: the layout's header wears it (app/modules/brand/look.ts). */
@@ -179,6 +181,7 @@ export async function getAnsweringView(
       deadline: dateLabel(deadline, row.timeZone),
       timeLeft: timeLeft(deadline),
       submittedAt: row.submittedAt ? dateLabel(row.submittedAt, row.timeZone) : null,
+      reopenReason: mode === 'answer' ? row.reopenReason : null,
     },
     mode,
     brand: brandLookOf(row),

@@ -133,6 +133,7 @@ export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb(
       subjectEmail: users.email,
       responseId: responses.id,
       lastSection: responses.lastSection,
+      reopenReason: responses.reopenReason,
       // The programme's brand rides along for the page's header (no query of its own).
       ...BRAND_LOOK_COLUMNS,
     })

@@ -47,6 +47,8 @@ export type IntroAssignment = {
   brand: BrandLook | null
   /** For a colleague: who will see their answers, and how (rater-groups.ts, one sentence for all). */
   privacyNote: string | null
+  /** Why an admin reopened these answers, while they can still be changed. */
+  reopenReason: string | null
 }
 
 export type QuestionnaireIntro = {
@@ -71,6 +73,7 @@ export async function getQuestionnaireIntro(
           .select({
             ...ASSIGNMENT_SUMMARY,
             lastSection: responses.lastSection,
+            reopenReason: responses.reopenReason,
             showManager: schemes.showManagerBelowThreshold,
             ...BRAND_LOOK_COLUMNS,
           })
@@ -125,6 +128,7 @@ export async function getQuestionnaireIntro(
     }),
     assignments: rows.map((r) => {
       const deadline = deadlineOf(r)
+      const phase = schemePhase(schemeOf(r))
       return {
         id: r.id,
         status: r.status,
@@ -133,8 +137,9 @@ export async function getQuestionnaireIntro(
         schemeName: r.schemeName,
         deadline: dateLabel(deadline, r.timeZone),
         timeLeft: timeLeft(deadline),
-        phase: schemePhase(schemeOf(r)),
+        phase,
         resumeSection: (r.lastSection ?? 0) + 1,
+        reopenReason: r.status === 'in_progress' && phase === 'open' ? r.reopenReason : null,
         brand: brandLookOf(r),
         privacyNote:
           r.relationship === 'self'

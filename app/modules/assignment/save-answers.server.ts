@@ -481,9 +481,10 @@ async function recordSubmission(
   },
 ) {
   // now() is the transaction's start: the response and the assignment get the same instant.
+  // The admin's reopen reason was about the round that ends here (answer management, ADR 023).
   await tx
     .update(responses)
-    .set({ submittedAt: sql`now()` })
+    .set({ submittedAt: sql`now()`, reopenReason: null })
     .where(eq(responses.id, responseId))
   await tx
     .update(assignments)

@@ -1,15 +1,30 @@
-import { Link } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/answer-management.$responseId'
-import { PageHeader, resultFor } from '#app/components/form-kit'
-import { formatDateTime } from '#app/lib/dates'
+import { formErrorsOf, PageHeader, resultFor } from '#app/components/form-kit'
+import { FormErrors } from '#app/components/forms'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { getResponseView, reopenResponse } from '#app/modules/answers-admin/answers-admin.server'
-import { ResponseStateBadge } from '#app/modules/answers-admin/components/response-list'
-import { ReopenForm, ResponseAnswers } from '#app/modules/answers-admin/components/response-view'
-import { ANSWERS_ADMIN_MESSAGES, RELATIONSHIP_LABELS, ReopenSchema } from '#app/modules/answers-admin/schemas'
+import {
+  getResponseView,
+  reopenResponse,
+  revealAllowed,
+  revealRespondent,
+} from '#app/modules/answers-admin/answers-admin.server'
+import { DayTime, ResponseStateBadge } from '#app/modules/answers-admin/components/response-list'
+import {
+  ReopenForm,
+  RespondentCell,
+  ResponseAnswers,
+  RevealForm,
+} from '#app/modules/answers-admin/components/response-view'
+import {
+  ANSWERS_ADMIN_MESSAGES,
+  RELATIONSHIP_LABELS,
+  ReopenSchema,
+  RevealSchema,
+} from '#app/modules/answers-admin/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
@@ -25,12 +40,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 const LIST = '/admin/answer-management'
 
-/** One response read-only, with who answered (admins may see it), and reopen when submitted. */
+/**
+ * One response read-only, and reopen when submitted. Who answered a colleague's questionnaire is
+ * not part of the page (ADR 024): "reveal who answered" asks for a reason, records it, and shows the
+ * name in its own reply only — reload the page and it is gone. Strict confidentiality removes it.
+ */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   const view = await getResponseView(params.responseId)
   if (!view) notFound()
-  return { view }
+  return { view, revealAllowed: revealAllowed() }
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -41,17 +60,27 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!formData) return unreadableForm()
   const actor = { id: user.id, ip: context.ip || null }
   const intent = formData.get('intent')
+  if (intent === 'reveal')
+    return submitIntent(
+      formData,
+      intent,
+      RevealSchema,
+      ({ reason }) => revealRespondent(actor, params.responseId, reason),
+      // Shown in this reply only: the page's own data never holds it.
+      (revealed) => data({ intent, result: { status: 'success' as const, initialValue: null }, revealed }),
+    )
   if (intent === 'reopen')
     return submitIntent(
       formData,
       intent,
       ReopenSchema,
       ({ reason }) => reopenResponse(actor, params.responseId, reason),
-      ({ respondentName, subjectName }) =>
+      ({ subjectName }) =>
         redirectWithToast(`${LIST}/${params.responseId}`, {
           kind: 'success',
           title: 'Answers reopened',
-          description: `${respondentName} was told by e-mail and can change their answers about ${subjectName}.`,
+          // The server found the respondent's address itself: the admin is not told who it is.
+          description: `The respondent was told by e-mail, with your reason, and can change their answers about ${subjectName}.`,
         }),
     )
   return unreadableForm()
@@ -65,8 +94,7 @@ export default function AnswerManagementResponse({ loaderData, actionData }: Rou
       : header.phase !== 'open'
         ? ANSWERS_ADMIN_MESSAGES.schemeNotOpen(header.schemeName)
         : null
-  const when = (iso: string | null) =>
-    iso ? <time dateTime={iso}>{formatDateTime(iso, header.timeZone)}</time> : '—'
+  const revealed = actionData && 'revealed' in actionData ? actionData.revealed : null
   return (
     <section aria-labelledby="page-title" className="flex max-w-4xl flex-col gap-6">
       <PageHeader title={`Response about ${header.subjectName}`}>
@@ -93,20 +121,32 @@ export default function AnswerManagementResponse({ loaderData, actionData }: Rou
           <dd>{RELATIONSHIP_LABELS[header.relationship]}</dd>
           <dt className="font-medium">Answered by</dt>
           <dd className="break-words">
-            {header.respondentName} ({header.respondentEmail})
+            <RespondentCell respondent={header.respondent} revealed={revealed} />
           </dd>
           <dt className="font-medium">Started</dt>
-          <dd>{when(header.startedAt)}</dd>
+          <dd>
+            <DayTime day={header.started} />
+          </dd>
           <dt className="font-medium">Submitted</dt>
-          <dd>{when(header.submittedAt)}</dd>
-          {header.reopenedAt ? (
+          <dd>
+            <DayTime day={header.submitted} />
+          </dd>
+          {header.reopened ? (
             <>
               <dt className="font-medium">Last reopened</dt>
-              <dd>{when(header.reopenedAt)}</dd>
+              <dd>
+                <DayTime day={header.reopened} />
+              </dd>
             </>
           ) : null}
         </dl>
       </section>
+      {header.respondent.kind === 'self' ? (
+        // Nothing to reveal: only a hand-made post gets here, and it reads why.
+        <FormErrors id="reveal-errors" errors={formErrorsOf(resultFor(actionData, 'reveal'))} />
+      ) : !revealed ? (
+        <RevealForm lastResult={resultFor(actionData, 'reveal')} allowed={loaderData.revealAllowed} />
+      ) : null}
       <ReopenForm lastResult={resultFor(actionData, 'reopen')} blockedBy={blockedBy} />
       <ResponseAnswers sections={sections} />
     </section>

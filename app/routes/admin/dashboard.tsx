@@ -41,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     counts,
     schemes,
-    activity: activity.map((a) => ({ ...a, text: describeAction(a.action, a.entity) })),
+    activity: activity.map((a) => ({ ...a, text: describeAction(a.action, a.entity, a) })),
     steps: SETUP_STEPS.map((s) => ({ ...s, done: setup[s.key] })),
   }
 }

@@ -93,7 +93,7 @@ describe.skipIf(!onPostgres)('exporting 1,000,000 answers', () => {
     )
     expect(lines - 1).toBe(EXPECTED)
     expect(nextSample).toBeGreaterThan(1_000_000)
-    // The file is ~73 MB of text (several times that as JS objects): an export that kept its rows
+    // The file is ~190 MB of text (several times that as JS objects): an export that kept its rows
     // would retain hundreds of MB; one batch in flight is a few MB.
     expect(growthMb).toBeLessThan(16)
   }, 300_000)

@@ -1,6 +1,9 @@
-import { and, eq } from 'drizzle-orm'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { parse as parseCsv } from 'csv-parse/sync'
+import { and, desc, eq } from 'drizzle-orm'
+import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { assignments, auditLog, emailOutbox, responses } from '#db/schema/index'
+import { resetEnvCache } from '#app/config/env.server'
+import { checkIdentityGrant, IDENTITY_GRANT_TTL_MS } from '#app/modules/answers-admin/export.server'
 import {
   createCompany,
   createRaterAssignment,
@@ -11,12 +14,14 @@ import {
   questionsOf,
 } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { openInvite, textOf } from '#tests/integration/auth/helpers'
 
 /**
  * Answer management through the real HTTP stack: the filtered, keyset-paginated list, bad filter
- * values, one response read-only, reopen (and answering again), the CSV export and the guards.
+ * values, one response read-only, reopen (and answering again), the CSV export and the guards; who
+ * answered hidden everywhere by default, revealed only for an audited reason, never under strict
+ * confidentiality (ADR 024).
  */
 const db = useTestDatabase()
 const server = useTestServer()
@@ -79,7 +84,7 @@ async function makeWorld() {
 }
 
 beforeAll(async () => {
-  const admin = await createUser({ role: 'admin' })
+  const admin = await createUser({ role: 'admin', displayName: 'Ada Admin' })
   adminId = admin.id
   adminCookie = await sessionCookieFor(admin.id)
   world = await makeWorld()
@@ -93,6 +98,22 @@ const html = async (path: string) => {
   expect(response.status).toBe(200)
   return response.text()
 }
+/** Strict confidentiality on for the rest of a test (the server and this process read the env). */
+function strictConfidentiality(on: boolean) {
+  if (on) process.env.STRICT_CONFIDENTIALITY = 'true'
+  else delete process.env.STRICT_CONFIDENTIALITY
+  server.build!.resetEnvCache()
+  resetEnvCache()
+}
+afterEach(() => strictConfidentiality(false))
+
+/** Everything that could tie a colleague's response to them: names, addresses, user and assignment ids. */
+const ratersTraces = () =>
+  world.raters.flatMap((r) => [r.user.displayName!, r.user.email, r.user.id, r.assignment.id])
+const expectNoRaterTraces = (body: string, where: string) => {
+  for (const trace of ratersTraces()) expect(body, `${where} holds ${trace}`).not.toContain(trace)
+}
+
 const listed = (page: string) =>
   [...page.matchAll(/href="\/admin\/answer-management\/([0-9a-f-]{36})"/g)].map((m) => m[1]!)
 const nextLink = (page: string) =>
@@ -118,6 +139,20 @@ describe('the list', () => {
     expect(listed(await html(`${PAGE}?questionnaire=${world.closed.questionnaireId}`))).toEqual([
       world.closedResponse.id,
     ])
+  })
+
+  test('neither the page nor its data carries a respondent’s name, e-mail, user or assignment id', async () => {
+    for (const path of [PAGE, `${PAGE}?scheme=${world.scheme.id}`, `${PAGE}?relationship=peer`]) {
+      expectNoRaterTraces(await html(path), path)
+      const data = await get(path.replace(PAGE, `${PAGE}.data`))
+      expect(data.status).toBe(200)
+      expectNoRaterTraces(await data.text(), `${path} (.data)`)
+    }
+    // Days, not instants: the start of a response is not in the rows (ADR 024).
+    const data = await (await get(`${PAGE}.data?scheme=${world.scheme.id}`)).text()
+    const [row] = await db().select().from(responses).where(eq(responses.id, world.raters[0]!.response.id))
+    expect(data).not.toContain(row!.startedAt.toISOString())
+    expect(data).not.toContain(row!.submittedAt!.toISOString())
   })
 
   test('bad filter values get a clear message, not a 500', async () => {
@@ -155,18 +190,150 @@ describe('the list', () => {
 })
 
 describe('one response', () => {
-  test('read-only, with the answers and who answered', async () => {
-    const page = await html(`${PAGE}/${world.raters[0]!.response.id}`)
+  test('read-only, with the answers; who answered is in neither the page nor its data', async () => {
+    const rater = world.raters[0]!
+    const page = await html(`${PAGE}/${rater.response.id}`)
     const text = textOf(page)
-    expect(text).toContain('Colleague 0')
     expect(text).toContain('Sam Subject listens carefully to others.')
     expect(text).toContain('=HYPERLINK')
+    expect(text).toContain('Not shown: a colleague’s answers are read without their name.')
     expect(page).not.toMatch(/name="q-/)
+    expectNoRaterTraces(page, 'the page')
+    const data = await get(`${PAGE}/${rater.response.id}.data`)
+    expect(data.status).toBe(200)
+    const body = await data.text()
+    expectNoRaterTraces(body, 'the .data')
+    expect(body).toContain('Sam Subject listens carefully to others.')
+    // Dates to the day: no instant that another page could match (the dashboard, the outbox).
+    const [row] = await db().select().from(responses).where(eq(responses.id, rater.response.id))
+    for (const instant of [row!.startedAt, row!.submittedAt!, row!.updatedAt])
+      expect(page + body).not.toContain(instant.toISOString())
+    expect(text).toMatch(/Submitted\s*\d{1,2} \w+ \d{4}/)
+  })
+
+  test('a self-assessment names the person it is about, with nothing to reveal', async () => {
+    const page = await html(`${PAGE}/${world.selfResponse.id}`)
+    expect(textOf(page)).toContain('Sam Subject (their self-assessment)')
+    expect(page).not.toContain('Reveal who answered')
   })
 
   test('an unknown or malformed id is a 404', async () => {
     expect((await get(`${PAGE}/00000000-0000-4000-8000-000000000000`)).status).toBe(404)
     expect((await get(`${PAGE}/not-an-id`)).status).toBe(404)
+  })
+})
+
+describe('who answered (ADR 024)', () => {
+  const reveal = (responseId: string, reason: string) =>
+    send(server, `${PAGE}/${responseId}`, { cookie: adminCookie, form: { intent: 'reveal', reason } })
+  const revealAudits = () => db().select().from(auditLog).where(eq(auditLog.action, 'response.reveal'))
+
+  test('revealing needs a reason of some length; without one nothing is shown or recorded', async () => {
+    const rater = world.raters[2]!
+    for (const [reason, message] of [
+      ['   ', 'Say why you need to know who answered'],
+      ['curious', 'at least 10 characters'],
+      ['x'.repeat(501), '500 characters or fewer'],
+    ] as const) {
+      const response = await reveal(rater.response.id, reason)
+      expect(response.status).toBe(400)
+      const body = await response.text()
+      expect(textOf(body)).toContain(message)
+      expectNoRaterTraces(body, 'a refused reveal')
+    }
+    expect(await revealAudits()).toHaveLength(0)
+  })
+
+  test('with a reason: audited, shown in that reply only, and on the dashboard’s activity', async () => {
+    const rater = world.raters[2]!
+    const response = await reveal(rater.response.id, 'Complaint about a comment, case HR-42')
+    expect(response.status).toBe(200)
+    const text = textOf(await response.text())
+    expect(text).toContain(`${rater.user.displayName} (${rater.user.email})`)
+    const audits = await revealAudits()
+    expect(audits).toHaveLength(1)
+    expect(audits[0]).toMatchObject({ actorId: adminId, entity: 'response', entityId: rater.response.id })
+    expect(audits[0]!.details).toMatchObject({
+      reason: 'Complaint about a comment, case HR-42',
+      schemeName: 'Spring 360',
+    })
+    // The log records what was looked at and why, not whom it showed.
+    expect(JSON.stringify(audits[0]!.details)).not.toContain(rater.user.id)
+
+    // Not a setting: the page, read again, does not show it.
+    expectNoRaterTraces(await html(`${PAGE}/${rater.response.id}`), 'the page after a reveal')
+    const dashboard = textOf(await html('/admin'))
+    expect(dashboard).toContain(
+      'Ada Admin revealed who answered a response in Spring 360: “Complaint about a comment, case HR-42”',
+    )
+  })
+
+  test('a self-assessment has nobody to reveal: refused, nothing recorded', async () => {
+    const before = (await revealAudits()).length
+    const response = await reveal(world.selfResponse.id, 'Checking who answered this one')
+    expect(response.status).toBe(400)
+    expect(textOf(await response.text())).toContain('there is nobody to reveal')
+    expect(await revealAudits()).toHaveLength(before)
+  })
+
+  test('the dashboard tells a colleague’s submission without their name', async () => {
+    const rater = world.raters[2]!
+    await db()
+      .insert(auditLog)
+      .values({
+        actorId: rater.user.id,
+        action: 'assignment.submit',
+        entity: 'assignment',
+        entityId: rater.assignment.id,
+        details: { responseId: rater.response.id, relationship: 'peer', answers: 1 },
+      })
+    const page = await html('/admin')
+    expect(textOf(page)).toContain('A colleague submitted feedback')
+    expectNoRaterTraces(page, 'the dashboard')
+    expectNoRaterTraces(await (await get('/admin.data')).text(), 'the dashboard’s .data')
+  })
+
+  test('strict confidentiality: no reveal form, a forged reveal or export with names is refused', async () => {
+    const rater = world.raters[2]!
+    // A grant made before the setting changed must not work after it either.
+    const granted = await send(server, PAGE, {
+      cookie: adminCookie,
+      form: { intent: 'export-identities', reason: 'Made before strict mode', scheme: world.scheme.id },
+    })
+    expect(granted.status).toBe(302)
+    const before = (await revealAudits()).length
+    strictConfidentiality(true)
+
+    const page = await html(`${PAGE}/${rater.response.id}`)
+    expect(textOf(page)).toContain('Strict confidentiality is on for this installation')
+    expect(page).not.toContain('Reveal who answered')
+    const forged = await reveal(rater.response.id, 'Complaint about a comment, case HR-43')
+    expect(forged.status).toBe(400)
+    const body = await forged.text()
+    expect(textOf(body)).toContain('Strict confidentiality is on for this installation')
+    expectNoRaterTraces(body, 'a forged reveal')
+    expect(await revealAudits()).toHaveLength(before)
+
+    const list = await html(PAGE)
+    expect(list).not.toContain('Download CSV with names')
+    expect(textOf(list)).toContain('The export never holds names.')
+    const exportAudits = () =>
+      db().select().from(auditLog).where(eq(auditLog.action, 'answers.export_identities'))
+    const exportsBefore = (await exportAudits()).length
+    const forgedExport = await send(server, PAGE, {
+      cookie: adminCookie,
+      form: {
+        intent: 'export-identities',
+        reason: 'Subject access request from HR',
+        scheme: world.scheme.id,
+      },
+    })
+    expect(forgedExport.status).toBe(400)
+    expect(textOf(await forgedExport.text())).toContain('Strict confidentiality is on')
+    expect(await exportAudits()).toHaveLength(exportsBefore)
+    const oldGrant = await get(location(granted)!)
+    expect(oldGrant.status).toBe(400)
+    expect(await oldGrant.text()).toContain('Strict confidentiality is on')
   })
 })
 
@@ -197,6 +364,13 @@ describe('reopen', () => {
     const rater = world.raters[1]!
     const response = await reopen(rater.response.id, 'Your comment was cut short; please look again.')
     expect(response.status).toBe(302)
+    // The server found the address itself: the page the admin lands on (and its toast) names nobody.
+    const landing = await get(location(response)!, cookiesFrom(response, adminCookie))
+    const landed = await landing.text()
+    expect(textOf(landed)).toContain('The respondent was told by e-mail')
+    expectNoRaterTraces(landed, 'the page after a reopen')
+    const [stored] = await db().select().from(responses).where(eq(responses.id, rater.response.id))
+    expect(stored!.reopenReason).toBe('Your comment was cut short; please look again.')
     const [r] = await db().select().from(responses).where(eq(responses.id, rater.response.id))
     expect(r!.submittedAt).toBeNull()
     expect(r!.reopenedAt).not.toBeNull()
@@ -223,6 +397,19 @@ describe('reopen', () => {
     const opened = await openInvite(server, link)
     expect(opened.status).toBe(302)
     const cookie = cookiesFrom(opened)
+    // The reopened questionnaire and its introduction say why.
+    const notice =
+      'Your administrator reopened your answers: “Your comment was cut short; please look again.”. Change what you need and submit again.'
+    const answering = await send(server, `/assignment/${rater.assignment.id}`, { cookie })
+    expect(answering.status).toBe(200)
+    expect(textOf(await answering.text())).toContain(notice)
+    const intro = await send(
+      server,
+      `/questionnaire/${world.scheme.questionnaireId}?assignment=${rater.assignment.id}`,
+      { cookie },
+    )
+    expect(intro.status).toBe(200)
+    expect(textOf(await intro.text())).toContain(notice)
     const submitted = await send(server, `/assignment/${rater.assignment.id}`, {
       cookie,
       form: { intent: 'submit', section: '1', [`q-${world.question.id}`]: '5' },
@@ -230,6 +417,9 @@ describe('reopen', () => {
     expect(submitted.status).toBe(302)
     const [again] = await db().select().from(assignments).where(eq(assignments.id, rater.assignment.id))
     expect(again!.status).toBe('submitted')
+    // Submitted again: the reason belonged to that round, and goes.
+    const [cleared] = await db().select().from(responses).where(eq(responses.id, rater.response.id))
+    expect(cleared!.reopenReason).toBeNull()
     expect(textOf(await html(`${PAGE}/${rater.response.id}`))).toContain('5 — Always')
   })
 
@@ -239,6 +429,10 @@ describe('reopen', () => {
     const mails = await db().select().from(emailOutbox).where(eq(emailOutbox.entityId, world.self.id))
     expect(mails.map((m) => m.recipient)).toEqual([world.subject.email])
     expect(mails[0]!.text).toContain(`/assignment/${world.self.id}`)
+    const answering = await send(server, `/assignment/${world.self.id}`, { cookie: employeeCookie })
+    expect(textOf(await answering.text())).toContain(
+      'Your administrator reopened your answers: “Please review section one.”.',
+    )
     const submitted = await send(server, `/assignment/${world.self.id}`, {
       cookie: employeeCookie,
       form: { intent: 'submit', section: '1', [`q-${world.question.id}`]: '3' },
@@ -260,16 +454,24 @@ describe('the export', () => {
   const rowsOf = (bytes: Uint8Array) =>
     new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1).trim().split('\r\n')
 
+  const recordsOf = (bytes: Uint8Array) =>
+    parseCsv(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1), {
+      columns: true,
+    }) as Record<string, string>[]
+
   test('UTF-8 with a BOM, the columns, neutralised cells, anonymous labels and no identities', async () => {
     const bytes = await exportCsv(`?scheme=${world.scheme.id}`)
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const lines = rowsOf(bytes)
-    expect(lines[0]).toBe('scheme,subject,relationship group,rater,competency,question,value,text')
+    expect(lines[0]).toBe(
+      'scheme,subject,subject id,subject e-mail,relationship group,rater,submitted on,question key,section,competency,question,kind,scale min,scale max,value,value label,text',
+    )
     expect(lines).toHaveLength(1 + 5)
     const body = lines.slice(1).join('\n')
     expect(body).toContain(`"'=HYPERLINK(""x"")"`)
-    expect(body).not.toMatch(/Colleague \d|@example\.com/)
-    const labels = lines.slice(1).map((l) => l.split(',')[3])
+    expect(body).not.toMatch(/Colleague \d|rater\d-\d+@example\.com/)
+    expectNoRaterTraces(body, 'the export')
+    const labels = recordsOf(bytes).map((r) => r.rater)
     expect(labels.filter((l) => l === 'Self')).toHaveLength(1)
     expect(labels.filter((l) => l?.startsWith('Peer ')).sort()).toEqual([
       'Peer 1',
@@ -280,22 +482,105 @@ describe('the export', () => {
     // Stable: a filter does not renumber anyone.
     const again = rowsOf(await exportCsv(`?scheme=${world.scheme.id}`)).join('\n')
     expect(again).toBe(lines.join('\n'))
-    const submittedOnly = rowsOf(
+    const submittedOnly = recordsOf(
       await exportCsv(`?scheme=${world.scheme.id}&relationship=peer&state=in_progress`),
     )
-    expect(submittedOnly).toHaveLength(2)
-    expect(labels).toContain(submittedOnly[1]!.split(',')[3])
+    expect(submittedOnly).toHaveLength(1)
+    expect(labels).toContain(submittedOnly[0]!.rater)
   })
 
-  test('identities only with the option, and that export is audited', async () => {
-    const before = await db().select().from(auditLog).where(eq(auditLog.action, 'answers.export_identities'))
-    expect(before).toHaveLength(0)
-    const lines = rowsOf(await exportCsv(`?scheme=${world.scheme.id}&identities=1`))
-    expect(lines[0]).toContain('respondent name,respondent e-mail')
+  test('one key and one wording per question, its section, kind and scale, the day, the subject’s id and e-mail', async () => {
+    const records = recordsOf(await exportCsv(`?scheme=${world.scheme.id}`))
+    const self = records.find((r) => r.rater === 'Self')!
+    const peer = records.find((r) => r.text === `'=HYPERLINK("x")`)!
+    for (const r of [self, peer]) {
+      expect(r['question key']).toBe(world.question.id)
+      expect(r.question).toBe('I listen carefully to others.')
+      expect(r.section).toBe('Working together')
+      expect(r.competency).toBe('Communication')
+      expect(r.kind).toBe('scale')
+      expect([r['scale min'], r['scale max']]).toEqual(['1', '5'])
+      expect(r.subject).toBe('Sam Subject')
+      expect(r['subject id']).toBe(world.subject.id)
+      expect(r['subject e-mail']).toBe(world.subject.email)
+      expect(r['submitted on']).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    }
+    expect([self.value, self['value label']]).toEqual(['3', 'Sometimes'])
+    expect([peer.value, peer['value label']]).toEqual(['2', 'Rarely'])
+    const inProgress = records.find((r) => r.rater.startsWith('Peer') && r['submitted on'] === '')
+    expect(inProgress).toBeDefined()
+    // Every row of one question has the same key and wording, whoever answered it.
+    expect(new Set(records.map((r) => `${r['question key']}|${r.question}`)).size).toBe(1)
+  })
+
+  test('the old identities switch gives no names: a 400 that says to export again with a reason', async () => {
+    const response = await get(`${PAGE}/export.csv?scheme=${world.scheme.id}&identities=1`)
+    expect(response.status).toBe(400)
+    const text = await response.text()
+    expect(text).toContain('Export again from answer management, with your reason.')
+    expectNoRaterTraces(text, 'the refusal')
+  })
+
+  test('names only for a reason: audited, then a download link for this admin and these filters only', async () => {
+    const exportWithNames = (reason: string, filters: Record<string, string> = { scheme: world.scheme.id }) =>
+      send(server, PAGE, {
+        cookie: adminCookie,
+        form: { intent: 'export-identities', reason, ...filters },
+      })
+    const audits = () =>
+      db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'answers.export_identities'), eq(auditLog.actorId, adminId)))
+        .orderBy(desc(auditLog.at))
+    const before = (await audits()).length
+    for (const reason of ['', 'short']) {
+      const refused = await exportWithNames(reason)
+      expect(refused.status).toBe(400)
+      expect(textOf(await refused.text())).toMatch(
+        /Say why you need to know who answered|at least 10 characters/,
+      )
+    }
+    const badFilter = await exportWithNames('Subject access request from HR', { state: 'nope' })
+    expect(badFilter.status).toBe(400)
+    expect(await audits()).toHaveLength(before)
+
+    const granted = await exportWithNames('Subject access request from HR')
+    expect(granted.status).toBe(302)
+    const href = location(granted)!
+    expect(href).toMatch(
+      /^\/admin\/answer-management\/export\.csv\?scheme=[0-9a-f-]{36}&identities=\d+\.[\w-]{43}$/,
+    )
+    const [audit, ...older] = await audits()
+    expect(older).toHaveLength(before)
+    expect(audit!.details).toMatchObject({
+      reason: 'Subject access request from HR',
+      filter: { scheme: world.scheme.id },
+    })
+
+    const download = await get(href)
+    expect(download.status).toBe(200)
+    expect(download.headers.get('content-disposition')).toContain('-with-identities.csv')
+    const lines = rowsOf(new Uint8Array(await download.arrayBuffer()))
+    expect(lines[0]).toMatch(/,respondent name,respondent e-mail$/)
     expect(lines.join('\n')).toContain(world.raters[0]!.user.email)
-    const after = await db().select().from(auditLog).where(eq(auditLog.action, 'answers.export_identities'))
-    expect(after).toHaveLength(1)
-    expect(after[0]!.actorId).toBe(adminId)
+
+    // Another admin, other filters, a forged or expired grant: no names.
+    const other = await sessionCookieFor((await createUser({ role: 'admin' })).id)
+    expect((await get(href, other)).status).toBe(400)
+    expect((await get(href.replace(/scheme=[^&]+/, `scheme=${world.closed.id}`))).status).toBe(400)
+    expect((await get(href.replace(/\.[\w-]{43}$/, `.${'A'.repeat(43)}`))).status).toBe(400)
+    const grant = new URL(href, 'http://x').searchParams.get('identities')!
+    const filter = {
+      q: '',
+      scheme: world.scheme.id,
+      company: '',
+      questionnaire: '',
+      relationship: '',
+      state: '',
+    } as const
+    expect(checkIdentityGrant(adminId, filter, grant)).toBe(true)
+    expect(checkIdentityGrant(adminId, filter, grant, Date.now() + IDENTITY_GRANT_TTL_MS + 1)).toBe(false)
   })
 
   test('bad filter values are a 400 with a message', async () => {

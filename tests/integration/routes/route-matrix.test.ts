@@ -126,6 +126,7 @@ const ADMIN_PAGES = [
 ]
 // Admin management pages with forms answer a bare POST with 400 (no intent); the rest are not built.
 const ADMIN_POST: Record<string, number> = {
+  '/admin/answer-management': 400,
   '/admin/company-management': 400,
   '/admin/employee-management': 400,
   '/admin/admin-management': 400,

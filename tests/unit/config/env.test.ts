@@ -203,6 +203,17 @@ describe('derived settings', () => {
     expect(env.turnstileEnabled).toBe(true)
   })
 
+  test('STRICT_CONFIDENTIALITY is off by default, on with true or 1, and anything else is named', () => {
+    expect(parseEnv(base).STRICT_CONFIDENTIALITY).toBe(false)
+    expect(parseEnv({ ...base, STRICT_CONFIDENTIALITY: '' }).STRICT_CONFIDENTIALITY).toBe(false)
+    expect(parseEnv({ ...base, STRICT_CONFIDENTIALITY: 'false' }).STRICT_CONFIDENTIALITY).toBe(false)
+    expect(parseEnv({ ...base, STRICT_CONFIDENTIALITY: 'true' }).STRICT_CONFIDENTIALITY).toBe(true)
+    expect(parseEnv({ ...base, STRICT_CONFIDENTIALITY: '1' }).STRICT_CONFIDENTIALITY).toBe(true)
+    expect(problemsOf({ ...base, STRICT_CONFIDENTIALITY: 'yes' })).toEqual([
+      'STRICT_CONFIDENTIALITY must be true or false',
+    ])
+  })
+
   test('valid URLs for Postgres and SMTP are accepted', () => {
     const env = parseEnv({
       ...base,

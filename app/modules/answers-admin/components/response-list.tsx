@@ -1,13 +1,20 @@
+import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
 import { FilterSelect } from '#app/components/admin-list'
+import { useConformForm, type FormResult } from '#app/components/form-kit'
+import { ErrorList, FormErrors } from '#app/components/forms'
 import { RELATIONSHIPS } from '#db/enums'
 import {
+  ANSWERS_ADMIN_MESSAGES,
+  EXPORT_PATH,
+  ExportIdentitiesSchema,
   isFiltered,
   RELATIONSHIP_LABELS,
   RESPONSE_SORT_LABELS,
   RESPONSE_SORTS,
   RESPONSE_STATE_LABELS,
   RESPONSE_STATES,
+  REVEAL_REASON_MAX,
   type ResponseListQuery,
   type ResponseState,
 } from '../schemas'
@@ -15,13 +22,14 @@ import {
 type Option = { id: string; name: string }
 type SchemeOption = Option & { companyName: string }
 
+type Day = { date: string; label: string }
+
 export type ResponseRow = {
   id: string
   relationship: (typeof RELATIONSHIPS)[number]
   state: ResponseState
-  startedAt: string
-  updatedAt: string
-  submittedAt: string | null
+  started: Day
+  submitted: Day | null
   schemeName: string
   companyName: string
   questionnaireTitle: string
@@ -165,7 +173,9 @@ export function ResponseFilters({
   )
 }
 
-const day = (iso: string | null) => (iso ? <time dateTime={iso}>{iso.slice(0, 10)}</time> : '—')
+/** A day, never the instant (ADR 024): the server sends no more than that. */
+export const DayTime = ({ day }: { day: Day | null }) =>
+  day ? <time dateTime={day.date}>{day.label}</time> : <>—</>
 
 /** The responses: who the feedback is about and the respondent's relationship, never who answered. */
 export function ResponseTable({
@@ -230,8 +240,12 @@ export function ResponseTable({
               <td className="px-4 py-3 text-slate-800">
                 {row.questionnaireTitle} (v{row.questionnaireVersion})
               </td>
-              <td className="px-4 py-3 text-slate-700">{day(row.startedAt)}</td>
-              <td className="px-4 py-3 text-slate-700">{day(row.submittedAt)}</td>
+              <td className="px-4 py-3 text-slate-700">
+                <DayTime day={row.started} />
+              </td>
+              <td className="px-4 py-3 text-slate-700">
+                <DayTime day={row.submitted} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -240,9 +254,9 @@ export function ResponseTable({
   )
 }
 
-/** The export: the list's filters as hidden fields, and the explicit identities choice. */
-export function ExportForm({ query }: { query: ResponseListQuery }) {
-  const filters = {
+/** The list's filters, as the export's forms carry them (hidden fields). */
+function filtersOf(query: ResponseListQuery) {
+  return {
     q: query.q,
     scheme: query.scheme,
     company: query.company,
@@ -250,45 +264,96 @@ export function ExportForm({ query }: { query: ResponseListQuery }) {
     relationship: query.relationship,
     state: query.state,
   }
+}
+
+function HiddenFilters({ query }: { query: ResponseListQuery }) {
+  return (
+    <>
+      {Object.entries(filtersOf(query)).map(([name, value]) =>
+        value ? <input key={name} type="hidden" name={name} value={value} /> : null,
+      )}
+    </>
+  )
+}
+
+/**
+ * The export: anonymous by default; with respondents' names only for a reason that goes to the
+ * audit log (ADR 024), and not at all under strict confidentiality.
+ */
+export function ExportForm({
+  query,
+  identitiesAllowed,
+  lastResult,
+}: {
+  query: ResponseListQuery
+  identitiesAllowed: boolean
+  lastResult: FormResult
+}) {
   return (
     <section aria-labelledby="export-title" className="card flex flex-col gap-3">
       <h2 id="export-title" className="text-lg font-semibold">
         Export answers as CSV
       </h2>
       <p className="text-slate-700">
-        One row per answer of the responses these filters show. Raters appear as anonymous labels (“Peer 2”)
-        that stay the same for one subject.
+        One row per answer of the responses these filters show: the question (key, section, competency,
+        wording, kind and scale), the answer and its label, the day it was submitted and whom it is about.
+        Raters appear as anonymous labels (“Peer 2”) that stay the same for one subject.
       </p>
-      <form method="get" action={`${EXPORT_PATH}`} className="flex flex-col gap-3">
-        {Object.entries(filters).map(([name, value]) =>
-          value ? <input key={name} type="hidden" name={name} value={value} /> : null,
-        )}
-        <div className="flex items-start gap-2">
-          <input
-            id="export-identities"
-            type="checkbox"
-            name="identities"
-            value="1"
-            className="mt-1"
-            aria-describedby="export-identities-help"
-          />
-          <div>
-            <label htmlFor="export-identities" className="font-medium">
-              Include respondents’ names and e-mail addresses
-            </label>
-            <p id="export-identities-help" className="text-sm text-slate-600">
-              Only when you must: this export is recorded in the audit log with your name.
-            </p>
-          </div>
-        </div>
-        <div>
-          <button type="submit" className="btn btn-secondary">
-            Download CSV
-          </button>
-        </div>
+      <form method="get" action={EXPORT_PATH}>
+        <HiddenFilters query={query} />
+        <button type="submit" className="btn btn-secondary">
+          Download CSV
+        </button>
       </form>
+      {identitiesAllowed ? (
+        <IdentitiesExportForm query={query} lastResult={lastResult} />
+      ) : (
+        <p className="text-sm text-slate-700">
+          {ANSWERS_ADMIN_MESSAGES.strict} The export never holds names.
+        </p>
+      )}
     </section>
   )
 }
 
-export const EXPORT_PATH = '/admin/answer-management/export.csv'
+/**
+ * The export with names: a plain document post (the answer is a redirect to the download, which a
+ * fetch could not hand to the browser as a file), checked as you type like every other form.
+ */
+function IdentitiesExportForm({ query, lastResult }: { query: ResponseListQuery; lastResult: FormResult }) {
+  const [form, fields] = useConformForm(ExportIdentitiesSchema, { id: 'export-identities', lastResult })
+  return (
+    <details className="rounded-md border border-slate-200 p-3" open={Boolean(lastResult)}>
+      <summary className="cursor-pointer font-medium">Export with respondents’ names</summary>
+      <div className="mt-3 flex flex-col gap-3">
+        <p className="text-sm text-slate-700">
+          Only when you must: your reason and the filters are recorded in the audit log with your name, and
+          shown on the dashboard.
+        </p>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Form method="post" reloadDocument className="flex flex-col gap-3" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="export-identities" />
+          <HiddenFilters query={query} />
+          <div className="flex flex-col gap-1">
+            <label htmlFor={fields.reason.id} className="label">
+              Why you need the names (recorded in the audit log)
+            </label>
+            <textarea
+              {...getTextareaProps(fields.reason)}
+              key={fields.reason.key}
+              rows={3}
+              maxLength={REVEAL_REASON_MAX}
+              className="input"
+            />
+            <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} />
+          </div>
+          <div>
+            <button type="submit" className="btn btn-secondary">
+              Download CSV with names
+            </button>
+          </div>
+        </Form>
+      </div>
+    </details>
+  )
+}

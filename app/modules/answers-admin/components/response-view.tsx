@@ -2,7 +2,13 @@ import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { Form } from 'react-router'
 import { useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
-import { REOPEN_REASON_MAX, ReopenSchema } from '../schemas'
+import {
+  ANSWERS_ADMIN_MESSAGES,
+  REOPEN_REASON_MAX,
+  ReopenSchema,
+  REVEAL_REASON_MAX,
+  RevealSchema,
+} from '../schemas'
 
 export type ViewQuestion = {
   questionId: string
@@ -78,7 +84,8 @@ export function ReopenForm({ lastResult, blockedBy }: { lastResult: FormResult; 
         <>
           <p className="text-slate-700">
             The respondent can change their answers and submit them again. They are told by e-mail, with your
-            reason and a link back to the questionnaire; the change is recorded in the audit log.
+            reason and a link back to the questionnaire, and see the reason there too; you are not told who
+            they are. The change is recorded in the audit log.
           </p>
           <FormErrors id={form.errorId} errors={form.errors} />
           <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
@@ -103,6 +110,77 @@ export function ReopenForm({ lastResult, blockedBy }: { lastResult: FormResult; 
             </div>
           </Form>
         </>
+      )}
+    </section>
+  )
+}
+
+type Respondent = { kind: 'self'; name: string } | { kind: 'colleague' }
+
+/** Who answered: the subject for a self-assessment; a colleague only once revealed (ADR 024). */
+export function RespondentCell({
+  respondent,
+  revealed,
+}: {
+  respondent: Respondent
+  revealed: { name: string; email: string } | null
+}) {
+  if (respondent.kind === 'self') return <>{`${respondent.name} (their self-assessment)`}</>
+  if (!revealed) return <>Not shown: a colleague’s answers are read without their name.</>
+  return (
+    <span className="flex flex-col gap-1">
+      <strong>{`${revealed.name} (${revealed.email})`}</strong>
+      <span className="text-sm text-slate-700">
+        Shown to you this once, for the reason you gave; it is in the audit log. Reload the page to hide it.
+      </span>
+    </span>
+  )
+}
+
+/**
+ * "Reveal who answered": a reason is required and recorded; the name comes back in the action's
+ * reply only. Under strict confidentiality the page says that nobody can see it.
+ */
+export function RevealForm({ lastResult, allowed }: { lastResult: FormResult; allowed: boolean }) {
+  const [form, fields] = useConformForm(RevealSchema, { id: 'reveal', lastResult })
+  const busy = usePendingIntent('reveal')
+  return (
+    <section aria-labelledby="reveal-title" className="card flex flex-col gap-3">
+      <h2 id="reveal-title" className="text-lg font-semibold">
+        Who answered
+      </h2>
+      {allowed ? (
+        <>
+          <p className="text-slate-700">
+            Colleagues answer on the promise that their names stay out of sight. Reveal who answered only when
+            you must (a complaint, a safeguarding concern): your reason is recorded in the audit log with your
+            name and shown on the dashboard.
+          </p>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="reveal" />
+            <div className="flex flex-col gap-1">
+              <label htmlFor={fields.reason.id} className="label">
+                Reason (recorded in the audit log)
+              </label>
+              <textarea
+                {...getTextareaProps(fields.reason)}
+                key={fields.reason.key}
+                rows={3}
+                maxLength={REVEAL_REASON_MAX}
+                className="input"
+              />
+              <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} />
+            </div>
+            <div>
+              <button type="submit" className="btn btn-secondary" disabled={busy}>
+                {busy ? 'Revealing…' : 'Reveal who answered'}
+              </button>
+            </div>
+          </Form>
+        </>
+      ) : (
+        <p className="text-slate-800">{ANSWERS_ADMIN_MESSAGES.strict}</p>
       )}
     </section>
   )

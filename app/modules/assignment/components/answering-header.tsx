@@ -1,4 +1,5 @@
 import type { AnsweringView } from '#app/modules/assignment/answering-view.server'
+import { ReopenNotice } from './reopen-notice'
 
 export function AnsweringHeader({ view }: { view: AnsweringView }) {
   const { assignment } = view
@@ -25,6 +26,7 @@ export function AnsweringHeader({ view }: { view: AnsweringView }) {
           {assignment.timeLeft ? ` (${assignment.timeLeft})` : ''}.
         </p>
       ) : null}
+      <ReopenNotice reason={assignment.reopenReason} />
     </div>
   )
 }
