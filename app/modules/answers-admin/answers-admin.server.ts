@@ -513,7 +513,7 @@ export async function reopenResponse(
       assignmentId: record.assignmentId,
       status: 'in_progress',
       // The subject keeps seeing this colleague as "answered": a reopen must not name them (issue 15 B4).
-      ...(header.relationship === 'self' ? {} : { subjectSees: false }),
+      ...(record.relationship === 'self' ? {} : { subjectSees: false }),
     })
     return ok({ subjectName: record.subjectName })
   })
