@@ -411,7 +411,7 @@ function ReportSection({ scheme }: { scheme: HomeScheme }) {
         </div>
         {report.href ? (
           <Link to={report.href} className="btn btn-primary" aria-describedby={titleIdOf(scheme)}>
-            {report.release.state === 'released' ? 'Read your report' : 'Open your report'}
+            Read your report
           </Link>
         ) : null}
       </div>

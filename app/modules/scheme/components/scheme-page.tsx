@@ -238,7 +238,8 @@ function ReleasePanel({
       ? 'Their self-assessment is not submitted yet, so there is no report to release.'
       : verdictRefusal(verdict, scheme.minRaters)
   const selfOnly = verdict?.kind === 'self-only'
-  const again = verdict?.kind === 'release' && !verdict.first
+  // Released with colleagues' results before: this would be a release again, allowed or not.
+  const again = releasing.report === 'released'
   return (
     <ConfirmPanel
       key={releasing.id}
