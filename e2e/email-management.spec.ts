@@ -1,4 +1,5 @@
 import { expect, expectAccessible, signIn, test, waitForMail } from './support/fixtures'
+import { tinyPng } from './support/png'
 
 test('an admin edits a brand’s colleague invitation, previews it live, sends a test and finds it in the outbox', async ({
   page,
@@ -99,4 +100,47 @@ test('an admin edits a brand’s colleague invitation, previews it live, sends a
   await expect(page.getByLabel('Subject', { exact: true })).toHaveValue(
     '{{employeeName}} would value your feedback',
   )
+})
+
+test('the brand logo shows inside the sandboxed HTML previews: the editor’s and the outbox message’s', async ({
+  page,
+}) => {
+  const name = `Logo Mail ${Date.now()}`
+  await signIn(page, 'admin@panorama.test')
+  await expect(page).toHaveURL(/\/admin$/)
+  await page.goto('/admin/brand-management')
+  await page.getByLabel('Brand name').fill(name)
+  await page.getByRole('button', { name: /create brand/i }).click()
+  await expect(page).toHaveURL(/\/admin\/brand-management\/[0-9a-f-]{36}$/)
+  const brandId = page.url().split('/').pop()!
+  await page
+    .getByLabel('Upload a logo')
+    .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: tinyPng() })
+  await page.getByRole('button', { name: 'Save brand' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Brand saved' })).toBeVisible()
+
+  // The editor's live preview (srcdoc, sandbox without scripts) shows the logo.
+  await page.goto(`/admin/email-management/response_ready.${brandId}`)
+  await expect(page.getByRole('button', { name: /Insert \{\{link\}\}/ })).toBeVisible()
+  const preview = page.frameLocator('iframe[title="HTML part of the preview"]').getByRole('img', { name })
+  await expect(preview).toBeVisible()
+  await expect
+    .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0)
+
+  // A test message goes out with the logo; the outbox message's frame shows it too.
+  await page.getByRole('button', { name: 'Send a test to me' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Test queued' })).toBeVisible()
+  await page.goto(`/admin/email-management?tab=outbox&to=admin%40panorama.test&template=response_ready`)
+  await page
+    .getByRole('row', { name: new RegExp(name) })
+    .first()
+    .getByRole('link', { name: 'admin@panorama.test' })
+    .click()
+  await expect(page).toHaveURL(/\/admin\/email-management\/outbox\/[0-9a-f-]{36}$/)
+  const logo = page.frameLocator('iframe[title="HTML part of the message"]').getByRole('img', { name })
+  await expect(logo).toBeVisible()
+  await expect
+    .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0)
 })

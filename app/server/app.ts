@@ -57,7 +57,7 @@ export function createApp(options: AppOptions = {}) {
     res.locals.requestId = requestId
     res.locals.nonce = nonce
     res.set('X-Request-Id', requestId)
-    res.set(securityHeaders(nonce, env, dev))
+    res.set(securityHeaders(nonce, env, dev, req.path))
     const started = process.hrtime.bigint()
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6
