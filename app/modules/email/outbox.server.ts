@@ -191,6 +191,11 @@ function checkedRecipient(input: EnqueueInput) {
   return to
 }
 
+/** Whether this deployment delivers e-mail at all (SMTP_URL); without it messages stay queued. */
+export function emailDeliveryConfigured(): boolean {
+  return Boolean(getEnv().SMTP_URL)
+}
+
 function logUnsent(input: EnqueueInput, to: string) {
   // Without SMTP nothing is delivered: the link in the log is how a local run follows the flow (the
   // one deliberate exception to "no codes in logs", documented in the README). The row itself stays
