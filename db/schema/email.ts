@@ -20,6 +20,12 @@ export const emailTemplates = pgTable(
      * brand's e-mail frame; null means the HTML part is generated from `body` as before.
      */
     htmlBody: text(),
+    /**
+     * Why this wording breaks the rules for one-time codes and images (ADR 026), as the editor
+     * would word it; null when it does not. Written by the start-up review, cleared when the wording
+     * is saved or restored. Messages are made safe at render whatever it says.
+     */
+    needsAttention: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -11,12 +11,13 @@ import {
   timestampKey,
   type Page,
 } from '#app/lib/keyset.server'
-import { notFound, ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
+import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { TALLY_CTE, tallyOf } from '#app/modules/admin/tallies.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { maskActionCodes } from './mask'
 import { enqueueEmail, retryOutboxMessage } from './outbox.server'
-import { sanitizeEmailHtml } from './sanitize.server'
+import { log } from '#app/lib/logger.server'
+import { emailHtmlProblems, sanitizeEmailHtml, savedTemplateProblems } from './sanitize.server'
 import {
   EMAIL_MESSAGES,
   recipientFilter,
@@ -45,10 +46,14 @@ export type TemplateSummary = {
   defaultUpdatedAt: string | null
   /** The default differs from the copy the product ships (DEFAULT_TEMPLATES). */
   defaultEdited: boolean
+  /** Why the default wording breaks the rules of ADR 026 (found by the start-up review); null: it does not. */
+  defaultAttention: string | null
   /** How many brands have their own wording of this e-mail. */
   overrides: number
+  /** How many of those break the rules of ADR 026. */
+  overridesNeedingAttention: number
   /** The chosen brand's own wording, if it has one. */
-  brand: { subject: string; updatedAt: string; hasHtml: boolean } | null
+  brand: { subject: string; updatedAt: string; hasHtml: boolean; attention: string | null } | null
 }
 
 /**
@@ -71,18 +76,25 @@ export async function listTemplateSummaries(
     body: string | null
     html: string | null
     updated_at: string | null
+    attention: string | null
     overrides: number | string
+    overrides_attention: number | string
     brand_subject: string | null
     brand_updated_at: string | null
     brand_has_html: boolean | null
+    brand_attention: string | null
   }>(
     db,
     sql`SELECT k.key,
         d.subject, d.body, d.html_body AS html, to_char(d.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated_at,
+        d.needs_attention AS attention,
         (SELECT count(*) FROM email_templates o WHERE o.key = k.key AND o.brand_id IS NOT NULL) AS overrides,
+        (SELECT count(*) FROM email_templates o
+          WHERE o.key = k.key AND o.brand_id IS NOT NULL AND o.needs_attention IS NOT NULL) AS overrides_attention,
         b.subject AS brand_subject,
         to_char(b.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS brand_updated_at,
-        b.html_body IS NOT NULL AS brand_has_html
+        b.html_body IS NOT NULL AS brand_has_html,
+        b.needs_attention AS brand_attention
       FROM unnest(enum_range(NULL::email_template_key)) AS k (key)
       LEFT JOIN email_templates d ON d.key = k.key AND d.brand_id IS NULL
       LEFT JOIN email_templates b ON b.key = k.key AND b.brand_id = ${brand?.id ?? null}::uuid`,
@@ -100,10 +112,17 @@ export async function listTemplateSummaries(
         defaultEdited: Boolean(
           r && (r.subject !== shipped.subject || r.body !== shipped.body || r.html !== null),
         ),
+        defaultAttention: r?.attention ?? null,
         overrides: Number(r?.overrides ?? 0),
+        overridesNeedingAttention: Number(r?.overrides_attention ?? 0),
         brand:
           r?.brand_subject != null
-            ? { subject: r.brand_subject, updatedAt: r.brand_updated_at!, hasHtml: Boolean(r.brand_has_html) }
+            ? {
+                subject: r.brand_subject,
+                updatedAt: r.brand_updated_at!,
+                hasHtml: Boolean(r.brand_has_html),
+                attention: r.brand_attention,
+              }
             : null,
       }
     }),
@@ -128,6 +147,8 @@ export type TemplateEditorData = {
   own: TemplateContentRow | null
   /** The shipped copy differs from the default row (so "restore the default" changes something). */
   defaultEdited: boolean
+  /** What in the wording shown (own, else the default) breaks the rules of ADR 026, checked now. */
+  problems: string[]
   appUrl: string
 }
 
@@ -196,6 +217,7 @@ export async function getTemplateEditor(
       defaultRow.subject !== shipped.subject ||
       defaultRow.body !== shipped.body ||
       defaultRow.html !== null,
+    problems: savedTemplateProblems(own ?? fallback, key, env.APP_URL),
     appUrl: env.APP_URL,
   }
 }
@@ -218,9 +240,19 @@ export async function saveTemplate(
   brandId: string | null,
   input: Omit<TemplateInput, 'intent'>,
 ): Promise<Outcome<{ created: boolean; cleaned: boolean }>> {
+  // A one-time code where it would leak, or an image from elsewhere, is refused (ADR 026) rather
+  // than silently removed: the admin decides what the message says instead.
+  const problems = input.html === null ? [] : emailHtmlProblems(input.html, key)
+  if (problems.length) return refuseField('html', ...problems)
   const html = input.html === null ? null : sanitizeEmailHtml(input.html)
   const cleaned = input.html !== null && html !== input.html.trim()
-  const values = { subject: input.subject, body: input.body.replace(/\r\n?/g, '\n'), htmlBody: html || null }
+  const values = {
+    subject: input.subject,
+    body: input.body.replace(/\r\n?/g, '\n'),
+    htmlBody: html || null,
+    // The subject passed the schema and the HTML the check above.
+    needsAttention: null,
+  }
   return getDb().transaction(async (tx) => {
     if (brandId && !(await brandExists(tx, brandId))) return gone()
     const [existing] = await tx
@@ -279,9 +311,19 @@ export async function createOverride(
       .from(emailTemplates)
       .where(and(eq(emailTemplates.key, key), isNull(emailTemplates.brandId)))
     const from = source ?? { ...DEFAULT_TEMPLATES[key], html: null }
+    // A copy of a default that needs attention needs it too (checked now: the default may have
+    // changed since the start-up review).
+    const problems = savedTemplateProblems(from, key)
     const [row] = await tx
       .insert(emailTemplates)
-      .values({ key, brandId, subject: from.subject, body: from.body, htmlBody: from.html })
+      .values({
+        key,
+        brandId,
+        subject: from.subject,
+        body: from.body,
+        htmlBody: from.html,
+        needsAttention: problems.length ? problems.join('\n') : null,
+      })
       .onConflictDoNothing()
       .returning({ id: emailTemplates.id })
     if (!row) return refuse('This brand already has its own wording of this e-mail.')
@@ -331,7 +373,13 @@ export async function restoreDefault(
       .onConflictDoUpdate({
         target: [emailTemplates.key],
         targetWhere: sql`brand_id IS NULL`,
-        set: { subject: shipped.subject, body: shipped.body, htmlBody: null, updatedAt: sql`now()` },
+        set: {
+          subject: shipped.subject,
+          body: shipped.body,
+          htmlBody: null,
+          needsAttention: null,
+          updatedAt: sql`now()`,
+        },
       })
       .returning({ id: emailTemplates.id })
     await recordAudit(tx, {
@@ -382,6 +430,47 @@ export async function sendTestEmail(
     })
     return ok({ to: me.email, id })
   })
+}
+
+/**
+ * The start-up review of saved wordings (ADR 026): every row that could break the rules for
+ * one-time codes and images (an HTML body, or a placeholder in the subject) is checked against
+ * today's rules and APP_URL; `needs_attention` is set or cleared to match, so the template list
+ * shows it, and each one that breaks them is logged at warn by key and brand, never its content.
+ * Messages are made safe at render regardless; this makes the rows visible. Idempotent: every
+ * instance runs it at start-up.
+ */
+export async function reviewSavedTemplates(): Promise<Array<{ key: TemplateKey; brandId: string | null }>> {
+  const db = getDb()
+  const appUrl = getEnv().APP_URL
+  const rows = await db
+    .select({
+      id: emailTemplates.id,
+      key: emailTemplates.key,
+      brandId: emailTemplates.brandId,
+      subject: emailTemplates.subject,
+      html: emailTemplates.htmlBody,
+      needsAttention: emailTemplates.needsAttention,
+    })
+    .from(emailTemplates)
+    .where(
+      sql`${emailTemplates.htmlBody} IS NOT NULL OR ${emailTemplates.subject} LIKE '%{{%' OR ${emailTemplates.needsAttention} IS NOT NULL`,
+    )
+  const flagged: Array<{ key: TemplateKey; brandId: string | null }> = []
+  for (const row of rows) {
+    const problems = savedTemplateProblems(row, row.key, appUrl)
+    const attention = problems.length ? problems.join('\n') : null
+    if (attention !== row.needsAttention)
+      await db.update(emailTemplates).set({ needsAttention: attention }).where(eq(emailTemplates.id, row.id))
+    if (attention) {
+      flagged.push({ key: row.key, brandId: row.brandId })
+      log.warn('email template needs attention: a one-time code or an image breaks the e-mail rules', {
+        template: row.key,
+        brandId: row.brandId,
+      })
+    }
+  }
+  return flagged
 }
 
 // ---------------------------------------------------------------------------------------------

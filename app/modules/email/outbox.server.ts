@@ -6,12 +6,14 @@ import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure
 import { brands, emailOutbox, emailTemplates } from '#db/schema/index'
 import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
-import { ACTION_CODE_TTL_MS, type ActionCodeKind } from '#app/modules/auth/action-codes.server'
+import { ACTION_CODE_TTL_MS } from '#app/modules/auth/action-codes.server'
 import { maskActionCodes } from './mask'
 import { sanitizeEmailHtml } from './sanitize.server'
 import {
+  codePlaceholders,
   DEFAULT_TEMPLATES,
   LINK_LABELS,
+  ONE_TIME_LINK_KIND,
   TEMPLATE_PLACEHOLDERS,
   findPlaceholders,
   renderTemplate,
@@ -50,28 +52,6 @@ export type EnqueueInput = {
   nextAttemptAt?: Date
 }
 
-/**
- * The action code whose link each template carries, decided per template key when the message is
- * written (not guessed from its text later). A colleague's reminder carries a fresh invite code; an
- * employee's does not, and its caller says so with `linkExpiresAt: null`.
- */
-export const ONE_TIME_LINK_KIND: Record<TemplateKey, ActionCodeKind | null> = {
-  activate_account: 'activate_account',
-  colleague_invite: 'colleague_invite',
-  reminder: 'colleague_invite',
-  reset_password: 'reset_password',
-  verify_email: 'verify_email',
-  setup_admin: 'setup_admin',
-  response_ready: null,
-  // Links to the sign-in page: the employee already has a password (otherwise they get activate_account).
-  programme_open: null,
-  // An invited administrator chooses their password through an activation code.
-  admin_invite: 'activate_account',
-  // A colleague's carries a fresh invite code; an employee's links to the page (linkExpiresAt: null).
-  response_reopened: 'colleague_invite',
-  sign_in_link: 'sign_in_link',
-}
-
 /** After this many failed deliveries a message is 'failed' and waits for an admin's retry. */
 export const MAX_ATTEMPTS = 8
 /**
@@ -100,9 +80,13 @@ export function backoffSeconds(attempts: number): number {
 /** What rendering needs once per template and brand: the wording and the brand's look. */
 type RenderContext = {
   template: TemplateContent
+  /** Whose wording `template` is: the brand's own, or the default. */
+  wording: 'brand' | 'default'
   brandId: string | null
   brand: (RenderBrand & { logoFileId: string | null }) | undefined
   appUrl: string
+  /** Set once this wording was found to break ADR 026's rules, so a batch warns once, not per message. */
+  warned?: boolean
 }
 
 async function renderContext(tx: Tx, key: TemplateKey, brandId: string | null): Promise<RenderContext> {
@@ -136,7 +120,8 @@ async function renderContext(tx: Tx, key: TemplateKey, brandId: string | null): 
     : []
   // The brand's own wording wins; the migration always provides the default, the constant is a last
   // resort (a database someone emptied by hand) so a password reset still goes out.
-  const template = rows.find((r) => r.brandId !== null) ?? rows[0] ?? DEFAULT_TEMPLATES[key]
+  const own = rows.find((r) => r.brandId !== null)
+  const template = own ?? rows[0] ?? DEFAULT_TEMPLATES[key]
   if (!rows.length) log.warn('email template missing; using built-in default', { template: key })
 
   const env = getEnv()
@@ -145,7 +130,13 @@ async function renderContext(tx: Tx, key: TemplateKey, brandId: string | null): 
     ...brandRow,
     logoUrl: brandRow.logoFileId ? new URL(`/files/${brandRow.logoFileId}`, env.APP_URL).toString() : null,
   }
-  return { template, brand, brandId: brandRow ? brandId : null, appUrl: env.APP_URL }
+  return {
+    template,
+    wording: own ? 'brand' : 'default',
+    brand,
+    brandId: brandRow ? brandId : null,
+    appUrl: env.APP_URL,
+  }
 }
 
 /** One outbox row for `input`, rendered with its template and brand. */
@@ -157,11 +148,29 @@ function outboxRow(context: RenderContext, input: EnqueueInput, to: string): typ
   )
   if (missing.length) log.warn('email template values missing', { template: input.template, missing })
 
+  const dropped: string[] = []
   const rendered = renderTemplate(template, values, {
     brand,
     linkLabel: LINK_LABELS[input.template],
-    sanitize: sanitizeEmailHtml,
+    codePlaceholders: codePlaceholders(input.template),
+    // A wording saved before ADR 026 (or written around the editor) may hold a one-time code where
+    // it would leak, or an image from elsewhere: the sanitiser drops those parts from the message.
+    sanitize: (html, codeMarks) =>
+      sanitizeEmailHtml(html, codeMarks, {
+        appUrl: context.appUrl,
+        report: (problem) => dropped.push(problem.where),
+      }),
   })
+  if (dropped.length && !context.warned) {
+    context.warned = true
+    // Which wording, never its content or the message's values.
+    log.warn('email template needs attention: parts of its HTML were left out of the message', {
+      template: input.template,
+      wording: context.wording,
+      brandId: context.brandId,
+      dropped: [...new Set(dropped)],
+    })
+  }
   const kind = ONE_TIME_LINK_KIND[input.template]
   const linkExpiresAt =
     input.linkExpiresAt !== undefined
@@ -190,6 +199,11 @@ function checkedRecipient(input: EnqueueInput) {
   const to = input.to.trim()
   if (!to || /[\s,;<>]/.test(to)) throw new Error('enqueueEmail: "to" must be a single e-mail address')
   return to
+}
+
+/** Whether this deployment delivers e-mail at all (SMTP_URL); without it messages stay queued. */
+export function emailDeliveryConfigured(): boolean {
+  return Boolean(getEnv().SMTP_URL)
 }
 
 function logUnsent(input: EnqueueInput, to: string) {

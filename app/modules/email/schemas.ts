@@ -2,7 +2,13 @@ import { EMAIL_TEMPLATE_KEYS, OUTBOX_STATUSES, type OutboxStatus } from '#db/enu
 import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import { multiLine, singleLine, withoutControlCharacters } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
-import { findUnknownPlaceholders, TEMPLATE_PLACEHOLDERS, type TemplateKey } from './templates'
+import {
+  codePlaceholders,
+  findPlaceholders,
+  findUnknownPlaceholders,
+  TEMPLATE_PLACEHOLDERS,
+  type TemplateKey,
+} from './templates'
 
 /**
  * The e-mail management forms' Zod schemas (Zod Mini: app/lib/zod.ts) and wording, shared by Conform
@@ -101,6 +107,18 @@ export function placeholderProblems(text: string, key: TemplateKey): string[] {
   })
 }
 
+/**
+ * A placeholder that carries a one-time code in the subject (ADR 026): subjects are shown in
+ * notifications and kept in mail logs, so the code stays in the body. null: none.
+ */
+export function subjectCodeProblem(subject: string, key: TemplateKey): string | null {
+  const codes = codePlaceholders(key)
+  const used = findPlaceholders(subject).filter((name) => codes.includes(name))
+  return used.length
+    ? `Leave ${used.map((n) => `{{${n}}}`).join(', ')} out of the subject: it carries the reader’s one-time code, and subjects are shown in notifications and kept in mail logs. Put it in the body.`
+    : null
+}
+
 const hasLink = (text: string) => /\{\{\s*link\s*\}\}/.test(text)
 
 /** The editor's form for template `key`: the placeholders it may use are part of the rules. */
@@ -112,15 +130,17 @@ export function templateSchema(key: TemplateKey) {
   const needsLink = TEMPLATE_PLACEHOLDERS[key].includes('link')
   return z.object({
     intent: z.literal('save'),
-    subject: z
-      .string({ error: EMAIL_MESSAGES.subject })
-      .check(
-        z.trim(),
-        z.minLength(1, EMAIL_MESSAGES.subject),
-        z.maxLength(SUBJECT_MAX, EMAIL_MESSAGES.subjectTooLong),
-        singleLine(),
-        placeholders,
-      ),
+    subject: z.string({ error: EMAIL_MESSAGES.subject }).check(
+      z.trim(),
+      z.minLength(1, EMAIL_MESSAGES.subject),
+      z.maxLength(SUBJECT_MAX, EMAIL_MESSAGES.subjectTooLong),
+      singleLine(),
+      placeholders,
+      z.superRefine<string>((value, ctx) => {
+        const problem = subjectCodeProblem(value, key)
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value })
+      }),
+    ),
     body: z.string({ error: EMAIL_MESSAGES.body }).check(
       z.minLength(1, EMAIL_MESSAGES.body),
       z.maxLength(BODY_MAX, EMAIL_MESSAGES.bodyTooLong),

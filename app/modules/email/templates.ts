@@ -15,6 +15,7 @@
 
 import { EMAIL_TEMPLATE_KEYS, type EmailTemplateKey } from '#db/enums'
 import { brandPalette, type BrandPalette } from '#app/lib/colour'
+import type { ActionCodeKind } from '#app/modules/auth/action-codes.server'
 
 export const TEMPLATE_KEYS = EMAIL_TEMPLATE_KEYS
 
@@ -47,6 +48,38 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, string[]> = {
   admin_invite: [...COMMON, 'link', 'inviterName'],
   response_reopened: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate', 'reason'],
   sign_in_link: [...COMMON, 'link'],
+}
+
+/**
+ * The action code whose link each template carries, decided per template key when the message is
+ * written (not guessed from its text later). A colleague's reminder carries a fresh invite code; an
+ * employee's does not, and its caller says so with `linkExpiresAt: null`.
+ */
+export const ONE_TIME_LINK_KIND: Record<TemplateKey, ActionCodeKind | null> = {
+  activate_account: 'activate_account',
+  colleague_invite: 'colleague_invite',
+  reminder: 'colleague_invite',
+  reset_password: 'reset_password',
+  verify_email: 'verify_email',
+  setup_admin: 'setup_admin',
+  response_ready: null,
+  // Links to the sign-in page: the employee already has a password (otherwise they get activate_account).
+  programme_open: null,
+  // An invited administrator chooses their password through an activation code.
+  admin_invite: 'activate_account',
+  // A colleague's carries a fresh invite code; an employee's links to the page (linkExpiresAt: null).
+  response_reopened: 'colleague_invite',
+  sign_in_link: 'sign_in_link',
+}
+
+/**
+ * The placeholders whose value carries a one-time code (ADR 026): `{{link}}` of every e-mail whose
+ * link is an action link. Such a value may stand only as a link's whole address or as text: never
+ * in the subject, another attribute or inside another address, where it would reach another site
+ * (an image request), a log or a notification instead of the reader.
+ */
+export function codePlaceholders(key: TemplateKey): readonly string[] {
+  return ONE_TIME_LINK_KIND[key] ? ['link'] : []
 }
 
 /** The text of the button that carries `{{link}}` in the HTML part. */
@@ -265,8 +298,14 @@ export type RenderBrand = {
 export type RenderOptions = {
   brand?: RenderBrand | null
   linkLabel?: string
-  /** Cleans an admin-written HTML body after its placeholders are filled (server: sanitizeEmailHtml). */
-  sanitize?: (html: string) => string
+  /**
+   * Cleans an admin-written HTML body after its placeholders are filled (server: sanitizeEmailHtml).
+   * The values that carry a one-time code stand in it as `codeMarks`, which it must drop from
+   * anywhere but a link's whole href and the text.
+   */
+  sanitize?: (html: string, codeMarks: readonly string[]) => string
+  /** The placeholders whose value carries a one-time code (codePlaceholders(key)); by default `link`. */
+  codePlaceholders?: readonly string[]
 }
 
 /** What an admin edits: the subject, the text body and (optionally) their own HTML body. */
@@ -311,16 +350,17 @@ export function renderTemplate(
 ): RenderedEmail {
   const brandName = options.brand?.name || DEFAULT_BRAND_NAME
   const all = { brandName, ...values }
-  // A subject is one header line: a value must not be able to add lines (or headers) to it.
-  const subject = plain(fill(template.subject, all))
+  const codes = options.codePlaceholders ?? ['link']
+  // A subject is one header line: a value must not be able to add lines (or headers) to it. A
+  // one-time code never goes into it (notifications and mail logs show subjects): a saved subject
+  // that has one (refused at save since ADR 026) loses it.
+  const subject = plain(fill(template.subject, { ...all, ...Object.fromEntries(codes.map((c) => [c, ''])) }))
     .replace(/[\r\n\t]+/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim()
   const body = template.body.replace(/\r\n?/g, '\n').trim()
   const text = plain(fill(body, all)).replace(/[ \t]+$/gm, '') + '\n'
-  const ownHtml = template.html?.trim()
-    ? fillHtml(template.html, all, options.sanitize ?? ((h) => h))
-    : undefined
+  const ownHtml = template.html?.trim() ? fillHtml(template.html, all, codes, options.sanitize) : undefined
   const html = renderHtml({
     subject,
     paragraphs: ownHtml === undefined ? body.split(/\n[ \t]*\n+/).map((p) => fill(p.trim(), all)) : [],
@@ -351,12 +391,68 @@ function isWebUrl(value: string) {
  * An admin-written HTML body with its placeholders filled: every value HTML-escaped (so a value can
  * never add markup or break out of an attribute), then the whole sanitised, which also checks the
  * addresses that values filled into href/src.
+ *
+ * A value that carries a one-time code goes in as a random mark first (markHtml), so the sanitiser
+ * can see where it stands and drop it from anywhere but a link's whole href and the text; only then
+ * is the mark replaced by the value. If that leaves no link at all (a template whose only `{{link}}`
+ * was in an image, say), the HTML part is made from the text body instead (undefined), so the
+ * reader can still act. Without a sanitiser (the editor's preview in the browser, sample values
+ * only) the values are simply escaped.
  */
-function fillHtml(html: string, values: Record<string, string>, sanitize: (html: string) => string) {
+function fillHtml(
+  html: string,
+  values: Record<string, string>,
+  codes: readonly string[],
+  sanitize: RenderOptions['sanitize'],
+): string | undefined {
+  if (!sanitize)
+    return fill(html.replace(/\r\n?/g, '\n'), values)
+      .map((p) => ('literal' in p ? p.literal : escapeHtml(p.value)))
+      .join('')
+  const marked = markHtml(html, values, codes)
+  const clean = sanitize(marked.html, [...marked.marks.keys()])
+  const placed = [...marked.marks.keys()].some((mark) => marked.html.includes(mark))
+  const kept = [...marked.marks.keys()].some((mark) => clean.includes(mark))
+  return placed && !kept ? undefined : unmarkHtml(clean, marked.marks)
+}
+
+/** A mark no admin can type in advance: random for every fill. */
+function newMark() {
+  const bytes = new Uint8Array(12)
+  globalThis.crypto.getRandomValues(bytes)
+  return `pnrmcode${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
+}
+
+/**
+ * `html` with its placeholders filled, values HTML-escaped, except each placeholder of `codes`,
+ * which stands as a mark (letters and digits only, so parsing and escaping leave it whole). Answers
+ * the marks with the values they stand for.
+ */
+export function markHtml(
+  html: string,
+  values: Record<string, string>,
+  codes: readonly string[],
+): { html: string; marks: Map<string, string> } {
+  const markOf = new Map(codes.map((name) => [name, newMark()]))
+  const marks = new Map(codes.map((name) => [markOf.get(name)!, values[name] ?? '']))
   const filled = fill(html.replace(/\r\n?/g, '\n'), values)
-    .map((p) => ('literal' in p ? p.literal : escapeHtml(p.value)))
+    .map((p) => ('literal' in p ? p.literal : (markOf.get(p.name) ?? escapeHtml(p.value))))
     .join('')
-  return sanitize(filled)
+  return { html: filled, marks }
+}
+
+/**
+ * Sanitised HTML with its marks replaced: a link whose whole href is a mark gets the value if it is
+ * a web address (else loses the href), and a mark in the text becomes the escaped value. The
+ * sanitiser has already dropped every other place a mark stood.
+ */
+function unmarkHtml(clean: string, marks: Map<string, string>): string {
+  let out = clean
+  for (const [mark, value] of marks) {
+    out = out.replaceAll(` href="${mark}"`, isWebUrl(value) ? ` href="${escapeHtml(value)}"` : '')
+    out = out.replaceAll(mark, escapeHtml(value))
+  }
+  return out
 }
 
 function inlineHtml(pieces: Piece[]): string {

@@ -19,6 +19,7 @@ import {
 } from '#app/modules/admin/overview.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import { emailDeliveryConfigured } from '#app/modules/email/outbox.server'
 import type { RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'admin', transition: true }
@@ -43,6 +44,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     schemes,
     activity: activity.map((a) => ({ ...a, text: describeAction(a.action, a.entity, a) })),
     steps: SETUP_STEPS.map((s) => ({ ...s, done: setup[s.key] })),
+    deliveryOff: !emailDeliveryConfigured(),
   }
 }
 
@@ -52,7 +54,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { counts, schemes, activity, steps } = loaderData
+  const { counts, schemes, activity, steps, deliveryOff } = loaderData
   const connected = useLiveUpdates('/api/admin-events')
   const setUp = steps.every((s) => s.done)
   return (
@@ -65,7 +67,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <RunningSchemes schemes={schemes} openCount={counts.open_schemes} />
       <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
         <RecentActivity items={activity} />
-        <OutboxHealth queued={counts.queued_emails} failed={counts.failed_emails} />
+        <OutboxHealth queued={counts.queued_emails} failed={counts.failed_emails} deliveryOff={deliveryOff} />
       </div>
     </section>
   )

@@ -4,10 +4,12 @@ import { Notices, PageHeader } from '#app/components/form-kit'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { listBrandOptions } from '#app/modules/brand/brand.server'
+import { DeliveryOffNotice } from '#app/modules/email/components/delivery-off'
 import { EmailTabs } from '#app/modules/email/components/email-tabs'
 import { OutboxList } from '#app/modules/email/components/outbox-list'
 import { TemplateList } from '#app/modules/email/components/template-list'
 import { listOutbox, listTemplateSummaries, outboxCounts } from '#app/modules/email/email-admin.server'
+import { emailDeliveryConfigured } from '#app/modules/email/outbox.server'
 import { parseEmailListQuery, RECIPIENT_PREFIX_MIN } from '#app/modules/email/schemas'
 import type { RouteHandle } from '#app/root'
 
@@ -39,6 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       page,
       counts,
       notices,
+      deliveryOff: !emailDeliveryConfigured(),
     }
   }
   const [summaries, brandOptions] = await Promise.all([
@@ -71,6 +74,7 @@ export default function EmailManagement({ loaderData }: Route.ComponentProps) {
       </PageHeader>
       <EmailTabs current={loaderData.tab} />
       <Notices notices={loaderData.notices} />
+      {loaderData.tab === 'outbox' && loaderData.deliveryOff ? <DeliveryOffNotice /> : null}
       {loaderData.tab === 'outbox' ? (
         <OutboxList page={loaderData.page} counts={loaderData.counts} query={loaderData.query} />
       ) : (

@@ -370,6 +370,8 @@ describe('logo', () => {
     expect(served.status).toBe(200)
     expect(served.headers.get('Content-Type')).toBe('image/png')
     expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff')
+    // Shown from other origins: mail clients and the sandboxed (opaque-origin) e-mail previews.
+    expect(served.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin')
     expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true)
 
     const page = await (await send(server, `${LIST}/${brand.id}`, { cookie: adminCookie })).text()

@@ -227,7 +227,7 @@ describe('the template editor', () => {
   test('saving a brand’s wording creates its own row (sanitised HTML), audited; saving again updates it', async () => {
     const path = editor('reminder', brand.id)
     const html =
-      '<p onclick="steal()">Hi {{recipientName}}</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><a href="{{link}}">Continue</a><img src="http://insecure.test/a.png"><p style="color:#ff0000;background:url(https://evil.test/x)">red</p>'
+      '<p onclick="steal()">Hi {{recipientName}}</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><a href="{{link}}">Continue</a><p style="color:#ff0000;position:fixed">red</p>'
     const page = await follow(
       await post(path, valid({ subject: 'Still open: {{schemeName}}', body: 'Hi\n\n{{link}}', html })),
     )
@@ -235,7 +235,7 @@ describe('the template editor', () => {
     const row = await brandRow('reminder', brand.id)
     expect(row).toMatchObject({ subject: 'Still open: {{schemeName}}', body: 'Hi\n\n{{link}}' })
     expect(row!.htmlBody).toBe(
-      '<p>Hi {{recipientName}}</p><a>x</a><a href="{{link}}">Continue</a><img /><p style="color:#ff0000">red</p>',
+      '<p>Hi {{recipientName}}</p><a>x</a><a href="{{link}}">Continue</a><p style="color:#ff0000">red</p>',
     )
     expect((await audits('email_template.create')).some((a) => a.entityId === row!.id)).toBe(true)
 

@@ -94,6 +94,8 @@ describe('on every kind of response', () => {
     expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')
     expect(response.headers.get('Referrer-Policy')).toBe('strict-origin-when-cross-origin')
     expect(response.headers.get('X-Frame-Options')).toBe('DENY')
+    // Only uploaded files (/files/:id) may be loaded from another origin.
+    expect(response.headers.get('Cross-Origin-Resource-Policy')).toBe('same-origin')
     expect(response.headers.get('X-Powered-By')).toBeNull()
     // Plain http: HSTS would be meaningless (and sticky) here.
     expect(response.headers.get('Strict-Transport-Security')).toBeNull()

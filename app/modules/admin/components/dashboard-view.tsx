@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import { formatDate, formatDateTime } from '#app/lib/dates'
 import type { Activity, SchemeProgress, SetupStep } from '#app/modules/admin/overview.server'
+import { DeliveryOffNotice } from '#app/modules/email/components/delivery-off'
 
 type Step = { key: SetupStep; label: string; href: string; done: boolean }
 
@@ -148,7 +149,16 @@ export function RecentActivity({ items }: { items: (Activity & { text: string })
 }
 
 /** Outbox health: messages waiting and given up on, with the way to the outbox. */
-export function OutboxHealth({ queued, failed }: { queued: number; failed: number }) {
+export function OutboxHealth({
+  queued,
+  failed,
+  deliveryOff,
+}: {
+  queued: number
+  failed: number
+  /** No SMTP_URL: nothing is sent, so nothing is "on its way". */
+  deliveryOff: boolean
+}) {
   return (
     <section aria-labelledby="outbox-title" className="card flex flex-col gap-2">
       <h2 id="outbox-title" className="text-lg font-semibold">
@@ -157,6 +167,7 @@ export function OutboxHealth({ queued, failed }: { queued: number; failed: numbe
       <p className="text-slate-800">
         {queued} waiting to be sent · {failed} failed
       </p>
+      {deliveryOff ? <DeliveryOffNotice showOutboxLink /> : null}
       {failed ? (
         <p className="text-sm text-red-800">
           Some e-mails could not be delivered.{' '}
@@ -165,7 +176,7 @@ export function OutboxHealth({ queued, failed }: { queued: number; failed: numbe
           </Link>
           .
         </p>
-      ) : (
+      ) : deliveryOff ? null : (
         <p className="text-sm text-slate-700">Every e-mail so far has been delivered or is on its way.</p>
       )}
     </section>

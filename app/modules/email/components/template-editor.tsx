@@ -4,7 +4,13 @@ import { Form, Link } from 'react-router'
 import { resultFor, useConformForm, usePendingIntent, type IntentReply } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
-import { LINK_LABELS, renderTemplate, TEMPLATE_PLACEHOLDERS, type TemplateKey } from '../templates'
+import {
+  codePlaceholders,
+  LINK_LABELS,
+  renderTemplate,
+  TEMPLATE_PLACEHOLDERS,
+  type TemplateKey,
+} from '../templates'
 
 type Content = { id: string | null; subject: string; body: string; html: string | null }
 
@@ -20,6 +26,8 @@ type EditorData = {
   } | null
   fallback: Content
   own: Content | null
+  /** What in the wording shown breaks the rules for one-time codes and images (ADR 026). */
+  problems: string[]
   appUrl: string
 }
 
@@ -126,6 +134,17 @@ export function TemplateEditor({
               own copy with your changes; other brands keep the default.
             </p>
           ) : null}
+          {editor.problems.length ? (
+            <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+              <p className="font-semibold">This wording needs attention</p>
+              <ul className="ml-5 list-disc">
+                {editor.problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+              <p>Until it is changed, every message leaves out what breaks these rules.</p>
+            </div>
+          ) : null}
           <FormErrors id={form.errorId} errors={form.errors} />
           <input type="hidden" name="intent" value="save" />
           <div className="flex flex-col gap-1">
@@ -170,9 +189,13 @@ export function TemplateEditor({
             />
             <p id="html-help" className="text-sm text-slate-600">
               Leave blank to make it from the text body. Allowed: paragraphs, headings, lists, links (https,
-              mailto), bold and italic, simple tables, https images and a few inline styles (colours,
-              alignment, sizes). Anything else, such as scripts, forms or event handlers, is removed when you
-              save. Placeholder values are always inserted as text.
+              mailto), bold and italic, simple tables, images from this portal (such as a brand logo) or
+              inline, and a few inline styles (colours, alignment, sizes). Anything else, such as scripts,
+              forms or event handlers, is removed when you save. Placeholder values are always inserted as
+              text.
+              {codePlaceholders(editor.key).length
+                ? ' {{link}} carries the reader’s one-time code, so it may stand only as a link’s whole address (href="{{link}}") or as text.'
+                : null}
             </p>
             <ErrorList id={fields.html.errorId} errors={fields.html.errors} />
           </div>

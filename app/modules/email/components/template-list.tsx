@@ -7,8 +7,22 @@ type Row = {
   key: TemplateKey
   defaultSubject: string
   defaultEdited: boolean
+  defaultAttention: string | null
   overrides: number
-  brand: { subject: string; updatedAt: string; hasHtml: boolean } | null
+  overridesNeedingAttention: number
+  brand: { subject: string; updatedAt: string; hasHtml: boolean; attention: string | null } | null
+}
+
+/** A wording the start-up review found breaking the rules for one-time codes and images (ADR 026). */
+function NeedsAttention({ reason }: { reason: string }) {
+  return (
+    <span className="mt-1 block text-xs text-amber-950">
+      <span className="mr-1 inline-block rounded bg-amber-100 px-2 py-0.5 font-semibold">
+        Needs attention:
+      </span>
+      {reason}
+    </span>
+  )
 }
 
 const PATH = '/admin/email-management'
@@ -81,6 +95,7 @@ export function TemplateList({
                   <span className="mt-1 block text-xs text-slate-600">
                     {row.defaultEdited ? 'Edited' : 'As shipped'}
                   </span>
+                  {row.defaultAttention ? <NeedsAttention reason={row.defaultAttention} /> : null}
                 </td>
                 <td className="px-4 py-3">
                   {brand ? (
@@ -93,6 +108,7 @@ export function TemplateList({
                           Own wording{row.brand.hasHtml ? ', own HTML' : ''} · saved{' '}
                           <time dateTime={row.brand.updatedAt}>{row.brand.updatedAt.slice(0, 10)}</time>
                         </span>
+                        {row.brand.attention ? <NeedsAttention reason={row.brand.attention} /> : null}
                       </>
                     ) : (
                       <>
@@ -109,11 +125,18 @@ export function TemplateList({
                       </>
                     )
                   ) : (
-                    <span className="tabular-nums text-slate-800">
-                      {row.overrides === 0
-                        ? 'None: every brand uses the default'
-                        : `${row.overrides} ${row.overrides === 1 ? 'brand' : 'brands'}`}
-                    </span>
+                    <>
+                      <span className="tabular-nums text-slate-800">
+                        {row.overrides === 0
+                          ? 'None: every brand uses the default'
+                          : `${row.overrides} ${row.overrides === 1 ? 'brand' : 'brands'}`}
+                      </span>
+                      {row.overridesNeedingAttention ? (
+                        <NeedsAttention
+                          reason={`${row.overridesNeedingAttention} of them ${row.overridesNeedingAttention === 1 ? 'breaks' : 'break'} the rules for one-time codes and images: choose the brand to see which.`}
+                        />
+                      ) : null}
+                    </>
                   )}
                 </td>
               </tr>
