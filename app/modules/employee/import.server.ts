@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { employeeImportRows, employeeImports } from '#db/schema/index'
 import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
-import { withoutControlCharacters } from '#app/lib/text-rules'
+import { clipText, withoutControlCharacters } from '#app/lib/text-rules'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { enrolEmployees } from '#app/modules/scheme/enrol.server'
 import { schemePhaseSql } from '#app/modules/scheme/state'
@@ -153,7 +153,7 @@ function matchHeader(cells: string[]): Header {
  */
 function cell(record: string[], index: number | undefined) {
   if (index === undefined) return ''
-  const raw = (record[index] ?? '').replaceAll('\u0000', '\uFFFD').slice(0, 1000)
+  const raw = clipText((record[index] ?? '').replaceAll('\u0000', '\uFFFD'), 1000)
   return /^'[=+\-@\t\r]/.test(raw) ? raw.slice(1) : raw
 }
 
@@ -264,7 +264,7 @@ async function checkRows(tx: Tx, importId: string) {
 function cleanFileName(name: string | undefined) {
   // Browsers send a quotation mark in a file name as %22 (the HTML multipart rules).
   const base = path.basename((name ?? '').replaceAll('%22', '"').replaceAll('\\', '/'))
-  return withoutControlCharacters(base).trim().slice(0, 200) || 'upload.csv'
+  return clipText(withoutControlCharacters(base).trim(), 200) || 'upload.csv'
 }
 
 export type UploadResult = { importId: string; rows: number; problemRows: number }

@@ -221,6 +221,36 @@ describe('reading the file', () => {
     expect(await problemsOf(id)).toEqual({ 2: ['not_utf8'], 3: ['not_utf8'] })
   })
 
+  test('a lone surrogate’s bytes (ED A0 80) and a NUL are flagged rows, never stored as such; the file name is cleaned', async () => {
+    const t = tag()
+    const file = Buffer.concat([
+      Buffer.from('name,email,company\n'),
+      Buffer.from('Half'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from(
+        `Pair,half.${t}@example.test,Acme Widgets\nNul\u0000Byte,nul2.${t}@example.test,Acme Widgets\n`,
+      ),
+      Buffer.from(`Fine Person,fine.${t}@example.test,Acme Widgets\n`),
+    ])
+    // A file name cannot carry a lone surrogate either (the form's encoding makes it U+FFFD), and a
+    // NUL in it breaks the multipart header: the upload is refused whole, nothing kept.
+    const refused = await upload(file, 'people\u0000.csv')
+    expect(refused.status).toBe(400)
+    expect(textOf(await refused.text())).toContain('This file could not be read as CSV.')
+    const id = await staged(file, 'people\ud800.csv')
+    expect(await problemsOf(id)).toEqual({ 2: ['not_utf8'], 3: ['not_utf8'], 4: [] })
+    const [row] = await db().select().from(employeeImports).where(eq(employeeImports.id, id))
+    expect(row!.fileName).toBe('people\ufffd.csv')
+    expect((await runImport(id)).status).toBe(302)
+    const written = await db()
+      .select({ email: users.email })
+      .from(users)
+      .where(
+        inArray(users.email, [`half.${t}@example.test`, `nul2.${t}@example.test`, `fine.${t}@example.test`]),
+      )
+    expect(written.map((u) => u.email)).toEqual([`fine.${t}@example.test`])
+  })
+
   test.each([
     ['an empty file', '', 'The file is empty.'],
     ['a header only', 'name,email,company\n', 'The file is empty.'],
