@@ -895,6 +895,38 @@ describe('the preview says what happens to existing people, repeats and near nam
   })
 })
 
+test('10,000 rows, each with its own unknown company and every address twice: suggestions and duplicates stay set-based', async () => {
+  // The worst case for the check's new parts (issue 15, A8): 5,000 distinct near-miss company names
+  // against 200 companies, each address on two rows. Timed and logged beside the plain 10,000 rows.
+  const t = tag()
+  await queryRows(
+    db(),
+    sql`INSERT INTO companies (name, brand_id)
+        SELECT 'Bench Company ' || g || ' ' || ${t}, (SELECT brand_id FROM companies WHERE id = ${acme.id}::uuid)
+        FROM generate_series(1, 200) g`,
+  )
+  const lines = ['name,email,company']
+  for (let i = 0; i < 5_000; i++) {
+    const row = `Person ${i},p.${i}.${t}@example.test,Bench Compny ${i % 200} ${t}x${i}`
+    lines.push(row, row)
+  }
+  const started = performance.now()
+  const id = await staged(Buffer.from(lines.join('\n')), 'worst-case.csv')
+  const checked = performance.now()
+  const preview = textOf(await page(`${PAGE}?import=${id}`))
+  const shown = performance.now()
+  expect(preview).toContain('10,000 rows read: 0 rows are ready to import')
+  expect(preview).toContain('5,000 × e-mail address repeats an earlier row')
+  expect(preview).toMatch(
+    /Unknown company “Bench Compny 0 [0-9a-f]+x0” — did you mean Bench Company \d+ [0-9a-f]+\?/,
+  )
+  expect(preview).toContain('Duplicate of row 2:')
+  console.log(
+    `[csv-import worst case, 10,000 rows, 5,000 unknown companies against 200, ${process.env.TEST_DATABASE_URL ? 'Postgres' : 'PGlite'}] ` +
+      `upload+check ${Math.round(checked - started)} ms, preview page ${Math.round(shown - checked)} ms`,
+  )
+})
+
 test('10,000 rows: uploaded, checked and imported, with time and memory measured', async () => {
   const t = tag()
   const lines = ['name,email,company,phone']
