@@ -135,7 +135,13 @@ function RowsTable({
         ) : null}
       </nav>
       {page.rows.length ? (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
+        // Scrolls sideways on a phone: focusable, so a keyboard can scroll it too (as the report's tables).
+        <div
+          className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white"
+          tabIndex={0}
+          role="region"
+          aria-label={`${show === 'problems' ? 'Rows with problems' : 'Rows'} of ${view.fileName}, scrollable`}
+        >
           <table className="w-full text-left text-sm">
             <caption className="sr-only">
               {show === 'problems' ? 'Rows with problems' : 'Rows'} of {view.fileName}
