@@ -454,6 +454,58 @@ describe('text Postgres cannot store, on every input path (issue 15, A5)', () =>
     expect(await response.json()).toMatchObject({ code: 'auth/invalid-argument' })
   })
 
+  test('every value a page reads from its address or path, holding a NUL or a broken pair, answers without a 500', async () => {
+    const w = await createWorld()
+    const junk = [
+      '%00',
+      '%ED%A0%80',
+      encodeURIComponent(Buffer.from(JSON.stringify({ v: '\ud800' })).toString('base64url')),
+    ]
+    const asAdmin = [
+      '/admin/company-management?edit=J&delete=J&q=J&after=J',
+      '/admin/brand-management?q=J&before=J',
+      '/admin/brand-management/J',
+      '/admin/employee-management?q=J&company=J&scheme=J&state=J&after=J',
+      '/admin/employee-management?import=J&show=J&after=J',
+      '/admin/employee-management/J',
+      '/admin/scheme-management?q=J&company=J&status=J&after=J',
+      `/admin/scheme-management/${w.scheme.id}?edit=J&q=J&after=J`,
+      '/admin/questionnaire-management?q=J&status=J&after=J',
+      '/admin/questionnaire-management/J',
+      '/admin/email-management?tab=outbox&to=J&state=J&template=J&brand=J&after=J',
+      '/admin/email-management/J',
+      '/admin/answer-management?scheme=J&company=J&questionnaire=J&q=J&relationship=J&state=J&after=J',
+      '/admin/answer-management/export.csv?identities=J&scheme=J&q=J',
+      '/admin/admin-management?q=J&after=J',
+      `/user/colleague-invite?employee=J&scheme=J`,
+      '/files/J',
+    ]
+    const asEmployee = [
+      '/user/colleague-invite?scheme=J&revoke=J',
+      '/user/thank-you?assignment=J&later=J',
+      `/questionnaire/${w.self.id}?assignment=J`,
+      `/assignment/${w.self.id}?section=J`,
+      '/assignment/J',
+    ]
+    const anonymous = [
+      '/sign-in?brand=J&redirectTo=J',
+      '/verification?mode=invite&code=J',
+      '/verification?mode=J',
+    ]
+    for (const [paths, cookie] of [
+      [asAdmin, adminCookie],
+      [asEmployee, w.employeeCookie],
+      [anonymous, null],
+    ] as Array<[string[], string | null]>) {
+      for (const path of paths)
+        for (const value of junk) {
+          const url = path.replaceAll('J', value)
+          const response = await send(server, url, { cookie })
+          expect(response.status, url).toBeLessThan(500)
+        }
+    }
+  })
+
   test('list URLs: a cursor holding a lone surrogate, and a search cut inside an emoji, still answer', async () => {
     const cursor = Buffer.from(
       JSON.stringify({ s: 'name', v: 'A\ud800', id: '00000000-0000-4000-8000-000000000000' }),
