@@ -58,10 +58,6 @@ export const singleLine = (message: string = TEXT_MESSAGES.singleLine) => textCh
 /** A Zod check for a text area's value: line breaks and tabs stay, other control characters are refused. */
 export const multiLine = (message: string = TEXT_MESSAGES.multiLine) => textCheck(isMultiLineText, message)
 
-/** A Zod check for any other string that is kept or compared in SQL (a password, a token…). */
-export const storable = (message: string = TEXT_MESSAGES.unstorable) =>
-  z.refine<string>(isStorableText, { message })
-
 /**
  * For values read from a URL (a list's search box): control characters (and lone surrogates) are
  * dropped rather than refused, as every other bad query value falls back instead of failing the page.

@@ -263,7 +263,7 @@ async function checkRows(tx: Tx, importId: string) {
       company_suggestion = sg.suggestion,
       errors = ARRAY(SELECT e FROM unnest(t.errors) e WHERE e = ANY(string_to_array(${PARSE_PROBLEMS.join(',')}, ',')))
         || array_remove(ARRAY[
-          CASE WHEN strpos(t.name || t.email || t.company_name || coalesce(t.phone, ''), ${'�'}) > 0
+          CASE WHEN strpos(t.name || t.email || t.company_name || coalesce(t.phone, ''), ${'\uFFFD'}) > 0
             THEN 'not_utf8' END,
           CASE
             WHEN t.name = '' THEN 'name_missing'
@@ -447,7 +447,7 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
         to_char(i.imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS imported_at,
         (SELECT count(*) FROM employee_import_rows r
           WHERE r.import_id = i.id AND cardinality(r.errors) > 0)::int AS problem_rows,
-        e.existing_rows, e.colleague_rows,
+        acc.existing_rows, acc.colleague_rows,
         (SELECT json_object_agg(code, n) FROM (
           SELECT e AS code, count(*)::int AS n FROM employee_import_rows r, unnest(r.errors) e
           WHERE r.import_id = i.id GROUP BY e) p) AS problem_counts,
@@ -467,7 +467,7 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
         SELECT count(*)::int AS existing_rows, count(*) FILTER (WHERE u.role = 'colleague')::int AS colleague_rows
         FROM employee_import_rows r JOIN users u ON u.email = r.email
         WHERE r.import_id = i.id AND cardinality(r.errors) = 0
-      ) e
+      ) acc
       WHERE i.id = ${importId}::uuid`,
   )
   if (!row) return null
