@@ -42,7 +42,10 @@ test('an admin imports employees from a CSV, fixing the two bad rows the preview
   await expect(rows.getByRole('row', { name: /Broken Address/ })).toContainText(
     'The e-mail address is not valid.',
   )
-  await expect(rows.getByRole('row', { name: /Lost Soul/ })).toContainText('No company has this name')
+  // A near miss of an existing company is offered as a correction (issue 15, A8).
+  await expect(rows.getByRole('row', { name: /Lost Soul/ })).toContainText(
+    'Unknown company “Acme Limited” — did you mean Acme Ltd?',
+  )
   await expect(page.getByRole('link', { name: 'Download the rows with problems (CSV)' })).toBeVisible()
   await expectAccessible(page)
 
@@ -88,4 +91,48 @@ test('an admin imports employees from a CSV, fixing the two bad rows the preview
   await expect(page.getByRole('heading', { level: 1, name: `Found Soul ${run}` })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Send the activation e-mail again' })).toBeVisible()
   await expectAccessible(page)
+})
+
+/**
+ * Issue 15, A8, on a phone: the preview says out loud that a colleague's account becomes an
+ * employee's (keeping its name), flags a repeated address against its first row, and suggests the
+ * company a typo meant. Preview only, then discarded: Casey's seeded invitation stays as it is.
+ */
+test('on a phone, the preview tells of a colleague becoming an employee, a repeat and a near company name', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  const run = Date.now().toString(36)
+  await signIn(page, 'admin@panorama.test')
+  await expect(page).toHaveURL(/\/admin$/)
+  await page.goto('/admin/employee-management')
+  await waitForHydration(page)
+  await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+    name: 'phone-check.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      [
+        'name,email,company',
+        'Casey Employee,colleague@panorama.test,Acme Ltd',
+        `Typo Person ${run},typo.${run}@example.test,Acme Ldt`,
+        `Twin ${run},twin.${run}@example.test,Acme Ltd`,
+        `Twin Again ${run},twin.${run}@example.test,Acme Ltd`,
+      ].join('\n'),
+    ),
+  })
+  await page.getByRole('button', { name: 'Upload and preview' }).click()
+  await expect(page.getByRole('heading', { name: 'Preview of “phone-check.csv”' })).toBeVisible()
+  await expect(page.getByText('of which 1 colleague becomes an employee', { exact: false })).toBeVisible()
+  const rows = page.getByRole('table', { name: 'Rows of phone-check.csv' })
+  await expect(rows.getByRole('row', { name: /colleague@panorama\.test/ })).toContainText(
+    'Ready: already has an account as a colleague; becomes an employee of Acme Ltd. Keeps the name “Casey Colleague” unless you update names.',
+  )
+  await expect(rows.getByRole('row', { name: /Typo Person/ })).toContainText(
+    'Unknown company “Acme Ldt” — did you mean Acme Ltd?',
+  )
+  await expect(rows.getByRole('row', { name: /Twin Again/ })).toContainText('Duplicate of row 4')
+  await expect(page.getByLabel('Update names (and phones) of existing people')).not.toBeChecked()
+  await expectAccessible(page)
+  await page.getByRole('button', { name: 'Discard this file' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'File discarded' })).toBeVisible()
 })

@@ -2,6 +2,7 @@ import { parse, type Submission, type SubmissionResult } from '@conform-to/react
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import type { $ZodType, input, output } from 'zod/v4/core'
+import { isStorableText, TEXT_MESSAGES } from '#app/lib/text-rules'
 
 /**
  * The posted form, or an empty one when the body is not a form at all (JSON, a broken multipart):
@@ -22,6 +23,10 @@ export function unreadableForm() {
   const result: SubmissionResult<string[]> = { status: 'error', error: { '': [UNREADABLE_FORM_MESSAGE] } }
   return data({ intent: 'unknown' as const, result }, { status: 400 })
 }
+
+/** The form-level message for the first field holding text Postgres cannot store. */
+export const unstorableFormMessage = (name: string) =>
+  `The field “${name.slice(0, 60)}” holds a character that cannot be saved (a null byte, or half of a character pair). Remove it and try again.`
 
 /** Beside a field sent twice or as a list: what the person (or the hand-made request) did wrong. */
 export const MISSHAPEN_FIELD_MESSAGE = 'This field takes one value, sent once.'
@@ -120,7 +125,7 @@ export function parseForm<Schema extends $ZodType>(
 ): Submission<input<Schema>, string[], output<Schema>> {
   const lists = structuredFields(options.schema)
   const bad = misshapenFields(formData, (name) => lists.has(name))
-  if (!bad.length) return parseWithZod(formData, options)
+  if (!bad.length) return withUnstorableRefused(formData, parseWithZod(formData, options))
 
   const refused = new Set(bad.map((b) => b.name))
   const clean = new FormData()
@@ -133,5 +138,33 @@ export function parseForm<Schema extends $ZodType>(
   const error: Record<string, string[] | null> = checked.status === 'success' ? {} : { ...checked.error }
   error[''] = [misshapenFormMessage(bad[0]!), ...(error[''] ?? [])]
   for (const { name, reason } of bad) if (reason !== 'reserved') error[name] = [MISSHAPEN_FIELD_MESSAGE]
-  return parse(clean, { resolve: () => ({ error }) }) as Submission<input<Schema>, string[], output<Schema>>
+  return withUnstorableRefused(
+    clean,
+    parse(clean, { resolve: () => ({ error }) }) as Submission<input<Schema>, string[], output<Schema>>,
+  )
+}
+
+/**
+ * The text rule's backstop for every form (app/lib/text-rules.ts): a value Postgres cannot store (a
+ * NUL; a lone surrogate cannot come through a form's encoding, but the rule is one) is refused
+ * beside its field, whatever the schema says of that field. Free-text fields already refuse it with
+ * their own message; this catches the rest (a password, a hidden field, a field the form does not
+ * have), so no form anywhere can carry such a value to a query or a jsonb column.
+ */
+function withUnstorableRefused<S extends Submission<unknown, string[], unknown>>(
+  formData: FormData,
+  submission: S,
+): S {
+  const unstorable = [...formData.entries()].filter(
+    ([, value]) => typeof value === 'string' && !isStorableText(value),
+  )
+  if (!unstorable.length) return submission
+  const error: Record<string, string[] | null> =
+    submission.status === 'success' ? {} : { ...submission.error }
+  const flagged = unstorable.map(([name]) => name).filter((name) => !error[name]?.length)
+  if (!flagged.length) return submission
+  for (const name of flagged) error[name] = [TEXT_MESSAGES.unstorable]
+  // Also at the top of the form, as for a misshapen field: the field may be one the page hides.
+  error[''] = [...(error[''] ?? []), unstorableFormMessage(flagged[0]!)]
+  return parse(formData, { resolve: () => ({ error }) }) as S
 }

@@ -2,6 +2,7 @@ import { data } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/api.session'
 import { isCrossSite } from '#app/lib/same-origin.server'
+import { isStorableText } from '#app/lib/text-rules'
 import { AUTH_ERROR_MESSAGES, type AuthErrorCode } from '#app/modules/auth/errors'
 import { signIdentityToken, verifyIdentityToken } from '#app/modules/auth/identity-token.server'
 import {
@@ -18,7 +19,9 @@ import {
  * with the Postgres session: checks the identity token against the live session named by the
  * cookie, extends it, re-sets the cookie and answers the user with a fresh token.
  */
-const BodySchema = z.object({ token: z.string().max(4096) })
+// A token is base64url; one that Postgres could not even store (a NUL, a lone surrogate: JSON can
+// spell both) is malformed input like any other, refused before anything reads it.
+const BodySchema = z.object({ token: z.string().max(4096).refine(isStorableText) })
 
 const noStore = { 'Cache-Control': 'no-store' }
 

@@ -42,6 +42,10 @@ export const employeeImportRows = pgTable(
     companyName: text().notNull().default(''),
     phone: text(),
     companyId: uuid().references(() => companies.id, { onDelete: 'set null' }),
+    /** An address seen on an earlier row: that row's line (the first one is kept, this one flagged). */
+    duplicateOf: integer(),
+    /** An unknown company's closest existing name (trigram similarity), offered as "did you mean". */
+    companySuggestion: text(),
     /** Why the row cannot be imported; empty when it can. */
     errors: text()
       .array()

@@ -1,4 +1,4 @@
-import { singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import { singleLine, searchTerm } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 
 /** The admin-management forms' schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the actions. */
@@ -69,7 +69,7 @@ export const ADMIN_SORT_LABELS: Record<AdminSort, string> = {
 export const AdminListQuerySchema = z.object({
   q: z.pipe(
     z.catch(z.string().check(z.trim()), ''),
-    z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+    z.transform((v: string) => searchTerm(v)),
   ),
   sort: z.catch(z.enum(ADMIN_SORTS), 'name-asc'),
   after: z.catch(z.optional(z.string()), undefined),

@@ -1,5 +1,5 @@
 import { RELATIONSHIPS, type Relationship } from '#db/enums'
-import { multiLine, withoutControlCharacters } from '#app/lib/text-rules'
+import { multiLine, searchTerm } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 
 /**
@@ -118,9 +118,7 @@ export function parseResponseFilters(searchParams: URLSearchParams): {
     problems.push(`The ${FILTER_NAMES[key]} in this link was not understood, so it is not applied.`)
     return fallback
   }
-  const q = withoutControlCharacters(searchParams.get('q') ?? '')
-    .trim()
-    .slice(0, 100)
+  const q = searchTerm(searchParams.get('q') ?? '')
   const cursor = (key: 'after' | 'before') => {
     const raw = searchParams.get(key)
     return raw ? raw : undefined

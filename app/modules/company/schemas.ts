@@ -1,4 +1,4 @@
-import { singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import { singleLine, searchTerm } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 
 /**
@@ -55,7 +55,7 @@ export const CompanyListQuerySchema = z.object({
   q: z.pipe(
     z.catch(z.string().check(z.trim()), ''),
     // Postgres refuses a NUL byte even in a search term: control characters are dropped.
-    z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+    z.transform((v: string) => searchTerm(v)),
   ),
   sort: z.catch(z.enum(COMPANY_SORTS), 'name-asc'),
   // Cursors are checked (and an unreadable one reported) where they are decoded.

@@ -1,6 +1,6 @@
 import { EMAIL_TEMPLATE_KEYS, OUTBOX_STATUSES, type OutboxStatus } from '#db/enums'
 import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
-import { multiLine, singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import { multiLine, searchTerm, singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 import {
   codePlaceholders,
@@ -195,9 +195,7 @@ export const EmailListQuerySchema = z.object({
   template: z.catch(z.optional(z.enum(EMAIL_TEMPLATE_KEYS)), undefined),
   to: z.pipe(
     z.catch(z.string(), ''),
-    z.transform((v: string) =>
-      withoutControlCharacters(v).trim().toLowerCase().slice(0, RECIPIENT_SEARCH_MAX),
-    ),
+    z.transform((v: string) => searchTerm(v.toLowerCase(), RECIPIENT_SEARCH_MAX)),
   ),
   after: z.catch(z.optional(z.string()), undefined),
   before: z.catch(z.optional(z.string()), undefined),

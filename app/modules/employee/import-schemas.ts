@@ -51,7 +51,8 @@ export const ROW_PROBLEMS = {
   email_missing: 'The e-mail address is missing.',
   email_invalid: 'The e-mail address is not valid.',
   email_too_long: `The e-mail address is longer than ${EMAIL_MAX} characters.`,
-  email_duplicate: 'The e-mail address is on more than one row of the file: keep one of them.',
+  // Shown with the first row's line (rowProblemTexts); this is the wording without it.
+  email_duplicate: 'The e-mail address is on an earlier row of the file, which is the one imported.',
   // An administrator's address or another company's employee's: the same words for both.
   email_unavailable:
     'The e-mail address belongs to another account, so it cannot be imported for this company.',
@@ -72,7 +73,7 @@ export const ROW_PROBLEM_LABELS: Record<RowProblem, string> = {
   email_missing: 'e-mail address missing',
   email_invalid: 'invalid e-mail address',
   email_too_long: 'e-mail address too long',
-  email_duplicate: 'e-mail address on more than one row',
+  email_duplicate: 'e-mail address repeats an earlier row',
   email_unavailable: 'e-mail address belongs to another account',
   company_missing: 'company missing',
   company_unknown: 'unknown company',
@@ -81,6 +82,22 @@ export const ROW_PROBLEM_LABELS: Record<RowProblem, string> = {
 }
 
 export const problemText = (code: string) => ROW_PROBLEMS[code as RowProblem] ?? code
+
+/** What a row's problems say, with what the check found out about it (the first row, a near name). */
+export function rowProblemTexts(row: {
+  errors: string[]
+  companyName: string
+  duplicateOf: number | null
+  companySuggestion: string | null
+}) {
+  return row.errors.map((code) => {
+    if (code === 'email_duplicate' && row.duplicateOf !== null)
+      return `Duplicate of row ${row.duplicateOf}: the same e-mail address is on line ${row.duplicateOf}, and only that first row is imported.`
+    if (code === 'company_unknown' && row.companySuggestion)
+      return `Unknown company “${row.companyName}” — did you mean ${row.companySuggestion}?`
+    return problemText(code)
+  })
+}
 
 /** What became of a row once imported. */
 export const ROW_OUTCOMES = ['created', 'updated', 'unchanged', 'skipped'] as const
@@ -103,8 +120,10 @@ export type ImportView = {
   createdAt: string
   rows: number
   problemRows: number
-  /** Valid rows whose address already has an account (a re-import updates them). */
+  /** Valid rows whose address already has an account (kept as it is, unless names are updated). */
   existingRows: number
+  /** Of those, accounts of colleagues (who only gave feedback): they become employees. */
+  colleagueRows: number
   problemCounts: Partial<Record<RowProblem, number>>
   importedAt: string | null
   summary: ImportSummary | null
@@ -120,7 +139,10 @@ export type ImportRowView = {
   phone: string | null
   problems: string[]
   outcome: RowOutcome | null
-  existing: boolean
+  /** The account the address already has, if any: its role and the name it goes by. */
+  account: { role: 'employee' | 'colleague' | 'admin'; name: string } | null
+  /** The company the row matched, as the product spells it. */
+  company: string | null
 }
 
 export type ImportRowsPage = { rows: ImportRowView[]; next: number | null; prev: number | null }
@@ -154,6 +176,14 @@ export const ImportUploadSchema = z.object({
 export const ImportRunSchema = z.object({
   intent: z.literal('import'),
   importId,
+  /**
+   * A checkbox: existing people (employees, and colleagues becoming employees) keep their name and
+   * phone unless it is ticked; the file never renames anyone silently.
+   */
+  updateNames: z.pipe(
+    z.optional(z.string()),
+    z.transform((v: string | undefined) => v !== undefined && v !== ''),
+  ),
   // Optional: an empty choice imports without enrolling.
   schemeId: z.pipe(
     z.optional(z.union([z.uuid({ error: 'Choose a scheme from the list, or none.' }), z.literal('')])),

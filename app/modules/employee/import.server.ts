@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { employeeImportRows, employeeImports } from '#db/schema/index'
 import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
-import { withoutControlCharacters } from '#app/lib/text-rules'
+import { clipText, withoutControlCharacters } from '#app/lib/text-rules'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { enrolEmployees } from '#app/modules/scheme/enrol.server'
 import { schemePhaseSql } from '#app/modules/scheme/state'
@@ -20,7 +20,7 @@ import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
   IMPORT_PAGE_SIZE,
-  problemText,
+  rowProblemTexts,
   type ImportColumn,
   type ImportRowsPage,
   type ImportSchemeOption,
@@ -153,7 +153,7 @@ function matchHeader(cells: string[]): Header {
  */
 function cell(record: string[], index: number | undefined) {
   if (index === undefined) return ''
-  const raw = (record[index] ?? '').replaceAll('\u0000', '\uFFFD').slice(0, 1000)
+  const raw = clipText((record[index] ?? '').replaceAll('\u0000', '\uFFFD'), 1000)
   return /^'[=+\-@\t\r]/.test(raw) ? raw.slice(1) : raw
 }
 
@@ -207,11 +207,30 @@ async function stageRows(importId: string, input: Readable): Promise<number> {
 const CONTROL_CLASS = `[${String.fromCharCode(1)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}-${String.fromCharCode(0x9f)}]`
 
 /**
+ * How alike an unknown company's name must be to an existing one (pg_trgm's similarity, 0–1) for the
+ * preview to ask "did you mean …?". pg_trgm's own default threshold: a typo ("Globex Logistcs",
+ * 0.74) or a shortened name ("Acme" for "Acme Widgets", 0.38) is offered; a different company
+ * sharing a word ("Globex Logistics" for "Globex Corporation", 0.24) is not.
+ */
+export const COMPANY_SUGGESTION_MIN = 0.3
+/**
+ * Suggestions are looked for for the first this-many distinct unknown names of a file (in line
+ * order). similarity() compares each name with every company (≈ 10–20 µs a pair here; a trigram
+ * index does not prune names that share most of their words), so without a cap a file whose 5,000
+ * company cells are all unknown took 19 s against 200 companies and hit the statement timeout. A
+ * file with more unknown names than this has a wrong column, not typos; its later rows still say
+ * the company is unknown, without a guess.
+ */
+export const COMPANY_SUGGESTIONS_MAX = 100
+
+/**
  * Every row's problems, in one statement however many rows: the product's own rules for names,
  * addresses and phones (schemas.ts, profile-schemas.ts) written in SQL, the company looked up by
- * name (case-insensitive, as company names are unique), duplicates within the file, and addresses
- * that belong to an administrator or to another company's employee. Run on upload and again
- * inside the import's transaction (accounts may have changed meanwhile).
+ * name (case-insensitive, as company names are unique) with the closest existing name offered for
+ * an unknown one (once per distinct name, not per row), a repeated address (the first row keeps it,
+ * later ones are flagged with that row's line), and addresses that belong to an administrator or to
+ * another company's employee. Run on upload and again inside the import's transaction (accounts may
+ * have changed meanwhile).
  */
 async function checkRows(tx: Tx, importId: string) {
   await tx.execute(sql`
@@ -219,15 +238,29 @@ async function checkRows(tx: Tx, importId: string) {
       SELECT line, email, company_name FROM employee_import_rows WHERE import_id = ${importId}::uuid
     ),
     matched AS (
-      SELECT s.line, c.id AS company_id
+      SELECT s.line, s.email, s.company_name, c.id AS company_id
       FROM staged s
       LEFT JOIN companies c ON s.company_name <> '' AND lower(c.name) = lower(s.company_name)
     ),
-    dupes AS (
-      SELECT email FROM staged WHERE email <> '' GROUP BY email HAVING count(*) > 1
+    firsts AS MATERIALIZED (
+      SELECT email, min(line) AS first_line FROM staged WHERE email <> '' GROUP BY email HAVING count(*) > 1
+    ),
+    suggested AS MATERIALIZED (
+      SELECT u.company_name, (
+          SELECT c.name FROM companies c
+          WHERE similarity(c.name, u.company_name) >= ${COMPANY_SUGGESTION_MIN}
+          ORDER BY similarity(c.name, u.company_name) DESC, lower(c.name), c.id
+          LIMIT 1
+        ) AS suggestion
+      FROM (
+        SELECT company_name FROM matched WHERE company_id IS NULL AND company_name <> ''
+        GROUP BY company_name ORDER BY min(line) LIMIT ${COMPANY_SUGGESTIONS_MAX}
+      ) u
     )
     UPDATE employee_import_rows t SET
       company_id = m.company_id,
+      duplicate_of = CASE WHEN f.first_line < t.line THEN f.first_line END,
+      company_suggestion = sg.suggestion,
       errors = ARRAY(SELECT e FROM unnest(t.errors) e WHERE e = ANY(string_to_array(${PARSE_PROBLEMS.join(',')}, ',')))
         || array_remove(ARRAY[
           CASE WHEN strpos(t.name || t.email || t.company_name || coalesce(t.phone, ''), ${'\uFFFD'}) > 0
@@ -240,7 +273,7 @@ async function checkRows(tx: Tx, importId: string) {
             WHEN t.email = '' THEN 'email_missing'
             WHEN char_length(t.email) > ${EMAIL_MAX} THEN 'email_too_long'
             WHEN t.email !~ ${EMAIL_PATTERN_SQL} THEN 'email_invalid'
-            WHEN t.email IN (SELECT email FROM dupes) THEN 'email_duplicate'
+            WHEN f.first_line < t.line THEN 'email_duplicate'
             WHEN EXISTS (
               SELECT 1 FROM users u
               WHERE u.email = t.email
@@ -257,6 +290,8 @@ async function checkRows(tx: Tx, importId: string) {
               OR char_length(regexp_replace(t.phone, '[^0-9]', '', 'g')) < 6 THEN 'phone_invalid' END
         ]::text[], NULL)
     FROM matched m
+    LEFT JOIN firsts f ON f.email = m.email
+    LEFT JOIN suggested sg ON sg.company_name = m.company_name
     WHERE t.import_id = ${importId}::uuid AND t.line = m.line`)
 }
 
@@ -264,7 +299,7 @@ async function checkRows(tx: Tx, importId: string) {
 function cleanFileName(name: string | undefined) {
   // Browsers send a quotation mark in a file name as %22 (the HTML multipart rules).
   const base = path.basename((name ?? '').replaceAll('%22', '"').replaceAll('\\', '/'))
-  return withoutControlCharacters(base).trim().slice(0, 200) || 'upload.csv'
+  return clipText(withoutControlCharacters(base).trim(), 200) || 'upload.csv'
 }
 
 export type UploadResult = { importId: string; rows: number; problemRows: number }
@@ -401,6 +436,7 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
     summary: ImportSummary | null
     problem_rows: number
     existing_rows: number
+    colleague_rows: number
     problem_counts: Record<string, number> | null
     schemes: ImportSchemeOption[] | null
   }
@@ -411,8 +447,7 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
         to_char(i.imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS imported_at,
         (SELECT count(*) FROM employee_import_rows r
           WHERE r.import_id = i.id AND cardinality(r.errors) > 0)::int AS problem_rows,
-        (SELECT count(*) FROM employee_import_rows r JOIN users u ON u.email = r.email
-          WHERE r.import_id = i.id AND cardinality(r.errors) = 0)::int AS existing_rows,
+        acc.existing_rows, acc.colleague_rows,
         (SELECT json_object_agg(code, n) FROM (
           SELECT e AS code, count(*)::int AS n FROM employee_import_rows r, unnest(r.errors) e
           WHERE r.import_id = i.id GROUP BY e) p) AS problem_counts,
@@ -427,7 +462,13 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
                 WHERE r.import_id = i.id AND cardinality(r.errors) = 0)
             LIMIT 200
           ) s) AS schemes
-      FROM employee_imports i WHERE i.id = ${importId}::uuid`,
+      FROM employee_imports i
+      CROSS JOIN LATERAL (
+        SELECT count(*)::int AS existing_rows, count(*) FILTER (WHERE u.role = 'colleague')::int AS colleague_rows
+        FROM employee_import_rows r JOIN users u ON u.email = r.email
+        WHERE r.import_id = i.id AND cardinality(r.errors) = 0
+      ) acc
+      WHERE i.id = ${importId}::uuid`,
   )
   if (!row) return null
   return {
@@ -437,6 +478,7 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
     rows: Number(row.row_count),
     problemRows: Number(row.problem_rows),
     existingRows: Number(row.existing_rows),
+    colleagueRows: Number(row.colleague_rows),
     problemCounts: (row.problem_counts ?? {}) as Partial<Record<RowProblem, number>>,
     importedAt: row.imported_at,
     summary: row.summary,
@@ -455,12 +497,18 @@ export async function getImportRows(importId: string, query: ImportViewQuery): P
     phone: string | null
     errors: string[]
     outcome: RowOutcome | null
-    existing: boolean
+    duplicate_of: number | null
+    company_suggestion: string | null
+    account_role: 'employee' | 'colleague' | 'admin' | null
+    account_name: string | null
+    company: string | null
   }>(
     getDb(),
-    sql`SELECT r.line, r.name, r.email, r.company_name, r.phone, r.errors, r.outcome,
-        EXISTS (SELECT 1 FROM users u WHERE u.email = r.email) AS existing
+    sql`SELECT r.line, r.name, r.email, r.company_name, r.phone, r.errors, r.outcome, r.duplicate_of,
+        r.company_suggestion, u.role AS account_role, u.display_name AS account_name, c.name AS company
       FROM employee_import_rows r
+      LEFT JOIN users u ON u.email = r.email
+      LEFT JOIN companies c ON c.id = r.company_id
       WHERE r.import_id = ${importId}::uuid
         ${query.show === 'problems' ? sql`AND cardinality(r.errors) > 0` : sql``}
         ${backwards ? sql`AND r.line < ${query.before}` : query.after !== undefined ? sql`AND r.line > ${query.after}` : sql``}
@@ -479,9 +527,15 @@ export async function getImportRows(importId: string, query: ImportViewQuery): P
       email: r.email,
       companyName: r.company_name,
       phone: r.phone,
-      problems: r.errors.map(problemText),
+      problems: rowProblemTexts({
+        errors: r.errors,
+        companyName: r.company_name,
+        duplicateOf: r.duplicate_of === null ? null : Number(r.duplicate_of),
+        companySuggestion: r.company_suggestion,
+      }),
       outcome: r.outcome,
-      existing: Boolean(r.existing),
+      account: r.account_role ? { role: r.account_role, name: r.account_name ?? '' } : null,
+      company: r.company,
     })),
     next: last && (backwards || more) ? Number(last.line) : null,
     prev: first && (backwards ? more : query.after !== undefined) ? Number(first.line) : null,
@@ -503,16 +557,19 @@ export const IMPORT_MESSAGES = {
 
 /**
  * Imports the valid rows in one transaction: one INSERT … ON CONFLICT (email) from the staging
- * table creates new employees and updates the name and phone of this company's existing ones
- * (never another company's, never an administrator's: the conflict's WHERE leaves those alone,
- * whatever happened since the preview); a colleague's account becomes an employee's and its
- * link-opened sessions end. Then, optionally, the imported people are enrolled into a draft scheme
- * of their company (enrolEmployees, set-based). No e-mail is sent: activation goes out at launch.
+ * table creates new employees; existing people keep their name and phone unless `updateNames` is
+ * set (then this company's employees take the file's); never another company's employee, never an
+ * administrator (the conflict's WHERE leaves those alone, whatever happened since the preview). A
+ * colleague's account becomes an employee's — keeping its name likewise, and its rater assignments,
+ * which an employee may hold too — and its link-opened sessions end. Then, optionally, the imported
+ * people are enrolled into a draft scheme of their company (enrolEmployees, set-based). No e-mail is
+ * sent: activation goes out at launch.
  */
 export async function runImport(
   actor: Actor,
   importId: string,
   schemeId: string | null,
+  { updateNames = false }: { updateNames?: boolean } = {},
 ): Promise<Outcome<ImportSummary>> {
   return getDb().transaction(async (tx): Promise<Outcome<ImportSummary>> => {
     const [current] = await tx
@@ -556,7 +613,9 @@ export async function runImport(
     }
 
     // Created or updated, in one statement; a colleague's account that becomes an employee's loses
-    // its sessions (every statement of a WITH sees the rows as they were before it).
+    // its sessions (every statement of a WITH sees the rows as they were before it): a session a
+    // colleague opened from an e-mailed link must not become an employee's session unannounced.
+    // The employee signs in with their own password once activated.
     await tx.execute(sql`
       WITH src AS (
         SELECT r.email, r.name, r.phone, r.company_id FROM employee_import_rows r
@@ -572,13 +631,13 @@ export async function runImport(
         INSERT INTO users (email, display_name, phone, role, company_id)
         SELECT email, name, phone, 'employee', company_id FROM src
         ON CONFLICT (email) DO UPDATE SET
-          display_name = EXCLUDED.display_name,
-          phone = EXCLUDED.phone,
+          display_name = CASE WHEN ${updateNames} THEN EXCLUDED.display_name ELSE users.display_name END,
+          phone = CASE WHEN ${updateNames} THEN EXCLUDED.phone ELSE users.phone END,
           role = 'employee',
           company_id = EXCLUDED.company_id,
           updated_at = now()
         WHERE users.role = 'colleague'
-          OR (users.role = 'employee' AND users.company_id = EXCLUDED.company_id
+          OR (${updateNames} AND users.role = 'employee' AND users.company_id = EXCLUDED.company_id
             AND (users.display_name IS DISTINCT FROM EXCLUDED.display_name
               OR users.phone IS DISTINCT FROM EXCLUDED.phone))
         RETURNING users.email, (xmax = 0) AS inserted
@@ -631,7 +690,7 @@ export async function runImport(
       action: 'employee_import.import',
       entity: 'employee_import',
       entityId: importId,
-      details: { fileName: current.fileName, schemeId, ...summary },
+      details: { fileName: current.fileName, schemeId, updateNames, ...summary },
     })
     return ok(summary)
   })
@@ -697,9 +756,12 @@ export async function importErrorReport(
         company_name: string
         phone: string | null
         errors: string[]
+        duplicate_of: number | null
+        company_suggestion: string | null
       }>(
         getDb(),
-        sql`SELECT line, name, email, company_name, phone, errors FROM employee_import_rows
+        sql`SELECT line, name, email, company_name, phone, errors, duplicate_of, company_suggestion
+            FROM employee_import_rows
             WHERE import_id = ${importId}::uuid AND cardinality(errors) > 0 AND line > ${after}
             ORDER BY line LIMIT ${REPORT_BATCH}`,
       )
@@ -710,7 +772,12 @@ export async function importErrorReport(
           r.company_name,
           r.phone ?? '',
           String(r.line),
-          r.errors.map(problemText).join(' '),
+          rowProblemTexts({
+            errors: r.errors,
+            companyName: r.company_name,
+            duplicateOf: r.duplicate_of === null ? null : Number(r.duplicate_of),
+            companySuggestion: r.company_suggestion,
+          }).join(' '),
         ].map(neutraliseFormula)
       if (rows.length < REPORT_BATCH) return
       after = Number(rows[rows.length - 1]!.line)

@@ -1,4 +1,4 @@
-import { singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import { singleLine, searchTerm as cleanSearchTerm } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 import { DISPLAY_NAME_MAX, phoneProblem } from '#app/modules/user/profile-schemas'
 
@@ -146,7 +146,7 @@ const uuidOrEmpty = z.catch(
 const searchTerm = z.pipe(
   z.catch(z.string().check(z.trim()), ''),
   // Postgres refuses a NUL byte even in a search term: control characters are dropped.
-  z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+  z.transform((v: string) => cleanSearchTerm(v)),
 )
 
 /** The list's URL: bad values fall back to defaults rather than failing the page. */

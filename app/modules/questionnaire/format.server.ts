@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
 import type { QuestionOptions } from '#db/schema/index'
-import { isMultiLineText, isSingleLineText } from '#app/lib/text-rules'
+import { hasLoneSurrogate, isMultiLineText, isSingleLineText, toStorableText } from '#app/lib/text-rules'
 import {
   CATEGORY_MAX,
   INTRO_MAX,
@@ -61,9 +61,21 @@ export function normalOptions(kind: QuestionKind, options: QuestionOptions): Que
   return {}
 }
 
+/**
+ * JSON can spell what no form can: `"\ud800"`, half of a character pair, which jsonb refuses and a
+ * text column silently turns into U+FFFD (a NUL, `"\u0000"`, is a control character and refused as
+ * one below). Such a string is refused naming its place, and nothing else is checked in it.
+ */
+const HALF_PAIR = {
+  message:
+    'holds half of a character pair (such as \\ud800 alone), which is not text and cannot be saved. Remove it.',
+  abort: true,
+}
+
 const line = (max: number) =>
   z
     .string()
+    .refine((v) => !hasLoneSurrogate(v), HALF_PAIR)
     .min(1, 'must not be empty')
     .max(max, `must be ${max} characters or fewer`)
     .refine((v) => v.trim() === v, 'must not start or end with spaces')
@@ -139,6 +151,7 @@ export const QuestionnaireFileSchema = z
     title: line(TITLE_MAX),
     intro: z
       .string()
+      .refine((v) => !hasLoneSurrogate(v), HALF_PAIR)
       .max(INTRO_MAX, `must be ${INTRO_MAX} characters or fewer`)
       .refine(isMultiLineText, 'must not contain control characters')
       .default(''),
@@ -197,7 +210,7 @@ export function readQuestionnaireFile(text: string): ImportRead {
     const all = parsed.error.issues.map((issue) => {
       const message =
         issue.code === 'unrecognized_keys'
-          ? `has unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+          ? `has unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => `"${toStorableText(k.slice(0, 60))}"`).join(', ')}`
           : issue.code === 'invalid_type' && issue.input === undefined
             ? 'is missing'
             : issue.message

@@ -4,7 +4,7 @@ import {
   type QuestionKind,
   type QuestionnaireStatus,
 } from '#db/enums'
-import { multiLine, singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import { multiLine, singleLine, searchTerm } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 
 /**
@@ -244,7 +244,7 @@ export const QnDuplicateHereSchema = z.object({ intent: z.literal('duplicate') }
 
 const searchText = z.pipe(
   z.catch(z.string().check(z.trim()), ''),
-  z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+  z.transform((v: string) => searchTerm(v)),
 )
 const cursor = z.catch(z.optional(z.string()), undefined)
 

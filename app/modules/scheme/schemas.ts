@@ -1,7 +1,7 @@
 import { REPORT_RELEASES, type ReportRelease } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { canonicalTimeZone, zonedTimeToInstant, type ZonedTime } from '#app/lib/dates'
-import { singleLine, withoutControlCharacters } from '#app/lib/text-rules'
+import { singleLine, searchTerm } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 import type { SchemePhase } from './state'
 
@@ -283,7 +283,7 @@ export const SchemeReleaseAllSchema = z.object({
 const searchText = z.pipe(
   z.catch(z.string().check(z.trim()), ''),
   // Postgres refuses a NUL byte even in a search term: control characters are dropped.
-  z.transform((v: string) => withoutControlCharacters(v).trim().slice(0, 100)),
+  z.transform((v: string) => searchTerm(v)),
 )
 
 const cursor = z.catch(z.optional(z.string()), undefined)

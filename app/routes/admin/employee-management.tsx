@@ -132,7 +132,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       formData,
       intent,
       ImportRunSchema,
-      ({ importId, schemeId }) => runImport(actor, importId, schemeId),
+      ({ importId, schemeId, updateNames }) => runImport(actor, importId, schemeId, { updateNames }),
       (summary, { importId }) =>
         redirectWithToast(`${PATH}?import=${importId}`, {
           kind: 'success',

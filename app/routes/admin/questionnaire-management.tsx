@@ -6,6 +6,7 @@ import { ConfirmPanel, formErrorsOf, Notices, PageHeader, resultFor } from '#app
 import { FormErrors } from '#app/components/forms'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
+import { clipText, withoutControlCharacters } from '#app/lib/text-rules'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import {
@@ -145,7 +146,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       const read = readQuestionnaireFile(text)
       if (!read.ok)
-        return importRefused([`“${upload.name.slice(0, 80)}” was not imported:`, ...read.problems])
+        return importRefused([
+          `“${clipText(withoutControlCharacters(upload.name), 80)}” was not imported:`,
+          ...read.problems,
+        ])
       const outcome = await importQuestionnaire(actor, read.content)
       if (!outcome.ok) return importRefused(outcome.formErrors ?? [QN_MESSAGES.file])
       return redirectWithToast(`${PATH}/${outcome.value.id}`, {

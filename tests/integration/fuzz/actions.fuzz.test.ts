@@ -321,6 +321,11 @@ const junkText = fc.oneof(
     '{"type":"update","payload":{}}',
     'null',
     '\ud800',
+    // Issue 15, A5: each half of a pair alone, a pair cut short and one reversed (jsonb refuses
+    // them all; an HTML form's encoding turns them into U+FFFD, a JSON body does not).
+    '\udc00',
+    'Lead\ud83d',
+    '\ude00\ud83d',
     '\uffff',
     '\u202e',
     '<script>alert(1)</script>',
@@ -337,6 +342,14 @@ const junkText = fc.oneof(
   fc.double().map(String),
   fc.bigInt().map(String),
 )
+
+const FILE_CONTENTS = [
+  'random',
+  String.raw`{"format":"panorama-questionnaire","version":1,"title":"Lead\ud800ership","sections":[]}`,
+  String.raw`{"format":"panorama-questionnaire","version":1,"title":"T","intro":"a\u0000b","sections":[{"title":"S","questions":[{"kind":"single","text":"I x.","raterText":"{{name}} x.","competency":"C","choices":["a\udc00","b\u0000"]}]}]}`,
+  String.raw`{"token":"\ud800"}`,
+  'name,email,company\nNul\u0000Byte,nul@example.test,Acme Ltd\n',
+] as const
 
 const junkName = fc.oneof(
   fc.constantFrom(
@@ -382,6 +395,7 @@ const mutation = fc.oneof(
         '\r',
         '\u2028',
         '\ud800',
+        '\udfff',
       ),
     }),
     weight: 4,
@@ -426,7 +440,17 @@ const mutation = fc.oneof(
     weight: 1,
   },
   { arbitrary: fc.record({ kind: fc.constant('add' as const), name: junkName, value: junkText }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('file' as const), field: fc.nat() }), weight: 1 },
+  {
+    // A file: random bytes, or text that gets past a format's first checks to its strings (JSON
+    // escapes for NUL and lone surrogates, a questionnaire file's shape; a CSV line with a NUL).
+    arbitrary: fc.record({
+      kind: fc.constant('file' as const),
+      field: fc.nat(),
+      content: fc.constantFrom(...FILE_CONTENTS),
+      name: fc.constantFrom('junk.png', 'q.json', 'people.csv', 'a\u0000b.json', 'Lead\ud800.csv'),
+    }),
+    weight: 1,
+  },
 )
 type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never
 
@@ -558,11 +582,15 @@ function build(c: JunkCase): Built {
       case 'add':
         fields.push([m.name, m.value])
         break
-      case 'file':
-        if (at >= 0) fields[at]![1] = new File([crypto.randomBytes(64)], 'junk.png', { type: 'image/png' })
-        else if (template?.files[0])
-          fields.push([template.files[0], new File([crypto.randomBytes(64)], 'x.png', { type: 'image/png' })])
+      case 'file': {
+        const file = () =>
+          new File([m.content === 'random' ? crypto.randomBytes(64) : m.content], m.name, {
+            type: m.name.endsWith('.png') ? 'image/png' : 'application/octet-stream',
+          })
+        if (at >= 0) fields[at]![1] = file()
+        else if (template?.files[0]) fields.push([template.files[0], file()])
         break
+      }
     }
   }
   for (const name of template?.files ?? [])

@@ -1,14 +1,14 @@
 import net from 'node:net'
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { brands, companies, sessions, users } from '#db/schema/index'
+import { auditLog, brands, companies, questionnaires, sessions, users } from '#db/schema/index'
 import { createBrand, createCompany, createUser } from '#db/factories'
 import { TEXT_MESSAGES } from '#app/lib/text-rules'
 import { INVITE_MESSAGES } from '#app/modules/invite/schemas'
 import { useTestDatabase } from '#tests/support/database'
 import { changedTables, fingerprint } from '#tests/support/fingerprint'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
-import { alertTexts, fieldErrors } from '#tests/integration/auth/helpers'
+import { alertTexts, FACTORY_PASSWORD, fieldErrors, textOf } from '#tests/integration/auth/helpers'
 import {
   answersOf,
   createWorld,
@@ -210,6 +210,316 @@ describe('control characters in free-text fields (item 3)', () => {
     }
     const found = await send(server, '/admin/brand-management?q=Search%00able', { cookie: adminCookie })
     expect(await found.text()).toContain('Searchable Brand')
+  })
+})
+
+describe('text Postgres cannot store, on every input path (issue 15, A5)', () => {
+  // NUL: Postgres refuses it in text and jsonb. Half of a surrogate pair alone: jsonb refuses it
+  // (the audit insert was a 500) and text silently keeps U+FFFD instead. JSON can spell both.
+  const questionnaireFile = () => ({
+    format: 'panorama-questionnaire',
+    version: 1,
+    title: 'Imported',
+    intro: 'About you.',
+    sections: [
+      {
+        title: 'Listening',
+        questions: [
+          {
+            kind: 'scale',
+            text: 'I listen.',
+            raterText: '{{name}} listens.',
+            competency: 'Listening',
+            scale: { min: 1, max: 3, labels: ['Rarely', 'Often', 'Always'] },
+          },
+          {
+            kind: 'single',
+            text: 'I prefer.',
+            raterText: '{{name}} prefers.',
+            competency: 'Style',
+            choices: ['Mornings', 'Evenings'],
+          },
+        ],
+      },
+    ],
+  })
+  type File = ReturnType<typeof questionnaireFile>
+  const importFile = (file: unknown) => {
+    const data = new FormData()
+    data.append('intent', 'import')
+    // JSON.stringify writes a lone surrogate as the escape "\ud800", as a hand-edited file would.
+    data.append('file', new Blob([JSON.stringify(file)], { type: 'application/json' }), 'q.json')
+    return send(server, '/admin/questionnaire-management', { form: data, cookie: adminCookie })
+  }
+
+  test.each([
+    [
+      'title',
+      'Lead\ud800ership',
+      (f: File, v: string) => (f.title = v),
+      'title: holds half of a character pair',
+    ],
+    [
+      'intro',
+      'About\udc00 you',
+      (f: File, v: string) => (f.intro = v),
+      'intro: holds half of a character pair',
+    ],
+    [
+      'a section title',
+      '\udbffListening',
+      (f: File, v: string) => (f.sections[0]!.title = v),
+      'sections[0].title: holds half of a character pair',
+    ],
+    [
+      'a question text',
+      'I listen\udfff.',
+      (f: File, v: string) => (f.sections[0]!.questions[0]!.text = v),
+      'sections[0].questions[0].text: holds half of a character pair',
+    ],
+    [
+      'a scale label (jsonb)',
+      'Of\ud800ten',
+      (f: File, v: string) => (f.sections[0]!.questions[0]!.scale!.labels[1] = v),
+      'sections[0].questions[0].scale.labels[1]: holds half of a character pair',
+    ],
+    [
+      'a choice (jsonb)',
+      'Even\ud83dings',
+      (f: File, v: string) => (f.sections[0]!.questions[1]!.choices![1] = v),
+      'sections[0].questions[1].choices[1]: holds half of a character pair',
+    ],
+    [
+      'a NUL in a choice (jsonb)',
+      'Even\u0000ings',
+      (f: File, v: string) => (f.sections[0]!.questions[1]!.choices![0] = v),
+      'sections[0].questions[1].choices[0]: must be one line without control characters',
+    ],
+    [
+      'a NUL in the title',
+      'Lead\u0000ership',
+      (f: File, v: string) => (f.title = v),
+      'title: must be one line without control characters',
+    ],
+  ] as Array<[string, string, (f: File, v: string) => void, string]>)(
+    'questionnaire import: %s is a 400 naming its place, and nothing is written',
+    async (_label, value, put, message) => {
+      const file = questionnaireFile()
+      put(file, value)
+      const response = await writesNothing(() => importFile(file))
+      expect(response.status).toBe(400)
+      expect(textOf(await response.text())).toContain(message)
+    },
+  )
+
+  test('questionnaire import: the same file without the bad character imports (so it was the character)', async () => {
+    const response = await importFile(questionnaireFile())
+    expect(response.status).toBe(302)
+    const id = response.headers.get('Location')!.split('/').pop()!
+    expect((await db().select().from(questionnaires).where(eq(questionnaires.id, id)))[0]!.title).toBe(
+      'Imported',
+    )
+    expect((await db().select().from(auditLog).where(eq(auditLog.entityId, id)))[0]!.details).toMatchObject({
+      title: 'Imported',
+    })
+  })
+
+  test('a password field refuses a NUL beside itself (the form kit’s backstop), and the password stays', async () => {
+    const employee = await createUser({ role: 'employee' })
+    const cookie = await sessionCookieFor(employee.id)
+    const before = (await db().select().from(users).where(eq(users.id, employee.id)))[0]!.passwordHash
+    const response = await writesNothing(() =>
+      postRaw(
+        '/user/edit-profile',
+        [
+          ['intent', 'password'],
+          ['currentPassword', FACTORY_PASSWORD],
+          ['newPassword', 'a brand\u0000new password'],
+          ['confirmPassword', 'a brand\u0000new password'],
+        ],
+        cookie,
+      ),
+    )
+    expect(response.status).toBe(400)
+    const html = await response.text()
+    expect(fieldErrors(html, 'newPassword')).toEqual([TEXT_MESSAGES.unstorable])
+    expect(fieldErrors(html, 'confirmPassword')).toEqual([TEXT_MESSAGES.unstorable])
+    expect((await db().select().from(users).where(eq(users.id, employee.id)))[0]!.passwordHash).toBe(before)
+  })
+
+  test('sign-in: a NUL in the password or the hidden redirect is a 400 beside the field, no session', async () => {
+    const user = await createUser({ role: 'employee' })
+    for (const pairs of [
+      [
+        ['email', user.email],
+        ['password', `${FACTORY_PASSWORD}\u0000`],
+      ],
+      [
+        ['email', user.email],
+        ['password', FACTORY_PASSWORD],
+        ['redirectTo', '/user\u0000'],
+      ],
+    ] as Array<Array<[string, string]>>) {
+      const response = await writesNothing(() => postRaw('/sign-in', pairs, null))
+      expect(response.status).toBe(400)
+      const html = await response.text()
+      const name = pairs[pairs.length - 1]![0]
+      // The hidden field has no place of its own: the form's message names it.
+      expect(alertTexts(html).join(' ')).toContain(
+        `The field “${name}” holds a character that cannot be saved`,
+      )
+      if (name === 'password') expect(fieldErrors(html, 'password')).toEqual([TEXT_MESSAGES.unstorable])
+    }
+  })
+
+  test('e-mail template editing: a NUL in the subject or the body is refused beside the field', async () => {
+    for (const [name, value] of [
+      ['subject', 'Welcome\u0000'],
+      ['body', 'Hello\u0000 {{link}}'],
+      ['html', '<p>Hello\u0000 {{link}}</p>'],
+    ]) {
+      const fields: Record<string, string> = {
+        intent: 'save',
+        subject: 'Welcome',
+        body: 'Hello {{link}}',
+        html: '',
+        [name!]: value!,
+      }
+      const response = await writesNothing(() =>
+        postRaw('/admin/email-management/activate_account', Object.entries(fields)),
+      )
+      expect(response.status, name).toBe(400)
+      const messages = fieldErrors(await response.text(), name!)
+      expect(messages.length, name).toBeGreaterThan(0)
+    }
+  })
+
+  test('a form cannot carry a lone surrogate: its encoding makes it U+FFFD, which is ordinary text', async () => {
+    const brand = await createBrand()
+    const response = await fetch(`${server.url}/admin/brand-management/${brand.id}`, {
+      method: 'POST',
+      // The UTF-8 bytes a lone surrogate would have (ED A0 80), which no valid UTF-8 holds.
+      body: body(brandUpdate({ name: 'Harbour' })).replace('name=Harbour&', 'name=Harbour%ED%A0%80&'),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: adminCookie },
+      redirect: 'manual',
+    })
+    expect(response.status).toBeLessThan(500)
+    const name = (await db().select().from(brands).where(eq(brands.id, brand.id)))[0]!.name
+    expect(name.startsWith('Harbour')).toBe(true)
+    expect(name).not.toMatch(/\p{Cs}/u)
+  })
+
+  describe('answers', () => {
+    let w: World
+    beforeAll(async () => {
+      w = await createWorld()
+    })
+
+    test.each([
+      ['a lone surrogate', 'keep\ud800going'],
+      ['a NUL', 'keep\u0000going'],
+    ])('autosave posted as JSON with %s is a 400, and nothing is written', async (_label, value) => {
+      const response = await writesNothing(() =>
+        send(server, `/assignment/${w.self.id}?section=2`, {
+          cookie: w.employeeCookie,
+          json: { intent: 'autosave', section: '2', [field(w.q[4]!.id)]: value },
+        }),
+      )
+      expect(response.status).toBe(400)
+    })
+
+    test('autosave as a form with a NUL in a text answer is refused beside the question', async () => {
+      const response = await writesNothing(() =>
+        send(server, `/assignment/${w.self.id}?section=2`, {
+          cookie: w.employeeCookie,
+          form: form([
+            ['intent', 'autosave'],
+            ['section', '2'],
+            [field(w.q[4]!.id), 'keep\u0000going'],
+          ]),
+        }),
+      )
+      expect(response.status).toBe(400)
+    })
+  })
+
+  test.each([
+    ['a lone surrogate', 'abc\ud800.def'],
+    ['a NUL', 'abc\u0000.def'],
+  ])('session sync: a token with %s is malformed input (400), not a failed check', async (_label, token) => {
+    const response = await writesNothing(() =>
+      send(server, '/api/__session', { json: { token }, cookie: adminCookie }),
+    )
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ code: 'auth/invalid-argument' })
+  })
+
+  test('every value a page reads from its address or path, holding a NUL or a broken pair, answers without a 500', async () => {
+    const w = await createWorld()
+    const junk = [
+      '%00',
+      '%ED%A0%80',
+      encodeURIComponent(Buffer.from(JSON.stringify({ v: '\ud800' })).toString('base64url')),
+    ]
+    const asAdmin = [
+      '/admin/company-management?edit=J&delete=J&q=J&after=J',
+      '/admin/brand-management?q=J&before=J',
+      '/admin/brand-management/J',
+      '/admin/employee-management?q=J&company=J&scheme=J&state=J&after=J',
+      '/admin/employee-management?import=J&show=J&after=J',
+      '/admin/employee-management/J',
+      '/admin/scheme-management?q=J&company=J&status=J&after=J',
+      `/admin/scheme-management/${w.scheme.id}?edit=J&q=J&after=J`,
+      '/admin/questionnaire-management?q=J&status=J&after=J',
+      '/admin/questionnaire-management/J',
+      '/admin/email-management?tab=outbox&to=J&state=J&template=J&brand=J&after=J',
+      '/admin/email-management/J',
+      '/admin/answer-management?scheme=J&company=J&questionnaire=J&q=J&relationship=J&state=J&after=J',
+      '/admin/answer-management/export.csv?identities=J&scheme=J&q=J',
+      '/admin/admin-management?q=J&after=J',
+      `/user/colleague-invite?employee=J&scheme=J`,
+      '/files/J',
+    ]
+    const asEmployee = [
+      '/user/colleague-invite?scheme=J&revoke=J',
+      '/user/thank-you?assignment=J&later=J',
+      `/questionnaire/${w.self.id}?assignment=J`,
+      `/assignment/${w.self.id}?section=J`,
+      '/assignment/J',
+    ]
+    const anonymous = [
+      '/sign-in?brand=J&redirectTo=J',
+      '/verification?mode=invite&code=J',
+      '/verification?mode=J',
+    ]
+    for (const [paths, cookie] of [
+      [asAdmin, adminCookie],
+      [asEmployee, w.employeeCookie],
+      [anonymous, null],
+    ] as Array<[string[], string | null]>) {
+      for (const path of paths)
+        for (const value of junk) {
+          const url = path.replaceAll('J', value)
+          const response = await send(server, url, { cookie })
+          expect(response.status, url).toBeLessThan(500)
+        }
+    }
+  })
+
+  test('list URLs: a cursor holding a lone surrogate, and a search cut inside an emoji, still answer', async () => {
+    const cursor = Buffer.from(
+      JSON.stringify({ s: 'name', v: 'A\ud800', id: '00000000-0000-4000-8000-000000000000' }),
+    ).toString('base64url')
+    const emoji = encodeURIComponent('a'.repeat(99) + '\ud83d\ude00')
+    for (const path of [
+      `/admin/brand-management?after=${cursor}`,
+      `/admin/questionnaire-management?before=${cursor}`,
+      `/admin/employee-management?q=${emoji}`,
+      `/admin/email-management?tab=outbox&to=${emoji}`,
+    ]) {
+      const response = await send(server, path, { cookie: adminCookie })
+      expect(response.status, path).toBe(200)
+    }
   })
 })
 

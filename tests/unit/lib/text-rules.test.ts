@@ -2,9 +2,13 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ZodMiniType } from 'zod/mini'
 import {
+  clipText,
   isMultiLineText,
   isSingleLineText,
+  isStorableText,
+  searchTerm,
   TEXT_MESSAGES,
+  toStorableJson,
   withoutControlCharacters,
 } from '#app/lib/text-rules'
 import { setupSchema } from '#app/modules/auth/schemas'
@@ -139,6 +143,27 @@ describe.each(FREE_TEXT)('%s', (_label, schema, valid, name, message) => {
   )
 })
 
+describe.each(FREE_TEXT)('%s: text Postgres cannot store (issue 15, A5)', (_label, schema, valid, name) => {
+  it.each(['\ud800', '\udbff', '\udc00', '\udfff'])(
+    'refuses the lone surrogate %j beside the field, saying it cannot be saved',
+    (half) => {
+      const value = String(valid[name])
+      const result = schema.safeParse({ ...valid, [name]: value.slice(0, -1) + half + value.slice(-1) })
+      expect(result.success).toBe(false)
+      const issues = result.error!.issues.filter((i) => i.path.join('.') === name).map((i) => i.message)
+      expect(issues).toContain(TEXT_MESSAGES.unstorable)
+    },
+  )
+
+  it('takes a whole pair (an emoji) and characters beyond the C1 controls', () => {
+    const value = String(valid[name])
+    for (const text of ['\ud83d\ude00', '\ufffd', '\ufffe', 'é'])
+      expect(
+        schema.safeParse({ ...valid, [name]: value.slice(0, -1) + text + value.slice(-1) }).success,
+      ).toBe(true)
+  })
+})
+
 describe('answers', () => {
   const question = (kind: 'text' | 'textarea'): AnswerQuestion => ({
     id: UUID,
@@ -156,6 +181,9 @@ describe('answers', () => {
         const result = answerSchema(question(kind)).safeParse([`a${control}b`])
         expect(result.error?.issues.map((i) => i.message)).toEqual([TEXT_MESSAGES.multiLine])
       }
+      // Half of a pair: not text (JSON's "\ud800" makes one; a form's encoding cannot carry it).
+      const half = answerSchema(question(kind)).safeParse(['a\udc00b'])
+      expect(half.error?.issues.map((i) => i.message)).toEqual([TEXT_MESSAGES.multiLine])
     },
   )
 })
@@ -188,5 +216,65 @@ describe('the rule itself', () => {
         expect(isMultiLineText(`${a}\u0000${b}`)).toBe(false)
       }),
     )
+  })
+})
+
+describe('storable text (issue 15, A5)', () => {
+  // Every code point Postgres cannot hold as text or jsonb: NUL, and each half of a pair alone.
+  const bad = fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800')
+  const anyText = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.string({
+      unit: fc.constantFrom('a', ' ', '\u0000', '\ud800', '\udfff', '\ud83d\ude00', 'é', '\ufffd'),
+    }),
+  )
+
+  it('refuses any text holding NUL or a lone surrogate, in both field rules', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), bad, fc.string({ unit: 'grapheme' }), (a, b, c) => {
+        expect(isStorableText(a + b + c)).toBe(false)
+        expect(isSingleLineText(a + b + c)).toBe(false)
+        expect(isMultiLineText(a + b + c)).toBe(false)
+      }),
+    )
+  })
+
+  it('takes every well-formed string without NUL (emoji pairs, U+FFFD, non-characters)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
+        const wellFormed = text.replaceAll('\u0000', '')
+        expect(isStorableText(wellFormed)).toBe(true)
+      }),
+    )
+    for (const text of ['\ud83d\ude00', '\udbff\udfff', '\ufffd', '\uffff', '\ufdd0'])
+      expect(isStorableText(text)).toBe(true)
+  })
+
+  it('the list-URL cleaners never leave a lone surrogate, even when clipping cuts an emoji', () => {
+    fc.assert(
+      fc.property(anyText, fc.nat(120), (text, max) => {
+        expect(isStorableText(withoutControlCharacters(text))).toBe(true)
+        expect(isStorableText(searchTerm(text, max))).toBe(true)
+        expect(isStorableText(clipText(withoutControlCharacters(text), max))).toBe(true)
+      }),
+    )
+    expect(searchTerm('a'.repeat(99) + '\ud83d\ude00')).toBe('a'.repeat(99))
+    expect(clipText('ab\ud83d\ude00', 4)).toBe('ab\ud83d\ude00')
+  })
+
+  it('toStorableJson replaces every NUL and lone surrogate, in keys and values at any depth', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), anyText, (json, text) => {
+        const cleaned = toStorableJson({ json, [text]: [text, { text }] })
+        const serialised = JSON.stringify(cleaned)
+        expect(serialised).not.toMatch(/\\u0000|\\ud[89a-f][0-9a-f]{2}/i)
+        expect(isStorableText(serialised)).toBe(true)
+      }),
+    )
+    expect(toStorableJson({ title: 'a\ud800b\u0000', n: 3, nested: [{ x: '\udfff' }] })).toEqual({
+      title: 'a\ufffdb\ufffd',
+      n: 3,
+      nested: [{ x: '\ufffd' }],
+    })
   })
 })

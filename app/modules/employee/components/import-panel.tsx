@@ -9,6 +9,7 @@ import {
   ImportUploadSchema,
   ROW_PROBLEM_LABELS,
   type ImportRowsPage,
+  type ImportRowView,
   type ImportView,
   type RowOutcome,
   type RowProblem,
@@ -51,9 +52,9 @@ export function ImportUploadForm({ lastResult }: { lastResult: FormResult }) {
         </a>
       </div>
       <p className="text-sm text-slate-700">
-        Nothing is imported until you have checked the preview. Importing the same file again updates names
-        and phone numbers; it never adds anyone twice. No e-mail is sent: people get their activation e-mail
-        when their scheme is launched.
+        Nothing is imported until you have checked the preview. Importing the same file again never adds
+        anyone twice, and people who already have an account keep their name and phone unless you choose to
+        update them. No e-mail is sent: people get their activation e-mail when their scheme is launched.
       </p>
     </Form>
   )
@@ -84,6 +85,27 @@ function ProblemCounts({ counts }: { counts: ImportView['problemCounts'] }) {
 
 type Href = (changes: Record<string, string | null>) => string
 
+/**
+ * What importing a valid row will do. A colleague's account (someone who only gave feedback) turning
+ * into an employee's is said out loud, as is a name in the file that differs from the account's:
+ * the account keeps its own unless the admin ticks "update names".
+ */
+function ReadyNote({ row }: { row: ImportRowView }) {
+  const { account } = row
+  if (!account) return <>Ready: new employee</>
+  const keepsName =
+    account.name && account.name !== row.name
+      ? ` Keeps the name “${account.name}” unless you update names.`
+      : ''
+  if (account.role === 'colleague')
+    return (
+      <p className="rounded-md bg-amber-50 px-2 py-1 text-amber-900">
+        {`Ready: already has an account as a colleague; becomes an employee of ${row.company ?? row.companyName}.${keepsName}`}
+      </p>
+    )
+  return <>{`Ready: already an employee.${keepsName}`}</>
+}
+
 function RowsTable({
   view,
   page,
@@ -113,7 +135,13 @@ function RowsTable({
         ) : null}
       </nav>
       {page.rows.length ? (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
+        // Scrolls sideways on a phone: focusable, so a keyboard can scroll it too (as the report's tables).
+        <div
+          className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white"
+          tabIndex={0}
+          role="region"
+          aria-label={`${show === 'problems' ? 'Rows with problems' : 'Rows'} of ${view.fileName}, scrollable`}
+        >
           <table className="w-full text-left text-sm">
             <caption className="sr-only">
               {show === 'problems' ? 'Rows with problems' : 'Rows'} of {view.fileName}
@@ -164,10 +192,8 @@ function RowsTable({
                       ) : (
                         '—'
                       )
-                    ) : row.existing ? (
-                      'Ready: updates their details'
                     ) : (
-                      'Ready: new employee'
+                      <ReadyNote row={row} />
                     )}
                   </td>
                 </tr>
@@ -263,8 +289,11 @@ export function ImportPanel({
           <p className="text-slate-800">
             {`${plural(view.rows, 'row', 'rows')} read: ${plural(valid, 'row is', 'rows are')} ready to import ` +
               `(${plural(valid - view.existingRows, 'new employee', 'new employees')}, ` +
-              `${plural(view.existingRows, 'existing account', 'existing accounts')} updated), and ` +
-              `${plural(view.problemRows, 'row has', 'rows have')} problems and will be skipped.`}
+              `${plural(view.existingRows, 'existing account', 'existing accounts')}` +
+              (view.colleagueRows
+                ? `, of which ${plural(view.colleagueRows, 'colleague becomes an employee', 'colleagues become employees')}`
+                : '') +
+              `), and ${plural(view.problemRows, 'row has', 'rows have')} problems and will be skipped.`}
           </p>
         )}
         {view.problemRows ? (
@@ -298,6 +327,25 @@ export function ImportPanel({
               <input type="hidden" name="intent" value="import" />
               <input type="hidden" name="importId" value={view.id} />
               <FormErrors id={form.errorId} errors={form.errors} />
+              {view.existingRows ? (
+                <div className="flex flex-col gap-1">
+                  <div className="flex items-start gap-2">
+                    <input
+                      {...getInputProps(fields.updateNames, { type: 'checkbox' })}
+                      aria-describedby={`${fields.updateNames.id}-help`}
+                      className="mt-1 h-4 w-4 accent-indigo-700"
+                    />
+                    <label htmlFor={fields.updateNames.id} className="label">
+                      Update names (and phones) of existing people
+                    </label>
+                  </div>
+                  <p id={`${fields.updateNames.id}-help`} className="text-sm text-slate-700">
+                    Off: the {plural(view.existingRows, 'person', 'people')} who already{' '}
+                    {view.existingRows === 1 ? 'has' : 'have'} an account keep the name and phone they have.
+                    On: they take the file’s.
+                  </p>
+                </div>
+              ) : null}
               {view.schemes.length ? (
                 <SelectField
                   label="Also enrol them into a scheme (optional)"
