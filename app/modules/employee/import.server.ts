@@ -294,6 +294,11 @@ export async function uploadEmployeeCsv(actor: Actor, request: Request): Promise
       if (name === 'intent' && intent === undefined) intent = value
     })
     parser.on('file', (name, stream, info) => {
+      // A body that stops short (no closing boundary, a connection cut mid-upload) makes busboy
+      // destroy the part it is reading with that error: a part without an 'error' listener would
+      // end the process. The parser's own 'error' below says what went wrong; receiveFile also
+      // stops reading its part on it.
+      stream.on('error', () => undefined)
       // Only the form's one file, after its intent; anything else is read past.
       if (task || name !== 'file' || intent !== 'upload') {
         stream.resume()
@@ -313,11 +318,14 @@ export async function uploadEmployeeCsv(actor: Actor, request: Request): Promise
   await finished.catch(() => {
     broken = true
   })
-  const outcome = task ? await task : undefined
   if (broken) {
+    // The file may have been cut off half-way: nothing of it is kept, whatever got staged. (When
+    // the client hung up, nobody reads this answer; the request still ends cleanly.)
+    const outcome = await task?.catch(() => undefined)
     if (outcome?.ok) await discardImport(outcome.value.importId)
-    return refuse(FILE_PROBLEMS.notCsv)
+    return refuse(FILE_PROBLEMS.incomplete)
   }
+  const outcome = task ? await task : undefined
   if (!outcome)
     return intent === 'upload' ? refuseField('file', FILE_PROBLEMS.missing) : refuse(FILE_PROBLEMS.notCsv)
   if (!outcome.ok) return outcome
@@ -336,6 +344,9 @@ async function receiveFile(
   const gate = new PassThrough()
   stream.pipe(gate)
   stream.on('limit', () => gate.destroy(new FileProblem(FILE_PROBLEMS.tooLarge)))
+  // pipe() does not pass a source's error on: a part cut off mid-file would leave the reader below
+  // waiting for the rest for ever.
+  stream.on('error', (error) => gate.destroy(error))
   const [created] = await db
     .insert(employeeImports)
     .values({ createdBy: actor.id, fileName: cleanFileName(fileName) })
