@@ -27,6 +27,7 @@ import { initSentry, flushSentry } from '#app/modules/monitoring/sentry.server'
 import { closeRealtime } from '#app/modules/realtime/listener.server'
 import { compressResponses } from './compression'
 import { outageAnswer, wantsPage } from './outage'
+import { installProcessGuards } from './process-guards'
 import { securityHeaders } from './security-headers'
 import './context'
 
@@ -275,6 +276,8 @@ export async function main(
     return closing
   }
   if (options.installSignalHandlers !== false) {
+    // An error nobody caught: a request's own stays with that request (ADR 024).
+    installProcessGuards(shutdown)
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
         shutdown(signal).then(
