@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { PassThrough, Readable } from 'node:stream'
+import { PassThrough, pipeline, Readable } from 'node:stream'
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web'
 import busboy from 'busboy'
 import { parse, CsvError, type Info } from 'csv-parse'
@@ -727,7 +727,13 @@ export async function importErrorReport(
       after = Number(rows[rows.length - 1]!.line)
     }
   }
-  const csv = Readable.from(records()).pipe(stringify({ bom: true, record_delimiter: 'windows' }))
+  // pipeline(), not pipe(): a query failing half-way must error the stream that is read (the
+  // download is cut off), not an unwatched one upstream, which would end the process.
+  const csv = pipeline(
+    Readable.from(records()),
+    stringify({ bom: true, record_delimiter: 'windows' }),
+    () => undefined,
+  )
   const base = current.fileName.replace(/\.csv$/i, '')
   return { fileName: `${base}-problems.csv`, body: Readable.toWeb(csv) as unknown as ReadableStream }
 }
