@@ -19,10 +19,11 @@ import { currentLoadContext } from '#app/lib/request-scope.server'
 export function installProcessGuards(stop: (reason: string) => Promise<void>) {
   let stopping = false
   const fail = (kind: 'uncaught exception' | 'unhandled rejection', error: unknown) => {
-    // The code tells a dropped connection (ECONNRESET) from a bug; the logger keeps name, message
-    // and stack of an Error, without a failed statement's parameters.
+    // The code tells a dropped connection (ECONNRESET) from a bug (not under `code`: the logger
+    // redacts that key, one-time codes travel under it). Of an Error the logger keeps name,
+    // message and stack, without a failed statement's parameters.
     const code = (error as { code?: unknown } | null)?.code
-    const fields = { error, ...(typeof code === 'string' ? { code } : {}) }
+    const fields = { error, ...(typeof code === 'string' ? { errorCode: code } : {}) }
     const scope = currentLoadContext()
     if (scope) {
       log.error(`${kind} in a request: the server keeps running`, { requestId: scope.requestId, ...fields })
