@@ -1,4 +1,3 @@
-import fs from 'node:fs'
 import http from 'node:http'
 import { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -8,7 +7,13 @@ import { createUser } from '#db/factories'
 import { sessionCookieFor } from '#tests/support/app'
 import { createAnswersAtScale } from '#tests/support/answers-at-scale'
 import { useTestDatabase } from '#tests/support/database'
-import { useServerProcesses, waitUntilReady, type ServerProcess } from '#tests/support/server-process'
+import {
+  rssMb,
+  untilIdle,
+  useServerProcesses,
+  waitUntilReady,
+  type ServerProcess,
+} from '#tests/support/server-process'
 import { freePort } from '#tests/integration/auth/helpers'
 
 /**
@@ -36,34 +41,12 @@ let cookie = ''
 let server: ServerProcess | undefined
 let origin = ''
 
-const rssMb = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
-/** CPU time the process has used (user + system), in clock ticks. */
-const cpuTicks = (pid: number) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return Number(fields[11]) + Number(fields[12])
-}
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const healthz = () =>
   fetch(`${origin}/healthz`).then(
     (r) => r.status,
     () => 0,
   )
-
-/** Waits until the process has used no CPU for `quietMs`: it is waiting (here: for the client). */
-async function untilIdle(pid: number, quietMs: number, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs
-  let last = cpuTicks(pid)
-  let quietSince = Date.now()
-  while (Date.now() < deadline) {
-    await tick(100)
-    const now = cpuTicks(pid)
-    if (now !== last) quietSince = Date.now()
-    last = now
-    if (Date.now() - quietSince >= quietMs) return true
-  }
-  return false
-}
 
 describe.skipIf(!onPostgres)(`a streamed download through the running server (heap ${HEAP_MB} MB)`, () => {
   beforeAll(async () => {
