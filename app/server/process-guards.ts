@@ -12,8 +12,9 @@ import { currentLoadContext } from '#app/lib/request-scope.server'
  * What happened while handling a request (the request scope, app.ts, is still current when the
  * error surfaces, since it follows the async work the request started) concerns that request: it is
  * logged at error with the request id and the server keeps serving everyone else. An error outside
- * any request (start-up, a worker's timer) leaves the process in a state nobody planned for: it is
- * logged and the server stops the way SIGTERM stops it, exiting 1 (a supervisor restarts it).
+ * any request (a worker's timer, the LISTEN connection) leaves the process in a state nobody
+ * planned for: it is logged and the server stops the way SIGTERM stops it, exiting 1 (a supervisor
+ * restarts it). Installed once the server listens: start-up failures end it as before.
  * Neither is ever silent: each is an `error` line with the stack (query parameters redacted).
  */
 export function installProcessGuards(stop: (reason: string) => Promise<void>) {
