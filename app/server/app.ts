@@ -2,7 +2,6 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
-import { createRequestHandler } from '@react-router/express'
 import express from 'express'
 import expressStaticGzip from 'express-static-gzip'
 import type { AppLoadContext, ServerBuild } from 'react-router'
@@ -28,6 +27,8 @@ import { initSentry, flushSentry } from '#app/modules/monitoring/sentry.server'
 import { closeRealtime } from '#app/modules/realtime/listener.server'
 import { compressResponses } from './compression'
 import { outageAnswer, wantsPage } from './outage'
+import { installProcessGuards } from './process-guards'
+import { createRequestHandler } from './request-handler'
 import { securityHeaders } from './security-headers'
 import './context'
 
@@ -279,6 +280,8 @@ export async function main(
     return closing
   }
   if (options.installSignalHandlers !== false) {
+    // An error nobody caught: a request's own stays with that request (ADR 029).
+    installProcessGuards(shutdown)
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
         shutdown(signal).then(

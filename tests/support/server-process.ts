@@ -81,3 +81,32 @@ export async function waitUntilReady(url: string, server: ServerProcess, timeout
   }
   return false
 }
+
+/** A process's resident memory now, in MB (Linux). */
+export function rssMb(pid: number) {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+}
+
+/** CPU time a process has used so far (user + system), in clock ticks (Linux). */
+export function cpuTicks(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return Number(fields[11]) + Number(fields[12])
+}
+
+/**
+ * Waits until a process has used no CPU for `quietMs`: it has done what it was given and waits
+ * (for a client, for the rest of a body). False when that did not happen within `timeoutMs`.
+ */
+export async function untilIdle(pid: number, quietMs: number, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs
+  let last = cpuTicks(pid)
+  let quietSince = Date.now()
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const now = cpuTicks(pid)
+    if (now !== last) quietSince = Date.now()
+    last = now
+    if (Date.now() - quietSince >= quietMs) return true
+  }
+  return false
+}

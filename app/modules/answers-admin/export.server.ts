@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { Readable } from 'node:stream'
+import { pipeline, Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import { sql } from 'drizzle-orm'
 import type { Relationship } from '#db/enums'
@@ -7,6 +7,7 @@ import { getDb, queryRows } from '#db/client'
 import { responses } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
 import { ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
+import { inPieces } from '#app/lib/stream-pieces.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { scaleLabel, scaleRange, type AnswerQuestion } from '#app/modules/assignment/answer-schemas'
 import { neutraliseFormula } from '#app/modules/employee/import.server'
@@ -211,10 +212,19 @@ export async function* exportRecords(
   }
 }
 
-/** The CSV bytes: UTF-8 with a BOM (Excel reads accents right), CRLF line ends. */
+/**
+ * The CSV bytes: UTF-8 with a BOM (Excel reads accents right), CRLF line ends; in 64 KiB pieces,
+ * not a chunk per row. Joined with pipeline(), not pipe(): a query failing half-way errors the
+ * stream that is read (the download is cut off and logged) instead of an unwatched one upstream,
+ * which would end the process.
+ */
 export function exportCsvStream(filter: ResponseFilter, options: ExportOptions, batchSize = EXPORT_BATCH) {
-  return Readable.from(exportRecords(filter, options, batchSize)).pipe(
+  return pipeline(
+    Readable.from(exportRecords(filter, options, batchSize)),
     stringify({ bom: true, record_delimiter: 'windows' }),
+    inPieces(),
+    // The error reaches the last stream, whose reader handles it.
+    () => undefined,
   )
 }
 

@@ -159,6 +159,8 @@ export const FILE_PROBLEMS = {
   unreadable: (line: number, reason: string) =>
     `Line ${line} could not be read (${reason}). Fix the file and upload it again; nothing was imported.`,
   notCsv: 'This file could not be read as CSV. Save it as “CSV UTF-8” and upload it again.',
+  incomplete:
+    'The file did not arrive whole (the upload was interrupted or cut short). Nothing was kept: upload it again.',
 } as const
 
 const importId = z.uuid({ error: 'This import could not be identified. Upload the file again.' })

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { PassThrough, Readable } from 'node:stream'
+import { PassThrough, pipeline, Readable } from 'node:stream'
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web'
 import busboy from 'busboy'
 import { parse, CsvError, type Info } from 'csv-parse'
@@ -329,6 +329,11 @@ export async function uploadEmployeeCsv(actor: Actor, request: Request): Promise
       if (name === 'intent' && intent === undefined) intent = value
     })
     parser.on('file', (name, stream, info) => {
+      // A body that stops short (no closing boundary, a connection cut mid-upload) makes busboy
+      // destroy the part it is reading with that error: a part without an 'error' listener would
+      // end the process. The parser's own 'error' below says what went wrong; receiveFile also
+      // stops reading its part on it.
+      stream.on('error', () => undefined)
       // Only the form's one file, after its intent; anything else is read past.
       if (task || name !== 'file' || intent !== 'upload') {
         stream.resume()
@@ -348,11 +353,14 @@ export async function uploadEmployeeCsv(actor: Actor, request: Request): Promise
   await finished.catch(() => {
     broken = true
   })
-  const outcome = task ? await task : undefined
   if (broken) {
+    // The file may have been cut off half-way: nothing of it is kept, whatever got staged. (When
+    // the client hung up, nobody reads this answer; the request still ends cleanly.)
+    const outcome = await task?.catch(() => undefined)
     if (outcome?.ok) await discardImport(outcome.value.importId)
-    return refuse(FILE_PROBLEMS.notCsv)
+    return refuse(FILE_PROBLEMS.incomplete)
   }
+  const outcome = task ? await task : undefined
   if (!outcome)
     return intent === 'upload' ? refuseField('file', FILE_PROBLEMS.missing) : refuse(FILE_PROBLEMS.notCsv)
   if (!outcome.ok) return outcome
@@ -371,6 +379,9 @@ async function receiveFile(
   const gate = new PassThrough()
   stream.pipe(gate)
   stream.on('limit', () => gate.destroy(new FileProblem(FILE_PROBLEMS.tooLarge)))
+  // pipe() does not pass a source's error on: a part cut off mid-file would leave the reader below
+  // waiting for the rest for ever.
+  stream.on('error', (error) => gate.destroy(error))
   const [created] = await db
     .insert(employeeImports)
     .values({ createdBy: actor.id, fileName: cleanFileName(fileName) })
@@ -783,7 +794,13 @@ export async function importErrorReport(
       after = Number(rows[rows.length - 1]!.line)
     }
   }
-  const csv = Readable.from(records()).pipe(stringify({ bom: true, record_delimiter: 'windows' }))
+  // pipeline(), not pipe(): a query failing half-way must error the stream that is read (the
+  // download is cut off), not an unwatched one upstream, which would end the process.
+  const csv = pipeline(
+    Readable.from(records()),
+    stringify({ bom: true, record_delimiter: 'windows' }),
+    () => undefined,
+  )
   const base = current.fileName.replace(/\.csv$/i, '')
   return { fileName: `${base}-problems.csv`, body: Readable.toWeb(csv) as unknown as ReadableStream }
 }

@@ -676,6 +676,113 @@ function build(c: JunkCase): Built {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Cut-off uploads (issue 15, A1): a multipart body that stops short, as a browser's cancelled
+// upload or a dropped connection leaves it, posted to the pages' forms — those with a file input
+// above all (the CSV import, a brand's logo, a questionnaire's JSON, profile photos). The file is a
+// CSV long enough that the import has staged rows when the body stops. Nothing may be kept, and
+// the server must answer (the process ended on the CSV import's cut-off file before). It runs
+// before the junk below, on the world as seeded (the junk may end sessions, delete a brand).
+
+/** 3,000 employees (~110 kB): the CSV import stages them in batches while the body arrives. */
+const UPLOAD = Buffer.from(
+  `name,email,company\n${Array.from({ length: 3_000 }, (_, i) => `Person ${i},cut${i}@example.test,Acme Ltd\n`).join('')}`,
+)
+
+/** The form as a browser posts it (its file inputs carry UPLOAD), and where its closing boundary starts. */
+function multipartOf(form: Found, submitter: number) {
+  const boundary = `----cut${crypto.randomBytes(8).toString('hex')}`
+  const fields: Array<[string, string | Buffer]> = form.fields.map(([k, v]) => [k, v])
+  if (form.submitters.length) fields.push(form.submitters[submitter % form.submitters.length]!)
+  for (const name of form.files) fields.push([name, UPLOAD])
+  const parts = fields.map(([name, value]) =>
+    typeof value === 'string'
+      ? Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      : Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="people.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+          ),
+          value,
+          Buffer.from('\r\n'),
+        ]),
+  )
+  const open = Buffer.concat(parts)
+  return {
+    body: Buffer.concat([open, Buffer.from(`--${boundary}--\r\n`)]),
+    // Cutting anywhere up to here leaves a body that cannot be complete.
+    closingAt: open.length,
+    type: `multipart/form-data; boundary=${boundary}`,
+  }
+}
+
+test(`a multipart body cut off anywhere, posted to the forms (with a file above all), answers below 500 and keeps nothing (seed ${SEED})`, async () => {
+  const fileForms = found.filter((f) => f.files.length)
+  // The upload forms the issue names are among them; the world has them all.
+  expect(fileForms.map((f) => `${f.role} ${new URL(f.target, 'http://x').pathname}`)).toEqual(
+    expect.arrayContaining([
+      'admin /admin/employee-management',
+      `admin /admin/brand-management/${ids.brand}`,
+      'admin /admin/questionnaire-management',
+      'employee /user/edit-profile',
+    ]),
+  )
+  const counts = { refused: 0, other: 0 }
+  let stored = await fingerprint()
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record({
+        withFile: fc.constantFrom(true, true, true, false),
+        form: fc.nat(),
+        submitter: fc.nat(),
+        // Just before the closing boundary (the whole form but its end), or anywhere before it.
+        cut: fc.oneof(fc.constant(1), fc.double({ min: 0, max: 1, noNaN: true })),
+      }),
+      async ({ withFile, form: pick, submitter, cut }) => {
+        const pool = withFile ? fileForms : found
+        const form = pool[pick % pool.length]!
+        const { body, closingAt, type } = multipartOf(form, submitter)
+        const length = Math.max(1, Math.round(closingAt * cut))
+        const describe = `POST ${form.target} as ${form.role}: ${length} of ${body.length} bytes (closing boundary at ${closingAt})`
+        const cookie = [cookies[form.role], form.linkCookie].filter(Boolean).join('; ')
+        let response: Response
+        try {
+          response = await fetch(server.url + form.target, {
+            method: 'POST',
+            headers: { 'Content-Type': type, ...(cookie ? { Cookie: cookie } : {}) },
+            body: body.subarray(0, length),
+            redirect: 'manual',
+            signal: AbortSignal.timeout(20_000),
+          })
+          await response.arrayBuffer()
+        } catch (error) {
+          throw new Error(`${describe}\n→ the request failed: ${String(error)}`, { cause: error })
+        }
+        if (VERBOSE) console.log(`${response.status} ${describe}`)
+        expect(response.status, describe).toBeLessThan(500)
+        // A form with a file always reads its body, and this visitor gets past its guard: a body
+        // that cannot be complete is refused. (Other forms' routes may not read it: sign-out.)
+        if (form.files.length)
+          expect(response.status, `${describe} → ${response.headers.get('location')}`).toBe(400)
+        if (response.status >= 400) counts.refused++
+        else counts.other++
+        const after = await fingerprint()
+        if (response.status >= 400)
+          expect(changedTables(stored, after), `${describe}\n→ ${response.status} wrote rows`).toEqual([])
+        stored = after
+        const signedOut = response.headers
+          .getSetCookie()
+          .some((h) => /^__session=(;|[^;]*;.*max-age=0)/i.test(h))
+        if (form.role !== 'anonymous' && signedOut) {
+          cookies[form.role] = await sessionCookieFor(userIds[form.role])
+          stored = await fingerprint()
+        }
+      },
+    ),
+    { numRuns: Math.max(40, Math.round(RUNS / 5)), seed: SEED, endOnFailure: true },
+  )
+  console.log(`fuzz, cut-off multipart: ${JSON.stringify(counts)}`)
+}, 600_000)
+
+// ---------------------------------------------------------------------------------------------
 
 const statuses = new Map<number, number>()
 let before: Fingerprint | undefined
