@@ -347,18 +347,25 @@ export async function uploadEmployeeCsv(actor: Actor, request: Request): Promise
     parser.on('error', reject)
   })
   const body = Readable.fromWeb(request.body as NodeWebReadableStream<Uint8Array>)
-  body.on('error', (error) => parser.destroy(error))
+  let bodyFailed = false
+  body.on('error', (error) => {
+    bodyFailed = true
+    parser.destroy(error)
+  })
   body.pipe(parser)
-  let broken = false
-  await finished.catch(() => {
-    broken = true
+  let broken: unknown = null
+  await finished.catch((error: unknown) => {
+    broken = error ?? new Error('multipart parse failed')
   })
   if (broken) {
-    // The file may have been cut off half-way: nothing of it is kept, whatever got staged. (When
-    // the client hung up, nobody reads this answer; the request still ends cleanly.)
+    // Nothing of a broken body is kept, whatever got staged. (When the client hung up, nobody reads
+    // this answer; the request still ends cleanly.)
     const outcome = await task?.catch(() => undefined)
     if (outcome?.ok) await discardImport(outcome.value.importId)
-    return refuse(FILE_PROBLEMS.incomplete)
+    // A body that stopped short (a cancelled upload, a dropped connection, no closing boundary) is
+    // "did not arrive whole"; a part busboy cannot read at all (a malformed header) is "not CSV".
+    const cutOff = bodyFailed || /unexpected end/i.test(broken instanceof Error ? broken.message : '')
+    return refuse(cutOff ? FILE_PROBLEMS.incomplete : FILE_PROBLEMS.notCsv)
   }
   const outcome = task ? await task : undefined
   if (!outcome)
