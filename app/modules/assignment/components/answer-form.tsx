@@ -62,7 +62,8 @@ export function AnswerForm({
         <MissingList message={refusal.message} missing={refusal.missing} assignmentId={assignment.id} />
       ) : null}
 
-      <div className="card flex flex-col gap-8">
+      {/* A little less padding on a phone: a rating scale's row of points needs the width. */}
+      <div className="card flex flex-col gap-8 p-4 sm:p-6">
         <div className="flex flex-col gap-1">
           <h2 id="section-title" className="text-xl font-semibold">
             {section.title}
