@@ -61,6 +61,8 @@ export type AnsweringView = {
   sections: SectionSummary[]
   /** The section shown (1-based); 0 when the questionnaire has no questions. */
   current: number
+  /** `?confirm=submit` on the last section: the page asks "Ready to submit?" before it submits. */
+  confirmSubmit: boolean
   /** The current section's questions when answering; every question in the read-only modes. */
   questions: ViewQuestion[]
   totals: ProgressTotals
@@ -77,7 +79,7 @@ function pickSection(raw: string | null | undefined, lastSection: number | null,
 export async function getAnsweringView(
   rawId: string | undefined,
   viewer: Viewer,
-  options: { section?: string | null; showMissing?: boolean } = {},
+  options: { section?: string | null; showMissing?: boolean; confirmSubmit?: boolean } = {},
 ): Promise<AnsweringView> {
   const id = parseId(rawId)
   const row = await findAssignment(id, viewer)
@@ -185,6 +187,7 @@ export async function getAnsweringView(
     notice,
     sections: progress.sections,
     current,
+    confirmSubmit: Boolean(options.confirmSubmit) && mode === 'answer' && current === sections.length,
     questions: shown,
     totals: progress.totals,
   }

@@ -1,0 +1,19 @@
+/**
+ * Small rules of English that pages and e-mails share, so that a count or a name reads right
+ * wherever it is written. Client-safe: no server imports.
+ */
+
+/** "1 employee", "2 employees", "1,000 employees". */
+export function plural(n: number, one: string, many: string) {
+  return `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`
+}
+
+/**
+ * A name's possessive, with a typographic apostrophe: "Erin’s", "Harbour Partners’". A name that
+ * already ends in s takes the apostrophe alone. Write it on the bare name: never after a closing
+ * quotation mark ("“Harbour Partners”’s logo").
+ */
+export function possessive(name: string) {
+  const trimmed = name.trim()
+  return /s$/i.test(trimmed) ? `${trimmed}’` : `${trimmed}’s`
+}
