@@ -179,7 +179,7 @@ export async function getAnsweringView(
       questionnaireTitle: row.questionnaireTitle,
       schemeName: row.schemeName,
       deadline: dateLabel(deadline, row.timeZone),
-      timeLeft: timeLeft(deadline),
+      timeLeft: timeLeft(deadline, row.timeZone),
       submittedAt: row.submittedAt ? dateLabel(row.submittedAt, row.timeZone) : null,
     },
     mode,

@@ -132,7 +132,7 @@ export async function getQuestionnaireIntro(
         subjectName: subjectLabel(r),
         schemeName: r.schemeName,
         deadline: dateLabel(deadline, r.timeZone),
-        timeLeft: timeLeft(deadline),
+        timeLeft: timeLeft(deadline, r.timeZone),
         phase: schemePhase(schemeOf(r)),
         resumeSection: (r.lastSection ?? 0) + 1,
         brand: brandLookOf(r),
