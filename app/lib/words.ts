@@ -17,3 +17,11 @@ export function possessive(name: string) {
   const trimmed = name.trim()
   return /s$/i.test(trimmed) ? `${trimmed}’` : `${trimmed}’s`
 }
+
+/**
+ * "a company", "an email template", "a user": a noun with its indefinite article, by its first
+ * sound (a vowel letter, but not the "you" of user or unit). Enough for the portal's own nouns.
+ */
+export function withArticle(noun: string) {
+  return /^(?:[aeio]|u(?!s|ni))/i.test(noun) ? `an ${noun}` : `a ${noun}`
+}

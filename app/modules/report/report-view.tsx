@@ -4,6 +4,7 @@ import { Link } from 'react-router'
 import { TableScroller } from '#app/components/table-scroller'
 import { CHART_COLORS } from '#app/config/constants'
 import { formatDate } from '#app/lib/dates'
+import { plural } from '#app/lib/words'
 import { radarScaleNote, type Series } from './chart-series'
 import { ChartSlot, DrawAllCharts, loadCharts, loadedCharts, type Charts } from './chart-slot'
 import {
@@ -35,10 +36,6 @@ const AVERAGE_LABEL = 'All colleagues'
 
 /** "Peers (3)": a group's series names how many colleagues it pools. */
 const groupLabel = (group: ReportGroup) => `${group.label} (${group.raters})`
-
-function plural(n: number, one: string, many: string) {
-  return `${n} ${n === 1 ? one : many}`
-}
 
 /** "4 of 8 invited colleagues answered" */
 export function answeredLine(header: Pick<ReportHeader, 'invited' | 'colleaguesSubmitted'>) {
