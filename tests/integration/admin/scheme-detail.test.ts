@@ -522,7 +522,7 @@ describe('launch', () => {
 
     const one = await question([(await person(null)).id])
     expect(one.text).toContain(
-      'The enrolled employee gets one e-mail: an activation link, as they have no account yet.',
+      'The enrolled employee gets one e-mail: an activation link, as they have no account yet. The scheme is open from now on and the e-mail goes out at once.',
     )
     const accounts = await question([(await person('a password')).id, (await person('a password')).id])
     expect(accounts.text).toContain(

@@ -360,6 +360,7 @@ function Lifecycle({
   const zone = zoneName(scheme.closesAt, scheme.timeZone)
   const opensLater = new Date(scheme.opensAt).getTime() > Date.now()
   const closesLocal = instantToZonedTime(scheme.closesAt, scheme.timeZone)
+  const oneMail = scheme.enrolled - scheme.disabledMembers === 1
   return (
     <section aria-labelledby="lifecycle-title" className="card flex flex-col gap-4">
       <h2 id="lifecycle-title" className="text-lg font-semibold">
@@ -383,8 +384,8 @@ function Lifecycle({
             <p className="text-slate-800">
               {launchMailsSentence(scheme)}{' '}
               {opensLater
-                ? `The e-mails wait until the scheme opens, ${formatDateTime(scheme.opensAt, scheme.timeZone)}.`
-                : 'The scheme is open from now on and the e-mails go out at once.'}{' '}
+                ? `${oneMail ? 'The e-mail waits' : 'The e-mails wait'} until the scheme opens, ${formatDateTime(scheme.opensAt, scheme.timeZone)}.`
+                : `The scheme is open from now on and the ${oneMail ? 'e-mail goes' : 'e-mails go'} out at once.`}{' '}
               This cannot be undone.
             </p>
           </ConfirmPanel>
