@@ -3,6 +3,7 @@
  * server formats them (pages and e-mails), so the first render and the hydrated page read the same.
  * An unknown zone name falls back to UTC rather than failing a page.
  */
+import { daysLeftLabel } from './words'
 
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
@@ -87,13 +88,7 @@ export function daysLeft(deadline: Date, timeZone = 'UTC', now = new Date()): nu
   return Math.round((day(deadline) - day(now)) / DAY_MS)
 }
 
-/** {@link daysLeft} in words: "15 days left", "1 day left", "last day"; null once past. */
-export function daysLeftLabel(days: number | null): string | null {
-  if (days === null) return null
-  return days === 0 ? 'last day' : `${days} ${days === 1 ? 'day' : 'days'} left`
-}
-
-/** The words for the days left before a deadline in the scheme's zone ({@link daysLeft}). */
+/** The words for the days left before a deadline in the scheme's zone ({@link daysLeft}, words.ts). */
 export function timeLeft(deadline: Date, timeZone = 'UTC', now = new Date()): string | null {
   return daysLeftLabel(daysLeft(deadline, timeZone, now))
 }

@@ -25,3 +25,13 @@ export function possessive(name: string) {
 export function withArticle(noun: string) {
   return /^(?:[aeio]|u(?!s|ni))/i.test(noun) ? `an ${noun}` : `a ${noun}`
 }
+
+/**
+ * The days left before a deadline in words (the count is dates.ts daysLeft): "15 days left",
+ * "1 day left", "last day"; null once past. Here rather than in dates.ts so that a page that only
+ * words a count the server made does not load the date functions.
+ */
+export function daysLeftLabel(days: number | null): string | null {
+  if (days === null) return null
+  return days === 0 ? 'last day' : `${days} ${days === 1 ? 'day' : 'days'} left`
+}

@@ -2,7 +2,6 @@ import { describe, expect, test } from 'vitest'
 import {
   canonicalTimeZone,
   daysLeft,
-  daysLeftLabel,
   endOfDay,
   formatDate,
   formatDateTime,
@@ -12,6 +11,7 @@ import {
   zonedTimeToInstant,
   zoneName,
 } from '#app/lib/dates'
+import { daysLeftLabel } from '#app/lib/words'
 
 describe('dates in a scheme’s time zone', () => {
   test('a deadline reads in the zone it was set in, naming the zone', () => {
