@@ -189,7 +189,30 @@ test('the colleague answers every section through their link, with autosave, and
   await page.getByRole('button', { name: /^5\. Growth/ }).click()
   await expect(page).toHaveURL(/\?section=5$/)
 
+  // "Submit answers" asks first, without JavaScript too: the last section again with the question
+  // where its buttons were. "Not yet" goes back and submits nothing.
+  const noScript = await browser.newContext({ javaScriptEnabled: false })
+  await noScript.addCookies(await page.context().cookies())
+  const asked = await noScript.newPage()
+  await asked.goto(`${assignmentUrl}?section=5`)
+  await asked.getByRole('button', { name: 'Submit answers' }).click()
+  await expect(asked).toHaveURL(/\?section=5&confirm=submit#confirm-submit$/)
+  await expect(asked.getByRole('heading', { name: 'Ready to submit?' })).toBeVisible()
+  await expect(asked.getByText('Once you submit, your answers cannot be changed.')).toBeVisible()
+  await expect(asked.getByRole('button', { name: 'Submit answers' })).toHaveCount(0)
+  await asked.getByRole('link', { name: 'Not yet' }).click()
+  await expect(asked).toHaveURL(/\?section=5$/)
+  await expect(asked.getByRole('button', { name: 'Submit answers' })).toBeVisible()
+  await noScript.close()
+
+  // With JavaScript: the same step, focused on its question; then the answers go in.
   await page.getByRole('button', { name: 'Submit answers' }).click()
+  await expect(page).toHaveURL(/\?section=5&confirm=submit/)
+  const question = page.getByRole('heading', { name: 'Ready to submit?' })
+  await expect(question).toBeFocused()
+  await expect(page.getByText('Once you submit, your answers cannot be changed.')).toBeVisible()
+  await expectAccessible(page)
+  await page.getByRole('button', { name: 'Yes, submit my answers' }).click()
   await expect(page).toHaveURL(/\/user\/thank-you\?assignment=/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you')
   await expect(page.getByText(`Your feedback for ${SUBJECT} has been submitted.`)).toBeVisible()

@@ -36,6 +36,9 @@ async function answerQuestionnaire(page: Page, pick: number) {
     }
   }
   await page.getByRole('button', { name: 'Submit answers' }).click()
+  // It asks first (issue 15, B11).
+  await expect(page.getByRole('heading', { name: 'Ready to submit?' })).toBeFocused()
+  await page.getByRole('button', { name: 'Yes, submit my answers' }).click()
   await expect(page).toHaveURL(/\/user\/thank-you/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you')
 }

@@ -3,6 +3,7 @@
  * server formats them (pages and e-mails), so the first render and the hydrated page read the same.
  * An unknown zone name falls back to UTC rather than failing a page.
  */
+import { daysLeftLabel } from './words'
 
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
@@ -63,12 +64,33 @@ export function dateLabel(date: Date, timeZone = 'UTC'): DateLabel {
   return { iso: date.toISOString(), label: formatDateTime(date, timeZone), date: formatDate(date, timeZone) }
 }
 
-/** "in 3 days", "within a day", or null once past. */
-export function timeLeft(deadline: Date, now = new Date()): string | null {
-  const ms = deadline.getTime() - now.getTime()
-  if (ms <= 0) return null
-  const days = Math.ceil(ms / (24 * 60 * 60 * 1000))
-  return days <= 1 ? 'within a day' : `in ${days} days`
+/**
+ * The days left before a deadline, one rule for every page (the home page's cards, the
+ * questionnaire's introduction, the answering page): whole calendar days from today to the
+ * deadline's day, both as the scheme's time zone sees them. 0 on the deadline's own day, null once
+ * it has passed. A deadline at 23:59 on 24 January is "15 days left" all through 9 January.
+ */
+export function daysLeft(deadline: Date, timeZone = 'UTC', now = new Date()): number | null {
+  if (deadline.getTime() <= now.getTime()) return null
+  const zone = safeTimeZone(timeZone)
+  const day = (at: Date) => {
+    const [y, m, d] = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    })
+      .format(at)
+      .split('-')
+      .map(Number) as [number, number, number]
+    return Date.UTC(y, m - 1, d)
+  }
+  return Math.round((day(deadline) - day(now)) / DAY_MS)
+}
+
+/** The words for the days left before a deadline in the scheme's zone ({@link daysLeft}, words.ts). */
+export function timeLeft(deadline: Date, timeZone = 'UTC', now = new Date()): string | null {
+  return daysLeftLabel(daysLeft(deadline, timeZone, now))
 }
 
 /**

@@ -39,6 +39,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return getAnsweringView(params.id, user, {
     section: url.searchParams.get('section'),
     showMissing: url.searchParams.has('missing'),
+    confirmSubmit: url.searchParams.get('confirm') === 'submit',
   })
 }
 
@@ -62,6 +63,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data({ kind, reason, message, section, fieldErrors, values, missing } satisfies AnswerActionData, {
       status: outcome.status,
     })
+  }
+  if (outcome.intent === 'review') {
+    // "Submit answers" asks first: the last section again, with the confirmation where its buttons were.
+    throw redirect(`${here}?section=${outcome.target}&confirm=submit#confirm-submit`)
   }
   if (outcome.intent === 'autosave') {
     return data({

@@ -1,5 +1,6 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/questionnaire.$id'
+import { plural } from '#app/lib/words'
 import { getQuestionnaireIntro, type IntroAssignment } from '#app/modules/assignment/intro.server'
 import { ReopenNotice } from '#app/modules/assignment/components/reopen-notice'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -38,8 +39,6 @@ export async function action({ request, params }: Route.ActionArgs) {
   // Nothing is posted here: the answers go to /assignment/:id.
   return data({ error: 'Nothing to submit on this page.' }, { status: 405 })
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 function actionLabel(a: IntroAssignment, several: boolean) {
   const whose = a.relationship === 'self' ? 'your self-assessment' : `feedback for ${a.subjectName}`

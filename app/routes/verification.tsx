@@ -11,6 +11,7 @@ import { getEnv } from '#app/config/env.server'
 import { KIND_OF_MODE } from '#app/modules/auth/action-codes.server'
 import {
   acceptInvite,
+  brandOfActivationCode,
   checkActionCode,
   checkInvite,
   createFirstAdmin,
@@ -20,6 +21,7 @@ import {
 } from '#app/modules/auth/auth.server'
 import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
+import type { BrandLook } from '#app/modules/brand/look'
 import { homeFor } from '#app/modules/auth/guards.server'
 import { newPasswordSchema, setupSchema } from '#app/modules/auth/schemas'
 import { getRequestSession, sessionCookie } from '#app/modules/auth/session.server'
@@ -56,7 +58,9 @@ const TITLES: Record<Mode, string> = {
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => {
   const mode = loaderData && 'mode' in loaderData ? loaderData.mode : null
-  return [{ title: `${mode ? TITLES[mode] : 'Verification'} · Panorama` }]
+  // A programme's page names its brand in the tab too, as in its header (white label).
+  const brand = loaderData && 'brand' in loaderData ? loaderData.brand : null
+  return [{ title: `${mode ? TITLES[mode] : 'Verification'} · ${brand?.name ?? 'Panorama'}` }]
 }
 
 function pendingCookie() {
@@ -101,21 +105,26 @@ export async function loader({ request }: Route.LoaderArgs) {
   const mode = parsedMode.data
   const kind = KIND_OF_MODE[mode]!
   const code = url.searchParams.get('code')
-  const expired = () =>
+  /**
+   * A link that no longer works still shows whose programme it came from: an activation or invite
+   * code whose owner is still found by its hash gives its brand (only the look, nothing of the account).
+   */
+  const expired = (brand: BrandLook | null = null) =>
     data(
-      { state: 'expired' as const, mode, message: authErrorMessage('auth/expired-action-code') },
+      { state: 'expired' as const, mode, message: authErrorMessage('auth/expired-action-code'), brand },
       { status: 410 },
     )
   // A colleague opening their link after answering: nothing is wrong, nothing more is needed.
-  const submitted = () => data({ state: 'submitted' as const, mode }, { status: 410 })
+  const submitted = (brand: BrandLook | null) =>
+    data({ state: 'submitted' as const, mode, brand }, { status: 410 })
 
   if (code !== null) {
     if (mode === 'invite') {
       const check = await checkInvite(code)
-      if (!check.ok) return check.submitted ? submitted() : expired()
+      if (!check.ok) return check.submitted ? submitted(check.brand) : expired(check.brand)
     } else {
       const check = await checkActionCode(kind, code)
-      if (!check.ok) return expired()
+      if (!check.ok) return expired(await linkBrand(mode, code))
     }
     throw redirect(`/verification?mode=${mode}`, {
       headers: { 'Set-Cookie': await pendingCookie().serialize({ mode, code }) },
@@ -127,7 +136,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!pending) return expired()
   if (mode === 'invite') {
     const check = await checkInvite(pending)
-    if (!check.ok) return check.submitted ? submitted() : expired()
+    if (!check.ok) return check.submitted ? submitted(check.brand) : expired(check.brand)
     // Signed in as someone else here: say so, and let them choose (no automatic switch).
     const current = await getRequestSession(request)
     const other = current && current.user.id !== check.respondentId ? current.user : null
@@ -140,7 +149,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     }
   }
   const check = await checkActionCode(kind, pending)
-  if (!check.ok) return expired()
+  if (!check.ok) return expired(await linkBrand(mode, pending))
   if (mode === 'verifyEmail') return { state: 'confirm-email' as const, mode, newEmail: check.newEmail }
   if (mode === 'signIn') {
     // Signed in as someone else here: say so before the press replaces that session.
@@ -158,7 +167,14 @@ export async function loader({ request }: Route.LoaderArgs) {
     mode,
     email: check.email,
     passwordMinLength: getEnv().PASSWORD_MIN_LENGTH,
+    // The first page an employee sees of a programme wears its brand (issue 15, B10).
+    ...(mode === 'activate' ? { brand: await brandOfActivationCode(pending) } : {}),
   }
+}
+
+/** The brand an expired or used link still shows: an activation link's (an invite's comes with its check). */
+function linkBrand(mode: Mode, code: string): Promise<BrandLook | null> {
+  return mode === 'activate' ? brandOfActivationCode(code) : Promise.resolve(null)
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -17,13 +17,21 @@ export async function getDashboardCounts() {
       (SELECT count(*) FROM companies)::int AS companies,
       (SELECT count(*) FROM brands)::int AS brands,
       ${tallyOf('employees')}::int AS employees,
+      ${tallyOf('active_employees')}::int AS active_employees,
       (SELECT count(*) FROM schemes WHERE status = 'open')::int AS open_schemes,
       ${tallyOf('submitted')}::int AS submitted,
       ${tallyOf('queued_emails')}::int AS queued_emails,
       ${tallyOf('failed_emails')}::int AS failed_emails`,
   )
   return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])) as Record<
-    'companies' | 'brands' | 'employees' | 'open_schemes' | 'submitted' | 'queued_emails' | 'failed_emails',
+    | 'companies'
+    | 'brands'
+    | 'employees'
+    | 'active_employees'
+    | 'open_schemes'
+    | 'submitted'
+    | 'queued_emails'
+    | 'failed_emails',
     number
   >
 }

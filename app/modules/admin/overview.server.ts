@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
 import { schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
+import { withArticle } from '#app/lib/words'
 
 /**
  * What the dashboard shows besides its counts (DESIGN.md §7): the running programmes with their
@@ -165,15 +166,16 @@ export function describeAction(
   if (action === 'response.reopen') return 'reopened a response'
   const [, verb = action] = action.split('.')
   const noun = entity.replaceAll('_', ' ')
+  const a = withArticle(noun)
   const words: Record<string, string> = {
-    create: `created a ${noun}`,
-    update: `changed a ${noun}`,
-    delete: `deleted a ${noun}`,
+    create: `created ${a}`,
+    update: `changed ${a}`,
+    delete: `deleted ${a}`,
     submit: 'submitted feedback',
     invited: 'invited an administrator',
     invite_resent: 'sent an invitation again',
-    disabled: `disabled a ${noun === 'user' ? 'user' : noun}`,
-    enabled: `enabled a ${noun === 'user' ? 'user' : noun}`,
+    disabled: `disabled ${a}`,
+    enabled: `enabled ${a}`,
     sessions_ended: 'ended sessions',
     revoke: 'withdrew an invitation',
     resend: 'sent an invitation again',

@@ -9,6 +9,8 @@ import { getDb, queryRows, type Tx } from '#db/client'
  */
 export const TALLY_NAMES = [
   'employees',
+  // Employees who activated their account (a password set) and are not disabled (migration 0016).
+  'active_employees',
   'submitted',
   'queued_emails',
   'failed_emails',

@@ -53,7 +53,19 @@ export function fillName(raterText: string, name: string) {
   return raterText.replace(/\{\{\s*name\s*\}\}/g, name)
 }
 
-export const ANSWER_INTENTS = ['save', 'next', 'previous', 'finish-later', 'submit', 'autosave'] as const
+/**
+ * `review` is the first press of "Submit answers": it saves the section and, when every required
+ * question is answered, leads to the confirmation step, whose button posts `submit`.
+ */
+export const ANSWER_INTENTS = [
+  'save',
+  'next',
+  'previous',
+  'finish-later',
+  'review',
+  'submit',
+  'autosave',
+] as const
 export type AnswerIntent = (typeof ANSWER_INTENTS)[number] | `goto-${number}`
 
 /**

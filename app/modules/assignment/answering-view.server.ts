@@ -63,6 +63,8 @@ export type AnsweringView = {
   sections: SectionSummary[]
   /** The section shown (1-based); 0 when the questionnaire has no questions. */
   current: number
+  /** `?confirm=submit` on the last section: the page asks "Ready to submit?" before it submits. */
+  confirmSubmit: boolean
   /** The current section's questions when answering; every question in the read-only modes. */
   questions: ViewQuestion[]
   totals: ProgressTotals
@@ -79,7 +81,7 @@ function pickSection(raw: string | null | undefined, lastSection: number | null,
 export async function getAnsweringView(
   rawId: string | undefined,
   viewer: Viewer,
-  options: { section?: string | null; showMissing?: boolean } = {},
+  options: { section?: string | null; showMissing?: boolean; confirmSubmit?: boolean } = {},
 ): Promise<AnsweringView> {
   const id = parseId(rawId)
   const row = await findAssignment(id, viewer)
@@ -179,7 +181,7 @@ export async function getAnsweringView(
       questionnaireTitle: row.questionnaireTitle,
       schemeName: row.schemeName,
       deadline: dateLabel(deadline, row.timeZone),
-      timeLeft: timeLeft(deadline),
+      timeLeft: timeLeft(deadline, row.timeZone),
       submittedAt: row.submittedAt ? dateLabel(row.submittedAt, row.timeZone) : null,
       reopenReason: mode === 'answer' ? row.reopenReason : null,
     },
@@ -188,6 +190,7 @@ export async function getAnsweringView(
     notice,
     sections: progress.sections,
     current,
+    confirmSubmit: Boolean(options.confirmSubmit) && mode === 'answer' && current === sections.length,
     questions: shown,
     totals: progress.totals,
   }

@@ -136,7 +136,7 @@ export async function getQuestionnaireIntro(
         subjectName: subjectLabel(r),
         schemeName: r.schemeName,
         deadline: dateLabel(deadline, r.timeZone),
-        timeLeft: timeLeft(deadline),
+        timeLeft: timeLeft(deadline, r.timeZone),
         phase,
         resumeSection: (r.lastSection ?? 0) + 1,
         reopenReason: r.status === 'in_progress' && phase === 'open' ? r.reopenReason : null,

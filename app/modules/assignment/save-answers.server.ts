@@ -103,6 +103,11 @@ export async function saveAnswers(
     const { responseId, savedAt } = await upsertSectionAnswers(tx, id, post)
     if (intent === 'submit') return submit(tx, { id, viewer, locked, post, responseId })
     await markStarted(tx, { id, respondentId: viewer.id, locked })
+    if (intent === 'review') {
+      // The confirmation step only makes sense when the submit would go through: else say what is missing.
+      const missing = missingRequired(post, answeredIds(await readStoredAnswers(tx, responseId)))
+      if (missing) return missing
+    }
     return savedOutcome(tx, { id, intent, locked, post, responseId, savedAt })
   })
 }
@@ -418,7 +423,8 @@ async function savedOutcome(
 /**
  * Submit: every required answer must be there, in every section. When one is missing the section
  * just posted stays saved (and the assignment counts as started) and the submit alone is refused,
- * naming the sections and questions still to answer; otherwise the submission is recorded.
+ * naming the sections and questions still to answer; otherwise the submission is recorded. The page
+ * asks first (intent `review`, then a confirmation step); a post of `submit` itself is the answer.
  */
 async function submit(
   tx: Tx,
@@ -426,7 +432,20 @@ async function submit(
 ): Promise<SaveOutcome> {
   const { id, viewer, locked, post } = ctx
   const stored = await readStoredAnswers(tx, ctx.responseId)
-  const answered = answeredIds(stored)
+  const missing = missingRequired(post, answeredIds(stored))
+  if (missing) {
+    await markStarted(tx, { id, respondentId: viewer.id, locked })
+    return missing
+  }
+  await recordSubmission(tx, { ...ctx, answerCount: stored.length })
+  return { kind: 'submitted', assignmentId: id, already: false }
+}
+
+/**
+ * The refusal of a submit (or of its confirmation step) while required questions are unanswered,
+ * naming the sections and questions still to answer; null when every required answer is there.
+ */
+function missingRequired(post: PostedSection, answered: Set<string>): Refused | null {
   const missing = post.sections
     .map((s) => ({
       number: s.number,
@@ -434,30 +453,26 @@ async function submit(
       count: s.questions.filter((q) => q.required && !answered.has(q.id)).length,
     }))
     .filter((s) => s.count > 0)
-  if (missing.length) {
-    await markStarted(tx, { id, respondentId: viewer.id, locked })
-    const total = missing.reduce((n, s) => n + s.count, 0)
-    // The section was saved (the answers are kept, and the message says so): a 4xx would claim
-    // the request changed nothing. The submit part is refused in the answer's content instead.
-    return {
-      kind: 'refused',
-      status: 200,
-      reason: 'missing',
-      message:
-        total === 1
-          ? 'One required question is still unanswered. Your answers are saved; answer it, then submit.'
-          : `${total} required questions are still unanswered. Your answers are saved; answer them, then submit.`,
-      section: post.number,
-      missing,
-      fieldErrors: Object.fromEntries(
-        post.section.questions
-          .filter((q) => q.required && !answered.has(q.id))
-          .map((q) => [q.id, ['Answer this question before you submit.']]),
-      ),
-    }
+  if (!missing.length) return null
+  const total = missing.reduce((n, s) => n + s.count, 0)
+  // The section was saved (the answers are kept, and the message says so): a 4xx would claim
+  // the request changed nothing. The submit part is refused in the answer's content instead.
+  return {
+    kind: 'refused',
+    status: 200,
+    reason: 'missing',
+    message:
+      total === 1
+        ? 'One required question is still unanswered. Your answers are saved; answer it, then submit.'
+        : `${total} required questions are still unanswered. Your answers are saved; answer them, then submit.`,
+    section: post.number,
+    missing,
+    fieldErrors: Object.fromEntries(
+      post.section.questions
+        .filter((q) => q.required && !answered.has(q.id))
+        .map((q) => [q.id, ['Answer this question before you submit.']]),
+    ),
   }
-  await recordSubmission(tx, { ...ctx, answerCount: stored.length })
-  return { kind: 'submitted', assignmentId: id, already: false }
 }
 
 /**

@@ -344,6 +344,24 @@ export async function checkActionCode(kind: ActionCodeKind, code: unknown): Prom
   return { ok: true, email: user.email, displayName: user.displayName, newEmail: row.email }
 }
 
+/**
+ * The brand whose programme an activation link belongs to (the employee's company's), whatever
+ * became of the link — live, used or expired — so that its page wears that brand (issue 15, B10).
+ * Only the look: nothing about the account. Null for an unknown code or an employee without a brand.
+ */
+export async function brandOfActivationCode(code: unknown): Promise<BrandLook | null> {
+  const row = await findActionCodeRecord('activate_account', code)
+  if (!row?.userId) return null
+  const [brand] = await getDb()
+    .select(BRAND_LOOK_COLUMNS)
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .innerJoin(brands, eq(brands.id, companies.brandId))
+    .where(eq(users.id, row.userId))
+    .limit(1)
+  return brandLookOf(brand)
+}
+
 type PasswordResult =
   | { ok: true; token: string; expiresAt: Date; userId: string; role: Role }
   | { ok: false; code: 'auth/expired-action-code' }
@@ -466,11 +484,14 @@ export type InviteCheck =
       brandId: string
       brand: BrandLook | null
     }
-  /** `submitted`: the link did its job (the answers are in); else it expired or was withdrawn. */
-  | { ok: false; code: 'auth/expired-action-code'; submitted: boolean }
+  /**
+   * `submitted`: the link did its job (the answers are in); else it expired or was withdrawn.
+   * `brand`: the programme's, when the link still leads to its assignment (the page wears it).
+   */
+  | { ok: false; code: 'auth/expired-action-code'; submitted: boolean; brand: BrandLook | null }
 
-const expiredInvite = (submitted = false) =>
-  ({ ok: false, code: 'auth/expired-action-code', submitted }) as const
+const expiredInvite = (submitted = false, brand: BrandLook | null = null) =>
+  ({ ok: false, code: 'auth/expired-action-code', submitted, brand }) as const
 
 /**
  * What a colleague's invite link leads to, without using it. A link is valid until the answers are
@@ -505,8 +526,11 @@ export async function checkInvite(code: unknown): Promise<InviteCheck> {
     .innerJoin(users, eq(users.id, assignments.respondentId))
     .where(eq(assignments.id, row.assignmentId))
     .limit(1)
-  if (!assignment || assignment.disabledAt) return expiredInvite()
-  if (assignment.status === 'submitted') return expiredInvite(true)
+  if (!assignment) return expiredInvite()
+  // Whatever became of the link, its page wears the programme's brand (nothing else of the assignment).
+  const brand = brandLookOf(assignment)
+  if (assignment.disabledAt) return expiredInvite(false, brand)
+  if (assignment.status === 'submitted') return expiredInvite(true, brand)
   if (
     row.usedAt ||
     row.expiresAt.getTime() <= Date.now() ||
@@ -518,7 +542,7 @@ export async function checkInvite(code: unknown): Promise<InviteCheck> {
       roundEndedAt: assignment.roundEndedAt,
     }) === 'closed'
   ) {
-    return expiredInvite()
+    return expiredInvite(false, brand)
   }
   return {
     ok: true,
@@ -528,7 +552,7 @@ export async function checkInvite(code: unknown): Promise<InviteCheck> {
     respondentRole: assignment.role,
     subjectName: assignment.subjectName,
     brandId: assignment.brandId,
-    brand: brandLookOf(assignment),
+    brand,
   }
 }
 
@@ -546,7 +570,7 @@ type InviteResult =
   | { ok: true; reused: true; questionnaireId: string; assignmentId: string }
   /** The respondent has an account of their own (an employee): they sign in with their password. */
   | { ok: true; signIn: true; questionnaireId: string; assignmentId: string; brandId: string }
-  | { ok: false; code: 'auth/expired-action-code'; submitted: boolean }
+  | { ok: false; code: 'auth/expired-action-code'; submitted: boolean; brand: BrandLook | null }
 
 /**
  * A colleague's invite link, exchanged on the interstitial's POST (ADR 007): opens a session for

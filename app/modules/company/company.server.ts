@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ilike, ne, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
 import { brands, companies } from '#db/schema/index'
+import { plural } from '#app/lib/words'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import {
   escapeLike,
@@ -82,8 +83,6 @@ export async function getCompany(id: string | null | undefined) {
     .limit(1)
   return row ?? null
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /** Why a company cannot be deleted, in words an admin can act on. */
 export function companyInUseMessage(

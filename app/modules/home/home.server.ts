@@ -3,7 +3,7 @@ import type { SchemeStatus } from '#db/enums'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { assignments, brands, companies, responses, schemeMembers, schemes, users } from '#db/schema/index'
-import { formatDateTime } from '#app/lib/dates'
+import { daysLeft, formatDateTime } from '#app/lib/dates'
 import type { BrandLook } from '#app/modules/brand/look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
@@ -109,7 +109,6 @@ export type FeedbackRequest = {
 
 export type EmployeeHome = { schemes: HomeScheme[]; requests: FeedbackRequest[] }
 
-const DAY_MS = 24 * 60 * 60 * 1000
 /** An employee takes part in a handful of schemes; this only bounds a pathological account. */
 const MAX_SCHEMES = 100
 
@@ -331,8 +330,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       opensOn: formatDate(r.opensAt, r.timeZone),
       closesAt: r.closesAt.toISOString(),
       deadline: formatDate(r.closesAt, r.timeZone),
-      daysLeft:
-        phase === 'closed' ? null : Math.max(0, Math.floor((r.closesAt.getTime() - now.getTime()) / DAY_MS)),
+      daysLeft: phase === 'closed' ? null : daysLeft(r.closesAt, r.timeZone, now),
       self:
         r.selfId && selfStatus && r.questionnaireId
           ? {

@@ -1,3 +1,4 @@
+import { possessive } from '#app/lib/words'
 import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
 import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
 import type { AssignmentStatus, SchemeStatus } from '#db/enums'
@@ -79,7 +80,7 @@ export const inviteMessages = {
   notOpen: 'This scheme has not opened yet. Invitations can be sent once it opens.',
   self: (onBehalf: boolean, employeeName: string) =>
     onBehalf
-      ? `That is ${employeeName}’s own e-mail address. Their own view comes from their self-assessment; invite a colleague instead.`
+      ? `That is ${possessive(employeeName)} own e-mail address. Their own view comes from their self-assessment; invite a colleague instead.`
       : 'That is your own e-mail address. Your own view comes from your self-assessment; invite a colleague instead.',
   duplicate: (email: string) => `${email} has already been invited to give feedback in this scheme.`,
   limit: (limit: number, onBehalf: boolean, employeeName: string) =>

@@ -1,8 +1,10 @@
 import { Fragment, useEffect, useState, type ReactNode } from 'react'
 import { flushSync } from 'react-dom'
 import { Link } from 'react-router'
+import { TableScroller } from '#app/components/table-scroller'
 import { CHART_COLORS } from '#app/config/constants'
 import { formatDate } from '#app/lib/dates'
+import { plural } from '#app/lib/words'
 import { releaseStatus } from './release-status'
 import { radarScaleNote, type Series } from './chart-series'
 import { ChartSlot, DrawAllCharts, loadCharts, loadedCharts, type Charts } from './chart-slot'
@@ -36,26 +38,10 @@ const AVERAGE_LABEL = 'All colleagues'
 /** "Peers (3)": a group's series names how many colleagues it pools. */
 const groupLabel = (group: ReportGroup) => `${group.label} (${group.raters})`
 
-function plural(n: number, one: string, many: string) {
-  return `${n} ${n === 1 ? one : many}`
-}
-
 /** "4 of 8 invited colleagues answered" */
 export function answeredLine(header: Pick<ReportHeader, 'invited' | 'colleaguesSubmitted'>) {
   if (header.invited === 0 && header.colleaguesSubmitted === 0) return 'No colleagues invited yet.'
   return `${header.colleaguesSubmitted} of ${plural(header.invited, 'invited colleague', 'invited colleagues')} answered.`
-}
-
-/**
- * A wide table scrolls sideways inside its box; axe (and keyboard users) need that box focusable
- * and named to reach what is off to the side.
- */
-function TableScroller({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="report-table-wrap relative overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
-      {children}
-    </div>
-  )
 }
 
 function ChartWithTable({
@@ -74,7 +60,9 @@ function ChartWithTable({
 }) {
   return (
     <div className="report-figure grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-      <TableScroller label={`Table: ${label}`}>{table}</TableScroller>
+      <TableScroller className="report-table-wrap" label={`Table: ${label}`}>
+        {table}
+      </TableScroller>
       {/* A chart needs JavaScript; without it, no empty box: the table has every value. */}
       <div className="min-w-0 noscript:hidden">
         <ChartSlot height={height} draw={draw} />
@@ -335,7 +323,7 @@ function ChoiceQuestion({
   const caption = `${question.text} (${kind})`
   return (
     <div>
-      <TableScroller label={`Table: ${caption}`}>
+      <TableScroller className="report-table-wrap" label={`Table: ${caption}`}>
         <Table
           caption={caption}
           head={[
@@ -621,7 +609,7 @@ function InsightSection({
         />
       </div>
       {categories.length ? (
-        <TableScroller label="Table: per category, self and all colleagues">
+        <TableScroller className="report-table-wrap" label="Table: per category, self and all colleagues">
           <Table
             caption="Per category: self and all colleagues"
             head={['Category', selfLabel, AVERAGE_LABEL, 'Difference']}

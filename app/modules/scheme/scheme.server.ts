@@ -177,8 +177,10 @@ export type SchemeDetail = {
   launchedAt: string | null
   closedAt: string | null
   enrolled: number
-  /** Members who have no password yet (their programme e-mail is an activation link). */
+  /** Members who have no password yet (their programme e-mail is an activation link), disabled ones aside. */
   notActivated: number
+  /** Members whose account is disabled (no programme e-mail while it is). */
+  disabledMembers: number
   /** Members whose programme e-mail has not been queued (before launch: everyone). */
   notEmailed: number
   /** Active employees of the company not enrolled yet. */
@@ -215,7 +217,8 @@ export async function getScheme(
       questionnaireStatus: questionnaires.status,
       members: sql<string>`(SELECT json_build_object(
           'enrolled', count(*),
-          'notActivated', count(*) FILTER (WHERE u.password_hash IS NULL),
+          'notActivated', count(*) FILTER (WHERE u.password_hash IS NULL AND u.disabled_at IS NULL),
+          'disabled', count(*) FILTER (WHERE u.disabled_at IS NOT NULL),
           'notEmailed', count(*) FILTER (WHERE m.invited_at IS NULL))
         FROM scheme_members m JOIN users u ON u.id = m.employee_id WHERE m.scheme_id = ${schemes.id})`,
       enrollable: sql<number>`(SELECT count(*) FROM users u
@@ -233,7 +236,7 @@ export async function getScheme(
     .limit(1)
   if (!row) return null
   const members = (typeof row.members === 'string' ? JSON.parse(row.members) : row.members) as Record<
-    'enrolled' | 'notActivated' | 'notEmailed',
+    'enrolled' | 'notActivated' | 'disabled' | 'notEmailed',
     number | string
   >
   const { members: _members, ...rest } = row
@@ -246,6 +249,7 @@ export async function getScheme(
     closedAt: row.closedAt?.toISOString() ?? null,
     enrolled: Number(members.enrolled),
     notActivated: Number(members.notActivated),
+    disabledMembers: Number(members.disabled),
     notEmailed: Number(members.notEmailed),
     answered: Boolean(row.answered),
   }

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { possessive } from '#app/lib/words'
 import { ListPagination, ListSearchForm, useListHref } from '#app/components/admin-list'
 import type { Route } from './+types/brand-management'
 import { unreadableForm } from '#app/lib/form-data.server'
@@ -55,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       redirectWithToast(`${PATH}/${id}`, {
         kind: 'success',
         title: 'Brand created',
-        description: `Add “${input.name}”’s logo and contact links here, or keep the defaults.`,
+        description: `Add ${possessive(input.name)} logo and contact links here, or keep the defaults.`,
       }),
   )
 }

@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/email-management.$id'
+import { possessive } from '#app/lib/words'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { ConfirmPanel, formErrorsOf, PageHeader, resultFor } from '#app/components/form-kit'
@@ -145,7 +146,7 @@ export default function EmailTemplatePage({ loaderData, actionData }: Route.Comp
           {brand
             ? usesDefault
               ? `${brand.name} uses the default wording: saving below gives it its own.`
-              : `${brand.name}’s own wording; brands without their own use the default.`
+              : `${possessive(brand.name)} own wording; brands without their own use the default.`
             : 'The default wording, used by every brand that has none of its own.'}
         </PageHeader>
       </div>
@@ -154,7 +155,7 @@ export default function EmailTemplatePage({ loaderData, actionData }: Route.Comp
       {confirmRestore ? (
         <ConfirmPanel
           id="restore-default"
-          title={brand ? `Delete ${brand.name}’s own wording?` : 'Restore the shipped wording?'}
+          title={brand ? `Delete ${possessive(brand.name)} own wording?` : 'Restore the shipped wording?'}
           intent="restore"
           fields={{}}
           confirmLabel={brand ? 'Yes, use the default' : 'Yes, restore it'}
@@ -172,7 +173,7 @@ export default function EmailTemplatePage({ loaderData, actionData }: Route.Comp
         >
           <p className="text-slate-800">
             {brand
-              ? `${brand.name}’s subject, text and HTML for this e-mail are deleted and the default is used from the next message on. This cannot be undone.`
+              ? `${possessive(brand.name)} subject, text and HTML for this e-mail are deleted and the default is used from the next message on. This cannot be undone.`
               : 'The default subject and text go back to the wording Panorama ships with, and the HTML body is removed. Brands with their own wording are not affected. This cannot be undone.'}
           </p>
         </ConfirmPanel>

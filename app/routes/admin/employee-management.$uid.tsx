@@ -9,6 +9,7 @@ import {
   usePendingIntent,
   type FormResult,
 } from '#app/components/form-kit'
+import { possessive } from '#app/lib/words'
 import { FormErrors } from '#app/components/forms'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
@@ -98,7 +99,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
             ? {
                 kind: 'success',
                 title: 'Employee saved',
-                description: `${input.name}’s details were updated.`,
+                description: `${possessive(input.name)} details were updated.`,
               }
             : {
                 kind: 'info',

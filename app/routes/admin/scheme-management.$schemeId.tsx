@@ -2,6 +2,7 @@ import type { Route } from './+types/scheme-management.$schemeId'
 import { formatDateTime } from '#app/lib/dates'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
+import { plural, possessive } from '#app/lib/words'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { SchemePage } from '#app/modules/scheme/components/scheme-page'
@@ -110,7 +111,13 @@ function pageHref(request: Request, params: { schemeId: string }) {
   return `/admin/scheme-management/${params.schemeId}${search ? `?${search}` : ''}`
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+/** "3 e-mails queued (1 to activate an account, 2 …)", naming only the kinds that were queued. */
+function queuedMails({ activation, programmeOpen }: { activation: number; programmeOpen: number }) {
+  const open = '“your programme is open” e-mail'
+  if (!activation) return `${plural(programmeOpen, open, `${open}s`)} queued`
+  if (!programmeOpen) return `${plural(activation, 'activation e-mail', 'activation e-mails')} queued`
+  return `${plural(activation + programmeOpen, 'e-mail', 'e-mails')} queued (${activation} to activate an account, ${programmeOpen} “your programme is open”)`
+}
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
@@ -145,7 +152,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         (r) =>
           done(
             'Scheme launched',
-            `${plural(r.activation + r.programmeOpen, 'e-mail', 'e-mails')} queued (${r.activation} to activate an account, ${r.programmeOpen} “your programme is open”)${
+            `${queuedMails(r)}${
               r.heldUntil ? `, held until ${formatDateTime(r.heldUntil, scheme.timeZone)}` : ''
             }.`,
           ),
@@ -248,7 +255,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         (r) =>
           done(
             'Reminder sent',
-            `${plural(r.sent, 'reminder', 'reminders')} queued about ${r.employeeName}’s feedback.`,
+            `${plural(r.sent, 'reminder', 'reminders')} queued about ${possessive(r.employeeName)} feedback.`,
           ),
       )
     case 'release':

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data, Link } from 'react-router'
 import type { Route } from './+types/colleague-invite'
+import { possessive } from '#app/lib/words'
 import { FormErrors } from '#app/components/forms'
 import { parseForm, readFormData } from '#app/lib/form-data.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
@@ -231,14 +232,14 @@ export default function ColleagueInvite({ loaderData, actionData }: Route.Compon
         {onBehalf ? (
           <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
             Inviting on behalf of <strong>{employeeName}</strong> ({employee.email}). Invitations you send
-            here come from {employeeName}’s programme.{' '}
+            here come from {possessive(employeeName)} programme.{' '}
             <Link className="link" to="/admin/employee-management">
               Choose another employee
             </Link>
           </p>
         ) : null}
         <p className="text-slate-700">
-          {onBehalf ? `${employeeName}’s colleagues` : 'The colleagues you invite'} answer the same
+          {onBehalf ? `${possessive(employeeName)} colleagues` : 'The colleagues you invite'} answer the same
           questionnaire about {onBehalf ? 'them' : 'you'}. Each receives a personal link by e-mail; their
           answers are shown combined and without names, and only once enough of them have answered.
         </p>

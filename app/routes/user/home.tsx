@@ -3,6 +3,7 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/home'
 import { ContactLinks } from '#app/components/layouts'
 import { useLiveUpdates } from '#app/lib/use-live-updates'
+import { daysLeftLabel } from '#app/lib/words'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { brandStyle, type BrandLook } from '#app/modules/brand/look'
@@ -248,12 +249,9 @@ function PhaseBadge({ scheme }: { scheme: HomeScheme }) {
 function Deadline({ scheme }: { scheme: HomeScheme }) {
   const time = <time dateTime={scheme.closesAt}>{scheme.deadline}</time>
   if (scheme.phase === 'closed') return <>Closed on {time}</>
-  const left =
-    scheme.daysLeft === null
-      ? ''
-      : scheme.daysLeft === 0
-        ? ' (last day)'
-        : ` (${scheme.daysLeft} ${scheme.daysLeft === 1 ? 'day' : 'days'} left)`
+  // The same words as the questionnaire's pages, from the same count (app/lib/dates.ts).
+  const label = daysLeftLabel(scheme.daysLeft)
+  const left = label ? ` (${label})` : ''
   return (
     <>
       Deadline: {time}

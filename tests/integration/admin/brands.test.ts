@@ -113,6 +113,19 @@ describe('create', () => {
     expect(page).toContain('<title>Northwind Advisory · Brand management · Panorama admin</title>')
   })
 
+  test('the toast names the brand in the possessive without quotation marks around it (issue 15, B12)', async () => {
+    const page = await follow(
+      await post(LIST, {
+        intent: 'create',
+        name: 'Harbour Partners',
+        primaryColor: '#112233',
+        accentColor: '#aabbcc',
+      }),
+    )
+    expect(page).toContain('Add Harbour Partners’ logo and contact links here, or keep the defaults.')
+    expect(page).not.toContain('”’s')
+  })
+
   test.each([
     ['an empty name', { name: '' }, 'Enter the brand’s name.'],
     ['a blank name', { name: '   ' }, 'Enter the brand’s name.'],

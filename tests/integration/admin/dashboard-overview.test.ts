@@ -130,6 +130,24 @@ describe('running programmes', () => {
   })
 })
 
+describe('running programmes, counted in words', () => {
+  test('one running beside one left open past its closing time: “the one that closes soonest” (issue 15, B12)', async () => {
+    await db().execute(sql`TRUNCATE schemes CASCADE`)
+    const company = await createCompany({})
+    await createScheme({ companyId: company.id, name: 'Still running' })
+    // Launched and past its closing time, not yet closed by the worker: open, but not running.
+    await createScheme({
+      companyId: company.id,
+      name: 'Past its time',
+      opensAt: new Date(Date.now() - 3 * 86_400_000),
+      closesAt: new Date(Date.now() - 86_400_000),
+    })
+    const admin = await createUser({ role: 'admin' })
+    const text = await dashboard(await sessionCookieFor(admin.id))
+    expect(text).toContain('Showing the one that closes soonest of 2 open schemes.')
+  })
+})
+
 describe('recent activity', () => {
   test('the latest audit entries as sentences with who did them', async () => {
     const admin = await createUser({ role: 'admin', displayName: 'Dana Dashboard' })
@@ -141,5 +159,9 @@ describe('recent activity', () => {
     expect(describeAction('brand.delete', 'brand')).toBe('deleted a brand')
     expect(describeAction('invite.create', 'assignment')).toBe('invited a colleague')
     expect(describeAction('something.odd', 'thing')).toBe('something: odd')
+    // The article follows the noun's first sound (issue 15, B12).
+    expect(describeAction('email_template.update', 'email_template')).toBe('changed an email template')
+    expect(describeAction('assignment.delete', 'assignment')).toBe('deleted an assignment')
+    expect(describeAction('user.disabled', 'user')).toBe('disabled a user')
   })
 })

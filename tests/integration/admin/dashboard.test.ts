@@ -19,4 +19,24 @@ describe('/admin', () => {
       expect(text).toContain(tile)
     expect(text).not.toMatch(/oversight release|arrive with/i)
   })
+
+  test('“Active employees” counts those who activated and are not disabled; the others are said apart (issue 15, B12)', async () => {
+    const admin = await createUser({ role: 'admin' })
+    const tile = async () => {
+      const html = await (await send(server, '/admin', { cookie: await sessionCookieFor(admin.id) })).text()
+      const item = /<li>(?:(?!<\/li>)[\s\S])*?Active employees[\s\S]*?<\/li>/.exec(html)![0]
+      return { text: textOf(item), href: /href="([^"]*)"/.exec(item)![1] }
+    }
+    const before = await tile()
+    const base = Number(/Active employees (\d+)/.exec(before.text)![1])
+    // One activated, two who never followed their link, one activated but disabled.
+    await createUser({ role: 'employee' })
+    await createUser({ role: 'employee', password: null })
+    await createUser({ role: 'employee', password: null })
+    await createUser({ role: 'employee', disabledAt: new Date() })
+    const after = await tile()
+    expect(after.text).toMatch(new RegExp(`^Active employees ${base + 1}\\b`))
+    expect(after.text).toContain('2 employees have not activated yet')
+    expect(after.href).toBe('/admin/employee-management?state=active')
+  })
 })

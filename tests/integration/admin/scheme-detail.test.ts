@@ -188,6 +188,27 @@ describe('the page', () => {
       'No employee who is not enrolled yet matches “zzzz”.',
     )
   })
+
+  test('a company with no employees: the picker says so and where to add them (issue 15, B12)', async () => {
+    const company = await createCompany({ name: 'Empty Hall Ltd' })
+    const scheme = await createScheme({
+      companyId: company.id,
+      questionnaireId: questionnaire.id,
+      status: 'draft',
+    })
+    const html = await view(scheme.id)
+    expect(html).toContain('Empty Hall Ltd has no employees yet — add them in')
+    expect(html).toContain(`href="/admin/employee-management?company=${company.id}"`)
+    expect(html).not.toContain('Every active employee')
+    expect(html).not.toContain('is enrolled. Add someone new below.')
+
+    // Once everyone there is enrolled, that is what it says.
+    const only = await createUser({ role: 'employee', companyId: company.id })
+    await enrolEmployee(scheme, only.id)
+    const all = await view(scheme.id)
+    expect(all).toContain('Every employee of Empty Hall Ltd is enrolled. Add someone new below.')
+    expect(all).not.toContain('has no employees yet')
+  })
 })
 
 describe('edit', () => {
@@ -442,7 +463,10 @@ describe('launch', () => {
     await enrolEmployee(scheme, newcomer.id)
     await enrolEmployee(scheme, disabled.id)
     const confirm = await view(scheme.id, '?confirm=launch')
-    expect(confirm).toContain('Each of the 3 enrolled employees gets one e-mail')
+    // The disabled one gets no e-mail, so the question says so (issue 15, B12).
+    expect(confirm).toContain(
+      '2 of the 3 enrolled employees get one e-mail each: the one without an account yet an activation link, the other one a “your programme is open” message. The remaining one is disabled: no e-mail while their account is.',
+    )
     const html = await succeeded(await post(scheme.id, { intent: 'launch' }, '?confirm=launch'), scheme.id)
     expect(html).toContain('Scheme launched')
     expect(html).toContain('2 e-mails queued (1 to activate an account, 1 “your programme is open”)')
@@ -484,6 +508,38 @@ describe('launch', () => {
     // Launching twice is refused, and nobody hears twice.
     await refused(await post(scheme.id, { intent: 'launch' }), 'has already been launched')
     expect(await mailsOf(scheme.id)).toHaveLength(2)
+  })
+
+  test('the question and the toast are built from the counts: no “others” when there are none (issue 15, B12)', async () => {
+    const question = async (ids: string[]) => {
+      const { scheme } = await setting()
+      for (const id of ids) await enrolEmployee(scheme, id)
+      return { scheme, text: await view(scheme.id, '?confirm=launch') }
+    }
+    const { company } = await setting()
+    const person = (password: string | null) =>
+      createUser({ role: 'employee', companyId: company.id, password })
+
+    const one = await question([(await person(null)).id])
+    expect(one.text).toContain(
+      'The enrolled employee gets one e-mail: an activation link, as they have no account yet. The scheme is open from now on and the e-mail goes out at once.',
+    )
+    const accounts = await question([(await person('a password')).id, (await person('a password')).id])
+    expect(accounts.text).toContain(
+      'Each of the 2 enrolled employees gets one e-mail: a “your programme is open” message.',
+    )
+    const newcomers = await question([(await person(null)).id, (await person(null)).id])
+    expect(newcomers.text).toContain(
+      'Each of the 2 enrolled employees gets one e-mail: an activation link, as none of them has an account yet.',
+    )
+    for (const { text } of [one, accounts, newcomers]) expect(text).not.toMatch(/the others|0 without/)
+
+    const launched = await succeeded(
+      await post(accounts.scheme.id, { intent: 'launch' }, '?confirm=launch'),
+      accounts.scheme.id,
+    )
+    expect(launched).toContain('2 “your programme is open” e-mails queued.')
+    expect(launched).not.toContain('0 to activate')
   })
 
   test('held until opens_at when the scheme opens later; activation links live from then', async () => {

@@ -24,7 +24,13 @@ import { useTestDatabase } from '#tests/support/database'
  */
 const db = useTestDatabase()
 
-type Counted = { employees: number; submitted: number; queued_emails: number; failed_emails: number }
+type Counted = {
+  employees: number
+  active_employees: number
+  submitted: number
+  queued_emails: number
+  failed_emails: number
+}
 
 /** The counts as a full scan gives them. */
 async function exact(): Promise<Counted> {
@@ -32,6 +38,8 @@ async function exact(): Promise<Counted> {
     db(),
     sql`SELECT
       (SELECT count(*) FROM users WHERE role = 'employee' AND disabled_at IS NULL)::int AS employees,
+      (SELECT count(*) FROM users
+        WHERE role = 'employee' AND disabled_at IS NULL AND password_hash IS NOT NULL)::int AS active_employees,
       (SELECT count(*) FROM assignments WHERE status = 'submitted')::int AS submitted,
       (SELECT count(*) FROM email_outbox WHERE status IN ('queued', 'sending'))::int AS queued_emails,
       (SELECT count(*) FROM email_outbox WHERE status = 'failed')::int AS failed_emails`,
@@ -57,8 +65,8 @@ async function exactOutbox() {
 
 /** The counts the dashboard shows. */
 async function shown(): Promise<Counted> {
-  const { employees, submitted, queued_emails, failed_emails } = await getDashboardCounts()
-  return { employees, submitted, queued_emails, failed_emails }
+  const { employees, active_employees, submitted, queued_emails, failed_emails } = await getDashboardCounts()
+  return { employees, active_employees, submitted, queued_emails, failed_emails }
 }
 
 const tallyRows = async () =>
@@ -112,6 +120,17 @@ describe('the dashboard counts', () => {
       await db().update(users).set({ disabledAt: null }).where(eq(users.id, people[4]!))
       await db().update(users).set({ role: 'admin', companyId: null }).where(eq(users.id, people[20]!))
     })
+    step('activation: a password set, one by one and in bulk, and one taken away', async () => {
+      const hash = (
+        await db().select({ h: users.passwordHash }).from(users).where(eq(users.id, people[0]!))
+      )[0]!.h
+      await db().update(users).set({ passwordHash: hash }).where(eq(users.id, people[14]!))
+      await db()
+        .update(users)
+        .set({ passwordHash: hash })
+        .where(inArray(users.id, people.slice(15, 40)))
+      await db().update(users).set({ passwordHash: null }).where(eq(users.id, people[16]!))
+    })
     step('an upsert that updates (ON CONFLICT DO UPDATE) and one that inserts', async () => {
       const [existing] = await db().select({ email: users.email }).from(users).where(eq(users.id, people[5]!))
       for (const email of [existing!.email, 'upserted@example.test'])
@@ -163,6 +182,8 @@ describe('the dashboard counts', () => {
     }
     const final = await exact()
     expect(final.employees).toBeGreaterThan(150)
+    expect(final.active_employees).toBeGreaterThan(20)
+    expect(final.active_employees).toBeLessThan(final.employees)
     expect(final.submitted).toBeGreaterThan(5)
     expect(final.queued_emails).toBeGreaterThan(0)
     expect(final.failed_emails).toBeGreaterThan(0)

@@ -106,7 +106,9 @@ describe('the answering page', () => {
     expect(area).not.toMatch(/maxlength/i)
     expect(main(three)).toContain('Up to 5,000 characters. 0 of 5,000')
     expect(area).toContain('aria-required="true"')
-    expect(three).toContain('value="submit"')
+    // "Submit answers" asks first (issue 15, B11): its button posts `review`, not `submit`.
+    expect(three).toMatch(/value="review"[^>]*>Submit answers</)
+    expect(three).not.toContain('value="submit"')
     expect(three).toContain('value="previous"')
     expect(main(three)).toContain('Ready to submit?')
   })
@@ -578,6 +580,82 @@ describe('submitting', () => {
     expect(questionErrors(linked, w.q[1]!.id)).toEqual(['Answer this question before you submit.'])
     expect(questionErrors(linked, w.q[2]!.id)).toEqual(['Answer this question before you submit.'])
     expect(questionErrors(linked, w.q[0]!.id)).toEqual([])
+  })
+
+  test('“Submit answers” asks first: the section is saved, nothing submitted, and the step says what submitting means (no JavaScript)', async () => {
+    const w = await createWorld()
+    await post(w.self.id, w.employeeCookie, [['intent', 'save'], ['section', '1'], ...sectionAnswers(w, 1)])
+    // Section 2 holds the two optional questions; they stay open.
+    const review = await post(w.self.id, w.employeeCookie, [
+      ['intent', 'review'],
+      ['section', '3'],
+      ...sectionAnswers(w, 3),
+    ])
+    expect(review.status).toBe(302)
+    expect(location(review)).toBe(`/assignment/${w.self.id}?section=3&confirm=submit`)
+    // Without JavaScript the browser scrolls to the step, at the end of the section.
+    expect(review.headers.get('Location')).toMatch(/#confirm-submit$/)
+    expect((await answersOf(w.self.id)).get(w.q[6]!.id)!.notApplicable).toBe(true)
+    expect((await assignmentRow(w.self.id)).status).toBe('in_progress')
+    expect((await responseOf(w.self.id))!.submittedAt).toBeNull()
+
+    const html = await (await page(w, w.self.id, w.employeeCookie, '?section=3&confirm=submit')).text()
+    const text = main(html)
+    expect(text).toContain(
+      'Ready to submit? Once you submit, your answers cannot be changed. 2 optional questions are unanswered; you can still answer them first.',
+    )
+    expect(text).toContain('Section 2: Beta — 2 optional questions')
+    expect(html).toContain(`href="/assignment/${w.self.id}?section=2"`)
+    // The button that submits belongs to the answer form, so it posts the section as it is on screen;
+    // "Not yet" goes back to the section; the first press's button is gone.
+    const answerForm = /<form[^>]*id="answer-form"[\s\S]*?<\/form>/.exec(html)![0]
+    expect(answerForm).toMatch(/value="submit"[^>]*>Yes, submit my answers</)
+    expect(answerForm).toMatch(new RegExp(`href="/assignment/${w.self.id}\\?section=3"[^>]*>Not yet<`))
+    expect(html).not.toContain('value="review"')
+    // The sections' answers are still there to change.
+    expect(input(html, field(w.q[6]!.id), 'na')).toContain('checked')
+
+    const submitted = await post(w.self.id, w.employeeCookie, [
+      ['intent', 'submit'],
+      ['section', '3'],
+      ...sectionAnswers(w, 3),
+    ])
+    expect(location(submitted)).toBe(`/user/thank-you?assignment=${w.self.id}`)
+    expect((await assignmentRow(w.self.id)).status).toBe('submitted')
+  })
+
+  test('the step is not offered while a required answer is missing: the review is refused as a submit is', async () => {
+    const w = await createWorld()
+    const review = await post(w.self.id, w.employeeCookie, [
+      ['intent', 'review'],
+      ['section', '3'],
+      ...sectionAnswers(w, 3),
+    ])
+    expect(review.status).toBe(200)
+    const alerts = alertTexts(await review.text()).join(' ')
+    expect(alerts).toContain('Not submitted yet. 3 required questions are still unanswered.')
+    expect(alerts).toContain('Section 1: Alpha — 3 required questions')
+    expect((await answersOf(w.self.id)).get(w.q[5]!.id)!.textValue).toBe('Delegate more.\nSay no sooner.')
+    expect((await responseOf(w.self.id))!.submittedAt).toBeNull()
+
+    // Its address opened by hand: the summary of what is missing and the first press again.
+    const html = await (await page(w, w.self.id, w.employeeCookie, '?section=3&confirm=submit')).text()
+    expect(main(html)).toMatch(/Required questions still unanswered: Alpha \( ?3 ?\)/)
+    expect(html).toContain('value="review"')
+    expect(html).not.toContain('value="submit"')
+  })
+
+  test('everything answered: the step says so; on any section but the last the address asks nothing', async () => {
+    const w = await createWorld()
+    await answerAll(w, w.self.id, w.employeeCookie)
+    const last = main(await (await page(w, w.self.id, w.employeeCookie, '?section=3&confirm=submit')).text())
+    expect(last).toContain(
+      'Ready to submit? Once you submit, your answers cannot be changed. Every question is answered.',
+    )
+    expect(last).not.toContain('optional question')
+    const first = await (await page(w, w.self.id, w.employeeCookie, '?section=1&confirm=submit')).text()
+    expect(first).not.toContain('value="submit"')
+    expect(first).toContain('value="next"')
   })
 
   test('a complete response is submitted once: statuses, same instant, audit, event, thank-you', async () => {

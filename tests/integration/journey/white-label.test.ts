@@ -1,5 +1,6 @@
+import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
-import type { QuestionOptions } from '#db/schema/index'
+import { actionCodes, assignments, type QuestionOptions } from '#db/schema/index'
 import {
   createBrand,
   createCompany,
@@ -16,6 +17,7 @@ import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { openInvite, textOf } from '#tests/integration/auth/helpers'
 import { createActionCode } from '#app/modules/auth/action-codes.server'
+import { hashSecret } from '#app/modules/auth/session.server'
 
 /**
  * White label where it counts (issue 7, item 22): every employee and colleague page wears the brand of
@@ -111,9 +113,9 @@ beforeAll(async () => {
   w.adminCookie = await sessionCookieFor(admin.id)
 })
 
-async function page(path: string, cookie?: string) {
+async function page(path: string, cookie?: string, status = 200) {
   const response = await send(server, path, { cookie })
-  expect(response.status, path).toBe(200)
+  expect(response.status, path).toBe(status)
   const html = await response.text()
   const header = /<header[\s\S]*?<\/header>/.exec(html)![0]
   const footer = /<footer[\s\S]*?<\/footer>/.exec(html)?.[0] ?? ''
@@ -224,6 +226,115 @@ describe('the sign-in step of an invitation', () => {
     expect(plain.headerText).not.toContain('Summit')
     for (const odd of [crypto.randomUUID(), 'not-an-id'])
       expect((await page(`/sign-in?brand=${odd}`)).headerText).toContain('Panorama')
+  })
+})
+
+describe('the activation page and links that no longer work (issue 15, B10)', () => {
+  /** An employee of Harbour's client who has not activated yet, with a live activation link. */
+  async function newcomer() {
+    const company = await createCompany({
+      name: `Harbour newcomers ${crypto.randomUUID()}`,
+      brandId: w.harbour.id,
+    })
+    const employee = await createUser({
+      role: 'employee',
+      displayName: 'Nina Newcomer',
+      email: `nina-${crypto.randomUUID()}@example.test`,
+      companyId: company.id,
+      password: null,
+    })
+    const { code } = await createActionCode(db(), { kind: 'activate_account', userId: employee.id })
+    return { employee, code, link: `/verification?mode=activate&code=${code}` }
+  }
+
+  /** Nothing of the account on a page about a link that no longer works. */
+  function expectNothingOfTheAccount(html: string, employee: { email: string; displayName: string }) {
+    expect(html).not.toContain(employee.email)
+    expect(html).not.toContain(employee.displayName)
+  }
+
+  test('the activation page wears the programme’s brand: logo, name, colours, and the tab’s title', async () => {
+    const { link } = await newcomer()
+    const opened = await send(server, link)
+    expect(opened.status).toBe(302)
+    const p = await page('/verification?mode=activate', cookiesFrom(opened))
+    expectBrand(p, 'Harbour Consulting', 'Summit')
+    expect(p.header).toContain(`src="/files/${w.logoFileId}"`)
+    expect(p.html).toMatch(/--brand-primary:#123456;--brand-on-primary:#ffffff;--brand-accent:#abcdef/)
+    expect(p.html).toContain('<title>Activate your account · Harbour Consulting</title>')
+    expect(textOf(p.html)).toContain('Activate account')
+  })
+
+  test('a used activation link still shows whose programme it is, and nothing of the account', async () => {
+    const { employee, link } = await newcomer()
+    const opened = await send(server, link)
+    const activated = await send(server, '/verification?mode=activate', {
+      cookie: cookiesFrom(opened),
+      form: { password: 'a brand new password', confirmPassword: 'a brand new password' },
+    })
+    expect(activated.status).toBe(302)
+    const used = await page(link, undefined, 410)
+    expectBrand(used, 'Harbour Consulting', 'Summit')
+    expect(used.html).toContain('<title>Activate your account · Harbour Consulting</title>')
+    expectNothingOfTheAccount(used.html, employee)
+  })
+
+  test('an expired activation link too; an unknown code stays Panorama’s', async () => {
+    const { employee, code, link } = await newcomer()
+    await db()
+      .update(actionCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(actionCodes.codeHash, hashSecret(code)))
+    const expired = await page(link, undefined, 410)
+    expectBrand(expired, 'Harbour Consulting', 'Summit')
+    expectNothingOfTheAccount(expired.html, employee)
+
+    const unknown = await page(`/verification?mode=activate&code=${'Q'.repeat(32)}`, undefined, 410)
+    expect(unknown.headerText).toContain('Panorama')
+    expect(unknown.html).not.toContain('--brand-primary')
+  })
+
+  test('a colleague’s link after their answers are in, and a withdrawn one, wear the programme’s brand', async () => {
+    const colleague = await createUser({ role: 'colleague', displayName: 'Cora Colleague' })
+    const schemeB = {
+      id: w.schemeB,
+      questionnaireId: w.questionnaire,
+      closesAt: new Date(Date.now() + 86_400_000),
+    }
+    const answered = await createRaterAssignment({
+      scheme: schemeB,
+      subjectId: w.erinId,
+      respondentId: colleague.id,
+    })
+    const first = await createActionCode(db(), {
+      kind: 'colleague_invite',
+      assignmentId: answered.id,
+      expiresAt: schemeB.closesAt,
+    })
+    await db()
+      .update(assignments)
+      .set({ status: 'submitted', submittedAt: new Date() })
+      .where(eq(assignments.id, answered.id))
+    const done = await page(`/verification?mode=invite&code=${first.code}`, undefined, 410)
+    expectBrand(done, 'Summit Partners', 'Harbour')
+    expect(textOf(done.html)).toContain('Your feedback is in')
+    expectNothingOfTheAccount(done.html, colleague)
+
+    const other = await createUser({ role: 'colleague' })
+    const withdrawn = await createRaterAssignment({
+      scheme: schemeB,
+      subjectId: w.erinId,
+      respondentId: other.id,
+    })
+    const second = await createActionCode(db(), {
+      kind: 'colleague_invite',
+      assignmentId: withdrawn.id,
+      expiresAt: schemeB.closesAt,
+    })
+    await db().update(assignments).set({ status: 'revoked' }).where(eq(assignments.id, withdrawn.id))
+    const gone = await page(`/verification?mode=invite&code=${second.code}`, undefined, 410)
+    expectBrand(gone, 'Summit Partners', 'Harbour')
+    expect(textOf(gone.html)).toContain('Invitation links work until the feedback is in')
   })
 })
 

@@ -1,14 +1,17 @@
 import { describe, expect, test } from 'vitest'
 import {
   canonicalTimeZone,
+  daysLeft,
   endOfDay,
   formatDate,
   formatDateTime,
   instantToZonedTime,
   safeTimeZone,
+  timeLeft,
   zonedTimeToInstant,
   zoneName,
 } from '#app/lib/dates'
+import { daysLeftLabel } from '#app/lib/words'
 
 describe('dates in a scheme’s time zone', () => {
   test('a deadline reads in the zone it was set in, naming the zone', () => {
@@ -100,5 +103,33 @@ describe('wall-clock times an admin types, in the scheme’s zone', () => {
     expect(instantToZonedTime(new Date('2026-06-30T08:00:00Z'), 'Europe/London')).toBe('2026-06-30T09:00')
     expect(instantToZonedTime('2026-12-31T23:59:00Z', 'Asia/Tokyo')).toBe('2027-01-01T08:59')
     expect(instantToZonedTime('2026-06-30T00:30:00Z', 'UTC')).toBe('2026-06-30T00:30')
+  })
+})
+
+describe('the days left before a deadline: one rule for every page (issue 15, B12)', () => {
+  // 23:59 on 24 January 2027 in London (GMT): the deadline of the demo scheme.
+  const deadline = new Date('2027-01-24T23:59:00Z')
+
+  test('calendar days in the scheme’s zone, whatever the time of day', () => {
+    for (const now of ['2027-01-09T00:00:00Z', '2027-01-09T10:00:00Z', '2027-01-09T23:58:00Z'])
+      expect(daysLeft(deadline, 'Europe/London', new Date(now)), now).toBe(15)
+    expect(timeLeft(deadline, 'Europe/London', new Date('2027-01-09T10:00:00Z'))).toBe('15 days left')
+    expect(timeLeft(deadline, 'Europe/London', new Date('2027-01-23T10:00:00Z'))).toBe('1 day left')
+    expect(timeLeft(deadline, 'Europe/London', new Date('2027-01-24T00:01:00Z'))).toBe('last day')
+    expect(timeLeft(deadline, 'Europe/London', new Date('2027-01-24T23:59:00Z'))).toBeNull()
+    expect(daysLeftLabel(null)).toBeNull()
+  })
+
+  test('the days are the zone’s: late evening in New York is still the day before the deadline there', () => {
+    // 23:59 on 1 July in New York is 03:59 UTC on 2 July.
+    const newYork = new Date('2026-07-02T03:59:00Z')
+    const eveningBefore = new Date('2026-07-01T02:00:00Z') // 22:00 on 30 June in New York
+    expect(daysLeft(newYork, 'America/New_York', eveningBefore)).toBe(1)
+    expect(daysLeft(newYork, 'UTC', eveningBefore)).toBe(1)
+    expect(daysLeft(newYork, 'Asia/Tokyo', eveningBefore)).toBe(1)
+    // Across the change to summer time (29 March 2026 in London) a day is still a day.
+    expect(
+      daysLeft(new Date('2026-04-01T22:59:00Z'), 'Europe/London', new Date('2026-03-28T12:00:00Z')),
+    ).toBe(4)
   })
 })

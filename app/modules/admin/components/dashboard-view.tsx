@@ -112,7 +112,8 @@ export function RunningSchemes({ schemes, openCount }: { schemes: SchemeProgress
       )}
       {openCount > schemes.length ? (
         <p className="text-sm text-slate-700">
-          Showing the {schemes.length} that close soonest of {openCount} open schemes.
+          Showing the {schemes.length === 1 ? 'one that closes' : `${schemes.length} that close`} soonest of{' '}
+          {openCount} open schemes.
         </p>
       ) : null}
     </section>

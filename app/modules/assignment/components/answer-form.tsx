@@ -6,7 +6,7 @@ import type { AnswerActionData, Progress } from './answer-state'
 import { QuestionField } from './question-fields'
 import { SaveStatusLine } from './save-status'
 import { SectionProgress } from './section-progress'
-import { MissingList, SubmitSummary } from './submit-summary'
+import { MissingList, SubmitConfirm, SubmitSummary } from './submit-summary'
 import { useAutosave } from './use-autosave'
 
 export function AnswerForm({
@@ -34,6 +34,9 @@ export function AnswerForm({
   const networkError = actionData?.kind === 'network' ? actionData.message : undefined
   const postedValues = refusal?.section === current ? refusal.values : undefined
   const fieldErrors = refusal?.section === current ? refusal.fieldErrors : undefined
+  // The confirmation step of "Submit answers", as long as nothing required is missing (a required
+  // answer cleared on this very page since: the summary says so instead, and the button asks again).
+  const confirming = view.confirmSubmit && last && progress.totals.missingRequired === 0
 
   return (
     <Form
@@ -62,7 +65,8 @@ export function AnswerForm({
         <MissingList message={refusal.message} missing={refusal.missing} assignmentId={assignment.id} />
       ) : null}
 
-      <div className="card flex flex-col gap-8">
+      {/* A little less padding on a phone: a rating scale's row of points needs the width. */}
+      <div className="card flex flex-col gap-8 p-4 sm:p-6">
         <div className="flex flex-col gap-1">
           <h2 id="section-title" className="text-xl font-semibold">
             {section.title}
@@ -88,52 +92,64 @@ export function AnswerForm({
 
       <SaveStatusLine status={status} onRetry={retryNow} />
 
-      {last ? <SubmitSummary progress={progress} assignmentId={assignment.id} /> : null}
+      {confirming ? (
+        <SubmitConfirm
+          progress={progress}
+          assignmentId={assignment.id}
+          current={current}
+          busy={Boolean(busyIntent)}
+        />
+      ) : last ? (
+        <SubmitSummary progress={progress} assignmentId={assignment.id} />
+      ) : null}
 
-      <div className="flex flex-wrap items-center gap-3">
-        {current > 1 ? (
+      {confirming ? null : (
+        <div className="flex flex-wrap items-center gap-3">
+          {current > 1 ? (
+            <button
+              type="submit"
+              name="intent"
+              value="previous"
+              className="btn btn-secondary"
+              disabled={Boolean(busyIntent)}
+            >
+              ← Previous section
+            </button>
+          ) : null}
           <button
             type="submit"
             name="intent"
-            value="previous"
+            value="finish-later"
             className="btn btn-secondary"
             disabled={Boolean(busyIntent)}
           >
-            ← Previous section
+            {busyIntent === 'finish-later' ? 'Saving…' : 'Save and finish later'}
           </button>
-        ) : null}
-        <button
-          type="submit"
-          name="intent"
-          value="finish-later"
-          className="btn btn-secondary"
-          disabled={Boolean(busyIntent)}
-        >
-          {busyIntent === 'finish-later' ? 'Saving…' : 'Save and finish later'}
-        </button>
-        <span className="flex-1" />
-        {last ? (
-          <button
-            type="submit"
-            name="intent"
-            value="submit"
-            className="btn btn-primary"
-            disabled={Boolean(busyIntent)}
-          >
-            {busyIntent === 'submit' ? 'Submitting…' : 'Submit answers'}
-          </button>
-        ) : (
-          <button
-            type="submit"
-            name="intent"
-            value="next"
-            className="btn btn-primary"
-            disabled={Boolean(busyIntent)}
-          >
-            {busyIntent === 'next' ? 'Saving…' : 'Next section →'}
-          </button>
-        )}
-      </div>
+          <span className="flex-1" />
+          {last ? (
+            // Asks first: the server saves the section and answers with the confirmation step.
+            <button
+              type="submit"
+              name="intent"
+              value="review"
+              className="btn btn-primary"
+              disabled={Boolean(busyIntent)}
+            >
+              {busyIntent === 'review' ? 'Saving…' : 'Submit answers'}
+            </button>
+          ) : (
+            <button
+              type="submit"
+              name="intent"
+              value="next"
+              className="btn btn-primary"
+              disabled={Boolean(busyIntent)}
+            >
+              {busyIntent === 'next' ? 'Saving…' : 'Next section →'}
+            </button>
+          )}
+        </div>
+      )}
     </Form>
   )
 }

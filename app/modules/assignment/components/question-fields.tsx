@@ -40,17 +40,10 @@ export function QuestionField({
     )
   }
 
-  const options: Array<{ value: string; label: string; hint?: string }> =
-    q.kind === 'scale'
-      ? [
-          ...range(scaleRange(q.options)).map((n) => ({
-            value: String(n),
-            label: String(n),
-            hint: scaleLabel(q.options, n),
-          })),
-          ...(q.options.allowNa ? [{ value: NOT_APPLICABLE, label: 'Not applicable' }] : []),
-        ]
-      : (q.options.labels ?? []).map((l) => ({ value: l, label: l }))
+  if (q.kind === 'scale')
+    return <ScaleAnswer question={q} legend={legend} values={values} errors={errors} errorId={errorId} />
+
+  const options = (q.options.labels ?? []).map((l) => ({ value: l, label: l }))
   const type = q.kind === 'multi' ? 'checkbox' : 'radio'
   return (
     <fieldset
@@ -62,39 +55,136 @@ export function QuestionField({
     >
       <legend className="mb-2 font-medium text-slate-900">{legend}</legend>
       {q.kind === 'multi' ? <p className="-mt-2 text-sm text-slate-600">Choose all that apply.</p> : null}
-      <div className={q.kind === 'scale' ? 'flex flex-wrap gap-2' : 'flex flex-col gap-2'}>
-        {options.map((o) => {
-          const id = `${baseId}-${o.value.replace(/[^A-Za-z0-9_-]/g, '_')}-${options.indexOf(o)}`
-          return (
+      <div className="flex flex-col gap-2">
+        {options.map((o, i) => (
+          <label
+            key={o.value}
+            htmlFor={optionId(baseId, o.value, i)}
+            className={`${CARD} flex items-center gap-2 px-3 py-2`}
+          >
+            <input
+              id={optionId(baseId, o.value, i)}
+              type={type}
+              name={name}
+              value={o.value}
+              defaultChecked={values.includes(o.value)}
+              className="h-4 w-4 accent-indigo-700"
+            />
+            <span>{o.label}</span>
+          </label>
+        ))}
+      </div>
+      <ErrorList id={errorId} errors={errors} />
+    </fieldset>
+  )
+}
+
+const CARD =
+  'cursor-pointer rounded-md border border-slate-300 bg-white text-sm hover:border-indigo-700 has-[:checked]:border-indigo-700 has-[:checked]:bg-indigo-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-700'
+
+const optionId = (baseId: string, value: string, index: number) =>
+  `${baseId}-${value.replace(/[^A-Za-z0-9_-]/g, '_')}-${index}`
+
+/**
+ * How wide the question must be (a container query on the fieldset) before each point's label fits
+ * inside its card: narrower, the points keep one row of equal columns and their labels move to a key
+ * under the row, so the scale always reads as one ordered line, 1–5 on a 360 px phone as 0–10.
+ */
+function labelRoom(points: number) {
+  if (points <= 5) return { inside: 'sr-only @md:not-sr-only', key: '@md:hidden' }
+  if (points <= 7) return { inside: 'sr-only @xl:not-sr-only', key: '@xl:hidden' }
+  return { inside: 'sr-only @2xl:not-sr-only', key: '@2xl:hidden' }
+}
+
+/**
+ * A rating scale: its points in one row of equal columns, lowest first, each a card with its radio
+ * and number (and its label when there is room); "Not applicable" apart below, as it is no point on
+ * the scale. The label stays in each radio's accessible name ("4 – Often") at every width.
+ */
+function ScaleAnswer({
+  question: q,
+  legend,
+  values,
+  errors,
+  errorId,
+}: {
+  question: ViewQuestion
+  legend: React.ReactNode
+  values: string[]
+  errors: string[] | undefined
+  errorId: string | undefined
+}) {
+  const name = answerField(q.id)
+  const baseId = `q-${q.id}`
+  const points = range(scaleRange(q.options)).map((n) => ({
+    value: String(n),
+    hint: scaleLabel(q.options, n),
+  }))
+  const room = labelRoom(points.length)
+  const labelled = points.filter((p) => p.hint)
+  const radio = (value: string, index: number) => (
+    <input
+      id={optionId(baseId, value, index)}
+      type="radio"
+      name={name}
+      value={value}
+      defaultChecked={values.includes(value)}
+      // No browser margin: on a 0–10 scale at 360 px a point's column is barely wider than its radio.
+      className="m-0 h-4 w-4 shrink-0 accent-indigo-700"
+    />
+  )
+  return (
+    <fieldset
+      role="radiogroup"
+      aria-required={q.required ? true : undefined}
+      aria-invalid={errorId ? true : undefined}
+      aria-describedby={errorId}
+      className="flex min-w-0 flex-col gap-3"
+    >
+      <legend className="mb-2 font-medium text-slate-900">{legend}</legend>
+      <div className="@container flex flex-col gap-2">
+        <div className="grid auto-cols-fr grid-flow-col gap-1 @md:gap-2">
+          {points.map((p, i) => (
             <label
-              key={o.value}
-              htmlFor={id}
-              className={`flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm hover:border-indigo-700 has-[:checked]:border-indigo-700 has-[:checked]:bg-indigo-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-700 ${
-                q.kind === 'scale' ? 'min-w-[5.5rem] flex-col text-center' : ''
-              }`}
+              key={p.value}
+              htmlFor={optionId(baseId, p.value, i)}
+              className={`${CARD} flex min-w-0 flex-col items-center gap-1 px-0.5 py-2 text-center @md:px-1`}
             >
-              <input
-                id={id}
-                type={type}
-                name={name}
-                value={o.value}
-                defaultChecked={values.includes(o.value)}
-                className="h-4 w-4 accent-indigo-700"
-              />
-              <span className={q.kind === 'scale' && o.value !== NOT_APPLICABLE ? 'font-semibold' : ''}>
-                {o.label}
-              </span>
-              {o.hint ? (
-                <span className="text-xs text-slate-700">
+              {radio(p.value, i)}
+              <span className="font-semibold">{p.value}</span>
+              {p.hint ? (
+                <span className={`${room.inside} text-xs leading-snug text-slate-700`}>
                   {/* Read as "4 – Often", as the read-only view writes it. */}
                   <span className="sr-only">{' – '}</span>
-                  {o.hint}
+                  {p.hint}
                 </span>
               ) : null}
             </label>
-          )
-        })}
+          ))}
+        </div>
+        {labelled.length ? (
+          // The labels again, for the eye, where the cards are too narrow to hold them.
+          <p
+            aria-hidden="true"
+            className={`${room.key} flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-700`}
+          >
+            {labelled.map((p) => (
+              <span key={p.value}>
+                <span className="font-semibold">{p.value}</span> {p.hint}
+              </span>
+            ))}
+          </p>
+        ) : null}
       </div>
+      {q.options.allowNa ? (
+        <label
+          htmlFor={optionId(baseId, NOT_APPLICABLE, points.length)}
+          className={`${CARD} flex items-center gap-2 self-start px-3 py-2`}
+        >
+          {radio(NOT_APPLICABLE, points.length)}
+          <span>Not applicable</span>
+        </label>
+      ) : null}
       <ErrorList id={errorId} errors={errors} />
     </fieldset>
   )

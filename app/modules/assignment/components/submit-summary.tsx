@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { Link } from 'react-router'
+import { plural } from '#app/lib/words'
 import type { MissingSection } from '#app/modules/assignment/save-answers.server'
 import type { Progress } from './answer-state'
 
@@ -71,5 +72,67 @@ export function SubmitSummary({ progress, assignmentId }: { progress: Progress; 
         <p className="text-slate-700">Every required question is answered.</p>
       )}
     </div>
+  )
+}
+
+/**
+ * The confirmation step of "Submit answers" (`?confirm=submit`, server-rendered, so it works without
+ * JavaScript): what submitting means, how many optional questions are still open and where, and the
+ * button that really submits. It sits inside the answer form, so that button posts the section's
+ * answers as they are on screen. Opened by a redirect: the focus moves to its question.
+ */
+export function SubmitConfirm({
+  progress,
+  assignmentId,
+  current,
+  busy,
+}: {
+  progress: Progress
+  assignmentId: string
+  current: number
+  busy: boolean
+}) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => heading.current?.focus(), [])
+  const open = progress.sections
+    .map((s) => ({ ...s, optionalOpen: s.questionCount - s.answered - s.missingRequired }))
+    .filter((s) => s.optionalOpen > 0)
+  const optionalOpen = open.reduce((n, s) => n + s.optionalOpen, 0)
+  return (
+    <section
+      id="confirm-submit"
+      aria-labelledby="confirm-submit-title"
+      className="card flex flex-col gap-3 border-indigo-300"
+    >
+      <h2 id="confirm-submit-title" ref={heading} tabIndex={-1} className="text-lg font-semibold">
+        Ready to submit?
+      </h2>
+      <p className="text-slate-800">
+        Once you submit, your answers cannot be changed.{' '}
+        {optionalOpen
+          ? `${plural(optionalOpen, 'optional question is', 'optional questions are')} unanswered; you can still answer ${optionalOpen === 1 ? 'it' : 'them'} first.`
+          : 'Every question is answered.'}
+      </p>
+      {open.length ? (
+        <ul className="list-disc pl-5 text-slate-800">
+          {open.map((s) => (
+            <li key={s.number}>
+              <Link className="link" to={`/assignment/${assignmentId}?section=${s.number}`}>
+                {`Section ${s.number}: ${s.title}`}
+              </Link>
+              {` — ${plural(s.optionalOpen, 'optional question', 'optional questions')}`}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="submit" name="intent" value="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Submitting…' : 'Yes, submit my answers'}
+        </button>
+        <Link className="btn btn-secondary" to={`/assignment/${assignmentId}?section=${current}`}>
+          Not yet
+        </Link>
+      </div>
+    </section>
   )
 }

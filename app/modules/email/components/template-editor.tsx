@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Form, Link } from 'react-router'
+import { possessive } from '#app/lib/words'
 import { resultFor, useConformForm, usePendingIntent, type IntentReply } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
@@ -201,7 +202,7 @@ export function TemplateEditor({
           </div>
           <div>
             <button type="submit" className="btn btn-primary" disabled={saving}>
-              {saving ? 'Saving…' : usesDefault ? `Save as ${editor.brand!.name}’s own` : 'Save'}
+              {saving ? 'Saving…' : usesDefault ? `Save as ${possessive(editor.brand!.name)} own` : 'Save'}
             </button>
           </div>
         </Form>

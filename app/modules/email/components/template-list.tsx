@@ -1,4 +1,5 @@
 import { Form, Link } from 'react-router'
+import { possessive } from '#app/lib/words'
 import { FilterSelect } from '#app/components/admin-list'
 import { TEMPLATE_DESCRIPTIONS, TEMPLATE_LABELS, templateId } from '../schemas'
 import type { TemplateKey } from '../templates'
@@ -64,7 +65,7 @@ export function TemplateList({
       <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">
-            E-mail templates{brand ? `, with ${brand.name}’s wording` : ''}
+            E-mail templates{brand ? `, with ${possessive(brand.name)} wording` : ''}
           </caption>
           <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
             <tr>

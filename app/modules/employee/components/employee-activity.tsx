@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { possessive } from '#app/lib/words'
 import { formatDate } from '#app/lib/dates'
 import { INVITE_STATUS_LABELS, inviteStatusOf, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
 import type { AssignmentStatus, Relationship } from '#db/enums'
@@ -125,7 +126,7 @@ export function EmployeeProgrammes({
       )}
       <p className="text-sm">
         <Link className="link" to={`/user/colleague-invite?${new URLSearchParams({ employee: employeeId })}`}>
-          Invite colleagues on {employeeName}’s behalf
+          Invite colleagues on {possessive(employeeName)} behalf
         </Link>
       </p>
     </section>

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { Form, Link } from 'react-router'
+import { plural } from '#app/lib/words'
 import { formErrorsOf, useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
 import { Field, FormErrors, SelectField } from '#app/components/forms'
 import {
@@ -18,9 +19,6 @@ import {
 export const TEMPLATE_HREF = '/admin/employee-management/template.csv'
 export const errorReportHref = (importId: string) =>
   `/admin/employee-management/imports/${importId}/problems.csv`
-
-const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`
 
 /** The upload form: a multipart POST whose `intent` comes before the file (the server reads it first). */
 export function ImportUploadForm({ lastResult }: { lastResult: FormResult }) {

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
+import type { ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { ListPagination, useListHref } from '#app/components/admin-list'
 import {
@@ -15,6 +16,7 @@ import {
 } from '#app/components/form-kit'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
+import { plural } from '#app/lib/words'
 import type { Page } from '#app/lib/keyset.server'
 import { verdictRefusal, type ReleaseChange, type ReleaseVerdict } from '#app/modules/report/release-rule'
 import type { SchemeReleasePlan } from '#app/modules/report/release.server'
@@ -52,7 +54,45 @@ type Data = {
   notices: string[]
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+/**
+ * Who gets which e-mail at launch, built from the counts (issue 15, B12): one employee in the
+ * singular, "the others" only when there are others, and disabled accounts (which get nothing while
+ * disabled) said apart.
+ */
+export function launchMailsSentence({
+  enrolled,
+  notActivated,
+  disabledMembers: disabled,
+}: Pick<SchemeDetail, 'enrolled' | 'notActivated' | 'disabledMembers'>): string {
+  const count = (n: number) => n.toLocaleString('en-GB')
+  const mailed = enrolled - disabled
+  const activated = mailed - notActivated
+  const disabledWho = mailed
+    ? disabled === 1
+      ? 'The remaining one is'
+      : `The remaining ${count(disabled)} are`
+    : disabled === 1
+      ? 'The enrolled employee is'
+      : `All ${count(disabled)} enrolled employees are`
+  const gone = disabled
+    ? ` ${disabledWho} disabled: no e-mail while ${disabled === 1 ? 'their account is' : 'their accounts are'}.`
+    : ''
+  if (!mailed) return `Nobody gets an e-mail yet.${gone}`
+  const who = !disabled
+    ? enrolled === 1
+      ? 'The enrolled employee gets one e-mail'
+      : `Each of the ${count(enrolled)} enrolled employees gets one e-mail`
+    : mailed === 1
+      ? `One of the ${count(enrolled)} enrolled employees gets one e-mail`
+      : `${count(mailed)} of the ${count(enrolled)} enrolled employees get one e-mail each`
+  const open = 'a “your programme is open” message'
+  const what = !notActivated
+    ? open
+    : !activated
+      ? `an activation link, as ${mailed === 1 ? 'they have no account' : 'none of them has an account'} yet`
+      : `${notActivated === 1 ? 'the one' : `the ${count(notActivated)}`} without an account yet an activation link, ${activated === 1 ? 'the other one' : `the other ${count(activated)}`} ${open}`
+  return `${who}: ${what}.${gone}`
+}
 
 export function SchemePage({ data, actionData }: { data: Data; actionData: IntentReply }) {
   const { scheme, query, participants, candidates, options, removing, releasing, releasePlan, notices } = data
@@ -460,6 +500,7 @@ function Lifecycle({
   const zone = zoneName(scheme.closesAt, scheme.timeZone)
   const opensLater = new Date(scheme.opensAt).getTime() > Date.now()
   const closesLocal = instantToZonedTime(scheme.closesAt, scheme.timeZone)
+  const oneMail = scheme.enrolled - scheme.disabledMembers === 1
   return (
     <section aria-labelledby="lifecycle-title" className="card flex flex-col gap-4">
       <h2 id="lifecycle-title" className="text-lg font-semibold">
@@ -481,12 +522,10 @@ function Lifecycle({
             tone="primary"
           >
             <p className="text-slate-800">
-              Each of the {plural(scheme.enrolled, 'enrolled employee', 'enrolled employees')} gets one
-              e-mail: {scheme.notActivated} without an account yet an activation link, the others a “your
-              programme is open” message.{' '}
+              {launchMailsSentence(scheme)}{' '}
               {opensLater
-                ? `The e-mails wait until the scheme opens, ${formatDateTime(scheme.opensAt, scheme.timeZone)}.`
-                : 'The scheme is open from now on and the e-mails go out at once.'}{' '}
+                ? `${oneMail ? 'The e-mail waits' : 'The e-mails wait'} until the scheme opens, ${formatDateTime(scheme.opensAt, scheme.timeZone)}.`
+                : `The scheme is open from now on and the ${oneMail ? 'e-mail goes' : 'e-mails go'} out at once.`}{' '}
               This cannot be undone.
             </p>
           </ConfirmPanel>
@@ -582,7 +621,7 @@ function Enrolment({
           Enrol employees
         </h2>
         <p className="text-slate-700">
-          Active employees of {scheme.companyName}.{' '}
+          Employees of {scheme.companyName}, with an account or not yet (disabled ones cannot be enrolled).{' '}
           {scheme.launchedAt
             ? 'The scheme is launched: each one you enrol gets their e-mail straight away (held until it opens).'
             : 'They are told when the scheme is launched.'}
@@ -614,7 +653,25 @@ function Enrolment({
         </button>
       </Form>
 
-      <PickForm candidates={candidates} find={find} lastResult={resultFor(actionData, 'enrol')} />
+      <PickForm
+        candidates={candidates}
+        find={find}
+        lastResult={resultFor(actionData, 'enrol')}
+        noneLeft={
+          scheme.enrolled + scheme.enrollable === 0 ? (
+            // A company with nobody to enrol yet: say so, and where employees are added.
+            <>
+              {scheme.companyName} has no employees yet — add them in{' '}
+              <Link className="link" to={`/admin/employee-management?company=${scheme.companyId}`}>
+                Employee management
+              </Link>
+              , or add someone new below.
+            </>
+          ) : (
+            `Every employee of ${scheme.companyName} is enrolled. Add someone new below.`
+          )
+        }
+      />
 
       {scheme.enrollable > 0 ? (
         confirmAll ? (
@@ -631,8 +688,8 @@ function Enrolment({
             backLabel="Back to the scheme"
           >
             <p className="text-slate-800">
-              Every active employee of {scheme.companyName} who is not enrolled yet joins the scheme
-              {scheme.launchedAt ? ' and gets their e-mail' : ''}.
+              Every employee of {scheme.companyName} who is not enrolled yet (disabled ones excepted) joins
+              the scheme{scheme.launchedAt ? ' and gets their e-mail' : ''}.
             </p>
           </ConfirmPanel>
         ) : (
@@ -653,19 +710,20 @@ function PickForm({
   candidates,
   find,
   lastResult,
+  noneLeft,
 }: {
   candidates: { rows: Candidate[]; total: number }
   find: string
   lastResult: FormResult
+  /** What to say when nobody is left to pick (and no search narrowed the list). */
+  noneLeft: ReactNode
 }) {
   const busy = usePendingIntent('enrol')
   const [form, fields] = useConformForm(SchemeEnrolSchema, { id: 'enrol-pick', lastResult })
   if (!candidates.rows.length)
     return (
       <p className="text-slate-700">
-        {find
-          ? `No employee who is not enrolled yet matches “${find}”.`
-          : 'Every active employee of the company is enrolled. Add someone new below.'}
+        {find ? `No employee who is not enrolled yet matches “${find}”.` : noneLeft}
       </p>
     )
   const shown = candidates.rows.length
