@@ -7,7 +7,7 @@ import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { createActionCode } from '#app/modules/auth/action-codes.server'
 import { actionLink } from '#app/modules/auth/auth.server'
-import { formatDate } from '#app/modules/invite/schemas'
+import { formatDate } from '#app/lib/dates'
 import { enqueueEmail, eraseStaleOutboxBodies } from './outbox.server'
 
 /**

@@ -19,7 +19,7 @@ import { hit, peek, type RateLimitRule } from '#app/modules/auth/rate-limit.serv
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
-import { formatDate } from '#app/modules/invite/schemas'
+import { formatDate } from '#app/lib/dates'
 import { schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
 import { EMPLOYEE_MESSAGES, type EmployeeInput, type EmployeeListQuery, type EmployeeState } from './schemas'
 

@@ -3,13 +3,12 @@ import type { SchemeStatus } from '#db/enums'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { assignments, brands, companies, responses, schemeMembers, schemes, users } from '#db/schema/index'
-import { daysLeft, formatDateTime } from '#app/lib/dates'
+import { daysLeft, formatDate, formatDateTime } from '#app/lib/dates'
 import type { BrandLook } from '#app/modules/brand/look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import {
-  formatDate,
   INVITE_STATUS_LABELS,
   inviteStatusOf,
   RELATIONSHIP_LABELS,

@@ -1,3 +1,4 @@
+import { formatDate } from '#app/lib/dates'
 import { possessive } from '#app/lib/words'
 import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
 import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
@@ -19,7 +20,6 @@ import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
 import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import {
-  formatDate,
   InviteFieldsSchema,
   INVITE_MESSAGES,
   inviteStatusOf,
@@ -132,6 +132,8 @@ export type InviteScheme = {
   closesAt: string
   /** The scheme's IANA time zone: its dates are shown in it. */
   timeZone: string
+  /** "30 June 2026", the closing day in that zone (written here, so the page ships no date code). */
+  closesOn: string
   /** The programme's brand (the page's header wears the chosen scheme's). */
   brand: BrandLook | null
   /** Open for invitations: status open and the closing date still ahead. */
@@ -148,6 +150,8 @@ export type InvitedColleague = {
   relationship: Relationship
   status: InviteStatus
   invitedAt: string | null
+  /** "30 June 2026", the day of the invitation in the scheme's zone. */
+  invitedOn: string | null
 }
 
 export type InvitePage = {
@@ -208,6 +212,7 @@ export async function getInvitePage(
     status: r.status,
     closesAt: r.closesAt.toISOString(),
     timeZone: r.timeZone,
+    closesOn: formatDate(r.closesAt, r.timeZone),
     brand: brandLookOf(r),
     open: Boolean(r.open),
     limit: colleagueLimit(r.maxColleagues),
@@ -252,6 +257,7 @@ export async function getInvitePage(
     relationship: r.relationship as Relationship,
     status: inviteStatusOf(r.status, r.reopened),
     invitedAt: r.invitedAt?.toISOString() ?? null,
+    invitedOn: r.invitedAt ? formatDate(r.invitedAt, scheme.timeZone) : null,
   }))
   return { schemes: list, scheme, colleagues }
 }

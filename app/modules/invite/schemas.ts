@@ -3,7 +3,6 @@ import {
   type AssignmentStatus,
   type Relationship as AnyRelationship,
 } from '#db/enums'
-import { formatDate as formatDay } from '#app/lib/dates'
 import { singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 
@@ -118,14 +117,6 @@ export const InvitePageQuerySchema = z.object({
   employee: queryValue,
   revoke: queryValue,
 })
-
-/**
- * "30 June 2026", the calendar day in the scheme's time zone (UTC when none is given): the server
- * (e-mails, first render) and the browser (hydration) write the same date, since the zone is data.
- */
-export function formatDate(date: Date | string, timeZone = 'UTC'): string {
-  return formatDay(date, timeZone)
-}
 
 /** "You can invite 5 more colleagues", or the same about the employee an admin acts for. */
 export function remainingText(remaining: number, who: string | null): string {

@@ -1,11 +1,6 @@
 import { Form, Link, useNavigation } from 'react-router'
 import type { InvitedColleague as Colleague, InviteScheme as Scheme } from '#app/modules/invite/invite.server'
-import {
-  formatDate,
-  INVITE_STATUS_LABELS,
-  RELATIONSHIP_LABELS,
-  type InviteStatus,
-} from '#app/modules/invite/schemas'
+import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS, type InviteStatus } from '#app/modules/invite/schemas'
 
 const STATUS_STYLES: Record<InviteStatus, string> = {
   invited: 'border-slate-300 bg-slate-50 text-slate-800',
@@ -86,8 +81,7 @@ export function ColleagueList({
                       </span>
                       {c.invitedAt && c.status !== 'revoked' ? (
                         <span className="mt-1 block text-xs whitespace-nowrap text-slate-700 max-sm:ml-2 max-sm:inline">
-                          invited{' '}
-                          <time dateTime={c.invitedAt}>{formatDate(c.invitedAt, scheme.timeZone)}</time>
+                          invited <time dateTime={c.invitedAt}>{c.invitedOn}</time>
                         </span>
                       ) : null}
                     </td>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import type { InviteScheme as Scheme } from '#app/modules/invite/invite.server'
-import { formatDate, remainingText } from '#app/modules/invite/schemas'
+import { remainingText } from '#app/modules/invite/schemas'
 
 export function SchemePicker({
   schemes,
@@ -50,14 +50,13 @@ export function SchemeSummary({ scheme, who }: { scheme: Scheme; who: string | n
         {scheme.companyName} ·{' '}
         {scheme.open ? (
           <>
-            colleagues can answer until{' '}
-            <time dateTime={scheme.closesAt}>{formatDate(scheme.closesAt, scheme.timeZone)}</time>
+            colleagues can answer until <time dateTime={scheme.closesAt}>{scheme.closesOn}</time>
           </>
         ) : scheme.status === 'draft' ? (
           'not open yet'
         ) : (
           <>
-            closed on <time dateTime={scheme.closesAt}>{formatDate(scheme.closesAt, scheme.timeZone)}</time>
+            closed on <time dateTime={scheme.closesAt}>{scheme.closesOn}</time>
           </>
         )}
       </p>
