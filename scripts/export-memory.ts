@@ -5,8 +5,8 @@
 import { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { closeDatabase, openDatabase } from '#db/client'
-import { exportCsvStream } from '#app/modules/answers-admin/export.server'
-import { parseResponseFilters } from '#app/modules/answers-admin/schemas'
+import { exportCsvStream } from '#app/modules/response/export.server'
+import { parseResponseFilters } from '#app/modules/response/schemas'
 
 const args = process.argv.slice(2)
 const option = (name: string) => {

@@ -29,8 +29,8 @@ import {
 } from '../db/schema/index'
 import type { QuestionSeed } from '../db/factories'
 import { DEMO_QUESTIONS } from '../db/seed'
-import { createActionCode } from '../app/modules/auth/action-codes.server'
-import { actionLink } from '../app/modules/auth/auth.server'
+import { createActionCode } from '../app/modules/action-code/action-code.server'
+import { actionLink } from '../app/modules/action-code/action-code.server'
 import { hashPassword } from '../app/modules/auth/password.server'
 import { releaseParticipant } from '../app/modules/report/release.server'
 

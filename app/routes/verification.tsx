@@ -8,12 +8,11 @@ import { parseForm, readFormData } from '#app/lib/form-data.server'
 import * as z from '#app/lib/zod'
 import { BotCheck } from '#app/components/turnstile'
 import { getEnv } from '#app/config/env.server'
-import { KIND_OF_MODE } from '#app/modules/auth/action-codes.server'
+import { KIND_OF_MODE } from '#app/modules/action-code/action-code.server'
+import { acceptInvite, checkInvite } from '#app/modules/invite/accept.server'
 import {
-  acceptInvite,
   brandOfActivationCode,
   checkActionCode,
-  checkInvite,
   createFirstAdmin,
   setPasswordWithCode,
   signInWithLink,
@@ -21,7 +20,7 @@ import {
 } from '#app/modules/auth/auth.server'
 import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
-import type { BrandLook } from '#app/modules/brand/look'
+import type { BrandLook } from '#app/components/brand-look'
 import { homeFor } from '#app/modules/auth/guards.server'
 import { newPasswordSchema, setupSchema } from '#app/modules/auth/schemas'
 import { getRequestSession, sessionCookie } from '#app/modules/auth/session.server'

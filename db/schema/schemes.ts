@@ -138,7 +138,7 @@ export const assignments = pgTable(
     uniqueIndex('assignments_rater_unique')
       .on(t.schemeId, t.subjectId, t.respondentId)
       .where(sql`${t.status} <> 'revoked'`),
-    // The reminder worker's candidates (app/modules/email/reminders.server.ts): per scheme, the
+    // The reminder worker's candidates (app/modules/scheme/reminders.server.ts): per scheme, the
     // unfinished assignments in the order their reminder clock started, so a round reads only the
     // ones that are due instead of every unfinished assignment in the database.
     index('assignments_reminder_due_index')

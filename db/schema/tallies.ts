@@ -10,7 +10,7 @@ import { bigint, pgTable, text } from 'drizzle-orm/pg-core'
 // No index beyond the key: every read sums the whole (small) table.
 export const tallies = pgTable('tallies', {
   id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  /** employees, submitted, queued_emails, failed_emails (app/modules/admin/tallies.server.ts). */
+  /** employees, submitted, queued_emails, failed_emails (app/modules/tally/tally.server.ts). */
   name: text().notNull(),
   delta: bigint({ mode: 'number' }).notNull(),
 })

@@ -1,7 +1,7 @@
 import type { Role } from '#db/enums'
 import type { ReactNode } from 'react'
 import { Form, Link, NavLink } from 'react-router'
-import { brandStyle, usePageBrand, type BrandLook } from '#app/modules/brand/look'
+import { brandStyle, usePageBrand, type BrandLook } from '#app/components/brand-look'
 
 export type LayoutUser = {
   id: string

@@ -15,7 +15,7 @@ import {
 } from '#db/schema/index'
 import { dateLabel, timeLeft, type DateLabel } from '#app/lib/dates'
 import { notFound } from '#app/modules/auth/guards.server'
-import type { BrandLook } from '#app/modules/brand/look'
+import type { BrandLook } from '#app/components/brand-look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { estimateMinutes, type QuestionKind } from './answer-schemas'
 import {

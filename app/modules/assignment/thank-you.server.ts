@@ -5,7 +5,7 @@ import { getDb } from '#db/client'
 import { assignments, brands, companies, responses, schemes, users } from '#db/schema/index'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { dateLabel, type DateLabel } from '#app/lib/dates'
-import type { BrandLook } from '#app/modules/brand/look'
+import type { BrandLook } from '#app/components/brand-look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import {
   ASSIGNMENT_SUMMARY,

@@ -4,8 +4,9 @@ import { users } from '#db/schema/index'
 import type { Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import { createActionCode } from './action-codes.server'
-import { actionLink, normalizeEmail, SETUP_LOCK } from './auth.server'
+import { createActionCode } from '#app/modules/action-code/action-code.server'
+import { actionLink } from '#app/modules/action-code/action-code.server'
+import { normalizeEmail, SETUP_LOCK } from './auth.server'
 import { hashPassword } from './password.server'
 
 /**

@@ -1,10 +1,10 @@
-import { sha256 } from '@oslojs/crypto/sha2'
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
 import { sessions, users } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
+import { hashSecret } from '#app/lib/secret-hash.server'
 import { currentLoadContext } from '#app/lib/request-scope.server'
 import type { Role } from './permissions'
 
@@ -48,9 +48,6 @@ export function sessionIdOf(token: string | null | undefined): string | null {
   return parts.length === 2 && TOKEN_PART.test(parts[0]!) ? parts[0]! : null
 }
 
-export function hashSecret(secret: string) {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(secret)))
-}
 
 /** A new session for a user: returns the token (`id.secret`) for the cookie. */
 export async function createSession(

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { brands } from '#db/schema/index'
-import type { BrandLook } from './look'
+import type { BrandLook } from '#app/components/brand-look'
 
 /**
  * The brand columns a page's own query selects (joined through scheme → company → brand), so the

@@ -6,7 +6,7 @@ import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure
 import { brands, emailOutbox, emailTemplates } from '#db/schema/index'
 import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
-import { ACTION_CODE_TTL_MS } from '#app/modules/auth/action-codes.server'
+import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
 import { maskActionCodes } from './mask'
 import { sanitizeEmailHtml } from './sanitize.server'
 import {
@@ -397,7 +397,7 @@ async function markFailed(row: Claimed, workerId: string, error: string): Promis
  * Erases the bodies that carry a one-time link and are no longer needed, and returns how many:
  * any not yet delivered whose link has expired (queued ones become 'failed': a dead link is never
  * sent), and those given up on more than FAILED_BODY_RETENTION_HOURS ago. Sent ones were blanked
- * when they were sent. Run by the housekeeping round (startReminderWorker).
+ * when they were sent. Run by the housekeeping round (startReminderWorker, app/server/workers.ts).
  */
 export async function eraseStaleOutboxBodies(): Promise<number> {
   const rows = await queryRows<{ id: string }>(

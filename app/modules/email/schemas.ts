@@ -1,5 +1,4 @@
 import { EMAIL_TEMPLATE_KEYS, OUTBOX_STATUSES, type OutboxStatus } from '#db/enums'
-import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import { multiLine, searchTerm, singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 import {
@@ -243,10 +242,9 @@ export function sampleValues(appUrl: string): Record<string, string> {
     schemeName: 'Leadership 360 (sample)',
     dueDate: '30 June 2026',
     inviterName: 'Jordan Admin',
-    privacyNote: colleaguePrivacyNote({
-      relationship: 'peer',
-      showManager: false,
-      employeeName: 'Sam Example',
-    }),
+    // What a peer is told (colleaguePrivacyNote in report/rater-groups.ts): the e-mail module only
+    // receives the sentence, so its preview carries a copy of the usual one.
+    privacyNote:
+      'Your answers are combined with those of other colleagues and shown without your name, so please be candid and constructive.',
   }
 }

@@ -15,7 +15,7 @@
 
 import { EMAIL_TEMPLATE_KEYS, type EmailTemplateKey } from '#db/enums'
 import { brandPalette, type BrandPalette } from '#app/lib/colour'
-import type { ActionCodeKind } from '#app/modules/auth/action-codes.server'
+import type { ActionCodeKind } from '#app/modules/action-code/action-code.server'
 
 export const TEMPLATE_KEYS = EMAIL_TEMPLATE_KEYS
 

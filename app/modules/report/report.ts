@@ -7,7 +7,7 @@
  */
 
 import type { QuestionKind } from '#db/enums'
-import type { BrandLook } from '#app/modules/brand/look'
+import type { BrandLook } from '#app/components/brand-look'
 import { groupParts, RATER_GROUPS, shownParts, type GroupPart, type RaterGroup } from './rater-groups'
 
 export type { QuestionKind }

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm'
 import { queryRows, type Tx } from '#db/client'
 import { getEnv } from '#app/config/env.server'
 import { formatDate } from '#app/lib/dates'
-import { ACTION_CODE_TTL_MS, createActionCodes } from '#app/modules/auth/action-codes.server'
-import { actionLink } from '#app/modules/auth/auth.server'
+import { ACTION_CODE_TTL_MS, createActionCodes } from '#app/modules/action-code/action-code.server'
+import { actionLink } from '#app/modules/action-code/action-code.server'
 import { enqueueEmails, type EnqueueInput } from '#app/modules/email/outbox.server'
 
 /**

@@ -9,15 +9,15 @@ import {
   getAdmin,
   resendAdminInvite,
   setAdminDisabled,
-} from '#app/modules/admins/admins.server'
-import { AdminSessions } from '#app/modules/admins/components/admin-sessions'
-import { AdminStateBadge, IntentButton } from '#app/modules/admins/components/admin-forms'
+} from '#app/modules/administrator/administrator.server'
+import { AdminSessions } from '#app/modules/administrator/components/admin-sessions'
+import { AdminStateBadge, IntentButton } from '#app/modules/administrator/components/admin-forms'
 import {
   AdminResendSchema,
   AdminStateSchema,
   EndSessionSchema,
   EndSessionsSchema,
-} from '#app/modules/admins/schemas'
+} from '#app/modules/administrator/schemas'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { redirectWithToast } from '#app/modules/toast/toast.server'

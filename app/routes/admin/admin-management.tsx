@@ -5,14 +5,14 @@ import { formErrorsOf, Notices, PageHeader, resultFor } from '#app/components/fo
 import { FormErrors } from '#app/components/forms'
 import { readFormData, unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
-import { inviteAdmin, listAdmins } from '#app/modules/admins/admins.server'
-import { AdminStateBadge, InviteAdminForm } from '#app/modules/admins/components/admin-forms'
+import { inviteAdmin, listAdmins } from '#app/modules/administrator/administrator.server'
+import { AdminStateBadge, InviteAdminForm } from '#app/modules/administrator/components/admin-forms'
 import {
   ADMIN_SORT_LABELS,
   ADMIN_SORTS,
   AdminInviteSchema,
   parseAdminListQuery,
-} from '#app/modules/admins/schemas'
+} from '#app/modules/administrator/schemas'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { redirectWithToast } from '#app/modules/toast/toast.server'

@@ -11,20 +11,20 @@ import {
   reopenResponse,
   revealAllowed,
   revealRespondent,
-} from '#app/modules/answers-admin/answers-admin.server'
-import { DayTime, ResponseStateBadge } from '#app/modules/answers-admin/components/response-list'
+} from '#app/modules/response/response.server'
+import { DayTime, ResponseStateBadge } from '#app/modules/response/components/response-list'
 import {
   ReopenForm,
   RespondentCell,
   ResponseAnswers,
   RevealForm,
-} from '#app/modules/answers-admin/components/response-view'
+} from '#app/modules/response/components/response-view'
 import {
   ANSWERS_ADMIN_MESSAGES,
   RELATIONSHIP_LABELS,
   ReopenSchema,
   RevealSchema,
-} from '#app/modules/answers-admin/schemas'
+} from '#app/modules/response/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 

@@ -1,8 +1,8 @@
 import type { Route } from './+types/answer-management.export-csv'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { startExport } from '#app/modules/answers-admin/export.server'
-import { parseResponseFilters } from '#app/modules/answers-admin/schemas'
+import { startExport } from '#app/modules/response/export.server'
+import { parseResponseFilters } from '#app/modules/response/schemas'
 
 const plainText = (status: number, lines: string[]) =>
   new Response(lines.join('\n') + '\n', {

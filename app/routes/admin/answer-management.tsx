@@ -10,14 +10,14 @@ import {
   listFilterOptions,
   listResponses,
   revealAllowed,
-} from '#app/modules/answers-admin/answers-admin.server'
-import { authoriseIdentityExport } from '#app/modules/answers-admin/export.server'
+} from '#app/modules/response/response.server'
+import { authoriseIdentityExport } from '#app/modules/response/export.server'
 import {
   ExportForm,
   ResponseFilters,
   ResponseTable,
-} from '#app/modules/answers-admin/components/response-list'
-import { ExportIdentitiesSchema, isFiltered, parseResponseFilters } from '#app/modules/answers-admin/schemas'
+} from '#app/modules/response/components/response-list'
+import { ExportIdentitiesSchema, isFiltered, parseResponseFilters } from '#app/modules/response/schemas'
 import type { RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'admin', transition: true }

@@ -2,21 +2,21 @@ import { data } from 'react-router'
 import type { Route } from './+types/dashboard'
 import { PageHeader } from '#app/components/form-kit'
 import { useLiveUpdates } from '#app/lib/use-live-updates'
-import { getDashboardCounts } from '#app/modules/admin/dashboard.server'
-import { CountTiles } from '#app/modules/admin/components/count-tiles'
+import { getDashboardCounts } from '#app/modules/dashboard/dashboard.server'
+import { CountTiles } from '#app/modules/dashboard/components/count-tiles'
 import {
   OutboxHealth,
   RecentActivity,
   RunningSchemes,
   SetupChecklist,
-} from '#app/modules/admin/components/dashboard-view'
+} from '#app/modules/dashboard/components/dashboard-view'
 import {
   describeAction,
   listRunningSchemes,
   recentActivity,
   SETUP_STEPS,
   setupProgress,
-} from '#app/modules/admin/overview.server'
+} from '#app/modules/dashboard/overview.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { emailDeliveryConfigured } from '#app/modules/email/outbox.server'

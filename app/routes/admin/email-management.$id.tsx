@@ -14,7 +14,7 @@ import {
   restoreDefault,
   saveTemplate,
   sendTestEmail,
-} from '#app/modules/email/email-admin.server'
+} from '#app/modules/email/template-editing.server'
 import {
   OverrideSchema,
   parseTemplateId,

@@ -6,7 +6,7 @@ import { useLiveUpdates } from '#app/lib/use-live-updates'
 import { daysLeftLabel } from '#app/lib/words'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { brandStyle, type BrandLook } from '#app/modules/brand/look'
+import { brandStyle, type BrandLook } from '#app/components/brand-look'
 import {
   getEmployeeHome,
   type FeedbackRequest,

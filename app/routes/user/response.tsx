@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import type { Route } from './+types/response'
-import { requireReportAccess } from '#app/modules/assignment/access.server'
+import { requireReportAccess } from '#app/modules/report/access.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadReport } from '#app/modules/report/report.server'

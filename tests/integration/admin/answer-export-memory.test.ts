@@ -3,7 +3,7 @@ import v8 from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { pipeline } from 'node:stream/promises'
 import { beforeAll, describe, expect, inject, test } from 'vitest'
-import { exportCsvStream } from '#app/modules/answers-admin/export.server'
+import { exportCsvStream } from '#app/modules/response/export.server'
 import { createAnswersAtScale } from '#tests/support/answers-at-scale'
 import { useTestDatabase } from '#tests/support/database'
 

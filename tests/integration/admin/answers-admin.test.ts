@@ -3,7 +3,7 @@ import { and, desc, eq } from 'drizzle-orm'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { assignments, auditLog, emailOutbox, responses } from '#db/schema/index'
 import { resetEnvCache } from '#app/config/env.server'
-import { checkIdentityGrant, IDENTITY_GRANT_TTL_MS } from '#app/modules/answers-admin/export.server'
+import { checkIdentityGrant, IDENTITY_GRANT_TTL_MS } from '#app/modules/response/export.server'
 import {
   createCompany,
   createRaterAssignment,

@@ -10,7 +10,7 @@ import {
   createUser,
   enrolEmployee,
 } from '#db/factories'
-import { describeAction, listRunningSchemes, setupProgress } from '#app/modules/admin/overview.server'
+import { describeAction, listRunningSchemes, setupProgress } from '#app/modules/dashboard/overview.server'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { useTestDatabase } from '#tests/support/database'
 import { textOf } from '#tests/integration/auth/helpers'

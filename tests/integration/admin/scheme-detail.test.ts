@@ -19,7 +19,7 @@ import {
   enrolEmployee,
 } from '#db/factories'
 import { instantToZonedTime } from '#app/lib/dates'
-import { hashSecret } from '#app/modules/auth/session.server'
+import { hashSecret } from '#app/lib/secret-hash.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'

@@ -11,9 +11,9 @@ import {
   createUser,
   enrolEmployee,
 } from '#db/factories'
-import { getDashboardCounts } from '#app/modules/admin/dashboard.server'
-import { compactTallies, recountTallies, TALLY_NAMES } from '#app/modules/admin/tallies.server'
-import { outboxCounts } from '#app/modules/email/email-admin.server'
+import { getDashboardCounts } from '#app/modules/dashboard/dashboard.server'
+import { compactTallies, recountTallies, TALLY_NAMES } from '#app/modules/tally/tally.server'
+import { outboxCounts } from '#app/modules/email/template-editing.server'
 import { useTestDatabase } from '#tests/support/database'
 
 /**

@@ -2,8 +2,8 @@ import { and, eq, isNull } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { emailOutbox, emailTemplates } from '#db/schema/index'
 import { createBrand, createUser } from '#db/factories'
-import { inviteAdmin } from '#app/modules/admins/admins.server'
-import { reviewSavedTemplates } from '#app/modules/email/email-admin.server'
+import { inviteAdmin } from '#app/modules/administrator/administrator.server'
+import { reviewSavedTemplates } from '#app/modules/email/template-editing.server'
 import {
   createSmtpTransport,
   enqueueEmail,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest'
-import { createActionCode } from '#app/modules/auth/action-codes.server'
+import { createActionCode } from '#app/modules/action-code/action-code.server'
 import { createBrand, createUser } from '#db/factories'
 import { getDb } from '#db/client'
 import { useTestDatabase } from '#tests/support/database'

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from 'react-router'
 import { getDb, getHandle } from '#db/client'
 import { actionCodes, answers, assignments, auditLog, responses, users } from '#db/schema/index'
-import { createActionCode } from '#app/modules/auth/action-codes.server'
+import { createActionCode } from '#app/modules/action-code/action-code.server'
 import {
   createBrand,
   createCompany,

@@ -4,7 +4,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { getHandle, queryRows } from '#db/client'
 import { createRaterAssignment, createResponse, createScheme, createUser, enrolEmployee } from '#db/factories'
-import { reopenResponse } from '#app/modules/answers-admin/answers-admin.server'
+import { reopenResponse } from '#app/modules/response/response.server'
 import { publishEvent, type PanoramaEvent } from '#app/modules/realtime/events.server'
 import {
   closeRealtime,

@@ -11,7 +11,7 @@ import {
   schemes,
 } from '#db/schema/index'
 import { createRaterAssignment, createResponse, createUser, enrolEmployee } from '#db/factories'
-import { reopenResponse } from '#app/modules/answers-admin/answers-admin.server'
+import { reopenResponse } from '#app/modules/response/response.server'
 import { changeBetween } from '#app/modules/report/release-rule'
 import {
   previewRelease,

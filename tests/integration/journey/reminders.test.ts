@@ -11,9 +11,10 @@ import {
   enrolEmployee,
 } from '#db/factories'
 import { getEnv } from '#app/config/env.server'
-import { createActionCode } from '#app/modules/auth/action-codes.server'
-import { actionLink } from '#app/modules/auth/auth.server'
-import { sendDueReminders, startReminderWorker } from '#app/modules/email/reminders.server'
+import { createActionCode } from '#app/modules/action-code/action-code.server'
+import { actionLink } from '#app/modules/action-code/action-code.server'
+import { sendDueReminders } from '#app/modules/scheme/reminders.server'
+import { startReminderWorker } from '#app/server/workers'
 import { formatDate } from '#app/lib/dates'
 import { useTestDatabase } from '#tests/support/database'
 import { location, useTestServer } from '#tests/support/app'

@@ -16,8 +16,8 @@ import { storeImage } from '#app/modules/file/file.server'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { openInvite, textOf } from '#tests/integration/auth/helpers'
-import { createActionCode } from '#app/modules/auth/action-codes.server'
-import { hashSecret } from '#app/modules/auth/session.server'
+import { createActionCode } from '#app/modules/action-code/action-code.server'
+import { hashSecret } from '#app/lib/secret-hash.server'
 
 /**
  * White label where it counts (issue 7, item 22): every employee and colleague page wears the brand of

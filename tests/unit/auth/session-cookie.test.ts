@@ -6,10 +6,10 @@ import {
   SESSION_RENEW_BEFORE_MS,
   SESSION_TTL_MS,
   clearSessionCookie,
-  hashSecret,
   readSessionToken,
   sessionCookie,
 } from '#app/modules/auth/session.server'
+import { hashSecret } from '#app/lib/secret-hash.server'
 
 /** The `__session` cookie as the browser sees it, and the constants of ADR 004. */
 const DAY = 24 * 60 * 60 * 1000

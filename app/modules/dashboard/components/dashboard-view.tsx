@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { formatDate, formatDateTime } from '#app/lib/dates'
-import type { Activity, SchemeProgress, SetupStep } from '#app/modules/admin/overview.server'
+import type { Activity, SchemeProgress, SetupStep } from '#app/modules/dashboard/overview.server'
 import { DeliveryOffNotice } from '#app/modules/email/components/delivery-off'
 
 type Step = { key: SetupStep; label: string; href: string; done: boolean }

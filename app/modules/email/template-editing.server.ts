@@ -12,7 +12,7 @@ import {
   type Page,
 } from '#app/lib/keyset.server'
 import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
-import { TALLY_CTE, tallyOf } from '#app/modules/admin/tallies.server'
+import { TALLY_CTE, tallyOf } from '#app/modules/tally/tally.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { maskActionCodes } from './mask'
 import { enqueueEmail, retryOutboxMessage } from './outbox.server'

@@ -11,7 +11,7 @@ import { inPieces } from '#app/lib/stream-pieces.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { scaleLabel, scaleRange, type AnswerQuestion } from '#app/modules/assignment/answer-schemas'
 import { neutraliseFormula } from '#app/modules/employee/import.server'
-import { dayOf, filterConditions, isSelective, RESPONSE_JOINS } from './answers-admin.server'
+import { dayOf, filterConditions, isSelective, RESPONSE_JOINS } from './response.server'
 import { ANSWERS_ADMIN_MESSAGES, EXPORT_PATH, parseResponseFilters, type ResponseFilter } from './schemas'
 
 /**

@@ -1,4 +1,4 @@
-import type { AdminSession } from '#app/modules/admins/admins.server'
+import type { AdminSession } from '#app/modules/administrator/administrator.server'
 import { IntentButton } from './admin-forms'
 
 /** Where a session was opened, in words a person recognises ("Firefox on Windows"). */

@@ -2,7 +2,8 @@ import crypto from 'node:crypto'
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
 import { actionCodes } from '#db/schema/index'
-import { hashSecret } from './session.server'
+import { getEnv } from '#app/config/env.server'
+import { hashSecret } from '#app/lib/secret-hash.server'
 
 /** One-time codes behind e-mailed links: random, stored as SHA-256, single use, expiring. */
 export type ActionCodeKind = (typeof actionCodes.$inferSelect)['kind']
@@ -142,4 +143,12 @@ export async function consumeActionCode(kind: ActionCodeKind, code: unknown, tx:
     )
     .returning()
   return row ?? null
+}
+
+/** The e-mail link that carries a code: /verification?mode=…&code=… on the portal's address. */
+export function actionLink(kind: ActionCodeKind, code: string) {
+  const url = new URL('/verification', getEnv().APP_URL)
+  url.searchParams.set('mode', MODE_OF_KIND[kind])
+  url.searchParams.set('code', code)
+  return url.toString()
 }

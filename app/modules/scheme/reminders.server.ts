@@ -1,14 +1,11 @@
 import type { Relationship } from '#db/enums'
 import { sql, type SQL } from 'drizzle-orm'
-import { compactTallies } from '#app/modules/admin/tallies.server'
-import { pruneExpired } from '#app/modules/auth/session.server'
-import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure } from '#db/client'
-import { getEnv, type Env } from '#app/config/env.server'
+import { getDb, queryRows } from '#db/client'
+import { getEnv } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
-import { createActionCode } from '#app/modules/auth/action-codes.server'
-import { actionLink } from '#app/modules/auth/auth.server'
+import { actionLink, createActionCode } from '#app/modules/action-code/action-code.server'
 import { formatDate } from '#app/lib/dates'
-import { enqueueEmail, eraseStaleOutboxBodies } from './outbox.server'
+import { enqueueEmail } from '#app/modules/email/outbox.server'
 
 /**
  * Reminder e-mails (issue 3, item 8): respondents who have not submitted hear from the scheme's brand
@@ -216,58 +213,4 @@ export async function sendDueReminders(now: Date = new Date()): Promise<Reminder
   }
   if (assignmentIds.length) log.info('reminders queued', { count: assignmentIds.length })
   return { sent: assignmentIds.length, assignmentIds }
-}
-
-/**
- * Looks for due reminders every 10 minutes (first shortly after start), and does the housekeeping
- * that must happen somewhere (expired sessions, outbox bodies no longer needed). Rounds never overlap; the
- * timer does not keep the process alive; stop() waits for the round in flight. Any number of app
- * instances may run one (the claim keeps them from reminding anyone twice).
- */
-export function startReminderWorker(
-  _env: Env,
-  options: { intervalMs?: number; firstDelayMs?: number } = {},
-): { stop: () => Promise<void> } {
-  const intervalMs = options.intervalMs ?? REMINDER_POLL_MS
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let inFlight: Promise<void> | undefined
-
-  const schedule = (ms: number) => {
-    if (stopped) return
-    timer = setTimeout(tick, ms)
-    timer.unref()
-  }
-  const tick = () => {
-    timer = undefined
-    inFlight = (async () => {
-      try {
-        if (isDatabaseOpen() && !isDatabaseDown()) {
-          await sendDueReminders()
-          await pruneExpired()
-          // Housekeeping that must run with or without SMTP: bodies with dead or unneeded links.
-          await eraseStaleOutboxBodies()
-          // The admin counts' rows since the last round, folded into one per count (ADR 010).
-          await compactTallies()
-        }
-      } catch (error) {
-        if (!reportDatabaseFailure(error))
-          log.error('reminder round failed', {
-            error: error instanceof Error ? error.message : String(error),
-          })
-      }
-      inFlight = undefined
-      schedule(intervalMs)
-    })()
-  }
-
-  log.info('reminder worker started', { intervalMs })
-  schedule(options.firstDelayMs ?? 30_000)
-  return {
-    stop: async () => {
-      stopped = true
-      if (timer) clearTimeout(timer)
-      await inFlight
-    },
-  }
 }

@@ -7,7 +7,7 @@ import {
   type FormResult,
 } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
-import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/admins/schemas'
+import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/administrator/schemas'
 
 export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
   const busy = usePendingIntent('invite')

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
-import { TALLY_CTE, tallyOf } from './tallies.server'
+import { TALLY_CTE, tallyOf } from '#app/modules/tally/tally.server'
 
 /**
  * The dashboard's counts, in one statement, each exact and none costing more with more data:
