@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test'
 import { instantToZonedTime } from '../app/lib/dates'
+import { possessive } from '../app/lib/words'
 import { addChoice, addQuestion, addSection, questionCards, sectionRegion } from './support/builder'
 import { expect, expectAccessible, test, waitForHydration } from './support/fixtures'
 import { FRESH_URL, startFreshInstall, type FreshInstall } from './support/fresh-install'
@@ -211,7 +212,7 @@ test('from an empty database to a colleague’s answers, in the browser only', a
   await expect(page.getByRole('button', { name: /Insert \{\{link\}\}/ })).toBeVisible()
   await page.getByLabel('Subject', { exact: true }).fill(INVITATION_SUBJECT)
   await expect(page.getByTestId('preview-subject')).toHaveText('Harbour asks: how does Sam Example work?')
-  await page.getByRole('button', { name: `Save as ${brandName}’s own` }).click()
+  await page.getByRole('button', { name: `Save as ${possessive(brandName)} own` }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Own wording created' })).toBeVisible()
   await page.getByRole('button', { name: 'Send a test to me' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Test queued' })).toBeVisible()
