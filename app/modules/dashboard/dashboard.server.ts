@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
 import { TALLY_CTE, tallyOf } from '#app/modules/tally/tally.server'
+import { schemeOpenSql } from '#app/modules/scheme/state'
 
 /**
  * The dashboard's counts, in one statement, each exact and none costing more with more data:
@@ -18,7 +19,11 @@ export async function getDashboardCounts() {
       (SELECT count(*) FROM brands)::int AS brands,
       ${tallyOf('employees')}::int AS employees,
       ${tallyOf('active_employees')}::int AS active_employees,
-      (SELECT count(*) FROM schemes WHERE status = 'open')::int AS open_schemes,
+      -- Open by the one rule (scheme/state.ts): launched, opened and not yet past its close.
+      (SELECT count(*) FROM schemes WHERE ${schemeOpenSql()})::int AS open_schemes,
+      -- Launched and not yet closed by the clock or an admin (upcoming and overdue ones too): what
+      -- the running-programmes list says it picks its soonest-closing ones from.
+      (SELECT count(*) FROM schemes WHERE status = 'open')::int AS launched_schemes,
       ${tallyOf('submitted')}::int AS submitted,
       ${tallyOf('queued_emails')}::int AS queued_emails,
       ${tallyOf('failed_emails')}::int AS failed_emails`,
@@ -29,6 +34,7 @@ export async function getDashboardCounts() {
     | 'employees'
     | 'active_employees'
     | 'open_schemes'
+    | 'launched_schemes'
     | 'submitted'
     | 'queued_emails'
     | 'failed_emails',

@@ -1,6 +1,6 @@
-import { schemePhase, schemePhaseSql } from '#app/modules/scheme/state'
+import { assignmentPhaseSql, schemePhase, schemePhaseSql } from '#app/modules/scheme/state'
 import type { SchemeStatus } from '#db/enums'
-import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { assignments, brands, companies, responses, schemeMembers, schemes, users } from '#db/schema/index'
 import { daysLeft, formatDate, formatDateTime } from '#app/lib/dates'
@@ -117,9 +117,15 @@ export const SELF_STATUS_LABELS: Record<SelfStatus, string> = {
   submitted: 'Submitted',
 }
 
-/** The one open rule (app/modules/scheme/state.ts); drafts never reach the home page. */
-function phaseOf(status: SchemeStatus, opensAt: Date, closesAt: Date, now: Date): SchemePhase {
-  const phase = schemePhase({ status, opensAt, closesAt }, now)
+/**
+ * The one phase rule (app/modules/scheme/state.ts): the scheme's, and for a feedback request its
+ * round ended early by a release (`roundEndedAt`) too. Drafts never reach the home page.
+ */
+function phaseOf(
+  times: { status: SchemeStatus; opensAt: Date; closesAt: Date; roundEndedAt?: Date | null },
+  now: Date,
+): SchemePhase {
+  const phase = schemePhase(times, now)
   return phase === 'draft' ? 'upcoming' : phase
 }
 
@@ -176,7 +182,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
     eq(assignments.relationship, 'self'),
   )
   const phase = schemePhaseSql(now)
-  const phaseOrder = sql`CASE ${phase} WHEN 'open' THEN 0 WHEN 'upcoming' THEN 1 ELSE 2 END`
+  const orderOf = (p: SQL) => sql`CASE ${p} WHEN 'open' THEN 0 WHEN 'upcoming' THEN 1 ELSE 2 END`
   const [schemeRows, raterRows, requestRows] = await Promise.all([
     db
       .select({
@@ -218,7 +224,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       .where(and(eq(schemeMembers.employeeId, employeeId), ne(schemes.status, 'draft')))
       // Running schemes first (soonest deadline first), then upcoming ones, then closed (latest first).
       .orderBy(
-        phaseOrder,
+        orderOf(phase),
         sql`CASE WHEN ${phase} = 'closed' THEN NULL ELSE ${schemes.closesAt} END ASC`,
         sql`${schemes.closesAt} DESC`,
         asc(schemes.id),
@@ -260,6 +266,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         schemeStatus: schemes.status,
         opensAt: schemes.opensAt,
         closesAt: schemes.closesAt,
+        roundEndedAt: assignments.closedAt,
         timeZone: schemes.timeZone,
         responseId: responses.id,
         ...BRAND_LOOK_COLUMNS,
@@ -280,7 +287,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       )
       // Still to answer first (soonest deadline first), then answered, then closed programmes.
       .orderBy(
-        phaseOrder,
+        orderOf(assignmentPhaseSql(now)),
         sql`${assignments.status} = 'submitted'`,
         asc(sql`least(coalesce(${assignments.dueAt}, ${schemes.closesAt}), ${schemes.closesAt})`),
         asc(assignments.id),
@@ -306,7 +313,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
   }
 
   const list: HomeScheme[] = schemeRows.map((r) => {
-    const phase = phaseOf(r.status, r.opensAt, r.closesAt, now)
+    const phase = phaseOf(r, now)
     const colleagues = bySchemeId.get(r.id) ?? []
     const limit = colleagueLimit(r.maxColleagues)
     const live = colleagues.length
@@ -375,7 +382,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
     }
   })
   const requests: FeedbackRequest[] = requestRows.map((r) => {
-    const phase = phaseOf(r.schemeStatus, r.opensAt, r.closesAt, now)
+    const phase = phaseOf({ ...r, status: r.schemeStatus }, now)
     const status = r.status as SelfStatus
     const subjectName = r.subjectName.trim() || r.subjectEmail
     const deadline = r.dueAt && r.dueAt < r.closesAt ? r.dueAt : r.closesAt

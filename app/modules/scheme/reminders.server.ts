@@ -6,6 +6,7 @@ import { log } from '#app/lib/logger.server'
 import { actionLink, createActionCode } from '#app/modules/action-code/action-code.server'
 import { formatDate } from '#app/lib/dates'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
+import { roundOpenSql, schemeOpenSql } from './state'
 
 /**
  * Reminder e-mails (issue 3, item 8): respondents who have not submitted hear from the scheme's brand
@@ -54,26 +55,32 @@ const CLOCK = sql`coalesce(a.last_reminder_at, a.invited_at, a.created_at)`
  * of something the moment it opens): `greatest(clock, opens_at) <= at − cadence`, written as its two
  * halves so that the assignment's half is a range of the index.
  */
-function dueCondition(at: SQL) {
-  return sql`${schemeDue(at)} AND ${assignmentDue(at)} AND ${peopleDue}`
+function dueCondition(now: Date) {
+  return sql`${schemeDue(now)} AND ${assignmentDue(now)} AND ${peopleDue}`
 }
 
-/** The scheme's half: open now, and open for at least one cadence period. */
-function schemeDue(at: SQL) {
+const atOf = (now: Date): SQL => sql`${now.toISOString()}::timestamptz`
+
+/**
+ * The scheme's half: open now (the one rule, scheme/state.ts), and open for at least one cadence
+ * period.
+ */
+function schemeDue(now: Date) {
   return sql`
-    s.status = 'open'
+    ${schemeOpenSql(now, { scheme: 's' })}
     AND s.reminder_cadence_days > 0
-    AND s.opens_at <= ${at} - make_interval(days => s.reminder_cadence_days)
-    AND ${at} < s.closes_at`
+    AND s.opens_at <= ${atOf(now)} - make_interval(days => s.reminder_cadence_days)`
 }
 
-/** The assignment's half: unfinished, its clock a cadence period old (the partial index's range). */
-function assignmentDue(at: SQL) {
+/**
+ * The assignment's half: its round still open (not ended early by a release: the rest of the one
+ * rule), unfinished, its clock a cadence period old (the partial index's range).
+ */
+function assignmentDue(now: Date) {
   return sql`
     a.status IN ('pending', 'in_progress')
-    -- Its round ended early: the subject's report was released (ADR 022).
-    AND a.closed_at IS NULL
-    AND ${CLOCK} <= ${at} - make_interval(days => s.reminder_cadence_days)`
+    AND ${roundOpenSql({ assignment: 'a' })}
+    AND ${CLOCK} <= ${atOf(now)} - make_interval(days => s.reminder_cadence_days)`
 }
 
 /** The people: who would get the e-mail, and whose feedback it is. */
@@ -95,7 +102,7 @@ const CANDIDATES_PER_BATCH = 2
 
 async function sendBatch(now: Date, limit: number): Promise<string[]> {
   const env = getEnv()
-  const at = sql`${now.toISOString()}::timestamptz`
+  const at = atOf(now)
   const pool = limit * CANDIDATES_PER_BATCH
   /** One open scheme's due assignments (scheme `s`), earliest clock first: a range of the index. */
   const dueIn = (n: number) => sql`
@@ -103,7 +110,7 @@ async function sendBatch(now: Date, limit: number): Promise<string[]> {
     FROM assignments a
     JOIN users r ON r.id = a.respondent_id
     JOIN users subj ON subj.id = a.subject_id
-    WHERE a.scheme_id = s.id AND ${assignmentDue(at)} AND ${peopleDue}
+    WHERE a.scheme_id = s.id AND ${assignmentDue(now)} AND ${peopleDue}
     ORDER BY ${CLOCK}, a.id
     LIMIT ${n}`
   return getDb().transaction(async (tx) => {
@@ -123,7 +130,7 @@ async function sendBatch(now: Date, limit: number): Promise<string[]> {
           SELECT s.id, s.reminder_cadence_days, f.clock, f.id AS first_id
           FROM schemes s
           CROSS JOIN LATERAL (${dueIn(1)}) f
-          WHERE ${schemeDue(at)}
+          WHERE ${schemeDue(now)}
           ORDER BY f.clock, f.id
           LIMIT ${pool}
         ),
@@ -150,7 +157,7 @@ async function sendBatch(now: Date, limit: number): Promise<string[]> {
           AND r.id = a.respondent_id
           AND subj.id = a.subject_id
           AND co.id = s.company_id
-          AND ${dueCondition(at)}
+          AND ${dueCondition(now)}
         RETURNING a.id, a.relationship,
           r.id AS "respondentId", r.email AS "respondentEmail",
           coalesce(nullif(a.respondent_name, ''), nullif(r.display_name, ''), r.email) AS "respondentName",

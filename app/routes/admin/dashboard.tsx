@@ -64,7 +64,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </PageHeader>
       {setUp ? null : <SetupChecklist steps={steps} />}
       <CountTiles counts={counts} />
-      <RunningSchemes schemes={schemes} openCount={counts.open_schemes} />
+      <RunningSchemes schemes={schemes} openCount={counts.launched_schemes} />
       <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
         <RecentActivity items={activity} />
         <OutboxHealth queued={counts.queued_emails} failed={counts.failed_emails} deliveryOff={deliveryOff} />
