@@ -8,6 +8,7 @@ import type { BrandLook } from '#app/components/brand-look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
+import { answersNeeded, enoughAnswers } from '#app/modules/report/threshold'
 import {
   INVITE_STATUS_LABELS,
   inviteStatusOf,
@@ -364,8 +365,8 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         href: submitted ? `/user/response-${r.selfResponseId}` : null,
         answered,
         minRaters: r.minRaters,
-        enough: answered >= r.minRaters,
-        needed: Math.max(0, r.minRaters - answered),
+        enough: enoughAnswers(answered, r.minRaters),
+        needed: answersNeeded(answered, r.minRaters),
         release: releaseStatus({
           viewer: 'employee',
           reportRelease: r.reportRelease,

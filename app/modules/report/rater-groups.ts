@@ -16,6 +16,7 @@
  */
 
 import { RELATIONSHIPS, type Relationship } from '#db/enums'
+import { threshold } from './threshold'
 
 export type RaterGroup = Exclude<Relationship, 'self'>
 export const RATER_GROUPS = RELATIONSHIPS.filter((r): r is RaterGroup => r !== 'self')
@@ -43,8 +44,6 @@ export type GroupPart = {
 }
 
 export type GroupSizes = Partial<Record<RaterGroup, number>>
-
-const threshold = (minRaters: number) => Math.max(1, Math.floor(minRaters))
 
 /** What a scheme decides about its report's groups. */
 export type GroupOptions = {

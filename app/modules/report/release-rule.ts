@@ -18,6 +18,7 @@
  */
 
 import { groupParts, type RaterGroup } from './rater-groups'
+import { threshold } from './threshold'
 
 /** One colleague response as a release copies it: its source, a fingerprint of its answers, its group. */
 export type SnapshotResponse = { source: string; hash: string; relationship: RaterGroup }
@@ -61,8 +62,6 @@ export type ReleaseVerdict =
   | { kind: 'fewer-than-before'; answered: number; needed: number }
   /** The changes are enough in number, but comparing the series would still single some out. */
   | { kind: 'would-reveal'; answered: number }
-
-export const threshold = (minRaters: number) => Math.max(1, Math.floor(minRaters))
 
 const keyOf = (r: SnapshotResponse) => `${r.source}\u0000${r.hash}`
 

@@ -5,7 +5,7 @@
  */
 
 import { formatDate } from '#app/lib/dates'
-import { threshold } from './release-rule'
+import { enoughAnswers, threshold } from './threshold'
 
 export type ReleaseStatusInput = {
   viewer: 'employee' | 'admin'
@@ -51,7 +51,7 @@ export function releaseWhen(
 /** How far the live answers are from the threshold. */
 function thresholdLine(input: ReleaseStatusInput) {
   const t = threshold(input.minRaters)
-  if (input.answeredNow >= t)
+  if (enoughAnswers(input.answeredNow, input.minRaters))
     return `Enough colleagues have answered (${input.answeredNow}) for their results to be shown.`
   if (input.schemeClosed)
     return `Only ${colleagues(input.answeredNow)} answered, fewer than the ${t} needed, and the programme has closed, so colleagues’ results cannot be shown.`
@@ -67,7 +67,7 @@ export function releaseStatus(input: ReleaseStatusInput): ReleaseStatus {
     const lines = [
       `${whose} self-assessment was released on ${on(input.releasedAt)}, without colleagues’ results: ${input.releasedAnswers} of the ${threshold(input.minRaters)} answers needed ${input.releasedAnswers === 1 ? 'was' : 'were'} in.`,
     ]
-    if (input.answeredNow >= threshold(input.minRaters))
+    if (enoughAnswers(input.answeredNow, input.minRaters))
       lines.push(
         `Enough colleagues have answered now (${input.answeredNow}); their results appear ${
           input.reportRelease === 'on_close' && !input.schemeClosed

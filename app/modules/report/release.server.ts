@@ -8,13 +8,13 @@ import { enqueueEmails } from '#app/modules/email/outbox.server'
 import {
   answersText,
   judgeRelease,
-  threshold,
   verdictRefusal,
   type ReleaseSnapshot,
   type ReleaseVerdict,
   type SnapshotResponse,
 } from './release-rule'
 import type { RaterGroup } from './rater-groups'
+import { threshold } from './threshold'
 
 /**
  * Report releases (ADR 022, ADR 025). A release fixes an employee's colleague results: it copies the

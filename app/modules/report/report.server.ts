@@ -12,6 +12,7 @@ import {
   type QuestionRow,
   type ReportData,
 } from './report'
+import { threshold } from './threshold'
 
 /**
  * The report behind /user/response-:rid. Aggregation happens in SQL and the number of statements is
@@ -49,7 +50,7 @@ function ratersCte(header: HeaderRow, open: boolean): SQL {
     WHERE ${open}::boolean AND x.release_id = ${header.release_id ?? null}::uuid
   ),
   raters AS (
-    SELECT * FROM counted WHERE (SELECT count(*) FROM counted) >= ${Number(header.min_raters)}::int
+    SELECT * FROM counted WHERE (SELECT count(*) FROM counted) >= ${threshold(Number(header.min_raters))}::int
   )`
 }
 

@@ -9,6 +9,7 @@
 import type { QuestionKind } from '#db/enums'
 import type { BrandLook } from '#app/components/brand-look'
 import { groupParts, RATER_GROUPS, shownParts, type GroupPart, type RaterGroup } from './rater-groups'
+import { answersNeeded, enoughAnswers, threshold } from './threshold'
 
 export type { QuestionKind }
 
@@ -253,9 +254,8 @@ export type Gate = { open: true; needed: 0 } | { open: false; needed: number }
  * to one person; below that, how many more are needed.
  */
 export function anonymityGate(colleaguesSubmitted: number, minRaters: number): Gate {
-  const threshold = Math.max(1, Math.floor(minRaters))
-  const submitted = Math.max(0, Math.floor(colleaguesSubmitted))
-  return submitted >= threshold ? { open: true, needed: 0 } : { open: false, needed: threshold - submitted }
+  const needed = answersNeeded(colleaguesSubmitted, minRaters)
+  return needed === 0 ? { open: true, needed: 0 } : { open: false, needed }
 }
 
 /**
@@ -354,7 +354,7 @@ function colleagueStats(
   minRaters: number,
 ): ColleagueQuestionStats {
   const answered = Number(row.answered ?? 0)
-  const enough = answered >= Math.max(1, Math.floor(minRaters))
+  const enough = enoughAnswers(answered, minRaters)
   const distribution: { value: number; count: number }[] = []
   if (question.kind === 'scale' && enough) {
     const counts = row.distribution ?? {}
@@ -384,7 +384,7 @@ function colleagueStats(
   const all = RATER_GROUPS.reduce((acc, g) => acc + Number(of(g).n), 0)
   const scale = question.kind === 'scale'
   // A manager part below the threshold exists only by the scheme's option (groupParts): it is exempt.
-  const exempt = parts.map((p) => p.key === 'manager' && p.raters < Math.max(1, Math.floor(minRaters)))
+  const exempt = parts.map((p) => p.key === 'manager' && p.raters < threshold(minRaters))
   const shown = scale
     ? shownParts(
         partSums.map((p) => p.n),

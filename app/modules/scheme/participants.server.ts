@@ -23,7 +23,7 @@ import { lockScheme, type SchemeDetail } from './scheme.server'
 import { REMOVAL_MESSAGES, type SchemeDetailQuery } from './schemas'
 import { schemePhase } from './state'
 import { answersFingerprint } from '#app/modules/report/release.server'
-import { threshold } from '#app/modules/report/release-rule'
+import { enoughAnswers } from '#app/modules/report/threshold'
 
 /**
  * A scheme's people: the per-participant progress table, the enrol picker, enrolling (chosen
@@ -92,7 +92,7 @@ export function reportStateOf(input: {
   if (input.released && input.colleaguesShown !== false) return 'released'
   if (input.self !== 'submitted') return 'none'
   if (input.released) return 'self-only'
-  if (input.answered < threshold(input.minRaters)) return 'gathering'
+  if (!enoughAnswers(input.answered, input.minRaters)) return 'gathering'
   return 'ready'
 }
 

@@ -1,6 +1,7 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/thank-you'
 import { getThankYou, type OpenAssignment } from '#app/modules/assignment/thank-you.server'
+import { answersNeeded } from '#app/modules/report/threshold'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { contactFor } from '#app/components/layouts'
@@ -122,7 +123,7 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
 type Scheme = NonNullable<Route.ComponentProps['loaderData']['scheme']>
 
 function EmployeeNextSteps({ scheme }: { scheme: Scheme }) {
-  const needed = Math.max(0, scheme.minRaters - scheme.colleaguesSubmitted)
+  const needed = answersNeeded(scheme.colleaguesSubmitted, scheme.minRaters)
   return (
     <div className="card flex flex-col gap-4">
       <h2 className="text-lg font-semibold">What happens next</h2>

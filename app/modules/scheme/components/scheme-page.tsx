@@ -19,6 +19,7 @@ import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
 import { plural } from '#app/lib/words'
 import type { Page } from '#app/lib/keyset.server'
 import { verdictRefusal, type ReleaseChange, type ReleaseVerdict } from '#app/modules/report/release-rule'
+import { enoughAnswers } from '#app/modules/report/threshold'
 import type { SchemeReleasePlan } from '#app/modules/report/release.server'
 import type { Candidate, ParticipantRow } from '#app/modules/scheme/participants.server'
 import type { SchemeDetail, SchemeFormOptions } from '#app/modules/scheme/scheme.server'
@@ -845,7 +846,7 @@ function ReportCell({ row, scheme }: { row: ParticipantRow; scheme: SchemeDetail
         // A reopened or late answer never reaches a released report by itself: say so (issue 15 B4).
         <span className="block text-amber-900">
           {plural(changed, 'response', 'responses')} changed since the release
-          {changed < scheme.minRaters
+          {!enoughAnswers(changed, scheme.minRaters)
             ? ` (${scheme.minRaters} needed to release again)`
             : ': may be released again'}
         </span>
