@@ -6,6 +6,7 @@ import { ReopenNotice } from '#app/modules/assignment/components/reopen-notice'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { RouteHandle } from '#app/root'
+import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/assignment/status-labels'
 
 export const handle: RouteHandle = { layout: 'user', transition: true }
 
@@ -48,18 +49,11 @@ function actionLabel(a: IntroAssignment, several: boolean) {
   return several ? `Start ${whose}` : 'Start'
 }
 
-const STATUS_TEXT: Record<IntroAssignment['status'], string> = {
-  pending: 'Not started',
-  in_progress: 'In progress',
-  submitted: 'Submitted',
-  revoked: 'Withdrawn',
-}
-
 function statusText(a: IntroAssignment) {
   if (a.status !== 'submitted' && a.phase === 'closed') return 'Closed before it was submitted'
   if (a.status !== 'submitted' && (a.phase === 'draft' || a.phase === 'upcoming')) return 'Not open yet'
   if (a.status === 'in_progress') return `In progress (you stopped at section ${a.resumeSection})`
-  return STATUS_TEXT[a.status]
+  return ASSIGNMENT_STATUS_LABELS[a.status]
 }
 
 function hrefOf(a: IntroAssignment) {

@@ -1,5 +1,5 @@
 import type { AssignmentStatus, Relationship } from '#db/enums'
-import { schemePhase } from '#app/modules/scheme/state'
+import { deadlineOf, schemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { answers, questions } from '#db/schema/index'
@@ -9,7 +9,6 @@ import { brandLookOf } from '#app/modules/brand/look.server'
 import { formValuesOf, isAnswered, type AnswerQuestion, type AnswerValue } from './answer-schemas'
 import { ANSWER_MESSAGES } from './answer-messages'
 import {
-  deadlineOf,
   findAssignment,
   parseId,
   questionColumns,

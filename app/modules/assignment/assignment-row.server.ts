@@ -166,8 +166,3 @@ export const ASSIGNMENT_SUMMARY = {
   closesAt: schemes.closesAt,
   timeZone: schemes.timeZone,
 }
-
-/** The respondent's deadline: their own due date when it comes before the scheme closes, else the close. */
-export function deadlineOf(row: { dueAt: Date | null; closesAt: Date }): Date {
-  return row.dueAt && row.dueAt < row.closesAt ? row.dueAt : row.closesAt
-}

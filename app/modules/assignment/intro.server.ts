@@ -1,6 +1,6 @@
 import type { AssignmentStatus, Relationship } from '#db/enums'
 import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
-import { schemePhase, type SchemePhase } from '#app/modules/scheme/state'
+import { deadlineOf, schemePhase, type SchemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import {
@@ -18,14 +18,7 @@ import { notFound } from '#app/modules/auth/guards.server'
 import type { BrandLook } from '#app/components/brand-look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { estimateMinutes, type QuestionKind } from './answer-schemas'
-import {
-  ASSIGNMENT_SUMMARY,
-  deadlineOf,
-  parseId,
-  schemeOf,
-  subjectLabel,
-  type Viewer,
-} from './assignment-row.server'
+import { ASSIGNMENT_SUMMARY, parseId, schemeOf, subjectLabel, type Viewer } from './assignment-row.server'
 
 /**
  * The questionnaire's introduction (/questionnaire/:id): how long it takes, its sections, and the

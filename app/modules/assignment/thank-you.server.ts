@@ -1,5 +1,5 @@
 import type { AssignmentStatus, Relationship } from '#db/enums'
-import { isSchemeOpen, schemeOpenSql } from '#app/modules/scheme/state'
+import { deadlineOf, isSchemeOpen, schemeOpenSql } from '#app/modules/scheme/state'
 import { and, asc, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { assignments, brands, companies, responses, schemes, users } from '#db/schema/index'
@@ -7,14 +7,7 @@ import { MAX_COLLEAGUES } from '#app/config/constants'
 import { dateLabel, type DateLabel } from '#app/lib/dates'
 import type { BrandLook } from '#app/components/brand-look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
-import {
-  ASSIGNMENT_SUMMARY,
-  deadlineOf,
-  IdSchema,
-  schemeOf,
-  subjectLabel,
-  type Viewer,
-} from './assignment-row.server'
+import { ASSIGNMENT_SUMMARY, IdSchema, schemeOf, subjectLabel, type Viewer } from './assignment-row.server'
 
 export type OpenAssignment = {
   id: string

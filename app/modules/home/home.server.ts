@@ -1,4 +1,10 @@
-import { assignmentPhaseSql, schemePhase, schemePhaseSql } from '#app/modules/scheme/state'
+import {
+  assignmentPhaseSql,
+  deadlineOf,
+  deadlineSql,
+  schemePhase,
+  schemePhaseSql,
+} from '#app/modules/scheme/state'
 import type { SchemeStatus } from '#db/enums'
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '#db/client'
@@ -9,6 +15,7 @@ import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import { answersNeeded, enoughAnswers } from '#app/modules/report/threshold'
+import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/assignment/status-labels'
 import {
   INVITE_STATUS_LABELS,
   inviteStatusOf,
@@ -111,12 +118,6 @@ export type EmployeeHome = { schemes: HomeScheme[]; requests: FeedbackRequest[] 
 
 /** An employee takes part in a handful of schemes; this only bounds a pathological account. */
 const MAX_SCHEMES = 100
-
-export const SELF_STATUS_LABELS: Record<SelfStatus, string> = {
-  pending: 'Not started',
-  in_progress: 'In progress',
-  submitted: 'Submitted',
-}
 
 /**
  * The one phase rule (app/modules/scheme/state.ts): the scheme's, and for a feedback request its
@@ -290,7 +291,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       .orderBy(
         orderOf(assignmentPhaseSql(now)),
         sql`${assignments.status} = 'submitted'`,
-        asc(sql`least(coalesce(${assignments.dueAt}, ${schemes.closesAt}), ${schemes.closesAt})`),
+        asc(deadlineSql()),
         asc(assignments.id),
       )
       .limit(MAX_SCHEMES),
@@ -343,7 +344,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
           ? {
               assignmentId: r.selfId,
               status: selfStatus,
-              statusLabel: SELF_STATUS_LABELS[selfStatus],
+              statusLabel: ASSIGNMENT_STATUS_LABELS[selfStatus],
               submittedOn: r.selfSubmittedAt ? formatDate(r.selfSubmittedAt, r.timeZone) : null,
               action: nextAction({
                 phase,
@@ -386,7 +387,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
     const phase = phaseOf({ ...r, status: r.schemeStatus }, now)
     const status = r.status as SelfStatus
     const subjectName = r.subjectName.trim() || r.subjectEmail
-    const deadline = r.dueAt && r.dueAt < r.closesAt ? r.dueAt : r.closesAt
+    const deadline = deadlineOf(r)
     return {
       id: r.id,
       subjectName,
@@ -394,7 +395,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       brand: brandLookOf(r),
       phase,
       status,
-      statusLabel: phase === 'closed' && status !== 'submitted' ? 'Closed' : SELF_STATUS_LABELS[status],
+      statusLabel: phase === 'closed' && status !== 'submitted' ? 'Closed' : ASSIGNMENT_STATUS_LABELS[status],
       deadline: formatDateTime(deadline, r.timeZone),
       deadlineIso: deadline.toISOString(),
       action: requestAction({

@@ -38,6 +38,14 @@ export function isSchemeOpen(scheme: SchemeTimes, now: Date = new Date()) {
   return schemePhase(scheme, now) === 'open'
 }
 
+/**
+ * One respondent's deadline: their own due date when it comes before the scheme closes, else the
+ * close (`deadlineSql` is the same rule in SQL, for sorting).
+ */
+export function deadlineOf(row: { dueAt: Date | null; closesAt: Date }): Date {
+  return row.dueAt && row.dueAt < row.closesAt ? row.dueAt : row.closesAt
+}
+
 /** `now` as SQL: the database's clock unless a time is given (tests, a page computed at one instant). */
 const at = (now?: Date): SQL => (now ? sql`${now.toISOString()}::timestamptz` : sql`now()`)
 
@@ -55,7 +63,14 @@ function columns(on: PhaseTables = {}) {
     opensAt: s ? sql`${s}.opens_at` : sql`${schemes.opensAt}`,
     closesAt: s ? sql`${s}.closes_at` : sql`${schemes.closesAt}`,
     roundEndedAt: sql`${a}.closed_at`,
+    dueAt: sql`${a}.due_at`,
   }
+}
+
+/** `deadlineOf` as SQL, on the query's assignment and scheme. */
+export function deadlineSql(on?: PhaseTables): SQL {
+  const c = columns(on)
+  return sql`least(coalesce(${c.dueAt}, ${c.closesAt}), ${c.closesAt})`
 }
 
 /** The same rule as a WHERE term on `schemes`. */

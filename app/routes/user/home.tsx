@@ -14,6 +14,7 @@ import {
   type HomeScheme,
 } from '#app/modules/home/home.server'
 import { useRootData, type RouteHandle } from '#app/root'
+import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 
 export const handle: RouteHandle = { layout: 'user', transition: true }
 
@@ -228,24 +229,6 @@ function EmptyState() {
 /** The card's heading id: links in a card name their programme to screen readers (aria-describedby). */
 const titleIdOf = (scheme: HomeScheme) => `scheme-${scheme.id}`
 
-function PhaseBadge({ scheme }: { scheme: HomeScheme }) {
-  const { phase } = scheme
-  const text = phase === 'open' ? 'Open' : phase === 'upcoming' ? `Opens ${scheme.opensOn}` : 'Closed'
-  const style =
-    phase === 'open'
-      ? 'border-emerald-300 bg-emerald-50 text-emerald-900'
-      : phase === 'upcoming'
-        ? 'border-sky-300 bg-sky-50 text-sky-900'
-        : 'border-slate-300 bg-slate-100 text-slate-800'
-  return (
-    <span
-      className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${style}`}
-    >
-      {text}
-    </span>
-  )
-}
-
 function Deadline({ scheme }: { scheme: HomeScheme }) {
   const time = <time dateTime={scheme.closesAt}>{scheme.deadline}</time>
   if (scheme.phase === 'closed') return <>Closed on {time}</>
@@ -274,7 +257,10 @@ function SchemeCard({ scheme }: { scheme: HomeScheme }) {
             {scheme.name}
           </h2>
           <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
-            <PhaseBadge scheme={scheme} />
+            <PhaseBadge
+              phase={scheme.phase}
+              label={scheme.phase === 'upcoming' ? `Opens ${scheme.opensOn}` : undefined}
+            />
             <span>
               <Deadline scheme={scheme} />
             </span>

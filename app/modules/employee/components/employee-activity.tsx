@@ -4,6 +4,8 @@ import { formatDate } from '#app/lib/dates'
 import { INVITE_STATUS_LABELS, inviteStatusOf, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
 import type { AssignmentStatus, Relationship } from '#db/enums'
 import type { SchemePhase } from '#app/modules/scheme/state'
+import { PHASE_LABELS } from '#app/modules/scheme/schemas'
+import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/assignment/status-labels'
 
 /** An employee's schemes (self-assessment, colleagues, report) and the feedback asked of them. */
 
@@ -27,20 +29,6 @@ type Rating = {
   subjectName: string
   relationship: Relationship
   status: AssignmentStatus
-}
-
-const PHASE_LABELS: Record<SchemePhase, string> = {
-  draft: 'Draft',
-  upcoming: 'Launched, not open yet',
-  open: 'Open',
-  closed: 'Closed',
-}
-
-const SELF_LABELS: Record<AssignmentStatus, string> = {
-  pending: 'Not started',
-  in_progress: 'In progress',
-  submitted: 'Submitted',
-  revoked: 'Withdrawn',
 }
 
 export function EmployeeProgrammes({
@@ -92,7 +80,7 @@ export function EmployeeProgrammes({
                     </span>
                   </th>
                   <td className="px-4 py-3">{PHASE_LABELS[p.phase]}</td>
-                  <td className="px-4 py-3">{p.selfStatus ? SELF_LABELS[p.selfStatus] : '—'}</td>
+                  <td className="px-4 py-3">{p.selfStatus ? ASSIGNMENT_STATUS_LABELS[p.selfStatus] : '—'}</td>
                   <td className="px-4 py-3">
                     {p.answered} of {p.invited} answered
                   </td>

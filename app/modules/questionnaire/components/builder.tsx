@@ -10,7 +10,7 @@ import {
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { QUESTION_KINDS, type QuestionKind, type QuestionnaireStatus } from '#db/enums'
 import type { QuestionOptions } from '#db/schema/questionnaires'
-import { PhaseBadge } from '#app/modules/scheme/components/scheme-list'
+import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 import type { SchemePhase } from '#app/modules/scheme/state'
 import {
   CATEGORY_MAX,

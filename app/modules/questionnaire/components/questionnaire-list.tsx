@@ -4,7 +4,7 @@ import { FilterSelect } from '#app/components/admin-list'
 import { formErrorsOf, useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'
-import { PhaseBadge } from '#app/modules/scheme/components/scheme-list'
+import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
 
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */

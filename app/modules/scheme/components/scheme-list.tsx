@@ -9,25 +9,9 @@ import {
   type SchemeSort,
 } from '#app/modules/scheme/schemas'
 import type { SchemePhase } from '#app/modules/scheme/state'
+import { PhaseBadge } from './phase-badge'
 
 /** The schemes list: its search and filters (all in the URL, a plain GET form) and its table. */
-
-const PHASE_STYLES: Record<SchemePhase, string> = {
-  draft: 'bg-slate-100 text-slate-800 border-slate-300',
-  upcoming: 'bg-amber-50 text-amber-900 border-amber-300',
-  open: 'bg-emerald-50 text-emerald-900 border-emerald-300',
-  closed: 'bg-slate-200 text-slate-800 border-slate-400',
-}
-
-export function PhaseBadge({ phase }: { phase: SchemePhase }) {
-  return (
-    <span
-      className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold ${PHASE_STYLES[phase]}`}
-    >
-      {PHASE_LABELS[phase]}
-    </span>
-  )
-}
 
 /** "3 of 10": a count out of a total, with a bar for sighted readers (the text says it all). */
 export function Progress({ done, total, label }: { done: number; total: number; label: string }) {

@@ -20,6 +20,7 @@ import { plural } from '#app/lib/words'
 import type { Page } from '#app/lib/keyset.server'
 import { verdictRefusal, type ReleaseChange, type ReleaseVerdict } from '#app/modules/report/release-rule'
 import { enoughAnswers } from '#app/modules/report/threshold'
+import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/assignment/status-labels'
 import type { SchemeReleasePlan } from '#app/modules/report/release.server'
 import type { Candidate, ParticipantRow } from '#app/modules/scheme/participants.server'
 import type { SchemeDetail, SchemeFormOptions } from '#app/modules/scheme/scheme.server'
@@ -30,7 +31,8 @@ import {
   SchemeEnrolSchema,
 } from '#app/modules/scheme/schemas'
 import { ClosingTimeForm, EditSchemeForm } from './scheme-forms'
-import { PhaseBadge, Progress } from './scheme-list'
+import { PhaseBadge } from './phase-badge'
+import { Progress } from './scheme-list'
 
 /**
  * The scheme page's UI (the route is app/routes/admin/scheme-management.$schemeId.tsx): details or
@@ -806,12 +808,7 @@ function AddEmployeeForm({ companyName, lastResult }: { companyName: string; las
   )
 }
 
-const SELF_LABELS: Record<ParticipantRow['self'], string> = {
-  none: '—',
-  pending: 'Not started',
-  in_progress: 'In progress',
-  submitted: 'Submitted',
-}
+const SELF_LABELS: Record<ParticipantRow['self'], string> = { none: '—', ...ASSIGNMENT_STATUS_LABELS }
 const ACCOUNT_LABELS: Record<ParticipantRow['account'], string> = {
   active: 'Active',
   emailed: 'Activation e-mail sent',
