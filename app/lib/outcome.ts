@@ -29,7 +29,11 @@ export const refuseField = (field: string, ...messages: string[]): Refusal => ({
   fieldErrors: { [field]: messages },
 })
 
-export const notFound = (): Refusal => ({ ok: false, notFound: true })
+/**
+ * A refusal answered as 404 ("not found" and "not yours" alike). Named apart from the guards'
+ * `notFound()`, which throws the 404 Response in a route: a module refuses, a route throws.
+ */
+export const refuseNotFound = (): Refusal => ({ ok: false, notFound: true })
 
 /** The HTTP status a refusal is answered with. */
 export function refusalStatus(refusal: Refusal): 400 | 404 | 429 {

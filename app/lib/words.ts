@@ -8,6 +8,11 @@ export function plural(n: number, one: string, many: string) {
   return `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`
 }
 
+/** A wait in whole minutes, at least one: "1 minute", "15 minutes" (a rate limit's Retry-After). */
+export function minutes(seconds: number) {
+  return plural(Math.max(1, Math.ceil(seconds / 60)), 'minute', 'minutes')
+}
+
 /**
  * A name's possessive, with a typographic apostrophe: "Erin’s", "Harbour Partners’". A name that
  * already ends in s takes the apostrophe alone. Write it on the bare name: never after a closing

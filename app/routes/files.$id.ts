@@ -1,6 +1,6 @@
-import { z } from 'zod'
 import type { Route } from './+types/files.$id'
 import { getFile } from '#app/modules/file/file.server'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * Uploaded images (brand logos, profile photos) by their unguessable id: e-mails and pages show
@@ -8,8 +8,7 @@ import { getFile } from '#app/modules/file/file.server'
  * app-wide nosniff header (app/server/app.ts), and inside a sandboxing CSP so a file can never run as a page.
  */
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const id = z.uuid().safeParse(params.id)
-  const file = id.success ? await getFile(id.data) : null
+  const file = isUuid(params.id) ? await getFile(params.id) : null
   if (!file) return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain' } })
   const etag = `"${file.sha256}"`
   const headers = {

@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
 import { sessions, users } from '#db/schema/index'
 import {
@@ -10,7 +9,7 @@ import {
   timestampKey,
   type Page,
 } from '#app/lib/keyset.server'
-import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
@@ -19,6 +18,7 @@ import { hit } from '#app/modules/rate-limit/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import type { AdminInviteInput, AdminListQuery, AdminState } from './schemas'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * Administrators (DESIGN.md §7): invited by e-mail (they choose their own password from the link;
@@ -112,7 +112,7 @@ export type AdminDetail = {
 
 /** One administrator and their live sessions (newest activity first); null for anything else. */
 export async function getAdmin(id: string | null | undefined): Promise<AdminDetail | null> {
-  if (!id || !z.uuid().safeParse(id).success) return null
+  if (!id || !isUuid(id)) return null
   const [row] = await getDb()
     .select({
       id: users.id,
@@ -229,7 +229,7 @@ export async function resendAdminInvite(
       .from(users)
       .where(and(eq(users.id, adminId), eq(users.role, 'admin')))
       .for('update')
-    if (!admin) return notFound()
+    if (!admin) return refuseNotFound()
     if (admin.disabledAt) return refuse(ADMIN_MESSAGES.disabled)
     if (admin.passwordHash) return refuse(ADMIN_MESSAGES.alreadyActive)
     await queueInvitation(tx, actor, admin)
@@ -260,7 +260,7 @@ export async function setAdminDisabled(
       .select({ id: users.id, name: users.displayName, email: users.email, disabledAt: users.disabledAt })
       .from(users)
       .where(and(eq(users.id, adminId), eq(users.role, 'admin')))
-    if (!target) return notFound()
+    if (!target) return refuseNotFound()
     const name = target.name || target.email
     if (!disabled) {
       const [updated] = await tx
@@ -328,7 +328,7 @@ export async function endAdminSessions(
       .select({ id: users.id })
       .from(users)
       .where(and(eq(users.id, adminId), eq(users.role, 'admin')))
-    if (!admin) return notFound()
+    if (!admin) return refuseNotFound()
     const ended = await tx
       .delete(sessions)
       .where(

@@ -5,9 +5,10 @@ import { getDb } from '#db/client'
 import { assignments, brands, companies, responses, schemes, users } from '#db/schema/index'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { dateLabel, type DateLabel } from '#app/lib/dates'
+import { isUuid } from '#app/lib/ids'
 import type { BrandLook } from '#app/components/brand-look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
-import { ASSIGNMENT_SUMMARY, IdSchema, schemeOf, subjectLabel, type Viewer } from './assignment-row.server'
+import { ASSIGNMENT_SUMMARY, schemeOf, subjectLabel, type Viewer } from './assignment-row.server'
 
 export type OpenAssignment = {
   id: string
@@ -55,8 +56,7 @@ export async function getThankYou(
   rawAssignmentId: string | null,
 ): Promise<ThankYouView> {
   const db = getDb()
-  const wanted = IdSchema.safeParse(rawAssignmentId)
-  const wantedId = wanted.success ? wanted.data : null
+  const wantedId = isUuid(rawAssignmentId) ? rawAssignmentId : null
   const raters = sql`(select count(*)::int from ${assignments} r where r.scheme_id = ${assignments.schemeId} and r.subject_id = ${viewer.id} and r.relationship <> 'self' and r.status <> 'revoked')`
   const ratersSubmitted = sql`(select count(*)::int from ${assignments} r where r.scheme_id = ${assignments.schemeId} and r.subject_id = ${viewer.id} and r.relationship <> 'self' and r.status = 'submitted')`
   const conditions: SQL[] = [eq(assignments.respondentId, viewer.id), ne(assignments.status, 'revoked')]

@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, ilike, ne, sql } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
 import { brands, companies } from '#db/schema/index'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -15,6 +14,7 @@ import {
 import type { Actor, Outcome } from '#app/lib/outcome'
 import { pgErrorCode } from '#app/lib/pg-error'
 import type { BrandCreateInput, BrandListQuery, BrandUpdateInput } from './schemas'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * Brands: every query and rule. Routes call these and never run SQL themselves. Changes run in a
@@ -79,7 +79,7 @@ export async function listBrandOptions() {
 
 /** One brand for its edit page; null for an unknown or malformed id. */
 export async function getBrand(id: string) {
-  if (!z.uuid().safeParse(id).success) return null
+  if (!isUuid(id)) return null
   const [row] = await getDb()
     .select({
       id: brands.id,
@@ -162,8 +162,7 @@ export async function updateBrand(
   id: string,
   input: BrandChanges,
 ): Promise<Outcome<{ id: string; changed: string[] }>> {
-  if (!z.uuid().safeParse(id).success)
-    return { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
+  if (!isUuid(id)) return { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
   return getDb().transaction(async (tx) => {
     const [current] = await tx
       .select({
@@ -231,8 +230,7 @@ function brandInUse(name: string | null, count: number | null) {
 }
 
 export async function deleteBrand(actor: Actor, id: string): Promise<Outcome<{ name: string }>> {
-  if (!z.uuid().safeParse(id).success)
-    return { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
+  if (!isUuid(id)) return { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
   try {
     return await getDb().transaction(async (tx) => {
       // The row lock makes a concurrent "create company with this brand" wait for the outcome.

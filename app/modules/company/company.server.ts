@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, ilike, ne, sql } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
 import { brands, companies } from '#db/schema/index'
 import { plural } from '#app/lib/words'
@@ -15,6 +14,7 @@ import {
 import { refuse, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode } from '#app/lib/pg-error'
 import type { CompanyInput, CompanyListQuery } from './schemas'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * Companies: every query and rule. A company belongs to one brand (its e-mails and pages use the
@@ -69,7 +69,7 @@ const schemeCount =
 
 /** One company with what stands in the way of deleting it; null for an unknown or malformed id. */
 export async function getCompany(id: string | null | undefined) {
-  if (!id || !z.uuid().safeParse(id).success) return null
+  if (!id || !isUuid(id)) return null
   const [row] = await getDb()
     .select({
       id: companies.id,

@@ -11,7 +11,7 @@ import {
   timestampKey,
   type Page,
 } from '#app/lib/keyset.server'
-import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { TALLY_CTE, tallyOf } from '#app/modules/tally/tally.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { maskActionCodes } from './mask'
@@ -653,7 +653,7 @@ export async function getOutboxMessage(id: string): Promise<OutboxMessage | null
  * conditional UPDATE, so two retries racing queue the message once; the loser is told why.
  */
 export async function retryMessage(actor: Actor, id: string): Promise<Outcome<{ recipient: string }>> {
-  if (!UUID.test(id)) return notFound()
+  if (!UUID.test(id)) return refuseNotFound()
   return getDb().transaction(async (tx) => {
     const retried = await retryOutboxMessage(id, tx)
     const [row] = await tx
@@ -666,7 +666,7 @@ export async function retryMessage(actor: Actor, id: string): Promise<Outcome<{ 
       })
       .from(emailOutbox)
       .where(eq(emailOutbox.id, id))
-    if (!row) return notFound()
+    if (!row) return refuseNotFound()
     if (!retried) return refuse(retryRefusal(row) ?? EMAIL_MESSAGES.notFailed)
     await recordAudit(tx, {
       actorId: actor.id,

@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { companies, users } from '#db/schema/index'
 import type { AssignmentStatus, Relationship } from '#db/enums'
@@ -11,7 +10,7 @@ import {
   timestampKey,
   type Page,
 } from '#app/lib/keyset.server'
-import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { PG_ERROR, pgErrorCode } from '#app/lib/pg-error'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
@@ -22,6 +21,8 @@ import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { formatDate } from '#app/lib/dates'
 import { schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
 import { EMPLOYEE_MESSAGES, type EmployeeInput, type EmployeeListQuery, type EmployeeState } from './schemas'
+import { isUuid } from '#app/lib/ids'
+import { minutes } from '#app/lib/words'
 
 /**
  * Employees (DESIGN.md §7): every query and rule of the list, the detail page and single changes.
@@ -30,8 +31,6 @@ import { EMPLOYEE_MESSAGES, type EmployeeInput, type EmployeeListQuery, type Emp
  */
 
 export const EMPLOYEE_PAGE_SIZE = 25
-
-const isUuid = (value: unknown): value is string => z.uuid().safeParse(value).success
 
 /** invited / active / disabled, from the row (disabled wins). */
 export const employeeStateSql = sql<EmployeeState>`CASE
@@ -453,7 +452,7 @@ export async function updateEmployee(
   try {
     return await getDb().transaction(async (tx): Promise<Outcome<{ changed: string[] }>> => {
       const current = await lockEmployee(tx, id)
-      if (!current) return notFound()
+      if (!current) return refuseNotFound()
       const changes: Record<string, { from: unknown; to: unknown }> = {}
       if (current.name !== input.name) changes.name = { from: current.name, to: input.name }
       if (current.phone !== input.phone) changes.phone = { from: current.phone, to: input.phone }
@@ -519,7 +518,7 @@ export async function disableEmployee(
 ): Promise<Outcome<{ name: string; changed: boolean; sessionsEnded: number }>> {
   return getDb().transaction(async (tx) => {
     const current = await lockEmployee(tx, id)
-    if (!current) return notFound()
+    if (!current) return refuseNotFound()
     const name = current.name || current.email
     if (current.disabledAt) return ok({ name, changed: false, sessionsEnded: 0 })
     await tx
@@ -549,7 +548,7 @@ export async function enableEmployee(
 ): Promise<Outcome<{ name: string; changed: boolean }>> {
   return getDb().transaction(async (tx) => {
     const current = await lockEmployee(tx, id)
-    if (!current) return notFound()
+    if (!current) return refuseNotFound()
     const name = current.name || current.email
     if (!current.disabledAt) return ok({ name, changed: false })
     await tx
@@ -576,11 +575,6 @@ export const ACTIVATION_RESEND_LIMITS = {
   admin: { limit: 60, windowMs: 60 * 60 * 1000 },
 } satisfies Record<string, RateLimitRule>
 
-function minutes(seconds: number) {
-  const n = Math.max(1, Math.ceil(seconds / 60))
-  return `${n} ${n === 1 ? 'minute' : 'minutes'}`
-}
-
 export const ACTIVATION_MESSAGES = {
   disabled: 'This employee is disabled. Enable them first, then send the activation e-mail.',
   active:
@@ -600,7 +594,7 @@ export async function resendActivation(
   id: string,
 ): Promise<Outcome<{ name: string; email: string }>> {
   const first = await getEmployee(id)
-  if (!first) return notFound()
+  if (!first) return refuseNotFound()
   if (first.state === 'disabled') return refuse(ACTIVATION_MESSAGES.disabled)
   if (first.state === 'active') return refuse(ACTIVATION_MESSAGES.active)
 
@@ -629,7 +623,7 @@ export async function resendActivation(
   return getDb().transaction(async (tx): Promise<Outcome<{ name: string; email: string }>> => {
     // Locked and read again: they may have activated or been disabled since the first look.
     const current = await lockEmployee(tx, id)
-    if (!current) return notFound()
+    if (!current) return refuseNotFound()
     if (current.disabledAt) return refuse(ACTIVATION_MESSAGES.disabled)
     if (current.hasPassword) return refuse(ACTIVATION_MESSAGES.active)
     const [context] = await queryRows<{

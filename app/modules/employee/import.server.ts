@@ -5,10 +5,9 @@ import busboy from 'busboy'
 import { parse, CsvError, type Info } from 'csv-parse'
 import { stringify } from 'csv-stringify'
 import { and, eq, sql } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { employeeImportRows, employeeImports } from '#db/schema/index'
-import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { clipText, withoutControlCharacters } from '#app/lib/text-rules'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { enrolEmployees } from '#app/modules/scheme/enrol.server'
@@ -31,6 +30,7 @@ import {
   type RowProblem,
 } from './import-schemas'
 import { EMAIL_MAX, EMAIL_PATTERN_SQL, EMPLOYEE_NAME_MAX } from './schemas'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * The CSV import of employees (ADR 012). The upload is read as a stream — the multipart body
@@ -48,8 +48,6 @@ const MAX_RECORD_BYTES = 64 * 1024
 const PREVIEW_RETENTION = sql`interval '7 days'`
 /** Problems found while reading the file; the set-based check keeps them when it runs again. */
 const PARSE_PROBLEMS: RowProblem[] = ['too_many_values']
-
-const isUuid = (value: unknown): value is string => z.uuid().safeParse(value).success
 
 // ---------------------------------------------------------------------------------------------
 // Reading the file.
@@ -595,7 +593,7 @@ export async function runImport(
       .from(employeeImports)
       .where(eq(employeeImports.id, importId))
       .for('update')
-    if (!current) return notFound()
+    if (!current) return refuseNotFound()
     if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
 
     await checkRows(tx, importId)
@@ -722,7 +720,7 @@ export async function discardPreview(actor: Actor, importId: string): Promise<Ou
       .from(employeeImports)
       .where(eq(employeeImports.id, importId))
       .for('update')
-    if (!current) return notFound()
+    if (!current) return refuseNotFound()
     if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
     await tx.delete(employeeImports).where(and(eq(employeeImports.id, importId)))
     await recordAudit(tx, {

@@ -1,11 +1,10 @@
 import { formatDate } from '#app/lib/dates'
-import { possessive } from '#app/lib/words'
+import { possessive, minutes } from '#app/lib/words'
 import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
 import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
 import type { AssignmentStatus, SchemeStatus } from '#db/enums'
 import type { Outcome } from '#app/lib/outcome'
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
 import { actionCodes, assignments, brands, companies, schemeMembers, schemes, users } from '#db/schema/index'
 import { MAX_COLLEAGUES } from '#app/config/constants'
@@ -26,6 +25,7 @@ import {
   type InviteStatus,
   type Relationship,
 } from './schemas'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * Colleague invitations (DESIGN.md §4.3): every query and rule. An employee invites up to the
@@ -69,8 +69,6 @@ export function remainingSlots(maxColleagues: number, live: number) {
   return Math.max(0, colleagueLimit(maxColleagues) - live)
 }
 
-const isUuid = (value: unknown): value is string => z.uuid().safeParse(value).success
-
 export const inviteMessages = {
   notEnrolled: (onBehalf: boolean, employeeName: string) =>
     onBehalf
@@ -102,11 +100,6 @@ export const inviteMessages = {
   resendTooMany: (seconds: number) =>
     `Many invitations have been sent again in the last hour. Please try again in ${minutes(seconds)}.`,
 } as const
-
-function minutes(seconds: number) {
-  const n = Math.max(1, Math.ceil(seconds / 60))
-  return `${n} ${n === 1 ? 'minute' : 'minutes'}`
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading: the page.

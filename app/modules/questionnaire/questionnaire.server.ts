@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb, queryRows, type Tx } from '#db/client'
 import {
   questionnaireSections,
@@ -18,7 +17,7 @@ import {
   timestampKey,
   type Page,
 } from '#app/lib/keyset.server'
-import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { schemeOpenSql, schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
@@ -34,6 +33,7 @@ import {
   type QnListQuery,
   type QuestionUpdate,
 } from './schemas'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * Questionnaires (DESIGN.md §7): the list (versions grouped by line), one questionnaire with its
@@ -45,7 +45,6 @@ import {
 
 export const QN_PAGE_SIZE = 20
 
-const isUuid = (value: unknown): value is string => z.uuid().safeParse(value).success
 const auditOf = (actor: Actor) => ({ actorId: actor.id, ip: actor.ip ?? null })
 
 // ---------------------------------------------------------------------------------------------
@@ -317,7 +316,7 @@ export async function duplicateQuestionnaire(
   sourceId: string,
 ): Promise<Outcome<{ id: string; title: string }>> {
   const source = await getQuestionnaire(sourceId)
-  if (!source) return notFound()
+  if (!source) return refuseNotFound()
   const content = contentOf(source)
   const title = `Copy of ${content.title}`.slice(0, TITLE_MAX)
   return getDb().transaction(async (tx) => {
@@ -369,7 +368,7 @@ const named = (list: Array<{ name: string }>) => list.map((s) => `“${s.name}�
 export async function archiveQuestionnaire(actor: Actor, id: string): Promise<Outcome<{ title: string }>> {
   return getDb().transaction(async (tx) => {
     const row = await lock(tx, id)
-    if (!row) return notFound()
+    if (!row) return refuseNotFound()
     if (row.status === 'archived') return refuse('This questionnaire is already archived.')
     const open = await schemesUsing(tx, id, true)
     if (open.length)
@@ -398,7 +397,7 @@ export async function publishQuestionnaire(
 ): Promise<Outcome<{ title: string; version: number }>> {
   return getDb().transaction(async (tx) => {
     const row = await lock(tx, id)
-    if (!row) return notFound()
+    if (!row) return refuseNotFound()
     if (row.status !== 'draft') return refuse('Only a draft can be published.')
     const structure = await readContent(tx, id)
     const blockers = publishBlockers(structure.map((s) => ({ title: s.title, questions: s.questions })))
@@ -422,7 +421,7 @@ export async function publishQuestionnaire(
 export async function revertToDraft(actor: Actor, id: string): Promise<Outcome<{ title: string }>> {
   return getDb().transaction(async (tx) => {
     const row = await lock(tx, id)
-    if (!row) return notFound()
+    if (!row) return refuseNotFound()
     if (row.status !== 'published') return refuse('Only a published questionnaire can go back to draft.')
     const using = await schemesUsing(tx, id)
     if (using.length)
@@ -452,7 +451,7 @@ export async function newVersion(
   id: string,
 ): Promise<Outcome<{ id: string; version: number }>> {
   const source = await getQuestionnaire(id)
-  if (!source) return notFound()
+  if (!source) return refuseNotFound()
   if (source.status === 'draft') return refuse('This version is a draft: edit it as it is.')
   const newest = source.versions[0]!
   if (newest.id !== id)
@@ -461,7 +460,7 @@ export async function newVersion(
     )
   return getDb().transaction(async (tx) => {
     const row = await lock(tx, id)
-    if (!row) return notFound()
+    if (!row) return refuseNotFound()
     const [latest] = await tx
       .select({ version: sql<number>`max(${questionnaires.version})` })
       .from(questionnaires)
@@ -558,7 +557,7 @@ async function editDraft<T>(
   try {
     return await getDb().transaction(async (tx): Promise<Outcome<T>> => {
       const row = await lock(tx, id)
-      if (!row) return notFound()
+      if (!row) return refuseNotFound()
       if (row.status === 'published') return refuse(QN_MESSAGES.frozen)
       if (row.status === 'archived') return refuse(QN_MESSAGES.archivedFrozen)
       const result = await change(tx, await readContent(tx, id))

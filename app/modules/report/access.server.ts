@@ -1,21 +1,18 @@
 import { and, eq, type SQL } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb } from '#db/client'
 import { assignments, responses, schemes, users } from '#db/schema/index'
 import { notFound } from '#app/modules/auth/guards.server'
 import type { SessionUser } from '#app/modules/auth/session.server'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * Ownership lives in the query: an employee or colleague reaches only rows where they are the
  * respondent (or, for reports, the subject); admins reach everything. Not found and not yours are
  * the same 404.
  */
-const IdSchema = z.uuid()
-
 function parseId(raw: string | undefined): string {
-  const parsed = IdSchema.safeParse(raw)
-  if (!parsed.success) notFound()
-  return parsed.data
+  if (!isUuid(raw)) notFound()
+  return raw
 }
 
 /** /user/response-:rid — rid is the employee's self response; the employee sees only their own. */

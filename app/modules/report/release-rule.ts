@@ -19,6 +19,7 @@
 
 import { groupParts, type RaterGroup } from './rater-groups'
 import { threshold } from './threshold'
+import { plural } from '#app/lib/words'
 
 /** One colleague response as a release copies it: its source, a fingerprint of its answers, its group. */
 export type SnapshotResponse = { source: string; hash: string; relationship: RaterGroup }
@@ -223,7 +224,7 @@ export function judgeRelease(input: {
   return { kind: 'would-reveal', answered }
 }
 
-export const answersText = (n: number) => `${n} ${n === 1 ? 'answer' : 'answers'}`
+export const answersText = (n: number) => plural(n, 'answer', 'answers')
 const changesText = (change: ReleaseChange) => {
   const parts = [
     change.added ? `${change.added} new` : null,

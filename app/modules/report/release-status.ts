@@ -6,6 +6,7 @@
 
 import { formatDate } from '#app/lib/dates'
 import { enoughAnswers, threshold } from './threshold'
+import { plural } from '#app/lib/words'
 
 export type ReleaseStatusInput = {
   viewer: 'employee' | 'admin'
@@ -31,7 +32,7 @@ export type ReleaseStatus = {
   lines: string[]
 }
 
-const colleagues = (n: number) => `${n} ${n === 1 ? 'colleague' : 'colleagues'}`
+const colleagues = (n: number) => plural(n, 'colleague', 'colleagues')
 const answers = (n: number) => `${n} more ${n === 1 ? 'answer is' : 'answers are'} needed`
 
 /** When the colleagues' results will appear, for a report not released yet. */

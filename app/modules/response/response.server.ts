@@ -11,7 +11,7 @@ import {
   timestampKey,
   type Page,
 } from '#app/lib/keyset.server'
-import { notFound, ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
+import { refuseNotFound, ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
@@ -25,6 +25,7 @@ import {
   type ResponseListQuery,
   type ResponseState,
 } from './schemas'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * Answer management (DESIGN.md §7, ADR 023, ADR 024): the responses, filtered and keyset-paginated;
@@ -290,9 +291,6 @@ export type ResponseView = {
   sections: Array<{ title: string; questions: ViewAnswer[] }>
 }
 
-const isUuid = (v: unknown): v is string =>
-  typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)
-
 async function readRecord(tx: Tx, responseId: string, lock = false): Promise<ResponseRecord | null> {
   const [row] = await queryRows<ResponseRecord>(
     tx,
@@ -397,10 +395,10 @@ export async function revealRespondent(
   reason: string,
 ): Promise<Outcome<RevealedRespondent>> {
   if (!revealAllowed()) return refuse(ANSWERS_ADMIN_MESSAGES.strict)
-  if (!isUuid(responseId)) return notFound()
+  if (!isUuid(responseId)) return refuseNotFound()
   return getDb().transaction(async (tx) => {
     const record = await readRecord(tx, responseId)
-    if (!record) return notFound()
+    if (!record) return refuseNotFound()
     if (record.relationship === 'self') return refuse(ANSWERS_ADMIN_MESSAGES.selfNothingHidden)
     await recordAudit(tx, {
       actorId: actor.id,
@@ -435,10 +433,10 @@ export async function reopenResponse(
   responseId: unknown,
   reason: string,
 ): Promise<Outcome<{ subjectName: string }>> {
-  if (!isUuid(responseId)) return notFound()
+  if (!isUuid(responseId)) return refuseNotFound()
   return getDb().transaction(async (tx) => {
     const record = await readRecord(tx, responseId, true)
-    if (!record) return notFound()
+    if (!record) return refuseNotFound()
     if (record.assignmentStatus === 'revoked') return refuse(ANSWERS_ADMIN_MESSAGES.revoked)
     if (record.assignmentStatus !== 'submitted' || !record.submittedAt)
       return refuse(ANSWERS_ADMIN_MESSAGES.notSubmitted)

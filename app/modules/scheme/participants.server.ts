@@ -1,5 +1,4 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb, queryRows } from '#db/client'
 import { assignments, schemeMembers, users } from '#db/schema/index'
 import type { AssignmentStatus } from '#db/enums'
@@ -24,6 +23,8 @@ import { REMOVAL_MESSAGES, type SchemeDetailQuery } from './schemas'
 import { schemePhase } from './state'
 import { answersFingerprint } from '#app/modules/report/release.server'
 import { enoughAnswers } from '#app/modules/report/threshold'
+import { minutes } from '#app/lib/words'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * A scheme's people: the per-participant progress table, the enrol picker, enrolling (chosen
@@ -40,7 +41,6 @@ export const PARTICIPANT_PAGE_SIZE = 25
 /** The enrol picker lists at most this many employees; a search narrows it down. */
 export const CANDIDATE_LIMIT = 50
 
-const isUuid = (value: unknown): value is string => z.uuid().safeParse(value).success
 const auditOf = (actor: Actor) => ({ actorId: actor.id, ip: actor.ip ?? null })
 
 export type SelfState = Exclude<AssignmentStatus, 'revoked'> | 'none'
@@ -494,11 +494,6 @@ type Target = {
   email: string
   name: string
   needsActivation: boolean
-}
-
-function minutes(seconds: number) {
-  const n = Math.max(1, Math.ceil(seconds / 60))
-  return `${n} ${n === 1 ? 'minute' : 'minutes'}`
 }
 
 /**

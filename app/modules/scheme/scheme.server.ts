@@ -1,5 +1,4 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
-import { z } from 'zod'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { assignments, companies, questionnaires, schemeMembers, schemes } from '#db/schema/index'
 import type { QuestionnaireStatus, ReportRelease, SchemeStatus } from '#db/enums'
@@ -24,6 +23,7 @@ import {
 } from './programme-mail.server'
 import { SCHEME_MESSAGES, zonedTimeMessage, type SchemeInput, type SchemeListQuery } from './schemas'
 import { schemePhase, schemePhaseSql, type SchemePhase } from './state'
+import { isUuid } from '#app/lib/ids'
 
 /**
  * Schemes (DESIGN.md §7): every query and rule of the scheme pages — the list with each scheme's
@@ -35,7 +35,6 @@ import { schemePhase, schemePhaseSql, type SchemePhase } from './state'
 
 export const SCHEME_PAGE_SIZE = 20
 
-const isUuid = (value: unknown): value is string => z.uuid().safeParse(value).success
 const iso = (value: Date | string) => new Date(value).toISOString()
 
 // ---------------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ import {
 } from '#app/modules/employee/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
+import { plural as count } from '#app/lib/words'
 
 export const handle: RouteHandle = { layout: 'admin', transition: true }
 
@@ -87,8 +88,6 @@ function replyUploadRefused(refusal: Refusal) {
   const result: SubmissionResult<string[]> = { status: 'error', error }
   return data({ intent: 'upload' as const, result }, { status: 400 })
 }
-
-const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })

@@ -46,6 +46,7 @@ import {
 } from '#app/modules/questionnaire/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
+import { plural as count } from '#app/lib/words'
 
 export const handle: RouteHandle = { layout: 'admin', transition: true }
 
@@ -90,8 +91,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     notices,
   }
 }
-
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })

@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
-import { z } from 'zod'
 import type { Route } from './+types/sign-in'
 import { Field, FormErrors } from '#app/components/forms'
 import { parseForm, readFormData } from '#app/lib/form-data.server'
@@ -17,6 +16,7 @@ import { SIGN_IN_LINK_INTENT, SignInLinkSchema, SignInSchema } from '#app/module
 import { sessionCookie } from '#app/modules/auth/session.server'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
 import type { RouteHandle } from '#app/root'
+import { isUuid } from '#app/lib/ids'
 
 export const handle: RouteHandle = { layout: 'default' }
 
@@ -36,8 +36,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request)
   // The sign-in step of an invitation wears its programme's brand: /sign-in?brand=<brand id> (a brand's
   // look is public, like its logo). Without one, Panorama's own sign-in page.
-  const brandId = z.uuid().safeParse(new URL(request.url).searchParams.get('brand'))
-  return brandId.success ? { brand: await getBrandLook(brandId.data) } : {}
+  const brandId = new URL(request.url).searchParams.get('brand')
+  return isUuid(brandId) ? { brand: await getBrandLook(brandId) } : {}
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
