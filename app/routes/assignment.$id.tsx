@@ -3,7 +3,7 @@ import type { Route } from './+types/assignment.$id'
 import { readFormData } from '#app/lib/form-data.server'
 import { changesNothingShown } from '#app/lib/revalidation'
 import { getAnsweringView } from '#app/modules/assignment/answering-view.server'
-import { saveAnswers } from '#app/modules/assignment/save-answers.server'
+import { saveAnswers, type SaveRefusal } from '#app/modules/assignment/save-answers.server'
 import { AnswerForm } from '#app/modules/assignment/components/answer-form'
 import type { AnswerActionData } from '#app/modules/assignment/components/answer-state'
 import { AnsweringHeader } from '#app/modules/assignment/components/answering-header'
@@ -45,6 +45,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export type { AnswerActionData }
 
+/** A refused save as HTTP: 'missing' saved the section (a 4xx would claim nothing changed). */
+const REFUSAL_STATUS: Record<SaveRefusal, 200 | 400 | 403 | 409> = {
+  unreadable: 400,
+  invalid: 400,
+  missing: 200,
+  admin: 403,
+  closed: 409,
+  'not-open': 409,
+  submitted: 409,
+}
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.assignment })
   const formData = await readFormData(request)
@@ -61,7 +72,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (outcome.kind === 'refused') {
     const { kind, reason, message, section, fieldErrors, values, missing } = outcome
     return data({ kind, reason, message, section, fieldErrors, values, missing } satisfies AnswerActionData, {
-      status: outcome.status,
+      status: REFUSAL_STATUS[reason],
     })
   }
   if (outcome.intent === 'review') {

@@ -38,6 +38,8 @@ import { groupSections, progressOf, type ProgressTotals, type Section, type Sect
 
 export type MissingSection = { number: number; title: string; count: number }
 
+export type SaveRefusal = 'unreadable' | 'invalid' | 'missing' | 'admin' | 'closed' | 'not-open' | 'submitted'
+
 export type SaveOutcome =
   | {
       kind: 'saved'
@@ -60,9 +62,11 @@ export type SaveOutcome =
   | { kind: 'submitted'; assignmentId: string; already: boolean }
   | {
       kind: 'refused'
-      /** 200 when the posted section was saved and only the submit was refused (see below). */
-      status: 200 | 400 | 403 | 409
-      reason: 'unreadable' | 'invalid' | 'missing' | 'admin' | 'closed' | 'not-open' | 'submitted'
+      /**
+       * Why, in the module's words; the route alone turns it into an HTTP status. 'missing' is a
+       * refused submit after the posted section was saved (see missingRequired).
+       */
+      reason: SaveRefusal
       message: string
       section?: number
       fieldErrors?: Record<string, string[]>
@@ -86,8 +90,7 @@ export async function saveAnswers(
   const id = parseId(rawId)
   const row = await findAssignment(id, viewer)
   // Admins may open anyone's answers, never write them: answering on someone's behalf would forge feedback.
-  if (viewer.role === 'admin')
-    return { kind: 'refused', status: 403, reason: 'admin', message: ANSWER_MESSAGES.admin }
+  if (viewer.role === 'admin') return { kind: 'refused', reason: 'admin', message: ANSWER_MESSAGES.admin }
   const head = readIntent(formData)
   if ('kind' in head) return head
   const { intent } = head
@@ -127,13 +130,11 @@ function readIntent(formData: FormData): { intent: AnswerIntent; section: unknow
   if (misshapen.length)
     return {
       kind: 'refused',
-      status: 400,
       reason: 'unreadable',
       message: misshapenFormMessage(misshapen[0]!),
     }
   const head = ActionSchema.safeParse({ intent: formData.get('intent'), section: formData.get('section') })
-  if (!head.success)
-    return { kind: 'refused', status: 400, reason: 'unreadable', message: ANSWER_MESSAGES.unreadable }
+  if (!head.success) return { kind: 'refused', reason: 'unreadable', message: ANSWER_MESSAGES.unreadable }
   return head.data
 }
 
@@ -160,19 +161,17 @@ function refuseUnlessAnswerable(
   if (state.status === 'submitted')
     return intent === 'submit'
       ? { kind: 'submitted', assignmentId: id, already: true }
-      : { kind: 'refused', status: 409, reason: 'submitted', message: ANSWER_MESSAGES.submitted }
+      : { kind: 'refused', reason: 'submitted', message: ANSWER_MESSAGES.submitted }
   const phase = schemePhase(schemeOf(state))
   if (phase === 'closed')
     return {
       kind: 'refused',
-      status: 409,
       reason: 'closed',
       message: ANSWER_MESSAGES.closed(roundEndOf(state), state.timeZone),
     }
   if (phase === 'draft' || phase === 'upcoming')
     return {
       kind: 'refused',
-      status: 409,
       reason: 'not-open',
       message: ANSWER_MESSAGES.notOpen(state.opensAt, state.timeZone),
     }
@@ -224,7 +223,6 @@ async function readSection(
   if (!sectionParsed.success || !sections.length) {
     return {
       kind: 'refused',
-      status: 400,
       reason: 'unreadable',
       message: sectionParsed.success ? ANSWER_MESSAGES.unreadable : sectionParsed.error.issues[0]!.message,
     }
@@ -236,7 +234,6 @@ async function readSection(
     const count = Object.keys(parsed.fieldErrors).length
     return {
       kind: 'refused',
-      status: 400,
       reason: 'invalid',
       message:
         count === 1
@@ -459,7 +456,6 @@ function missingRequired(post: PostedSection, answered: Set<string>): Refused | 
   // the request changed nothing. The submit part is refused in the answer's content instead.
   return {
     kind: 'refused',
-    status: 200,
     reason: 'missing',
     message:
       total === 1
