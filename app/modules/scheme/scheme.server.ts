@@ -189,6 +189,27 @@ export type SchemeDetail = {
 }
 
 /** One scheme with the counts its page needs, in one statement; null for an unknown or malformed id. */
+/**
+ * What the scheme page's action needs before it runs an intent: that the scheme exists, and the
+ * words its messages use. One short read without the page's counts; each intent locks and reads
+ * the scheme itself (in its transaction), so nothing here decides a rule.
+ */
+export async function getSchemeHead(id: string | null | undefined) {
+  if (!id || !isUuid(id)) return null
+  const [row] = await getDb()
+    .select({
+      id: schemes.id,
+      timeZone: schemes.timeZone,
+      minRaters: schemes.minRaters,
+      companyName: companies.name,
+    })
+    .from(schemes)
+    .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .where(eq(schemes.id, id))
+    .limit(1)
+  return row ?? null
+}
+
 export async function getScheme(
   id: string | null | undefined,
   now = new Date(),

@@ -21,6 +21,7 @@ import {
   extendDeadline,
   getScheme,
   getSchemeFormOptions,
+  getSchemeHead,
   launchScheme,
   reopenScheme,
   updateScheme,
@@ -121,7 +122,7 @@ function queuedMails({ activation, programmeOpen }: { activation: number; progra
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const scheme = await getScheme(params.schemeId)
+  const scheme = await getSchemeHead(params.schemeId)
   if (!scheme) notFound()
   const formData = await request.formData().catch(() => null)
   if (!formData) return unreadableForm()
