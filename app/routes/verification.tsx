@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { useCallback, useEffect, useRef } from 'react'
 import { createCookie, data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/verification'
+import { useConformForm } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { parseForm, readFormData } from '#app/lib/form-data.server'
 import * as z from '#app/lib/zod'
@@ -457,13 +457,7 @@ function PasswordForm({
   lastResult: never
 }) {
   const schema = mode === 'setup' ? setupSchema(minLength) : newPasswordSchema(minLength)
-  const [form, fields] = useForm({
-    id: `verification-${mode}`,
-    constraint: getZodConstraint(schema),
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useConformForm(schema, { id: `verification-${mode}`, lastResult })
   const f = fields as Record<string, (typeof fields)[keyof typeof fields]>
   return (
     <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>

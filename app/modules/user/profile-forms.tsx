@@ -1,6 +1,6 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from 'react-router'
+import { useConformForm } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import {
   ChangeEmailSchema,
@@ -41,14 +41,10 @@ export function DetailsForm({
   lastResult: Reply | undefined
 }) {
   const busy = useBusy('profile')
-  const [form, fields] = useForm({
+  const [form, fields] = useConformForm(ProfileSchema, {
     id: 'profile-details',
-    constraint: getZodConstraint(ProfileSchema),
     defaultValue: { displayName: profile.displayName, phone: profile.phone ?? '' },
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
-    // Errors clear as they are fixed, not on blur (a message vanishing under the pointer moves the button).
-    shouldRevalidate: 'onInput',
   })
   return (
     <Form
@@ -85,13 +81,7 @@ export function DetailsForm({
 
 export function PhotoForm({ profile, lastResult }: { profile: ProfileView; lastResult: Reply | undefined }) {
   const busy = useBusy('photo')
-  const [form, fields] = useForm({
-    id: 'profile-photo',
-    constraint: getZodConstraint(PhotoSchema),
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: PhotoSchema }),
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useConformForm(PhotoSchema, { id: 'profile-photo', lastResult })
   const name = profile.displayName || profile.email
   return (
     <Form
@@ -148,13 +138,9 @@ export function PasswordForm({
   lastResult: Reply | undefined
 }) {
   const busy = useBusy('password')
-  const schema = changePasswordSchema(minLength)
-  const [form, fields] = useForm({
+  const [form, fields] = useConformForm(changePasswordSchema(minLength), {
     id: 'profile-password',
-    constraint: getZodConstraint(schema),
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldRevalidate: 'onInput',
   })
   return (
     <Form
@@ -209,13 +195,7 @@ export function PasswordForm({
 
 export function EmailForm({ profile, lastResult }: { profile: ProfileView; lastResult: Reply | undefined }) {
   const busy = useBusy('email')
-  const [form, fields] = useForm({
-    id: 'profile-email',
-    constraint: getZodConstraint(ChangeEmailSchema),
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangeEmailSchema }),
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useConformForm(ChangeEmailSchema, { id: 'profile-email', lastResult })
   const pending = profile.pendingEmail
   return (
     <Form

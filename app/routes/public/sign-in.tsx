@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/sign-in'
+import { useConformForm } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { parseForm, readFormData } from '#app/lib/form-data.server'
 import { BotCheck } from '#app/components/turnstile'
@@ -135,13 +135,10 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const link = actionData && 'intent' in actionData ? actionData : null
   const offerLinkTo = actionData && 'offerLinkTo' in actionData ? actionData.offerLinkTo : null
-  const [form, fields] = useForm({
+  const [form, fields] = useConformForm(SignInSchema, {
     id: 'sign-in',
-    constraint: getZodConstraint(SignInSchema),
     // A link sent resets the sign-in form too (its refusal message is no longer the news).
     lastResult: link ? (link.sent ? link.result : undefined) : actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
-    shouldRevalidate: 'onInput',
   })
   const posting = navigation.state !== 'idle' && Boolean(navigation.formAction?.startsWith('/sign-in'))
   const askingForLink = posting && navigation.formData?.get('intent') === SIGN_IN_LINK_INTENT
