@@ -5,6 +5,7 @@ import type { Route } from './+types/sign-in'
 import { useConformForm } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { parseForm, readFormData } from '#app/lib/form-data.server'
+import { passRetryAfter, refusedInit } from '#app/lib/reply.server'
 import { BotCheck } from '#app/components/turnstile'
 import { isTimeoutError, signInTimeoutMs, withTimeout } from '#app/lib/network-timeout'
 import { safeRedirect } from '#app/lib/safe-redirect'
@@ -26,11 +27,8 @@ export const meta: Route.MetaFunction = () => [{ title: 'Sign In' }]
 export const SIGN_IN_LINK_SENT_MESSAGE =
   'If an account exists for that address, we have sent it a one-time sign-in link. The link works for 15 minutes.'
 
-// React Router keeps an action's headers only when the route passes them on: the 429's Retry-After.
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : new Headers()
-}
+// A 429's Retry-After reaches the browser only when the route passes it on.
+export const headers: Route.HeadersFunction = passRetryAfter
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request)
@@ -76,10 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         // for every address alike, so it tells nothing about the account.
         offerLinkTo: submission.value.email,
       },
-      {
-        status: limited ? 429 : 400,
-        headers: limited ? { 'Retry-After': String(result.retryAfterSeconds ?? 60) } : undefined,
-      },
+      refusedInit({ retryAfterSeconds: limited ? (result.retryAfterSeconds ?? 60) : undefined }),
     )
   }
   const home = await homeFor(result.user)

@@ -4,6 +4,7 @@ import type { Route } from './+types/colleague-invite'
 import { possessive } from '#app/lib/words'
 import { FormErrors } from '#app/components/forms'
 import { parseForm, readFormData } from '#app/lib/form-data.server'
+import { passRetryAfter, replyInvalid, replyRefused } from '#app/lib/reply.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { SessionUser } from '#app/modules/auth/session.server'
@@ -43,11 +44,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   },
 ]
 
-// React Router keeps an action's headers only when the route passes them on: a 429's Retry-After.
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : new Headers()
-}
+// A 429's Retry-After reaches the browser only when the route passes it on.
+export const headers: Route.HeadersFunction = passRetryAfter
 
 const PATH = '/user/colleague-invite'
 
@@ -122,7 +120,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === 'invite') {
     const submission = parseForm(formData, { schema: InviteSchema })
-    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    if (submission.status !== 'success') return replyInvalid(intent, submission)
     if (!(await verifyTurnstile(formData, context.ip)))
       return data(
         { intent, result: submission.reply({ formErrors: [INVITE_MESSAGES.captcha] }) },
@@ -136,20 +134,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       email,
       relationship,
     })
-    if (!outcome.ok) {
-      if (outcome.notFound) notFound()
-      const limited = outcome.retryAfterSeconds !== undefined
-      return data(
-        {
-          intent,
-          result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }),
-        },
-        {
-          status: limited ? 429 : 400,
-          headers: limited ? { 'Retry-After': String(outcome.retryAfterSeconds) } : undefined,
-        },
-      )
-    }
+    if (!outcome.ok) return replyRefused(intent, submission, outcome)
     return redirectWithToast(pageUrl(target, schemeId), {
       kind: 'success',
       title: `Invitation sent to ${outcome.value.name}`,
@@ -171,17 +156,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { assignmentId } = submission.value
     if (intent === 'resend') {
       const outcome = await resendInvite(actor, assignmentId, options)
-      if (!outcome.ok) {
-        if (outcome.notFound) notFound()
-        const limited = outcome.retryAfterSeconds !== undefined
-        return data(
-          { intent, result: submission.reply({ formErrors: outcome.formErrors }) },
-          {
-            status: limited ? 429 : 400,
-            headers: limited ? { 'Retry-After': String(outcome.retryAfterSeconds) } : undefined,
-          },
-        )
-      }
+      if (!outcome.ok) return replyRefused(intent, submission, outcome)
       return redirectWithToast(pageUrl(target, query.scheme), {
         kind: 'success',
         title: `Invitation sent again to ${outcome.value.name}`,
@@ -189,10 +164,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       })
     }
     const outcome = await revokeInvite(actor, assignmentId, options)
-    if (!outcome.ok) {
-      if (outcome.notFound) notFound()
-      return data({ intent, result: submission.reply({ formErrors: outcome.formErrors }) }, { status: 400 })
-    }
+    if (!outcome.ok) return replyRefused(intent, submission, outcome)
     return redirectWithToast(pageUrl(target, query.scheme), {
       kind: 'success',
       title: `Invitation to ${outcome.value.name} revoked`,
