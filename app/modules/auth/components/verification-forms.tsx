@@ -41,11 +41,7 @@ export function InviteForm({
   return (
     <Form method="post" ref={form} className="card flex flex-col gap-4">
       <FormErrors errors={errors} />
-      {signedInAs ? (
-        <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          {`This browser is signed in as ${signedInAs}. Continuing signs that account out here.`}
-        </p>
-      ) : null}
+      <SignedInAs name={signedInAs} />
       <p>
         {`You have been asked for feedback on ${subjectName}. It takes a few minutes, and your answers are shown to them only together with other colleagues’ answers.`}
       </p>
@@ -86,11 +82,7 @@ export function SignInLinkForm({ email, signedInAs }: { email: string | null; si
   const busy = useNavigation().state !== 'idle'
   return (
     <Form method="post" className="card flex flex-col gap-4">
-      {signedInAs ? (
-        <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          {`This browser is signed in as ${signedInAs}. Continuing signs that account out here.`}
-        </p>
-      ) : null}
+      <SignedInAs name={signedInAs} />
       <p>
         {email ? (
           <>
@@ -166,5 +158,15 @@ export function PasswordForm({
             : 'Save new password'}
       </button>
     </Form>
+  )
+}
+
+/** A press on this page replaces the browser's session: say whose, before it happens. */
+function SignedInAs({ name }: { name: string | null }) {
+  if (!name) return null
+  return (
+    <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+      {`This browser is signed in as ${name}. Continuing signs that account out here.`}
+    </p>
   )
 }
