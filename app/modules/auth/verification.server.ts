@@ -5,7 +5,7 @@ import { KIND_OF_MODE } from '#app/modules/action-code/action-code.server'
 import { checkInvite } from '#app/modules/invite/accept.server'
 import { brandOfActivationCode, checkActionCode } from './auth.server'
 import { authErrorMessage } from './errors'
-import { getRequestSession } from './session.server'
+import { getRequestSession, type SessionUser } from './session.server'
 import type { VerificationMode as Mode } from './verification'
 
 /**
@@ -68,8 +68,15 @@ export async function checkLinkCode(mode: Mode, code: string) {
   return null
 }
 
-/** Who else this browser is signed in as, named on a page whose press would replace that session. */
-const nameOf = (user: { displayName: string; email: string }) => user.displayName || user.email
+/**
+ * Who else this browser is signed in as (null: nobody, or the link's own person), named on a page
+ * whose press would replace that session.
+ */
+async function otherSignedIn(request: Request, isLinkOwner: (user: SessionUser) => boolean) {
+  const current = await getRequestSession(request)
+  if (!current || isLinkOwner(current.user)) return null
+  return current.user.displayName || current.user.email
+}
 
 /**
  * The page for a mode (null: the address named none it knows) once the code is in the cookie:
@@ -85,29 +92,16 @@ export async function loadVerificationPage(request: Request, mode: Mode | null, 
     const check = await checkInvite(pending)
     if (!check.ok) return check.submitted ? submitted(mode, check.brand) : expired(mode, check.brand)
     // Signed in as someone else here: say so, and let them choose (no automatic switch).
-    const current = await getRequestSession(request)
-    const other = current && current.user.id !== check.respondentId ? current.user : null
-    return {
-      state: 'invite' as const,
-      mode,
-      subjectName: check.subjectName,
-      signedInAs: other ? nameOf(other) : null,
-      brand: check.brand,
-    }
+    const signedInAs = await otherSignedIn(request, (user) => user.id === check.respondentId)
+    return { state: 'invite' as const, mode, subjectName: check.subjectName, signedInAs, brand: check.brand }
   }
   const check = await checkActionCode(KIND_OF_MODE[mode]!, pending)
   if (!check.ok) return expired(mode, await linkBrand(mode, pending))
   if (mode === 'verifyEmail') return { state: 'confirm-email' as const, mode, newEmail: check.newEmail }
   if (mode === 'signIn') {
     // Signed in as someone else here: say so before the press replaces that session.
-    const current = await getRequestSession(request)
-    const other = current && current.user.email !== check.email ? current.user : null
-    return {
-      state: 'sign-in-link' as const,
-      mode,
-      email: check.email,
-      signedInAs: other ? nameOf(other) : null,
-    }
+    const signedInAs = await otherSignedIn(request, (user) => user.email === check.email)
+    return { state: 'sign-in-link' as const, mode, email: check.email, signedInAs }
   }
   return {
     state: 'form' as const,
