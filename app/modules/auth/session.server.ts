@@ -48,6 +48,7 @@ export function sessionIdOf(token: string | null | undefined): string | null {
   return parts.length === 2 && TOKEN_PART.test(parts[0]!) ? parts[0]! : null
 }
 
+
 /** A new session for a user: returns the token (`id.secret`) for the cookie. */
 export async function createSession(
   userId: string,
