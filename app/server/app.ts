@@ -60,14 +60,18 @@ export function createApp(options: AppOptions = {}) {
     res.locals.nonce = nonce
     res.set('X-Request-Id', requestId)
     res.set(securityHeaders(nonce, env, dev, req.path))
+    // Read now: a static file's handler rewrites the URL (to its .br or .gz copy) before it ends.
+    const pathname = req.path
     const started = process.hrtime.bigint()
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6
-      // The path only: query strings can carry one-time codes.
-      log.info('request', {
+      // The path only: query strings can carry one-time codes. Static files and health checks
+      // that went well are logged at debug: a page view fetches a dozen files, a probe polls.
+      const routine = res.locals.routine === true && res.statusCode < 400
+      log[routine ? 'debug' : 'info']('request', {
         requestId,
         method: req.method,
-        path: req.path,
+        path: pathname,
         status: res.statusCode,
         ms: Math.round(ms * 10) / 10,
       })
@@ -90,6 +94,7 @@ export function createApp(options: AppOptions = {}) {
   })
 
   app.get('/healthz', (_req, res) => {
+    res.locals.routine = true
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })
   app.get('/readyz', async (_req, res) => {
@@ -178,14 +183,22 @@ function serveStaticFiles(app: express.Express, clientDir: string) {
       index: false,
       serveStatic: { ...cache, index: false, redirect: false },
     })
-  app.use('/assets', precompressed(path.join(clientDir, 'assets'), { maxAge: '1y', immutable: true }))
+  const routine: express.RequestHandler = (_req, res, next) => {
+    res.locals.routine = true
+    next()
+  }
+  app.use(
+    '/assets',
+    routine,
+    precompressed(path.join(clientDir, 'assets'), { maxAge: '1y', immutable: true }),
+  )
   const topFiles = fs.existsSync(clientDir)
     ? fs
         .readdirSync(clientDir, { withFileTypes: true })
         .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
         .map((entry) => `/${entry.name}`)
     : []
-  if (topFiles.length) app.get(topFiles, precompressed(clientDir, { maxAge: '1h' }))
+  if (topFiles.length) app.get(topFiles, routine, precompressed(clientDir, { maxAge: '1h' }))
 }
 
 /** Opens the database, applies migrations and makes sure the portal can be administered. */
