@@ -6,4 +6,16 @@ export default {
   appDirectory: 'app',
   // BUILD_DIR lets parallel checkouts of work build side by side; production uses ./build.
   buildDirectory: process.env.BUILD_DIR || 'build',
+  // React Router v8's behaviours, adopted now where they apply (docs/decisions/034-react-router-v8-flags-and-the-request-scope.md).
+  future: {
+    // The load context is a RouterContextProvider carrying our fields (app/server/context.ts).
+    v8_middleware: true,
+    v8_splitRouteModules: true,
+    // Not yet (ADR 034): vite.config.ts's browser-only pieces (the Zod Mini alias, the compression
+    // plugin, which hooks another plugin) would also reach the server build.
+    v8_viteEnvironmentApi: false,
+    v8_trailingSlashAwareDataRequests: true,
+    // Not yet: guards and ~30 loaders read `request.url` and would see `.data` and `?_routes`.
+    v8_passThroughRequests: false,
+  },
 } satisfies Config

@@ -1,15 +1,26 @@
 import zlib from 'node:zlib'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig } from 'vite'
+import { defineConfig, type Rollup } from 'vite'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
+
+/**
+ * Rollup's notices that say nothing about our code: a route module whose every export is
+ * server-only leaves an empty browser chunk (resource routes: the CSV exports, /login, /sign-out…),
+ * and a library's comment in a position Rollup cannot read as an annotation is dropped. Anything
+ * else is still printed.
+ */
+const ROUTINE_WARNINGS = new Set(['EMPTY_BUNDLE', 'INVALID_ANNOTATION'])
+function onwarn(warning: Rollup.RollupLog, warn: (warning: Rollup.RollupLog) => void) {
+  if (!ROUTINE_WARNINGS.has(warning.code ?? '')) warn(warning)
+}
 
 export default defineConfig(({ isSsrBuild }) => ({
   // The server build's entry is our Express app (app/server/app.ts), which wraps the
   // React Router request handler; server.mjs imports it in production.
   build: isSsrBuild
-    ? { rollupOptions: { input: './app/server/app.ts' }, target: 'node20' }
-    : { target: 'es2022' },
+    ? { rollupOptions: { input: './app/server/app.ts', onwarn }, target: 'node20' }
+    : { rollupOptions: { onwarn }, target: 'es2022' },
   resolve: isSsrBuild
     ? undefined
     : {
