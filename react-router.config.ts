@@ -11,9 +11,8 @@ export default {
     // The load context is a RouterContextProvider carrying our fields (app/server/context.ts).
     v8_middleware: true,
     v8_splitRouteModules: true,
-    // Not yet (ADR 034): vite.config.ts's browser-only pieces (the Zod Mini alias, the compression
-    // plugin, which hooks another plugin) would also reach the server build.
-    v8_viteEnvironmentApi: false,
+    // The server build's entry and the browser-only build steps are set per environment (vite.config.ts).
+    v8_viteEnvironmentApi: true,
     v8_trailingSlashAwareDataRequests: true,
     // Not yet: guards and ~30 loaders read `request.url` and would see `.data` and `?_routes`.
     v8_passThroughRequests: false,
