@@ -1,4 +1,4 @@
-import { expect, expectAccessible, signIn, test, waitForHydration, waitForMail } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration, waitForMail } from './support/fixtures'
 
 /**
  * The first page an employee sees of a programme (issue 15, B10): the activation link opens in the
@@ -9,7 +9,7 @@ test.use({ viewport: { width: 390, height: 844 } })
 
 test('the activation page, and the link once used, wear the programme’s brand', async ({ page, browser }) => {
   const email = `e2e-activation-${Date.now()}@example.test`
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto('/admin/employee-management')
   await waitForHydration(page)

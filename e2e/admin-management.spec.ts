@@ -1,4 +1,4 @@
-import { expect, expectAccessible, signIn, test, waitForHydration, waitForMail } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration, waitForMail } from './support/fixtures'
 
 const ADMIN = 'admin@panorama.test'
 
@@ -7,7 +7,7 @@ test('an admin invites another admin, who sets their password from the e-mail; t
   page,
 }) => {
   const invitee = `e2e-admin-${Date.now()}@example.test`
-  await signIn(page, ADMIN)
+  await signInAs(page, ADMIN)
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto('/admin/admin-management')
   await expect(page.getByRole('heading', { name: 'Administrators', level: 1 })).toBeVisible()

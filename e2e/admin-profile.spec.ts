@@ -1,11 +1,11 @@
-import { expect, expectAccessible, signIn, waitForHydration, test } from './support/fixtures'
+import { expect, expectAccessible, signInAs, waitForHydration, test } from './support/fixtures'
 
 /** An admin reaches their own profile from the admin header and changes their name (issue 7). */
 test('the admin opens their profile from the header, renames themself, and the header follows', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 360, height: 800 })
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.getByRole('link', { name: 'Alex Admin, your profile' }).click()
   await expect(page).toHaveURL(/\/admin\/profile$/)

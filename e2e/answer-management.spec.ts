@@ -2,7 +2,7 @@ import {
   expect,
   expectAccessible,
   expectFits,
-  signIn,
+  signInAs,
   test,
   waitForHydration,
   waitForMail,
@@ -12,7 +12,7 @@ test('an admin filters responses, opens one, reveals who answered for a reason, 
   page,
   browser,
 }) => {
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
 
   await page.goto('/admin/answer-management')

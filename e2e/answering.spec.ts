@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration } from './support/fixtures'
 
 /**
  * Answering in a real browser: the seeded colleague follows their invite link, reads the
@@ -38,7 +38,7 @@ function scale(page: Page, question: string) {
 test('the employee’s questionnaire page leads into their self-assessment', async ({ page, context }) => {
   const path = await questionnairePath(page)
   await context.clearCookies()
-  await signIn(page, 'employee@panorama.test')
+  await signInAs(page, 'employee@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   await page.goto(path)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Leadership 360')

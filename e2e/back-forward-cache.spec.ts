@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import config from '../playwright.config'
-import { expect, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, signInAs, test, waitForHydration } from './support/fixtures'
 
 /**
  * Signed-in pages may be kept in the browser's back/forward cache (ADR 009): the back button shows
@@ -44,7 +44,7 @@ function notRestoredReasons(page: Page) {
 test('the back button shows the employee’s home from the cache, and the page reads its data again', async ({
   page,
 }) => {
-  await signIn(page, EMPLOYEE)
+  await signInAs(page, EMPLOYEE)
   await expect(page).toHaveURL(/\/user$/)
   await waitForHydration(page)
   await mark(page)
@@ -65,7 +65,7 @@ test('a page shown from the cache after its session ended leaves for the sign-in
   page,
   context,
 }) => {
-  await signIn(page, EMPLOYEE)
+  await signInAs(page, EMPLOYEE)
   await expect(page).toHaveURL(/\/user$/)
   await waitForHydration(page)
   await mark(page)

@@ -1,8 +1,8 @@
-import { expect, expectAccessible, signIn, test } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test } from './support/fixtures'
 import { tinyPng } from './support/png'
 
 test('an admin creates a brand, uploads its logo and renames it', async ({ page }) => {
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Brands' }).click()
   await expect(page).toHaveURL(/\/admin\/brand-management$/)
@@ -52,7 +52,7 @@ test('an admin creates a brand, uploads its logo and renames it', async ({ page 
 })
 
 test('company management lists the demo company with its brand', async ({ page }) => {
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto('/admin/company-management')
   await expect(page).toHaveTitle(/Compan/)

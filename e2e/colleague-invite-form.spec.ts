@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, expectAccessible, signIn, test, waitForHydration, waitForMail } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration, waitForMail } from './support/fixtures'
 
 /**
  * A seeded employee (Wren: Erin's eight places are all taken by her released report's colleagues and
@@ -24,7 +24,7 @@ test('the employee invites a colleague, the e-mail arrives, and they revoke the 
   const name = `Taylor Tester ${stamp}`
   const email = `taylor.${stamp}@example.test`
 
-  await signIn(page, 'employee3@panorama.test')
+  await signInAs(page, 'employee3@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   await page.goto('/user/colleague-invite')
   await waitForHydration(page)

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, signInAs, test, waitForHydration } from './support/fixtures'
 
 /**
  * The pages run within their Content-Security-Policy (app/server/security-headers.ts): no script,
@@ -42,7 +42,7 @@ test('the public pages and their forms run without a CSP violation', async ({ pa
 
 test('an employee’s pages run without a CSP violation', async ({ page }) => {
   await watchViolations(page)
-  await signIn(page, 'employee@panorama.test')
+  await signInAs(page, 'employee@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   const report = await page.locator('a[href^="/user/response-"]').first().getAttribute('href')
   for (const path of ['/user', '/user/colleague-invite', '/user/edit-profile', report!]) {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration } from './support/fixtures'
 import { tinyPng } from './support/png'
 
 const SEEDED_NAME = 'Erin Employee'
@@ -18,7 +18,7 @@ async function saveName(page: Page, name: string) {
 // The seeded employee is shared with other specs: their name and photo are put back at the end, and
 // their password and e-mail address are never touched here (the integration tests cover those).
 test('the employee changes their name and photo and sees both in the header', async ({ page }) => {
-  await signIn(page, 'employee@panorama.test')
+  await signInAs(page, 'employee@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click()
   await expect(page).toHaveURL(/\/user\/edit-profile$/)

@@ -1,11 +1,11 @@
-import { expect, expectAccessible, signIn, test, waitForMail } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForMail } from './support/fixtures'
 import { tinyPng } from './support/png'
 
 test('an admin edits a brand’s colleague invitation, previews it live, sends a test and finds it in the outbox', async ({
   page,
 }) => {
   const stamp = `${Date.now()}`
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
 
   await page.goto('/admin/email-management')
@@ -106,7 +106,7 @@ test('the brand logo shows inside the sandboxed HTML previews: the editor’s an
   page,
 }) => {
   const name = `Logo Mail ${Date.now()}`
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto('/admin/brand-management')
   await page.getByLabel('Brand name').fill(name)
@@ -148,7 +148,7 @@ test('the brand logo shows inside the sandboxed HTML previews: the editor’s an
 test('the image trick with a one-time code is refused beside the HTML body, and nothing is saved', async ({
   page,
 }) => {
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto('/admin/email-management/admin_invite')
   await expect(page.getByRole('button', { name: /Insert \{\{link\}\}/ })).toBeVisible()

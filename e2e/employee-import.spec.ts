@@ -1,4 +1,4 @@
-import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration } from './support/fixtures'
 
 /**
  * An admin brings a client's people in from a spreadsheet: the preview shows the two rows that
@@ -10,7 +10,7 @@ test('an admin imports employees from a CSV, fixing the two bad rows the preview
     `Imported Person ${n} ${run};person.${n}.${run}@example.test;Acme Ltd;+44 20 7946 000${n}`
   const csv = (rows: string[]) => Buffer.from(`\uFEFFName;E-mail;Company;Phone\r\n${rows.join('\r\n')}\r\n`)
 
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page
     .getByRole('navigation', { name: 'Administration' })
@@ -103,7 +103,7 @@ test('on a phone, the preview tells of a colleague becoming an employee, a repea
 }) => {
   await page.setViewportSize({ width: 390, height: 844 })
   const run = Date.now().toString(36)
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto('/admin/employee-management')
   await waitForHydration(page)

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test'
-import { expect, expectAccessible, signIn, test, waitForHydration, waitForMail } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration, waitForMail } from './support/fixtures'
 
 /**
  * The whole 360° loop in a real browser, on the seeded newcomer (who has not started): they answer
@@ -63,7 +63,7 @@ async function colleagueAnswers(browser: Browser, email: string, pick: number) {
 
 test('self-assessment, three colleagues, and the report with charts', async ({ page, browser }) => {
   test.setTimeout(240_000)
-  await signIn(page, EMPLOYEE)
+  await signInAs(page, EMPLOYEE)
   await expect(page).toHaveURL(/\/user$/)
   const card = page.getByRole('article', { name: 'Acme leadership programme' })
   await expect(
@@ -127,7 +127,7 @@ test('self-assessment, three colleagues, and the report with charts', async ({ p
   ).toBeVisible()
   await expect(page.getByRole('heading', { name: 'At a glance' })).toHaveCount(0)
   const admin = await (await browser.newContext()).newPage()
-  await signIn(admin, 'admin@panorama.test')
+  await signInAs(admin, 'admin@panorama.test')
   await expect(admin).toHaveURL(/\/admin$/)
   await admin.goto(`/admin/scheme-management?q=${encodeURIComponent('Acme leadership programme')}`)
   await admin.getByRole('link', { name: 'Acme leadership programme', exact: true }).first().click()

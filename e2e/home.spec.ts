@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, expectAccessible, signIn, test } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test } from './support/fixtures'
 import { layoutShifts, recordLayoutShifts } from './support/layout-shift'
 
 /**
@@ -12,7 +12,7 @@ import { layoutShifts, recordLayoutShifts } from './support/layout-shift'
 const SCHEME = 'Acme leadership programme'
 
 async function openHome(page: Page) {
-  await signIn(page, 'employee@panorama.test')
+  await signInAs(page, 'employee@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
 }
 

@@ -1,4 +1,4 @@
-import { expect, expectAccessible, signIn, test } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test } from './support/fixtures'
 
 /**
  * The invite link's page (ADR 007): the GET shows one button, "Continue as a colleague giving
@@ -46,7 +46,7 @@ test('with JavaScript the page presses the button itself; opening the link again
 })
 
 test('a browser signed in as someone else is not switched by the script: it is asked', async ({ page }) => {
-  await signIn(page, 'employee@panorama.test')
+  await signInAs(page, 'employee@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   await page.goto(LINK())
   await expect(page).toHaveURL(/\/verification\?mode=invite$/)

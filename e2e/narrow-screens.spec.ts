@@ -4,7 +4,7 @@ import {
   expectAccessible,
   expectFits,
   NARROW_SCREEN,
-  signIn,
+  signInAs,
   test,
   waitForHydration,
 } from './support/fixtures'
@@ -89,7 +89,7 @@ test('an employee’s pages fit a 360 px phone, the invite list and the report i
   const intro = await openInvite(await colleague.newPage(), process.env.E2E_INVITE_LINK!)
   await colleague.close()
 
-  await signIn(page, 'employee@panorama.test')
+  await signInAs(page, 'employee@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   await visit(page, '/user', problems)
   await visit(page, intro, problems, '/questionnaire/:id (employee)')
@@ -104,7 +104,7 @@ test('an employee’s pages fit a 360 px phone, the invite list and the report i
   // Wren's list (Erin's eight places are taken), in a window of her own; Erin's report follows.
   const wren = await browser.newContext({ viewport: NARROW_SCREEN })
   const wrenPage = await wren.newPage()
-  await signIn(wrenPage, 'employee3@panorama.test')
+  await signInAs(wrenPage, 'employee3@panorama.test')
   await expect(wrenPage).toHaveURL(/\/user$/)
   await wrenPage.goto('/user/colleague-invite')
   await waitForHydration(wrenPage)
@@ -160,7 +160,7 @@ test('an employee’s pages fit a 360 px phone, the invite list and the report i
 
 test('the report below the threshold fits a 360 px phone', async ({ page }) => {
   const problems: string[] = []
-  await signIn(page, 'employee2@panorama.test')
+  await signInAs(page, 'employee2@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   const report = await page.locator('a[href^="/user/response-"]').first().getAttribute('href')
   await visit(page, report!, problems, '/user/response-:rid (below the threshold)')
@@ -169,7 +169,7 @@ test('the report below the threshold fits a 360 px phone', async ({ page }) => {
 
 test('every admin page fits a 360 px phone', async ({ page }) => {
   const problems: string[] = []
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   for (const path of [
     '/admin',

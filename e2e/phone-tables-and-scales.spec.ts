@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
 import { addQuestion, addSection, questionCards, sectionRegion } from './support/builder'
-import { expect, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, signInAs, test, waitForHydration } from './support/fixtures'
 
 /**
  * Reading on a phone (issue 15, B9). The report's data tables are wider than a 360–390 px screen:
@@ -36,7 +36,7 @@ function cueOf(scroller: Locator): Promise<Cue> {
 }
 
 async function openReport(page: Page) {
-  await signIn(page, 'employee@panorama.test')
+  await signInAs(page, 'employee@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   const href = await page.locator('a[href^="/user/response-"]').first().getAttribute('href')
   await page.goto(href!)
@@ -161,7 +161,7 @@ test('a 1–5 rating scale reads as one ordered line at 360 and 390 px, labels s
   // The seeded questionnaire as its respondents see it (the answering page's own question fields):
   // the builder's preview, which no other spec changes (Noah's self-assessment may be answered by
   // the feedback-loop spec before this one runs).
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto(`/admin/questionnaire-management?q=${encodeURIComponent('Leadership 360')}`)
   await page
@@ -193,7 +193,7 @@ test('a 0–10 rating scale, the widest the builder allows, also fits one line a
   page,
 }) => {
   test.setTimeout(120_000)
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto('/admin/questionnaire-management')
   await waitForHydration(page)

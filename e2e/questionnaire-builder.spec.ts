@@ -7,7 +7,7 @@ import {
   questionCards,
   sectionRegion,
 } from './support/builder'
-import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration } from './support/fixtures'
 
 /**
  * An admin builds a questionnaire in the browser: two sections, a question of each of the five
@@ -32,7 +32,7 @@ test('build a questionnaire with every kind, reorder, preview and publish', asyn
   // About forty saves, each a real POST and reload.
   test.setTimeout(150_000)
   const title = `Builder journey ${Date.now().toString(36)}`
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto('/admin/questionnaire-management')
   await expect(page.getByRole('heading', { level: 1, name: 'Questionnaires' })).toBeVisible()

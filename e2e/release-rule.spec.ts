@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration } from './support/fixtures'
 
 /**
  * The release and the report tell one story (issue 15 A3, B1–B3, ADR 025), on the demo seed and on
@@ -12,7 +12,7 @@ import { expect, expectAccessible, signIn, test, waitForHydration } from './supp
 test.use({ viewport: { width: 390, height: 844 } })
 
 async function openScheme(admin: Page) {
-  await signIn(admin, 'admin@panorama.test')
+  await signInAs(admin, 'admin@panorama.test')
   await expect(admin).toHaveURL(/\/admin$/)
   await admin.goto(`/admin/scheme-management?q=${encodeURIComponent('Acme leadership programme')}`)
   await admin.getByRole('link', { name: 'Acme leadership programme', exact: true }).first().click()
@@ -23,9 +23,10 @@ async function openScheme(admin: Page) {
 test('below the threshold: home and report say how many more answers are needed, in the same words', async ({
   page,
 }) => {
-  await signIn(page, 'employee2@panorama.test')
+  await signInAs(page, 'employee2@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
-  const needed = /Colleagues’ results are shown only once at least 3 colleagues have answered, so that no one’s answers can be singled out: \d more answers? (is|are) needed\./
+  const needed =
+    /Colleagues’ results are shown only once at least 3 colleagues have answered, so that no one’s answers can be singled out: \d more answers? (is|are) needed\./
   const when = 'Your colleagues’ results appear when the programme closes on'
   const card = page.getByRole('region', { name: 'Your report' }).first()
   await expect(card).toContainText(needed)

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, signInAs, test, waitForHydration } from './support/fixtures'
 import { layoutShifts, recordLayoutShifts } from './support/layout-shift'
 
 /**
@@ -16,7 +16,7 @@ const CHARTS_CHUNK = /\/assets\/charts\.client-[\w-]+\.js$/
 test.use({ viewport: PHONE })
 
 async function reportPath(page: Page) {
-  await signIn(page, 'employee@panorama.test')
+  await signInAs(page, 'employee@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   const href = await page.locator('a[href^="/user/response-"]').first().getAttribute('href')
   expect(href).toMatch(/^\/user\/response-[0-9a-f-]{36}$/)

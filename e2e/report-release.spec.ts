@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration } from './support/fixtures'
 
 /**
  * Release, not live (ADR 022), on the demo seed: Wren Waiting (employee3) has six colleague answers
@@ -9,7 +9,7 @@ import { expect, expectAccessible, signIn, test, waitForHydration } from './supp
  */
 
 async function openReport(page: Page, email: string) {
-  await signIn(page, email)
+  await signInAs(page, email)
   await expect(page).toHaveURL(/\/user$/)
   await page.locator('a[href^="/user/response-"]').first().click()
   await expect(page).toHaveURL(/\/user\/response-[0-9a-f-]{36}$/)
@@ -28,7 +28,7 @@ test('the employee waits for the release, the admin releases, the employee reads
   await expectAccessible(page)
 
   const admin = await (await browser.newContext()).newPage()
-  await signIn(admin, 'admin@panorama.test')
+  await signInAs(admin, 'admin@panorama.test')
   await expect(admin).toHaveURL(/\/admin$/)
   await admin.goto(`/admin/scheme-management?q=${encodeURIComponent('Acme leadership programme')}`)
   await admin.getByRole('link', { name: 'Acme leadership programme', exact: true }).first().click()

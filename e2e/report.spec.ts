@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, expectAccessible, signIn, test, waitForHydration } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration } from './support/fixtures'
 
 /**
  * The feedback report in a real browser, on the demo seed:
@@ -12,7 +12,7 @@ import { expect, expectAccessible, signIn, test, waitForHydration } from './supp
  */
 
 async function openReport(page: Page, email: string) {
-  await signIn(page, email)
+  await signInAs(page, email)
   await expect(page).toHaveURL(/\/user$/)
   const link = page.locator('a[href^="/user/response-"]').first()
   await expect(link).toBeVisible()

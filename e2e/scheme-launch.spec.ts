@@ -1,5 +1,5 @@
 import { instantToZonedTime } from '../app/lib/dates'
-import { expect, expectAccessible, signIn, test, waitForHydration, waitForMail } from './support/fixtures'
+import { expect, expectAccessible, signInAs, test, waitForHydration, waitForMail } from './support/fixtures'
 
 /**
  * An admin runs a programme from the browser: creates a scheme from the seed's company and
@@ -20,7 +20,7 @@ test('create, enrol, launch; the newcomer activates from the e-mail and sees the
   const schemeName = `Launch journey ${run}`
   const newcomer = { name: 'Ada Activate', email: `ada.${run}@example.test` }
 
-  await signIn(page, 'admin@panorama.test')
+  await signInAs(page, 'admin@panorama.test')
   await expect(page).toHaveURL(/\/admin$/)
   await page.goto('/admin/scheme-management')
   await expect(page.getByRole('heading', { level: 1, name: 'Schemes' })).toBeVisible()

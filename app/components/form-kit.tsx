@@ -50,6 +50,14 @@ export function useConformForm<Schema extends $ZodType>(
   })
 }
 
+/**
+ * A form with no fields of its own to check (a button and hidden values): Conform only carries the
+ * server's answer to it, so its messages have an id to be announced by.
+ */
+export function useResultForm(id: string, lastResult: FormResult) {
+  return useForm({ id, lastResult })
+}
+
 /** Whether a form with this intent is being submitted right now. */
 export function usePendingIntent(intent: string) {
   const navigation = useNavigation()
@@ -123,7 +131,7 @@ export function ConfirmPanel({
 }) {
   const busy = usePendingIntent(intent)
   const heading = useRef<HTMLHeadingElement>(null)
-  const [form] = useForm({ id, lastResult })
+  const [form] = useResultForm(id, lastResult)
   // Opened by a link: move focus here so keyboard and screen-reader users land on the question.
   useEffect(() => heading.current?.focus(), [])
   const danger = tone === 'danger'

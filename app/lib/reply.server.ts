@@ -57,3 +57,46 @@ export async function submitIntent<Intent extends string, Schema extends $ZodTyp
   if (!outcome.ok) return replyRefused(intent, submission, outcome)
   return done(outcome.value, submission.value)
 }
+
+/**
+ * The status and headers of a refused form's reply: 400, or 429 with the refusal's Retry-After (the
+ * one place a rate-limited form is answered; a 404 is the caller's to throw).
+ */
+export function refusedInit(refusal: Pick<Refusal, 'notFound' | 'retryAfterSeconds'>) {
+  const status = refusalStatus({ ok: false, ...refusal })
+  return {
+    status,
+    headers: status === 429 ? { 'Retry-After': String(refusal.retryAfterSeconds) } : undefined,
+  }
+}
+
+/**
+ * A route's `headers` export for a form that may be rate limited: React Router keeps an action's
+ * headers only when the route passes them on, and a 429's Retry-After must reach the browser.
+ */
+export function passRetryAfter({ actionHeaders }: { actionHeaders: Headers }): HeadersInit {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return retryAfter ? { 'Retry-After': retryAfter } : new Headers()
+}
+
+/**
+ * What a module that reads a whole form (several intents, extra checks such as an upload) answers
+ * the route with: done, with what to say; or the form's result, refused (its refusal gives the
+ * status) or invalid (400). The route alone turns it into HTTP with {@link replyAnswer}.
+ */
+export type FormAnswer<Intent extends string, Done> =
+  | { ok: true; intent: Intent; value: Done }
+  | { ok: false; intent: Intent | 'unknown'; result: SubmissionResult<string[]>; refusal?: Refusal }
+
+/** The reply to a module's {@link FormAnswer}: `done` for a success, else the result with its status. */
+export function replyAnswer<Intent extends string, Done, R>(
+  answer: FormAnswer<Intent, Done>,
+  done: (value: Done) => R,
+) {
+  if (answer.ok) return done(answer.value)
+  if (answer.refusal?.notFound) throw new Response('Page Not Found', { status: 404, statusText: 'Not Found' })
+  return data(
+    { intent: answer.intent, result: answer.result },
+    answer.refusal ? refusedInit(answer.refusal) : { status: 400 },
+  )
+}

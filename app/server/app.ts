@@ -4,7 +4,7 @@ import http from 'node:http'
 import path from 'node:path'
 import express from 'express'
 import expressStaticGzip from 'express-static-gzip'
-import type { AppLoadContext, ServerBuild } from 'react-router'
+import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router'
 import {
   closeDatabase,
   getHandle,
@@ -60,14 +60,18 @@ export function createApp(options: AppOptions = {}) {
     res.locals.nonce = nonce
     res.set('X-Request-Id', requestId)
     res.set(securityHeaders(nonce, env, dev, req.path))
+    // Read now: a static file's handler rewrites the URL (to its .br or .gz copy) before it ends.
+    const pathname = req.path
     const started = process.hrtime.bigint()
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6
-      // The path only: query strings can carry one-time codes.
-      log.info('request', {
+      // The path only: query strings can carry one-time codes. Static files and health checks
+      // that went well are logged at debug: a page view fetches a dozen files, a probe polls.
+      const routine = res.locals.routine === true && res.statusCode < 400
+      log[routine ? 'debug' : 'info']('request', {
         requestId,
         method: req.method,
-        path: req.path,
+        path: pathname,
         status: res.statusCode,
         ms: Math.round(ms * 10) / 10,
       })
@@ -90,6 +94,7 @@ export function createApp(options: AppOptions = {}) {
   })
 
   app.get('/healthz', (_req, res) => {
+    res.locals.routine = true
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })
   app.get('/readyz', async (_req, res) => {
@@ -122,13 +127,14 @@ export function createApp(options: AppOptions = {}) {
 
   const handleRequest = pageHandler(options.build, dev)
   app.all('/{*splat}', (req, res, next) => {
-    const loadContext: AppLoadContext = {
+    // One RouterContextProvider per request (the v8_middleware flag), carrying our fields (ADR 034).
+    const loadContext = Object.assign(new RouterContextProvider(), {
       nonce: res.locals.nonce as string,
       requestId: res.locals.requestId as string,
       ip: req.ip ?? req.socket.remoteAddress ?? '',
       // 'close' comes after the last byte is handed over, and also when the client hangs up.
       responseSent: new Promise<void>((resolve) => res.once('close', () => resolve())),
-    }
+    } satisfies AppLoadContext)
     res.locals.loadContext = loadContext
     // Every loader and action of this request runs in its scope: what they share per request (the
     // session read) is kept on this one object.
@@ -148,7 +154,7 @@ export function createApp(options: AppOptions = {}) {
 function pageHandler(source: BuildSource | undefined, dev: boolean): express.RequestHandler {
   const mode = dev ? 'development' : 'production'
   const getLoadContext = (_req: express.Request, res: express.Response) =>
-    res.locals.loadContext as AppLoadContext
+    res.locals.loadContext as RouterContextProvider
   if (source) return createRequestHandler({ build: source, mode, getLoadContext })
   let loading: Promise<express.RequestHandler> | undefined
   return (req, res, next) => {
@@ -178,14 +184,22 @@ function serveStaticFiles(app: express.Express, clientDir: string) {
       index: false,
       serveStatic: { ...cache, index: false, redirect: false },
     })
-  app.use('/assets', precompressed(path.join(clientDir, 'assets'), { maxAge: '1y', immutable: true }))
+  const routine: express.RequestHandler = (_req, res, next) => {
+    res.locals.routine = true
+    next()
+  }
+  app.use(
+    '/assets',
+    routine,
+    precompressed(path.join(clientDir, 'assets'), { maxAge: '1y', immutable: true }),
+  )
   const topFiles = fs.existsSync(clientDir)
     ? fs
         .readdirSync(clientDir, { withFileTypes: true })
         .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
         .map((entry) => `/${entry.name}`)
     : []
-  if (topFiles.length) app.get(topFiles, precompressed(clientDir, { maxAge: '1h' }))
+  if (topFiles.length) app.get(topFiles, routine, precompressed(clientDir, { maxAge: '1h' }))
 }
 
 /** Opens the database, applies migrations and makes sure the portal can be administered. */

@@ -43,6 +43,28 @@ export async function signIn(page: Page, email: string, password = PASSWORD()) {
   await page.getByRole('button', { name: 'Sign in' }).click()
 }
 
+/**
+ * Signs a seeded user in without the form (epic-stack's pattern): the server makes a session row for
+ * them (support/session-door.mjs) and its cookie is set on the page's browser context. The page then
+ * opens /sign-in, which sends a signed-in visitor to their home as the form's redirect does. The
+ * sign-in specs keep using the form (`signIn`).
+ */
+export async function signInAs(page: Page, email: string) {
+  const response = await fetch(`${process.env.E2E_SESSION_URL}?email=${encodeURIComponent(email)}`)
+  if (!response.ok) throw new Error(`No session for ${email}: ${await response.text()}`)
+  const { token } = (await response.json()) as { token: string }
+  const origin = new URL(page.url().startsWith('http') ? page.url() : BASE_URL()).origin
+  await page
+    .context()
+    .addCookies([
+      { name: '__session', value: encodeURIComponent(token), url: origin, httpOnly: true, sameSite: 'Lax' },
+    ])
+  await page.goto('/sign-in')
+  await waitForHydration(page)
+}
+
+const BASE_URL = () => `http://localhost:${process.env.E2E_PORT ?? 3311}`
+
 type Mail = { to: string; subject: string; text: string; html: string }
 
 /** Waits for an e-mail to arrive at the suite's SMTP catcher. */

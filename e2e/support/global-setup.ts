@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { startSmtpCatcher } from '../../tests/support/smtp-catcher'
 import { serverEnv, startServer } from './server'
@@ -35,7 +36,13 @@ export default async function globalSetup() {
   const invite = seedOutput.split('\n').find((line) => line.startsWith('colleague invite: '))
   if (!invite) throw new Error(`The seed printed no colleague invite line:\n${seedOutput}`)
 
-  const server = await startServer(env, port)
+  // Specs sign in through a session made for them (support/session-door.mjs), not through the form.
+  const doorFile = path.join(dataDir, 'session-door-port')
+  const server = await startServer({ ...env, E2E_SESSION_DOOR_FILE: doorFile }, port, [
+    '--import',
+    pathToFileURL(path.join(root, 'e2e/support/session-door.mjs')).href,
+  ])
+  process.env.E2E_SESSION_URL = `http://127.0.0.1:${fs.readFileSync(doorFile, 'utf8').trim()}/`
 
   process.env.E2E_INVITE_LINK = invite.slice('colleague invite: '.length).trim()
   const answering = seedOutput.split('\n').find((line) => line.startsWith('answering invite: '))

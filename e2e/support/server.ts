@@ -38,14 +38,19 @@ export type RunningServer = {
  * that already answers: a server left behind by an interrupted run would be tested instead of this
  * build.
  */
-export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<RunningServer> {
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  /** Node options before server.mjs (the suite's `--import` of its session door). */
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
   const taken = await fetch(`http://localhost:${port}/healthz`).then(
     () => true,
     () => false,
   )
   if (taken) throw new Error(`Port ${port} is already in use: stop what runs there or choose another`)
   let printed = ''
-  const server = spawn(process.execPath, ['server.mjs'], {
+  const server = spawn(process.execPath, [...nodeArgs, 'server.mjs'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,8 +1,9 @@
 import http from 'node:http'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { createSession } from '#app/modules/auth/session.server'
+import { createUser } from '#db/factories'
 
 type BuiltServer = {
   createApp: (options?: object) => http.RequestListener
@@ -96,4 +97,33 @@ export function location(response: Response) {
   if (!value) return null
   const url = new URL(value, 'http://x')
   return url.pathname + url.search
+}
+
+/** A user made by the factory (admin, employee, …) and a signed-in cookie for them. */
+export async function signedIn(overrides: Parameters<typeof createUser>[0] = {}) {
+  const user = await createUser(overrides)
+  return { user, cookie: await sessionCookieFor(user.id) }
+}
+
+/**
+ * The requests a test file makes as one signed-in user (usually the admin): `get` and `post` send
+ * that user's cookie unless told another, and `follow` takes a redirect the way a browser would.
+ */
+export function client(base: { url: string }, defaultCookie: () => string) {
+  return {
+    get: (pathname: string, cookie: string | null = defaultCookie()) => send(base, pathname, { cookie }),
+    /** A form posted without following the redirect, so the test sees the status and Location. */
+    post: (
+      pathname: string,
+      form: Record<string, string> | FormData,
+      cookie: string | null = defaultCookie(),
+    ) => send(base, pathname, { form, cookie }),
+    /** A redirect (302) followed with the cookies it set; the page behind it must answer 200. */
+    follow: async (response: Response, cookie = defaultCookie()) => {
+      expect(response.status).toBe(302)
+      const next = await send(base, location(response)!, { cookie: cookiesFrom(response, cookie) })
+      expect(next.status).toBe(200)
+      return next.text()
+    },
+  }
 }

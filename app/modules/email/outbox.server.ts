@@ -6,6 +6,7 @@ import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure
 import { brands, emailOutbox, emailTemplates } from '#db/schema/index'
 import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
+import { startPollingWorker, type PollingWorker } from '#app/lib/polling-worker.server'
 import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
 import { maskActionCodes } from './mask'
 import { sanitizeEmailHtml } from './sanitize.server'
@@ -551,54 +552,30 @@ export async function retryOutboxMessage(id: string, tx: Tx = getDb()): Promise<
 
 /**
  * Polls the outbox every 2 s while SMTP_URL is set (any number of instances may run one). A full
- * batch is followed at once by the next; batches never overlap; stop() waits for the one in flight.
+ * batch is followed at once by the next; batches never overlap; stop() waits for the one in flight
+ * (lib/polling-worker.server.ts), then closes the SMTP connection.
  */
-export function startOutboxWorker(env: Env): { stop: () => Promise<void> } {
+export function startOutboxWorker(env: Env): PollingWorker {
   if (!env.SMTP_URL) return { stop: async () => {} }
   const transport = createSmtpTransport(env.SMTP_URL)
   const workerId = defaultWorkerId()
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let inFlight: Promise<void> | undefined
-
-  const schedule = (ms: number) => {
-    if (stopped) return
-    timer = setTimeout(tick, ms)
-    // The worker alone must not keep the process alive.
-    timer.unref()
-  }
-  const tick = () => {
-    timer = undefined
-    inFlight = (async () => {
-      let next = POLL_MS
-      try {
-        // During an outage the worker waits quietly: the outage is logged once, not per poll.
-        if (isDatabaseOpen() && !isDatabaseDown()) {
-          const result = await processOutboxOnce({
-            transport,
-            workerId,
-            mailFrom: env.MAIL_FROM,
-            limit: BATCH_SIZE,
-          })
-          if (result.claimed >= BATCH_SIZE) next = 0
-        }
-      } catch (error) {
-        if (!reportDatabaseFailure(error))
-          log.error('outbox worker batch failed', { workerId, error: describeError(error) })
-      }
-      inFlight = undefined
-      schedule(next)
-    })()
-  }
-
-  log.info('outbox worker started', { workerId })
-  schedule(0)
-  return {
-    stop: async () => {
-      stopped = true
-      if (timer) clearTimeout(timer)
-      await inFlight
-      transport.close?.()
+  return startPollingWorker({
+    name: 'outbox worker',
+    intervalMs: POLL_MS,
+    firstDelayMs: 0,
+    fields: { workerId },
+    // During an outage the worker waits quietly: the outage is logged once, not per poll.
+    when: () => isDatabaseOpen() && !isDatabaseDown(),
+    onError: reportDatabaseFailure,
+    round: async () => {
+      const result = await processOutboxOnce({
+        transport,
+        workerId,
+        mailFrom: env.MAIL_FROM,
+        limit: BATCH_SIZE,
+      })
+      return result.claimed >= BATCH_SIZE
     },
-  }
+    onStop: () => transport.close?.(),
+  })
 }

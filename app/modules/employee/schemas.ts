@@ -1,6 +1,6 @@
 import { singleLine, searchTerm as cleanSearchTerm } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
-import { DISPLAY_NAME_MAX, phoneProblem } from '#app/modules/user/profile-schemas'
+import { DISPLAY_NAME_MAX, phoneSchema } from '#app/modules/user/profile-schemas'
 
 /**
  * The employee pages' Zod schemas (Zod Mini: app/lib/zod.ts) and wording (the list, the detail page
@@ -61,23 +61,8 @@ const email = z.pipe(
   z.transform((v: string) => v.toLowerCase()),
 )
 
-const phone = z.pipe(
-  z.optional(
-    z
-      .pipe(
-        z.string(),
-        // Stored as written, runs of spaces collapsed; a blank field clears it (the profile page's rule).
-        z.transform((v: string) => v.trim().replace(/\s+/g, ' ')),
-      )
-      .check(
-        z.superRefine((value: string, ctx) => {
-          const problem = value ? phoneProblem(value) : null
-          if (problem) ctx.addIssue({ code: 'custom', message: problem })
-        }),
-      ),
-  ),
-  z.transform((v: string | undefined) => v || null),
-)
+// The profile page's rule: kept as written, runs of spaces collapsed; a blank field clears it.
+const phone = phoneSchema
 
 const companyId = z.uuid({ error: EMPLOYEE_MESSAGES.company })
 // A hidden field: a bad value is a stale page or a hand-made request, not a typo.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure } from '#db/client'
 import { log } from '#app/lib/logger.server'
+import { startPollingWorker, type PollingWorker } from '#app/lib/polling-worker.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
 
 /**
@@ -47,53 +48,25 @@ export async function closeDueSchemes(now: Date = new Date()): Promise<ClosedSch
 }
 
 /**
- * Runs closeDueSchemes now and then every minute (rounds never overlap; the timer does not keep the
- * process alive; stop() waits for the round in flight). Any number of app instances may run one.
+ * Runs closeDueSchemes now and then every minute (lib/polling-worker.server.ts: rounds never
+ * overlap, stop() waits for the round in flight). Any number of app instances may run one.
  * `now` is the clock it reads: tests pass their own.
  */
 export function startSchemeClock(
   options: { intervalMs?: number; firstDelayMs?: number; now?: () => Date } = {},
-): { stop: () => Promise<void> } {
-  const intervalMs = options.intervalMs ?? SCHEME_CLOCK_POLL_MS
-  const now = options.now ?? (() => new Date())
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let inFlight: Promise<void> | undefined
-
-  const schedule = (ms: number) => {
-    if (stopped) return
-    timer = setTimeout(tick, ms)
-    timer.unref()
-  }
-  const tick = () => {
-    timer = undefined
-    inFlight = (async () => {
-      try {
-        if (isDatabaseOpen() && !isDatabaseDown()) {
-          const at = now()
-          await closeDueSchemes(at)
-          // Schemes that release on close release their reports (ADR 022); idempotent, so a round
-          // that failed between the two statements is made good by the next one.
-          await releaseOnClose(at)
-        }
-      } catch (error) {
-        if (!reportDatabaseFailure(error))
-          log.error('scheme clock round failed', {
-            error: error instanceof Error ? error.message : String(error),
-          })
-      }
-      inFlight = undefined
-      schedule(intervalMs)
-    })()
-  }
-
-  log.info('scheme clock started', { intervalMs })
-  schedule(options.firstDelayMs ?? 0)
-  return {
-    stop: async () => {
-      stopped = true
-      if (timer) clearTimeout(timer)
-      await inFlight
+): PollingWorker {
+  return startPollingWorker({
+    name: 'scheme clock',
+    intervalMs: options.intervalMs ?? SCHEME_CLOCK_POLL_MS,
+    firstDelayMs: options.firstDelayMs ?? 0,
+    now: options.now,
+    when: () => isDatabaseOpen() && !isDatabaseDown(),
+    onError: reportDatabaseFailure,
+    round: async (at) => {
+      await closeDueSchemes(at)
+      // Schemes that release on close release their reports (ADR 022); idempotent, so a round
+      // that failed between the two statements is made good by the next one.
+      await releaseOnClose(at)
     },
-  }
+  })
 }

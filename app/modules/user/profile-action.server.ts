@@ -1,10 +1,10 @@
-import { data } from 'react-router'
+import type { SubmissionResult } from '@conform-to/react'
 import { getEnv } from '#app/config/env.server'
-import { parseForm, readFormData, unreadableForm } from '#app/lib/form-data.server'
-import { refusalStatus, type Refusal } from '#app/lib/outcome'
+import { parseForm, UNREADABLE_FORM_MESSAGE } from '#app/lib/form-data.server'
+import type { Outcome } from '#app/lib/outcome'
+import type { FormAnswer } from '#app/lib/reply.server'
 import { readImageUpload } from '#app/modules/file/file.server'
-import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { Reply } from './profile-forms'
+import type { Toast } from '#app/modules/toast/toast.server'
 import {
   ChangeEmailSchema,
   changePasswordSchema,
@@ -22,52 +22,58 @@ import {
 
 /**
  * The posts of a profile page (employees' /user/edit-profile, admins' /admin/profile): the forms are
- * told apart by `intent`; each is parsed with its schema and handed to profile.server.ts, and the
- * page comes back with a toast. The route guards first and says which forms its page shows.
+ * told apart by `intent`; each is parsed with its schema and handed to profile.server.ts. The answer
+ * is an outcome — the toast to show, or the form's result and why it was refused — which the route
+ * turns into HTTP (app/lib/reply.server.ts `replyAnswer`). The route guards first and says which
+ * forms its page shows.
  */
+export type ProfileAnswer = FormAnswer<ProfileIntent, Toast>
 
-/** A refusal from profile.server.ts as the form's reply (429 with Retry-After for a rate limit). */
-function refused(
+type Submission = { reply: (options?: object) => SubmissionResult<string[]> }
+
+/** The form's answer to a change: its toast, or the refusal on the form (hiding the passwords typed). */
+function answer<T>(
   intent: ProfileIntent,
-  submission: { reply: (options?: object) => Reply },
-  outcome: Refusal,
+  submission: Submission,
+  outcome: Outcome<T>,
+  toast: (value: T) => Toast,
   hideFields?: string[],
-) {
-  return data(
-    {
-      intent,
-      result: submission.reply({
-        formErrors: outcome.formErrors,
-        fieldErrors: outcome.fieldErrors,
-        hideFields,
-      }),
-    },
-    {
-      status: refusalStatus(outcome),
-      headers: outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : undefined,
-    },
-  )
+): ProfileAnswer {
+  if (outcome.ok) return { ok: true, intent, value: toast(outcome.value) }
+  const { formErrors, fieldErrors } = outcome
+  return {
+    ok: false,
+    intent,
+    result: submission.reply({ formErrors, fieldErrors, hideFields }),
+    refusal: outcome,
+  }
 }
 
-export async function profileAction(
-  request: Request,
+/** Bad input: the submission's own messages (400). */
+const invalid = (intent: ProfileIntent, result: SubmissionResult<string[]>): ProfileAnswer => ({
+  ok: false,
+  intent,
+  result,
+})
+
+export async function submitProfileForm(
+  formData: FormData,
   actor: ProfileActor,
-  options: { page: string; intents: readonly ProfileIntent[] },
-) {
-  const { page } = options
-  const formData = await readFormData(request)
+  intents: readonly ProfileIntent[],
+): Promise<ProfileAnswer> {
   const intent = formData.get('intent')
-  if (typeof intent !== 'string' || !options.intents.includes(intent as ProfileIntent))
-    return unreadableForm()
+  if (typeof intent !== 'string' || !intents.includes(intent as ProfileIntent))
+    return {
+      ok: false,
+      intent: 'unknown',
+      result: { status: 'error', error: { '': [UNREADABLE_FORM_MESSAGE] } },
+    }
 
   if (intent === 'profile') {
     const submission = parseForm(formData, { schema: ProfileSchema })
-    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
-    const outcome = await updateProfile(actor, submission.value)
-    if (!outcome.ok) return refused(intent, submission, outcome)
-    return redirectWithToast(
-      page,
-      outcome.value.changed.length
+    if (submission.status !== 'success') return invalid(intent, submission.reply())
+    return answer(intent, submission, await updateProfile(actor, submission.value), ({ changed }) =>
+      changed.length
         ? {
             kind: 'success',
             title: 'Profile saved',
@@ -79,7 +85,7 @@ export async function profileAction(
 
   if (intent === 'photo') {
     const submission = parseForm(formData, { schema: PhotoSchema })
-    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    if (submission.status !== 'success') return invalid(intent, submission.reply())
     let outcome
     if (submission.value.remove) {
       outcome = await updatePhoto(actor, { remove: true })
@@ -87,19 +93,14 @@ export async function profileAction(
       const upload = await readImageUpload(formData.get('photo'))
       if (!upload?.ok) {
         const message = upload ? upload.message : 'Choose a photo to upload.'
-        return data(
-          { intent, result: submission.reply({ fieldErrors: { photo: [message] } }) },
-          { status: 400 },
-        )
+        return invalid(intent, submission.reply({ fieldErrors: { photo: [message] } }))
       }
       outcome = await updatePhoto(actor, { image: { bytes: upload.bytes, mime: upload.mime } })
     }
-    if (!outcome.ok) return refused(intent, submission, outcome)
-    return redirectWithToast(
-      page,
-      outcome.value.photoFileId
+    return answer(intent, submission, outcome, ({ photoFileId, changed }) =>
+      photoFileId
         ? { kind: 'success', title: 'Photo saved', description: 'It now shows beside your name.' }
-        : outcome.value.changed
+        : changed
           ? { kind: 'success', title: 'Photo removed' }
           : { kind: 'info', title: 'No photo to remove' },
     )
@@ -107,31 +108,26 @@ export async function profileAction(
 
   if (intent === 'password') {
     const hideFields = ['currentPassword', 'newPassword', 'confirmPassword']
-    const schema = changePasswordSchema(getEnv().PASSWORD_MIN_LENGTH)
-    const submission = parseForm(formData, { schema })
-    if (submission.status !== 'success') {
-      return data({ intent, result: submission.reply({ hideFields }) }, { status: 400 })
-    }
+    const submission = parseForm(formData, { schema: changePasswordSchema(getEnv().PASSWORD_MIN_LENGTH) })
+    if (submission.status !== 'success') return invalid(intent, submission.reply({ hideFields }))
     const outcome = await changePassword(actor, submission.value)
-    if (!outcome.ok) return refused(intent, submission, outcome, hideFields)
-    return redirectWithToast(page, {
+    const toast = (): Toast => ({
       kind: 'success',
       title: 'Password changed',
       description: 'You stay signed in here; every other device has been signed out.',
     })
+    return answer(intent, submission, outcome, toast, hideFields)
   }
 
   // intent === 'email'
   const hideFields = ['currentPassword']
   const submission = parseForm(formData, { schema: ChangeEmailSchema })
-  if (submission.status !== 'success') {
-    return data({ intent: 'email' as const, result: submission.reply({ hideFields }) }, { status: 400 })
-  }
+  if (submission.status !== 'success') return invalid('email', submission.reply({ hideFields }))
   const outcome = await requestEmailChange(actor, submission.value)
-  if (!outcome.ok) return refused('email', submission, outcome, hideFields)
-  return redirectWithToast(page, {
+  const toast = ({ email }: { email: string }): Toast => ({
     kind: 'success',
     title: 'Check your inbox',
-    description: `We sent a link to ${outcome.value.email}. Your address changes once you follow it.`,
+    description: `We sent a link to ${email}. Your address changes once you follow it.`,
   })
+  return answer('email', submission, outcome, toast, hideFields)
 }

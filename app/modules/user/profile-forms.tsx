@@ -1,6 +1,7 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import type { ReactNode } from 'react'
 import { Form, useNavigation } from 'react-router'
+import { useConformForm } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import {
   ChangeEmailSchema,
@@ -33,6 +34,62 @@ function useBusy(intent: ProfileIntent) {
   return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
 }
 
+type ConformForm = ReturnType<typeof useConformForm>[0]
+
+/**
+ * One profile form as a card: its heading names the form, the intent tells the action which form
+ * it is, and the form-level messages come first (`intro` sits under the heading, `hidden` beside
+ * the intent).
+ */
+function ProfileCard({
+  form,
+  intent,
+  title,
+  intro,
+  hidden,
+  multipart,
+  children,
+}: {
+  form: ConformForm
+  intent: ProfileIntent
+  title: string
+  intro?: ReactNode
+  hidden?: ReactNode
+  multipart?: boolean
+  children: ReactNode
+}) {
+  const titleId = `${intent === 'profile' ? 'details' : intent}-title`
+  return (
+    <Form
+      method="post"
+      encType={multipart ? 'multipart/form-data' : undefined}
+      aria-labelledby={titleId}
+      className="card flex flex-col gap-4"
+      {...getFormProps(form)}
+    >
+      <h2 id={titleId} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {intro}
+      <input type="hidden" name="intent" value={intent} />
+      {hidden}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      {children}
+    </Form>
+  )
+}
+
+/** The card's one submit button, saying what it does while it works. */
+function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
+  return (
+    <div>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+    </div>
+  )
+}
+
 export function DetailsForm({
   profile,
   lastResult,
@@ -41,27 +98,13 @@ export function DetailsForm({
   lastResult: Reply | undefined
 }) {
   const busy = useBusy('profile')
-  const [form, fields] = useForm({
+  const [form, fields] = useConformForm(ProfileSchema, {
     id: 'profile-details',
-    constraint: getZodConstraint(ProfileSchema),
     defaultValue: { displayName: profile.displayName, phone: profile.phone ?? '' },
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
-    // Errors clear as they are fixed, not on blur (a message vanishing under the pointer moves the button).
-    shouldRevalidate: 'onInput',
   })
   return (
-    <Form
-      method="post"
-      aria-labelledby="details-title"
-      className="card flex flex-col gap-4"
-      {...getFormProps(form)}
-    >
-      <h2 id="details-title" className="text-lg font-semibold">
-        Your details
-      </h2>
-      <input type="hidden" name="intent" value="profile" />
-      <FormErrors id={form.errorId} errors={form.errors} />
+    <ProfileCard form={form} intent="profile" title="Your details">
       <Field
         label="Display name"
         help="How the portal and your colleagues see you."
@@ -74,38 +117,17 @@ export function DetailsForm({
         inputProps={{ ...getInputProps(fields.phone, { type: 'tel' }), autoComplete: 'tel' }}
         errors={fields.phone.errors}
       />
-      <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save details'}
-        </button>
-      </div>
-    </Form>
+      <SubmitButton busy={busy} label="Save details" busyLabel="Saving…" />
+    </ProfileCard>
   )
 }
 
 export function PhotoForm({ profile, lastResult }: { profile: ProfileView; lastResult: Reply | undefined }) {
   const busy = useBusy('photo')
-  const [form, fields] = useForm({
-    id: 'profile-photo',
-    constraint: getZodConstraint(PhotoSchema),
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: PhotoSchema }),
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useConformForm(PhotoSchema, { id: 'profile-photo', lastResult })
   const name = profile.displayName || profile.email
   return (
-    <Form
-      method="post"
-      encType="multipart/form-data"
-      aria-labelledby="photo-title"
-      className="card flex flex-col gap-4"
-      {...getFormProps(form)}
-    >
-      <h2 id="photo-title" className="text-lg font-semibold">
-        Photo
-      </h2>
-      <input type="hidden" name="intent" value="photo" />
-      <FormErrors id={form.errorId} errors={form.errors} />
+    <ProfileCard form={form} intent="photo" title="Photo" multipart>
       {profile.photoFileId ? (
         <img
           src={`/files/${profile.photoFileId}`}
@@ -134,7 +156,7 @@ export function PhotoForm({ profile, lastResult }: { profile: ProfileView; lastR
           </button>
         ) : null}
       </div>
-    </Form>
+    </ProfileCard>
   )
 }
 
@@ -148,31 +170,23 @@ export function PasswordForm({
   lastResult: Reply | undefined
 }) {
   const busy = useBusy('password')
-  const schema = changePasswordSchema(minLength)
-  const [form, fields] = useForm({
+  const [form, fields] = useConformForm(changePasswordSchema(minLength), {
     id: 'profile-password',
-    constraint: getZodConstraint(schema),
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldRevalidate: 'onInput',
   })
   return (
-    <Form
-      method="post"
-      aria-labelledby="password-title"
-      className="card flex flex-col gap-4"
-      {...getFormProps(form)}
+    <ProfileCard
+      form={form}
+      intent="password"
+      title="Password"
+      intro={
+        <p className="text-slate-700">
+          Changing your password keeps you signed in here and signs you out everywhere else.
+        </p>
+      }
+      // Lets password managers file the new password under the right account.
+      hidden={<input type="email" name="username" autoComplete="username" value={email} readOnly hidden />}
     >
-      <h2 id="password-title" className="text-lg font-semibold">
-        Password
-      </h2>
-      <p className="text-slate-700">
-        Changing your password keeps you signed in here and signs you out everywhere else.
-      </p>
-      <input type="hidden" name="intent" value="password" />
-      {/* Lets password managers file the new password under the right account. */}
-      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <FormErrors id={form.errorId} errors={form.errors} />
       <Field
         label="Current password"
         inputProps={{
@@ -198,50 +212,21 @@ export function PasswordForm({
         }}
         errors={fields.confirmPassword.errors}
       />
-      <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Changing…' : 'Change password'}
-        </button>
-      </div>
-    </Form>
+      <SubmitButton busy={busy} label="Change password" busyLabel="Changing…" />
+    </ProfileCard>
   )
 }
 
 export function EmailForm({ profile, lastResult }: { profile: ProfileView; lastResult: Reply | undefined }) {
   const busy = useBusy('email')
-  const [form, fields] = useForm({
-    id: 'profile-email',
-    constraint: getZodConstraint(ChangeEmailSchema),
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangeEmailSchema }),
-    shouldRevalidate: 'onInput',
-  })
-  const pending = profile.pendingEmail
+  const [form, fields] = useConformForm(ChangeEmailSchema, { id: 'profile-email', lastResult })
   return (
-    <Form
-      method="post"
-      aria-labelledby="email-title"
-      className="card flex flex-col gap-4"
-      {...getFormProps(form)}
+    <ProfileCard
+      form={form}
+      intent="email"
+      title="E-mail address"
+      intro={<EmailIntro email={profile.email} pending={profile.pendingEmail} />}
     >
-      <h2 id="email-title" className="text-lg font-semibold">
-        E-mail address
-      </h2>
-      <p className="text-slate-700">
-        You sign in with <strong>{profile.email}</strong>. A new address takes effect once you follow the link
-        we send to it.
-      </p>
-      {pending ? (
-        <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          <p className="font-semibold">Pending change to {pending.email} — check your inbox.</p>
-          <p>
-            Until you follow the link in that e-mail, keep signing in with {profile.email}. Asking again sends
-            a new link, and the earlier one stops working.
-          </p>
-        </div>
-      ) : null}
-      <input type="hidden" name="intent" value="email" />
-      <FormErrors id={form.errorId} errors={form.errors} />
       <Field
         label="New e-mail address"
         inputProps={{ ...getInputProps(fields.newEmail, { type: 'email' }), autoComplete: 'email' }}
@@ -256,11 +241,28 @@ export function EmailForm({ profile, lastResult }: { profile: ProfileView; lastR
         }}
         errors={fields.currentPassword.errors}
       />
-      <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Sending…' : 'Send confirmation link'}
-        </button>
-      </div>
-    </Form>
+      <SubmitButton busy={busy} label="Send confirmation link" busyLabel="Sending…" />
+    </ProfileCard>
+  )
+}
+
+/** Where the address stands: the one signed in with, and a change waiting for its link. */
+function EmailIntro({ email, pending }: { email: string; pending: ProfileView['pendingEmail'] }) {
+  return (
+    <>
+      <p className="text-slate-700">
+        You sign in with <strong>{email}</strong>. A new address takes effect once you follow the link we send
+        to it.
+      </p>
+      {pending ? (
+        <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          <p className="font-semibold">Pending change to {pending.email} — check your inbox.</p>
+          <p>
+            Until you follow the link in that e-mail, keep signing in with {email}. Asking again sends a new
+            link, and the earlier one stops working.
+          </p>
+        </div>
+      ) : null}
+    </>
   )
 }

@@ -44,7 +44,8 @@ const displayName = z
     singleLine(),
   )
 
-const phone = z.pipe(
+/** An optional phone number: kept as written, runs of spaces collapsed; a blank field clears it (null). */
+export const phoneSchema = z.pipe(
   z.optional(
     z
       .pipe(
@@ -69,7 +70,7 @@ const currentPassword = z
 export const ProfileSchema = z.object({
   intent: z.literal('profile'),
   displayName,
-  phone,
+  phone: phoneSchema,
 })
 
 export const PhotoSchema = z

@@ -1,12 +1,15 @@
 import type { Route } from './+types/profile'
 import { FormErrors } from '#app/components/forms'
 import { getEnv } from '#app/config/env.server'
+import { readFormData } from '#app/lib/form-data.server'
+import { replyAnswer } from '#app/lib/reply.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { profileAction } from '#app/modules/user/profile-action.server'
+import { submitProfileForm } from '#app/modules/user/profile-action.server'
 import { DetailsForm, EmailForm, PasswordForm, type Reply } from '#app/modules/user/profile-forms'
 import type { ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
+import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'admin' }
@@ -32,11 +35,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user, session } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return profileAction(
-    request,
-    { id: user.id, sessionId: session.id, ip: context.ip || null },
-    { page: PAGE, intents: INTENTS },
-  )
+  const actor = { id: user.id, sessionId: session.id, ip: context.ip || null }
+  const answer = await submitProfileForm(await readFormData(request), actor, INTENTS)
+  return replyAnswer(answer, (toast) => redirectWithToast(PAGE, toast))
 }
 
 export default function AdminProfile({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/forgot-password'
+import { useConformForm } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { parseForm, readFormData } from '#app/lib/form-data.server'
 import { BotCheck } from '#app/components/turnstile'
@@ -46,12 +46,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
-  const [form, fields] = useForm({
+  const [form, fields] = useConformForm(ForgotPasswordSchema, {
     id: 'forgot-password',
-    constraint: getZodConstraint(ForgotPasswordSchema),
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-    shouldRevalidate: 'onInput',
   })
   return (
     <div className="mx-auto flex max-w-md flex-col gap-6 px-6 py-16">

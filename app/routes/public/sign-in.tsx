@@ -1,13 +1,12 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
+import { data, redirect } from 'react-router'
 import type { Route } from './+types/sign-in'
-import { Field, FormErrors } from '#app/components/forms'
 import { parseForm, readFormData } from '#app/lib/form-data.server'
-import { BotCheck } from '#app/components/turnstile'
+import { passRetryAfter, refusedInit } from '#app/lib/reply.server'
 import { isTimeoutError, signInTimeoutMs, withTimeout } from '#app/lib/network-timeout'
 import { safeRedirect } from '#app/lib/safe-redirect'
+import { isUuid } from '#app/lib/ids'
 import { requestSignInLink, signIn } from '#app/modules/auth/auth.server'
+import { SIGN_IN_LINK_SENT_MESSAGE, SignInPage } from '#app/modules/auth/components/sign-in-page'
 import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
 import { getBrandLook } from '#app/modules/brand/look.server'
@@ -16,21 +15,16 @@ import { SIGN_IN_LINK_INTENT, SignInLinkSchema, SignInSchema } from '#app/module
 import { sessionCookie } from '#app/modules/auth/session.server'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
 import type { RouteHandle } from '#app/root'
-import { isUuid } from '#app/lib/ids'
 
 export const handle: RouteHandle = { layout: 'default' }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Sign In' }]
 
-/** Said whether or not the address has an account (and whatever the limits did): nothing to learn. */
-export const SIGN_IN_LINK_SENT_MESSAGE =
-  'If an account exists for that address, we have sent it a one-time sign-in link. The link works for 15 minutes.'
+// Said whether or not the address has an account: the tests read it from this page.
+export { SIGN_IN_LINK_SENT_MESSAGE }
 
-// React Router keeps an action's headers only when the route passes them on: the 429's Retry-After.
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : new Headers()
-}
+// A 429's Retry-After reaches the browser only when the route passes it on.
+export const headers: Route.HeadersFunction = passRetryAfter
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request)
@@ -76,10 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         // for every address alike, so it tells nothing about the account.
         offerLinkTo: submission.value.email,
       },
-      {
-        status: limited ? 429 : 400,
-        headers: limited ? { 'Retry-After': String(result.retryAfterSeconds ?? 60) } : undefined,
-      },
+      refusedInit({ retryAfterSeconds: limited ? (result.retryAfterSeconds ?? 60) : undefined }),
     )
   }
   const home = await homeFor(result.user)
@@ -131,101 +122,5 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 }
 
 export default function SignIn({ actionData }: Route.ComponentProps) {
-  const [searchParams] = useSearchParams()
-  const navigation = useNavigation()
-  const link = actionData && 'intent' in actionData ? actionData : null
-  const offerLinkTo = actionData && 'offerLinkTo' in actionData ? actionData.offerLinkTo : null
-  const [form, fields] = useForm({
-    id: 'sign-in',
-    constraint: getZodConstraint(SignInSchema),
-    // A link sent resets the sign-in form too (its refusal message is no longer the news).
-    lastResult: link ? (link.sent ? link.result : undefined) : actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
-    shouldRevalidate: 'onInput',
-  })
-  const posting = navigation.state !== 'idle' && Boolean(navigation.formAction?.startsWith('/sign-in'))
-  const askingForLink = posting && navigation.formData?.get('intent') === SIGN_IN_LINK_INTENT
-  const busy = posting && !askingForLink
-  return (
-    <div className="mx-auto flex max-w-md flex-col gap-6 px-6 py-16">
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Sign in</h1>
-        <p className="mt-2 text-slate-700">Welcome back. Sign in to see your feedback.</p>
-      </div>
-      {link?.sent ? (
-        <div role="status" className="card border-emerald-200 bg-emerald-50 text-emerald-900">
-          {SIGN_IN_LINK_SENT_MESSAGE}
-        </div>
-      ) : null}
-      <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
-        <Field
-          label="E-mail address"
-          inputProps={{
-            ...getInputProps(fields.email, { type: 'email' }),
-            autoComplete: 'email',
-            autoFocus: true,
-          }}
-          errors={fields.email.errors}
-        />
-        <Field
-          label="Password"
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            autoComplete: 'current-password',
-          }}
-          errors={fields.password.errors}
-        />
-        <BotCheck />
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-        <Link to="/forgot-password" className="link self-start text-sm">
-          Forgot your password?
-        </Link>
-      </Form>
-      {offerLinkTo ? (
-        <SignInLinkOffer
-          email={offerLinkTo}
-          errors={
-            link ? [link.result.error?.[''], link.result.error?.email].flatMap((e) => e ?? []) : undefined
-          }
-          busy={askingForLink}
-        />
-      ) : null}
-      <p className="text-sm text-slate-700">
-        Asked to give feedback on a colleague? Use the link in your invitation e-mail; you do not need an
-        account.
-      </p>
-    </div>
-  )
-}
-
-/**
- * Offered after a refusal (ADR 007): during an attack on an account, a browser it has not signed in
- * from may be held back for as long as the attack lasts; a link to the owner's inbox gets them in,
- * and trusts the browser from then on. Its own form and bot check (the sign-in form's token is spent).
- */
-function SignInLinkOffer({ email, errors, busy }: { email: string; errors?: string[]; busy: boolean }) {
-  return (
-    <section aria-labelledby="sign-in-link-heading" className="card flex flex-col gap-3">
-      <h2 id="sign-in-link-heading" className="text-lg font-semibold">
-        Can’t sign in right now?
-      </h2>
-      <Form method="post" className="flex flex-col gap-3">
-        <FormErrors errors={errors} />
-        <p className="text-slate-700">
-          We can e-mail <strong className="break-words">{email}</strong> a link that signs you in once. It
-          works for 15 minutes, and this browser is remembered for your next sign-in.
-        </p>
-        <input type="hidden" name="intent" value={SIGN_IN_LINK_INTENT} />
-        <input type="hidden" name="email" value={email} />
-        <BotCheck />
-        <button type="submit" className="btn btn-secondary" disabled={busy}>
-          {busy ? 'Sending…' : 'E-mail me a one-time sign-in link'}
-        </button>
-      </Form>
-    </section>
-  )
+  return <SignInPage actionData={actionData} />
 }

@@ -1,12 +1,15 @@
 import type { Route } from './+types/edit-profile'
 import { FormErrors } from '#app/components/forms'
 import { getEnv } from '#app/config/env.server'
+import { readFormData } from '#app/lib/form-data.server'
+import { passRetryAfter, replyAnswer } from '#app/lib/reply.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { profileAction } from '#app/modules/user/profile-action.server'
+import { submitProfileForm } from '#app/modules/user/profile-action.server'
 import { DetailsForm, EmailForm, PasswordForm, PhotoForm, type Reply } from '#app/modules/user/profile-forms'
 import { PROFILE_INTENTS, type ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
+import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'user', transition: true }
@@ -15,11 +18,8 @@ export const meta: Route.MetaFunction = () => [{ title: 'Edit profile · Panoram
 
 const PAGE = '/user/edit-profile'
 
-// React Router keeps an action's headers only when the route passes them on: a 429's Retry-After.
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : new Headers()
-}
+// A 429's Retry-After reaches the browser only when the route passes it on.
+export const headers: Route.HeadersFunction = passRetryAfter
 
 /**
  * The employee's own profile: four forms told apart by `intent` (profile, photo, password, email),
@@ -35,11 +35,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user, session } = await requireUser(request, { roles: ROUTE_ROLES['user/edit-profile'] })
-  return profileAction(
-    request,
-    { id: user.id, sessionId: session.id, ip: context.ip || null },
-    { page: PAGE, intents: PROFILE_INTENTS },
-  )
+  const actor = { id: user.id, sessionId: session.id, ip: context.ip || null }
+  const answer = await submitProfileForm(await readFormData(request), actor, PROFILE_INTENTS)
+  return replyAnswer(answer, (toast) => redirectWithToast(PAGE, toast))
 }
 
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {

@@ -5,7 +5,15 @@ import { createCompany, createUser } from '#db/factories'
 import { ADMIN_MESSAGES, setAdminDisabled } from '#app/modules/administrator/administrator.server'
 import { createSmtpTransport, processOutboxOnce, type MailTransport } from '#app/modules/email/outbox.server'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import {
+  client,
+  cookiesFrom,
+  location,
+  send,
+  sessionCookieFor,
+  signedIn,
+  useTestServer,
+} from '#tests/support/app'
 import { extractLinks, startSmtpCatcher, type SmtpCatcher } from '#tests/support/smtp-catcher'
 import { alertTexts, fieldErrors, textOf } from '#tests/integration/auth/helpers'
 
@@ -28,8 +36,7 @@ let transport: MailTransport
 beforeAll(async () => {
   catcher = await startSmtpCatcher()
   transport = createSmtpTransport(catcher.url)
-  me = await createUser({ role: 'admin', displayName: 'Ada Admin' })
-  myCookie = await sessionCookieFor(me.id)
+  ;({ user: me, cookie: myCookie } = await signedIn({ role: 'admin', displayName: 'Ada Admin' }))
 })
 
 afterAll(async () => {
@@ -41,8 +48,7 @@ beforeEach(async () => {
   await db().delete(rateLimits)
 })
 
-const post = (path: string, form: Record<string, string>, cookie = myCookie) =>
-  send(server, path, { form, cookie })
+const { post } = client(server, () => myCookie)
 const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0]!
 const activeAdmins = async () =>
   db()

@@ -14,7 +14,7 @@ import {
   questionsOf,
 } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { cookiesFrom, location, send, sessionCookieFor, signedIn, useTestServer } from '#tests/support/app'
 import { openInvite, textOf } from '#tests/integration/auth/helpers'
 
 /**
@@ -84,9 +84,9 @@ async function makeWorld() {
 }
 
 beforeAll(async () => {
-  const admin = await createUser({ role: 'admin', displayName: 'Ada Admin' })
-  adminId = admin.id
-  adminCookie = await sessionCookieFor(admin.id)
+  const admin = await signedIn({ role: 'admin', displayName: 'Ada Admin' })
+  adminId = admin.user.id
+  adminCookie = admin.cookie
   world = await makeWorld()
   employeeCookie = await sessionCookieFor(world.subject.id)
   colleagueCookie = await sessionCookieFor(world.raters[0]!.user.id)

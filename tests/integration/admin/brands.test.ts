@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { auditLog, brands, files } from '#db/schema/index'
-import { createBrand, createCompany, createUser } from '#db/factories'
+import { createBrand, createCompany } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { client, location, send, signedIn, useTestServer } from '#tests/support/app'
 
 /**
  * Brand management through the real HTTP stack (the production build): the list, create, edit,
@@ -18,9 +18,8 @@ let adminCookie = ''
 let employeeCookie = ''
 
 beforeAll(async () => {
-  admin = await createUser({ role: 'admin' })
-  adminCookie = await sessionCookieFor(admin.id)
-  employeeCookie = await sessionCookieFor((await createUser({ role: 'employee' })).id)
+  ;({ user: admin, cookie: adminCookie } = await signedIn({ role: 'admin' }))
+  employeeCookie = (await signedIn({ role: 'employee' })).cookie
 })
 
 // A real 1×1 PNG, byte for byte.
@@ -29,19 +28,10 @@ const PNG = Buffer.from(
   'base64',
 )
 
-const post = (path: string, form: Record<string, string> | FormData, cookie = adminCookie) =>
-  send(server, path, { form, cookie })
+const { post, follow } = client(server, () => adminCookie)
 
 function hasToastCookie(response: Response) {
   return response.headers.getSetCookie().some((c) => c.startsWith('__toast=') && !/max-age=0/i.test(c))
-}
-
-/** Follows a redirect the way a browser would (carrying the toast cookie) and returns the page. */
-async function follow(response: Response) {
-  expect(response.status).toBe(302)
-  const next = await send(server, location(response)!, { cookie: cookiesFrom(response, adminCookie) })
-  expect(next.status).toBe(200)
-  return next.text()
 }
 
 const countBrands = async () =>

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { auditLog, companies } from '#db/schema/index'
 import { createBrand, createCompany, createScheme, createUser } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { client, location, send, signedIn, useTestServer } from '#tests/support/app'
 
 /**
  * Company management through the real HTTP stack (the production build): the list with its brand
@@ -20,25 +20,19 @@ let brand = { id: '', name: '' }
 let otherBrand = { id: '', name: '' }
 
 beforeAll(async () => {
-  admin = await createUser({ role: 'admin' })
-  adminCookie = await sessionCookieFor(admin.id)
-  employeeCookie = await sessionCookieFor((await createUser({ role: 'employee' })).id)
+  ;({ user: admin, cookie: adminCookie } = await signedIn({ role: 'admin' }))
+  employeeCookie = (await signedIn({ role: 'employee' })).cookie
   brand = await createBrand({ name: 'Primary Brand' })
   otherBrand = await createBrand({ name: 'Other Brand' })
 })
 
+const admin$ = client(server, () => adminCookie)
 const post = (form: Record<string, string>, { cookie = adminCookie, path = PAGE } = {}) =>
-  send(server, path, { form, cookie })
+  admin$.post(path, form, cookie)
+const { follow } = admin$
 
 function hasToastCookie(response: Response) {
   return response.headers.getSetCookie().some((c) => c.startsWith('__toast=') && !/max-age=0/i.test(c))
-}
-
-async function follow(response: Response) {
-  expect(response.status).toBe(302)
-  const next = await send(server, location(response)!, { cookie: cookiesFrom(response, adminCookie) })
-  expect(next.status).toBe(200)
-  return next.text()
 }
 
 const countCompanies = async () =>

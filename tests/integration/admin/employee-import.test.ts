@@ -16,7 +16,7 @@ import { queryRows } from '#db/client'
 import { createCompany, createRaterAssignment, createScheme, createUser, enrolEmployee } from '#db/factories'
 import { EMAIL_PATTERN_SQL } from '#app/modules/employee/schemas'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { cookiesFrom, location, send, sessionCookieFor, signedIn, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf } from '#tests/integration/auth/helpers'
 
 /**
@@ -35,8 +35,7 @@ let acme = { id: '', name: '' }
 let globex = { id: '', name: '' }
 
 beforeAll(async () => {
-  admin = await createUser({ role: 'admin' })
-  adminCookie = await sessionCookieFor(admin.id)
+  ;({ user: admin, cookie: adminCookie } = await signedIn({ role: 'admin' }))
   acme = await createCompany({ name: 'Acme Widgets' })
   globex = await createCompany({ name: 'Globex Corporation' })
 })

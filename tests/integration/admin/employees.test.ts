@@ -11,7 +11,7 @@ import {
   enrolEmployee,
 } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { client, location, send, sessionCookieFor, signedIn, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf } from '#tests/integration/auth/helpers'
 
 /**
@@ -31,27 +31,20 @@ let acme = { id: '', name: '' }
 let globex = { id: '', name: '' }
 
 beforeAll(async () => {
-  admin = await createUser({ role: 'admin' })
-  adminCookie = await sessionCookieFor(admin.id)
+  ;({ user: admin, cookie: adminCookie } = await signedIn({ role: 'admin' }))
   acme = await createCompany({ name: 'Acme Widgets' })
   globex = await createCompany({ name: 'Globex Corporation' })
-  employeeCookie = await sessionCookieFor((await createUser({ role: 'employee', companyId: acme.id })).id)
+  employeeCookie = (await signedIn({ role: 'employee', companyId: acme.id })).cookie
 })
 
+const admin$ = client(server, () => adminCookie)
 const post = (form: Record<string, string>, { cookie = adminCookie, path = PAGE } = {}) =>
-  send(server, path, { form, cookie })
-const get = (path: string, cookie = adminCookie) => send(server, path, { cookie })
+  admin$.post(path, form, cookie)
+const { get, follow } = admin$
 const html = async (path: string) => {
   const response = await get(path)
   expect(response.status).toBe(200)
   return response.text()
-}
-
-async function follow(response: Response) {
-  expect(response.status).toBe(302)
-  const next = await send(server, location(response)!, { cookie: cookiesFrom(response, adminCookie) })
-  expect(next.status).toBe(200)
-  return next.text()
 }
 
 const userByEmail = async (email: string) =>

@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { auditLog, questionnaireSections, questionnaires, questions } from '#db/schema/index'
-import { createQuestionnaire, createScheme, createUser } from '#db/factories'
+import { createQuestionnaire, createScheme } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
-import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { client, location, send, signedIn, useTestServer } from '#tests/support/app'
 
 /**
  * The questionnaire pages through the real HTTP stack (the production build): the list (versions,
@@ -19,13 +19,12 @@ let admin = ''
 let employee = ''
 
 beforeAll(async () => {
-  admin = await sessionCookieFor((await createUser({ role: 'admin' })).id)
-  employee = await sessionCookieFor((await createUser({ role: 'employee' })).id)
+  admin = (await signedIn({ role: 'admin' })).cookie
+  employee = (await signedIn({ role: 'employee' })).cookie
 })
 
 const get = (path: string, cookie = admin) => send(server, path, { cookie })
-const post = (path: string, form: Record<string, string> | FormData, cookie = admin) =>
-  send(server, path, { form, cookie })
+const { post } = client(server, () => admin)
 const idFrom = (response: Response) => location(response)!.split('/').pop()!
 
 async function newDraft(title = `Draft ${Math.random().toString(36).slice(2, 8)}`) {

@@ -22,7 +22,15 @@ import { instantToZonedTime } from '#app/lib/dates'
 import { hashSecret } from '#app/lib/secret-hash.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import {
+  client,
+  cookiesFrom,
+  location,
+  send,
+  sessionCookieFor,
+  signedIn,
+  useTestServer,
+} from '#tests/support/app'
 
 /**
  * One scheme's page through the real HTTP stack (the production build): every loader state and
@@ -40,8 +48,7 @@ let adminCookie = ''
 let questionnaire = { id: '' }
 
 beforeAll(async () => {
-  admin = await createUser({ role: 'admin' })
-  adminCookie = await sessionCookieFor(admin.id)
+  ;({ user: admin, cookie: adminCookie } = await signedIn({ role: 'admin' }))
   questionnaire = await createQuestionnaire({ title: 'Detail 360' })
 })
 
@@ -53,8 +60,9 @@ const view = async (id: string, query = '') => {
   expect(response.status).toBe(200)
   return textOf(response)
 }
+const admin$ = client(server, () => adminCookie)
 const post = (id: string, form: Record<string, string> | FormData, query = '') =>
-  send(server, pathOf(id) + query, { form, cookie: adminCookie })
+  admin$.post(pathOf(id) + query, form)
 /** A redirect back to the page with a toast, then the page it leads to. */
 async function succeeded(response: Response, id: string) {
   if (response.status !== 302)

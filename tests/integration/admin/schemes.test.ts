@@ -11,7 +11,7 @@ import {
   enrolEmployee,
 } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { client, cookiesFrom, location, send, signedIn, useTestServer } from '#tests/support/app'
 
 /**
  * The schemes list and the create form, through the real HTTP stack (the production build): the
@@ -27,8 +27,8 @@ let adminCookie = ''
 let employeeCookie = ''
 
 beforeAll(async () => {
-  adminCookie = await sessionCookieFor((await createUser({ role: 'admin' })).id)
-  employeeCookie = await sessionCookieFor((await createUser({ role: 'employee' })).id)
+  adminCookie = (await signedIn({ role: 'admin' })).cookie
+  employeeCookie = (await signedIn({ role: 'employee' })).cookie
 })
 
 const page = async (path = PAGE) => {
@@ -36,7 +36,8 @@ const page = async (path = PAGE) => {
   expect(response.status).toBe(200)
   return response.text()
 }
-const post = (form: Record<string, string>, cookie = adminCookie) => send(server, PAGE, { form, cookie })
+const admin = client(server, () => adminCookie)
+const post = (form: Record<string, string>, cookie = adminCookie) => admin.post(PAGE, form, cookie)
 const countSchemes = async () =>
   (
     await db()

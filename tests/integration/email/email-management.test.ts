@@ -1,13 +1,13 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { auditLog, emailOutbox, emailTemplates } from '#db/schema/index'
-import { createBrand, createUser } from '#db/factories'
+import { createBrand } from '#db/factories'
 import { retryMessage } from '#app/modules/email/template-editing.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { DEFAULT_TEMPLATES } from '#app/modules/email/templates'
 import { CODE_MASK } from '#app/modules/email/mask'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { client, signedIn, useTestServer } from '#tests/support/app'
 
 /**
  * E-mail management through the real HTTP stack (the production build): the templates and outbox
@@ -24,22 +24,12 @@ let employeeCookie = ''
 let brand = { id: '', name: '' }
 
 beforeAll(async () => {
-  admin = await createUser({ role: 'admin' })
-  adminCookie = await sessionCookieFor(admin.id)
-  employeeCookie = await sessionCookieFor((await createUser({ role: 'employee' })).id)
+  ;({ user: admin, cookie: adminCookie } = await signedIn({ role: 'admin' }))
+  employeeCookie = (await signedIn({ role: 'employee' })).cookie
   brand = await createBrand({ name: `Mail Brand ${Date.now()}` })
 })
 
-const get = (path: string, cookie = adminCookie) => send(server, path, { cookie })
-const post = (path: string, form: Record<string, string> | FormData, cookie = adminCookie) =>
-  send(server, path, { form, cookie })
-
-async function follow(response: Response) {
-  expect(response.status).toBe(302)
-  const next = await send(server, location(response)!, { cookie: cookiesFrom(response, adminCookie) })
-  expect(next.status).toBe(200)
-  return next.text()
-}
+const { get, post, follow } = client(server, () => adminCookie)
 
 const decode = (html: string) =>
   html

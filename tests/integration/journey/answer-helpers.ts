@@ -278,24 +278,44 @@ export async function decodeData(response: Response): Promise<unknown> {
   return decoded.value
 }
 
-/** Listens on the events channel as the live /user page does, collecting what is published. */
+/**
+ * Listens on the events channel as the live /user page does, collecting what is published.
+ * `flush()` proves that nothing more is on its way from what has committed so far: it publishes a
+ * marker and waits for it (notifications arrive in commit order), instead of sleeping and hoping.
+ */
 export async function listenForEvents() {
   const events: PanoramaEvent[] = []
-  const handle = getHandle()
-  if (handle.kind === 'pglite') {
-    const unsubscribe = await handle.pglite!.listen(EVENTS_CHANNEL, (payload) => {
-      events.push(JSON.parse(payload) as PanoramaEvent)
-    })
-    return { events, stop: () => unsubscribe() }
+  const markers = new Map<string, () => void>()
+  const receive = (payload: string) => {
+    const marked = markers.get(payload)
+    if (marked) return marked()
+    events.push(JSON.parse(payload) as PanoramaEvent)
   }
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
-  await client.connect()
-  client.on('notification', (message) => {
-    if (message.channel === EVENTS_CHANNEL && message.payload)
-      events.push(JSON.parse(message.payload) as PanoramaEvent)
-  })
-  await client.query(`LISTEN ${EVENTS_CHANNEL}`)
-  return { events, stop: () => client.end() }
+  const handle = getHandle()
+  let notify: (payload: string) => Promise<unknown>
+  let stop: () => Promise<unknown>
+  if (handle.kind === 'pglite') {
+    const unsubscribe = await handle.pglite!.listen(EVENTS_CHANNEL, receive)
+    notify = (payload) => handle.pglite!.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload])
+    stop = () => unsubscribe()
+  } else {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await client.connect()
+    client.on('notification', (message) => {
+      if (message.channel === EVENTS_CHANNEL && message.payload) receive(message.payload)
+    })
+    await client.query(`LISTEN ${EVENTS_CHANNEL}`)
+    notify = (payload) => client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload])
+    stop = () => client.end()
+  }
+  const flush = async () => {
+    const marker = JSON.stringify({ flush: crypto.randomUUID() })
+    const arrived = new Promise<void>((resolve) => markers.set(marker, resolve))
+    await notify(marker)
+    await arrived
+    markers.delete(marker)
+  }
+  return { events, flush, stop }
 }
 
 /** Notifications travel through the database asynchronously: wait a little for them. */

@@ -183,7 +183,7 @@ describe('saving a section', () => {
       expect(again.size).toBe(3)
       expect(again.get(w.q[0]!.id)!.numericValue).toBe(5)
       expect(again.get(w.q[2]!.id)!.choices).toEqual(['Defer to others'])
-      await new Promise((r) => setTimeout(r, 200))
+      await listener.flush()
       expect(listener.events.filter((e) => e.assignmentId === w.self.id)).toHaveLength(1)
       const rows = await db().select().from(responses).where(eq(responses.assignmentId, w.self.id))
       expect(rows).toHaveLength(1)

@@ -17,7 +17,7 @@ import { formatDate } from '#app/lib/dates'
 import { INVITE_MESSAGES } from '#app/modules/invite/schemas'
 import { TURNSTILE_FIELD } from '#app/modules/auth/turnstile.server'
 import { useTestDatabase } from '#tests/support/database'
-import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { client, location, send, sessionCookieFor, signedIn, useTestServer } from '#tests/support/app'
 import { extractLinks, startSmtpCatcher, type SmtpCatcher } from '#tests/support/smtp-catcher'
 import {
   alertTexts,
@@ -54,8 +54,7 @@ let admin = { id: '' }
 let adminCookie = ''
 
 beforeAll(async () => {
-  admin = await createUser({ role: 'admin', displayName: 'Alex Admin' })
-  adminCookie = await sessionCookieFor(admin.id)
+  ;({ user: admin, cookie: adminCookie } = await signedIn({ role: 'admin', displayName: 'Alex Admin' }))
 })
 
 beforeEach(async () => {
@@ -79,9 +78,8 @@ const inviteForm = (schemeId: string, overrides: Record<string, string> = {}) =>
   ...overrides,
 })
 
-function post(path: string, form: Record<string, string> | FormData, cookie: string) {
-  return send(server, path, { form, cookie })
-}
+/** Requests as the person the test names (each passes its cookie); `follow` carries the toast cookie. */
+const { post, follow } = client(server, () => adminCookie)
 
 /** Invites through the page and expects success; returns the new assignment. */
 async function invite(w: World, overrides: Record<string, string> = {}) {
@@ -103,14 +101,6 @@ async function invite(w: World, overrides: Record<string, string> = {}) {
 
 function hasToastCookie(response: Response) {
   return response.headers.getSetCookie().some((c) => c.startsWith('__toast=') && !/max-age=0/i.test(c))
-}
-
-/** Follows a redirect the way a browser would (carrying the toast cookie) and returns the page's HTML. */
-async function follow(response: Response, cookie: string) {
-  expect(response.status).toBe(302)
-  const next = await send(server, location(response)!, { cookie: cookiesFrom(response, cookie) })
-  expect(next.status).toBe(200)
-  return next.text()
 }
 
 async function page(w: { cookie: string }, search = '') {

@@ -81,9 +81,12 @@ describe('the clock worker', () => {
     const closesAt = new Date('2033-07-01T12:00:00Z')
     const scheme = await createScheme({ opensAt: at(closesAt, -HOUR), closesAt, status: 'open' })
     let now = at(closesAt, -HOUR)
-    const clock = startSchemeClock({ intervalMs: 20, firstDelayMs: 0, now: () => now })
+    let reads = 0
+    const clock = startSchemeClock({ intervalMs: 20, firstDelayMs: 0, now: () => (reads++, now) })
     try {
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      // The clock is read once a round, before the round's work: a third reading comes after two
+      // whole rounds that saw the time before the close (a condition, not a guess of how long they take).
+      await expect.poll(() => reads, { interval: 5 }).toBeGreaterThanOrEqual(3)
       expect((await rowOf(scheme.id)).status).toBe('open')
       now = at(closesAt, 5_000)
       const deadline = Date.now() + 5_000

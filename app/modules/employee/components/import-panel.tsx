@@ -1,7 +1,13 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
 import { plural } from '#app/lib/words'
-import { formErrorsOf, useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import {
+  formErrorsOf,
+  useConformForm,
+  usePendingIntent,
+  useResultForm,
+  type FormResult,
+} from '#app/components/form-kit'
 import { Field, FormErrors, SelectField } from '#app/components/forms'
 import {
   IMPORT_MAX_BYTES,
@@ -259,7 +265,7 @@ export function ImportPanel({
     defaultValue: { importId: view.id, schemeId: '' },
     lastResult: importResult,
   })
-  const [discardForm] = useForm({ id: 'discard-import', lastResult: discardResult })
+  const [discardForm] = useResultForm('discard-import', discardResult)
   const summary = view.importedAt ? view.summary : null
 
   return (

@@ -1,12 +1,6 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  useForm,
-  type SubmissionResult,
-} from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from 'react-router'
+import { useConformForm } from '#app/components/form-kit'
 import { Field, FormErrors, SelectField } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
 import { InviteSchema, RELATIONSHIP_LABELS, RELATIONSHIPS } from '#app/modules/invite/schemas'
@@ -25,15 +19,7 @@ export function InviteForm({
 }) {
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'invite'
-  const [form, fields] = useForm({
-    id: 'invite',
-    constraint: getZodConstraint(InviteSchema),
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
-    // Errors clear as they are fixed, not on blur: a message vanishing under the pointer would move
-    // the submit button away from a click that is already under way.
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useConformForm(InviteSchema, { id: 'invite', lastResult })
   return (
     <section aria-labelledby="invite-title" className="card flex flex-col gap-4">
       <h2 id="invite-title" className="text-lg font-semibold">

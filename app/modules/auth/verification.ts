@@ -1,0 +1,26 @@
+/**
+ * The modes of the e-mail action handler (/verification?mode=…), shared by its route, its domain
+ * module (verification.server.ts) and its page (components/verification-page.tsx).
+ */
+export const VERIFICATION_MODES = [
+  'verifyEmail',
+  'resetPassword',
+  'activate',
+  'invite',
+  'setup',
+  'signIn',
+] as const
+export type VerificationMode = (typeof VERIFICATION_MODES)[number]
+
+export const VERIFICATION_TITLES: Record<VerificationMode, string> = {
+  verifyEmail: 'Confirm your e-mail address',
+  resetPassword: 'Choose a new password',
+  activate: 'Activate your account',
+  invite: 'Give feedback',
+  setup: 'Create the first admin account',
+  signIn: 'Sign in with your link',
+}
+
+/** The page's heading and tab title. */
+export const verificationTitle = (mode: VerificationMode | null) =>
+  mode ? VERIFICATION_TITLES[mode] : 'Verification'

@@ -1,0 +1,104 @@
+import { Link } from 'react-router'
+import { type IntentReply } from '#app/components/form-kit'
+import { FormErrors } from '#app/components/forms'
+import { possessive } from '#app/lib/words'
+import type { InvitePageData } from '#app/modules/invite/invite-page.server'
+import { ColleagueList } from './colleague-list'
+import { InviteForm } from './invite-form'
+import { PickEmployee } from './pick-employee'
+import { RevokePanel } from './revoke-panel'
+import { ClosedNotice, SchemePicker, SchemeSummary } from './scheme-panels'
+
+export const INVITE_PAGE_PATH = '/user/colleague-invite'
+
+/** The colleague-invite page: an admin's employee picker, or one employee's invitations for a scheme. */
+export function InvitePage({
+  loaderData,
+  actionData,
+}: {
+  loaderData: InvitePageData
+  actionData: IntentReply
+}) {
+  if (loaderData.state === 'pick-employee')
+    return (
+      <PickEmployee errors={actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined} />
+    )
+  const { employee, onBehalf, schemes, scheme, colleagues, confirmRevoke } = loaderData
+  const employeeName = employee.displayName || employee.email
+  const hrefFor = (changes: { scheme?: string; revoke?: string }) => {
+    const params = new URLSearchParams()
+    const schemeId = changes.scheme ?? scheme?.id
+    if (schemeId && (schemes.length > 1 || changes.scheme)) params.set('scheme', schemeId)
+    if (onBehalf) params.set('employee', employee.id)
+    if (changes.revoke) params.set('revoke', changes.revoke)
+    const search = params.toString()
+    return search ? `${INVITE_PAGE_PATH}?${search}` : INVITE_PAGE_PATH
+  }
+  const listErrors = actionData && actionData.intent !== 'invite' ? actionData.result.error?.[''] : undefined
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
+      <div className="flex max-w-3xl flex-col gap-3">
+        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+          Invite colleagues
+        </h1>
+        {onBehalf ? (
+          <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
+            Inviting on behalf of <strong>{employeeName}</strong> ({employee.email}). Invitations you send
+            here come from {possessive(employeeName)} programme.{' '}
+            <Link className="link" to="/admin/employee-management">
+              Choose another employee
+            </Link>
+          </p>
+        ) : null}
+        <p className="text-slate-700">
+          {onBehalf ? `${possessive(employeeName)} colleagues` : 'The colleagues you invite'} answer the same
+          questionnaire about {onBehalf ? 'them' : 'you'}. Each receives a personal link by e-mail; their
+          answers are shown combined and without names, and only once enough of them have answered.
+        </p>
+      </div>
+
+      {!scheme ? (
+        <div className="card flex flex-col gap-2">
+          <h2 className="text-lg font-semibold">No feedback programme yet</h2>
+          <p className="text-slate-700">
+            {onBehalf ? `${employeeName} is` : 'You are'} not enrolled in a feedback scheme yet, so there is
+            nobody to invite colleagues for.{' '}
+            {onBehalf
+              ? 'Enrol them in a scheme first.'
+              : 'Your consultant will enrol you and let you know by e-mail.'}
+          </p>
+        </div>
+      ) : (
+        <>
+          {schemes.length > 1 ? (
+            <SchemePicker schemes={schemes} current={scheme.id} hrefFor={hrefFor} />
+          ) : null}
+          <SchemeSummary scheme={scheme} who={onBehalf ? employeeName : null} />
+          <FormErrors errors={listErrors} />
+          {confirmRevoke ? (
+            <RevokePanel key={confirmRevoke.id} colleague={confirmRevoke} cancelHref={hrefFor({})} />
+          ) : null}
+          <ColleagueList scheme={scheme} colleagues={colleagues} hrefFor={hrefFor} onBehalf={onBehalf} />
+          {scheme.open && scheme.remaining > 0 ? (
+            <InviteForm
+              // After an invitation is sent the list changes and the form starts empty again.
+              key={`${scheme.id}:${colleagues.map((c) => c.id).join(',')}`}
+              schemeId={scheme.id}
+              action={hrefFor({})}
+              lastResult={actionData?.intent === 'invite' ? actionData.result : undefined}
+              onBehalf={onBehalf}
+            />
+          ) : (
+            <>
+              {/* An invitation posted from a stale page still shows why it was refused. */}
+              <FormErrors
+                errors={actionData?.intent === 'invite' ? actionData.result.error?.[''] : undefined}
+              />
+              <ClosedNotice scheme={scheme} who={onBehalf ? employeeName : null} />
+            </>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
