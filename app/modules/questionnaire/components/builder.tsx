@@ -8,10 +8,9 @@ import {
   type IntentReply,
 } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
-import { QUESTION_KINDS, type QuestionKind, type QuestionnaireStatus } from '#db/enums'
-import type { QuestionOptions } from '#db/schema/questionnaires'
+import type { PageData } from '#app/lib/page-data'
+import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
 import { PhaseBadge } from '#app/modules/scheme/components/scheme-list'
-import type { SchemePhase } from '#app/modules/scheme/state'
 import {
   CATEGORY_MAX,
   INTRO_MAX,
@@ -23,6 +22,7 @@ import {
   SECTION_TITLE_MAX,
   TITLE_MAX,
 } from '../schemas'
+import type { loadQuestionnairePage } from '../builder-page.server'
 import { QuestionnairePreview } from './preview'
 import { StatusBadge } from './questionnaire-list'
 
@@ -32,36 +32,9 @@ import { StatusBadge } from './questionnaire-list'
  * form it came from, found by its intent and the id it named.
  */
 
-type Question = {
-  id: string
-  kind: QuestionKind
-  text: string
-  raterText: string
-  category: string
-  required: boolean
-  options: QuestionOptions
-}
-type Section = { id: string; title: string; questions: Question[] }
-
-export type BuilderData = {
-  questionnaire: {
-    id: string
-    title: string
-    intro: string
-    status: QuestionnaireStatus
-    version: number
-    sections: Section[]
-    schemes: Array<{ id: string; name: string; phase: SchemePhase }>
-    versions: Array<{ id: string; version: number; status: QuestionnaireStatus }>
-    competencies: string[]
-  }
-  blockers: string[]
-  preview: 'self' | 'colleague' | null
-  previewName: string
-  confirm: 'publish' | 'archive' | 'new-version' | 'revert-to-draft' | null
-  deleting: { id: string; title: string; questions: number } | null
-  notices: string[]
-}
+export type BuilderData = PageData<typeof loadQuestionnairePage>
+type Section = BuilderData['questionnaire']['sections'][number]
+type Question = Section['questions'][number]
 
 const PATH = '/admin/questionnaire-management'
 

@@ -17,11 +17,11 @@ import {
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
 import { plural } from '#app/lib/words'
-import type { Page } from '#app/lib/keyset.server'
-import { verdictRefusal, type ReleaseChange, type ReleaseVerdict } from '#app/modules/report/release-rule'
-import type { SchemeReleasePlan } from '#app/modules/report/release.server'
-import type { Candidate, ParticipantRow } from '#app/modules/scheme/participants.server'
-import type { SchemeDetail, SchemeFormOptions } from '#app/modules/scheme/scheme.server'
+import type { PageData } from '#app/lib/page-data'
+import { verdictRefusal, type ReleaseChange } from '#app/modules/report/release-rule'
+import type { ParticipantRow } from '#app/modules/scheme/participants.server'
+import type { loadSchemePage } from '#app/modules/scheme/scheme-page.server'
+import type { SchemeDetail } from '#app/modules/scheme/scheme.server'
 import {
   removalBlockedBy,
   REPORT_RELEASE_LABELS,
@@ -37,22 +37,7 @@ import { PhaseBadge, Progress } from './scheme-list'
  * `intent`; confirmations and the edit form open from links, so it all works without JavaScript.
  */
 
-type Data = {
-  scheme: SchemeDetail
-  query: {
-    q: string
-    find: string
-    confirm: 'launch' | 'close' | 'reopen' | 'enrol-all' | 'release-all' | 'release-again-all' | null
-    editing: boolean
-  }
-  participants: Page<ParticipantRow>
-  candidates: { rows: Candidate[]; total: number } | null
-  options: SchemeFormOptions | null
-  removing: ParticipantRow | null
-  releasing: (ParticipantRow & { verdict: ReleaseVerdict | null }) | null
-  releasePlan: SchemeReleasePlan | null
-  notices: string[]
-}
+type Data = PageData<typeof loadSchemePage>
 
 /**
  * Who gets which e-mail at launch, built from the counts (issue 15, B12): one employee in the
@@ -267,7 +252,7 @@ function ReleasePanel({
   lastResult,
 }: {
   releasing: NonNullable<Data['releasing']>
-  scheme: SchemeDetail
+  scheme: Data['scheme']
   cancelHref: string
   lastResult: FormResult
 }) {
@@ -363,8 +348,8 @@ function ReleaseAllPanel({
   cancelHref,
   lastResult,
 }: {
-  scheme: SchemeDetail
-  plan: SchemeReleasePlan
+  scheme: Data['scheme']
+  plan: NonNullable<Data['releasePlan']>
   again: boolean
   href: ReturnType<typeof useListHref>
   cancelHref: string
@@ -491,7 +476,7 @@ function Lifecycle({
   href,
   actionData,
 }: {
-  scheme: SchemeDetail
+  scheme: Data['scheme']
   confirm: Data['query']['confirm']
   href: ReturnType<typeof useListHref>
   actionData: IntentReply
@@ -606,8 +591,8 @@ function Enrolment({
   href,
   actionData,
 }: {
-  scheme: SchemeDetail
-  candidates: { rows: Candidate[]; total: number }
+  scheme: Data['scheme']
+  candidates: NonNullable<Data['candidates']>
   find: string
   q: string
   confirmAll: boolean
@@ -712,7 +697,7 @@ function PickForm({
   lastResult,
   noneLeft,
 }: {
-  candidates: { rows: Candidate[]; total: number }
+  candidates: NonNullable<Data['candidates']>
   find: string
   lastResult: FormResult
   /** What to say when nobody is left to pick (and no search narrowed the list). */
@@ -860,8 +845,8 @@ function Participants({
   q,
   href,
 }: {
-  scheme: SchemeDetail
-  page: Page<ParticipantRow>
+  scheme: Data['scheme']
+  page: Data['participants']
   q: string
   href: ReturnType<typeof useListHref>
 }) {
