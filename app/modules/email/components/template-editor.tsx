@@ -4,33 +4,12 @@ import { Form, Link } from 'react-router'
 import { possessive } from '#app/lib/words'
 import { resultFor, useConformForm, usePendingIntent, type IntentReply } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
+import type { PageData } from '#app/lib/page-data'
 import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
-import {
-  codePlaceholders,
-  LINK_LABELS,
-  renderTemplate,
-  TEMPLATE_PLACEHOLDERS,
-  type TemplateKey,
-} from '../templates'
+import { codePlaceholders, LINK_LABELS, renderTemplate, TEMPLATE_PLACEHOLDERS } from '../templates'
+import type { loadTemplatePage } from '../template-page.server'
 
-type Content = { id: string | null; subject: string; body: string; html: string | null }
-
-type EditorData = {
-  key: TemplateKey
-  brand: {
-    id: string
-    name: string
-    primaryColor: string
-    accentColor: string
-    senderName: string | null
-    logoUrl: string | null
-  } | null
-  fallback: Content
-  own: Content | null
-  /** What in the wording shown breaks the rules for one-time codes and images (ADR 026). */
-  problems: string[]
-  appUrl: string
-}
+type EditorData = PageData<typeof loadTemplatePage>['editor']
 
 /** What each placeholder is filled with, in an admin's words. */
 const PLACEHOLDER_HELP: Record<string, string> = {
