@@ -351,3 +351,15 @@ export async function endAdminSessions(
     return ok({ ended: ended.length })
   })
 }
+
+/** "End all sessions" on your own page: ends the others and keeps the one you are using. */
+export async function endOtherAdminSessions(actor: Actor, adminId: string, keep: string) {
+  const admin = await getAdmin(adminId)
+  const others = admin?.sessions.filter((s) => s.id !== keep) ?? []
+  let ended = 0
+  for (const s of others) {
+    const outcome = await endAdminSessions(actor, adminId, s.id)
+    if (outcome.ok) ended += outcome.value.ended
+  }
+  return ok({ ended })
+}
