@@ -1,13 +1,15 @@
 import { Form, Link } from 'react-router'
 import {
   ConfirmPanel,
+  formErrorsOf,
   Notices,
   PageHeader,
+  resultFor,
   usePendingIntent,
   useResetAfterSuccess,
   type IntentReply,
 } from '#app/components/form-kit'
-import { ErrorList, FormErrors } from '#app/components/forms'
+import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
 import { PhaseBadge } from '#app/modules/scheme/components/scheme-list'
@@ -40,16 +42,11 @@ const PATH = '/admin/questionnaire-management'
 
 /** The result of the action if it answered this intent for this item (by the id the form posted). */
 function replyFor(actionData: IntentReply, intent: string, key?: [string, string]) {
-  if (actionData?.intent !== intent) return undefined
-  if (key) {
-    const posted = actionData.result.initialValue?.[key[0]]
-    if (posted !== key[1]) return undefined
-  }
-  return actionData.result
+  const result = resultFor(actionData, intent)
+  return key && result?.initialValue?.[key[0]] !== key[1] ? undefined : result
 }
 const fieldErrors = (result: ReturnType<typeof replyFor>, field: string) =>
   result?.error?.[field] ?? undefined
-const formErrors = (result: ReturnType<typeof replyFor>) => result?.error?.[''] ?? undefined
 const allErrors = (result: ReturnType<typeof replyFor>) =>
   result?.error ? Object.values(result.error).flatMap((e) => e ?? []) : undefined
 
@@ -85,7 +82,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
   const newest = qn.versions[0]
   const isNewest = newest?.id === qn.id
   const used = qn.schemes.length > 0
-  const unknownErrors = actionData?.intent === 'unknown' ? formErrors(actionData.result) : undefined
+  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
 
   if (preview) return <QuestionnairePreview data={data} />
 
@@ -151,9 +148,9 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
         </p>
         <FormErrors
           errors={[
-            ...(formErrors(replyFor(actionData, 'new-version')) ?? []),
-            ...(formErrors(replyFor(actionData, 'revert-to-draft')) ?? []),
-            ...(formErrors(replyFor(actionData, 'duplicate')) ?? []),
+            ...(formErrorsOf(replyFor(actionData, 'new-version')) ?? []),
+            ...(formErrorsOf(replyFor(actionData, 'revert-to-draft')) ?? []),
+            ...(formErrorsOf(replyFor(actionData, 'duplicate')) ?? []),
           ]}
         />
         <div className="flex flex-wrap gap-3">
@@ -355,7 +352,7 @@ function DetailsForm({ qn, actionData }: { qn: BuilderData['questionnaire']; act
       </h2>
       <Form method="post" preventScrollReset className="flex flex-col gap-4">
         <input type="hidden" name="intent" value="details" />
-        <FormErrors errors={formErrors(result)} />
+        <FormErrors errors={formErrorsOf(result)} />
         <div className="flex flex-col gap-1">
           <label htmlFor="qn-title" className="label">
             Title
@@ -540,6 +537,7 @@ function SectionCard({
   )
 }
 
+/** A required text field of the builder, on the form kit's {@link Field}. */
 function TextInput({
   id,
   name,
@@ -559,32 +557,13 @@ function TextInput({
   help?: string
   list?: string
 }) {
-  const describedBy = [help ? `${id}-help` : '', errors?.length ? `${id}-error` : '']
-    .filter(Boolean)
-    .join(' ')
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        className="input"
-        required
-        maxLength={max}
-        defaultValue={defaultValue}
-        list={list}
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={describedBy || undefined}
-      />
-      {help ? (
-        <p id={`${id}-help`} className="text-sm text-slate-600">
-          {help}
-        </p>
-      ) : null}
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
+    <Field
+      label={label}
+      inputProps={{ id, name, required: true, maxLength: max, defaultValue, list }}
+      errors={errors}
+      help={help}
+    />
   )
 }
 
@@ -628,7 +607,7 @@ function AddQuestionForm({
         <input type="hidden" name="intent" value="add-question" />
         <input type="hidden" name="sectionId" value={sectionId} />
         <div className="sm:col-span-2">
-          <FormErrors errors={formErrors(result)} />
+          <FormErrors errors={formErrorsOf(result)} />
         </div>
         <KindSelect id={`${base}-kind`} />
         <TextInput
@@ -738,7 +717,7 @@ function QuestionCard({
         <input type="hidden" name="intent" value="update-question" />
         <input type="hidden" name="questionId" value={q.id} />
         <div className="sm:col-span-2">
-          <FormErrors errors={formErrors(result)} />
+          <FormErrors errors={formErrorsOf(result)} />
         </div>
         <KindSelect id={`${base}-kind`} defaultValue={q.kind} />
         <TextInput
@@ -814,6 +793,7 @@ function QuestionCard({
   )
 }
 
+/** A scale's end point, on the form kit's {@link Field}. */
 function NumberInput({
   id,
   name,
@@ -827,26 +807,13 @@ function NumberInput({
   value: number | undefined
   errors?: string[]
 }) {
+  const bounds = { min: SCALE_MIN_LOWEST, max: SCALE_MAX_HIGHEST, step: 1 }
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type="number"
-        inputMode="numeric"
-        min={SCALE_MIN_LOWEST}
-        max={SCALE_MAX_HIGHEST}
-        step={1}
-        defaultValue={value}
-        className="input"
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={errors?.length ? `${id}-error` : undefined}
-      />
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
+    <Field
+      label={label}
+      inputProps={{ id, name, type: 'number', inputMode: 'numeric', ...bounds, defaultValue: value }}
+      errors={errors}
+    />
   )
 }
 

@@ -613,30 +613,12 @@ function Enrolment({
         </p>
       </div>
 
-      <Form
-        method="get"
-        role="search"
-        aria-label="Find employees to enrol"
-        className="flex flex-wrap items-end gap-3"
-      >
-        {q ? <input type="hidden" name="q" value={q} /> : null}
-        <div className="flex min-w-56 flex-1 flex-col gap-1">
-          <label htmlFor="enrol-find" className="label">
-            Find by name or e-mail
-          </label>
-          <input
-            id="enrol-find"
-            type="search"
-            name="find"
-            defaultValue={find}
-            maxLength={100}
-            className="input"
-          />
-        </div>
-        <button type="submit" className="btn btn-secondary">
-          Find
-        </button>
-      </Form>
+      <SearchForm
+        label="Find employees to enrol"
+        field={{ id: 'enrol-find', name: 'find', label: 'Find by name or e-mail', value: find }}
+        button="Find"
+        before={q ? <input type="hidden" name="q" value={q} /> : null}
+      />
 
       <PickForm
         candidates={candidates}
@@ -857,34 +839,18 @@ function Participants({
       <h2 id="participants-title" className="text-lg font-semibold">
         Participants
       </h2>
-      <Form
-        method="get"
-        role="search"
-        aria-label="Search participants"
-        className="flex flex-wrap items-end gap-3"
-      >
-        <div className="flex min-w-56 flex-1 flex-col gap-1">
-          <label htmlFor="participants-search" className="label">
-            Search by name or e-mail
-          </label>
-          <input
-            id="participants-search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            className="input"
-          />
-        </div>
-        <button type="submit" className="btn btn-secondary">
-          Show
-        </button>
-        {q ? (
-          <Link className="link self-center" to={href({ q: null, after: null, before: null })}>
-            Clear search
-          </Link>
-        ) : null}
-      </Form>
+      <SearchForm
+        label="Search participants"
+        field={{ id: 'participants-search', name: 'q', label: 'Search by name or e-mail', value: q }}
+        button="Show"
+        after={
+          q ? (
+            <Link className="link self-center" to={href({ q: null, after: null, before: null })}>
+              Clear search
+            </Link>
+          ) : null
+        }
+      />
       {page.rows.length ? (
         <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
           <table className="w-full text-left text-sm">
@@ -999,5 +965,46 @@ function Participants({
         reset={{ remove: null, release: null, confirm: null, edit: null }}
       />
     </section>
+  )
+}
+
+/**
+ * A GET search form of the page (the address stays shareable, and it works without JavaScript):
+ * `before` (hidden fields), the search box, its button, then `after` (a "clear" link).
+ */
+function SearchForm({
+  label,
+  field,
+  button,
+  before,
+  after,
+}: {
+  label: string
+  field: { id: string; name: string; label: string; value: string }
+  button: string
+  before?: ReactNode
+  after?: ReactNode
+}) {
+  return (
+    <Form method="get" role="search" aria-label={label} className="flex flex-wrap items-end gap-3">
+      {before}
+      <div className="flex min-w-56 flex-1 flex-col gap-1">
+        <label htmlFor={field.id} className="label">
+          {field.label}
+        </label>
+        <input
+          id={field.id}
+          type="search"
+          name={field.name}
+          defaultValue={field.value}
+          maxLength={100}
+          className="input"
+        />
+      </div>
+      <button type="submit" className="btn btn-secondary">
+        {button}
+      </button>
+      {after}
+    </Form>
   )
 }
