@@ -23,6 +23,40 @@ import { EditEmployeeForm, StateBadge } from './employee-forms'
 
 const LIST = '/admin/employee-management'
 
+/** One account change that is a single button (resend, enable), with the refusal above it. */
+function AccountForm({
+  id,
+  intent,
+  employeeId,
+  lastResult,
+  label,
+  pendingLabel,
+  tone = 'secondary',
+}: {
+  id: string
+  intent: string
+  employeeId: string
+  lastResult: FormResult
+  label: string
+  pendingLabel: string
+  tone?: 'secondary' | 'primary'
+}) {
+  const busy = usePendingIntent(intent)
+  const [form] = useForm({ id, lastResult })
+  return (
+    <Form method="post" className="flex flex-col gap-2" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="employeeId" value={employeeId} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div>
+        <button type="submit" className={`btn btn-${tone}`} disabled={busy}>
+          {busy ? pendingLabel : label}
+        </button>
+      </div>
+    </Form>
+  )
+}
+
 function AccountActions({
   employee,
   resendResult,
@@ -32,10 +66,6 @@ function AccountActions({
   resendResult: FormResult
   enableResult: FormResult
 }) {
-  const resending = usePendingIntent('resend-activation')
-  const enabling = usePendingIntent('enable')
-  const [resendForm] = useForm({ id: 'resend-activation', lastResult: resendResult })
-  const [enableForm] = useForm({ id: 'enable-employee', lastResult: enableResult })
   return (
     <section aria-labelledby="account-title" className="card flex flex-col gap-4">
       <h2 id="account-title" className="text-lg font-semibold">
@@ -50,31 +80,28 @@ function AccountActions({
             : 'They cannot sign in.'}
       </p>
       {employee.state === 'invited' ? (
-        <Form method="post" className="flex flex-col gap-2" {...getFormProps(resendForm)}>
-          <input type="hidden" name="intent" value="resend-activation" />
-          <input type="hidden" name="employeeId" value={employee.id} />
-          <FormErrors id={resendForm.errorId} errors={resendForm.errors} />
-          <div>
-            <button type="submit" className="btn btn-secondary" disabled={resending}>
-              {resending ? 'Sending…' : 'Send the activation e-mail again'}
-            </button>
-          </div>
-        </Form>
+        <AccountForm
+          id="resend-activation"
+          intent="resend-activation"
+          employeeId={employee.id}
+          lastResult={resendResult}
+          label="Send the activation e-mail again"
+          pendingLabel="Sending…"
+        />
       ) : (
         // A resend refused because the page was out of date (they activated meanwhile) still says why.
         <FormErrors errors={formErrorsOf(resendResult)} />
       )}
       {employee.state === 'disabled' ? (
-        <Form method="post" className="flex flex-col gap-2" {...getFormProps(enableForm)}>
-          <input type="hidden" name="intent" value="enable" />
-          <input type="hidden" name="employeeId" value={employee.id} />
-          <FormErrors id={enableForm.errorId} errors={enableForm.errors} />
-          <div>
-            <button type="submit" className="btn btn-primary" disabled={enabling}>
-              {enabling ? 'Enabling…' : 'Enable the account'}
-            </button>
-          </div>
-        </Form>
+        <AccountForm
+          id="enable-employee"
+          intent="enable"
+          employeeId={employee.id}
+          lastResult={enableResult}
+          label="Enable the account"
+          pendingLabel="Enabling…"
+          tone="primary"
+        />
       ) : (
         <div>
           <Link className="btn btn-danger" to="?disable=1">
