@@ -586,6 +586,53 @@ function KindSelect({ id, defaultValue }: { id: string; defaultValue?: QuestionK
 
 const RATER_HELP = 'Write {{name}} where the person’s name goes, e.g. “{{name}} listens carefully.”'
 
+/**
+ * A question's competency and its two wordings: blank with their help when adding one, filled in
+ * when editing it (the colleague wording keeps its help: the {{name}} rule is easy to forget).
+ */
+function WordingFields({
+  base,
+  result,
+  question,
+}: {
+  base: string
+  result: ReturnType<typeof replyFor>
+  question?: Question
+}) {
+  return (
+    <>
+      <TextInput
+        id={`${base}-category`}
+        name="category"
+        label="Competency"
+        max={CATEGORY_MAX}
+        list="competencies"
+        defaultValue={question?.category}
+        errors={fieldErrors(result, 'category')}
+        help={question ? undefined : 'Pick one or type a new one: the report charts by it.'}
+      />
+      <TextInput
+        id={`${base}-text`}
+        name="text"
+        label="Self wording"
+        max={QUESTION_TEXT_MAX}
+        defaultValue={question?.text}
+        errors={fieldErrors(result, 'text')}
+        help={question ? undefined : 'As the person answers about themselves: “I listen carefully.”'}
+      />
+      <TextInput
+        id={`${base}-rater`}
+        name="raterText"
+        label="Colleague wording"
+        max={QUESTION_TEXT_MAX}
+        defaultValue={question?.raterText}
+        errors={fieldErrors(result, 'raterText')}
+        help={RATER_HELP}
+      />
+    </>
+  )
+}
+
 function AddQuestionForm({
   sectionId,
   number,
@@ -610,31 +657,7 @@ function AddQuestionForm({
           <FormErrors errors={formErrorsOf(result)} />
         </div>
         <KindSelect id={`${base}-kind`} />
-        <TextInput
-          id={`${base}-category`}
-          name="category"
-          label="Competency"
-          max={CATEGORY_MAX}
-          list="competencies"
-          errors={fieldErrors(result, 'category')}
-          help="Pick one or type a new one: the report charts by it."
-        />
-        <TextInput
-          id={`${base}-text`}
-          name="text"
-          label="Self wording"
-          max={QUESTION_TEXT_MAX}
-          errors={fieldErrors(result, 'text')}
-          help="As the person answers about themselves: “I listen carefully.”"
-        />
-        <TextInput
-          id={`${base}-rater`}
-          name="raterText"
-          label="Colleague wording"
-          max={QUESTION_TEXT_MAX}
-          errors={fieldErrors(result, 'raterText')}
-          help={RATER_HELP}
-        />
+        <WordingFields base={base} result={result} />
         <div className="sm:col-span-2">
           <button type="submit" className="btn btn-primary">
             Add question
@@ -720,32 +743,7 @@ function QuestionCard({
           <FormErrors errors={formErrorsOf(result)} />
         </div>
         <KindSelect id={`${base}-kind`} defaultValue={q.kind} />
-        <TextInput
-          id={`${base}-category`}
-          name="category"
-          label="Competency"
-          max={CATEGORY_MAX}
-          list="competencies"
-          defaultValue={q.category}
-          errors={fieldErrors(result, 'category')}
-        />
-        <TextInput
-          id={`${base}-text`}
-          name="text"
-          label="Self wording"
-          max={QUESTION_TEXT_MAX}
-          defaultValue={q.text}
-          errors={fieldErrors(result, 'text')}
-        />
-        <TextInput
-          id={`${base}-rater`}
-          name="raterText"
-          label="Colleague wording"
-          max={QUESTION_TEXT_MAX}
-          defaultValue={q.raterText}
-          errors={fieldErrors(result, 'raterText')}
-          help={RATER_HELP}
-        />
+        <WordingFields base={base} result={result} question={q} />
         <label className="flex items-center gap-2">
           <input
             type="checkbox"
