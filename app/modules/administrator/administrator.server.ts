@@ -11,7 +11,7 @@ import {
   type Page,
 } from '#app/lib/keyset.server'
 import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
-import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
+import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
@@ -184,30 +184,29 @@ export async function inviteAdmin(
 ): Promise<Outcome<{ id: string }>> {
   const limited = await inviteBudget(actor)
   if (limited) return limited
-  try {
-    return await getDb().transaction(async (tx) => {
-      const [created] = await tx
-        .insert(users)
-        .values({ email: input.email, displayName: input.name, role: 'admin' })
-        .onConflictDoNothing()
-        .returning({ id: users.id })
-      if (!created) return refuseField('email', ADMIN_MESSAGES.cannotInvite)
-      await queueInvitation(tx, actor, { id: created.id, name: input.name, email: input.email })
-      await recordAudit(tx, {
-        actorId: actor.id,
-        action: 'admin.invited',
-        entity: 'user',
-        entityId: created.id,
-        details: { email: input.email },
-        ip: actor.ip,
-      })
-      return ok({ id: created.id })
-    })
-  } catch (error) {
-    if (pgErrorCode(error) === PG_ERROR.uniqueViolation)
-      return refuseField('email', ADMIN_MESSAGES.cannotInvite)
-    throw error
-  }
+  return refuseOnPgError(
+    PG_ERROR.uniqueViolation,
+    () => refuseField('email', ADMIN_MESSAGES.cannotInvite),
+    () =>
+      getDb().transaction(async (tx) => {
+        const [created] = await tx
+          .insert(users)
+          .values({ email: input.email, displayName: input.name, role: 'admin' })
+          .onConflictDoNothing()
+          .returning({ id: users.id })
+        if (!created) return refuseField('email', ADMIN_MESSAGES.cannotInvite)
+        await queueInvitation(tx, actor, { id: created.id, name: input.name, email: input.email })
+        await recordAudit(tx, {
+          actorId: actor.id,
+          action: 'admin.invited',
+          entity: 'user',
+          entityId: created.id,
+          details: { email: input.email },
+          ip: actor.ip,
+        })
+        return ok({ id: created.id })
+      }),
+  )
 }
 
 /** Sends an invited administrator a fresh link (the older ones stop working). */
@@ -350,4 +349,16 @@ export async function endAdminSessions(
       })
     return ok({ ended: ended.length })
   })
+}
+
+/** "End all sessions" on your own page: ends the others and keeps the one you are using. */
+export async function endOtherAdminSessions(actor: Actor, adminId: string, keep: string) {
+  const admin = await getAdmin(adminId)
+  const others = admin?.sessions.filter((s) => s.id !== keep) ?? []
+  let ended = 0
+  for (const s of others) {
+    const outcome = await endAdminSessions(actor, adminId, s.id)
+    if (outcome.ok) ended += outcome.value.ended
+  }
+  return ok({ ended })
 }

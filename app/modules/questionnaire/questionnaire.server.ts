@@ -311,6 +311,19 @@ export async function importQuestionnaire(
   })
 }
 
+/** Moves a locked questionnaire to a status, with its audit line, in the caller's transaction. */
+async function setStatus(
+  tx: Tx,
+  actor: Actor,
+  id: string,
+  status: QuestionnaireStatus,
+  action: string,
+  details?: Record<string, unknown>,
+) {
+  await tx.update(questionnaires).set({ status, updatedAt: new Date() }).where(eq(questionnaires.id, id))
+  await recordAudit(tx, { ...auditOf(actor), action, entity: 'questionnaire', entityId: id, details })
+}
+
 /** A copy as the first version of a new line, a draft named "Copy of …". */
 export async function duplicateQuestionnaire(
   actor: Actor,
@@ -376,17 +389,7 @@ export async function archiveQuestionnaire(actor: Actor, id: string): Promise<Ou
       return refuse(
         `The open scheme${open.length === 1 ? '' : 's'} ${named(open)} ${open.length === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${open.length === 1 ? 'that scheme closes' : 'they close'}.`,
       )
-    await tx
-      .update(questionnaires)
-      .set({ status: 'archived', updatedAt: new Date() })
-      .where(eq(questionnaires.id, id))
-    await recordAudit(tx, {
-      ...auditOf(actor),
-      action: 'questionnaire.archive',
-      entity: 'questionnaire',
-      entityId: id,
-      details: { from: row.status },
-    })
+    await setStatus(tx, actor, id, 'archived', 'questionnaire.archive', { from: row.status })
     return ok({ title: row.title })
   })
 }
@@ -403,17 +406,7 @@ export async function publishQuestionnaire(
     const structure = await readContent(tx, id)
     const blockers = publishBlockers(structure.map((s) => ({ title: s.title, questions: s.questions })))
     if (blockers.length) return refuse(...blockers)
-    await tx
-      .update(questionnaires)
-      .set({ status: 'published', updatedAt: new Date() })
-      .where(eq(questionnaires.id, id))
-    await recordAudit(tx, {
-      ...auditOf(actor),
-      action: 'questionnaire.publish',
-      entity: 'questionnaire',
-      entityId: id,
-      details: { version: row.version },
-    })
+    await setStatus(tx, actor, id, 'published', 'questionnaire.publish', { version: row.version })
     return ok({ title: row.title, version: row.version })
   })
 }
@@ -429,16 +422,7 @@ export async function revertToDraft(actor: Actor, id: string): Promise<Outcome<{
       return refuse(
         `The scheme${using.length === 1 ? '' : 's'} ${named(using)} ${using.length === 1 ? 'uses' : 'use'} this version: edit it as a new version instead.`,
       )
-    await tx
-      .update(questionnaires)
-      .set({ status: 'draft', updatedAt: new Date() })
-      .where(eq(questionnaires.id, id))
-    await recordAudit(tx, {
-      ...auditOf(actor),
-      action: 'questionnaire.revert_to_draft',
-      entity: 'questionnaire',
-      entityId: id,
-    })
+    await setStatus(tx, actor, id, 'draft', 'questionnaire.revert_to_draft')
     return ok({ title: row.title })
   })
 }

@@ -570,41 +570,42 @@ function newClosingTime(current: Locked, local: string, now: Date): Outcome<Date
   return ok(closes.instant)
 }
 
+/** What a new closing time answers: the scheme's name, the time and the zone to show it in. */
+type ClosingChange = { name: string; closesAt: Date; timeZone: string }
+
 /** Closed → open with a new closing time in the future; anyone whose e-mail was withdrawn gets it now. */
 export async function reopenScheme(
   actor: Actor,
   id: string,
   closesLocal: string,
   now = new Date(),
-): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> {
-  return getDb().transaction(
-    async (tx): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> => {
-      const current = await lockScheme(tx, id)
-      if (!current) return errors.gone
-      if (schemePhase(current, now) !== 'closed' || current.status === 'draft')
-        return refuse(`“${current.name}” is not closed, so there is nothing to reopen.`)
-      const closes = newClosingTime(current, closesLocal, now)
-      if (!closes.ok) return closes
-      await tx
-        .update(schemes)
-        .set({ status: 'open', closesAt: closes.value, closedAt: null, updatedAt: now })
-        .where(eq(schemes.id, id))
-      await moveDeadline(tx, id, current.closesAt, closes.value)
-      const mail = await sendProgrammeEmails(tx, id, now)
-      await recordAudit(tx, {
-        ...auditOf(actor),
-        action: 'scheme.reopen',
-        entity: 'scheme',
-        entityId: id,
-        details: {
-          closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() },
-          activation: mail.activation,
-          programmeOpen: mail.programmeOpen,
-        },
-      })
-      return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
-    },
-  )
+): Promise<Outcome<ClosingChange>> {
+  return getDb().transaction(async (tx): Promise<Outcome<ClosingChange>> => {
+    const current = await lockScheme(tx, id)
+    if (!current) return errors.gone
+    if (schemePhase(current, now) !== 'closed' || current.status === 'draft')
+      return refuse(`“${current.name}” is not closed, so there is nothing to reopen.`)
+    const closes = newClosingTime(current, closesLocal, now)
+    if (!closes.ok) return closes
+    await tx
+      .update(schemes)
+      .set({ status: 'open', closesAt: closes.value, closedAt: null, updatedAt: now })
+      .where(eq(schemes.id, id))
+    await moveDeadline(tx, id, current.closesAt, closes.value)
+    const mail = await sendProgrammeEmails(tx, id, now)
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'scheme.reopen',
+      entity: 'scheme',
+      entityId: id,
+      details: {
+        closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() },
+        activation: mail.activation,
+        programmeOpen: mail.programmeOpen,
+      },
+    })
+    return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
+  })
 }
 
 /** A later closing time for a launched scheme that has not closed. */
@@ -613,33 +614,31 @@ export async function extendDeadline(
   id: string,
   closesLocal: string,
   now = new Date(),
-): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> {
-  return getDb().transaction(
-    async (tx): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> => {
-      const current = await lockScheme(tx, id)
-      if (!current) return errors.gone
-      const phase = schemePhase(current, now)
-      if (phase === 'closed')
-        return refuse(`“${current.name}” has closed. Reopen it with a new closing time instead.`)
-      if (phase === 'draft')
-        return refuse('This scheme is still a draft: change its closing time by editing it.')
-      const closes = newClosingTime(current, closesLocal, now)
-      if (!closes.ok) return closes
-      if (closes.value.getTime() <= current.closesAt.getTime())
-        return refuseField(
-          'closesAt',
-          `Choose a time after the current deadline (${formatDateTime(current.closesAt, current.timeZone)}).`,
-        )
-      await tx.update(schemes).set({ closesAt: closes.value, updatedAt: now }).where(eq(schemes.id, id))
-      await moveDeadline(tx, id, current.closesAt, closes.value)
-      await recordAudit(tx, {
-        ...auditOf(actor),
-        action: 'scheme.extend',
-        entity: 'scheme',
-        entityId: id,
-        details: { closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() } },
-      })
-      return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
-    },
-  )
+): Promise<Outcome<ClosingChange>> {
+  return getDb().transaction(async (tx): Promise<Outcome<ClosingChange>> => {
+    const current = await lockScheme(tx, id)
+    if (!current) return errors.gone
+    const phase = schemePhase(current, now)
+    if (phase === 'closed')
+      return refuse(`“${current.name}” has closed. Reopen it with a new closing time instead.`)
+    if (phase === 'draft')
+      return refuse('This scheme is still a draft: change its closing time by editing it.')
+    const closes = newClosingTime(current, closesLocal, now)
+    if (!closes.ok) return closes
+    if (closes.value.getTime() <= current.closesAt.getTime())
+      return refuseField(
+        'closesAt',
+        `Choose a time after the current deadline (${formatDateTime(current.closesAt, current.timeZone)}).`,
+      )
+    await tx.update(schemes).set({ closesAt: closes.value, updatedAt: now }).where(eq(schemes.id, id))
+    await moveDeadline(tx, id, current.closesAt, closes.value)
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'scheme.extend',
+      entity: 'scheme',
+      entityId: id,
+      details: { closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() } },
+    })
+    return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
+  })
 }
