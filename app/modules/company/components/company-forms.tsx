@@ -11,8 +11,7 @@ import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/s
 
 type BrandOption = { id: string; name: string }
 
-const brandChoices = (brandOptions: BrandOption[]) =>
-  brandOptions.map((b) => ({ value: b.id, label: b.name }))
+const brandChoices = (brandOptions: BrandOption[]) => brandOptions.map((b) => ({ value: b.id, label: b.name }))
 
 export function CreateCompanyForm({
   brandOptions,
