@@ -27,6 +27,15 @@ export const searchText = z.pipe(
 /** A keyset cursor: checked (and an unreadable one reported) where it is decoded (keyset.server.ts). */
 export const cursorParam = z.catch(z.optional(z.string()), undefined)
 
+/** A filter by a row's id (a company, a scheme): an id, or '' for none (anything else reads as none). */
+export const idOrEmpty = z.catch(
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((v: string | undefined) => (v && z.uuid().safeParse(v).success ? v : '')),
+  ),
+  '',
+)
+
 /** `q`, `sort` (one of `sorts`, else `fallback`), `after` and `before`: spread into a list's schema. */
 export function listQueryShape<const Sorts extends readonly [string, ...string[]]>(
   sorts: Sorts,
