@@ -40,5 +40,3 @@ export async function loadCompanyList(
     ),
   }
 }
-
-export type CompanyListData = Awaited<ReturnType<typeof loadCompanyList>>
