@@ -5,7 +5,9 @@ import { TableScroller } from '#app/components/table-scroller'
 /**
  * The table of every admin list: a caption (for screen readers), the column headers, one row per
  * item drawn by the caller, and a sentence instead of the table when there is nothing to show. It
- * sits in a `TableScroller` (ADR 031), so on a phone it scrolls inside its own box and says so.
+ * sits in a `TableScroller` (ADR 031), so on a phone it scrolls inside its own box and says so. The
+ * box is `relative`, so the screen-reader-only texts of its cells stay inside it rather than widening
+ * the page.
  */
 
 export type Column = string | { label: ReactNode; className?: string; key?: string }
@@ -28,7 +30,7 @@ export function DataTable<Row>({
 }) {
   if (!rows.length) return empty === null ? null : <p className="card text-slate-700">{empty}</p>
   return (
-    <TableScroller label={`Table: ${caption}`} className="rounded-xl border border-slate-200 bg-white">
+    <TableScroller label={`Table: ${caption}`} className="relative rounded-xl border border-slate-200 bg-white">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
