@@ -30,7 +30,10 @@ export function DataTable<Row>({
 }) {
   if (!rows.length) return empty === null ? null : <p className="card text-slate-700">{empty}</p>
   return (
-    <TableScroller label={`Table: ${caption}`} className="relative rounded-xl border border-slate-200 bg-white">
+    <TableScroller
+      label={`Table: ${caption}`}
+      className="relative rounded-xl border border-slate-200 bg-white"
+    >
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
