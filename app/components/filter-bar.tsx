@@ -72,6 +72,16 @@ export function FilterBar({
   )
 }
 
+/** The line under a field that says how to fill it (its id is the field's, with `-help`). */
+function FieldHelp({ id, help }: { id: string; help?: ReactNode }) {
+  if (!help) return null
+  return (
+    <p id={`${id}-help`} className="text-xs text-slate-600">
+      {help}
+    </p>
+  )
+}
+
 /** The bar's search box (`q` unless named otherwise), with its label and an optional help line. */
 export function SearchField({
   id,
@@ -104,11 +114,7 @@ export function SearchField({
         className="input"
         aria-describedby={help ? `${id}-help` : undefined}
       />
-      {help ? (
-        <p id={`${id}-help`} className="text-xs text-slate-600">
-          {help}
-        </p>
-      ) : null}
+      <FieldHelp id={id} help={help} />
     </div>
   )
 }
@@ -156,11 +162,7 @@ export function FilterSelect({
           </option>
         ))}
       </select>
-      {help ? (
-        <p id={`${id}-help`} className="text-xs text-slate-600">
-          {help}
-        </p>
-      ) : null}
+      <FieldHelp id={id} help={help} />
     </div>
   )
 }
