@@ -1,15 +1,8 @@
-import { and, asc, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
 import { sessions, users } from '#db/schema/index'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
 import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -65,31 +58,31 @@ export type AdminListRow = {
 
 /** One page of administrators with their state and live sessions, in one query. */
 export async function listAdmins(query: AdminListQuery): Promise<Page<AdminListRow>> {
-  const plan = keysetPlan(query)
-  const sortColumn = plan.field === 'name' ? users.displayName : users.createdAt
   const pattern = `%${escapeLike(query.q)}%`
-  const rows = await getDb()
-    .select({
-      id: users.id,
-      name: users.displayName,
-      email: users.email,
-      state: stateSql,
-      sessionCount: sql<number>`(
-        SELECT count(*) FROM sessions s WHERE s.user_id = users.id AND s.expires_at > now()
-      )::int`.mapWith(Number),
-      createdAt: timestampKey(users.createdAt),
-    })
-    .from(users)
-    .where(
-      and(
-        eq(users.role, 'admin'),
-        query.q ? or(ilike(users.displayName, pattern), ilike(users.email, pattern)) : undefined,
-        keysetCondition(plan, { name: users.displayName, created: users.createdAt, id: users.id }),
-      ),
-    )
-    .orderBy(...(plan.ascending ? [asc(sortColumn), asc(users.id)] : [desc(sortColumn), desc(users.id)]))
-    .limit(ADMIN_PAGE_SIZE + 1)
-  return keysetPage(plan, rows, ADMIN_PAGE_SIZE)
+  const columns = { name: users.displayName, created: users.createdAt, id: users.id }
+  return keysetList(query, columns, ADMIN_PAGE_SIZE, ({ keyset, orderBy, limit }) =>
+    getDb()
+      .select({
+        id: users.id,
+        name: users.displayName,
+        email: users.email,
+        state: stateSql,
+        sessionCount: sql<number>`(
+          SELECT count(*) FROM sessions s WHERE s.user_id = users.id AND s.expires_at > now()
+        )::int`.mapWith(Number),
+        createdAt: timestampKey(users.createdAt),
+      })
+      .from(users)
+      .where(
+        and(
+          eq(users.role, 'admin'),
+          query.q ? or(ilike(users.displayName, pattern), ilike(users.email, pattern)) : undefined,
+          keyset,
+        ),
+      )
+      .orderBy(...orderBy)
+      .limit(limit),
+  )
 }
 
 export type AdminSession = {

@@ -1,17 +1,10 @@
-import { and, asc, desc, eq, ilike, sql } from 'drizzle-orm'
+import { and, asc, eq, ilike, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb } from '#db/client'
 import { brands, companies } from '#db/schema/index'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { deleteFile, storeImage, type ImageType } from '#app/modules/file/file.server'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
 import type { Actor, Outcome } from '#app/lib/outcome'
 import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { nameTaken } from '#app/lib/unique-name.server'
@@ -45,28 +38,23 @@ export type BrandListRow = {
 }
 
 export async function listBrands(query: BrandListQuery): Promise<Page<BrandListRow>> {
-  const plan = keysetPlan(query)
-  const sortColumn = plan.field === 'name' ? brands.name : brands.createdAt
-  const rows = await getDb()
-    .select({
-      id: brands.id,
-      name: brands.name,
-      logoFileId: brands.logoFileId,
-      primaryColor: brands.primaryColor,
-      accentColor: brands.accentColor,
-      createdAt: timestampKey(brands.createdAt),
-      companyCount,
-    })
-    .from(brands)
-    .where(
-      and(
-        query.q ? ilike(brands.name, `%${escapeLike(query.q)}%`) : undefined,
-        keysetCondition(plan, { name: brands.name, created: brands.createdAt, id: brands.id }),
-      ),
-    )
-    .orderBy(...(plan.ascending ? [asc(sortColumn), asc(brands.id)] : [desc(sortColumn), desc(brands.id)]))
-    .limit(BRAND_PAGE_SIZE + 1)
-  return keysetPage(plan, rows, BRAND_PAGE_SIZE)
+  const columns = { name: brands.name, created: brands.createdAt, id: brands.id }
+  return keysetList(query, columns, BRAND_PAGE_SIZE, ({ keyset, orderBy, limit }) =>
+    getDb()
+      .select({
+        id: brands.id,
+        name: brands.name,
+        logoFileId: brands.logoFileId,
+        primaryColor: brands.primaryColor,
+        accentColor: brands.accentColor,
+        createdAt: timestampKey(brands.createdAt),
+        companyCount,
+      })
+      .from(brands)
+      .where(and(query.q ? ilike(brands.name, `%${escapeLike(query.q)}%`) : undefined, keyset))
+      .orderBy(...orderBy)
+      .limit(limit),
+  )
 }
 
 /** Every brand for a <select> (companies choose one), by name. */

@@ -1,17 +1,10 @@
-import { and, asc, desc, eq, ilike, sql } from 'drizzle-orm'
+import { and, eq, ilike, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
 import { brands, companies } from '#db/schema/index'
 import { plural } from '#app/lib/words'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
 import { refuse, type Actor, type Outcome } from '#app/lib/outcome'
 import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { nameTaken } from '#app/lib/unique-name.server'
@@ -35,29 +28,22 @@ export type CompanyListRow = {
 
 /** One page of companies with their brand's name, in one query. */
 export async function listCompanies(query: CompanyListQuery): Promise<Page<CompanyListRow>> {
-  const plan = keysetPlan(query)
-  const sortColumn = plan.field === 'name' ? companies.name : companies.createdAt
-  const rows = await getDb()
-    .select({
-      id: companies.id,
-      name: companies.name,
-      brandId: companies.brandId,
-      brandName: brands.name,
-      createdAt: timestampKey(companies.createdAt),
-    })
-    .from(companies)
-    .innerJoin(brands, eq(brands.id, companies.brandId))
-    .where(
-      and(
-        query.q ? ilike(companies.name, `%${escapeLike(query.q)}%`) : undefined,
-        keysetCondition(plan, { name: companies.name, created: companies.createdAt, id: companies.id }),
-      ),
-    )
-    .orderBy(
-      ...(plan.ascending ? [asc(sortColumn), asc(companies.id)] : [desc(sortColumn), desc(companies.id)]),
-    )
-    .limit(COMPANY_PAGE_SIZE + 1)
-  return keysetPage(plan, rows, COMPANY_PAGE_SIZE)
+  const columns = { name: companies.name, created: companies.createdAt, id: companies.id }
+  return keysetList(query, columns, COMPANY_PAGE_SIZE, ({ keyset, orderBy, limit }) =>
+    getDb()
+      .select({
+        id: companies.id,
+        name: companies.name,
+        brandId: companies.brandId,
+        brandName: brands.name,
+        createdAt: timestampKey(companies.createdAt),
+      })
+      .from(companies)
+      .innerJoin(brands, eq(brands.id, companies.brandId))
+      .where(and(query.q ? ilike(companies.name, `%${escapeLike(query.q)}%`) : undefined, keyset))
+      .orderBy(...orderBy)
+      .limit(limit),
+  )
 }
 
 // What references a company (the foreign keys that make deleting it impossible), counted per row.

@@ -10,14 +10,7 @@ import {
   type QuestionOptions,
 } from '#db/schema/index'
 import type { QuestionKind, QuestionnaireStatus } from '#db/enums'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { notFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -71,9 +64,12 @@ export type QnFamily = { id: string; name: string; createdAt: string; versions: 
  * statement. A status filter keeps the lines that have a version in that status.
  */
 export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFamily>> {
-  const plan = keysetPlan(query)
-  const direction = plan.ascending ? sql`ASC` : sql`DESC`
-  const sortColumn = plan.field === 'name' ? sql`name` : sql`created_at`
+  const columns = { name: sql`q.title` as never, created: sql`q.created_at` as never, id: sql`q.id` as never }
+  return keysetList(query, columns, QN_PAGE_SIZE, (read) => readFamilies(query, read))
+}
+
+async function readFamilies(query: QnListQuery, { keyset, limit, field, direction }: KeysetRead) {
+  const sortColumn = field === 'name' ? sql`name` : sql`created_at`
   const filters: SQL[] = [
     sql`q.version = (SELECT max(l.version) FROM questionnaires l WHERE l.lineage_id = q.lineage_id)`,
   ]
@@ -82,11 +78,6 @@ export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFam
     filters.push(
       sql`EXISTS (SELECT 1 FROM questionnaires f WHERE f.lineage_id = q.lineage_id AND f.status = ${query.status})`,
     )
-  const keyset = keysetCondition(plan, {
-    name: sql`q.title` as never,
-    created: sql`q.created_at` as never,
-    id: sql`q.id` as never,
-  })
   if (keyset) filters.push(keyset)
   const rows = await queryRows<{
     headId: string
@@ -106,7 +97,7 @@ export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFam
         FROM questionnaires q
         WHERE ${sql.join(filters, sql` AND `)}
         ORDER BY ${sortColumn} ${direction}, id ${direction}
-        LIMIT ${QN_PAGE_SIZE + 1}
+        LIMIT ${limit}
       )
       SELECT page.id AS "headId", page.name, page.created_key AS "createdKey",
         v.id, v.version, v.status, v.title, v.updated_at AS "updatedAt",
@@ -134,7 +125,7 @@ export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFam
       schemes: r.schemes ?? [],
     })
   }
-  return keysetPage(plan, families, QN_PAGE_SIZE)
+  return families
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,14 +4,7 @@ import { getDb, queryRows, type Tx } from '#db/client'
 import { assignments, companies, questionnaires, schemeMembers, schemes } from '#db/schema/index'
 import type { QuestionnaireStatus, ReportRelease, SchemeStatus } from '#db/enums'
 import { formatDateTime, zonedTimeToInstant } from '#app/lib/dates'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
 import { ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
@@ -64,14 +57,16 @@ export type SchemeListRow = {
  * scheme_members primary key and the assignments (scheme_id, status) index.
  */
 export async function listSchemes(query: SchemeListQuery): Promise<Page<SchemeListRow>> {
-  const plan = keysetPlan(query)
-  const direction = plan.ascending ? sql`ASC` : sql`DESC`
-  const sortColumn = plan.field === 'name' ? sql`name` : sql`created_at`
+  const columns = { name: schemes.name, created: schemes.createdAt, id: schemes.id }
+  return keysetList(query, columns, SCHEME_PAGE_SIZE, (read) => readSchemes(query, read))
+}
+
+async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direction }: KeysetRead) {
+  const sortColumn = field === 'name' ? sql`name` : sql`created_at`
   const filters: SQL[] = []
   if (query.q) filters.push(sql`${schemes.name} ILIKE ${`%${escapeLike(query.q)}%`}`)
   if (query.company) filters.push(sql`${schemes.companyId} = ${query.company}`)
   if (query.phase) filters.push(sql`${schemePhaseSql()} = ${query.phase}`)
-  const keyset = keysetCondition(plan, { name: schemes.name, created: schemes.createdAt, id: schemes.id })
   if (keyset) filters.push(keyset)
   const where = filters.length ? sql`WHERE ${sql.join(filters, sql` AND `)}` : sql``
   const rows = await queryRows<SchemeListRow>(
@@ -84,7 +79,7 @@ export async function listSchemes(query: SchemeListQuery): Promise<Page<SchemeLi
         FROM ${schemes}
         ${where}
         ORDER BY ${sortColumn} ${direction}, id ${direction}
-        LIMIT ${SCHEME_PAGE_SIZE + 1}
+        LIMIT ${limit}
       )
       SELECT page.id, page.name, page.phase, page.company_id AS "companyId", c.name AS "companyName",
         page.opens_at AS "opensAt", page.closes_at AS "closesAt", page.time_zone AS "timeZone",
@@ -108,19 +103,15 @@ export async function listSchemes(query: SchemeListQuery): Promise<Page<SchemeLi
       ) a ON a.scheme_id = page.id
       ORDER BY page.${sortColumn} ${direction}, page.id ${direction}`,
   )
-  return keysetPage(
-    plan,
-    rows.map((r) => ({
-      ...r,
-      opensAt: iso(r.opensAt),
-      closesAt: iso(r.closesAt),
-      enrolled: Number(r.enrolled),
-      selfSubmitted: Number(r.selfSubmitted),
-      colleaguesInvited: Number(r.colleaguesInvited),
-      colleaguesAnswered: Number(r.colleaguesAnswered),
-    })),
-    SCHEME_PAGE_SIZE,
-  )
+  return rows.map((r) => ({
+    ...r,
+    opensAt: iso(r.opensAt),
+    closesAt: iso(r.closesAt),
+    enrolled: Number(r.enrolled),
+    selfSubmitted: Number(r.selfSubmitted),
+    colleaguesInvited: Number(r.colleaguesInvited),
+    colleaguesAnswered: Number(r.colleaguesAnswered),
+  }))
 }
 
 export type SchemeFormOptions = {
