@@ -1,4 +1,9 @@
-import { Form, Link, useLocation } from 'react-router'
+import { Link, useLocation } from 'react-router'
+import { formErrorsOf, type IntentReply } from '#app/components/form-kit'
+import { FilterBar, SearchField, SortSelect } from '#app/components/filter-bar'
+import { FormErrors } from '#app/components/forms'
+
+export { FilterSelect } from '#app/components/filter-bar'
 
 /**
  * The pieces every admin list shares (search box, sort, keyset page links): one copy, so each
@@ -43,43 +48,19 @@ export function ListSearchForm<Sort extends string>({
 }) {
   const id = noun.replace(/\W+/g, '-')
   return (
-    // Keyed by the query so "Clear search" (a link) also clears the box.
-    <Form
-      key={`${q}|${sort}`}
-      method="get"
-      role="search"
-      aria-label={`Search ${noun}`}
-      className="flex flex-wrap items-end gap-3"
+    <FilterBar
+      label={`Search ${noun}`}
+      resetKey={[q, sort]}
+      clear={{ href: q ? `${path}?${new URLSearchParams({ sort })}` : null, label: 'Clear search' }}
     >
-      <div className="flex min-w-56 flex-1 flex-col gap-1">
-        <label htmlFor={`${id}-search`} className="label">
-          {searchLabel}
-        </label>
-        <input
-          id={`${id}-search`}
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={100}
-          className="input"
-        />
-      </div>
-      <FilterSelect
-        id={`${id}-sort`}
-        name="sort"
-        label="Sort by"
-        value={sort}
-        options={sorts.map((s) => ({ value: s, label: sortLabels[s] }))}
+      <SearchField
+        id={`${id}-search`}
+        label={searchLabel}
+        value={q}
+        className="flex min-w-56 flex-1 flex-col gap-1"
       />
-      <button type="submit" className="btn btn-secondary">
-        Show
-      </button>
-      {q ? (
-        <Link className="link self-center" to={`${path}?${new URLSearchParams({ sort })}`}>
-          Clear search
-        </Link>
-      ) : null}
-    </Form>
+      <SortSelect id={`${id}-sort`} value={sort} sorts={sorts} labels={sortLabels} />
+    </FilterBar>
   )
 }
 
@@ -120,39 +101,16 @@ export function ListPagination({
 }
 
 /**
- * One labelled filter of a list's GET form (company, state, sort…): a select whose value stays in
- * the URL. `anyLabel` adds the empty "no filter" choice first.
+ * The form-level messages of a post the page did not understand (an unknown intent, an unreadable
+ * body), shown above everything else; `fallback` when there are none.
  */
-export function FilterSelect({
-  id,
-  name,
-  label,
-  value,
-  options,
-  anyLabel,
-  className = 'flex flex-col gap-1',
+export function UnknownIntentErrors({
+  actionData,
+  fallback,
 }: {
-  id: string
-  name: string
-  label: string
-  value: string | undefined
-  options: Array<{ value: string; label: string }>
-  anyLabel?: string
-  className?: string
+  actionData: IntentReply
+  fallback?: string[]
 }) {
-  return (
-    <div className={className}>
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <select id={id} name={name} defaultValue={value ?? ''} className="input">
-        {anyLabel !== undefined ? <option value="">{anyLabel}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  )
+  const unknown = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
+  return <FormErrors errors={unknown ?? fallback} />
 }

@@ -1,3 +1,5 @@
+import type { Outcome, Refusal } from '#app/lib/outcome'
+
 /** A Postgres error code from either driver (drizzle wraps the driver's error in `cause`). */
 export function pgErrorCode(error: unknown): string | undefined {
   const e = error as { code?: unknown; cause?: { code?: unknown } } | null
@@ -28,5 +30,23 @@ export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 3): P
       if (!conflict || attempt >= attempts) throw error
       await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20))
     }
+  }
+}
+
+/**
+ * Runs a change and answers `refusal()` when Postgres refuses it with this SQLSTATE (a unique or
+ * foreign key that a concurrent change won the race for): the person gets words, not a 500.
+ * Anything else is thrown.
+ */
+export async function refuseOnPgError<T>(
+  code: string,
+  refusal: () => Refusal,
+  run: () => Promise<Outcome<T>>,
+): Promise<Outcome<T>> {
+  try {
+    return await run()
+  } catch (error) {
+    if (pgErrorCode(error) === code) return refusal()
+    throw error
   }
 }

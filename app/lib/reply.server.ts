@@ -1,7 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
 import type { $ZodType, output } from 'zod/v4/core'
-import { parseForm } from '#app/lib/form-data.server'
+import { parseForm, unreadableForm } from '#app/lib/form-data.server'
 import { refusalStatus, type Outcome, type Refusal } from '#app/lib/outcome'
 
 /**
@@ -99,4 +99,26 @@ export function replyAnswer<Intent extends string, Done, R>(
     { intent: answer.intent, result: answer.result },
     answer.refusal ? refusedInit(answer.refusal) : { status: 400 },
   )
+}
+
+/** One row of an action's intent table: the schema, the change, and what a success answers. */
+export function intent<Schema extends $ZodType, T, Done = Response>(
+  schema: Schema,
+  run: (value: output<Schema>) => Promise<Outcome<T>>,
+  done: (result: T, value: output<Schema>) => Done | Promise<Done>,
+) {
+  return (formData: FormData, name: string) => submitIntent(formData, name, schema, run, done)
+}
+
+type IntentRow = (formData: FormData, name: string) => Promise<unknown>
+
+/**
+ * Answers a form from a table of intents (`{ update: intent(Schema, run, done), … }`), chosen by
+ * its `intent` field, so a page with many forms names each intent once; a missing or unknown
+ * intent is the usual unreadable form (400).
+ */
+export function dispatchIntent<Table extends Record<string, IntentRow>>(formData: FormData, table: Table) {
+  const name = formData.get('intent')
+  if (typeof name !== 'string' || !Object.hasOwn(table, name)) return unreadableForm()
+  return table[name]!(formData, name) as ReturnType<Table[keyof Table]>
 }

@@ -1,16 +1,9 @@
-import { and, asc, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
 import { sessions, users } from '#db/schema/index'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
 import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
-import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
+import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
@@ -65,31 +58,31 @@ export type AdminListRow = {
 
 /** One page of administrators with their state and live sessions, in one query. */
 export async function listAdmins(query: AdminListQuery): Promise<Page<AdminListRow>> {
-  const plan = keysetPlan(query)
-  const sortColumn = plan.field === 'name' ? users.displayName : users.createdAt
   const pattern = `%${escapeLike(query.q)}%`
-  const rows = await getDb()
-    .select({
-      id: users.id,
-      name: users.displayName,
-      email: users.email,
-      state: stateSql,
-      sessionCount: sql<number>`(
-        SELECT count(*) FROM sessions s WHERE s.user_id = users.id AND s.expires_at > now()
-      )::int`.mapWith(Number),
-      createdAt: timestampKey(users.createdAt),
-    })
-    .from(users)
-    .where(
-      and(
-        eq(users.role, 'admin'),
-        query.q ? or(ilike(users.displayName, pattern), ilike(users.email, pattern)) : undefined,
-        keysetCondition(plan, { name: users.displayName, created: users.createdAt, id: users.id }),
-      ),
-    )
-    .orderBy(...(plan.ascending ? [asc(sortColumn), asc(users.id)] : [desc(sortColumn), desc(users.id)]))
-    .limit(ADMIN_PAGE_SIZE + 1)
-  return keysetPage(plan, rows, ADMIN_PAGE_SIZE)
+  const columns = { name: users.displayName, created: users.createdAt, id: users.id }
+  return keysetList(query, columns, ADMIN_PAGE_SIZE, ({ keyset, orderBy, limit }) =>
+    getDb()
+      .select({
+        id: users.id,
+        name: users.displayName,
+        email: users.email,
+        state: stateSql,
+        sessionCount: sql<number>`(
+          SELECT count(*) FROM sessions s WHERE s.user_id = users.id AND s.expires_at > now()
+        )::int`.mapWith(Number),
+        createdAt: timestampKey(users.createdAt),
+      })
+      .from(users)
+      .where(
+        and(
+          eq(users.role, 'admin'),
+          query.q ? or(ilike(users.displayName, pattern), ilike(users.email, pattern)) : undefined,
+          keyset,
+        ),
+      )
+      .orderBy(...orderBy)
+      .limit(limit),
+  )
 }
 
 export type AdminSession = {
@@ -184,30 +177,29 @@ export async function inviteAdmin(
 ): Promise<Outcome<{ id: string }>> {
   const limited = await inviteBudget(actor)
   if (limited) return limited
-  try {
-    return await getDb().transaction(async (tx) => {
-      const [created] = await tx
-        .insert(users)
-        .values({ email: input.email, displayName: input.name, role: 'admin' })
-        .onConflictDoNothing()
-        .returning({ id: users.id })
-      if (!created) return refuseField('email', ADMIN_MESSAGES.cannotInvite)
-      await queueInvitation(tx, actor, { id: created.id, name: input.name, email: input.email })
-      await recordAudit(tx, {
-        actorId: actor.id,
-        action: 'admin.invited',
-        entity: 'user',
-        entityId: created.id,
-        details: { email: input.email },
-        ip: actor.ip,
-      })
-      return ok({ id: created.id })
-    })
-  } catch (error) {
-    if (pgErrorCode(error) === PG_ERROR.uniqueViolation)
-      return refuseField('email', ADMIN_MESSAGES.cannotInvite)
-    throw error
-  }
+  return refuseOnPgError(
+    PG_ERROR.uniqueViolation,
+    () => refuseField('email', ADMIN_MESSAGES.cannotInvite),
+    () =>
+      getDb().transaction(async (tx) => {
+        const [created] = await tx
+          .insert(users)
+          .values({ email: input.email, displayName: input.name, role: 'admin' })
+          .onConflictDoNothing()
+          .returning({ id: users.id })
+        if (!created) return refuseField('email', ADMIN_MESSAGES.cannotInvite)
+        await queueInvitation(tx, actor, { id: created.id, name: input.name, email: input.email })
+        await recordAudit(tx, {
+          actorId: actor.id,
+          action: 'admin.invited',
+          entity: 'user',
+          entityId: created.id,
+          details: { email: input.email },
+          ip: actor.ip,
+        })
+        return ok({ id: created.id })
+      }),
+  )
 }
 
 /** Sends an invited administrator a fresh link (the older ones stop working). */
@@ -350,4 +342,16 @@ export async function endAdminSessions(
       })
     return ok({ ended: ended.length })
   })
+}
+
+/** "End all sessions" on your own page: ends the others and keeps the one you are using. */
+export async function endOtherAdminSessions(actor: Actor, adminId: string, keep: string) {
+  const admin = await getAdmin(adminId)
+  const others = admin?.sessions.filter((s) => s.id !== keep) ?? []
+  let ended = 0
+  for (const s of others) {
+    const outcome = await endAdminSessions(actor, adminId, s.id)
+    if (outcome.ok) ended += outcome.value.ended
+  }
+  return ok({ ended })
 }

@@ -1,4 +1,5 @@
-import { singleLine, searchTerm } from '#app/lib/text-rules'
+import { singleLine } from '#app/lib/text-rules'
+import { listQueryShape, NAME_SORT_LABELS, NAME_SORTS, parseListQuery, type NameSort } from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 
 /** The admin-management forms' schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the actions. */
@@ -56,27 +57,14 @@ export const ADMIN_STATE_LABELS: Record<AdminState, string> = {
   disabled: 'Disabled',
 }
 
-export const ADMIN_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
-export type AdminSort = (typeof ADMIN_SORTS)[number]
-export const ADMIN_SORT_LABELS: Record<AdminSort, string> = {
-  'name-asc': 'Name, A to Z',
-  'name-desc': 'Name, Z to A',
-  'created-desc': 'Newest first',
-  'created-asc': 'Oldest first',
-}
+export const ADMIN_SORTS = NAME_SORTS
+export type AdminSort = NameSort
+export const ADMIN_SORT_LABELS = NAME_SORT_LABELS
 
 /** The list's URL: bad values fall back to defaults rather than failing the page. */
-export const AdminListQuerySchema = z.object({
-  q: z.pipe(
-    z.catch(z.string().check(z.trim()), ''),
-    z.transform((v: string) => searchTerm(v)),
-  ),
-  sort: z.catch(z.enum(ADMIN_SORTS), 'name-asc'),
-  after: z.catch(z.optional(z.string()), undefined),
-  before: z.catch(z.optional(z.string()), undefined),
-})
+export const AdminListQuerySchema = z.object(listQueryShape(ADMIN_SORTS, 'name-asc'))
 export type AdminListQuery = z.output<typeof AdminListQuerySchema>
 
 export function parseAdminListQuery(searchParams: URLSearchParams): AdminListQuery {
-  return AdminListQuerySchema.parse(Object.fromEntries(searchParams))
+  return parseListQuery(AdminListQuerySchema, searchParams)
 }

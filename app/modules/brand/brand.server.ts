@@ -1,18 +1,12 @@
-import { and, asc, desc, eq, ilike, ne, sql } from 'drizzle-orm'
-import { getDb, type Tx } from '#db/client'
+import { and, asc, eq, ilike, sql } from 'drizzle-orm'
+import { getDb } from '#db/client'
 import { brands, companies } from '#db/schema/index'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { deleteFile, storeImage, type ImageType } from '#app/modules/file/file.server'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
 import type { Actor, Outcome } from '#app/lib/outcome'
-import { pgErrorCode } from '#app/lib/pg-error'
+import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
+import { nameTaken } from '#app/lib/unique-name.server'
 import type { BrandCreateInput, BrandListQuery, BrandUpdateInput } from './schemas'
 import { isUuid } from '#app/lib/ids'
 
@@ -44,28 +38,23 @@ export type BrandListRow = {
 }
 
 export async function listBrands(query: BrandListQuery): Promise<Page<BrandListRow>> {
-  const plan = keysetPlan(query)
-  const sortColumn = plan.field === 'name' ? brands.name : brands.createdAt
-  const rows = await getDb()
-    .select({
-      id: brands.id,
-      name: brands.name,
-      logoFileId: brands.logoFileId,
-      primaryColor: brands.primaryColor,
-      accentColor: brands.accentColor,
-      createdAt: timestampKey(brands.createdAt),
-      companyCount,
-    })
-    .from(brands)
-    .where(
-      and(
-        query.q ? ilike(brands.name, `%${escapeLike(query.q)}%`) : undefined,
-        keysetCondition(plan, { name: brands.name, created: brands.createdAt, id: brands.id }),
-      ),
-    )
-    .orderBy(...(plan.ascending ? [asc(sortColumn), asc(brands.id)] : [desc(sortColumn), desc(brands.id)]))
-    .limit(BRAND_PAGE_SIZE + 1)
-  return keysetPage(plan, rows, BRAND_PAGE_SIZE)
+  const columns = { name: brands.name, created: brands.createdAt, id: brands.id }
+  return keysetList(query, columns, BRAND_PAGE_SIZE, ({ keyset, orderBy, limit }) =>
+    getDb()
+      .select({
+        id: brands.id,
+        name: brands.name,
+        logoFileId: brands.logoFileId,
+        primaryColor: brands.primaryColor,
+        accentColor: brands.accentColor,
+        createdAt: timestampKey(brands.createdAt),
+        companyCount,
+      })
+      .from(brands)
+      .where(and(query.q ? ilike(brands.name, `%${escapeLike(query.q)}%`) : undefined, keyset))
+      .orderBy(...orderBy)
+      .limit(limit),
+  )
 }
 
 /** Every brand for a <select> (companies choose one), by name. */
@@ -102,19 +91,7 @@ export async function getBrand(id: string) {
 // ---------------------------------------------------------------------------------------------
 // Changes.
 
-/**
- * true when another brand already has this name (case-insensitive). The advisory lock makes two
- * concurrent saves of the same name take turns, so the check cannot be raced.
- */
-async function nameTaken(tx: Tx, name: string, exceptId?: string) {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`brand-name:${name.toLowerCase()}`}))`)
-  const [row] = await tx
-    .select({ id: brands.id })
-    .from(brands)
-    .where(and(sql`lower(${brands.name}) = lower(${name})`, exceptId ? ne(brands.id, exceptId) : undefined))
-    .limit(1)
-  return Boolean(row)
-}
+const BRAND_NAMES = { table: brands, id: brands.id, name: brands.name, lock: 'brand-name' }
 
 const nameTakenError = (name: string) => ({
   name: [`A brand called “${name}” already exists. Choose another name.`],
@@ -125,7 +102,8 @@ export async function createBrand(
   input: Omit<BrandCreateInput, 'intent'>,
 ): Promise<Outcome<{ id: string }>> {
   return getDb().transaction(async (tx) => {
-    if (await nameTaken(tx, input.name)) return { ok: false, fieldErrors: nameTakenError(input.name) }
+    if (await nameTaken(tx, BRAND_NAMES, input.name))
+      return { ok: false, fieldErrors: nameTakenError(input.name) }
     const values = { name: input.name, primaryColor: input.primaryColor, accentColor: input.accentColor }
     const [row] = await tx.insert(brands).values(values).returning({ id: brands.id })
     await recordAudit(tx, {
@@ -179,7 +157,10 @@ export async function updateBrand(
       .where(eq(brands.id, id))
       .for('update')
     if (!current) return { ok: false, notFound: true, formErrors: ['This brand no longer exists.'] }
-    if (input.name.toLowerCase() !== current.name.toLowerCase() && (await nameTaken(tx, input.name, id))) {
+    if (
+      input.name.toLowerCase() !== current.name.toLowerCase() &&
+      (await nameTaken(tx, BRAND_NAMES, input.name, id))
+    ) {
       return { ok: false, fieldErrors: nameTakenError(input.name) }
     }
 
@@ -231,41 +212,42 @@ function brandInUse(name: string | null, count: number | null) {
 
 export async function deleteBrand(actor: Actor, id: string): Promise<Outcome<{ name: string }>> {
   if (!isUuid(id)) return { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
-  try {
-    return await getDb().transaction(async (tx) => {
-      // The row lock makes a concurrent "create company with this brand" wait for the outcome.
-      const [current] = await tx
-        .select({
-          name: brands.name,
-          logoFileId: brands.logoFileId,
-          primaryColor: brands.primaryColor,
-          accentColor: brands.accentColor,
-        })
-        .from(brands)
-        .where(eq(brands.id, id))
-        .for('update')
-      if (!current) return { ok: false, notFound: true, formErrors: ['This brand no longer exists.'] }
-      const [usage] = await tx
-        .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
-        .from(companies)
-        .where(eq(companies.brandId, id))
-      if (usage && usage.count > 0) return { ok: false, formErrors: [brandInUse(current.name, usage.count)] }
+  // The foreign key is the last word: a company that slipped in still makes this a message, not a 500.
+  return refuseOnPgError(
+    PG_ERROR.foreignKeyViolation,
+    () => ({ ok: false, formErrors: [brandInUse(null, null)] }),
+    () =>
+      getDb().transaction(async (tx): Promise<Outcome<{ name: string }>> => {
+        // The row lock makes a concurrent "create company with this brand" wait for the outcome.
+        const [current] = await tx
+          .select({
+            name: brands.name,
+            logoFileId: brands.logoFileId,
+            primaryColor: brands.primaryColor,
+            accentColor: brands.accentColor,
+          })
+          .from(brands)
+          .where(eq(brands.id, id))
+          .for('update')
+        if (!current) return { ok: false, notFound: true, formErrors: ['This brand no longer exists.'] }
+        const [usage] = await tx
+          .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
+          .from(companies)
+          .where(eq(companies.brandId, id))
+        if (usage && usage.count > 0)
+          return { ok: false, formErrors: [brandInUse(current.name, usage.count)] }
 
-      await tx.delete(brands).where(eq(brands.id, id))
-      if (current.logoFileId) await deleteFile(tx, current.logoFileId)
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
-        action: 'brand.delete',
-        entity: 'brand',
-        entityId: id,
-        details: current,
-      })
-      return { ok: true, value: { name: current.name } }
-    })
-  } catch (error) {
-    // The foreign key is the last word: a company that slipped in still makes this a message, not a 500.
-    if (pgErrorCode(error) === '23503') return { ok: false, formErrors: [brandInUse(null, null)] }
-    throw error
-  }
+        await tx.delete(brands).where(eq(brands.id, id))
+        if (current.logoFileId) await deleteFile(tx, current.logoFileId)
+        await recordAudit(tx, {
+          actorId: actor.id,
+          ip: actor.ip ?? null,
+          action: 'brand.delete',
+          entity: 'brand',
+          entityId: id,
+          details: current,
+        })
+        return { ok: true, value: { name: current.name } }
+      }),
+  )
 }

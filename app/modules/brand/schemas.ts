@@ -1,4 +1,5 @@
-import { singleLine, searchTerm } from '#app/lib/text-rules'
+import { singleLine } from '#app/lib/text-rules'
+import { listQueryShape, NAME_SORT_LABELS, NAME_SORTS, parseListQuery, type NameSort } from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 
 /**
@@ -116,29 +117,14 @@ export const BrandDeleteSchema = z.object({
 export type BrandCreateInput = z.output<typeof BrandCreateSchema>
 export type BrandUpdateInput = z.output<typeof BrandUpdateSchema>
 
-export const BRAND_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
-export type BrandSort = (typeof BRAND_SORTS)[number]
-export const BRAND_SORT_LABELS: Record<BrandSort, string> = {
-  'name-asc': 'Name, A to Z',
-  'name-desc': 'Name, Z to A',
-  'created-desc': 'Newest first',
-  'created-asc': 'Oldest first',
-}
+export const BRAND_SORTS = NAME_SORTS
+export type BrandSort = NameSort
+export const BRAND_SORT_LABELS = NAME_SORT_LABELS
 
 /** The list's URL: bad values fall back to defaults rather than failing the page. */
-export const BrandListQuerySchema = z.object({
-  q: z.pipe(
-    z.catch(z.string().check(z.trim()), ''),
-    // Postgres refuses a NUL byte even in a search term: control characters are dropped.
-    z.transform((v: string) => searchTerm(v)),
-  ),
-  sort: z.catch(z.enum(BRAND_SORTS), 'name-asc'),
-  // Cursors are checked (and an unreadable one reported) where they are decoded.
-  after: z.catch(z.optional(z.string()), undefined),
-  before: z.catch(z.optional(z.string()), undefined),
-})
+export const BrandListQuerySchema = z.object(listQueryShape(BRAND_SORTS, 'name-asc'))
 export type BrandListQuery = z.output<typeof BrandListQuerySchema>
 
 export function parseBrandListQuery(searchParams: URLSearchParams): BrandListQuery {
-  return BrandListQuerySchema.parse(Object.fromEntries(searchParams))
+  return parseListQuery(BrandListQuerySchema, searchParams)
 }

@@ -1,18 +1,12 @@
-import { and, asc, desc, eq, ilike, ne, sql } from 'drizzle-orm'
+import { and, eq, ilike, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
 import { brands, companies } from '#db/schema/index'
 import { plural } from '#app/lib/words'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
 import { refuse, type Actor, type Outcome } from '#app/lib/outcome'
-import { pgErrorCode } from '#app/lib/pg-error'
+import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
+import { nameTaken } from '#app/lib/unique-name.server'
 import type { CompanyInput, CompanyListQuery } from './schemas'
 import { isUuid } from '#app/lib/ids'
 
@@ -34,29 +28,22 @@ export type CompanyListRow = {
 
 /** One page of companies with their brand's name, in one query. */
 export async function listCompanies(query: CompanyListQuery): Promise<Page<CompanyListRow>> {
-  const plan = keysetPlan(query)
-  const sortColumn = plan.field === 'name' ? companies.name : companies.createdAt
-  const rows = await getDb()
-    .select({
-      id: companies.id,
-      name: companies.name,
-      brandId: companies.brandId,
-      brandName: brands.name,
-      createdAt: timestampKey(companies.createdAt),
-    })
-    .from(companies)
-    .innerJoin(brands, eq(brands.id, companies.brandId))
-    .where(
-      and(
-        query.q ? ilike(companies.name, `%${escapeLike(query.q)}%`) : undefined,
-        keysetCondition(plan, { name: companies.name, created: companies.createdAt, id: companies.id }),
-      ),
-    )
-    .orderBy(
-      ...(plan.ascending ? [asc(sortColumn), asc(companies.id)] : [desc(sortColumn), desc(companies.id)]),
-    )
-    .limit(COMPANY_PAGE_SIZE + 1)
-  return keysetPage(plan, rows, COMPANY_PAGE_SIZE)
+  const columns = { name: companies.name, created: companies.createdAt, id: companies.id }
+  return keysetList(query, columns, COMPANY_PAGE_SIZE, ({ keyset, orderBy, limit }) =>
+    getDb()
+      .select({
+        id: companies.id,
+        name: companies.name,
+        brandId: companies.brandId,
+        brandName: brands.name,
+        createdAt: timestampKey(companies.createdAt),
+      })
+      .from(companies)
+      .innerJoin(brands, eq(brands.id, companies.brandId))
+      .where(and(query.q ? ilike(companies.name, `%${escapeLike(query.q)}%`) : undefined, keyset))
+      .orderBy(...orderBy)
+      .limit(limit),
+  )
 }
 
 // What references a company (the foreign keys that make deleting it impossible), counted per row.
@@ -103,17 +90,16 @@ export function companyInUseMessage(
   } first.`
 }
 
-/** Case-insensitive; the advisory lock makes concurrent saves of one name take turns. */
-async function nameTaken(tx: Tx, name: string, exceptId?: string) {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`company-name:${name.toLowerCase()}`}))`)
+const COMPANY_NAMES = { table: companies, id: companies.id, name: companies.name, lock: 'company-name' }
+
+/** The company's row, locked for this transaction; null when it no longer exists. */
+async function lockCompany(tx: Tx, id: string) {
   const [row] = await tx
-    .select({ id: companies.id })
+    .select({ name: companies.name, brandId: companies.brandId })
     .from(companies)
-    .where(
-      and(sql`lower(${companies.name}) = lower(${name})`, exceptId ? ne(companies.id, exceptId) : undefined),
-    )
-    .limit(1)
-  return Boolean(row)
+    .where(eq(companies.id, id))
+    .for('update')
+  return row ?? null
 }
 
 async function brandName(tx: Tx, brandId: string) {
@@ -129,30 +115,31 @@ const errors = {
 }
 
 export async function createCompany(actor: Actor, input: CompanyInput): Promise<Outcome<{ id: string }>> {
-  try {
-    return await getDb().transaction(async (tx): Promise<Outcome<{ id: string }>> => {
-      const brand = await brandName(tx, input.brandId)
-      if (brand === null) return { ok: false, fieldErrors: errors.brandGone }
-      if (await nameTaken(tx, input.name)) return { ok: false, fieldErrors: errors.nameTaken(input.name) }
-      const [row] = await tx
-        .insert(companies)
-        .values({ name: input.name, brandId: input.brandId })
-        .returning({ id: companies.id })
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
-        action: 'company.create',
-        entity: 'company',
-        entityId: row!.id,
-        details: { name: input.name, brandId: input.brandId, brandName: brand },
-      })
-      return { ok: true, value: { id: row!.id } }
-    })
-  } catch (error) {
-    // The brand was deleted between the check and the insert.
-    if (pgErrorCode(error) === '23503') return { ok: false, fieldErrors: errors.brandGone }
-    throw error
-  }
+  // The brand was deleted between the check and the insert.
+  return refuseOnPgError(
+    PG_ERROR.foreignKeyViolation,
+    () => ({ ok: false, fieldErrors: errors.brandGone }),
+    () =>
+      getDb().transaction(async (tx): Promise<Outcome<{ id: string }>> => {
+        const brand = await brandName(tx, input.brandId)
+        if (brand === null) return { ok: false, fieldErrors: errors.brandGone }
+        if (await nameTaken(tx, COMPANY_NAMES, input.name))
+          return { ok: false, fieldErrors: errors.nameTaken(input.name) }
+        const [row] = await tx
+          .insert(companies)
+          .values({ name: input.name, brandId: input.brandId })
+          .returning({ id: companies.id })
+        await recordAudit(tx, {
+          actorId: actor.id,
+          ip: actor.ip ?? null,
+          action: 'company.create',
+          entity: 'company',
+          entityId: row!.id,
+          details: { name: input.name, brandId: input.brandId, brandName: brand },
+        })
+        return { ok: true, value: { id: row!.id } }
+      }),
+  )
 }
 
 export async function updateCompany(
@@ -160,83 +147,78 @@ export async function updateCompany(
   id: string,
   input: CompanyInput,
 ): Promise<Outcome<{ id: string; changed: string[] }>> {
-  try {
-    return await getDb().transaction(async (tx): Promise<Outcome<{ id: string; changed: string[] }>> => {
-      const [current] = await tx
-        .select({ name: companies.name, brandId: companies.brandId })
-        .from(companies)
-        .where(eq(companies.id, id))
-        .for('update')
-      if (!current) return refuse('This company no longer exists.')
-      const changes: Record<string, { from: unknown; to: unknown }> = {}
-      if (current.name !== input.name) {
-        if (
-          input.name.toLowerCase() !== current.name.toLowerCase() &&
-          (await nameTaken(tx, input.name, id))
-        ) {
-          return { ok: false, fieldErrors: errors.nameTaken(input.name) }
+  return refuseOnPgError(
+    PG_ERROR.foreignKeyViolation,
+    () => ({ ok: false, fieldErrors: errors.brandGone }),
+    () =>
+      getDb().transaction(async (tx): Promise<Outcome<{ id: string; changed: string[] }>> => {
+        const current = await lockCompany(tx, id)
+        if (!current) return refuse('This company no longer exists.')
+        const changes: Record<string, { from: unknown; to: unknown }> = {}
+        if (current.name !== input.name) {
+          if (
+            input.name.toLowerCase() !== current.name.toLowerCase() &&
+            (await nameTaken(tx, COMPANY_NAMES, input.name, id))
+          ) {
+            return { ok: false, fieldErrors: errors.nameTaken(input.name) }
+          }
+          changes.name = { from: current.name, to: input.name }
         }
-        changes.name = { from: current.name, to: input.name }
-      }
-      if (current.brandId !== input.brandId) {
-        if ((await brandName(tx, input.brandId)) === null) return { ok: false, fieldErrors: errors.brandGone }
-        changes.brandId = { from: current.brandId, to: input.brandId }
-      }
-      if (!Object.keys(changes).length) return { ok: true, value: { id, changed: [] } }
-      await tx
-        .update(companies)
-        .set({ name: input.name, brandId: input.brandId, updatedAt: new Date() })
-        .where(eq(companies.id, id))
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
-        action: 'company.update',
-        entity: 'company',
-        entityId: id,
-        details: { changes },
-      })
-      return { ok: true, value: { id, changed: Object.keys(changes) } }
-    })
-  } catch (error) {
-    if (pgErrorCode(error) === '23503') return { ok: false, fieldErrors: errors.brandGone }
-    throw error
-  }
+        if (current.brandId !== input.brandId) {
+          if ((await brandName(tx, input.brandId)) === null)
+            return { ok: false, fieldErrors: errors.brandGone }
+          changes.brandId = { from: current.brandId, to: input.brandId }
+        }
+        if (!Object.keys(changes).length) return { ok: true, value: { id, changed: [] } }
+        await tx
+          .update(companies)
+          .set({ name: input.name, brandId: input.brandId, updatedAt: new Date() })
+          .where(eq(companies.id, id))
+        await recordAudit(tx, {
+          actorId: actor.id,
+          ip: actor.ip ?? null,
+          action: 'company.update',
+          entity: 'company',
+          entityId: id,
+          details: { changes },
+        })
+        return { ok: true, value: { id, changed: Object.keys(changes) } }
+      }),
+  )
 }
 
 export async function deleteCompany(actor: Actor, id: string): Promise<Outcome<{ name: string }>> {
-  try {
-    return await getDb().transaction(async (tx): Promise<Outcome<{ name: string }>> => {
-      const [current] = await tx
-        .select({ name: companies.name, brandId: companies.brandId })
-        .from(companies)
-        .where(eq(companies.id, id))
-        .for('update')
-      if (!current) return refuse('This company no longer exists.')
-      const [usage] = await tx
-        .select({
-          employees: employeeCount,
-          schemes: schemeCount,
+  // An employee or scheme added meanwhile: the foreign key refuses, the admin gets words.
+  return refuseOnPgError(
+    PG_ERROR.foreignKeyViolation,
+    () => ({ ok: false, formErrors: [companyInUseMessage(null, null, null)] }),
+    () =>
+      getDb().transaction(async (tx): Promise<Outcome<{ name: string }>> => {
+        const current = await lockCompany(tx, id)
+        if (!current) return refuse('This company no longer exists.')
+        const [usage] = await tx
+          .select({
+            employees: employeeCount,
+            schemes: schemeCount,
+          })
+          .from(companies)
+          .where(eq(companies.id, id))
+        if (usage && (usage.employees > 0 || usage.schemes > 0)) {
+          return {
+            ok: false,
+            formErrors: [companyInUseMessage(current.name, usage.employees, usage.schemes)],
+          }
+        }
+        await tx.delete(companies).where(eq(companies.id, id))
+        await recordAudit(tx, {
+          actorId: actor.id,
+          ip: actor.ip ?? null,
+          action: 'company.delete',
+          entity: 'company',
+          entityId: id,
+          details: current,
         })
-        .from(companies)
-        .where(eq(companies.id, id))
-      if (usage && (usage.employees > 0 || usage.schemes > 0)) {
-        return { ok: false, formErrors: [companyInUseMessage(current.name, usage.employees, usage.schemes)] }
-      }
-      await tx.delete(companies).where(eq(companies.id, id))
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
-        action: 'company.delete',
-        entity: 'company',
-        entityId: id,
-        details: current,
-      })
-      return { ok: true, value: { name: current.name } }
-    })
-  } catch (error) {
-    // An employee or scheme added meanwhile: the foreign key refuses, the admin gets words.
-    if (pgErrorCode(error) === '23503')
-      return { ok: false, formErrors: [companyInUseMessage(null, null, null)] }
-    throw error
-  }
+        return { ok: true, value: { name: current.name } }
+      }),
+  )
 }

@@ -1,4 +1,11 @@
-import { singleLine, searchTerm } from '#app/lib/text-rules'
+import { singleLine } from '#app/lib/text-rules'
+import {
+  listQueryShape,
+  NAME_SORT_LABELS,
+  NAME_SORTS,
+  parseListQuery,
+  type NameSort,
+} from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 
 /**
@@ -41,29 +48,14 @@ export const CompanyDeleteSchema = z.object({
 
 export type CompanyInput = { name: string; brandId: string }
 
-export const COMPANY_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
-export type CompanySort = (typeof COMPANY_SORTS)[number]
-export const COMPANY_SORT_LABELS: Record<CompanySort, string> = {
-  'name-asc': 'Name, A to Z',
-  'name-desc': 'Name, Z to A',
-  'created-desc': 'Newest first',
-  'created-asc': 'Oldest first',
-}
+export const COMPANY_SORTS = NAME_SORTS
+export type CompanySort = NameSort
+export const COMPANY_SORT_LABELS = NAME_SORT_LABELS
 
 /** The list's URL: bad values fall back to defaults rather than failing the page. */
-export const CompanyListQuerySchema = z.object({
-  q: z.pipe(
-    z.catch(z.string().check(z.trim()), ''),
-    // Postgres refuses a NUL byte even in a search term: control characters are dropped.
-    z.transform((v: string) => searchTerm(v)),
-  ),
-  sort: z.catch(z.enum(COMPANY_SORTS), 'name-asc'),
-  // Cursors are checked (and an unreadable one reported) where they are decoded.
-  after: z.catch(z.optional(z.string()), undefined),
-  before: z.catch(z.optional(z.string()), undefined),
-})
+export const CompanyListQuerySchema = z.object(listQueryShape(COMPANY_SORTS, 'name-asc'))
 export type CompanyListQuery = z.output<typeof CompanyListQuerySchema>
 
 export function parseCompanyListQuery(searchParams: URLSearchParams): CompanyListQuery {
-  return CompanyListQuerySchema.parse(Object.fromEntries(searchParams))
+  return parseListQuery(CompanyListQuerySchema, searchParams)
 }

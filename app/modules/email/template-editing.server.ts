@@ -1,16 +1,9 @@
-import { and, asc, desc, eq, isNull, like, sql } from 'drizzle-orm'
+import { and, eq, isNull, like, sql } from 'drizzle-orm'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { brands, emailOutbox, emailTemplates, users } from '#db/schema/index'
 import type { OutboxStatus } from '#db/enums'
 import { getEnv } from '#app/config/env.server'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
 import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { TALLY_CTE, tallyOf } from '#app/modules/tally/tally.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -522,55 +515,46 @@ export async function outboxCounts(): Promise<OutboxCounts> {
 export async function listOutbox(
   query: EmailListQuery,
 ): Promise<Page<OutboxListRow> & { recipientTooShort: boolean }> {
-  const plan = keysetPlan({ sort: 'created-desc', after: query.after, before: query.before })
   const recipient = recipientFilter(query.to)
-  const rows = await getDb()
-    .select({
-      id: emailOutbox.id,
-      name: emailOutbox.recipient,
-      recipient: emailOutbox.recipient,
-      templateKey: emailOutbox.templateKey,
-      brandName: brands.name,
-      status: emailOutbox.status,
-      leaseExpired: sql<boolean>`(${emailOutbox.status} = 'sending' AND ${emailOutbox.lockedUntil} < now())`,
-      attempts: emailOutbox.attempts,
-      lastError: emailOutbox.lastError,
-      createdAt: timestampKey(emailOutbox.createdAt),
-      sentAt: sql<
-        string | null
-      >`to_char(${emailOutbox.sentAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
-      nextAttemptAt: sql<string>`to_char(${emailOutbox.nextAttemptAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
-    })
-    .from(emailOutbox)
-    .leftJoin(brands, eq(brands.id, emailOutbox.brandId))
-    .where(
-      and(
-        query.state ? eq(emailOutbox.status, query.state) : undefined,
-        query.template ? eq(emailOutbox.templateKey, query.template) : undefined,
-        recipient && 'exact' in recipient ? eq(emailOutbox.recipient, recipient.exact) : undefined,
-        recipient && 'prefix' in recipient
-          ? like(emailOutbox.recipient, `${escapeLike(recipient.prefix)}%`)
-          : undefined,
-        // A prefix that is too short shows nothing rather than reading most of the outbox.
-        recipient && 'tooShort' in recipient ? sql`false` : undefined,
-        keysetCondition(plan, {
-          name: emailOutbox.recipient,
-          created: emailOutbox.createdAt,
-          id: emailOutbox.id,
-        }),
-      ),
-    )
-    .orderBy(
-      ...(plan.ascending
-        ? [asc(emailOutbox.createdAt), asc(emailOutbox.id)]
-        : [desc(emailOutbox.createdAt), desc(emailOutbox.id)]),
-    )
-    .limit(OUTBOX_PAGE_SIZE + 1)
-  const page = keysetPage(
-    plan,
-    rows.map((r) => ({ ...r, lastError: maskActionCodes(r.lastError) ?? null })),
-    OUTBOX_PAGE_SIZE,
-  )
+  const sorted = { sort: 'created-desc', after: query.after, before: query.before }
+  const columns = { name: emailOutbox.recipient, created: emailOutbox.createdAt, id: emailOutbox.id }
+  const page = await keysetList(sorted, columns, OUTBOX_PAGE_SIZE, async ({ keyset, orderBy, limit }) => {
+    const rows = await getDb()
+      .select({
+        id: emailOutbox.id,
+        name: emailOutbox.recipient,
+        recipient: emailOutbox.recipient,
+        templateKey: emailOutbox.templateKey,
+        brandName: brands.name,
+        status: emailOutbox.status,
+        leaseExpired: sql<boolean>`(${emailOutbox.status} = 'sending' AND ${emailOutbox.lockedUntil} < now())`,
+        attempts: emailOutbox.attempts,
+        lastError: emailOutbox.lastError,
+        createdAt: timestampKey(emailOutbox.createdAt),
+        sentAt: sql<
+          string | null
+        >`to_char(${emailOutbox.sentAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+        nextAttemptAt: sql<string>`to_char(${emailOutbox.nextAttemptAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+      })
+      .from(emailOutbox)
+      .leftJoin(brands, eq(brands.id, emailOutbox.brandId))
+      .where(
+        and(
+          query.state ? eq(emailOutbox.status, query.state) : undefined,
+          query.template ? eq(emailOutbox.templateKey, query.template) : undefined,
+          recipient && 'exact' in recipient ? eq(emailOutbox.recipient, recipient.exact) : undefined,
+          recipient && 'prefix' in recipient
+            ? like(emailOutbox.recipient, `${escapeLike(recipient.prefix)}%`)
+            : undefined,
+          // A prefix that is too short shows nothing rather than reading most of the outbox.
+          recipient && 'tooShort' in recipient ? sql`false` : undefined,
+          keyset,
+        ),
+      )
+      .orderBy(...orderBy)
+      .limit(limit)
+    return rows.map((r) => ({ ...r, lastError: maskActionCodes(r.lastError) ?? null }))
+  })
   return { ...page, recipientTooShort: Boolean(recipient && 'tooShort' in recipient) }
 }
 

@@ -1,15 +1,8 @@
-import { and, asc, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { companies, users } from '#db/schema/index'
 import type { AssignmentStatus, Relationship } from '#db/enums'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, type Page, timestampKey } from '#app/lib/keyset-list.server'
 import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { PG_ERROR, pgErrorCode } from '#app/lib/pg-error'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
@@ -60,36 +53,36 @@ export type EmployeeListRow = {
  * trigram indexes of ADR 011), the filters, the sort and the keyset page.
  */
 export async function listEmployees(query: EmployeeListQuery): Promise<Page<EmployeeListRow>> {
-  const plan = keysetPlan(query)
-  const sortColumn = plan.field === 'name' ? users.displayName : users.createdAt
   const pattern = query.q ? `%${escapeLike(query.q)}%` : null
-  const rows = await getDb()
-    .select({
-      id: users.id,
-      name: users.displayName,
-      email: users.email,
-      companyId: users.companyId,
-      companyName: companies.name,
-      state: employeeStateSql,
-      createdAt: timestampKey(users.createdAt),
-    })
-    .from(users)
-    .leftJoin(companies, eq(companies.id, users.companyId))
-    .where(
-      and(
-        eq(users.role, 'employee'),
-        pattern ? or(ilike(users.displayName, pattern), ilike(users.email, pattern)) : undefined,
-        query.company ? eq(users.companyId, query.company) : undefined,
-        query.scheme
-          ? sql`EXISTS (SELECT 1 FROM scheme_members m WHERE m.employee_id = ${users.id} AND m.scheme_id = ${query.scheme}::uuid)`
-          : undefined,
-        stateCondition(query.state),
-        keysetCondition(plan, { name: users.displayName, created: users.createdAt, id: users.id }),
-      ),
-    )
-    .orderBy(...(plan.ascending ? [asc(sortColumn), asc(users.id)] : [desc(sortColumn), desc(users.id)]))
-    .limit(EMPLOYEE_PAGE_SIZE + 1)
-  return keysetPage(plan, rows, EMPLOYEE_PAGE_SIZE)
+  const columns = { name: users.displayName, created: users.createdAt, id: users.id }
+  return keysetList(query, columns, EMPLOYEE_PAGE_SIZE, ({ keyset, orderBy, limit }) =>
+    getDb()
+      .select({
+        id: users.id,
+        name: users.displayName,
+        email: users.email,
+        companyId: users.companyId,
+        companyName: companies.name,
+        state: employeeStateSql,
+        createdAt: timestampKey(users.createdAt),
+      })
+      .from(users)
+      .leftJoin(companies, eq(companies.id, users.companyId))
+      .where(
+        and(
+          eq(users.role, 'employee'),
+          pattern ? or(ilike(users.displayName, pattern), ilike(users.email, pattern)) : undefined,
+          query.company ? eq(users.companyId, query.company) : undefined,
+          query.scheme
+            ? sql`EXISTS (SELECT 1 FROM scheme_members m WHERE m.employee_id = ${users.id} AND m.scheme_id = ${query.scheme}::uuid)`
+            : undefined,
+          stateCondition(query.state),
+          keyset,
+        ),
+      )
+      .orderBy(...orderBy)
+      .limit(limit),
+  )
 }
 
 export type CompanyOption = { id: string; name: string }

@@ -1,4 +1,12 @@
-import { singleLine, searchTerm as cleanSearchTerm } from '#app/lib/text-rules'
+import {
+  idOrEmpty,
+  listQueryShape,
+  NAME_SORT_LABELS,
+  NAME_SORTS,
+  parseListQuery,
+  type NameSort,
+} from '#app/lib/list-query'
+import { singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 import { DISPLAY_NAME_MAX, phoneSchema } from '#app/modules/user/profile-schemas'
 
@@ -99,14 +107,9 @@ export type EmployeeInput = {
 // ---------------------------------------------------------------------------------------------
 // The list's URL.
 
-export const EMPLOYEE_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
-export type EmployeeSort = (typeof EMPLOYEE_SORTS)[number]
-export const EMPLOYEE_SORT_LABELS: Record<EmployeeSort, string> = {
-  'name-asc': 'Name, A to Z',
-  'name-desc': 'Name, Z to A',
-  'created-desc': 'Newest first',
-  'created-asc': 'Oldest first',
-}
+export const EMPLOYEE_SORTS = NAME_SORTS
+export type EmployeeSort = NameSort
+export const EMPLOYEE_SORT_LABELS = NAME_SORT_LABELS
 
 /**
  * An employee's account state: invited (no password yet: they have not followed their activation
@@ -120,34 +123,17 @@ export const EMPLOYEE_STATE_LABELS: Record<EmployeeState, string> = {
   disabled: 'Disabled',
 }
 
-const uuidOrEmpty = z.catch(
-  z.pipe(
-    z.optional(z.string()),
-    z.transform((v: string | undefined) => (v && z.uuid().safeParse(v).success ? v : '')),
-  ),
-  '',
-)
-
-const searchTerm = z.pipe(
-  z.catch(z.string().check(z.trim()), ''),
-  // Postgres refuses a NUL byte even in a search term: control characters are dropped.
-  z.transform((v: string) => cleanSearchTerm(v)),
-)
-
 /** The list's URL: bad values fall back to defaults rather than failing the page. */
 export const EmployeeListQuerySchema = z.object({
-  q: searchTerm,
-  company: uuidOrEmpty,
-  scheme: uuidOrEmpty,
+  ...listQueryShape(EMPLOYEE_SORTS, 'name-asc'),
+  company: idOrEmpty,
+  scheme: idOrEmpty,
   state: z.catch(z.union([z.enum(EMPLOYEE_STATES), z.literal('')]), ''),
-  sort: z.catch(z.enum(EMPLOYEE_SORTS), 'name-asc'),
-  after: z.catch(z.optional(z.string()), undefined),
-  before: z.catch(z.optional(z.string()), undefined),
 })
 export type EmployeeListQuery = z.output<typeof EmployeeListQuerySchema>
 
 export function parseEmployeeListQuery(searchParams: URLSearchParams): EmployeeListQuery {
-  return EmployeeListQuerySchema.parse(Object.fromEntries(searchParams))
+  return parseListQuery(EmployeeListQuerySchema, searchParams)
 }
 
 /** The detail page's URL: `?edit`, `?disable` open their panels. */

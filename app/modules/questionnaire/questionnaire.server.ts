@@ -9,14 +9,7 @@ import {
   type QuestionOptions,
 } from '#db/schema/index'
 import type { QuestionKind, QuestionnaireStatus } from '#db/enums'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -70,9 +63,12 @@ export type QnFamily = { id: string; name: string; createdAt: string; versions: 
  * statement. A status filter keeps the lines that have a version in that status.
  */
 export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFamily>> {
-  const plan = keysetPlan(query)
-  const direction = plan.ascending ? sql`ASC` : sql`DESC`
-  const sortColumn = plan.field === 'name' ? sql`name` : sql`created_at`
+  const columns = { name: sql`q.title` as never, created: sql`q.created_at` as never, id: sql`q.id` as never }
+  return keysetList(query, columns, QN_PAGE_SIZE, (read) => readFamilies(query, read))
+}
+
+async function readFamilies(query: QnListQuery, { keyset, limit, field, direction }: KeysetRead) {
+  const sortColumn = field === 'name' ? sql`name` : sql`created_at`
   const filters: SQL[] = [
     sql`q.version = (SELECT max(l.version) FROM questionnaires l WHERE l.lineage_id = q.lineage_id)`,
   ]
@@ -81,11 +77,6 @@ export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFam
     filters.push(
       sql`EXISTS (SELECT 1 FROM questionnaires f WHERE f.lineage_id = q.lineage_id AND f.status = ${query.status})`,
     )
-  const keyset = keysetCondition(plan, {
-    name: sql`q.title` as never,
-    created: sql`q.created_at` as never,
-    id: sql`q.id` as never,
-  })
   if (keyset) filters.push(keyset)
   const rows = await queryRows<{
     headId: string
@@ -105,7 +96,7 @@ export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFam
         FROM questionnaires q
         WHERE ${sql.join(filters, sql` AND `)}
         ORDER BY ${sortColumn} ${direction}, id ${direction}
-        LIMIT ${QN_PAGE_SIZE + 1}
+        LIMIT ${limit}
       )
       SELECT page.id AS "headId", page.name, page.created_key AS "createdKey",
         v.id, v.version, v.status, v.title, v.updated_at AS "updatedAt",
@@ -133,7 +124,7 @@ export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFam
       schemes: r.schemes ?? [],
     })
   }
-  return keysetPage(plan, families, QN_PAGE_SIZE)
+  return families
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -310,6 +301,19 @@ export async function importQuestionnaire(
   })
 }
 
+/** Moves a locked questionnaire to a status, with its audit line, in the caller's transaction. */
+async function setStatus(
+  tx: Tx,
+  actor: Actor,
+  id: string,
+  status: QuestionnaireStatus,
+  action: string,
+  details?: Record<string, unknown>,
+) {
+  await tx.update(questionnaires).set({ status, updatedAt: new Date() }).where(eq(questionnaires.id, id))
+  await recordAudit(tx, { ...auditOf(actor), action, entity: 'questionnaire', entityId: id, details })
+}
+
 /** A copy as the first version of a new line, a draft named "Copy of …". */
 export async function duplicateQuestionnaire(
   actor: Actor,
@@ -375,17 +379,7 @@ export async function archiveQuestionnaire(actor: Actor, id: string): Promise<Ou
       return refuse(
         `The open scheme${open.length === 1 ? '' : 's'} ${named(open)} ${open.length === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${open.length === 1 ? 'that scheme closes' : 'they close'}.`,
       )
-    await tx
-      .update(questionnaires)
-      .set({ status: 'archived', updatedAt: new Date() })
-      .where(eq(questionnaires.id, id))
-    await recordAudit(tx, {
-      ...auditOf(actor),
-      action: 'questionnaire.archive',
-      entity: 'questionnaire',
-      entityId: id,
-      details: { from: row.status },
-    })
+    await setStatus(tx, actor, id, 'archived', 'questionnaire.archive', { from: row.status })
     return ok({ title: row.title })
   })
 }
@@ -402,17 +396,7 @@ export async function publishQuestionnaire(
     const structure = await readContent(tx, id)
     const blockers = publishBlockers(structure.map((s) => ({ title: s.title, questions: s.questions })))
     if (blockers.length) return refuse(...blockers)
-    await tx
-      .update(questionnaires)
-      .set({ status: 'published', updatedAt: new Date() })
-      .where(eq(questionnaires.id, id))
-    await recordAudit(tx, {
-      ...auditOf(actor),
-      action: 'questionnaire.publish',
-      entity: 'questionnaire',
-      entityId: id,
-      details: { version: row.version },
-    })
+    await setStatus(tx, actor, id, 'published', 'questionnaire.publish', { version: row.version })
     return ok({ title: row.title, version: row.version })
   })
 }
@@ -428,16 +412,7 @@ export async function revertToDraft(actor: Actor, id: string): Promise<Outcome<{
       return refuse(
         `The scheme${using.length === 1 ? '' : 's'} ${named(using)} ${using.length === 1 ? 'uses' : 'use'} this version: edit it as a new version instead.`,
       )
-    await tx
-      .update(questionnaires)
-      .set({ status: 'draft', updatedAt: new Date() })
-      .where(eq(questionnaires.id, id))
-    await recordAudit(tx, {
-      ...auditOf(actor),
-      action: 'questionnaire.revert_to_draft',
-      entity: 'questionnaire',
-      entityId: id,
-    })
+    await setStatus(tx, actor, id, 'draft', 'questionnaire.revert_to_draft')
     return ok({ title: row.title })
   })
 }

@@ -4,7 +4,8 @@ import {
   type QuestionKind,
   type QuestionnaireStatus,
 } from '#db/enums'
-import { multiLine, singleLine, searchTerm } from '#app/lib/text-rules'
+import { multiLine, singleLine } from '#app/lib/text-rules'
+import { listQueryShape, parseListQuery } from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 
 /**
@@ -242,12 +243,6 @@ export const QnDuplicateHereSchema = z.object({ intent: z.literal('duplicate') }
 // ---------------------------------------------------------------------------------------------
 // Addresses: bad values fall back rather than failing the page.
 
-const searchText = z.pipe(
-  z.catch(z.string().check(z.trim()), ''),
-  z.transform((v: string) => searchTerm(v)),
-)
-const cursor = z.catch(z.optional(z.string()), undefined)
-
 export const QN_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
 export type QnSort = (typeof QN_SORTS)[number]
 export const QN_SORT_LABELS: Record<QnSort, string> = {
@@ -258,17 +253,14 @@ export const QN_SORT_LABELS: Record<QnSort, string> = {
 }
 
 export const QnListQuerySchema = z.object({
-  q: searchText,
+  ...listQueryShape(QN_SORTS, 'name-asc'),
   status: z.catch(z.optional(z.enum(QUESTIONNAIRE_STATUSES)), undefined),
-  sort: z.catch(z.enum(QN_SORTS), 'name-asc'),
-  after: cursor,
-  before: cursor,
   archive: z.catch(z.optional(z.uuid()), undefined),
 })
 export type QnListQuery = z.output<typeof QnListQuerySchema>
 
 export function parseQnListQuery(searchParams: URLSearchParams): QnListQuery {
-  return QnListQuerySchema.parse(Object.fromEntries(searchParams))
+  return parseListQuery(QnListQuerySchema, searchParams)
 }
 
 export const QnDetailQuerySchema = z.object({

@@ -3,14 +3,7 @@ import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { answers, assignments, responses } from '#db/schema/index'
 import { formatDate, instantToZonedTime } from '#app/lib/dates'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { refuseNotFound, ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode } from '#app/modules/action-code/action-code.server'
@@ -123,38 +116,11 @@ type ListRecord = Omit<ResponseListRow, 'started' | 'submitted'> & {
 
 /** One page of responses (one statement), newest or oldest first by when answering began. */
 export async function listResponses(query: ResponseListQuery): Promise<Page<ResponseListRow>> {
-  const plan = keysetPlan({ ...query, sort: query.sort.replace('started', 'created') })
-  const keyset = keysetCondition(plan, {
-    name: responses.startedAt,
-    created: responses.startedAt,
-    id: responses.id,
-  })
-  const direction = plan.ascending ? sql`ASC` : sql`DESC`
-  const where = sql`${filterConditions(query)} ${keyset ? sql`AND ${keyset}` : sql``}`
-  const order = sql`ORDER BY ${responses.startedAt} ${direction}, ${responses.id} ${direction}`
-  // Selective filters: gather the matches (a CTE fence), sort them, keep a page.
-  const picked = isSelective(query)
-    ? sql`${responses.id} IN (
-        SELECT id FROM (SELECT ${responses.id} AS id, ${responses.startedAt} AS started_at ${RESPONSE_JOINS} WHERE ${where}
-          OFFSET 0) pick
-        ORDER BY started_at ${direction}, id ${direction} LIMIT ${RESPONSE_PAGE_SIZE + 1})`
-    : where
-  const rows = await queryRows<ListRecord>(
-    getDb(),
-    sql`SELECT ${responses.id} AS id, '' AS name, ${timestampKey(responses.startedAt)} AS "createdAt",
-        a.relationship, ${responseStateSql()} AS state,
-        ${responses.startedAt} AS "startedAt", ${responses.submittedAt} AS "submittedAt",
-        s.time_zone AS "timeZone", s.name AS "schemeName", c.name AS "companyName",
-        qn.title AS "questionnaireTitle", qn.version AS "questionnaireVersion",
-        coalesce(nullif(subj.display_name, ''), subj.email) AS "subjectName"
-      ${RESPONSE_JOINS}
-      JOIN companies c ON c.id = s.company_id
-      JOIN questionnaires qn ON qn.id = a.questionnaire_id
-      WHERE ${picked}
-      ${order}
-      LIMIT ${RESPONSE_PAGE_SIZE + 1}`,
+  const columns = { name: responses.startedAt, created: responses.startedAt, id: responses.id }
+  const sort = query.sort.replace('started', 'created')
+  const page = await keysetList({ ...query, sort }, columns, RESPONSE_PAGE_SIZE, (read) =>
+    readResponses(query, read),
   )
-  const page = keysetPage(plan, rows, RESPONSE_PAGE_SIZE)
   // The page's rows carry days only: the exact instants stay here (the cursors keep the two at the
   // page's edges, which a keyset needs to be exact).
   return {
@@ -167,6 +133,33 @@ export async function listResponses(query: ResponseListQuery): Promise<Page<Resp
       }),
     ),
   }
+}
+
+function readResponses(query: ResponseListQuery, { keyset, limit, direction }: KeysetRead) {
+  const where = sql`${filterConditions(query)} ${keyset ? sql`AND ${keyset}` : sql``}`
+  const order = sql`ORDER BY ${responses.startedAt} ${direction}, ${responses.id} ${direction}`
+  // Selective filters: gather the matches (a CTE fence), sort them, keep a page.
+  const picked = isSelective(query)
+    ? sql`${responses.id} IN (
+        SELECT id FROM (SELECT ${responses.id} AS id, ${responses.startedAt} AS started_at ${RESPONSE_JOINS} WHERE ${where}
+          OFFSET 0) pick
+        ORDER BY started_at ${direction}, id ${direction} LIMIT ${limit})`
+    : where
+  return queryRows<ListRecord>(
+    getDb(),
+    sql`SELECT ${responses.id} AS id, '' AS name, ${timestampKey(responses.startedAt)} AS "createdAt",
+        a.relationship, ${responseStateSql()} AS state,
+        ${responses.startedAt} AS "startedAt", ${responses.submittedAt} AS "submittedAt",
+        s.time_zone AS "timeZone", s.name AS "schemeName", c.name AS "companyName",
+        qn.title AS "questionnaireTitle", qn.version AS "questionnaireVersion",
+        coalesce(nullif(subj.display_name, ''), subj.email) AS "subjectName"
+      ${RESPONSE_JOINS}
+      JOIN companies c ON c.id = s.company_id
+      JOIN questionnaires qn ON qn.id = a.questionnaire_id
+      WHERE ${picked}
+      ${order}
+      LIMIT ${limit}`,
+  )
 }
 
 export type FilterOption = { id: string; name: string }

@@ -1,5 +1,6 @@
 import { RELATIONSHIPS, type Relationship } from '#db/enums'
 import { multiLine, searchTerm } from '#app/lib/text-rules'
+import { readNamedFilters } from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 
 /**
@@ -106,32 +107,19 @@ export function parseResponseFilters(searchParams: URLSearchParams): {
   query: ResponseListQuery
   problems: string[]
 } {
-  const problems: string[] = []
-  const pick = <K extends keyof typeof FIELD_SCHEMAS>(
-    key: K,
-    fallback: z.output<(typeof FIELD_SCHEMAS)[K]>,
-  ) => {
-    const raw = searchParams.get(key)
-    if (raw === null) return fallback
-    const parsed = FIELD_SCHEMAS[key].safeParse(raw.trim())
-    if (parsed.success) return parsed.data as z.output<(typeof FIELD_SCHEMAS)[K]>
-    problems.push(`The ${FILTER_NAMES[key]} in this link was not understood, so it is not applied.`)
-    return fallback
-  }
-  const q = searchTerm(searchParams.get('q') ?? '')
-  const cursor = (key: 'after' | 'before') => {
-    const raw = searchParams.get(key)
-    return raw ? raw : undefined
-  }
+  const { values, problems } = readNamedFilters(searchParams, FIELD_SCHEMAS, FILTER_NAMES, {
+    scheme: '',
+    company: '',
+    questionnaire: '',
+    relationship: '',
+    state: '',
+    sort: 'started-desc',
+  })
+  const cursor = (key: 'after' | 'before') => searchParams.get(key) || undefined
   return {
     query: {
-      q,
-      scheme: pick('scheme', ''),
-      company: pick('company', ''),
-      questionnaire: pick('questionnaire', ''),
-      relationship: pick('relationship', ''),
-      state: pick('state', ''),
-      sort: pick('sort', 'started-desc'),
+      q: searchTerm(searchParams.get('q') ?? ''),
+      ...values,
       after: cursor('after'),
       before: cursor('before'),
     },

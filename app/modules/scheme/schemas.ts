@@ -1,7 +1,16 @@
 import { REPORT_RELEASES, type ReportRelease } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { canonicalTimeZone, zonedTimeToInstant, type ZonedTime } from '#app/lib/dates'
-import { singleLine, searchTerm } from '#app/lib/text-rules'
+import { singleLine } from '#app/lib/text-rules'
+import {
+  cursorParam,
+  listQueryShape,
+  NAME_SORT_LABELS,
+  NAME_SORTS,
+  parseListQuery,
+  searchText,
+  type NameSort,
+} from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 import type { SchemePhase } from './state'
 
@@ -280,45 +289,29 @@ export const SchemeReleaseAllSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 // The list's and the detail page's addresses: bad values fall back rather than failing the page.
 
-const searchText = z.pipe(
-  z.catch(z.string().check(z.trim()), ''),
-  // Postgres refuses a NUL byte even in a search term: control characters are dropped.
-  z.transform((v: string) => searchTerm(v)),
-)
-
-const cursor = z.catch(z.optional(z.string()), undefined)
-
-export const SCHEME_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
-export type SchemeSort = (typeof SCHEME_SORTS)[number]
-export const SCHEME_SORT_LABELS: Record<SchemeSort, string> = {
-  'name-asc': 'Name, A to Z',
-  'name-desc': 'Name, Z to A',
-  'created-desc': 'Newest first',
-  'created-asc': 'Oldest first',
-}
+export const SCHEME_SORTS = NAME_SORTS
+export type SchemeSort = NameSort
+export const SCHEME_SORT_LABELS = NAME_SORT_LABELS
 
 export const SCHEME_PHASES = ['draft', 'upcoming', 'open', 'closed'] as const satisfies readonly SchemePhase[]
 
 export const SchemeListQuerySchema = z.object({
-  q: searchText,
+  ...listQueryShape(SCHEME_SORTS, 'created-desc'),
   company: z.catch(z.optional(z.uuid()), undefined),
   phase: z.catch(z.optional(z.enum(SCHEME_PHASES)), undefined),
-  sort: z.catch(z.enum(SCHEME_SORTS), 'created-desc'),
-  after: cursor,
-  before: cursor,
 })
 export type SchemeListQuery = z.output<typeof SchemeListQuerySchema>
 
 export function parseSchemeListQuery(searchParams: URLSearchParams): SchemeListQuery {
-  return SchemeListQuerySchema.parse(Object.fromEntries(searchParams))
+  return parseListQuery(SchemeListQuerySchema, searchParams)
 }
 
 /** The detail page: participants (search, pages), the enrol picker's search, and which panel is open. */
 export const SchemeDetailQuerySchema = z.object({
   q: searchText,
   find: searchText,
-  after: cursor,
-  before: cursor,
+  after: cursorParam,
+  before: cursorParam,
   edit: z.catch(z.optional(z.string()), undefined),
   confirm: z.catch(
     z.optional(z.enum(['launch', 'close', 'reopen', 'enrol-all', 'release-all', 'release-again-all'])),

@@ -3,14 +3,7 @@ import { getDb, queryRows, type Tx } from '#db/client'
 import { assignments, companies, questionnaires, schemeMembers, schemes } from '#db/schema/index'
 import type { QuestionnaireStatus, ReportRelease, SchemeStatus } from '#db/enums'
 import { formatDateTime, zonedTimeToInstant } from '#app/lib/dates'
-import {
-  escapeLike,
-  keysetCondition,
-  keysetPage,
-  keysetPlan,
-  timestampKey,
-  type Page,
-} from '#app/lib/keyset.server'
+import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
 import { ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
@@ -63,14 +56,16 @@ export type SchemeListRow = {
  * scheme_members primary key and the assignments (scheme_id, status) index.
  */
 export async function listSchemes(query: SchemeListQuery): Promise<Page<SchemeListRow>> {
-  const plan = keysetPlan(query)
-  const direction = plan.ascending ? sql`ASC` : sql`DESC`
-  const sortColumn = plan.field === 'name' ? sql`name` : sql`created_at`
+  const columns = { name: schemes.name, created: schemes.createdAt, id: schemes.id }
+  return keysetList(query, columns, SCHEME_PAGE_SIZE, (read) => readSchemes(query, read))
+}
+
+async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direction }: KeysetRead) {
+  const sortColumn = field === 'name' ? sql`name` : sql`created_at`
   const filters: SQL[] = []
   if (query.q) filters.push(sql`${schemes.name} ILIKE ${`%${escapeLike(query.q)}%`}`)
   if (query.company) filters.push(sql`${schemes.companyId} = ${query.company}`)
   if (query.phase) filters.push(sql`${schemePhaseSql()} = ${query.phase}`)
-  const keyset = keysetCondition(plan, { name: schemes.name, created: schemes.createdAt, id: schemes.id })
   if (keyset) filters.push(keyset)
   const where = filters.length ? sql`WHERE ${sql.join(filters, sql` AND `)}` : sql``
   const rows = await queryRows<SchemeListRow>(
@@ -83,7 +78,7 @@ export async function listSchemes(query: SchemeListQuery): Promise<Page<SchemeLi
         FROM ${schemes}
         ${where}
         ORDER BY ${sortColumn} ${direction}, id ${direction}
-        LIMIT ${SCHEME_PAGE_SIZE + 1}
+        LIMIT ${limit}
       )
       SELECT page.id, page.name, page.phase, page.company_id AS "companyId", c.name AS "companyName",
         page.opens_at AS "opensAt", page.closes_at AS "closesAt", page.time_zone AS "timeZone",
@@ -107,19 +102,15 @@ export async function listSchemes(query: SchemeListQuery): Promise<Page<SchemeLi
       ) a ON a.scheme_id = page.id
       ORDER BY page.${sortColumn} ${direction}, page.id ${direction}`,
   )
-  return keysetPage(
-    plan,
-    rows.map((r) => ({
-      ...r,
-      opensAt: iso(r.opensAt),
-      closesAt: iso(r.closesAt),
-      enrolled: Number(r.enrolled),
-      selfSubmitted: Number(r.selfSubmitted),
-      colleaguesInvited: Number(r.colleaguesInvited),
-      colleaguesAnswered: Number(r.colleaguesAnswered),
-    })),
-    SCHEME_PAGE_SIZE,
-  )
+  return rows.map((r) => ({
+    ...r,
+    opensAt: iso(r.opensAt),
+    closesAt: iso(r.closesAt),
+    enrolled: Number(r.enrolled),
+    selfSubmitted: Number(r.selfSubmitted),
+    colleaguesInvited: Number(r.colleaguesInvited),
+    colleaguesAnswered: Number(r.colleaguesAnswered),
+  }))
 }
 
 export type SchemeFormOptions = {
@@ -590,41 +581,42 @@ function newClosingTime(current: Locked, local: string, now: Date): Outcome<Date
   return ok(closes.instant)
 }
 
+/** What a new closing time answers: the scheme's name, the time and the zone to show it in. */
+type ClosingChange = { name: string; closesAt: Date; timeZone: string }
+
 /** Closed → open with a new closing time in the future; anyone whose e-mail was withdrawn gets it now. */
 export async function reopenScheme(
   actor: Actor,
   id: string,
   closesLocal: string,
   now = new Date(),
-): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> {
-  return getDb().transaction(
-    async (tx): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> => {
-      const current = await lockScheme(tx, id)
-      if (!current) return errors.gone
-      if (schemePhase(current, now) !== 'closed' || current.status === 'draft')
-        return refuse(`“${current.name}” is not closed, so there is nothing to reopen.`)
-      const closes = newClosingTime(current, closesLocal, now)
-      if (!closes.ok) return closes
-      await tx
-        .update(schemes)
-        .set({ status: 'open', closesAt: closes.value, closedAt: null, updatedAt: now })
-        .where(eq(schemes.id, id))
-      await moveDeadline(tx, id, current.closesAt, closes.value)
-      const mail = await sendProgrammeEmails(tx, id, now)
-      await recordAudit(tx, {
-        ...auditOf(actor),
-        action: 'scheme.reopen',
-        entity: 'scheme',
-        entityId: id,
-        details: {
-          closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() },
-          activation: mail.activation,
-          programmeOpen: mail.programmeOpen,
-        },
-      })
-      return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
-    },
-  )
+): Promise<Outcome<ClosingChange>> {
+  return getDb().transaction(async (tx): Promise<Outcome<ClosingChange>> => {
+    const current = await lockScheme(tx, id)
+    if (!current) return errors.gone
+    if (schemePhase(current, now) !== 'closed' || current.status === 'draft')
+      return refuse(`“${current.name}” is not closed, so there is nothing to reopen.`)
+    const closes = newClosingTime(current, closesLocal, now)
+    if (!closes.ok) return closes
+    await tx
+      .update(schemes)
+      .set({ status: 'open', closesAt: closes.value, closedAt: null, updatedAt: now })
+      .where(eq(schemes.id, id))
+    await moveDeadline(tx, id, current.closesAt, closes.value)
+    const mail = await sendProgrammeEmails(tx, id, now)
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'scheme.reopen',
+      entity: 'scheme',
+      entityId: id,
+      details: {
+        closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() },
+        activation: mail.activation,
+        programmeOpen: mail.programmeOpen,
+      },
+    })
+    return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
+  })
 }
 
 /** A later closing time for a launched scheme that has not closed. */
@@ -633,33 +625,31 @@ export async function extendDeadline(
   id: string,
   closesLocal: string,
   now = new Date(),
-): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> {
-  return getDb().transaction(
-    async (tx): Promise<Outcome<{ name: string; closesAt: Date; timeZone: string }>> => {
-      const current = await lockScheme(tx, id)
-      if (!current) return errors.gone
-      const phase = schemePhase(current, now)
-      if (phase === 'closed')
-        return refuse(`“${current.name}” has closed. Reopen it with a new closing time instead.`)
-      if (phase === 'draft')
-        return refuse('This scheme is still a draft: change its closing time by editing it.')
-      const closes = newClosingTime(current, closesLocal, now)
-      if (!closes.ok) return closes
-      if (closes.value.getTime() <= current.closesAt.getTime())
-        return refuseField(
-          'closesAt',
-          `Choose a time after the current deadline (${formatDateTime(current.closesAt, current.timeZone)}).`,
-        )
-      await tx.update(schemes).set({ closesAt: closes.value, updatedAt: now }).where(eq(schemes.id, id))
-      await moveDeadline(tx, id, current.closesAt, closes.value)
-      await recordAudit(tx, {
-        ...auditOf(actor),
-        action: 'scheme.extend',
-        entity: 'scheme',
-        entityId: id,
-        details: { closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() } },
-      })
-      return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
-    },
-  )
+): Promise<Outcome<ClosingChange>> {
+  return getDb().transaction(async (tx): Promise<Outcome<ClosingChange>> => {
+    const current = await lockScheme(tx, id)
+    if (!current) return errors.gone
+    const phase = schemePhase(current, now)
+    if (phase === 'closed')
+      return refuse(`“${current.name}” has closed. Reopen it with a new closing time instead.`)
+    if (phase === 'draft')
+      return refuse('This scheme is still a draft: change its closing time by editing it.')
+    const closes = newClosingTime(current, closesLocal, now)
+    if (!closes.ok) return closes
+    if (closes.value.getTime() <= current.closesAt.getTime())
+      return refuseField(
+        'closesAt',
+        `Choose a time after the current deadline (${formatDateTime(current.closesAt, current.timeZone)}).`,
+      )
+    await tx.update(schemes).set({ closesAt: closes.value, updatedAt: now }).where(eq(schemes.id, id))
+    await moveDeadline(tx, id, current.closesAt, closes.value)
+    await recordAudit(tx, {
+      ...auditOf(actor),
+      action: 'scheme.extend',
+      entity: 'scheme',
+      entityId: id,
+      details: { closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() } },
+    })
+    return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
+  })
 }

@@ -1,23 +1,15 @@
 import { redirect } from 'react-router'
 import type { Route } from './+types/answer-management'
-import { ListPagination, useListHref } from '#app/components/admin-list'
+import { useListHref } from '#app/components/admin-list'
 import { Notices, PageHeader, resultFor } from '#app/components/form-kit'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import {
-  listFilterOptions,
-  listResponses,
-  revealAllowed,
-} from '#app/modules/response/response.server'
+import { loadResponseList } from '#app/modules/response/response-list.server'
 import { authoriseIdentityExport } from '#app/modules/response/export.server'
-import {
-  ExportForm,
-  ResponseFilters,
-  ResponseTable,
-} from '#app/modules/response/components/response-list'
-import { ExportIdentitiesSchema, isFiltered, parseResponseFilters } from '#app/modules/response/schemas'
+import { ExportForm, ResponseList } from '#app/modules/response/components/response-list'
+import { ExportIdentitiesSchema, parseResponseFilters } from '#app/modules/response/schemas'
 import type { RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'admin', transition: true }
@@ -35,10 +27,7 @@ const PATH = '/admin/answer-management'
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   const { query, problems } = parseResponseFilters(new URL(request.url).searchParams)
-  const [page, options] = await Promise.all([listResponses(query), listFilterOptions(query)])
-  const notices = [...problems]
-  if (page.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
-  return { query, page, ...options, notices, identitiesAllowed: revealAllowed() }
+  return await loadResponseList(query, problems)
 }
 
 /**
@@ -63,8 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AnswerManagement({ loaderData, actionData }: Route.ComponentProps) {
   const href = useListHref(PATH)
-  const { query, page, companies, schemes, schemesNeedCompany, questionnaires, notices, identitiesAllowed } =
-    loaderData
+  const { query, notices, identitiesAllowed } = loaderData
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
       <PageHeader title="Answer management">
@@ -72,21 +60,7 @@ export default function AnswerManagement({ loaderData, actionData }: Route.Compo
         answers.
       </PageHeader>
       <Notices notices={notices} />
-      <section aria-labelledby="list-title" className="flex flex-col gap-4">
-        <h2 id="list-title" className="text-lg font-semibold">
-          Responses
-        </h2>
-        <ResponseFilters
-          path={PATH}
-          query={query}
-          companies={companies}
-          schemes={schemes}
-          schemesNeedCompany={schemesNeedCompany}
-          questionnaires={questionnaires}
-        />
-        <ResponseTable rows={page.rows} path={PATH} filtered={isFiltered(query)} />
-        <ListPagination noun="responses" next={page.next} prev={page.prev} href={href} />
-      </section>
+      <ResponseList data={loaderData} path={PATH} href={href} />
       <ExportForm
         query={query}
         identitiesAllowed={identitiesAllowed}

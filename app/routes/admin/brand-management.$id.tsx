@@ -1,11 +1,10 @@
-import { Link, redirect } from 'react-router'
+import { redirect } from 'react-router'
 import type { Route } from './+types/brand-management.$id'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { refuseField } from '#app/lib/outcome'
-import { ConfirmPanel, formErrorsOf, PageHeader, resultFor } from '#app/components/form-kit'
-import { FormErrors } from '#app/components/forms'
-import { EditBrandForm } from '#app/modules/brand/components/brand-forms'
+import { loadBrandPage } from '#app/modules/brand/brand-page.server'
+import { BrandPage } from '#app/modules/brand/components/brand-page'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { deleteBrand, getBrand, updateBrand } from '#app/modules/brand/brand.server'
@@ -34,9 +33,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   // "new" is not an id: brands are created on the list page.
   if (params.id === 'new') throw redirect(`${LIST}#new-brand`)
-  const brand = await getBrand(params.id)
-  if (!brand) notFound()
-  return { brand, confirmDelete: new URL(request.url).searchParams.has('delete') }
+  const page = await loadBrandPage(params.id, new URL(request.url).searchParams)
+  if (!page) notFound()
+  return page
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -88,76 +87,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return unreadableForm()
 }
 
-export default function BrandPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { brand, confirmDelete } = loaderData
-  const updateResult = resultFor(actionData, 'update')
-  const deleteResult = resultFor(actionData, 'delete')
-  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
-  return (
-    <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-8">
-      <div className="flex flex-col gap-2">
-        <Link to={LIST} className="link self-start text-sm">
-          ← All brands
-        </Link>
-        <PageHeader title={brand.name}>
-          Used by {brand.companyCount} {brand.companyCount === 1 ? 'company' : 'companies'}. Changes show in
-          their e-mails and pages straight away.
-        </PageHeader>
-      </div>
-      <FormErrors errors={unknownErrors} />
-      {/* A refusal posted without the confirmation on screen (a stale tab) still shows its reason. */}
-      {!confirmDelete ? <FormErrors errors={formErrorsOf(deleteResult)} /> : null}
-
-      {confirmDelete ? (
-        <ConfirmPanel
-          id="delete-brand"
-          title={`Delete “${brand.name}”?`}
-          intent="delete"
-          fields={{}}
-          confirmLabel="Yes, delete the brand"
-          pendingLabel="Deleting…"
-          cancelHref="."
-          lastResult={deleteResult}
-          backLabel="Back to the brand"
-          blockedBy={
-            brand.companyCount > 0 ? (
-              <>
-                {brand.companyCount === 1
-                  ? 'One company uses this brand, so it cannot be deleted. Move that company to another brand first'
-                  : `${brand.companyCount} companies use this brand, so it cannot be deleted. Move those companies to another brand first`}{' '}
-                (on the{' '}
-                <Link className="link" to="/admin/company-management">
-                  companies page
-                </Link>
-                ).
-              </>
-            ) : null
-          }
-        >
-          <p className="text-slate-800">
-            The brand, its logo and its own e-mail wording are removed for good. This cannot be undone.
-          </p>
-        </ConfirmPanel>
-      ) : null}
-
-      {/* Keyed by the saved values: after a save the form starts again from them (and the file input empties). */}
-      <EditBrandForm key={JSON.stringify(brand)} brand={brand} lastResult={updateResult} />
-
-      {confirmDelete ? null : (
-        <section aria-labelledby="danger-title" className="card flex flex-col items-start gap-3">
-          <h2 id="danger-title" className="text-lg font-semibold">
-            Delete this brand
-          </h2>
-          <p className="text-slate-700">
-            {brand.companyCount
-              ? 'A brand can be deleted once no company uses it.'
-              : 'No company uses this brand, so it can be deleted.'}
-          </p>
-          <Link to="?delete" className="btn btn-secondary">
-            Delete brand…
-          </Link>
-        </section>
-      )}
-    </section>
-  )
+export default function BrandDetail({ loaderData, actionData }: Route.ComponentProps) {
+  return <BrandPage data={loaderData} actionData={actionData} />
 }

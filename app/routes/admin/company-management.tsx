@@ -1,25 +1,15 @@
-import { Link } from 'react-router'
-import { ListPagination, ListSearchForm, useListHref } from '#app/components/admin-list'
 import type { Route } from './+types/company-management'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { ConfirmPanel, formErrorsOf, Notices, PageHeader, resultFor } from '#app/components/form-kit'
-import { FormErrors } from '#app/components/forms'
-import { CreateCompanyForm, EditCompanyForm } from '#app/modules/company/components/company-forms'
+import { unreadableForm } from '#app/lib/form-data.server'
+import { listHref as listHrefOf } from '#app/lib/list-page.server'
+import { submitIntent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { listBrandOptions } from '#app/modules/brand/brand.server'
+import { createCompany, deleteCompany, updateCompany } from '#app/modules/company/company.server'
+import { loadCompanyList } from '#app/modules/company/company-list.server'
+import { AddCompany, CompanyList } from '#app/modules/company/components/company-list'
 import {
-  companyInUseMessage,
-  createCompany,
-  deleteCompany,
-  getCompany,
-  listCompanies,
-  updateCompany,
-} from '#app/modules/company/company.server'
-import {
-  COMPANY_SORT_LABELS,
-  COMPANY_SORTS,
   CompanyCreateSchema,
   CompanyDeleteSchema,
   CompanyUpdateSchema,
@@ -41,48 +31,12 @@ const PATH = '/admin/company-management'
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const url = new URL(request.url)
-  const query = parseCompanyListQuery(url.searchParams)
-  const editId = url.searchParams.get('edit')
-  const deleteId = url.searchParams.get('delete')
-  const [page, brandOptions, editing, deleting] = await Promise.all([
-    listCompanies(query),
-    listBrandOptions(),
-    getCompany(editId),
-    getCompany(deleteId),
-  ])
-  const notices: string[] = []
-  if (page.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
-  if ((editId && !editing) || (deleteId && !deleting))
-    notices.push('That company does not exist (it may have been deleted).')
-  return {
-    query: { q: query.q, sort: query.sort },
-    page,
-    brandOptions,
-    editing: editing ? { id: editing.id, name: editing.name, brandId: editing.brandId } : null,
-    deleting: deleting
-      ? {
-          id: deleting.id,
-          name: deleting.name,
-          blockedBy:
-            deleting.employeeCount || deleting.schemeCount
-              ? companyInUseMessage(deleting.name, deleting.employeeCount, deleting.schemeCount)
-              : null,
-        }
-      : null,
-    notices,
-  }
+  const { searchParams } = new URL(request.url)
+  const query = parseCompanyListQuery(searchParams)
+  return await loadCompanyList(query, { edit: searchParams.get('edit'), delete: searchParams.get('delete') })
 }
 
-/** The list as it was, without the edit/delete state: where a finished change returns to. */
-function listHref(request: Request) {
-  const url = new URL(request.url)
-  url.searchParams.delete('edit')
-  url.searchParams.delete('delete')
-  url.searchParams.delete('index')
-  const search = url.searchParams.toString()
-  return search ? `${PATH}?${search}` : PATH
-}
+const listHref = (request: Request) => listHrefOf(request, PATH, ['edit', 'delete'])
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
@@ -143,13 +97,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function CompanyManagement({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, query, brandOptions, editing, deleting, notices } = loaderData
+  const { brandOptions, deleting, notices } = loaderData
   const href = useListHref(PATH)
   const deleteResult = resultFor(actionData, 'delete')
-  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
-  // A refused delete posted without the confirmation on screen (a stale tab) still shows its reason.
-  const orphanDeleteErrors = !deleting ? formErrorsOf(deleteResult) : undefined
-
   return (
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
       <PageHeader title="Companies">
@@ -157,8 +107,11 @@ export default function CompanyManagement({ loaderData, actionData }: Route.Comp
         pages.
       </PageHeader>
       <Notices notices={notices} />
-      <FormErrors errors={unknownErrors ?? orphanDeleteErrors} />
-
+      {/* A refused delete posted without the confirmation on screen (a stale tab) still shows its reason. */}
+      <UnknownIntentErrors
+        actionData={actionData}
+        fallback={!deleting ? formErrorsOf(deleteResult) : undefined}
+      />
       {deleting ? (
         <ConfirmPanel
           key={deleting.id}
@@ -175,127 +128,8 @@ export default function CompanyManagement({ loaderData, actionData }: Route.Comp
           <p className="text-slate-800">The company is removed for good. This cannot be undone.</p>
         </ConfirmPanel>
       ) : null}
-
-      <section aria-labelledby="create-title" className="card flex flex-col gap-4">
-        <h2 id="create-title" className="text-lg font-semibold">
-          Add a company
-        </h2>
-        {brandOptions.length ? (
-          <CreateCompanyForm brandOptions={brandOptions} lastResult={resultFor(actionData, 'create')} />
-        ) : (
-          <p className="text-slate-700">
-            A company needs a brand.{' '}
-            <Link className="link" to="/admin/brand-management#new-brand">
-              Create a brand first
-            </Link>
-            .
-          </p>
-        )}
-      </section>
-
-      <section aria-labelledby="list-title" className="flex flex-col gap-4">
-        <h2 id="list-title" className="text-lg font-semibold">
-          All companies
-        </h2>
-        <ListSearchForm
-          path={PATH}
-          noun="companies"
-          q={query.q}
-          sort={query.sort}
-          sorts={COMPANY_SORTS}
-          sortLabels={COMPANY_SORT_LABELS}
-        />
-        {page.rows.length ? (
-          <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">
-                Companies{query.q ? ` matching “${query.q}”` : ''}, sorted by{' '}
-                {COMPANY_SORT_LABELS[query.sort]}
-              </caption>
-              <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Name
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Brand
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Created
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200">
-                {page.rows.map((row) =>
-                  editing?.id === row.id ? (
-                    <tr key={row.id} className="bg-indigo-50/40">
-                      <td colSpan={4} className="px-4 py-4">
-                        <EditCompanyForm
-                          company={editing}
-                          brandOptions={brandOptions}
-                          lastResult={resultFor(actionData, 'update')}
-                          cancelHref={href({ edit: null })}
-                        />
-                      </td>
-                    </tr>
-                  ) : (
-                    <tr key={row.id}>
-                      <th scope="row" className="px-4 py-3 font-medium text-slate-900">
-                        {row.name}
-                      </th>
-                      <td className="px-4 py-3">
-                        <Link className="link" to={`/admin/brand-management/${row.brandId}`}>
-                          {row.brandName}
-                        </Link>
-                      </td>
-                      <td className="px-4 py-3 text-slate-700">
-                        <time dateTime={row.createdAt}>{row.createdAt.slice(0, 10)}</time>
-                      </td>
-                      <td className="px-4 py-3">
-                        <div className="flex gap-3">
-                          <Link className="link" to={href({ edit: row.id, delete: null })}>
-                            Edit<span className="sr-only"> {row.name}</span>
-                          </Link>
-                          <Link className="link text-red-800" to={href({ delete: row.id, edit: null })}>
-                            Delete<span className="sr-only"> {row.name}</span>
-                          </Link>
-                        </div>
-                      </td>
-                    </tr>
-                  ),
-                )}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p className="card text-slate-700">
-            {query.q
-              ? `No company’s name contains “${query.q}”.`
-              : 'There are no companies yet. Add the first one above.'}
-          </p>
-        )}
-        {/* An edit link for a row on another page still opens its form. */}
-        {editing && !page.rows.some((r) => r.id === editing.id) ? (
-          <div className="card">
-            <EditCompanyForm
-              company={editing}
-              brandOptions={brandOptions}
-              lastResult={resultFor(actionData, 'update')}
-              cancelHref={href({ edit: null })}
-            />
-          </div>
-        ) : null}
-        <ListPagination
-          noun="companies"
-          reset={{ edit: null, delete: null }}
-          next={page.next}
-          prev={page.prev}
-          href={href}
-        />
-      </section>
+      <AddCompany brandOptions={brandOptions} actionData={actionData} />
+      <CompanyList data={loaderData} path={PATH} href={href} actionData={actionData} />
     </section>
   )
 }

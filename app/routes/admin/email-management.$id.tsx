@@ -8,9 +8,9 @@ import { FormErrors } from '#app/components/forms'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { TemplateEditor } from '#app/modules/email/components/template-editor'
+import { loadTemplatePage } from '#app/modules/email/template-page.server'
 import {
   createOverride,
-  getTemplateEditor,
   restoreDefault,
   saveTemplate,
   sendTestEmail,
@@ -46,10 +46,9 @@ const LIST = '/admin/email-management'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const target = parseTemplateId(params.id)
-  const editor = target && (await getTemplateEditor(target.key, target.brandId))
-  if (!editor) notFound()
-  return { editor, confirmRestore: new URL(request.url).searchParams.has('restore') }
+  const page = await loadTemplatePage(params.id, new URL(request.url).searchParams)
+  if (!page) notFound()
+  return page
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

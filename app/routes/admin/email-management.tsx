@@ -3,14 +3,12 @@ import type { Route } from './+types/email-management'
 import { Notices, PageHeader } from '#app/components/form-kit'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { listBrandOptions } from '#app/modules/brand/brand.server'
 import { DeliveryOffNotice } from '#app/modules/email/components/delivery-off'
 import { EmailTabs } from '#app/modules/email/components/email-tabs'
 import { OutboxList } from '#app/modules/email/components/outbox-list'
 import { TemplateList } from '#app/modules/email/components/template-list'
-import { listOutbox, listTemplateSummaries, outboxCounts } from '#app/modules/email/template-editing.server'
-import { emailDeliveryConfigured } from '#app/modules/email/outbox.server'
-import { parseEmailListQuery, RECIPIENT_PREFIX_MIN } from '#app/modules/email/schemas'
+import { loadEmailPage } from '#app/modules/email/email-list.server'
+import { parseEmailListQuery } from '#app/modules/email/schemas'
 import type { RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'admin', transition: true }
@@ -26,37 +24,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'E-mail management · Pa
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const query = parseEmailListQuery(new URL(request.url).searchParams)
-  if (query.tab === 'outbox') {
-    const [page, counts] = await Promise.all([listOutbox(query), outboxCounts()])
-    const notices: string[] = []
-    if (page.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
-    if (page.recipientTooShort)
-      notices.push(
-        `A recipient prefix needs at least ${RECIPIENT_PREFIX_MIN} characters before the *, such as anna*.`,
-      )
-    return {
-      tab: 'outbox' as const,
-      query: { state: query.state ?? '', template: query.template ?? '', to: query.to },
-      page,
-      counts,
-      notices,
-      deliveryOff: !emailDeliveryConfigured(),
-    }
-  }
-  const [summaries, brandOptions] = await Promise.all([
-    listTemplateSummaries(query.brand ?? null),
-    listBrandOptions(),
-  ])
-  return {
-    tab: 'templates' as const,
-    summaries,
-    brandOptions,
-    notices:
-      query.brand && !summaries.brand
-        ? ['That brand does not exist (it may have been deleted).']
-        : ([] as string[]),
-  }
+  return await loadEmailPage(parseEmailListQuery(new URL(request.url).searchParams))
 }
 
 // Nothing is changed from the list itself (templates and messages change on their own pages), but
@@ -75,15 +43,7 @@ export default function EmailManagement({ loaderData }: Route.ComponentProps) {
       <EmailTabs current={loaderData.tab} />
       <Notices notices={loaderData.notices} />
       {loaderData.tab === 'outbox' && loaderData.deliveryOff ? <DeliveryOffNotice /> : null}
-      {loaderData.tab === 'outbox' ? (
-        <OutboxList page={loaderData.page} counts={loaderData.counts} query={loaderData.query} />
-      ) : (
-        <TemplateList
-          rows={loaderData.summaries.rows}
-          brand={loaderData.summaries.brand}
-          brandOptions={loaderData.brandOptions}
-        />
-      )}
+      {loaderData.tab === 'outbox' ? <OutboxList data={loaderData} /> : <TemplateList data={loaderData} />}
     </section>
   )
 }

@@ -1,8 +1,8 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
 import type { Route } from './+types/questionnaire-management'
-import { ListPagination, useListHref } from '#app/components/admin-list'
-import { ConfirmPanel, formErrorsOf, Notices, PageHeader, resultFor } from '#app/components/form-kit'
+import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
+import { formErrorsOf, Notices, PageHeader, resultFor } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
@@ -10,20 +10,18 @@ import { clipText, withoutControlCharacters } from '#app/lib/text-rules'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import {
-  CreateQuestionnaireForm,
-  ImportQuestionnaireForm,
-  QuestionnaireFilters,
-  QuestionnaireTable,
+  AddQuestionnaire,
+  ArchiveConfirm,
+  QuestionnaireList,
 } from '#app/modules/questionnaire/components/questionnaire-list'
 import { IMPORT_MAX_BYTES, readQuestionnaireFile } from '#app/modules/questionnaire/format.server'
 import {
   archiveQuestionnaire,
   createQuestionnaire,
   duplicateQuestionnaire,
-  getQuestionnaire,
   importQuestionnaire,
-  listQuestionnaires,
 } from '#app/modules/questionnaire/questionnaire.server'
+import { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
 import {
   parseQnListQuery,
   QN_MESSAGES,
@@ -47,30 +45,7 @@ const PATH = '/admin/questionnaire-management'
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const query = parseQnListQuery(new URL(request.url).searchParams)
-  const [page, archiving] = await Promise.all([
-    listQuestionnaires(query),
-    query.archive ? getQuestionnaire(query.archive) : null,
-  ])
-  const notices: string[] = []
-  if (page.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
-  if (query.archive && !archiving) notices.push('That questionnaire does not exist (any more).')
-  const openUse = archiving?.schemes.filter((s) => s.phase === 'open') ?? []
-  return {
-    query: { q: query.q, status: query.status ?? '', sort: query.sort },
-    page,
-    archiving: archiving
-      ? {
-          id: archiving.id,
-          title: archiving.title,
-          version: archiving.version,
-          status: archiving.status,
-          openSchemes: openUse.map((s) => s.name),
-        }
-      : null,
-    notices,
-    importMaxBytes: IMPORT_MAX_BYTES,
-  }
+  return await loadQuestionnaireList(parseQnListQuery(new URL(request.url).searchParams))
 }
 
 function importRefused(problems: string[]) {
@@ -164,12 +139,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function QuestionnaireManagement({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, query, archiving, notices, importMaxBytes } = loaderData
+  const { archiving, notices, importMaxBytes } = loaderData
   const href = useListHref(PATH)
-  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
-  const filtered = Boolean(query.q || query.status)
-  const cancelHref = href({ archive: null })
-
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
       <PageHeader title="Questionnaires">
@@ -177,65 +148,17 @@ export default function QuestionnaireManagement({ loaderData, actionData }: Rout
         questionnaire a scheme uses makes a new version and leaves the old one, and its answers, as they are.
       </PageHeader>
       <Notices notices={notices} />
-      <FormErrors errors={unknownErrors} />
+      <UnknownIntentErrors actionData={actionData} />
       <FormErrors errors={actionData?.intent === 'duplicate' ? formErrorsOf(actionData.result) : undefined} />
-
       {archiving ? (
-        <ConfirmPanel
-          id="archive-questionnaire"
-          title={`Archive “${archiving.title}” (version ${archiving.version})?`}
-          intent="archive"
-          fields={{ questionnaireId: archiving.id }}
-          confirmLabel="Archive"
-          pendingLabel="Archiving…"
-          cancelHref={cancelHref}
+        <ArchiveConfirm
+          archiving={archiving}
+          cancelHref={href({ archive: null })}
           lastResult={resultFor(actionData, 'archive')}
-          blockedBy={
-            archiving.status === 'archived'
-              ? 'This questionnaire is already archived.'
-              : archiving.openSchemes.length
-                ? `The open scheme${archiving.openSchemes.length === 1 ? '' : 's'} ${archiving.openSchemes.map((n) => `“${n}”`).join(', ')} ${archiving.openSchemes.length === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${archiving.openSchemes.length === 1 ? 'that scheme closes' : 'they close'}.`
-                : undefined
-          }
-        >
-          <p className="text-slate-800">
-            No new scheme can use an archived questionnaire. Schemes that already use it, and their answers
-            and reports, stay as they are.
-          </p>
-        </ConfirmPanel>
+        />
       ) : null}
-
-      <section aria-labelledby="list-title" className="flex flex-col gap-4">
-        <h2 id="list-title" className="text-lg font-semibold">
-          All questionnaires
-        </h2>
-        <QuestionnaireFilters path={PATH} query={query} />
-        {page.rows.length ? (
-          <QuestionnaireTable rows={page.rows} archiveHref={(id) => href({ archive: id })} />
-        ) : (
-          <p className="card text-slate-700">
-            {filtered
-              ? 'No questionnaire matches this search and this status.'
-              : 'There are no questionnaires yet. Create the first one below, or import a file.'}
-          </p>
-        )}
-        <ListPagination noun="questionnaires" next={page.next} prev={page.prev} href={href} />
-      </section>
-
-      <div className="grid gap-6 lg:grid-cols-2">
-        <section aria-labelledby="create-title" className="card flex flex-col gap-4">
-          <h2 id="create-title" className="text-lg font-semibold">
-            Create a questionnaire
-          </h2>
-          <CreateQuestionnaireForm lastResult={resultFor(actionData, 'create')} />
-        </section>
-        <section aria-labelledby="import-title" className="card flex flex-col gap-4">
-          <h2 id="import-title" className="text-lg font-semibold">
-            Import a questionnaire
-          </h2>
-          <ImportQuestionnaireForm lastResult={resultFor(actionData, 'import')} maxBytes={importMaxBytes} />
-        </section>
-      </div>
+      <QuestionnaireList data={loaderData} path={PATH} href={href} />
+      <AddQuestionnaire importMaxBytes={importMaxBytes} actionData={actionData} />
     </section>
   )
 }

@@ -1,16 +1,15 @@
 import { Link } from 'react-router'
-import { ListPagination, useListHref } from '#app/components/admin-list'
 import type { Route } from './+types/scheme-management'
-import { instantToZonedTime } from '#app/lib/dates'
+import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
+import { Notices, PageHeader, resultFor } from '#app/components/form-kit'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
-import { formErrorsOf, Notices, PageHeader, resultFor } from '#app/components/form-kit'
-import { FormErrors } from '#app/components/forms'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { CreateSchemeForm } from '#app/modules/scheme/components/scheme-forms'
-import { SchemeFilters, SchemeTable } from '#app/modules/scheme/components/scheme-list'
-import { createScheme, getSchemeFormOptions, listSchemes } from '#app/modules/scheme/scheme.server'
+import { SchemeList } from '#app/modules/scheme/components/scheme-list'
+import { createScheme } from '#app/modules/scheme/scheme.server'
+import { loadSchemeList } from '#app/modules/scheme/scheme-list.server'
 import { parseSchemeListQuery, SchemeCreateSchema, schemeInputOf } from '#app/modules/scheme/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
@@ -20,7 +19,6 @@ export const handle: RouteHandle = { layout: 'admin', transition: true }
 export const meta: Route.MetaFunction = () => [{ title: 'Scheme management · Panorama admin' }]
 
 const PATH = '/admin/scheme-management'
-const DAY = 24 * 60 * 60 * 1000
 
 /**
  * The schemes page: every scheme with its phase, company, dates and progress (one statement per
@@ -29,21 +27,7 @@ const DAY = 24 * 60 * 60 * 1000
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const query = parseSchemeListQuery(new URL(request.url).searchParams)
-  const [page, options] = await Promise.all([listSchemes(query), getSchemeFormOptions()])
-  // A suggestion for a new scheme: from tomorrow 09:00 to four weeks later 17:00 (UTC until changed).
-  const tomorrow = new Date(Date.now() + DAY)
-  return {
-    query: { q: query.q, company: query.company ?? '', phase: query.phase ?? '', sort: query.sort },
-    page,
-    options,
-    defaults: {
-      timeZone: 'UTC',
-      opensAt: `${instantToZonedTime(tomorrow, 'UTC').slice(0, 10)}T09:00`,
-      closesAt: `${instantToZonedTime(new Date(tomorrow.getTime() + 28 * DAY), 'UTC').slice(0, 10)}T17:00`,
-    },
-    notices: page.staleCursor ? ['That page link is out of date, so the first page is shown.'] : [],
-  }
+  return await loadSchemeList(parseSchemeListQuery(new URL(request.url).searchParams))
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -66,11 +50,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SchemeManagement({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, query, options, defaults, notices } = loaderData
+  const { options, defaults, notices } = loaderData
   const href = useListHref(PATH)
-  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
   const ready = options.companies.length > 0 && options.questionnaires.length > 0
-  const filtered = Boolean(query.q || query.company || query.phase)
 
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
@@ -79,26 +61,9 @@ export default function SchemeManagement({ loaderData, actionData }: Route.Compo
         colleagues to answer it about them, between two dates.
       </PageHeader>
       <Notices notices={notices} />
-      <FormErrors errors={unknownErrors} />
+      <UnknownIntentErrors actionData={actionData} />
 
-      <section aria-labelledby="list-title" className="flex flex-col gap-4">
-        <h2 id="list-title" className="text-lg font-semibold">
-          All schemes
-        </h2>
-        <SchemeFilters path={PATH} query={query} companies={options.companies} />
-        {page.rows.length ? (
-          <SchemeTable rows={page.rows} />
-        ) : (
-          <p className="card text-slate-700">
-            {filtered
-              ? 'No scheme matches this search and these filters.'
-              : ready
-                ? 'There are no schemes yet. Create the first one below.'
-                : 'There are no schemes yet. A scheme needs a company and a published questionnaire first (see below).'}
-          </p>
-        )}
-        <ListPagination noun="schemes" next={page.next} prev={page.prev} href={href} />
-      </section>
+      <SchemeList data={loaderData} path={PATH} href={href} />
 
       <section aria-labelledby="create-title" id="new-scheme" className="card flex flex-col gap-4">
         <h2 id="create-title" className="text-lg font-semibold">

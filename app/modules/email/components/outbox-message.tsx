@@ -1,30 +1,13 @@
 import { Form } from 'react-router'
 import { formErrorsOf, usePendingIntent, type FormResult } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
-import type { OutboxStatus } from '#db/enums'
+import type { PageData } from '#app/lib/page-data'
 import { TEMPLATE_LABELS } from '../schemas'
-import type { TemplateKey } from '../templates'
+import type { getOutboxMessage } from '../template-editing.server'
 import { OutboxState } from './outbox-state'
 
-type Message = {
-  id: string
-  recipient: string
-  templateKey: TemplateKey
-  brandName: string | null
-  senderName: string | null
-  status: OutboxStatus
-  leaseExpired: boolean
-  attempts: number
-  lastError: string | null
-  createdAt: string
-  sentAt: string | null
-  nextAttemptAt: string
-  bodyErasedAt: string | null
-  linkExpiresAt: string | null
-  html: string
-  text: string
-  retry: { allowed: true } | { allowed: false; reason: string }
-}
+/** The page's message, as the domain function that builds the page returns it (ADR 033). */
+type Message = PageData<typeof getOutboxMessage>
 
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—')
 

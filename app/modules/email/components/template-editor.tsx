@@ -1,36 +1,15 @@
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { possessive } from '#app/lib/words'
 import { resultFor, useConformForm, usePendingIntent, type IntentReply } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
+import type { PageData } from '#app/lib/page-data'
 import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
-import {
-  codePlaceholders,
-  LINK_LABELS,
-  renderTemplate,
-  TEMPLATE_PLACEHOLDERS,
-  type TemplateKey,
-} from '../templates'
+import { codePlaceholders, LINK_LABELS, renderTemplate, TEMPLATE_PLACEHOLDERS } from '../templates'
+import type { loadTemplatePage } from '../template-page.server'
 
-type Content = { id: string | null; subject: string; body: string; html: string | null }
-
-type EditorData = {
-  key: TemplateKey
-  brand: {
-    id: string
-    name: string
-    primaryColor: string
-    accentColor: string
-    senderName: string | null
-    logoUrl: string | null
-  } | null
-  fallback: Content
-  own: Content | null
-  /** What in the wording shown breaks the rules for one-time codes and images (ADR 026). */
-  problems: string[]
-  appUrl: string
-}
+type EditorData = PageData<typeof loadTemplatePage>['editor']
 
 /** What each placeholder is filled with, in an admin's words. */
 const PLACEHOLDER_HELP: Record<string, string> = {
@@ -160,46 +139,19 @@ export function TemplateEditor({
             />
             <ErrorList id={fields.subject.errorId} errors={fields.subject.errors} />
           </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor={fields.body.id} className="label">
-              Text body
-            </label>
-            <textarea
-              {...getTextareaProps(fields.body, { ariaDescribedBy: 'body-help' })}
-              key={fields.body.key}
-              rows={14}
-              maxLength={BODY_MAX}
-              className="input font-mono text-sm"
-            />
-            <p id="body-help" className="text-sm text-slate-600">
-              The plain-text part. Separate paragraphs with a blank line. Without an HTML body, the HTML part
-              is made from this text, with {'{{link}}'} on its own line as a button.
-            </p>
-            <ErrorList id={fields.body.errorId} errors={fields.body.errors} />
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor={fields.html.id} className="label">
-              HTML body (optional)
-            </label>
-            <textarea
-              {...getTextareaProps(fields.html, { ariaDescribedBy: 'html-help' })}
-              key={fields.html.key}
-              rows={10}
-              maxLength={HTML_MAX}
-              className="input font-mono text-sm"
-            />
-            <p id="html-help" className="text-sm text-slate-600">
-              Leave blank to make it from the text body. Allowed: paragraphs, headings, lists, links (https,
-              mailto), bold and italic, simple tables, images from this portal (such as a brand logo) or
-              inline, and a few inline styles (colours, alignment, sizes). Anything else, such as scripts,
-              forms or event handlers, is removed when you save. Placeholder values are always inserted as
-              text.
-              {codePlaceholders(editor.key).length
-                ? ' {{link}} carries the reader’s one-time code, so it may stand only as a link’s whole address (href="{{link}}") or as text.'
-                : null}
-            </p>
-            <ErrorList id={fields.html.errorId} errors={fields.html.errors} />
-          </div>
+          <BodyField field={fields.body} label="Text body" rows={14} max={BODY_MAX}>
+            The plain-text part. Separate paragraphs with a blank line. Without an HTML body, the HTML part is
+            made from this text, with {'{{link}}'} on its own line as a button.
+          </BodyField>
+          <BodyField field={fields.html} label="HTML body (optional)" rows={10} max={HTML_MAX}>
+            Leave blank to make it from the text body. Allowed: paragraphs, headings, lists, links (https,
+            mailto), bold and italic, simple tables, images from this portal (such as a brand logo) or inline,
+            and a few inline styles (colours, alignment, sizes). Anything else, such as scripts, forms or
+            event handlers, is removed when you save. Placeholder values are always inserted as text.
+            {codePlaceholders(editor.key).length
+              ? ' {{link}} carries the reader’s one-time code, so it may stand only as a link’s whole address (href="{{link}}") or as text.'
+              : null}
+          </BodyField>
           <div>
             <button type="submit" className="btn btn-primary" disabled={saving}>
               {saving ? 'Saving…' : usesDefault ? `Save as ${possessive(editor.brand!.name)} own` : 'Save'}
@@ -304,6 +256,41 @@ export function TemplateEditor({
           </p>
         )}
       </section>
+    </div>
+  )
+}
+
+/** A body of the template: a labelled textarea with its help (`<name>-help`) and its errors. */
+function BodyField({
+  field,
+  label,
+  rows,
+  max,
+  children,
+}: {
+  field: Parameters<typeof getTextareaProps>[0]
+  label: string
+  rows: number
+  max: number
+  children: ReactNode
+}) {
+  const helpId = `${field.name}-help`
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={field.id} className="label">
+        {label}
+      </label>
+      <textarea
+        {...getTextareaProps(field, { ariaDescribedBy: helpId })}
+        key={field.key}
+        rows={rows}
+        maxLength={max}
+        className="input font-mono text-sm"
+      />
+      <p id={helpId} className="text-sm text-slate-600">
+        {children}
+      </p>
+      <ErrorList id={field.errorId} errors={field.errors} />
     </div>
   )
 }

@@ -2,34 +2,14 @@ import { Link } from 'react-router'
 import { possessive } from '#app/lib/words'
 import { formatDate } from '#app/lib/dates'
 import { INVITE_STATUS_LABELS, inviteStatusOf, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
-import type { AssignmentStatus, Relationship } from '#db/enums'
-import type { SchemePhase } from '#app/modules/scheme/state'
+import type { EmployeeProgramme, EmployeeRating } from '../employee.server'
 import { PHASE_LABELS } from '#app/modules/scheme/schemas'
 import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/assignment/status-labels'
 
 /** An employee's schemes (self-assessment, colleagues, report) and the feedback asked of them. */
 
-type Programme = {
-  schemeId: string
-  schemeName: string
-  companyName: string
-  phase: SchemePhase
-  closesAt: string
-  timeZone: string
-  selfStatus: AssignmentStatus | null
-  responseId: string | null
-  invited: number
-  answered: number
-}
-
-type Rating = {
-  assignmentId: string
-  schemeName: string
-  subjectId: string
-  subjectName: string
-  relationship: Relationship
-  status: AssignmentStatus
-}
+type Programme = EmployeeProgramme
+type Rating = EmployeeRating
 
 export function EmployeeProgrammes({
   employeeId,

@@ -1,6 +1,5 @@
-import { FilterSelect } from '#app/components/admin-list'
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
 import {
   useConformForm,
   usePendingIntent,
@@ -9,18 +8,13 @@ import {
 } from '#app/components/form-kit'
 import { Field, FormErrors, SelectField } from '#app/components/forms'
 import {
-  EMPLOYEE_SORT_LABELS,
-  EMPLOYEE_SORTS,
   EMPLOYEE_STATE_LABELS,
-  EMPLOYEE_STATES,
   EmployeeCreateSchema,
   EmployeeUpdateSchema,
-  type EmployeeListQuery,
   type EmployeeState,
 } from '#app/modules/employee/schemas'
 
 type Option = { id: string; name: string }
-type SchemeOption = { id: string; name: string; companyName: string }
 
 const choices = (options: Option[]) => options.map((o) => ({ value: o.id, label: o.name }))
 
@@ -149,104 +143,6 @@ export function EditEmployeeForm({
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save details'}
         </button>
-      </div>
-    </Form>
-  )
-}
-
-/** The list's search, filters and sort: a GET form, so every state is a link. */
-export function EmployeeFilters({
-  path,
-  query,
-  companies,
-  schemes,
-  schemesNeedCompany,
-}: {
-  path: string
-  query: Pick<EmployeeListQuery, 'q' | 'company' | 'scheme' | 'state' | 'sort'>
-  companies: Option[]
-  schemes: SchemeOption[]
-  /** Too many schemes to list at once: the company filter narrows them. */
-  schemesNeedCompany: boolean
-}) {
-  const filtered = Boolean(query.q || query.company || query.scheme || query.state)
-  return (
-    <Form
-      key={`${query.q}|${query.company}|${query.scheme}|${query.state}|${query.sort}`}
-      method="get"
-      role="search"
-      aria-label="Search employees"
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
-    >
-      <div className="flex flex-col gap-1">
-        <label htmlFor="employees-search" className="label">
-          Search by name or e-mail
-        </label>
-        <input
-          id="employees-search"
-          type="search"
-          name="q"
-          defaultValue={query.q}
-          maxLength={100}
-          className="input"
-        />
-      </div>
-      <FilterSelect
-        id="employees-company"
-        name="company"
-        label="Company"
-        value={query.company}
-        anyLabel="All companies"
-        options={companies.map((c) => ({ value: c.id, label: c.name }))}
-      />
-      <div className="flex flex-col gap-1">
-        <label htmlFor="employees-scheme" className="label">
-          Scheme
-        </label>
-        <select
-          id="employees-scheme"
-          name="scheme"
-          defaultValue={query.scheme}
-          className="input"
-          aria-describedby={schemesNeedCompany ? 'employees-scheme-help' : undefined}
-        >
-          <option value="">Any scheme</option>
-          {schemes.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name} ({s.companyName})
-            </option>
-          ))}
-        </select>
-        {schemesNeedCompany ? (
-          <p id="employees-scheme-help" className="text-xs text-slate-600">
-            Choose a company first to list its schemes.
-          </p>
-        ) : null}
-      </div>
-      <FilterSelect
-        id="employees-state"
-        name="state"
-        label="State"
-        value={query.state}
-        anyLabel="Any state"
-        options={EMPLOYEE_STATES.map((s) => ({ value: s, label: EMPLOYEE_STATE_LABELS[s] }))}
-      />
-      <FilterSelect
-        id="employees-sort"
-        name="sort"
-        label="Sort by"
-        value={query.sort}
-        options={EMPLOYEE_SORTS.map((s) => ({ value: s, label: EMPLOYEE_SORT_LABELS[s] }))}
-      />
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className="btn btn-secondary">
-          Show
-        </button>
-        {filtered ? (
-          <Link className="link" to={`${path}?${new URLSearchParams({ sort: query.sort })}`}>
-            Clear filters
-          </Link>
-        ) : null}
       </div>
     </Form>
   )

@@ -1,17 +1,18 @@
 import { Form, Link } from 'react-router'
 import {
   ConfirmPanel,
+  formErrorsOf,
   Notices,
   PageHeader,
+  resultFor,
   usePendingIntent,
   useResetAfterSuccess,
   type IntentReply,
 } from '#app/components/form-kit'
-import { ErrorList, FormErrors } from '#app/components/forms'
-import { QUESTION_KINDS, type QuestionKind, type QuestionnaireStatus } from '#db/enums'
-import type { QuestionOptions } from '#db/schema/questionnaires'
+import { ErrorList, Field, FormErrors } from '#app/components/forms'
+import type { PageData } from '#app/lib/page-data'
+import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
-import type { SchemePhase } from '#app/modules/scheme/state'
 import {
   CATEGORY_MAX,
   INTRO_MAX,
@@ -23,6 +24,7 @@ import {
   SECTION_TITLE_MAX,
   TITLE_MAX,
 } from '../schemas'
+import type { loadQuestionnairePage } from '../builder-page.server'
 import { QuestionnairePreview } from './preview'
 import { StatusBadge } from './questionnaire-list'
 
@@ -32,51 +34,19 @@ import { StatusBadge } from './questionnaire-list'
  * form it came from, found by its intent and the id it named.
  */
 
-type Question = {
-  id: string
-  kind: QuestionKind
-  text: string
-  raterText: string
-  category: string
-  required: boolean
-  options: QuestionOptions
-}
-type Section = { id: string; title: string; questions: Question[] }
-
-export type BuilderData = {
-  questionnaire: {
-    id: string
-    title: string
-    intro: string
-    status: QuestionnaireStatus
-    version: number
-    sections: Section[]
-    schemes: Array<{ id: string; name: string; phase: SchemePhase }>
-    versions: Array<{ id: string; version: number; status: QuestionnaireStatus }>
-    competencies: string[]
-  }
-  blockers: string[]
-  preview: 'self' | 'colleague' | null
-  previewName: string
-  confirm: 'publish' | 'archive' | 'new-version' | 'revert-to-draft' | null
-  deleting: { id: string; title: string; questions: number } | null
-  notices: string[]
-}
+export type BuilderData = PageData<typeof loadQuestionnairePage>
+type Section = BuilderData['questionnaire']['sections'][number]
+type Question = Section['questions'][number]
 
 const PATH = '/admin/questionnaire-management'
 
 /** The result of the action if it answered this intent for this item (by the id the form posted). */
 function replyFor(actionData: IntentReply, intent: string, key?: [string, string]) {
-  if (actionData?.intent !== intent) return undefined
-  if (key) {
-    const posted = actionData.result.initialValue?.[key[0]]
-    if (posted !== key[1]) return undefined
-  }
-  return actionData.result
+  const result = resultFor(actionData, intent)
+  return key && result?.initialValue?.[key[0]] !== key[1] ? undefined : result
 }
 const fieldErrors = (result: ReturnType<typeof replyFor>, field: string) =>
   result?.error?.[field] ?? undefined
-const formErrors = (result: ReturnType<typeof replyFor>) => result?.error?.[''] ?? undefined
 const allErrors = (result: ReturnType<typeof replyFor>) =>
   result?.error ? Object.values(result.error).flatMap((e) => e ?? []) : undefined
 
@@ -112,7 +82,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
   const newest = qn.versions[0]
   const isNewest = newest?.id === qn.id
   const used = qn.schemes.length > 0
-  const unknownErrors = actionData?.intent === 'unknown' ? formErrors(actionData.result) : undefined
+  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
 
   if (preview) return <QuestionnairePreview data={data} />
 
@@ -178,9 +148,9 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
         </p>
         <FormErrors
           errors={[
-            ...(formErrors(replyFor(actionData, 'new-version')) ?? []),
-            ...(formErrors(replyFor(actionData, 'revert-to-draft')) ?? []),
-            ...(formErrors(replyFor(actionData, 'duplicate')) ?? []),
+            ...(formErrorsOf(replyFor(actionData, 'new-version')) ?? []),
+            ...(formErrorsOf(replyFor(actionData, 'revert-to-draft')) ?? []),
+            ...(formErrorsOf(replyFor(actionData, 'duplicate')) ?? []),
           ]}
         />
         <div className="flex flex-wrap gap-3">
@@ -382,7 +352,7 @@ function DetailsForm({ qn, actionData }: { qn: BuilderData['questionnaire']; act
       </h2>
       <Form method="post" preventScrollReset className="flex flex-col gap-4">
         <input type="hidden" name="intent" value="details" />
-        <FormErrors errors={formErrors(result)} />
+        <FormErrors errors={formErrorsOf(result)} />
         <div className="flex flex-col gap-1">
           <label htmlFor="qn-title" className="label">
             Title
@@ -567,6 +537,7 @@ function SectionCard({
   )
 }
 
+/** A required text field of the builder, on the form kit's {@link Field}. */
 function TextInput({
   id,
   name,
@@ -586,32 +557,13 @@ function TextInput({
   help?: string
   list?: string
 }) {
-  const describedBy = [help ? `${id}-help` : '', errors?.length ? `${id}-error` : '']
-    .filter(Boolean)
-    .join(' ')
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        className="input"
-        required
-        maxLength={max}
-        defaultValue={defaultValue}
-        list={list}
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={describedBy || undefined}
-      />
-      {help ? (
-        <p id={`${id}-help`} className="text-sm text-slate-600">
-          {help}
-        </p>
-      ) : null}
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
+    <Field
+      label={label}
+      inputProps={{ id, name, required: true, maxLength: max, defaultValue, list }}
+      errors={errors}
+      help={help}
+    />
   )
 }
 
@@ -634,6 +586,53 @@ function KindSelect({ id, defaultValue }: { id: string; defaultValue?: QuestionK
 
 const RATER_HELP = 'Write {{name}} where the person’s name goes, e.g. “{{name}} listens carefully.”'
 
+/**
+ * A question's competency and its two wordings: blank with their help when adding one, filled in
+ * when editing it (the colleague wording keeps its help: the {{name}} rule is easy to forget).
+ */
+function WordingFields({
+  base,
+  result,
+  question,
+}: {
+  base: string
+  result: ReturnType<typeof replyFor>
+  question?: Question
+}) {
+  return (
+    <>
+      <TextInput
+        id={`${base}-category`}
+        name="category"
+        label="Competency"
+        max={CATEGORY_MAX}
+        list="competencies"
+        defaultValue={question?.category}
+        errors={fieldErrors(result, 'category')}
+        help={question ? undefined : 'Pick one or type a new one: the report charts by it.'}
+      />
+      <TextInput
+        id={`${base}-text`}
+        name="text"
+        label="Self wording"
+        max={QUESTION_TEXT_MAX}
+        defaultValue={question?.text}
+        errors={fieldErrors(result, 'text')}
+        help={question ? undefined : 'As the person answers about themselves: “I listen carefully.”'}
+      />
+      <TextInput
+        id={`${base}-rater`}
+        name="raterText"
+        label="Colleague wording"
+        max={QUESTION_TEXT_MAX}
+        defaultValue={question?.raterText}
+        errors={fieldErrors(result, 'raterText')}
+        help={RATER_HELP}
+      />
+    </>
+  )
+}
+
 function AddQuestionForm({
   sectionId,
   number,
@@ -655,34 +654,10 @@ function AddQuestionForm({
         <input type="hidden" name="intent" value="add-question" />
         <input type="hidden" name="sectionId" value={sectionId} />
         <div className="sm:col-span-2">
-          <FormErrors errors={formErrors(result)} />
+          <FormErrors errors={formErrorsOf(result)} />
         </div>
         <KindSelect id={`${base}-kind`} />
-        <TextInput
-          id={`${base}-category`}
-          name="category"
-          label="Competency"
-          max={CATEGORY_MAX}
-          list="competencies"
-          errors={fieldErrors(result, 'category')}
-          help="Pick one or type a new one: the report charts by it."
-        />
-        <TextInput
-          id={`${base}-text`}
-          name="text"
-          label="Self wording"
-          max={QUESTION_TEXT_MAX}
-          errors={fieldErrors(result, 'text')}
-          help="As the person answers about themselves: “I listen carefully.”"
-        />
-        <TextInput
-          id={`${base}-rater`}
-          name="raterText"
-          label="Colleague wording"
-          max={QUESTION_TEXT_MAX}
-          errors={fieldErrors(result, 'raterText')}
-          help={RATER_HELP}
-        />
+        <WordingFields base={base} result={result} />
         <div className="sm:col-span-2">
           <button type="submit" className="btn btn-primary">
             Add question
@@ -765,35 +740,10 @@ function QuestionCard({
         <input type="hidden" name="intent" value="update-question" />
         <input type="hidden" name="questionId" value={q.id} />
         <div className="sm:col-span-2">
-          <FormErrors errors={formErrors(result)} />
+          <FormErrors errors={formErrorsOf(result)} />
         </div>
         <KindSelect id={`${base}-kind`} defaultValue={q.kind} />
-        <TextInput
-          id={`${base}-category`}
-          name="category"
-          label="Competency"
-          max={CATEGORY_MAX}
-          list="competencies"
-          defaultValue={q.category}
-          errors={fieldErrors(result, 'category')}
-        />
-        <TextInput
-          id={`${base}-text`}
-          name="text"
-          label="Self wording"
-          max={QUESTION_TEXT_MAX}
-          defaultValue={q.text}
-          errors={fieldErrors(result, 'text')}
-        />
-        <TextInput
-          id={`${base}-rater`}
-          name="raterText"
-          label="Colleague wording"
-          max={QUESTION_TEXT_MAX}
-          defaultValue={q.raterText}
-          errors={fieldErrors(result, 'raterText')}
-          help={RATER_HELP}
-        />
+        <WordingFields base={base} result={result} question={q} />
         <label className="flex items-center gap-2">
           <input
             type="checkbox"
@@ -841,6 +791,7 @@ function QuestionCard({
   )
 }
 
+/** A scale's end point, on the form kit's {@link Field}. */
 function NumberInput({
   id,
   name,
@@ -854,26 +805,13 @@ function NumberInput({
   value: number | undefined
   errors?: string[]
 }) {
+  const bounds = { min: SCALE_MIN_LOWEST, max: SCALE_MAX_HIGHEST, step: 1 }
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type="number"
-        inputMode="numeric"
-        min={SCALE_MIN_LOWEST}
-        max={SCALE_MAX_HIGHEST}
-        step={1}
-        defaultValue={value}
-        className="input"
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={errors?.length ? `${id}-error` : undefined}
-      />
-      <ErrorList id={`${id}-error`} errors={errors} />
-    </div>
+    <Field
+      label={label}
+      inputProps={{ id, name, type: 'number', inputMode: 'numeric', ...bounds, defaultValue: value }}
+      errors={errors}
+    />
   )
 }
 

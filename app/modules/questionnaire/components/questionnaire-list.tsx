@@ -1,13 +1,26 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
-import { FilterSelect } from '#app/components/admin-list'
-import { formErrorsOf, useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
+import {
+  ConfirmPanel,
+  formErrorsOf,
+  resultFor,
+  useConformForm,
+  usePendingIntent,
+  type FormResult,
+  type IntentReply,
+} from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
+import type { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
 import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
 
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
+
+/** The page's data, as its loader returns it (the page-props rule). */
+type Data = Awaited<ReturnType<typeof loadQuestionnaireList>>
 
 const STATUS_STYLES: Record<QuestionnaireStatus, string> = {
   draft: 'bg-slate-100 text-slate-800 border-slate-300',
@@ -34,26 +47,20 @@ export function QuestionnaireFilters({
 }) {
   const filtered = Boolean(query.q || query.status)
   return (
-    <Form
-      key={`${query.q}|${query.status}|${query.sort}`}
-      method="get"
-      role="search"
-      aria-label="Search questionnaires"
-      className="flex flex-wrap items-end gap-3"
+    <FilterBar
+      label="Search questionnaires"
+      resetKey={[query.q, query.status, query.sort]}
+      clear={{
+        href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
+        label: 'Clear',
+      }}
     >
-      <div className="flex min-w-48 flex-1 flex-col gap-1">
-        <label htmlFor="qn-search" className="label">
-          Search by title
-        </label>
-        <input
-          id="qn-search"
-          type="search"
-          name="q"
-          defaultValue={query.q}
-          maxLength={100}
-          className="input"
-        />
-      </div>
+      <SearchField
+        id="qn-search"
+        label="Search by title"
+        value={query.q}
+        className="flex min-w-48 flex-1 flex-col gap-1"
+      />
       <FilterSelect
         id="qn-status"
         name="status"
@@ -62,22 +69,102 @@ export function QuestionnaireFilters({
         anyLabel="Any status"
         options={QUESTIONNAIRE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
       />
-      <FilterSelect
-        id="qn-sort"
-        name="sort"
-        label="Sort by"
-        value={query.sort}
-        options={QN_SORTS.map((s) => ({ value: s, label: QN_SORT_LABELS[s] }))}
-      />
-      <button type="submit" className="btn btn-secondary">
-        Show
-      </button>
-      {filtered ? (
-        <Link className="link self-center" to={`${path}?${new URLSearchParams({ sort: query.sort })}`}>
-          Clear
-        </Link>
-      ) : null}
-    </Form>
+      <SortSelect id="qn-sort" value={query.sort} sorts={QN_SORTS} labels={QN_SORT_LABELS} />
+    </FilterBar>
+  )
+}
+
+/** The questionnaires page's list: filters, the lines with their versions, page links. */
+export function QuestionnaireList({
+  data: { query, page },
+  path,
+  href,
+}: {
+  data: Data
+  path: string
+  href: HrefFor
+}) {
+  const filtered = Boolean(query.q || query.status)
+  return (
+    <section aria-labelledby="list-title" className="flex flex-col gap-4">
+      <h2 id="list-title" className="text-lg font-semibold">
+        All questionnaires
+      </h2>
+      <QuestionnaireFilters path={path} query={query} />
+      {page.rows.length ? (
+        <QuestionnaireTable rows={page.rows} archiveHref={(id) => href({ archive: id })} />
+      ) : (
+        <p className="card text-slate-700">
+          {filtered
+            ? 'No questionnaire matches this search and this status.'
+            : 'There are no questionnaires yet. Create the first one below, or import a file.'}
+        </p>
+      )}
+      <ListPagination noun="questionnaires" next={page.next} prev={page.prev} href={href} />
+    </section>
+  )
+}
+
+/** "Archive …?" — refused while an open scheme uses the version, or when it is archived already. */
+export function ArchiveConfirm({
+  archiving,
+  cancelHref,
+  lastResult,
+}: {
+  archiving: NonNullable<Data['archiving']>
+  cancelHref: string
+  lastResult: FormResult
+}) {
+  const open = archiving.openSchemes
+  return (
+    <ConfirmPanel
+      id="archive-questionnaire"
+      title={`Archive “${archiving.title}” (version ${archiving.version})?`}
+      intent="archive"
+      fields={{ questionnaireId: archiving.id }}
+      confirmLabel="Archive"
+      pendingLabel="Archiving…"
+      cancelHref={cancelHref}
+      lastResult={lastResult}
+      blockedBy={
+        archiving.status === 'archived'
+          ? 'This questionnaire is already archived.'
+          : open.length
+            ? `The open scheme${open.length === 1 ? '' : 's'} ${open.map((n) => `“${n}”`).join(', ')} ${open.length === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${open.length === 1 ? 'that scheme closes' : 'they close'}.`
+            : undefined
+      }
+    >
+      <p className="text-slate-800">
+        No new scheme can use an archived questionnaire. Schemes that already use it, and their answers and
+        reports, stay as they are.
+      </p>
+    </ConfirmPanel>
+  )
+}
+
+/** Create a questionnaire, or import one from a file. */
+export function AddQuestionnaire({
+  importMaxBytes,
+  actionData,
+}: {
+  importMaxBytes: number
+  actionData: IntentReply
+}) {
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <section aria-labelledby="create-title" className="card flex flex-col gap-4">
+        <h2 id="create-title" className="text-lg font-semibold">
+          Create a questionnaire
+        </h2>
+        <CreateQuestionnaireForm lastResult={resultFor(actionData, 'create')} />
+      </section>
+      <section aria-labelledby="import-title" className="card flex flex-col gap-4">
+        <h2 id="import-title" className="text-lg font-semibold">
+          Import a questionnaire
+        </h2>
+        <ImportQuestionnaireForm lastResult={resultFor(actionData, 'import')} maxBytes={importMaxBytes} />
+      </section>
+    </div>
   )
 }
 

@@ -1,6 +1,14 @@
 import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
-import { FilterSelect } from '#app/components/admin-list'
+import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { Cell, DataTable, RowHeader } from '#app/components/data-table'
+import {
+  CompanySchemeSelects,
+  FilterBar,
+  FilterSelect,
+  SearchField,
+  SortSelect,
+} from '#app/components/filter-bar'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { RELATIONSHIPS } from '#db/enums'
@@ -18,9 +26,10 @@ import {
   type ResponseListQuery,
   type ResponseState,
 } from '../schemas'
+import type { loadResponseList } from '../response-list.server'
 
-type Option = { id: string; name: string }
-type SchemeOption = Option & { companyName: string }
+/** The page's data, as its loader returns it (the page-props rule). */
+type Data = Awaited<ReturnType<typeof loadResponseList>>
 
 type Day = { date: string; label: string }
 
@@ -53,23 +62,16 @@ export function ResponseStateBadge({ state }: { state: ResponseState }) {
 
 /** The list's filters: a GET form, so every filter lives in the URL. */
 export function ResponseFilters({
-  query,
-  companies,
-  schemes,
-  schemesNeedCompany,
-  questionnaires,
+  data: { query, companies, schemes, schemesNeedCompany, questionnaires },
   path,
 }: {
-  query: ResponseListQuery
-  companies: Option[]
-  schemes: SchemeOption[]
-  schemesNeedCompany: boolean
-  questionnaires: Option[]
+  data: Pick<Data, 'query' | 'companies' | 'schemes' | 'schemesNeedCompany' | 'questionnaires'>
   path: string
 }) {
   return (
-    <Form
-      key={JSON.stringify([
+    <FilterBar
+      label="Filter responses"
+      resetKey={[
         query.q,
         query.scheme,
         query.company,
@@ -77,57 +79,19 @@ export function ResponseFilters({
         query.relationship,
         query.state,
         query.sort,
-      ])}
-      method="get"
-      role="search"
-      aria-label="Filter responses"
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4 lg:items-end"
+      ]}
+      layout="grid"
+      clear={{ href: isFiltered(query) ? path : null, label: 'Clear filters' }}
     >
-      <div className="flex flex-col gap-1">
-        <label htmlFor="responses-search" className="label">
-          Subject (name or e-mail)
-        </label>
-        <input
-          id="responses-search"
-          type="search"
-          name="q"
-          defaultValue={query.q}
-          maxLength={100}
-          className="input"
-        />
-      </div>
-      <FilterSelect
-        id="responses-company"
-        name="company"
-        label="Company"
-        value={query.company}
-        anyLabel="All companies"
-        options={companies.map((c) => ({ value: c.id, label: c.name }))}
+      <SearchField id="responses-search" label="Subject (name or e-mail)" value={query.q} />
+      <CompanySchemeSelects
+        idPrefix="responses"
+        company={query.company}
+        scheme={query.scheme}
+        companies={companies}
+        schemes={schemes}
+        schemesNeedCompany={schemesNeedCompany}
       />
-      <div className="flex flex-col gap-1">
-        <label htmlFor="responses-scheme" className="label">
-          Scheme
-        </label>
-        <select
-          id="responses-scheme"
-          name="scheme"
-          defaultValue={query.scheme}
-          className="input"
-          aria-describedby={schemesNeedCompany ? 'responses-scheme-help' : undefined}
-        >
-          <option value="">Any scheme</option>
-          {schemes.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name} ({s.companyName})
-            </option>
-          ))}
-        </select>
-        {schemesNeedCompany ? (
-          <p id="responses-scheme-help" className="text-xs text-slate-600">
-            Choose a company first to list its schemes.
-          </p>
-        ) : null}
-      </div>
       <FilterSelect
         id="responses-questionnaire"
         name="questionnaire"
@@ -152,24 +116,28 @@ export function ResponseFilters({
         anyLabel="Any state"
         options={RESPONSE_STATES.map((s) => ({ value: s, label: RESPONSE_STATE_LABELS[s] }))}
       />
-      <FilterSelect
+      <SortSelect
         id="responses-sort"
-        name="sort"
-        label="Sort by"
         value={query.sort}
-        options={RESPONSE_SORTS.map((s) => ({ value: s, label: RESPONSE_SORT_LABELS[s] }))}
+        sorts={RESPONSE_SORTS}
+        labels={RESPONSE_SORT_LABELS}
       />
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className="btn btn-secondary">
-          Show
-        </button>
-        {isFiltered(query) ? (
-          <Link className="link" to={path}>
-            Clear filters
-          </Link>
-        ) : null}
-      </div>
-    </Form>
+    </FilterBar>
+  )
+}
+
+/** The page's list: filters, the responses, page links. */
+export function ResponseList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
+  const { query, page } = data
+  return (
+    <section aria-labelledby="list-title" className="flex flex-col gap-4">
+      <h2 id="list-title" className="text-lg font-semibold">
+        Responses
+      </h2>
+      <ResponseFilters data={data} path={path} />
+      <ResponseTable rows={page.rows} path={path} filtered={isFiltered(query)} />
+      <ListPagination noun="responses" next={page.next} prev={page.prev} href={href} />
+    </section>
   )
 }
 
@@ -187,70 +155,39 @@ export function ResponseTable({
   path: string
   filtered: boolean
 }) {
-  if (!rows.length)
-    return (
-      <p className="card text-slate-700">
-        {filtered ? 'No response matches these filters.' : 'Nobody has started answering yet.'}
-      </p>
-    )
   return (
-    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Responses{filtered ? ' matching the filters' : ''}</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Subject
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Respondent
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              State
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Scheme
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Questionnaire
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Started
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Submitted
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <th scope="row" className="px-4 py-3 font-medium text-slate-900">
-                <Link className="link" to={`${path}/${row.id}`}>
-                  {row.subjectName}
-                </Link>
-              </th>
-              <td className="px-4 py-3 text-slate-800">{RELATIONSHIP_LABELS[row.relationship]}</td>
-              <td className="px-4 py-3">
-                <ResponseStateBadge state={row.state} />
-              </td>
-              <td className="px-4 py-3 text-slate-800">
-                {row.schemeName} <span className="text-slate-600">({row.companyName})</span>
-              </td>
-              <td className="px-4 py-3 text-slate-800">
-                {row.questionnaireTitle} (v{row.questionnaireVersion})
-              </td>
-              <td className="px-4 py-3 text-slate-700">
-                <DayTime day={row.started} />
-              </td>
-              <td className="px-4 py-3 text-slate-700">
-                <DayTime day={row.submitted} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={`Responses${filtered ? ' matching the filters' : ''}`}
+      columns={['Subject', 'Respondent', 'State', 'Scheme', 'Questionnaire', 'Started', 'Submitted']}
+      rows={rows}
+      empty={filtered ? 'No response matches these filters.' : 'Nobody has started answering yet.'}
+    >
+      {(row) => (
+        <tr key={row.id}>
+          <RowHeader>
+            <Link className="link" to={`${path}/${row.id}`}>
+              {row.subjectName}
+            </Link>
+          </RowHeader>
+          <Cell className="text-slate-800">{RELATIONSHIP_LABELS[row.relationship]}</Cell>
+          <Cell>
+            <ResponseStateBadge state={row.state} />
+          </Cell>
+          <Cell className="text-slate-800">
+            {row.schemeName} <span className="text-slate-600">({row.companyName})</span>
+          </Cell>
+          <Cell className="text-slate-800">
+            {row.questionnaireTitle} (v{row.questionnaireVersion})
+          </Cell>
+          <Cell className="text-slate-700">
+            <DayTime day={row.started} />
+          </Cell>
+          <Cell className="text-slate-700">
+            <DayTime day={row.submitted} />
+          </Cell>
+        </tr>
+      )}
+    </DataTable>
   )
 }
 

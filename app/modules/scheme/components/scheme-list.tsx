@@ -1,17 +1,17 @@
-import { FilterSelect } from '#app/components/admin-list'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
+import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { Cell, DataTable, RowHeader } from '#app/components/data-table'
+import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
 import { formatDate, formatDateTime } from '#app/lib/dates'
-import {
-  PHASE_LABELS,
-  SCHEME_PHASES,
-  SCHEME_SORT_LABELS,
-  SCHEME_SORTS,
-  type SchemeSort,
-} from '#app/modules/scheme/schemas'
+import { PHASE_LABELS, SCHEME_PHASES, SCHEME_SORT_LABELS, SCHEME_SORTS } from '#app/modules/scheme/schemas'
+import type { loadSchemeList } from '#app/modules/scheme/scheme-list.server'
 import type { SchemePhase } from '#app/modules/scheme/state'
 import { PhaseBadge } from './phase-badge'
 
 /** The schemes list: its search and filters (all in the URL, a plain GET form) and its table. */
+
+/** The page's data, as its loader returns it (the page-props rule). */
+type Data = Awaited<ReturnType<typeof loadSchemeList>>
 
 /** "3 of 10": a count out of a total, with a bar for sighted readers (the text says it all). */
 export function Progress({ done, total, label }: { done: number; total: number; label: string }) {
@@ -34,32 +34,26 @@ export function SchemeFilters({
   companies,
 }: {
   path: string
-  query: { q: string; company: string; phase: string; sort: SchemeSort }
+  query: Data['query']
   companies: Array<{ id: string; name: string }>
 }) {
   const filtered = Boolean(query.q || query.company || query.phase)
   return (
     // Keyed by the query so "Clear" (a link) also clears the boxes.
-    <Form
-      key={`${query.q}|${query.company}|${query.phase}|${query.sort}`}
-      method="get"
-      role="search"
-      aria-label="Search schemes"
-      className="flex flex-wrap items-end gap-3"
+    <FilterBar
+      label="Search schemes"
+      resetKey={[query.q, query.company, query.phase, query.sort]}
+      clear={{
+        href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
+        label: 'Clear',
+      }}
     >
-      <div className="flex min-w-48 flex-1 flex-col gap-1">
-        <label htmlFor="schemes-search" className="label">
-          Search by name
-        </label>
-        <input
-          id="schemes-search"
-          type="search"
-          name="q"
-          defaultValue={query.q}
-          maxLength={100}
-          className="input"
-        />
-      </div>
+      <SearchField
+        id="schemes-search"
+        label="Search by name"
+        value={query.q}
+        className="flex min-w-48 flex-1 flex-col gap-1"
+      />
       <FilterSelect
         id="schemes-company"
         name="company"
@@ -77,22 +71,34 @@ export function SchemeFilters({
         anyLabel="Any status"
         options={SCHEME_PHASES.map((p) => ({ value: p, label: PHASE_LABELS[p] }))}
       />
-      <FilterSelect
-        id="schemes-sort"
-        name="sort"
-        label="Sort by"
-        value={query.sort}
-        options={SCHEME_SORTS.map((s) => ({ value: s, label: SCHEME_SORT_LABELS[s] }))}
+      <SortSelect id="schemes-sort" value={query.sort} sorts={SCHEME_SORTS} labels={SCHEME_SORT_LABELS} />
+    </FilterBar>
+  )
+}
+
+/** The schemes page's list: filters, the table, page links. */
+export function SchemeList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
+  const { query, page, options } = data
+  const ready = options.companies.length > 0 && options.questionnaires.length > 0
+  const filtered = Boolean(query.q || query.company || query.phase)
+  return (
+    <section aria-labelledby="list-title" className="flex flex-col gap-4">
+      <h2 id="list-title" className="text-lg font-semibold">
+        All schemes
+      </h2>
+      <SchemeFilters path={path} query={query} companies={options.companies} />
+      <SchemeTable
+        rows={page.rows}
+        empty={
+          filtered
+            ? 'No scheme matches this search and these filters.'
+            : ready
+              ? 'There are no schemes yet. Create the first one below.'
+              : 'There are no schemes yet. A scheme needs a company and a published questionnaire first (see below).'
+        }
       />
-      <button type="submit" className="btn btn-secondary">
-        Show
-      </button>
-      {filtered ? (
-        <Link className="link self-center" to={`${path}?${new URLSearchParams({ sort: query.sort })}`}>
-          Clear
-        </Link>
-      ) : null}
-    </Form>
+      <ListPagination noun="schemes" next={page.next} prev={page.prev} href={href} />
+    </section>
   )
 }
 
@@ -110,69 +116,50 @@ export type SchemeRow = {
   colleaguesAnswered: number
 }
 
-export function SchemeTable({ rows }: { rows: SchemeRow[] }) {
+export function SchemeTable({ rows, empty }: { rows: SchemeRow[]; empty: string }) {
   return (
-    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Schemes with their status, company, dates and progress</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Scheme
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Status
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Company
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Dates
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Progress
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <th scope="row" className="px-4 py-3 font-medium text-slate-900">
-                <Link className="link" to={`/admin/scheme-management/${row.id}`}>
-                  {row.name}
-                </Link>
-              </th>
-              <td className="px-4 py-3">
-                <PhaseBadge phase={row.phase} />
-              </td>
-              <td className="px-4 py-3 text-slate-800">{row.companyName}</td>
-              <td className="px-4 py-3 text-slate-800">
-                <span className="whitespace-nowrap">
-                  <time dateTime={row.opensAt} title={formatDateTime(row.opensAt, row.timeZone)}>
-                    {formatDate(row.opensAt, row.timeZone)}
-                  </time>
-                </span>{' '}
-                to{' '}
-                <span className="whitespace-nowrap">
-                  <time dateTime={row.closesAt} title={formatDateTime(row.closesAt, row.timeZone)}>
-                    {formatDate(row.closesAt, row.timeZone)}
-                  </time>
-                </span>
-              </td>
-              <td className="px-4 py-3">
-                <div className="flex flex-col gap-2">
-                  <Progress label="Self-assessments" done={row.selfSubmitted} total={row.enrolled} />
-                  <Progress
-                    label="Colleagues answered"
-                    done={row.colleaguesAnswered}
-                    total={row.colleaguesInvited}
-                  />
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Schemes with their status, company, dates and progress"
+      columns={['Scheme', 'Status', 'Company', 'Dates', 'Progress']}
+      rows={rows}
+      empty={empty}
+    >
+      {(row) => (
+        <tr key={row.id}>
+          <RowHeader>
+            <Link className="link" to={`/admin/scheme-management/${row.id}`}>
+              {row.name}
+            </Link>
+          </RowHeader>
+          <Cell>
+            <PhaseBadge phase={row.phase} />
+          </Cell>
+          <Cell className="text-slate-800">{row.companyName}</Cell>
+          <Cell className="text-slate-800">
+            <span className="whitespace-nowrap">
+              <time dateTime={row.opensAt} title={formatDateTime(row.opensAt, row.timeZone)}>
+                {formatDate(row.opensAt, row.timeZone)}
+              </time>
+            </span>{' '}
+            to{' '}
+            <span className="whitespace-nowrap">
+              <time dateTime={row.closesAt} title={formatDateTime(row.closesAt, row.timeZone)}>
+                {formatDate(row.closesAt, row.timeZone)}
+              </time>
+            </span>
+          </Cell>
+          <Cell>
+            <div className="flex flex-col gap-2">
+              <Progress label="Self-assessments" done={row.selfSubmitted} total={row.enrolled} />
+              <Progress
+                label="Colleagues answered"
+                done={row.colleaguesAnswered}
+                total={row.colleaguesInvited}
+              />
+            </div>
+          </Cell>
+        </tr>
+      )}
+    </DataTable>
   )
 }

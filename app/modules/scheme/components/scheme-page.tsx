@@ -17,13 +17,13 @@ import {
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
 import { plural } from '#app/lib/words'
-import type { Page } from '#app/lib/keyset.server'
-import { verdictRefusal, type ReleaseChange, type ReleaseVerdict } from '#app/modules/report/release-rule'
+import type { PageData } from '#app/lib/page-data'
+import { verdictRefusal, type ReleaseChange } from '#app/modules/report/release-rule'
 import { enoughAnswers } from '#app/modules/report/threshold'
 import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/assignment/status-labels'
-import type { SchemeReleasePlan } from '#app/modules/report/release.server'
-import type { Candidate, ParticipantRow } from '#app/modules/scheme/participants.server'
-import type { SchemeDetail, SchemeFormOptions } from '#app/modules/scheme/scheme.server'
+import type { ParticipantRow } from '#app/modules/scheme/participants.server'
+import type { loadSchemePage } from '#app/modules/scheme/scheme-page.server'
+import type { SchemeDetail } from '#app/modules/scheme/scheme.server'
 import {
   removalBlockedBy,
   REPORT_RELEASE_LABELS,
@@ -40,22 +40,7 @@ import { Progress } from './scheme-list'
  * `intent`; confirmations and the edit form open from links, so it all works without JavaScript.
  */
 
-type Data = {
-  scheme: SchemeDetail
-  query: {
-    q: string
-    find: string
-    confirm: 'launch' | 'close' | 'reopen' | 'enrol-all' | 'release-all' | 'release-again-all' | null
-    editing: boolean
-  }
-  participants: Page<ParticipantRow>
-  candidates: { rows: Candidate[]; total: number } | null
-  options: SchemeFormOptions | null
-  removing: ParticipantRow | null
-  releasing: (ParticipantRow & { verdict: ReleaseVerdict | null }) | null
-  releasePlan: SchemeReleasePlan | null
-  notices: string[]
-}
+type Data = PageData<typeof loadSchemePage>
 
 /**
  * Who gets which e-mail at launch, built from the counts (issue 15, B12): one employee in the
@@ -270,7 +255,7 @@ function ReleasePanel({
   lastResult,
 }: {
   releasing: NonNullable<Data['releasing']>
-  scheme: SchemeDetail
+  scheme: Data['scheme']
   cancelHref: string
   lastResult: FormResult
 }) {
@@ -366,8 +351,8 @@ function ReleaseAllPanel({
   cancelHref,
   lastResult,
 }: {
-  scheme: SchemeDetail
-  plan: SchemeReleasePlan
+  scheme: Data['scheme']
+  plan: NonNullable<Data['releasePlan']>
   again: boolean
   href: ReturnType<typeof useListHref>
   cancelHref: string
@@ -494,7 +479,7 @@ function Lifecycle({
   href,
   actionData,
 }: {
-  scheme: SchemeDetail
+  scheme: Data['scheme']
   confirm: Data['query']['confirm']
   href: ReturnType<typeof useListHref>
   actionData: IntentReply
@@ -609,8 +594,8 @@ function Enrolment({
   href,
   actionData,
 }: {
-  scheme: SchemeDetail
-  candidates: { rows: Candidate[]; total: number }
+  scheme: Data['scheme']
+  candidates: NonNullable<Data['candidates']>
   find: string
   q: string
   confirmAll: boolean
@@ -631,30 +616,12 @@ function Enrolment({
         </p>
       </div>
 
-      <Form
-        method="get"
-        role="search"
-        aria-label="Find employees to enrol"
-        className="flex flex-wrap items-end gap-3"
-      >
-        {q ? <input type="hidden" name="q" value={q} /> : null}
-        <div className="flex min-w-56 flex-1 flex-col gap-1">
-          <label htmlFor="enrol-find" className="label">
-            Find by name or e-mail
-          </label>
-          <input
-            id="enrol-find"
-            type="search"
-            name="find"
-            defaultValue={find}
-            maxLength={100}
-            className="input"
-          />
-        </div>
-        <button type="submit" className="btn btn-secondary">
-          Find
-        </button>
-      </Form>
+      <SearchForm
+        label="Find employees to enrol"
+        field={{ id: 'enrol-find', name: 'find', label: 'Find by name or e-mail', value: find }}
+        button="Find"
+        before={q ? <input type="hidden" name="q" value={q} /> : null}
+      />
 
       <PickForm
         candidates={candidates}
@@ -715,7 +682,7 @@ function PickForm({
   lastResult,
   noneLeft,
 }: {
-  candidates: { rows: Candidate[]; total: number }
+  candidates: NonNullable<Data['candidates']>
   find: string
   lastResult: FormResult
   /** What to say when nobody is left to pick (and no search narrowed the list). */
@@ -858,8 +825,8 @@ function Participants({
   q,
   href,
 }: {
-  scheme: SchemeDetail
-  page: Page<ParticipantRow>
+  scheme: Data['scheme']
+  page: Data['participants']
   q: string
   href: ReturnType<typeof useListHref>
 }) {
@@ -870,34 +837,18 @@ function Participants({
       <h2 id="participants-title" className="text-lg font-semibold">
         Participants
       </h2>
-      <Form
-        method="get"
-        role="search"
-        aria-label="Search participants"
-        className="flex flex-wrap items-end gap-3"
-      >
-        <div className="flex min-w-56 flex-1 flex-col gap-1">
-          <label htmlFor="participants-search" className="label">
-            Search by name or e-mail
-          </label>
-          <input
-            id="participants-search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            className="input"
-          />
-        </div>
-        <button type="submit" className="btn btn-secondary">
-          Show
-        </button>
-        {q ? (
-          <Link className="link self-center" to={href({ q: null, after: null, before: null })}>
-            Clear search
-          </Link>
-        ) : null}
-      </Form>
+      <SearchForm
+        label="Search participants"
+        field={{ id: 'participants-search', name: 'q', label: 'Search by name or e-mail', value: q }}
+        button="Show"
+        after={
+          q ? (
+            <Link className="link self-center" to={href({ q: null, after: null, before: null })}>
+              Clear search
+            </Link>
+          ) : null
+        }
+      />
       {page.rows.length ? (
         <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
           <table className="w-full text-left text-sm">
@@ -1012,5 +963,46 @@ function Participants({
         reset={{ remove: null, release: null, confirm: null, edit: null }}
       />
     </section>
+  )
+}
+
+/**
+ * A GET search form of the page (the address stays shareable, and it works without JavaScript):
+ * `before` (hidden fields), the search box, its button, then `after` (a "clear" link).
+ */
+function SearchForm({
+  label,
+  field,
+  button,
+  before,
+  after,
+}: {
+  label: string
+  field: { id: string; name: string; label: string; value: string }
+  button: string
+  before?: ReactNode
+  after?: ReactNode
+}) {
+  return (
+    <Form method="get" role="search" aria-label={label} className="flex flex-wrap items-end gap-3">
+      {before}
+      <div className="flex min-w-56 flex-1 flex-col gap-1">
+        <label htmlFor={field.id} className="label">
+          {field.label}
+        </label>
+        <input
+          id={field.id}
+          type="search"
+          name={field.name}
+          defaultValue={field.value}
+          maxLength={100}
+          className="input"
+        />
+      </div>
+      <button type="submit" className="btn btn-secondary">
+        {button}
+      </button>
+      {after}
+    </Form>
   )
 }

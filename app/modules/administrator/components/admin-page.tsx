@@ -1,0 +1,108 @@
+import { Link } from 'react-router'
+import { ConfirmPanel, formErrorsOf, PageHeader, resultFor, type IntentReply } from '#app/components/form-kit'
+import { FormErrors } from '#app/components/forms'
+import type { PageData } from '#app/lib/page-data'
+import type { loadAdminPage } from '../admin-page.server'
+import { AdminStateBadge, IntentButton } from './admin-forms'
+import { AdminSessions } from './admin-sessions'
+
+/**
+ * An administrator's page (the route is app/routes/admin/admin-management.$uid.tsx): state,
+ * invitation, disable/enable (behind a confirmation) and live sessions.
+ */
+
+const LIST = '/admin/admin-management'
+
+export function AdminPage({
+  data,
+  actionData,
+}: {
+  data: PageData<typeof loadAdminPage>
+  actionData: IntentReply
+}) {
+  const { admin, isMe, currentSessionId, confirm } = data
+  const who = admin.name || admin.email
+  const here = `${LIST}/${admin.id}`
+  const stateResult = resultFor(actionData, 'disable') ?? resultFor(actionData, 'enable')
+  const otherErrors =
+    formErrorsOf(resultFor(actionData, 'resend')) ??
+    formErrorsOf(resultFor(actionData, 'end-session')) ??
+    formErrorsOf(resultFor(actionData, 'end-sessions')) ??
+    (actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined) ??
+    (!confirm ? formErrorsOf(stateResult) : undefined)
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
+      <p>
+        <Link className="link" to={LIST}>
+          ← All administrators
+        </Link>
+      </p>
+      <PageHeader title={who} />
+      <FormErrors errors={otherErrors} />
+      <section aria-labelledby="account-title" className="card flex flex-col gap-4">
+        <h2 id="account-title" className="text-lg font-semibold">
+          Account
+        </h2>
+        <dl className="grid gap-2 sm:grid-cols-[10rem_1fr]">
+          <dt className="font-semibold text-slate-800">E-mail</dt>
+          <dd className="break-all">{admin.email}</dd>
+          <dt className="font-semibold text-slate-800">State</dt>
+          <dd>
+            <AdminStateBadge state={admin.state} />
+            {isMe ? <span className="ml-2 text-sm text-slate-700">This is you.</span> : null}
+          </dd>
+          <dt className="font-semibold text-slate-800">Added</dt>
+          <dd>
+            <time dateTime={admin.createdAt}>{admin.createdAt.slice(0, 10)}</time>
+          </dd>
+        </dl>
+        <div className="flex flex-wrap gap-3">
+          {admin.state === 'invited' ? (
+            <IntentButton
+              intent="resend"
+              fields={{ adminId: admin.id }}
+              label="Send the invitation again"
+              pendingLabel="Sending…"
+            />
+          ) : null}
+          {admin.state === 'disabled' ? (
+            <IntentButton
+              intent="enable"
+              fields={{ adminId: admin.id }}
+              label="Enable"
+              pendingLabel="Enabling…"
+              tone="primary"
+            />
+          ) : isMe ? (
+            <p className="text-sm text-slate-700">You cannot disable your own account.</p>
+          ) : (
+            <Link className="btn btn-danger" to={`${here}?disable`}>
+              Disable…
+            </Link>
+          )}
+        </div>
+      </section>
+
+      {confirm === 'disable' && admin.state !== 'disabled' ? (
+        <ConfirmPanel
+          id="disable-admin"
+          title={`Disable ${who}?`}
+          intent="disable"
+          fields={{ adminId: admin.id }}
+          confirmLabel="Yes, disable"
+          pendingLabel="Disabling…"
+          cancelHref={here}
+          lastResult={stateResult}
+          backLabel="Back"
+        >
+          <p className="text-slate-800">
+            They are signed out everywhere at once and cannot sign in until an administrator enables them
+            again.
+          </p>
+        </ConfirmPanel>
+      ) : null}
+
+      <AdminSessions adminId={admin.id} sessions={admin.sessions} currentSessionId={currentSessionId} />
+    </section>
+  )
+}

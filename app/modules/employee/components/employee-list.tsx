@@ -1,0 +1,155 @@
+import { Link } from 'react-router'
+import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { Cell, CreatedCell, DataTable, RowHeader } from '#app/components/data-table'
+import {
+  CompanySchemeSelects,
+  FilterBar,
+  FilterSelect,
+  SearchField,
+  SortSelect,
+} from '#app/components/filter-bar'
+import { resultFor, type IntentReply } from '#app/components/form-kit'
+import { CreateEmployeeForm, StateBadge } from '#app/modules/employee/components/employee-forms'
+import { ImportUploadForm } from '#app/modules/employee/components/import-panel'
+import type { loadEmployeeList } from '#app/modules/employee/employee-list.server'
+import {
+  EMPLOYEE_SORT_LABELS,
+  EMPLOYEE_SORTS,
+  EMPLOYEE_STATE_LABELS,
+  EMPLOYEE_STATES,
+} from '#app/modules/employee/schemas'
+
+/** The employees list, typed by the page's loader (the page-props rule). */
+type Data = Awaited<ReturnType<typeof loadEmployeeList>>
+
+/** The list's search, filters and sort: a GET form, so every state is a link. */
+export function EmployeeFilters({
+  path,
+  data: { query, companies, schemes, schemesNeedCompany },
+}: {
+  path: string
+  data: Pick<Data, 'query' | 'companies' | 'schemes' | 'schemesNeedCompany'>
+}) {
+  const filtered = Boolean(query.q || query.company || query.scheme || query.state)
+  return (
+    <FilterBar
+      label="Search employees"
+      resetKey={[query.q, query.company, query.scheme, query.state, query.sort]}
+      layout="grid"
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
+      clear={{
+        href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
+        label: 'Clear filters',
+      }}
+    >
+      <SearchField id="employees-search" label="Search by name or e-mail" value={query.q} />
+      <CompanySchemeSelects
+        idPrefix="employees"
+        company={query.company}
+        scheme={query.scheme}
+        companies={companies}
+        schemes={schemes}
+        schemesNeedCompany={schemesNeedCompany}
+      />
+      <FilterSelect
+        id="employees-state"
+        name="state"
+        label="State"
+        value={query.state}
+        anyLabel="Any state"
+        options={EMPLOYEE_STATES.map((s) => ({ value: s, label: EMPLOYEE_STATE_LABELS[s] }))}
+      />
+      <SortSelect
+        id="employees-sort"
+        value={query.sort}
+        sorts={EMPLOYEE_SORTS}
+        labels={EMPLOYEE_SORT_LABELS}
+      />
+    </FilterBar>
+  )
+}
+
+export function EmployeeList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
+  const { query, page, companies } = data
+  const filtered = Boolean(query.q || query.company || query.scheme || query.state)
+  return (
+    <section aria-labelledby="list-title" className="flex flex-col gap-4">
+      <h2 id="list-title" className="text-lg font-semibold">
+        All employees
+      </h2>
+      <EmployeeFilters path={path} data={data} />
+      <DataTable
+        caption={`Employees${filtered ? ' matching the filters' : ''}, sorted by ${EMPLOYEE_SORT_LABELS[query.sort]}`}
+        columns={['Name', 'E-mail', 'Company', 'State', 'Added']}
+        rows={page.rows}
+        empty={
+          filtered
+            ? 'No employee matches this search and these filters.'
+            : companies.length
+              ? 'There are no employees yet. Add the first one above, or import them from a CSV file.'
+              : 'There are no employees yet. Create a company first, then add its employees here.'
+        }
+      >
+        {(row) => (
+          <tr key={row.id}>
+            <RowHeader>
+              <Link className="link" to={`${path}/${row.id}`}>
+                {row.name || row.email}
+              </Link>
+            </RowHeader>
+            <Cell className="text-slate-800">{row.email}</Cell>
+            <Cell className="text-slate-800">{row.companyName ?? '—'}</Cell>
+            <Cell>
+              <StateBadge state={row.state} />
+            </Cell>
+            <CreatedCell at={row.createdAt} />
+          </tr>
+        )}
+      </DataTable>
+      <ListPagination noun="employees" next={page.next} prev={page.prev} href={href} />
+    </section>
+  )
+}
+
+/** The two ways in: one employee at a time, or a CSV file (both need a company first). */
+export function AddEmployees({
+  companies,
+  actionData,
+}: Pick<Data, 'companies'> & { actionData: IntentReply }) {
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <section aria-labelledby="create-title" className="card flex flex-col gap-4">
+        <h2 id="create-title" className="text-lg font-semibold">
+          Add an employee
+        </h2>
+        {companies.length ? (
+          <CreateEmployeeForm companies={companies} lastResult={resultFor(actionData, 'create')} />
+        ) : (
+          <NoCompanyYet />
+        )}
+      </section>
+      <section aria-labelledby="import-title" className="card flex flex-col gap-4">
+        <h2 id="import-title" className="text-lg font-semibold">
+          Import from a CSV file
+        </h2>
+        {companies.length ? (
+          <ImportUploadForm lastResult={resultFor(actionData, 'upload')} />
+        ) : (
+          <NoCompanyYet />
+        )}
+      </section>
+    </div>
+  )
+}
+
+function NoCompanyYet() {
+  return (
+    <p className="text-slate-700">
+      Employees belong to a company.{' '}
+      <Link className="link" to="/admin/company-management">
+        Create a company first
+      </Link>
+      .
+    </p>
+  )
+}

@@ -1,0 +1,176 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { Form, Link } from 'react-router'
+import {
+  ConfirmPanel,
+  formErrorsOf,
+  PageHeader,
+  resultFor,
+  usePendingIntent,
+  type FormResult,
+  type IntentReply,
+} from '#app/components/form-kit'
+import { FormErrors } from '#app/components/forms'
+import type { PageData } from '#app/lib/page-data'
+import type { loadEmployeePage } from '../employee-page.server'
+import { EmployeeProgrammes, EmployeeRatings } from './employee-activity'
+import { EditEmployeeForm, StateBadge } from './employee-forms'
+
+/**
+ * An employee's page (the route is app/routes/admin/employee-management.$uid.tsx): their details,
+ * their account (disable behind a confirmation, enable, resend the activation e-mail), their
+ * schemes and the feedback asked of them.
+ */
+
+const LIST = '/admin/employee-management'
+
+/** One account change that is a single button (resend, enable), with the refusal above it. */
+function AccountForm({
+  id,
+  intent,
+  employeeId,
+  lastResult,
+  label,
+  pendingLabel,
+  tone = 'secondary',
+}: {
+  id: string
+  intent: string
+  employeeId: string
+  lastResult: FormResult
+  label: string
+  pendingLabel: string
+  tone?: 'secondary' | 'primary'
+}) {
+  const busy = usePendingIntent(intent)
+  const [form] = useForm({ id, lastResult })
+  return (
+    <Form method="post" className="flex flex-col gap-2" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="employeeId" value={employeeId} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div>
+        <button type="submit" className={`btn btn-${tone}`} disabled={busy}>
+          {busy ? pendingLabel : label}
+        </button>
+      </div>
+    </Form>
+  )
+}
+
+function AccountActions({
+  employee,
+  resendResult,
+  enableResult,
+}: {
+  employee: { id: string; name: string; state: 'invited' | 'active' | 'disabled' }
+  resendResult: FormResult
+  enableResult: FormResult
+}) {
+  return (
+    <section aria-labelledby="account-title" className="card flex flex-col gap-4">
+      <h2 id="account-title" className="text-lg font-semibold">
+        Account
+      </h2>
+      <p className="flex flex-wrap items-center gap-2 text-slate-800">
+        <StateBadge state={employee.state} />
+        {employee.state === 'invited'
+          ? 'They have not activated their account yet (no password).'
+          : employee.state === 'active'
+            ? 'They have activated their account and can sign in.'
+            : 'They cannot sign in.'}
+      </p>
+      {employee.state === 'invited' ? (
+        <AccountForm
+          id="resend-activation"
+          intent="resend-activation"
+          employeeId={employee.id}
+          lastResult={resendResult}
+          label="Send the activation e-mail again"
+          pendingLabel="Sending…"
+        />
+      ) : (
+        // A resend refused because the page was out of date (they activated meanwhile) still says why.
+        <FormErrors errors={formErrorsOf(resendResult)} />
+      )}
+      {employee.state === 'disabled' ? (
+        <AccountForm
+          id="enable-employee"
+          intent="enable"
+          employeeId={employee.id}
+          lastResult={enableResult}
+          label="Enable the account"
+          pendingLabel="Enabling…"
+          tone="primary"
+        />
+      ) : (
+        <div>
+          <Link className="btn btn-danger" to="?disable=1">
+            Disable the account<span className="sr-only"> of {employee.name}</span>
+          </Link>
+        </div>
+      )}
+    </section>
+  )
+}
+
+export function EmployeePage({
+  data,
+  actionData,
+}: {
+  data: PageData<typeof loadEmployeePage>
+  actionData: IntentReply
+}) {
+  const { employee, programmes, ratings, companies, confirmDisable } = data
+  const name = employee.name || employee.email
+  const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
+  const disableResult = resultFor(actionData, 'disable')
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
+      <PageHeader title={name}>
+        {employee.companyName ? `${employee.companyName} · ` : ''}
+        <Link className="link" to={LIST}>
+          All employees
+        </Link>
+      </PageHeader>
+      <FormErrors errors={unknownErrors ?? (!confirmDisable ? formErrorsOf(disableResult) : undefined)} />
+
+      {confirmDisable ? (
+        <ConfirmPanel
+          id="disable-employee"
+          title={`Disable ${name}?`}
+          intent="disable"
+          fields={{ employeeId: employee.id }}
+          confirmLabel="Yes, disable the account"
+          pendingLabel="Disabling…"
+          cancelHref={`${LIST}/${employee.id}`}
+          lastResult={disableResult}
+        >
+          <p className="text-slate-800">
+            They will be signed out everywhere at once and cannot sign in until the account is enabled again.
+            Their answers and reports are kept.
+          </p>
+        </ConfirmPanel>
+      ) : null}
+
+      <section aria-labelledby="details-title" className="card flex flex-col gap-4">
+        <h2 id="details-title" className="text-lg font-semibold">
+          Details
+        </h2>
+        <EditEmployeeForm
+          employee={employee}
+          companies={companies}
+          lastResult={resultFor(actionData, 'update')}
+        />
+      </section>
+
+      <AccountActions
+        employee={{ id: employee.id, name, state: employee.state }}
+        resendResult={resultFor(actionData, 'resend-activation')}
+        enableResult={resultFor(actionData, 'enable')}
+      />
+
+      <EmployeeProgrammes employeeId={employee.id} employeeName={name} programmes={programmes} />
+      <EmployeeRatings employeeName={name} ratings={ratings} />
+    </section>
+  )
+}

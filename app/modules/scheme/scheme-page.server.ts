@@ -1,0 +1,51 @@
+import { previewRelease, previewSchemeRelease } from '#app/modules/report/release.server'
+import { getParticipant, listCandidates, listParticipants } from './participants.server'
+import { parseSchemeDetailQuery } from './schemas'
+import { getScheme, getSchemeFormOptions } from './scheme.server'
+
+/**
+ * Everything the scheme page shows (ADR 033: the page's props are this function's result): the
+ * scheme, its participants and candidates, the edit form's options and the panel the address asks
+ * for (`?edit`, `?confirm=`, `?remove=`, `?release=`). Null when there is no such scheme.
+ */
+export async function loadSchemePage(schemeId: string, searchParams: URLSearchParams) {
+  const scheme = await getScheme(schemeId)
+  if (!scheme) return null
+  const query = parseSchemeDetailQuery(searchParams)
+  const editing = query.edit !== undefined
+  const releasingAll = query.confirm === 'release-all' || query.confirm === 'release-again-all'
+  const [participants, candidates, options, removing, releasing, releaseVerdict, releasePlan] =
+    await Promise.all([
+      listParticipants(scheme, query),
+      scheme.phase === 'closed' ? null : listCandidates(scheme, query.find),
+      editing ? getSchemeFormOptions(scheme.questionnaireId) : null,
+      query.remove ? getParticipant(scheme, query.remove) : null,
+      query.release ? getParticipant(scheme, query.release) : null,
+      // What a release would do now, under the rule between releases (ADR 025), for its confirmation.
+      query.release ? previewRelease(scheme.id, query.release) : null,
+      releasingAll ? previewSchemeRelease(scheme.id) : null,
+    ])
+  const notices: string[] = []
+  if (participants.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
+  if ((query.remove && !removing) || (query.release && !releasing))
+    notices.push('That employee is not enrolled in this scheme (any more).')
+  return {
+    scheme,
+    query: { q: query.q, find: query.find, confirm: query.confirm ?? null, editing },
+    participants,
+    candidates,
+    options,
+    removing,
+    releasing: releasing ? { ...releasing, verdict: releaseVerdict } : null,
+    releasePlan,
+    notices,
+  }
+}
+
+/** The scheme page as it was, without a panel open: where a finished change returns to. */
+export function schemePageHref(url: URL, schemeId: string) {
+  const search = new URLSearchParams(url.searchParams)
+  for (const name of ['edit', 'confirm', 'remove', 'release', 'index']) search.delete(name)
+  const rest = search.toString()
+  return `/admin/scheme-management/${schemeId}${rest ? `?${rest}` : ''}`
+}
