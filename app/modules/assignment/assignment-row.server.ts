@@ -1,4 +1,5 @@
-import type { Relationship, SchemeStatus } from '#db/enums'
+import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
+import type { DateLabel } from '#app/lib/dates'
 import type { SchemeTimes } from '#app/modules/scheme/state'
 import { and, eq, type SQL } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
@@ -160,7 +161,17 @@ export function selectAssignmentsWithBrand<T extends SelectedFields>(fields: T, 
     .leftJoin(responses, eq(responses.assignmentId, assignments.id))
 }
 
-/** The assignment, its scheme and whose feedback it is: the columns the intro and thank-you pages share. */
+/** An assignment as the intro and thank-you pages name it: whose feedback, in which programme, by when. */
+export type AssignmentHeadline = {
+  id: string
+  status: AssignmentStatus
+  relationship: Relationship
+  subjectName: string
+  schemeName: string
+  deadline: DateLabel
+}
+
+/** The assignment, its scheme and whose feedback it is: the columns the intro, thank-you and home pages share. */
 export const ASSIGNMENT_SUMMARY = {
   id: assignments.id,
   status: assignments.status,

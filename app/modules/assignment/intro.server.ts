@@ -1,10 +1,9 @@
-import type { AssignmentStatus, Relationship } from '#db/enums'
 import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import { deadlineOf, schemePhase, type SchemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { assignments, questionnaires, questions, responses, schemes } from '#db/schema/index'
-import { dateLabel, timeLeft, type DateLabel } from '#app/lib/dates'
+import { dateLabel, timeLeft } from '#app/lib/dates'
 import { notFound } from '#app/modules/auth/guards.server'
 import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
@@ -12,6 +11,7 @@ import { estimateMinutes, type QuestionKind } from './answer-schemas'
 import {
   ASSIGNMENT_SUMMARY,
   parseId,
+  type AssignmentHeadline,
   schemeOf,
   selectAssignmentsWithBrand,
   subjectLabel,
@@ -23,13 +23,7 @@ import {
  * visitor's assignments on it (whose feedback, the deadline, the way in). Two queries.
  */
 
-export type IntroAssignment = {
-  id: string
-  status: AssignmentStatus
-  relationship: Relationship
-  subjectName: string
-  schemeName: string
-  deadline: DateLabel
+export type IntroAssignment = AssignmentHeadline & {
   timeLeft: string | null
   /** Where the scheme stands (app/modules/scheme/state.ts): only an open one can be answered. */
   phase: SchemePhase

@@ -10,6 +10,7 @@ import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
 import {
   ASSIGNMENT_SUMMARY,
+  type AssignmentHeadline,
   schemeOf,
   selectAssignmentsWithBrand,
   subjectLabel,
@@ -27,14 +28,7 @@ export type OpenAssignment = {
 export type ThankYouView = {
   role: 'employee' | 'colleague'
   /** The assignment the page is about (the one just submitted or saved), when there is one. */
-  assignment: {
-    id: string
-    status: AssignmentStatus
-    relationship: Relationship
-    subjectName: string
-    schemeName: string
-    deadline: DateLabel
-  } | null
+  assignment: AssignmentHeadline | null
   /** The programme's brand (header, and its contact links override the portal's). */
   brand: BrandLook | null
   /** The employee's own scheme: what happens next. */

@@ -12,7 +12,7 @@ import { assignments, brands, companies, responses, schemeMembers, schemes, user
 import { daysLeft, formatDate, formatDateTime } from '#app/lib/dates'
 import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
-import { selectAssignmentsWithBrand } from '#app/modules/assignment/assignment-row.server'
+import { ASSIGNMENT_SUMMARY, selectAssignmentsWithBrand } from '#app/modules/assignment/assignment-row.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import { answersNeeded, enoughAnswers } from '#app/modules/report/threshold'
@@ -255,21 +255,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       .orderBy(asc(sql`coalesce(${assignments.invitedAt}, ${assignments.createdAt})`), asc(assignments.id)),
     // Feedback asked of this employee: their own rater assignments, and nothing of anyone else's.
     selectAssignmentsWithBrand(
-      {
-        id: assignments.id,
-        status: assignments.status,
-        dueAt: assignments.dueAt,
-        questionnaireId: assignments.questionnaireId,
-        subjectName: users.displayName,
-        subjectEmail: users.email,
-        schemeName: schemes.name,
-        schemeStatus: schemes.status,
-        opensAt: schemes.opensAt,
-        closesAt: schemes.closesAt,
-        roundEndedAt: assignments.closedAt,
-        timeZone: schemes.timeZone,
-        responseId: responses.id,
-      },
+      { ...ASSIGNMENT_SUMMARY, questionnaireId: assignments.questionnaireId, responseId: responses.id },
       db,
     )
       .where(
