@@ -502,23 +502,39 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
   }
 }
 
+/** A staged row as SQL reads it back: the file's columns and what checking it found. */
+type CheckedRow = {
+  line: number
+  name: string
+  email: string
+  company_name: string
+  phone: string | null
+  errors: string[]
+  duplicate_of: number | null
+  company_suggestion: string | null
+}
+
+/** What is wrong with a row read back, in words. */
+function problemsOf(row: CheckedRow) {
+  return rowProblemTexts({
+    errors: row.errors,
+    companyName: row.company_name,
+    duplicateOf: row.duplicate_of === null ? null : Number(row.duplicate_of),
+    companySuggestion: row.company_suggestion,
+  })
+}
+
 /** One page of the staged rows (all, or those with problems), by line, in one query. */
 export async function getImportRows(importId: string, query: ImportViewQuery): Promise<ImportRowsPage> {
   const backwards = query.before !== undefined
-  const rows = await queryRows<{
-    line: number
-    name: string
-    email: string
-    company_name: string
-    phone: string | null
-    errors: string[]
-    outcome: RowOutcome | null
-    duplicate_of: number | null
-    company_suggestion: string | null
-    account_role: 'employee' | 'colleague' | 'admin' | null
-    account_name: string | null
-    company: string | null
-  }>(
+  const rows = await queryRows<
+    CheckedRow & {
+      outcome: RowOutcome | null
+      account_role: 'employee' | 'colleague' | 'admin' | null
+      account_name: string | null
+      company: string | null
+    }
+  >(
     getDb(),
     sql`SELECT r.line, r.name, r.email, r.company_name, r.phone, r.errors, r.outcome, r.duplicate_of,
         r.company_suggestion, u.role AS account_role, u.display_name AS account_name, c.name AS company
@@ -543,12 +559,7 @@ export async function getImportRows(importId: string, query: ImportViewQuery): P
       email: r.email,
       companyName: r.company_name,
       phone: r.phone,
-      problems: rowProblemTexts({
-        errors: r.errors,
-        companyName: r.company_name,
-        duplicateOf: r.duplicate_of === null ? null : Number(r.duplicate_of),
-        companySuggestion: r.company_suggestion,
-      }),
+      problems: problemsOf(r),
       outcome: r.outcome,
       account: r.account_role ? { role: r.account_role, name: r.account_name ?? '' } : null,
       company: r.company,
@@ -765,16 +776,7 @@ export async function importErrorReport(
     yield ['name', 'email', 'company', 'phone', 'line', 'problems']
     let after = 0
     for (;;) {
-      const rows = await queryRows<{
-        line: number
-        name: string
-        email: string
-        company_name: string
-        phone: string | null
-        errors: string[]
-        duplicate_of: number | null
-        company_suggestion: string | null
-      }>(
+      const rows = await queryRows<CheckedRow>(
         getDb(),
         sql`SELECT line, name, email, company_name, phone, errors, duplicate_of, company_suggestion
             FROM employee_import_rows
@@ -782,19 +784,9 @@ export async function importErrorReport(
             ORDER BY line LIMIT ${REPORT_BATCH}`,
       )
       for (const r of rows)
-        yield [
-          r.name,
-          r.email,
-          r.company_name,
-          r.phone ?? '',
-          String(r.line),
-          rowProblemTexts({
-            errors: r.errors,
-            companyName: r.company_name,
-            duplicateOf: r.duplicate_of === null ? null : Number(r.duplicate_of),
-            companySuggestion: r.company_suggestion,
-          }).join(' '),
-        ].map(neutraliseFormula)
+        yield [r.name, r.email, r.company_name, r.phone ?? '', String(r.line), problemsOf(r).join(' ')].map(
+          neutraliseFormula,
+        )
       if (rows.length < REPORT_BATCH) return
       after = Number(rows[rows.length - 1]!.line)
     }
