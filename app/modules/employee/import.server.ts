@@ -599,13 +599,8 @@ export async function runImport(
   { updateNames = false }: { updateNames?: boolean } = {},
 ): Promise<Outcome<ImportSummary>> {
   return getDb().transaction(async (tx): Promise<Outcome<ImportSummary>> => {
-    const [current] = await tx
-      .select({ importedAt: employeeImports.importedAt, fileName: employeeImports.fileName })
-      .from(employeeImports)
-      .where(eq(employeeImports.id, importId))
-      .for('update')
-    if (!current) return refuseNotFound()
-    if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
+    const preview = await lockPreview(tx, importId)
+    if (!preview.ok) return preview
 
     await checkRows(tx, importId)
     const [valid] = await queryRows<{ n: number }>(
@@ -717,22 +712,29 @@ export async function runImport(
       action: 'employee_import.import',
       entity: 'employee_import',
       entityId: importId,
-      details: { fileName: current.fileName, schemeId, updateNames, ...summary },
+      details: { fileName: preview.value.fileName, schemeId, updateNames, ...summary },
     })
     return ok(summary)
   })
 }
 
+/** An import that is still a preview, locked until the transaction ends: refused when unknown or imported. */
+async function lockPreview(tx: Tx, importId: string): Promise<Outcome<{ fileName: string }>> {
+  const [current] = await tx
+    .select({ importedAt: employeeImports.importedAt, fileName: employeeImports.fileName })
+    .from(employeeImports)
+    .where(eq(employeeImports.id, importId))
+    .for('update')
+  if (!current) return refuseNotFound()
+  if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
+  return ok({ fileName: current.fileName })
+}
+
 /** Throws away a preview (an imported file stays: its rows are the record of what it did). */
 export async function discardPreview(actor: Actor, importId: string): Promise<Outcome<{ fileName: string }>> {
   return getDb().transaction(async (tx): Promise<Outcome<{ fileName: string }>> => {
-    const [current] = await tx
-      .select({ importedAt: employeeImports.importedAt, fileName: employeeImports.fileName })
-      .from(employeeImports)
-      .where(eq(employeeImports.id, importId))
-      .for('update')
-    if (!current) return refuseNotFound()
-    if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
+    const preview = await lockPreview(tx, importId)
+    if (!preview.ok) return preview
     await tx.delete(employeeImports).where(and(eq(employeeImports.id, importId)))
     await recordAudit(tx, {
       actorId: actor.id,
@@ -740,9 +742,9 @@ export async function discardPreview(actor: Actor, importId: string): Promise<Ou
       action: 'employee_import.discard',
       entity: 'employee_import',
       entityId: importId,
-      details: { fileName: current.fileName },
+      details: { fileName: preview.value.fileName },
     })
-    return ok({ fileName: current.fileName })
+    return ok({ fileName: preview.value.fileName })
   })
 }
 
