@@ -99,6 +99,14 @@ export const EMAIL_BRAND_COLUMNS = {
   logoFileId: brands.logoFileId,
 }
 
+/** A template's wording, and whose it is (a null brand: the default). */
+export const TEMPLATE_COLUMNS = {
+  brandId: emailTemplates.brandId,
+  subject: emailTemplates.subject,
+  body: emailTemplates.body,
+  html: emailTemplates.htmlBody,
+}
+
 /** The templates that can word `key` for `brandId`: the brand's own and the default (without a brand, the default alone). */
 export function templatesFor(key: TemplateKey, brandId: string | null) {
   return and(
@@ -110,15 +118,7 @@ export function templatesFor(key: TemplateKey, brandId: string | null) {
 }
 
 async function renderContext(tx: Tx, key: TemplateKey, brandId: string | null): Promise<RenderContext> {
-  const rows = await tx
-    .select({
-      brandId: emailTemplates.brandId,
-      subject: emailTemplates.subject,
-      body: emailTemplates.body,
-      html: emailTemplates.htmlBody,
-    })
-    .from(emailTemplates)
-    .where(templatesFor(key, brandId))
+  const rows = await tx.select(TEMPLATE_COLUMNS).from(emailTemplates).where(templatesFor(key, brandId))
   const [brandRow] = brandId
     ? await tx.select(EMAIL_BRAND_COLUMNS).from(brands).where(eq(brands.id, brandId))
     : []

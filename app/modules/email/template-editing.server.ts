@@ -8,7 +8,13 @@ import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } fro
 import { TALLY_CTE, tallyOf } from '#app/modules/tally/tally.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { maskActionCodes } from './mask'
-import { EMAIL_BRAND_COLUMNS, enqueueEmail, retryOutboxMessage, templatesFor } from './outbox.server'
+import {
+  EMAIL_BRAND_COLUMNS,
+  enqueueEmail,
+  retryOutboxMessage,
+  TEMPLATE_COLUMNS,
+  templatesFor,
+} from './outbox.server'
 import { log } from '#app/lib/logger.server'
 import { emailHtmlProblems, sanitizeEmailHtml, savedTemplateProblems } from './sanitize.server'
 import {
@@ -160,13 +166,7 @@ export async function getTemplateEditor(
     : []
   if (brandId && !brandRow) return null
   const rows = await db
-    .select({
-      id: emailTemplates.id,
-      brandId: emailTemplates.brandId,
-      subject: emailTemplates.subject,
-      body: emailTemplates.body,
-      html: emailTemplates.htmlBody,
-    })
+    .select({ id: emailTemplates.id, ...TEMPLATE_COLUMNS })
     .from(emailTemplates)
     .where(templatesFor(key, brandId))
   const defaultRow = rows.find((r) => r.brandId === null)
