@@ -6,7 +6,7 @@ import { ReopenNotice } from '#app/modules/assignment/components/reopen-notice'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { RouteHandle } from '#app/root'
-import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/assignment/status-labels'
+import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/scheme/labels'
 
 export const handle: RouteHandle = { layout: 'user', transition: true }
 

@@ -11,20 +11,20 @@ import {
   signInWithLink,
   verifyEmailWithCode,
 } from '#app/modules/auth/auth.server'
-import { VerificationPage } from '#app/modules/auth/components/verification-page'
+import { VerificationPage } from '#app/modules/verification/components/verification-page'
 import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
 import { homeFor } from '#app/modules/auth/guards.server'
 import { newPasswordSchema, setupSchema } from '#app/modules/auth/schemas'
 import { getRequestSession, sessionCookie } from '#app/modules/auth/session.server'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
-import { VERIFICATION_MODES, verificationTitle } from '#app/modules/auth/verification'
+import { VERIFICATION_MODES, verificationTitle } from '#app/modules/verification/verification'
 import {
   checkLinkCode,
   loadVerificationPage,
   pendingCookie,
   readPendingCode,
-} from '#app/modules/auth/verification.server'
+} from '#app/modules/verification/verification.server'
 import { toastHeader } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 

@@ -16,7 +16,7 @@ import { ASSIGNMENT_SUMMARY, selectAssignmentsWithBrand } from '#app/modules/ass
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import { answersNeeded, enoughAnswers } from '#app/modules/report/threshold'
-import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/assignment/status-labels'
+import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/scheme/labels'
 import {
   INVITE_STATUS_LABELS,
   inviteStatusOf,

@@ -3,9 +3,9 @@ import type { BrandLook } from '#app/components/brand-look'
 import { getEnv } from '#app/config/env.server'
 import { KIND_OF_MODE } from '#app/modules/action-code/action-code.server'
 import { checkInvite } from '#app/modules/invite/accept.server'
-import { brandOfActivationCode, checkActionCode } from './auth.server'
-import { authErrorMessage } from './errors'
-import { getRequestSession, type SessionUser } from './session.server'
+import { brandOfActivationCode, checkActionCode } from '#app/modules/auth/auth.server'
+import { authErrorMessage } from '#app/modules/auth/errors'
+import { getRequestSession, type SessionUser } from '#app/modules/auth/session.server'
 import type { VerificationMode as Mode } from './verification'
 
 /**

@@ -1,8 +1,8 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { Link } from 'react-router'
 import { authErrorMessage } from '#app/modules/auth/errors'
-import { verificationTitle, type VerificationMode as Mode } from '#app/modules/auth/verification'
-import type { VerificationPageData } from '#app/modules/auth/verification.server'
+import { verificationTitle, type VerificationMode as Mode } from '#app/modules/verification/verification'
+import type { VerificationPageData } from '#app/modules/verification/verification.server'
 import { ConfirmEmailForm, InviteForm, PasswordForm, SignInLinkForm } from './verification-forms'
 
 /** What the page's one action answers when it does not redirect. */
