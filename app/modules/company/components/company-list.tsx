@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { ListPagination, ListSearchForm, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSearchForm, ListSection, type HrefFor } from '#app/components/admin-list'
 import { CreatedCell, DataTable, RowActions, RowHeader, Cell } from '#app/components/data-table'
 import { resultFor, type IntentReply } from '#app/components/form-kit'
 import { CreateCompanyForm, EditCompanyForm } from '#app/modules/company/components/company-forms'
@@ -54,10 +54,7 @@ export function CompanyList({
     />
   ) : null
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        All companies
-      </h2>
+    <ListSection title="All companies">
       <ListSearchForm
         path={path}
         noun="companies"
@@ -112,6 +109,6 @@ export function CompanyList({
         prev={page.prev}
         href={href}
       />
-    </section>
+    </ListSection>
   )
 }

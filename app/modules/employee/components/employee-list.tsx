@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, CreatedCell, DataTable, RowHeader } from '#app/components/data-table'
 import {
   CompanySchemeSelects,
@@ -73,10 +73,7 @@ export function EmployeeList({ data, path, href }: { data: Data; path: string; h
   const { query, page, companies } = data
   const filtered = Boolean(query.q || query.company || query.scheme || query.state)
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        All employees
-      </h2>
+    <ListSection title="All employees">
       <EmployeeFilters path={path} data={data} />
       <DataTable
         caption={`Employees${filtered ? ' matching the filters' : ''}, sorted by ${EMPLOYEE_SORT_LABELS[query.sort]}`}
@@ -107,7 +104,7 @@ export function EmployeeList({ data, path, href }: { data: Data; path: string; h
         )}
       </DataTable>
       <ListPagination noun="employees" next={page.next} prev={page.prev} href={href} />
-    </section>
+    </ListSection>
   )
 }
 

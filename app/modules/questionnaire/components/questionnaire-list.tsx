@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
-import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
 import {
   ConfirmPanel,
@@ -86,10 +86,7 @@ export function QuestionnaireList({
 }) {
   const filtered = Boolean(query.q || query.status)
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        All questionnaires
-      </h2>
+    <ListSection title="All questionnaires">
       <QuestionnaireFilters path={path} query={query} />
       {page.rows.length ? (
         <QuestionnaireTable rows={page.rows} archiveHref={(id) => href({ archive: id })} />
@@ -101,7 +98,7 @@ export function QuestionnaireList({
         </p>
       )}
       <ListPagination noun="questionnaires" next={page.next} prev={page.prev} href={href} />
-    </section>
+    </ListSection>
   )
 }
 

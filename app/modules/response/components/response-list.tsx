@@ -1,6 +1,6 @@
 import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
-import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import {
   CompanySchemeSelects,
@@ -130,14 +130,11 @@ export function ResponseFilters({
 export function ResponseList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
   const { query, page } = data
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        Responses
-      </h2>
+    <ListSection title="Responses">
       <ResponseFilters data={data} path={path} />
       <ResponseTable rows={page.rows} path={path} filtered={isFiltered(query)} />
       <ListPagination noun="responses" next={page.next} prev={page.prev} href={href} />
-    </section>
+    </ListSection>
   )
 }
 
