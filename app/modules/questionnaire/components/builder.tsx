@@ -12,7 +12,6 @@ import {
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
-import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 import {
   CATEGORY_MAX,
   INTRO_MAX,
@@ -26,7 +25,7 @@ import {
 } from '../schemas'
 import type { loadQuestionnairePage } from '../builder-page.server'
 import { QuestionnairePreview } from './preview'
-import { StatusBadge } from './questionnaire-list'
+import { SchemeLinks, StatusBadge } from './questionnaire-list'
 
 /**
  * The builder page. Every change is its own small form posting an intent (it works without
@@ -125,14 +124,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
         {used ? (
           <div className="flex flex-wrap items-center gap-2 text-slate-800">
             <span>In use by</span>
-            {qn.schemes.map((s) => (
-              <span key={s.id} className="inline-flex items-center gap-1">
-                <Link className="link" to={`/admin/scheme-management/${s.id}`}>
-                  {s.name}
-                </Link>
-                <PhaseBadge phase={s.phase} />
-              </span>
-            ))}
+            <SchemeLinks schemes={qn.schemes} />
           </div>
         ) : (
           <p className="text-slate-700">No scheme uses this version.</p>

@@ -14,6 +14,7 @@ import {
 import { Field, FormErrors } from '#app/components/forms'
 import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
+import type { SchemePhase } from '#app/modules/scheme/state'
 import type { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
 import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
 
@@ -36,6 +37,22 @@ export function StatusBadge({ status }: { status: QuestionnaireStatus }) {
       {STATUS_LABELS[status]}
     </span>
   )
+}
+
+/** The schemes that use a version, each a link with its phase. */
+export function SchemeLinks({
+  schemes,
+}: {
+  schemes: Array<{ id: string; name: string; phase: SchemePhase }>
+}) {
+  return schemes.map((s) => (
+    <span key={s.id} className="inline-flex items-center gap-1">
+      <Link className="link" to={`/admin/scheme-management/${s.id}`}>
+        {s.name}
+      </Link>
+      <PhaseBadge phase={s.phase} />
+    </span>
+  ))
 }
 
 export function QuestionnaireFilters({
@@ -200,14 +217,7 @@ export function QuestionnaireTable({
                 {v.schemes.length ? (
                   <span className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
                     <strong className="font-semibold">In use by</strong>
-                    {v.schemes.map((s) => (
-                      <span key={s.id} className="inline-flex items-center gap-1">
-                        <Link className="link" to={`/admin/scheme-management/${s.id}`}>
-                          {s.name}
-                        </Link>
-                        <PhaseBadge phase={s.phase} />
-                      </span>
-                    ))}
+                    <SchemeLinks schemes={v.schemes} />
                   </span>
                 ) : (
                   <span className="text-sm text-slate-600">Not used by a scheme</span>
