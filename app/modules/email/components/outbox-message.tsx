@@ -1,4 +1,5 @@
 import { Form } from 'react-router'
+import { MessageParts } from './message-parts'
 import { formErrorsOf, usePendingIntent, type FormResult } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
@@ -69,23 +70,12 @@ export function OutboxMessageView({ message, retryResult }: { message: Message; 
                 {when(message.linkExpiresAt)}.
               </p>
             ) : null}
-            <div className="grid gap-4 lg:grid-cols-2">
-              <div className="flex min-w-0 flex-col gap-1">
-                <h3 className="font-semibold">HTML part</h3>
-                <iframe
-                  title="HTML part of the message"
-                  sandbox=""
-                  srcDoc={message.html}
-                  className="h-[28rem] w-full rounded-md border border-slate-200 bg-white"
-                />
-              </div>
-              <div className="flex min-w-0 flex-col gap-1">
-                <h3 className="font-semibold">Text part</h3>
-                <pre className="h-[28rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 p-3 text-sm whitespace-pre-wrap break-words">
-                  {message.text}
-                </pre>
-              </div>
-            </div>
+            <MessageParts
+              htmlTitle="HTML part of the message"
+              html={message.html}
+              text={message.text}
+              height="h-[28rem]"
+            />
           </>
         )}
       </section>

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
+import { MessageParts } from './message-parts'
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { possessive } from '#app/lib/words'
@@ -197,27 +198,13 @@ export function TemplateEditor({
         <p className="text-sm text-slate-700">
           Updates as you type. Subject: <strong data-testid="preview-subject">{preview.subject}</strong>
         </p>
-        <div className="grid gap-4 lg:grid-cols-2">
-          <div className="flex min-w-0 flex-col gap-1">
-            <h3 className="font-semibold">HTML part</h3>
-            {/* No scripts, no same origin: whatever is typed can do nothing but show. */}
-            <iframe
-              title="HTML part of the preview"
-              sandbox=""
-              srcDoc={preview.html}
-              className="h-[32rem] w-full rounded-md border border-slate-200 bg-white"
-            />
-          </div>
-          <div className="flex min-w-0 flex-col gap-1">
-            <h3 className="font-semibold">Text part</h3>
-            <pre
-              data-testid="preview-text"
-              className="h-[32rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 p-3 text-sm whitespace-pre-wrap break-words"
-            >
-              {preview.text}
-            </pre>
-          </div>
-        </div>
+        <MessageParts
+          htmlTitle="HTML part of the preview"
+          html={preview.html}
+          text={preview.text}
+          height="h-[32rem]"
+          textTestId="preview-text"
+        />
       </section>
 
       <section aria-labelledby="actions-title" className="card flex flex-col gap-4">
