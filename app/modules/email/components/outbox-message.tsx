@@ -1,11 +1,11 @@
 import { Form } from 'react-router'
-import { MessageParts } from './message-parts'
 import { formErrorsOf, usePendingIntent, type FormResult } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import { TEMPLATE_LABELS } from '../schemas'
 import type { getOutboxMessage } from '../template-editing.server'
 import { OutboxState } from './outbox-state'
+import { MessageParts } from './message-parts'
 
 /** The page's message, as the domain function that builds the page returns it (ADR 033). */
 type Message = PageData<typeof getOutboxMessage>

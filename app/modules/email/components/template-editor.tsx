@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
-import { MessageParts } from './message-parts'
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { possessive } from '#app/lib/words'
@@ -9,6 +8,7 @@ import type { PageData } from '#app/lib/page-data'
 import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
 import { codePlaceholders, LINK_LABELS, renderTemplate, TEMPLATE_PLACEHOLDERS } from '../templates'
 import type { loadTemplatePage } from '../template-page.server'
+import { MessageParts } from './message-parts'
 
 type EditorData = PageData<typeof loadTemplatePage>['editor']
 
