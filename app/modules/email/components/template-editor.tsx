@@ -5,6 +5,7 @@ import { possessive } from '#app/lib/words'
 import { resultFor, useConformForm, usePendingIntent, type IntentReply } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
+import { Card } from '#app/components/card'
 import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
 import { codePlaceholders, LINK_LABELS, renderTemplate, TEMPLATE_PLACEHOLDERS } from '../templates'
 import type { loadTemplatePage } from '../template-page.server'
@@ -191,10 +192,7 @@ export function TemplateEditor({
         </aside>
       </div>
 
-      <section aria-labelledby="preview-title" className="card flex flex-col gap-3">
-        <h2 id="preview-title" className="text-lg font-semibold">
-          Preview with sample values
-        </h2>
+      <Card id="preview-title" title="Preview with sample values" className="gap-3">
         <p className="text-sm text-slate-700">
           Updates as you type. Subject: <strong data-testid="preview-subject">{preview.subject}</strong>
         </p>
@@ -205,12 +203,9 @@ export function TemplateEditor({
           height="h-[32rem]"
           textTestId="preview-text"
         />
-      </section>
+      </Card>
 
-      <section aria-labelledby="actions-title" className="card flex flex-col gap-4">
-        <h2 id="actions-title" className="text-lg font-semibold">
-          Try it out and undo
-        </h2>
+      <Card id="actions-title" title="Try it out and undo">
         <Form method="post" className="flex flex-col items-start gap-2">
           <input type="hidden" name="intent" value="test" />
           <FormErrors errors={test?.error?.[''] ?? undefined} />
@@ -242,7 +237,7 @@ export function TemplateEditor({
               : 'The default is the wording Panorama ships with.'}
           </p>
         )}
-      </section>
+      </Card>
     </div>
   )
 }

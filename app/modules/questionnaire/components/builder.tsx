@@ -11,6 +11,7 @@ import {
 } from '#app/components/form-kit'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
+import { Card } from '#app/components/card'
 import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
 import {
   CATEGORY_MAX,
@@ -117,10 +118,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
       <Notices notices={notices} />
       <FormErrors errors={unknownErrors} />
 
-      <section aria-labelledby="use-title" className="card flex flex-col gap-3">
-        <h2 id="use-title" className="text-lg font-semibold">
-          Status and use
-        </h2>
+      <Card id="use-title" title="Status and use" className="gap-3">
         {used ? (
           <div className="flex flex-wrap items-center gap-2 text-slate-800">
             <span>In use by</span>
@@ -178,7 +176,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
             </Link>
           ) : null}
         </div>
-      </section>
+      </Card>
 
       {confirm === 'publish' && draft ? (
         <ConfirmPanel
@@ -234,10 +232,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
       ) : null}
 
       {draft ? (
-        <section aria-labelledby="checks-title" className="card flex flex-col gap-2">
-          <h2 id="checks-title" className="text-lg font-semibold">
-            Publish checks
-          </h2>
+        <Card id="checks-title" title="Publish checks" className="gap-2">
           {blockers.length ? (
             <>
               <p className="text-slate-800">These must be fixed before it can be published:</p>
@@ -246,7 +241,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
           ) : (
             <p className="text-emerald-900">Nothing blocks publishing.</p>
           )}
-        </section>
+        </Card>
       ) : null}
 
       {draft ? <DetailsForm qn={qn} actionData={actionData} /> : <ReadOnlyIntro intro={qn.intro} />}
@@ -325,12 +320,9 @@ function IntentButton({ intent, label, pending }: { intent: string; label: strin
 
 function ReadOnlyIntro({ intro }: { intro: string }) {
   return (
-    <section aria-labelledby="intro-title" className="card flex flex-col gap-2">
-      <h2 id="intro-title" className="text-lg font-semibold">
-        Introduction
-      </h2>
+    <Card id="intro-title" title="Introduction" className="gap-2">
       <p className="whitespace-pre-line text-slate-800">{intro || 'No introduction.'}</p>
-    </section>
+    </Card>
   )
 }
 

@@ -16,6 +16,7 @@ import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 import type { SchemePhase } from '#app/modules/scheme/state'
 import type { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
+import { Card } from '#app/components/card'
 import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
 
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
@@ -166,18 +167,12 @@ export function AddQuestionnaire({
 }) {
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <section aria-labelledby="create-title" className="card flex flex-col gap-4">
-        <h2 id="create-title" className="text-lg font-semibold">
-          Create a questionnaire
-        </h2>
+      <Card id="create-title" title="Create a questionnaire">
         <CreateQuestionnaireForm lastResult={resultFor(actionData, 'create')} />
-      </section>
-      <section aria-labelledby="import-title" className="card flex flex-col gap-4">
-        <h2 id="import-title" className="text-lg font-semibold">
-          Import a questionnaire
-        </h2>
+      </Card>
+      <Card id="import-title" title="Import a questionnaire">
         <ImportQuestionnaireForm lastResult={resultFor(actionData, 'import')} maxBytes={importMaxBytes} />
-      </section>
+      </Card>
     </div>
   )
 }

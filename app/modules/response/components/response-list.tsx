@@ -11,6 +11,7 @@ import {
 } from '#app/components/filter-bar'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
+import { Card } from '#app/components/card'
 import { RELATIONSHIPS } from '#db/enums'
 import {
   ANSWERS_ADMIN_MESSAGES,
@@ -224,10 +225,7 @@ export function ExportForm({
   lastResult: FormResult
 }) {
   return (
-    <section aria-labelledby="export-title" className="card flex flex-col gap-3">
-      <h2 id="export-title" className="text-lg font-semibold">
-        Export answers as CSV
-      </h2>
+    <Card id="export-title" title="Export answers as CSV" className="gap-3">
       <p className="text-slate-700">
         One row per answer of the responses these filters show: the question (key, section, competency,
         wording, kind and scale), the answer and its label, the day it was submitted and whom it is about.
@@ -246,7 +244,7 @@ export function ExportForm({
           {ANSWERS_ADMIN_MESSAGES.strict} The export never holds names.
         </p>
       )}
-    </section>
+    </Card>
   )
 }
 

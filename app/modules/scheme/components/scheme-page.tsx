@@ -31,6 +31,7 @@ import {
   SchemeAddEmployeeSchema,
   SchemeEnrolSchema,
 } from '#app/modules/scheme/schemas'
+import { Card } from '#app/components/card'
 import { ClosingTimeForm, EditSchemeForm } from './scheme-forms'
 import { PhaseBadge } from './phase-badge'
 import { Progress } from './scheme-list'
@@ -128,10 +129,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
       <Lifecycle scheme={scheme} confirm={query.confirm} href={href} actionData={actionData} />
 
       {query.editing && options ? (
-        <section aria-labelledby="edit-title" className="card flex flex-col gap-4">
-          <h2 id="edit-title" className="text-lg font-semibold">
-            Edit the scheme
-          </h2>
+        <Card id="edit-title" title="Edit the scheme">
           <EditSchemeForm
             values={{
               name: scheme.name,
@@ -158,7 +156,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
             lastResult={resultFor(actionData, 'update')}
             cancelHref={href(closeAll)}
           />
-        </section>
+        </Card>
       ) : (
         <Details scheme={scheme} editHref={href({ ...closeAll, edit: '1' })} />
       )}
@@ -491,10 +489,10 @@ function Lifecycle({
   const closesLocal = instantToZonedTime(scheme.closesAt, scheme.timeZone)
   const oneMail = scheme.enrolled - scheme.disabledMembers === 1
   return (
-    <section aria-labelledby="lifecycle-title" className="card flex flex-col gap-4">
-      <h2 id="lifecycle-title" className="text-lg font-semibold">
-        {scheme.phase === 'draft' ? 'Launch' : scheme.phase === 'closed' ? 'Closed' : 'Running'}
-      </h2>
+    <Card
+      id="lifecycle-title"
+      title={scheme.phase === 'draft' ? 'Launch' : scheme.phase === 'closed' ? 'Closed' : 'Running'}
+    >
       {scheme.phase === 'draft' ? (
         confirm === 'launch' ? (
           <ConfirmPanel
@@ -582,7 +580,7 @@ function Lifecycle({
           )}
         </div>
       )}
-    </section>
+    </Card>
   )
 }
 
