@@ -570,6 +570,42 @@ function KindSelect({ id, defaultValue }: { id: string; defaultValue?: QuestionK
 
 const RATER_HELP = 'Write {{name}} where the person’s name goes, e.g. “{{name}} listens carefully.”'
 
+/** A wording field: `help` always shows, `addHelp` only while the question is being added. */
+type WordingField = {
+  name: 'category' | 'text' | 'raterText'
+  suffix: string
+  label: string
+  max: number
+  list?: string
+  help?: string
+  addHelp?: string
+}
+
+const WORDING_FIELDS: WordingField[] = [
+  {
+    name: 'category',
+    suffix: 'category',
+    label: 'Competency',
+    max: CATEGORY_MAX,
+    list: 'competencies',
+    addHelp: 'Pick one or type a new one: the report charts by it.',
+  },
+  {
+    name: 'text',
+    suffix: 'text',
+    label: 'Self wording',
+    max: QUESTION_TEXT_MAX,
+    addHelp: 'As the person answers about themselves: “I listen carefully.”',
+  },
+  {
+    name: 'raterText',
+    suffix: 'rater',
+    label: 'Colleague wording',
+    max: QUESTION_TEXT_MAX,
+    help: RATER_HELP,
+  },
+]
+
 /**
  * A question's competency and its two wordings: blank with their help when adding one, filled in
  * when editing it (the colleague wording keeps its help: the {{name}} rule is easy to forget).
@@ -583,38 +619,19 @@ function WordingFields({
   result: ReturnType<typeof replyFor>
   question?: Question
 }) {
-  return (
-    <>
-      <TextInput
-        id={`${base}-category`}
-        name="category"
-        label="Competency"
-        max={CATEGORY_MAX}
-        list="competencies"
-        defaultValue={question?.category}
-        errors={fieldErrors(result, 'category')}
-        help={question ? undefined : 'Pick one or type a new one: the report charts by it.'}
-      />
-      <TextInput
-        id={`${base}-text`}
-        name="text"
-        label="Self wording"
-        max={QUESTION_TEXT_MAX}
-        defaultValue={question?.text}
-        errors={fieldErrors(result, 'text')}
-        help={question ? undefined : 'As the person answers about themselves: “I listen carefully.”'}
-      />
-      <TextInput
-        id={`${base}-rater`}
-        name="raterText"
-        label="Colleague wording"
-        max={QUESTION_TEXT_MAX}
-        defaultValue={question?.raterText}
-        errors={fieldErrors(result, 'raterText')}
-        help={RATER_HELP}
-      />
-    </>
-  )
+  return WORDING_FIELDS.map((f) => (
+    <TextInput
+      key={f.name}
+      id={`${base}-${f.suffix}`}
+      name={f.name}
+      label={f.label}
+      max={f.max}
+      list={f.list}
+      defaultValue={question?.[f.name]}
+      errors={fieldErrors(result, f.name)}
+      help={f.help ?? (question ? undefined : f.addHelp)}
+    />
+  ))
 }
 
 function AddQuestionForm({
