@@ -1,14 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { Form, Link } from 'react-router'
-import {
-  ConfirmPanel,
-  formErrorsOf,
-  PageHeader,
-  resultFor,
-  usePendingIntent,
-  type FormResult,
-  type IntentReply,
-} from '#app/components/form-kit'
+import { formErrorsOf, resultFor, usePendingIntent, type FormResult, type IntentReply } from '#app/components/form-kit'
+import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadEmployeePage } from '../employee-page.server'
