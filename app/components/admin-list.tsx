@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Link, useLocation } from 'react-router'
 import { formErrorsOf, type IntentReply } from '#app/components/form-kit'
 import { FilterBar, SearchField, SortSelect } from '#app/components/filter-bar'
@@ -61,6 +62,18 @@ export function ListSearchForm<Sort extends string>({
       />
       <SortSelect id={`${id}-sort`} value={sort} sorts={sorts} labels={sortLabels} />
     </FilterBar>
+  )
+}
+
+/** The list part of an admin page: its heading, then the filters, the table and the page links. */
+export function ListSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby="list-title" className="flex flex-col gap-4">
+      <h2 id="list-title" className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
   )
 }
 

@@ -152,27 +152,10 @@ function CategorySection({
   }
   const title = `Average score per category (${scaleWords(scale)})`
   const radar = categories.length >= 3
-  const draw = ({ RadarChart, BarChart }: Charts, { animate }: { animate: boolean }) =>
-    radar ? (
-      <RadarChart
-        title={title}
-        labels={labels}
-        series={series}
-        min={scale.min}
-        max={scale.max}
-        animate={animate}
-      />
-    ) : (
-      <BarChart
-        title={title}
-        labels={labels}
-        series={series}
-        min={scale.min}
-        max={scale.max}
-        animate={animate}
-        horizontal={false}
-      />
-    )
+  const draw = ({ RadarChart, BarChart }: Charts, { animate }: { animate: boolean }) => {
+    const chart = { title, labels, series, min: scale.min, max: scale.max, animate }
+    return radar ? <RadarChart {...chart} /> : <BarChart {...chart} horizontal={false} />
+  }
   return (
     <section aria-labelledby="by-category" className="report-section card flex flex-col gap-4">
       <h2 id="by-category" className="text-xl font-semibold">
@@ -635,10 +618,40 @@ function InsightSection({
   )
 }
 
+/** A card that says why the report is not whole yet (read out as a status). */
+function StatusNotice({
+  tone,
+  title,
+  children,
+}: {
+  tone: 'amber' | 'sky'
+  title: string
+  children: ReactNode
+}) {
+  const colours = tone === 'amber' ? 'border-amber-300 bg-amber-50' : 'border-sky-300 bg-sky-50'
+  return (
+    <div role="status" className={`card flex flex-col gap-3 ${colours}`}>
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {children}
+    </div>
+  )
+}
+
+/** While the scheme runs, the employee can still ask more colleagues. */
+function InviteMore({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
+  if (viewer !== 'employee' || header.schemeClosed) return null
+  return (
+    <p>
+      <Link className="link" to="/user/colleague-invite">
+        Invite colleagues or send a reminder
+      </Link>
+    </p>
+  )
+}
+
 function SelfPending({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
   return (
-    <div role="status" className="card flex flex-col gap-3 border-amber-300 bg-amber-50">
-      <h2 className="text-lg font-semibold">The self-assessment is not submitted yet</h2>
+    <StatusNotice tone="amber" title="The self-assessment is not submitted yet">
       <p>
         {viewer === 'employee'
           ? 'Your report sets your own view beside your colleagues’, so it opens once you have submitted your self-assessment.'
@@ -649,7 +662,7 @@ function SelfPending({ header, viewer }: { header: ReportHeader; viewer: Viewer 
           {viewer === 'employee' ? 'Continue your self-assessment' : 'Open the self-assessment'}
         </Link>
       </p>
-    </div>
+    </StatusNotice>
   )
 }
 
@@ -672,8 +685,7 @@ function statusOf(header: ReportHeader, viewer: Viewer) {
 function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
   const [when, ...rest] = statusOf(header, viewer).lines
   return (
-    <div role="status" className="card flex flex-col gap-3 border-sky-300 bg-sky-50">
-      <h2 className="text-lg font-semibold">Colleagues’ results are not released yet</h2>
+    <StatusNotice tone="sky" title="Colleagues’ results are not released yet">
       <p>{when}</p>
       <p>
         They are released all at once, so nothing you read changes as colleagues answer one by one. So far{' '}
@@ -682,33 +694,20 @@ function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Vie
       {rest.map((line) => (
         <p key={line}>{line}</p>
       ))}
-      {viewer === 'employee' && !header.schemeClosed ? (
-        <p>
-          <Link className="link" to="/user/colleague-invite">
-            Invite colleagues or send a reminder
-          </Link>
-        </p>
-      ) : null}
-    </div>
+      <InviteMore header={header} viewer={viewer} />
+    </StatusNotice>
   )
 }
 
 /** Released without colleagues' results: fewer than the threshold had answered (ADR 025). */
 function SelfOnlyRelease({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
   return (
-    <div role="status" className="card flex flex-col gap-3 border-amber-300 bg-amber-50">
-      <h2 className="text-lg font-semibold">More answers needed</h2>
+    <StatusNotice tone="amber" title="More answers needed">
       {statusOf(header, viewer).lines.map((line) => (
         <p key={line}>{line}</p>
       ))}
-      {viewer === 'employee' && !header.schemeClosed ? (
-        <p>
-          <Link className="link" to="/user/colleague-invite">
-            Invite colleagues or send a reminder
-          </Link>
-        </p>
-      ) : null}
-    </div>
+      <InviteMore header={header} viewer={viewer} />
+    </StatusNotice>
   )
 }
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { ListPagination, ListSearchForm, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSearchForm, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import type { loadAdminList } from '#app/modules/administrator/administrator-list.server'
 import { AdminStateBadge } from '#app/modules/administrator/components/admin-forms'
@@ -16,10 +16,7 @@ export function AdminList({
   href: HrefFor
 }) {
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        All administrators
-      </h2>
+    <ListSection title="All administrators">
       <ListSearchForm
         path={path}
         noun="administrators"
@@ -58,6 +55,6 @@ export function AdminList({
         )}
       </DataTable>
       <ListPagination noun="administrators" next={page.next} prev={page.prev} href={href} />
-    </section>
+    </ListSection>
   )
 }

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { ListPagination, ListSearchForm, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSearchForm, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, CreatedCell, DataTable, RowHeader } from '#app/components/data-table'
 import type { loadBrandList } from '#app/modules/brand/brand-list.server'
 import { Swatch } from '#app/modules/brand/components/swatch'
@@ -16,10 +16,7 @@ export function BrandList({
   href: HrefFor
 }) {
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        All brands
-      </h2>
+    <ListSection title="All brands">
       <ListSearchForm
         path={path}
         noun="brands"
@@ -75,6 +72,6 @@ export function BrandList({
         )}
       </DataTable>
       <ListPagination noun="brands" next={page.next} prev={page.prev} href={href} />
-    </section>
+    </ListSection>
   )
 }

@@ -1,10 +1,11 @@
 import { Link } from 'react-router'
-import { ListPagination, ListSearchForm, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSearchForm, ListSection, type HrefFor } from '#app/components/admin-list'
 import { CreatedCell, DataTable, RowActions, RowHeader, Cell } from '#app/components/data-table'
 import { resultFor, type IntentReply } from '#app/components/form-kit'
 import { CreateCompanyForm, EditCompanyForm } from '#app/modules/company/components/company-forms'
 import type { loadCompanyList } from '#app/modules/company/company-list.server'
 import { COMPANY_SORT_LABELS, COMPANY_SORTS } from '#app/modules/company/schemas'
+import { Card } from '#app/components/card'
 
 /** The companies page's create form and list, typed by the page's loader (the page-props rule). */
 type Data = Awaited<ReturnType<typeof loadCompanyList>>
@@ -14,10 +15,7 @@ export function AddCompany({
   actionData,
 }: Pick<Data, 'brandOptions'> & { actionData: IntentReply }) {
   return (
-    <section aria-labelledby="create-title" className="card flex flex-col gap-4">
-      <h2 id="create-title" className="text-lg font-semibold">
-        Add a company
-      </h2>
+    <Card id="create-title" title="Add a company">
       {brandOptions.length ? (
         <CreateCompanyForm brandOptions={brandOptions} lastResult={resultFor(actionData, 'create')} />
       ) : (
@@ -29,7 +27,7 @@ export function AddCompany({
           .
         </p>
       )}
-    </section>
+    </Card>
   )
 }
 
@@ -54,10 +52,7 @@ export function CompanyList({
     />
   ) : null
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        All companies
-      </h2>
+    <ListSection title="All companies">
       <ListSearchForm
         path={path}
         noun="companies"
@@ -112,6 +107,6 @@ export function CompanyList({
         prev={page.prev}
         href={href}
       />
-    </section>
+    </ListSection>
   )
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import { formatDate, formatDateTime } from '#app/lib/dates'
 import type { Activity, SchemeProgress, SetupStep } from '#app/modules/dashboard/overview.server'
 import { DeliveryOffNotice } from '#app/modules/email/components/delivery-off'
+import { Card } from '#app/components/card'
 
 type Step = { key: SetupStep; label: string; href: string; done: boolean }
 
@@ -9,10 +10,7 @@ type Step = { key: SetupStep; label: string; href: string; done: boolean }
 export function SetupChecklist({ steps }: { steps: Step[] }) {
   const done = steps.filter((s) => s.done).length
   return (
-    <section aria-labelledby="setup-title" className="card flex flex-col gap-3">
-      <h2 id="setup-title" className="text-lg font-semibold">
-        Getting started
-      </h2>
+    <Card id="setup-title" title="Getting started" className="gap-3">
       <p className="text-slate-700">
         {done} of {steps.length} steps done. Each one ticks itself off when it is done.
       </p>
@@ -41,7 +39,7 @@ export function SetupChecklist({ steps }: { steps: Step[] }) {
           </li>
         ))}
       </ol>
-    </section>
+    </Card>
   )
 }
 
@@ -161,10 +159,7 @@ export function OutboxHealth({
   deliveryOff: boolean
 }) {
   return (
-    <section aria-labelledby="outbox-title" className="card flex flex-col gap-2">
-      <h2 id="outbox-title" className="text-lg font-semibold">
-        E-mail delivery
-      </h2>
+    <Card id="outbox-title" title="E-mail delivery" className="gap-2">
       <p className="text-slate-800">
         {queued} waiting to be sent · {failed} failed
       </p>
@@ -180,6 +175,6 @@ export function OutboxHealth({
       ) : deliveryOff ? null : (
         <p className="text-sm text-slate-700">Every e-mail so far has been delivered or is on its way.</p>
       )}
-    </section>
+    </Card>
   )
 }

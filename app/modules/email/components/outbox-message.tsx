@@ -2,9 +2,11 @@ import { Form } from 'react-router'
 import { formErrorsOf, usePendingIntent, type FormResult } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
+import { Card } from '#app/components/card'
 import { TEMPLATE_LABELS } from '../schemas'
 import type { getOutboxMessage } from '../template-editing.server'
 import { OutboxState } from './outbox-state'
+import { MessageParts } from './message-parts'
 
 /** The page's message, as the domain function that builds the page returns it (ADR 033). */
 type Message = PageData<typeof getOutboxMessage>
@@ -27,10 +29,7 @@ export function OutboxMessageView({ message, retryResult }: { message: Message; 
   ]
   return (
     <div className="flex flex-col gap-6">
-      <section aria-labelledby="facts-title" className="card flex flex-col gap-4">
-        <h2 id="facts-title" className="text-lg font-semibold">
-          Delivery
-        </h2>
+      <Card id="facts-title" title="Delivery">
         <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[10rem_minmax(0,1fr)]">
           {facts.map(([term, value]) => (
             <div key={term} className="contents">
@@ -50,12 +49,9 @@ export function OutboxMessageView({ message, retryResult }: { message: Message; 
         ) : message.status === 'failed' ? (
           <p className="text-sm text-slate-700">{message.retry.reason}</p>
         ) : null}
-      </section>
+      </Card>
 
-      <section aria-labelledby="body-title" className="card flex flex-col gap-3">
-        <h2 id="body-title" className="text-lg font-semibold">
-          Message
-        </h2>
+      <Card id="body-title" title="Message" className="gap-3">
         {message.bodyErasedAt ? (
           <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-slate-800">
             The body was erased on {when(message.bodyErasedAt)}: it carried a one-time link, which is not kept
@@ -69,26 +65,15 @@ export function OutboxMessageView({ message, retryResult }: { message: Message; 
                 {when(message.linkExpiresAt)}.
               </p>
             ) : null}
-            <div className="grid gap-4 lg:grid-cols-2">
-              <div className="flex min-w-0 flex-col gap-1">
-                <h3 className="font-semibold">HTML part</h3>
-                <iframe
-                  title="HTML part of the message"
-                  sandbox=""
-                  srcDoc={message.html}
-                  className="h-[28rem] w-full rounded-md border border-slate-200 bg-white"
-                />
-              </div>
-              <div className="flex min-w-0 flex-col gap-1">
-                <h3 className="font-semibold">Text part</h3>
-                <pre className="h-[28rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 p-3 text-sm whitespace-pre-wrap break-words">
-                  {message.text}
-                </pre>
-              </div>
-            </div>
+            <MessageParts
+              htmlTitle="HTML part of the message"
+              html={message.html}
+              text={message.text}
+              height="h-[28rem]"
+            />
           </>
         )}
-      </section>
+      </Card>
     </div>
   )
 }

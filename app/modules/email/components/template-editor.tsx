@@ -5,9 +5,11 @@ import { possessive } from '#app/lib/words'
 import { resultFor, useConformForm, usePendingIntent, type IntentReply } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
+import { Card } from '#app/components/card'
 import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
 import { codePlaceholders, LINK_LABELS, renderTemplate, TEMPLATE_PLACEHOLDERS } from '../templates'
 import type { loadTemplatePage } from '../template-page.server'
+import { MessageParts } from './message-parts'
 
 type EditorData = PageData<typeof loadTemplatePage>['editor']
 
@@ -190,40 +192,20 @@ export function TemplateEditor({
         </aside>
       </div>
 
-      <section aria-labelledby="preview-title" className="card flex flex-col gap-3">
-        <h2 id="preview-title" className="text-lg font-semibold">
-          Preview with sample values
-        </h2>
+      <Card id="preview-title" title="Preview with sample values" className="gap-3">
         <p className="text-sm text-slate-700">
           Updates as you type. Subject: <strong data-testid="preview-subject">{preview.subject}</strong>
         </p>
-        <div className="grid gap-4 lg:grid-cols-2">
-          <div className="flex min-w-0 flex-col gap-1">
-            <h3 className="font-semibold">HTML part</h3>
-            {/* No scripts, no same origin: whatever is typed can do nothing but show. */}
-            <iframe
-              title="HTML part of the preview"
-              sandbox=""
-              srcDoc={preview.html}
-              className="h-[32rem] w-full rounded-md border border-slate-200 bg-white"
-            />
-          </div>
-          <div className="flex min-w-0 flex-col gap-1">
-            <h3 className="font-semibold">Text part</h3>
-            <pre
-              data-testid="preview-text"
-              className="h-[32rem] overflow-auto rounded-md border border-slate-200 bg-slate-50 p-3 text-sm whitespace-pre-wrap break-words"
-            >
-              {preview.text}
-            </pre>
-          </div>
-        </div>
-      </section>
+        <MessageParts
+          htmlTitle="HTML part of the preview"
+          html={preview.html}
+          text={preview.text}
+          height="h-[32rem]"
+          textTestId="preview-text"
+        />
+      </Card>
 
-      <section aria-labelledby="actions-title" className="card flex flex-col gap-4">
-        <h2 id="actions-title" className="text-lg font-semibold">
-          Try it out and undo
-        </h2>
+      <Card id="actions-title" title="Try it out and undo">
         <Form method="post" className="flex flex-col items-start gap-2">
           <input type="hidden" name="intent" value="test" />
           <FormErrors errors={test?.error?.[''] ?? undefined} />
@@ -255,7 +237,7 @@ export function TemplateEditor({
               : 'The default is the wording Panorama ships with.'}
           </p>
         )}
-      </section>
+      </Card>
     </div>
   )
 }

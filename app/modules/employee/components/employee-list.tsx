@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, CreatedCell, DataTable, RowHeader } from '#app/components/data-table'
 import {
   CompanySchemeSelects,
@@ -18,6 +18,7 @@ import {
   EMPLOYEE_STATE_LABELS,
   EMPLOYEE_STATES,
 } from '#app/modules/employee/schemas'
+import { Card } from '#app/components/card'
 
 /** The employees list, typed by the page's loader (the page-props rule). */
 type Data = Awaited<ReturnType<typeof loadEmployeeList>>
@@ -73,10 +74,7 @@ export function EmployeeList({ data, path, href }: { data: Data; path: string; h
   const { query, page, companies } = data
   const filtered = Boolean(query.q || query.company || query.scheme || query.state)
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        All employees
-      </h2>
+    <ListSection title="All employees">
       <EmployeeFilters path={path} data={data} />
       <DataTable
         caption={`Employees${filtered ? ' matching the filters' : ''}, sorted by ${EMPLOYEE_SORT_LABELS[query.sort]}`}
@@ -107,7 +105,7 @@ export function EmployeeList({ data, path, href }: { data: Data; path: string; h
         )}
       </DataTable>
       <ListPagination noun="employees" next={page.next} prev={page.prev} href={href} />
-    </section>
+    </ListSection>
   )
 }
 
@@ -118,26 +116,20 @@ export function AddEmployees({
 }: Pick<Data, 'companies'> & { actionData: IntentReply }) {
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <section aria-labelledby="create-title" className="card flex flex-col gap-4">
-        <h2 id="create-title" className="text-lg font-semibold">
-          Add an employee
-        </h2>
+      <Card id="create-title" title="Add an employee">
         {companies.length ? (
           <CreateEmployeeForm companies={companies} lastResult={resultFor(actionData, 'create')} />
         ) : (
           <NoCompanyYet />
         )}
-      </section>
-      <section aria-labelledby="import-title" className="card flex flex-col gap-4">
-        <h2 id="import-title" className="text-lg font-semibold">
-          Import from a CSV file
-        </h2>
+      </Card>
+      <Card id="import-title" title="Import from a CSV file">
         {companies.length ? (
           <ImportUploadForm lastResult={resultFor(actionData, 'upload')} />
         ) : (
           <NoCompanyYet />
         )}
-      </section>
+      </Card>
     </div>
   )
 }

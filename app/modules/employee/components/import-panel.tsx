@@ -9,6 +9,8 @@ import {
   type FormResult,
 } from '#app/components/form-kit'
 import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
@@ -87,8 +89,6 @@ function ProblemCounts({ counts }: { counts: ImportView['problemCounts'] }) {
   )
 }
 
-type Href = (changes: Record<string, string | null>) => string
-
 /**
  * What importing a valid row will do. A colleague's account (someone who only gave feedback) turning
  * into an employee's is said out loud, as is a name in the file that differs from the account's:
@@ -119,7 +119,7 @@ function RowsTable({
   view: ImportView
   page: ImportRowsPage
   show: 'all' | 'problems'
-  href: Href
+  href: HrefFor
 }) {
   const imported = Boolean(view.importedAt)
   return (
@@ -138,103 +138,46 @@ function RowsTable({
           </Link>
         ) : null}
       </nav>
-      {page.rows.length ? (
-        // Scrolls sideways on a phone: focusable, so a keyboard can scroll it too (as the report's tables).
-        <div
-          className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white"
-          tabIndex={0}
-          role="region"
-          aria-label={`${show === 'problems' ? 'Rows with problems' : 'Rows'} of ${view.fileName}, scrollable`}
-        >
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">
-              {show === 'problems' ? 'Rows with problems' : 'Rows'} of {view.fileName}
-            </caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Line
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Name
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  E-mail
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Company
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Phone
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  {imported ? 'Result' : 'Check'}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {page.rows.map((row) => (
-                <tr key={row.line} className={row.problems.length ? 'bg-red-50/60' : undefined}>
-                  <th scope="row" className="px-3 py-2 font-medium text-slate-900">
-                    {row.line}
-                  </th>
-                  <td className="px-3 py-2">{row.name}</td>
-                  <td className="px-3 py-2">{row.email}</td>
-                  <td className="px-3 py-2">{row.companyName}</td>
-                  <td className="px-3 py-2">{row.phone}</td>
-                  <td className="min-w-56 px-3 py-2">
-                    {row.problems.length ? (
-                      <ul className="flex flex-col gap-1 text-red-900">
-                        {imported ? <li className="font-semibold">Skipped:</li> : null}
-                        {row.problems.map((p) => (
-                          <li key={p}>{p}</li>
-                        ))}
-                      </ul>
-                    ) : imported ? (
-                      row.outcome ? (
-                        OUTCOME_LABELS[row.outcome]
-                      ) : (
-                        '—'
-                      )
-                    ) : (
-                      <ReadyNote row={row} />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="card text-slate-700">No row to show.</p>
-      )}
-      {page.prev !== null || page.next !== null ? (
-        <nav aria-label="Pages of rows" className="flex flex-wrap gap-3">
-          {page.prev !== null ? (
-            <>
-              <Link className="btn btn-secondary" to={href({ after: null, before: null })}>
-                First page
-              </Link>
-              <Link
-                className="btn btn-secondary"
-                rel="prev"
-                to={href({ after: null, before: String(page.prev) })}
-              >
-                Previous page
-              </Link>
-            </>
-          ) : null}
-          {page.next !== null ? (
-            <Link
-              className="btn btn-secondary"
-              rel="next"
-              to={href({ before: null, after: String(page.next) })}
-            >
-              Next page
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <DataTable
+        caption={`${show === 'problems' ? 'Rows with problems' : 'Rows'} of ${view.fileName}`}
+        columns={['Line', 'Name', 'E-mail', 'Company', 'Phone', imported ? 'Result' : 'Check']}
+        rows={page.rows}
+        empty="No row to show."
+      >
+        {(row) => (
+          <tr key={row.line} className={row.problems.length ? 'bg-red-50/60' : undefined}>
+            <RowHeader>{row.line}</RowHeader>
+            <Cell>{row.name}</Cell>
+            <Cell>{row.email}</Cell>
+            <Cell>{row.companyName}</Cell>
+            <Cell>{row.phone}</Cell>
+            <Cell className="min-w-56">
+              {row.problems.length ? (
+                <ul className="flex flex-col gap-1 text-red-900">
+                  {imported ? <li className="font-semibold">Skipped:</li> : null}
+                  {row.problems.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              ) : imported ? (
+                row.outcome ? (
+                  OUTCOME_LABELS[row.outcome]
+                ) : (
+                  '—'
+                )
+              ) : (
+                <ReadyNote row={row} />
+              )}
+            </Cell>
+          </tr>
+        )}
+      </DataTable>
+      <ListPagination
+        noun="rows"
+        prev={page.prev === null ? null : String(page.prev)}
+        next={page.next === null ? null : String(page.next)}
+        href={href}
+      />
     </section>
   )
 }
@@ -252,7 +195,7 @@ export function ImportPanel({
   view: ImportView
   page: ImportRowsPage
   show: 'all' | 'problems'
-  href: Href
+  href: HrefFor
   listHref: string
   importResult: FormResult
   discardResult: FormResult

@@ -3,8 +3,8 @@ import { formErrorsOf, resultFor, usePendingIntent, useResetAfterSuccess, type I
 import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
+import { Card } from '#app/components/card'
 import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
-import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 import {
   CATEGORY_MAX,
   INTRO_MAX,
@@ -18,7 +18,7 @@ import {
 } from '../schemas'
 import type { loadQuestionnairePage } from '../builder-page.server'
 import { QuestionnairePreview } from './preview'
-import { StatusBadge } from './questionnaire-list'
+import { SchemeLinks, StatusBadge } from './questionnaire-list'
 
 /**
  * The builder page. Every change is its own small form posting an intent (it works without
@@ -110,21 +110,11 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
       <Notices notices={notices} />
       <FormErrors errors={unknownErrors} />
 
-      <section aria-labelledby="use-title" className="card flex flex-col gap-3">
-        <h2 id="use-title" className="text-lg font-semibold">
-          Status and use
-        </h2>
+      <Card id="use-title" title="Status and use" className="gap-3">
         {used ? (
           <div className="flex flex-wrap items-center gap-2 text-slate-800">
             <span>In use by</span>
-            {qn.schemes.map((s) => (
-              <span key={s.id} className="inline-flex items-center gap-1">
-                <Link className="link" to={`/admin/scheme-management/${s.id}`}>
-                  {s.name}
-                </Link>
-                <PhaseBadge phase={s.phase} />
-              </span>
-            ))}
+            <SchemeLinks schemes={qn.schemes} />
           </div>
         ) : (
           <p className="text-slate-700">No scheme uses this version.</p>
@@ -178,7 +168,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
             </Link>
           ) : null}
         </div>
-      </section>
+      </Card>
 
       {confirm === 'publish' && draft ? (
         <ConfirmPanel
@@ -234,10 +224,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
       ) : null}
 
       {draft ? (
-        <section aria-labelledby="checks-title" className="card flex flex-col gap-2">
-          <h2 id="checks-title" className="text-lg font-semibold">
-            Publish checks
-          </h2>
+        <Card id="checks-title" title="Publish checks" className="gap-2">
           {blockers.length ? (
             <>
               <p className="text-slate-800">These must be fixed before it can be published:</p>
@@ -246,7 +233,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
           ) : (
             <p className="text-emerald-900">Nothing blocks publishing.</p>
           )}
-        </section>
+        </Card>
       ) : null}
 
       {draft ? <DetailsForm qn={qn} actionData={actionData} /> : <ReadOnlyIntro intro={qn.intro} />}
@@ -325,12 +312,9 @@ function IntentButton({ intent, label, pending }: { intent: string; label: strin
 
 function ReadOnlyIntro({ intro }: { intro: string }) {
   return (
-    <section aria-labelledby="intro-title" className="card flex flex-col gap-2">
-      <h2 id="intro-title" className="text-lg font-semibold">
-        Introduction
-      </h2>
+    <Card id="intro-title" title="Introduction" className="gap-2">
       <p className="whitespace-pre-line text-slate-800">{intro || 'No introduction.'}</p>
-    </section>
+    </Card>
   )
 }
 
@@ -578,6 +562,42 @@ function KindSelect({ id, defaultValue }: { id: string; defaultValue?: QuestionK
 
 const RATER_HELP = 'Write {{name}} where the person’s name goes, e.g. “{{name}} listens carefully.”'
 
+/** A wording field: `help` always shows, `addHelp` only while the question is being added. */
+type WordingField = {
+  name: 'category' | 'text' | 'raterText'
+  suffix: string
+  label: string
+  max: number
+  list?: string
+  help?: string
+  addHelp?: string
+}
+
+const WORDING_FIELDS: WordingField[] = [
+  {
+    name: 'category',
+    suffix: 'category',
+    label: 'Competency',
+    max: CATEGORY_MAX,
+    list: 'competencies',
+    addHelp: 'Pick one or type a new one: the report charts by it.',
+  },
+  {
+    name: 'text',
+    suffix: 'text',
+    label: 'Self wording',
+    max: QUESTION_TEXT_MAX,
+    addHelp: 'As the person answers about themselves: “I listen carefully.”',
+  },
+  {
+    name: 'raterText',
+    suffix: 'rater',
+    label: 'Colleague wording',
+    max: QUESTION_TEXT_MAX,
+    help: RATER_HELP,
+  },
+]
+
 /**
  * A question's competency and its two wordings: blank with their help when adding one, filled in
  * when editing it (the colleague wording keeps its help: the {{name}} rule is easy to forget).
@@ -591,38 +611,19 @@ function WordingFields({
   result: ReturnType<typeof replyFor>
   question?: Question
 }) {
-  return (
-    <>
-      <TextInput
-        id={`${base}-category`}
-        name="category"
-        label="Competency"
-        max={CATEGORY_MAX}
-        list="competencies"
-        defaultValue={question?.category}
-        errors={fieldErrors(result, 'category')}
-        help={question ? undefined : 'Pick one or type a new one: the report charts by it.'}
-      />
-      <TextInput
-        id={`${base}-text`}
-        name="text"
-        label="Self wording"
-        max={QUESTION_TEXT_MAX}
-        defaultValue={question?.text}
-        errors={fieldErrors(result, 'text')}
-        help={question ? undefined : 'As the person answers about themselves: “I listen carefully.”'}
-      />
-      <TextInput
-        id={`${base}-rater`}
-        name="raterText"
-        label="Colleague wording"
-        max={QUESTION_TEXT_MAX}
-        defaultValue={question?.raterText}
-        errors={fieldErrors(result, 'raterText')}
-        help={RATER_HELP}
-      />
-    </>
-  )
+  return WORDING_FIELDS.map((f) => (
+    <TextInput
+      key={f.name}
+      id={`${base}-${f.suffix}`}
+      name={f.name}
+      label={f.label}
+      max={f.max}
+      list={f.list}
+      defaultValue={question?.[f.name]}
+      errors={fieldErrors(result, f.name)}
+      help={f.help ?? (question ? undefined : f.addHelp)}
+    />
+  ))
 }
 
 function AddQuestionForm({

@@ -1,13 +1,15 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
-import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
 import { formErrorsOf, resultFor, useConformForm, usePendingIntent, type FormResult, type IntentReply } from '#app/components/form-kit'
 import { ConfirmPanel } from '#app/components/page-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
+import type { SchemePhase } from '#app/modules/scheme/state'
 import type { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
+import { Card } from '#app/components/card'
 import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
 
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
@@ -29,6 +31,22 @@ export function StatusBadge({ status }: { status: QuestionnaireStatus }) {
       {STATUS_LABELS[status]}
     </span>
   )
+}
+
+/** The schemes that use a version, each a link with its phase. */
+export function SchemeLinks({
+  schemes,
+}: {
+  schemes: Array<{ id: string; name: string; phase: SchemePhase }>
+}) {
+  return schemes.map((s) => (
+    <span key={s.id} className="inline-flex items-center gap-1">
+      <Link className="link" to={`/admin/scheme-management/${s.id}`}>
+        {s.name}
+      </Link>
+      <PhaseBadge phase={s.phase} />
+    </span>
+  ))
 }
 
 export function QuestionnaireFilters({
@@ -79,10 +97,7 @@ export function QuestionnaireList({
 }) {
   const filtered = Boolean(query.q || query.status)
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        All questionnaires
-      </h2>
+    <ListSection title="All questionnaires">
       <QuestionnaireFilters path={path} query={query} />
       {page.rows.length ? (
         <QuestionnaireTable rows={page.rows} archiveHref={(id) => href({ archive: id })} />
@@ -94,7 +109,7 @@ export function QuestionnaireList({
         </p>
       )}
       <ListPagination noun="questionnaires" next={page.next} prev={page.prev} href={href} />
-    </section>
+    </ListSection>
   )
 }
 
@@ -145,18 +160,12 @@ export function AddQuestionnaire({
 }) {
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <section aria-labelledby="create-title" className="card flex flex-col gap-4">
-        <h2 id="create-title" className="text-lg font-semibold">
-          Create a questionnaire
-        </h2>
+      <Card id="create-title" title="Create a questionnaire">
         <CreateQuestionnaireForm lastResult={resultFor(actionData, 'create')} />
-      </section>
-      <section aria-labelledby="import-title" className="card flex flex-col gap-4">
-        <h2 id="import-title" className="text-lg font-semibold">
-          Import a questionnaire
-        </h2>
+      </Card>
+      <Card id="import-title" title="Import a questionnaire">
         <ImportQuestionnaireForm lastResult={resultFor(actionData, 'import')} maxBytes={importMaxBytes} />
-      </section>
+      </Card>
     </div>
   )
 }
@@ -196,14 +205,7 @@ export function QuestionnaireTable({
                 {v.schemes.length ? (
                   <span className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
                     <strong className="font-semibold">In use by</strong>
-                    {v.schemes.map((s) => (
-                      <span key={s.id} className="inline-flex items-center gap-1">
-                        <Link className="link" to={`/admin/scheme-management/${s.id}`}>
-                          {s.name}
-                        </Link>
-                        <PhaseBadge phase={s.phase} />
-                      </span>
-                    ))}
+                    <SchemeLinks schemes={v.schemes} />
                   </span>
                 ) : (
                   <span className="text-sm text-slate-600">Not used by a scheme</span>

@@ -1,6 +1,6 @@
 import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
-import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import {
   CompanySchemeSelects,
@@ -11,6 +11,7 @@ import {
 } from '#app/components/filter-bar'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
+import { Card } from '#app/components/card'
 import { RELATIONSHIPS } from '#db/enums'
 import {
   ANSWERS_ADMIN_MESSAGES,
@@ -130,14 +131,11 @@ export function ResponseFilters({
 export function ResponseList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
   const { query, page } = data
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        Responses
-      </h2>
+    <ListSection title="Responses">
       <ResponseFilters data={data} path={path} />
       <ResponseTable rows={page.rows} path={path} filtered={isFiltered(query)} />
       <ListPagination noun="responses" next={page.next} prev={page.prev} href={href} />
-    </section>
+    </ListSection>
   )
 }
 
@@ -227,10 +225,7 @@ export function ExportForm({
   lastResult: FormResult
 }) {
   return (
-    <section aria-labelledby="export-title" className="card flex flex-col gap-3">
-      <h2 id="export-title" className="text-lg font-semibold">
-        Export answers as CSV
-      </h2>
+    <Card id="export-title" title="Export answers as CSV" className="gap-3">
       <p className="text-slate-700">
         One row per answer of the responses these filters show: the question (key, section, competency,
         wording, kind and scale), the answer and its label, the day it was submitted and whom it is about.
@@ -249,7 +244,7 @@ export function ExportForm({
           {ANSWERS_ADMIN_MESSAGES.strict} The export never holds names.
         </p>
       )}
-    </section>
+    </Card>
   )
 }
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { ListPagination, type HrefFor } from '#app/components/admin-list'
+import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
 import { formatDate, formatDateTime } from '#app/lib/dates'
@@ -83,10 +83,7 @@ export function SchemeList({ data, path, href }: { data: Data; path: string; hre
   const ready = options.companies.length > 0 && options.questionnaires.length > 0
   const filtered = Boolean(query.q || query.company || query.phase)
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        All schemes
-      </h2>
+    <ListSection title="All schemes">
       <SchemeFilters path={path} query={query} companies={options.companies} />
       <SchemeTable
         rows={page.rows}
@@ -99,7 +96,7 @@ export function SchemeList({ data, path, href }: { data: Data; path: string; hre
         }
       />
       <ListPagination noun="schemes" next={page.next} prev={page.prev} href={href} />
-    </section>
+    </ListSection>
   )
 }
 

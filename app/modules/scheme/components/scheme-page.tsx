@@ -2,6 +2,7 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import type { ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { ListPagination, useListHref } from '#app/components/admin-list'
+import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import { formErrorsOf, resultFor, useConformForm, usePendingIntent, useResetAfterSuccess, type FormResult, type IntentReply } from '#app/components/form-kit'
 import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
@@ -20,6 +21,7 @@ import {
   SchemeAddEmployeeSchema,
   SchemeEnrolSchema,
 } from '#app/modules/scheme/schemas'
+import { Card } from '#app/components/card'
 import { ClosingTimeForm, EditSchemeForm } from './scheme-forms'
 import { PhaseBadge } from './phase-badge'
 import { Progress } from './scheme-list'
@@ -117,10 +119,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
       <Lifecycle scheme={scheme} confirm={query.confirm} href={href} actionData={actionData} />
 
       {query.editing && options ? (
-        <section aria-labelledby="edit-title" className="card flex flex-col gap-4">
-          <h2 id="edit-title" className="text-lg font-semibold">
-            Edit the scheme
-          </h2>
+        <Card id="edit-title" title="Edit the scheme">
           <EditSchemeForm
             values={{
               name: scheme.name,
@@ -147,7 +146,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
             lastResult={resultFor(actionData, 'update')}
             cancelHref={href(closeAll)}
           />
-        </section>
+        </Card>
       ) : (
         <Details scheme={scheme} editHref={href({ ...closeAll, edit: '1' })} />
       )}
@@ -480,10 +479,10 @@ function Lifecycle({
   const closesLocal = instantToZonedTime(scheme.closesAt, scheme.timeZone)
   const oneMail = scheme.enrolled - scheme.disabledMembers === 1
   return (
-    <section aria-labelledby="lifecycle-title" className="card flex flex-col gap-4">
-      <h2 id="lifecycle-title" className="text-lg font-semibold">
-        {scheme.phase === 'draft' ? 'Launch' : scheme.phase === 'closed' ? 'Closed' : 'Running'}
-      </h2>
+    <Card
+      id="lifecycle-title"
+      title={scheme.phase === 'draft' ? 'Launch' : scheme.phase === 'closed' ? 'Closed' : 'Running'}
+    >
       {scheme.phase === 'draft' ? (
         confirm === 'launch' ? (
           <ConfirmPanel
@@ -571,7 +570,7 @@ function Lifecycle({
           )}
         </div>
       )}
-    </section>
+    </Card>
   )
 }
 
@@ -839,112 +838,80 @@ function Participants({
           ) : null
         }
       />
-      {page.rows.length ? (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">
-              Participants{q ? ` matching “${q}”` : ''} with their progress, by name
-            </caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-slate-800">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Employee
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Account
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Self-assessment
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Colleagues
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Report
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Actions
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {page.rows.map((row) => {
-                const who = row.name || row.email
-                const owesAnswers =
-                  row.self === 'pending' ||
-                  row.self === 'in_progress' ||
-                  row.colleaguesAnswered < row.colleaguesInvited
-                return (
-                  <tr key={row.id}>
-                    <th scope="row" className="px-4 py-3 font-medium text-slate-900">
-                      <span className="block">{row.name || '—'}</span>
-                      <span className="block font-normal break-all text-slate-600">{row.email}</span>
-                    </th>
-                    <td className="px-4 py-3 text-slate-800">{ACCOUNT_LABELS[row.account]}</td>
-                    <td className="px-4 py-3 text-slate-800">{SELF_LABELS[row.self]}</td>
-                    <td className="px-4 py-3">
-                      <Progress
-                        label="Answered"
-                        done={row.colleaguesAnswered}
-                        total={row.colleaguesInvited}
-                      />
-                    </td>
-                    <td className="px-4 py-3 text-slate-800">
-                      <ReportCell row={row} scheme={scheme} />
-                    </td>
-                    <td className="px-4 py-3">
-                      <div className="flex flex-col items-start gap-2">
-                        {canRemind && owesAnswers && row.account !== 'disabled' ? (
-                          <Form method="post">
-                            <input type="hidden" name="intent" value="remind" />
-                            <input type="hidden" name="employeeId" value={row.id} />
-                            <button type="submit" className="link text-left">
-                              Send a reminder now<span className="sr-only"> about {who}</span>
-                            </button>
-                          </Form>
-                        ) : null}
-                        {canInvite ? (
-                          <Link
-                            className="link"
-                            to={`/user/colleague-invite?${new URLSearchParams({ employee: row.id, scheme: scheme.id })}`}
-                          >
-                            Invite on their behalf<span className="sr-only"> ({who})</span>
-                          </Link>
-                        ) : null}
-                        {canRelease(scheme) && row.self === 'submitted' ? (
-                          <Link
-                            className="link"
-                            to={href({ release: row.id, remove: null, edit: null, confirm: null })}
-                          >
-                            {row.report === 'released' ? 'Release again' : 'Release report'}
-                            <span className="sr-only"> ({who})</span>
-                          </Link>
-                        ) : null}
-                        {row.removable ? (
-                          <Link
-                            className="link text-red-800"
-                            to={href({ remove: row.id, edit: null, confirm: null })}
-                          >
-                            Remove<span className="sr-only"> {who}</span>
-                          </Link>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="card text-slate-700">
-          {q
+      <DataTable
+        caption={`Participants${q ? ` matching “${q}”` : ''} with their progress, by name`}
+        columns={['Employee', 'Account', 'Self-assessment', 'Colleagues', 'Report', 'Actions']}
+        rows={page.rows}
+        empty={
+          q
             ? `No participant’s name or e-mail contains “${q}”.`
             : scheme.phase === 'closed'
               ? 'Nobody was enrolled in this scheme.'
-              : 'Nobody is enrolled yet. Enrol employees above.'}
-        </p>
-      )}
+              : 'Nobody is enrolled yet. Enrol employees above.'
+        }
+      >
+        {(row) => {
+          const who = row.name || row.email
+          const owesAnswers =
+            row.self === 'pending' ||
+            row.self === 'in_progress' ||
+            row.colleaguesAnswered < row.colleaguesInvited
+          return (
+            <tr key={row.id}>
+              <RowHeader>
+                <span className="block">{row.name || '—'}</span>
+                <span className="block font-normal break-all text-slate-600">{row.email}</span>
+              </RowHeader>
+              <Cell className="text-slate-800">{ACCOUNT_LABELS[row.account]}</Cell>
+              <Cell className="text-slate-800">{SELF_LABELS[row.self]}</Cell>
+              <Cell>
+                <Progress label="Answered" done={row.colleaguesAnswered} total={row.colleaguesInvited} />
+              </Cell>
+              <Cell className="text-slate-800">
+                <ReportCell row={row} scheme={scheme} />
+              </Cell>
+              <Cell>
+                <div className="flex flex-col items-start gap-2">
+                  {canRemind && owesAnswers && row.account !== 'disabled' ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="remind" />
+                      <input type="hidden" name="employeeId" value={row.id} />
+                      <button type="submit" className="link text-left">
+                        Send a reminder now<span className="sr-only"> about {who}</span>
+                      </button>
+                    </Form>
+                  ) : null}
+                  {canInvite ? (
+                    <Link
+                      className="link"
+                      to={`/user/colleague-invite?${new URLSearchParams({ employee: row.id, scheme: scheme.id })}`}
+                    >
+                      Invite on their behalf<span className="sr-only"> ({who})</span>
+                    </Link>
+                  ) : null}
+                  {canRelease(scheme) && row.self === 'submitted' ? (
+                    <Link
+                      className="link"
+                      to={href({ release: row.id, remove: null, edit: null, confirm: null })}
+                    >
+                      {row.report === 'released' ? 'Release again' : 'Release report'}
+                      <span className="sr-only"> ({who})</span>
+                    </Link>
+                  ) : null}
+                  {row.removable ? (
+                    <Link
+                      className="link text-red-800"
+                      to={href({ remove: row.id, edit: null, confirm: null })}
+                    >
+                      Remove<span className="sr-only"> {who}</span>
+                    </Link>
+                  ) : null}
+                </div>
+              </Cell>
+            </tr>
+          )
+        }}
+      </DataTable>
       <ListPagination
         noun="participants"
         next={page.next}
