@@ -1,9 +1,16 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useRef, type InputHTMLAttributes, type ReactNode } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import type { $ZodType, input } from 'zod/v4/core'
-import { FormErrors } from '#app/components/forms'
+import { Field, FormErrors, SelectField } from '#app/components/forms'
 
 /**
  * The client half of the form kit (the server half is app/lib/reply.server.ts). Every admin and
@@ -25,6 +32,9 @@ export function resultFor(actionData: IntentReply, intent: string): FormResult {
 export function formErrorsOf(result: FormResult) {
   return result?.error?.[''] ?? undefined
 }
+
+/** The fields of a form made by {@link useConformForm}, for a component that draws some of them. */
+export type ConformFields = ReturnType<typeof useConformForm>[1]
 
 /** A Conform form validated by the same Zod schema as the server, live as the person types. */
 export function useConformForm<Schema extends $ZodType>(
@@ -81,6 +91,66 @@ export function useResetAfterSuccess(formId: string, intent: string, lastResult:
     pending.current = false
     if (!lastResult) (document.getElementById(formId) as HTMLFormElement | null)?.reset()
   }, [navigation.state, navigation.formData, formId, intent, lastResult])
+}
+
+type ConformMeta<Value, Schema extends Record<string, unknown>> = FieldMetadata<Value, Schema, string[]>
+
+/**
+ * A {@link Field} bound to one Conform field: its name, id, constraints and errors come from `meta`;
+ * any other input attribute (autoComplete, placeholder, accept…) is passed as is. `className` is the
+ * wrapper's, as on {@link Field}.
+ */
+export function ConformField<Value, Schema extends Record<string, unknown>>({
+  label,
+  meta,
+  type = 'text',
+  help,
+  className,
+  ...attributes
+}: {
+  label: ReactNode
+  meta: ConformMeta<Value, Schema>
+  type?: 'text' | 'email' | 'tel' | 'url' | 'number' | 'datetime-local' | 'file' | 'password'
+  help?: ReactNode
+  className?: string
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'className'>) {
+  return (
+    <Field
+      className={className}
+      label={label}
+      help={help}
+      inputProps={{ ...getInputProps(meta, { type }), ...attributes }}
+      errors={meta.errors}
+    />
+  )
+}
+
+/** A {@link SelectField} bound to one Conform field, like {@link ConformField}. */
+export function ConformSelect<Value, Schema extends Record<string, unknown>>({
+  label,
+  meta,
+  options,
+  placeholder,
+  help,
+  disabled,
+}: {
+  label: ReactNode
+  meta: ConformMeta<Value, Schema>
+  options: ReadonlyArray<{ value: string; label: string }>
+  placeholder: string
+  help?: ReactNode
+  disabled?: boolean
+}) {
+  return (
+    <SelectField
+      label={label}
+      selectProps={disabled === undefined ? getSelectProps(meta) : { ...getSelectProps(meta), disabled }}
+      options={options}
+      placeholder={placeholder}
+      errors={meta.errors}
+      help={help}
+    />
+  )
 }
 
 /** Notices from the loader (an out-of-date page link, a record that has gone). */

@@ -1,12 +1,13 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { Form } from 'react-router'
 import {
+  ConformField,
   useConformForm,
   usePendingIntent,
   useResetAfterSuccess,
   type FormResult,
 } from '#app/components/form-kit'
-import { Field, FormErrors } from '#app/components/forms'
+import { FormErrors } from '#app/components/forms'
 import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/administrator/schemas'
 
 export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
@@ -23,16 +24,8 @@ export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
       <div className="sm:col-span-3">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
-      <Field
-        label="Name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
-      <Field
-        label="E-mail address"
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-        errors={fields.email.errors}
-      />
+      <ConformField label="Name" meta={fields.name} autoComplete="off" />
+      <ConformField label="E-mail address" meta={fields.email} type="email" autoComplete="off" />
       <button type="submit" className="btn btn-primary sm:mt-6" disabled={busy}>
         {busy ? 'Sending…' : 'Send invitation'}
       </button>

@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useState } from 'react'
 import { Form } from 'react-router'
-import { useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
-import { ErrorList, Field, FormErrors } from '#app/components/forms'
+import { ConformField, useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import { ErrorList, FormErrors } from '#app/components/forms'
 import type { getBrand } from '#app/modules/brand/brand.server'
 import {
   BrandCreateSchema,
@@ -27,30 +27,20 @@ export function CreateBrandForm({ lastResult }: { lastResult: FormResult }) {
       <input type="hidden" name="intent" value="create" />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-3">
-        <Field
-          label="Brand name"
-          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-          errors={fields.name.errors}
-        />
-        <Field
+        <ConformField label="Brand name" meta={fields.name} autoComplete="off" />
+        <ConformField
           label="Primary colour"
+          meta={fields.primaryColor}
           help="# and six hex digits"
-          inputProps={{
-            ...getInputProps(fields.primaryColor, { type: 'text' }),
-            autoComplete: 'off',
-            spellCheck: false,
-          }}
-          errors={fields.primaryColor.errors}
+          autoComplete="off"
+          spellCheck={false}
         />
-        <Field
+        <ConformField
           label="Accent colour"
+          meta={fields.accentColor}
           help="# and six hex digits"
-          inputProps={{
-            ...getInputProps(fields.accentColor, { type: 'text' }),
-            autoComplete: 'off',
-            spellCheck: false,
-          }}
-          errors={fields.accentColor.errors}
+          autoComplete="off"
+          spellCheck={false}
         />
       </div>
       <div className="flex flex-wrap items-center gap-3">
@@ -94,11 +84,7 @@ export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; last
       </h2>
       <input type="hidden" name="intent" value="update" />
       <FormErrors id={form.errorId} errors={form.errors} />
-      <Field
-        label="Brand name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
+      <ConformField label="Brand name" meta={fields.name} autoComplete="off" />
       <div className="grid gap-4 sm:grid-cols-2">
         <ColourField label="Primary colour" meta={fields.primaryColor} fallback={brand.primaryColor} />
         <ColourField label="Accent colour" meta={fields.accentColor} fallback={brand.accentColor} />
@@ -126,39 +112,43 @@ export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; last
         ) : (
           <p className="text-sm text-slate-700">No logo yet: the portal’s own mark is shown instead.</p>
         )}
-        <Field
+        <ConformField
           label={brand.logoFileId ? 'Upload a new logo' : 'Upload a logo'}
+          meta={fields.logo}
+          type="file"
           help="PNG, JPEG or WebP, 2 MB at most. A wide logo on a transparent background works best."
-          inputProps={{ ...getInputProps(fields.logo, { type: 'file' }), accept: LOGO_ACCEPT }}
-          errors={fields.logo.errors}
+          accept={LOGO_ACCEPT}
         />
       </fieldset>
 
       <fieldset className="flex flex-col gap-4">
         <legend className="mb-2 text-base font-semibold">E-mail sender and contact links</legend>
-        <Field
+        <ConformField
           label="Sender name"
+          meta={fields.senderName}
           help={`The name e-mails come from, for example “Acme People Team”. ${blank}`}
-          inputProps={{ ...getInputProps(fields.senderName, { type: 'text' }), autoComplete: 'off' }}
-          errors={fields.senderName.errors}
+          autoComplete="off"
         />
-        <Field
+        <ConformField
           label="Callback page"
+          meta={fields.callbackUrl}
+          type="url"
           help={`Where “Request a callback” leads. ${blank}`}
-          inputProps={{ ...getInputProps(fields.callbackUrl, { type: 'url' }), placeholder: 'https://' }}
-          errors={fields.callbackUrl.errors}
+          placeholder="https://"
         />
-        <Field
+        <ConformField
           label="Contact e-mail"
+          meta={fields.contactEmail}
+          type="email"
           help={blank}
-          inputProps={{ ...getInputProps(fields.contactEmail, { type: 'email' }), autoComplete: 'off' }}
-          errors={fields.contactEmail.errors}
+          autoComplete="off"
         />
-        <Field
+        <ConformField
           label="Professional profile link"
+          meta={fields.profileUrl}
+          type="url"
           help={`For example a company page on a professional network. ${blank}`}
-          inputProps={{ ...getInputProps(fields.profileUrl, { type: 'url' }), placeholder: 'https://' }}
-          errors={fields.profileUrl.errors}
+          placeholder="https://"
         />
       </fieldset>
 

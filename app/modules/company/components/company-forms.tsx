@@ -1,17 +1,20 @@
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
 import {
+  ConformField,
+  ConformSelect,
   useConformForm,
   usePendingIntent,
   useResetAfterSuccess,
   type FormResult,
 } from '#app/components/form-kit'
-import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { FormErrors } from '#app/components/forms'
 import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/schemas'
 
 type BrandOption = { id: string; name: string }
 
-const brandChoices = (brandOptions: BrandOption[]) => brandOptions.map((b) => ({ value: b.id, label: b.name }))
+const brandChoices = (brandOptions: BrandOption[]) =>
+  brandOptions.map((b) => ({ value: b.id, label: b.name }))
 
 export function CreateCompanyForm({
   brandOptions,
@@ -33,17 +36,12 @@ export function CreateCompanyForm({
       <div className="sm:col-span-3">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
-      <Field
-        label="Company name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
-      <SelectField
+      <ConformField label="Company name" meta={fields.name} autoComplete="off" />
+      <ConformSelect
         label="Brand"
-        selectProps={getSelectProps(fields.brandId)}
+        meta={fields.brandId}
         options={brandChoices(brandOptions)}
         placeholder="Choose a brand…"
-        errors={fields.brandId.errors}
       />
       <button type="submit" className="btn btn-primary sm:mt-6" disabled={busy}>
         {busy ? 'Adding…' : 'Add company'}
@@ -80,21 +78,12 @@ export function EditCompanyForm({
       <input type="hidden" name="companyId" value={company.id} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Company name"
-          inputProps={{
-            ...getInputProps(fields.name, { type: 'text' }),
-            autoComplete: 'off',
-            autoFocus: true,
-          }}
-          errors={fields.name.errors}
-        />
-        <SelectField
+        <ConformField label="Company name" meta={fields.name} autoComplete="off" autoFocus />
+        <ConformSelect
           label="Brand"
-          selectProps={getSelectProps(fields.brandId)}
+          meta={fields.brandId}
           options={brandChoices(brandOptions)}
           placeholder="Choose a brand…"
-          errors={fields.brandId.errors}
         />
       </div>
       <div className="flex gap-3">
