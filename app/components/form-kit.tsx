@@ -8,7 +8,7 @@ import {
 } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, type InputHTMLAttributes, type ReactNode } from 'react'
-import { Form, Link, useNavigation } from 'react-router'
+import { Form, Link, useNavigation, type FormProps } from 'react-router'
 import type { $ZodType, input } from 'zod/v4/core'
 import { Field, FormErrors, SelectField } from '#app/components/forms'
 
@@ -72,6 +72,48 @@ export function useResultForm(id: string, lastResult: FormResult) {
 export function usePendingIntent(intent: string) {
   const navigation = useNavigation()
   return navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
+}
+
+/**
+ * A Conform form posting one `intent` (the hidden field every action dispatches on); the other
+ * attributes (class, aria-label, encType) are the <Form>'s own.
+ */
+export function IntentForm({
+  form,
+  intent,
+  children,
+  ...attributes
+}: {
+  form: ReturnType<typeof useConformForm>[0]
+  intent: string
+  children: ReactNode
+} & Omit<FormProps, 'method' | 'children'>) {
+  return (
+    <Form method="post" {...attributes} {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={intent} />
+      {children}
+    </Form>
+  )
+}
+
+/** A form's submit button: disabled, and saying `pendingLabel`, while its intent is being posted. */
+export function SubmitButton({
+  intent,
+  label,
+  pendingLabel,
+  className = 'btn btn-primary',
+}: {
+  intent: string
+  label: string
+  pendingLabel: string
+  className?: string
+}) {
+  const busy = usePendingIntent(intent)
+  return (
+    <button type="submit" className={className} disabled={busy}>
+      {busy ? pendingLabel : label}
+    </button>
+  )
 }
 
 /**

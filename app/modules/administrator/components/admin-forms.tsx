@@ -1,4 +1,3 @@
-import { getFormProps } from '@conform-to/react'
 import { Form } from 'react-router'
 import {
   ConformField,
@@ -6,30 +5,29 @@ import {
   usePendingIntent,
   useResetAfterSuccess,
   type FormResult,
+  IntentForm,
+  SubmitButton,
 } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/administrator/schemas'
 
 export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
-  const busy = usePendingIntent('invite')
   const [form, fields] = useConformForm(AdminInviteSchema, { id: 'invite-admin', lastResult })
   useResetAfterSuccess(form.id, 'invite', lastResult)
   return (
-    <Form
-      method="post"
-      className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="invite" />
+    <IntentForm form={form} intent="invite" className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
       <div className="sm:col-span-3">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
       <ConformField label="Name" meta={fields.name} autoComplete="off" />
       <ConformField label="E-mail address" meta={fields.email} type="email" autoComplete="off" />
-      <button type="submit" className="btn btn-primary sm:mt-6" disabled={busy}>
-        {busy ? 'Sending…' : 'Send invitation'}
-      </button>
-    </Form>
+      <SubmitButton
+        intent="invite"
+        label="Send invitation"
+        pendingLabel="Sending…"
+        className="btn btn-primary sm:mt-6"
+      />
+    </IntentForm>
   )
 }
 

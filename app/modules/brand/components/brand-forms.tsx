@@ -1,7 +1,13 @@
 import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useState } from 'react'
 import { Form } from 'react-router'
-import { ConformField, useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
+import {
+  ConformField,
+  useConformForm,
+  type FormResult,
+  IntentForm,
+  SubmitButton,
+} from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import type { getBrand } from '#app/modules/brand/brand.server'
 import {
@@ -16,15 +22,13 @@ import {
 export type BrandDetails = NonNullable<Awaited<ReturnType<typeof getBrand>>>
 
 export function CreateBrandForm({ lastResult }: { lastResult: FormResult }) {
-  const busy = usePendingIntent('create')
   const [form, fields] = useConformForm(BrandCreateSchema, {
     id: 'create-brand',
     defaultValue: { primaryColor: DEFAULT_PRIMARY_COLOR, accentColor: DEFAULT_ACCENT_COLOR },
     lastResult,
   })
   return (
-    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="create" />
+    <IntentForm form={form} intent="create" className="flex flex-col gap-4">
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-3">
         <ConformField label="Brand name" meta={fields.name} autoComplete="off" />
@@ -44,19 +48,16 @@ export function CreateBrandForm({ lastResult }: { lastResult: FormResult }) {
         />
       </div>
       <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create brand'}
-        </button>
+        <SubmitButton intent="create" label="Create brand" pendingLabel="Creating…" />
         <p className="text-sm text-slate-700">
           The logo, sender name and contact links are set on the next page.
         </p>
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
 export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; lastResult: FormResult }) {
-  const busy = usePendingIntent('update')
   const [form, fields] = useConformForm(BrandUpdateSchema, {
     id: `brand-${brand.id}`,
     defaultValue: {
@@ -153,9 +154,7 @@ export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; last
       </fieldset>
 
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save brand'}
-        </button>
+        <SubmitButton intent="update" label="Save brand" pendingLabel="Saving…" />
       </div>
     </Form>
   )

@@ -1,12 +1,12 @@
-import { getFormProps } from '@conform-to/react'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import {
   ConformField,
   ConformSelect,
   useConformForm,
-  usePendingIntent,
   useResetAfterSuccess,
   type FormResult,
+  IntentForm,
+  SubmitButton,
 } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/schemas'
@@ -23,16 +23,10 @@ export function CreateCompanyForm({
   brandOptions: BrandOption[]
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent('create')
   const [form, fields] = useConformForm(CompanyCreateSchema, { id: 'create-company', lastResult })
   useResetAfterSuccess(form.id, 'create', lastResult)
   return (
-    <Form
-      method="post"
-      className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="create" />
+    <IntentForm form={form} intent="create" className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
       <div className="sm:col-span-3">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
@@ -43,10 +37,13 @@ export function CreateCompanyForm({
         options={brandChoices(brandOptions)}
         placeholder="Choose a brand…"
       />
-      <button type="submit" className="btn btn-primary sm:mt-6" disabled={busy}>
-        {busy ? 'Adding…' : 'Add company'}
-      </button>
-    </Form>
+      <SubmitButton
+        intent="create"
+        label="Add company"
+        pendingLabel="Adding…"
+        className="btn btn-primary sm:mt-6"
+      />
+    </IntentForm>
   )
 }
 
@@ -61,20 +58,18 @@ export function EditCompanyForm({
   lastResult: FormResult
   cancelHref: string
 }) {
-  const busy = usePendingIntent('update')
   const [form, fields] = useConformForm(CompanyUpdateSchema, {
     id: `update-company-${company.id}`,
     defaultValue: { companyId: company.id, name: company.name, brandId: company.brandId },
     lastResult,
   })
   return (
-    <Form
-      method="post"
+    <IntentForm
+      form={form}
+      intent="update"
       aria-label={`Edit ${company.name}`}
       className="flex flex-col gap-4"
-      {...getFormProps(form)}
     >
-      <input type="hidden" name="intent" value="update" />
       <input type="hidden" name="companyId" value={company.id} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
@@ -87,13 +82,11 @@ export function EditCompanyForm({
         />
       </div>
       <div className="flex gap-3">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save company'}
-        </button>
+        <SubmitButton intent="update" label="Save company" pendingLabel="Saving…" />
         <Link to={cancelHref} className="btn btn-secondary">
           Cancel
         </Link>
       </div>
-    </Form>
+    </IntentForm>
   )
 }

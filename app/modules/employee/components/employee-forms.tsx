@@ -1,13 +1,12 @@
-import { getFormProps } from '@conform-to/react'
-import { Form } from 'react-router'
 import {
   ConformField,
   ConformSelect,
   useConformForm,
-  usePendingIntent,
   useResetAfterSuccess,
   type ConformFields,
   type FormResult,
+  IntentForm,
+  SubmitButton,
 } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import {
@@ -44,23 +43,19 @@ export function CreateEmployeeForm({
   companies: Option[]
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent('create')
   const [form, fields] = useConformForm(EmployeeCreateSchema, { id: 'create-employee', lastResult })
   useResetAfterSuccess(form.id, 'create', lastResult)
   return (
-    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="create" />
+    <IntentForm form={form} intent="create" className="flex flex-col gap-4">
       <FormErrors id={form.errorId} errors={form.errors} />
       <EmployeeFields fields={fields} companies={companies} />
       <p className="text-sm text-slate-700">
         No e-mail is sent now: the activation e-mail goes out when a scheme they are enrolled in is launched.
       </p>
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Adding…' : 'Add employee'}
-        </button>
+        <SubmitButton intent="create" label="Add employee" pendingLabel="Adding…" />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -73,7 +68,6 @@ export function EditEmployeeForm({
   companies: Option[]
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent('update')
   const [form, fields] = useConformForm(EmployeeUpdateSchema, {
     id: `update-employee-${employee.id}`,
     defaultValue: {
@@ -86,22 +80,14 @@ export function EditEmployeeForm({
     lastResult,
   })
   return (
-    <Form
-      method="post"
-      aria-labelledby="details-title"
-      className="flex flex-col gap-4"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="update" />
+    <IntentForm form={form} intent="update" aria-labelledby="details-title" className="flex flex-col gap-4">
       <input type="hidden" name="employeeId" value={employee.id} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <EmployeeFields fields={fields} companies={companies} />
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save details'}
-        </button>
+        <SubmitButton intent="update" label="Save details" pendingLabel="Saving…" />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 

@@ -1,12 +1,13 @@
-import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
+import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useEffect, useState } from 'react'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import {
   ConformField,
   ConformSelect,
   useConformForm,
-  usePendingIntent,
   type FormResult,
+  IntentForm,
+  SubmitButton,
 } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { REPORT_RELEASES } from '#db/enums'
@@ -189,7 +190,6 @@ export function CreateSchemeForm({
   defaults: Pick<SchemeValues, 'timeZone' | 'opensAt' | 'closesAt'>
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent('create')
   const [form, fields] = useConformForm(SchemeCreateSchema, {
     id: 'create-scheme',
     lastResult,
@@ -203,18 +203,15 @@ export function CreateSchemeForm({
     },
   })
   return (
-    <Form method="post" className="grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="create" />
+    <IntentForm form={form} intent="create" className="grid gap-4 sm:grid-cols-2">
       <div className="sm:col-span-2">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
       <SchemeFields formId={form.id} fields={fields as unknown as Fields} options={options} locked={{}} />
       <div className="sm:col-span-2">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create scheme'}
-        </button>
+        <SubmitButton intent="create" label="Create scheme" pendingLabel="Creating…" />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -231,33 +228,29 @@ export function EditSchemeForm({
   lastResult: FormResult
   cancelHref: string
 }) {
-  const busy = usePendingIntent('update')
   const [form, fields] = useConformForm(SchemeUpdateSchema, {
     id: 'update-scheme',
     lastResult,
     defaultValue: values,
   })
   return (
-    <Form
-      method="post"
+    <IntentForm
+      form={form}
+      intent="update"
       aria-label="Edit the scheme"
       className="grid gap-4 sm:grid-cols-2"
-      {...getFormProps(form)}
     >
-      <input type="hidden" name="intent" value="update" />
       <div className="sm:col-span-2">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
       <SchemeFields formId={form.id} fields={fields as unknown as Fields} options={options} locked={locked} />
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save scheme'}
-        </button>
+        <SubmitButton intent="update" label="Save scheme" pendingLabel="Saving…" />
         <Link to={cancelHref} className="btn btn-secondary">
           Cancel
         </Link>
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -273,7 +266,6 @@ export function ClosingTimeForm({
   timeZoneLabel: string
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent(intent)
   const [form, fields] = useConformForm(intent === 'extend' ? SchemeExtendSchema : SchemeReopenSchema, {
     id: `${intent}-scheme`,
     lastResult,
@@ -281,8 +273,7 @@ export function ClosingTimeForm({
   })
   const label = intent === 'extend' ? 'New closing time' : 'Reopen until'
   return (
-    <Form method="post" className="flex flex-wrap items-end gap-3" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value={intent} />
+    <IntentForm form={form} intent={intent} className="flex flex-wrap items-end gap-3">
       <div className="w-full">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
@@ -292,15 +283,11 @@ export function ClosingTimeForm({
         meta={fields.closesAt}
         type="datetime-local"
       />
-      <button type="submit" className="btn btn-primary" disabled={busy}>
-        {busy
-          ? intent === 'extend'
-            ? 'Extending…'
-            : 'Reopening…'
-          : intent === 'extend'
-            ? 'Extend the deadline'
-            : 'Reopen the scheme'}
-      </button>
-    </Form>
+      <SubmitButton
+        intent={intent}
+        label={intent === 'extend' ? 'Extend the deadline' : 'Reopen the scheme'}
+        pendingLabel={intent === 'extend' ? 'Extending…' : 'Reopening…'}
+      />
+    </IntentForm>
   )
 }
