@@ -8,6 +8,7 @@ import {
   usePendingIntent,
   type FormResult,
   type IntentReply,
+  CardSection,
 } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
@@ -67,10 +68,7 @@ function AccountActions({
   enableResult: FormResult
 }) {
   return (
-    <section aria-labelledby="account-title" className="card flex flex-col gap-4">
-      <h2 id="account-title" className="text-lg font-semibold">
-        Account
-      </h2>
+    <CardSection titleId="account-title" title="Account">
       <p className="flex flex-wrap items-center gap-2 text-slate-800">
         <StateBadge state={employee.state} />
         {employee.state === 'invited'
@@ -109,7 +107,7 @@ function AccountActions({
           </Link>
         </div>
       )}
-    </section>
+    </CardSection>
   )
 }
 
@@ -152,16 +150,13 @@ export function EmployeePage({
         </ConfirmPanel>
       ) : null}
 
-      <section aria-labelledby="details-title" className="card flex flex-col gap-4">
-        <h2 id="details-title" className="text-lg font-semibold">
-          Details
-        </h2>
+      <CardSection titleId="details-title" title="Details">
         <EditEmployeeForm
           employee={employee}
           companies={companies}
           lastResult={resultFor(actionData, 'update')}
         />
-      </section>
+      </CardSection>
 
       <AccountActions
         employee={{ id: employee.id, name, state: employee.state }}
