@@ -96,6 +96,36 @@ export function IntentForm({
   )
 }
 
+/** A one-row create form: its fields and button side by side on a wide screen, its messages above. */
+export function RowForm({
+  form,
+  intent,
+  label,
+  pendingLabel,
+  children,
+}: {
+  form: ReturnType<typeof useConformForm>[0]
+  intent: string
+  label: string
+  pendingLabel: string
+  children: ReactNode
+}) {
+  return (
+    <IntentForm form={form} intent={intent} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+      <div className="sm:col-span-3">
+        <FormErrors id={form.errorId} errors={form.errors} />
+      </div>
+      {children}
+      <SubmitButton
+        intent={intent}
+        label={label}
+        pendingLabel={pendingLabel}
+        className="btn btn-primary sm:mt-6"
+      />
+    </IntentForm>
+  )
+}
+
 /** A form's submit button: disabled, and saying `pendingLabel`, while its intent is being posted. */
 export function SubmitButton({
   intent,

@@ -5,29 +5,18 @@ import {
   usePendingIntent,
   useResetAfterSuccess,
   type FormResult,
-  IntentForm,
-  SubmitButton,
+  RowForm,
 } from '#app/components/form-kit'
-import { FormErrors } from '#app/components/forms'
 import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/administrator/schemas'
 
 export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
   const [form, fields] = useConformForm(AdminInviteSchema, { id: 'invite-admin', lastResult })
   useResetAfterSuccess(form.id, 'invite', lastResult)
   return (
-    <IntentForm form={form} intent="invite" className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
-      <div className="sm:col-span-3">
-        <FormErrors id={form.errorId} errors={form.errors} />
-      </div>
+    <RowForm form={form} intent="invite" label="Send invitation" pendingLabel="Sending…">
       <ConformField label="Name" meta={fields.name} autoComplete="off" />
       <ConformField label="E-mail address" meta={fields.email} type="email" autoComplete="off" />
-      <SubmitButton
-        intent="invite"
-        label="Send invitation"
-        pendingLabel="Sending…"
-        className="btn btn-primary sm:mt-6"
-      />
-    </IntentForm>
+    </RowForm>
   )
 }
 

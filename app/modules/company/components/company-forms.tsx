@@ -7,6 +7,7 @@ import {
   type FormResult,
   IntentForm,
   SubmitButton,
+  RowForm,
 } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/schemas'
@@ -26,10 +27,7 @@ export function CreateCompanyForm({
   const [form, fields] = useConformForm(CompanyCreateSchema, { id: 'create-company', lastResult })
   useResetAfterSuccess(form.id, 'create', lastResult)
   return (
-    <IntentForm form={form} intent="create" className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
-      <div className="sm:col-span-3">
-        <FormErrors id={form.errorId} errors={form.errors} />
-      </div>
+    <RowForm form={form} intent="create" label="Add company" pendingLabel="Adding…">
       <ConformField label="Company name" meta={fields.name} autoComplete="off" />
       <ConformSelect
         label="Brand"
@@ -37,13 +35,7 @@ export function CreateCompanyForm({
         options={brandChoices(brandOptions)}
         placeholder="Choose a brand…"
       />
-      <SubmitButton
-        intent="create"
-        label="Add company"
-        pendingLabel="Adding…"
-        className="btn btn-primary sm:mt-6"
-      />
-    </IntentForm>
+    </RowForm>
   )
 }
 
