@@ -1,14 +1,15 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import {
+  CardSection,
   ConfirmPanel,
   formErrorsOf,
+  IntentForm,
   PageHeader,
   resultFor,
-  usePendingIntent,
+  SubmitButton,
+  useResultForm,
   type FormResult,
   type IntentReply,
-  CardSection,
 } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
@@ -42,19 +43,20 @@ function AccountForm({
   pendingLabel: string
   tone?: 'secondary' | 'primary'
 }) {
-  const busy = usePendingIntent(intent)
-  const [form] = useForm({ id, lastResult })
+  const [form] = useResultForm(id, lastResult)
   return (
-    <Form method="post" className="flex flex-col gap-2" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value={intent} />
+    <IntentForm form={form} intent={intent} className="flex flex-col gap-2">
       <input type="hidden" name="employeeId" value={employeeId} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div>
-        <button type="submit" className={`btn btn-${tone}`} disabled={busy}>
-          {busy ? pendingLabel : label}
-        </button>
+        <SubmitButton
+          intent={intent}
+          label={label}
+          pendingLabel={pendingLabel}
+          className={`btn btn-${tone}`}
+        />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
