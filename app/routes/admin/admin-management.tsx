@@ -1,6 +1,6 @@
 import type { Route } from './+types/admin-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
-import { Notices, PageHeader, resultFor, CardSection } from '#app/components/form-kit'
+import { CardSection, Notices, PageHeader, resultFor } from '#app/components/form-kit'
 import { readFormData, unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { inviteAdmin } from '#app/modules/administrator/administrator.server'

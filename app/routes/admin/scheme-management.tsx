@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/scheme-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
-import { Notices, PageHeader, resultFor, CardSection } from '#app/components/form-kit'
+import { CardSection, Notices, PageHeader, resultFor } from '#app/components/form-kit'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'

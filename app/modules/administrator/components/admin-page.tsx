@@ -1,11 +1,11 @@
 import { Link } from 'react-router'
 import {
+  CardSection,
   ConfirmPanel,
   formErrorsOf,
   PageHeader,
   resultFor,
   type IntentReply,
-  CardSection,
 } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
