@@ -8,8 +8,9 @@ export default {
   buildDirectory: process.env.BUILD_DIR || 'build',
   // React Router v8's behaviours, adopted now where they apply (docs/decisions/034-react-router-v8-flags-and-the-request-scope.md).
   future: {
-    // The load context is a RouterContextProvider carrying our fields (app/server/context.ts).
-    v8_middleware: true,
+    // Not yet: with it on, the brotli-compressed 1,000,000-answer export did not stop producing when
+    // its reader paused (tests/integration/server/streamed-download.process.test.ts; ADR 034).
+    v8_middleware: false,
     v8_splitRouteModules: true,
     // The server build's entry and the browser-only build steps are set per environment (vite.config.ts).
     v8_viteEnvironmentApi: true,

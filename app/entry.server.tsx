@@ -109,8 +109,7 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   }
   const outage = reportDatabaseFailure(error)
   if (outage) {
-    // The context is typed read-only since the v8_middleware flag; it is our own per-request object.
-    if (context) Object.assign(context, { databaseUnavailable: true })
+    if (context) context.databaseUnavailable = true
     // The outage is logged once by reportDatabaseFailure, and reported once, not per request.
     if (outage === 'started') reportServerError(error, request)
     return

@@ -8,14 +8,15 @@ import {
 } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, type InputHTMLAttributes, type ReactNode } from 'react'
-import { Form, Link, useNavigation, type FormProps } from 'react-router'
+import { Form, useNavigation, type FormProps } from 'react-router'
 import type { $ZodType, input } from 'zod/v4/core'
 import { Field, FormErrors, SelectField } from '#app/components/forms'
 
 /**
  * The client half of the form kit (the server half is app/lib/reply.server.ts). Every admin and
  * employee form is a plain POST with an `intent` field, so it works without JavaScript; these
- * hooks add Conform's live validation, a pending state per intent and the confirmation panel.
+ * hooks add Conform's live validation and a pending state per intent; the confirmation panel and
+ * the page pieces are in page-kit.tsx.
  */
 
 export type FormResult = SubmissionResult<string[]> | undefined
@@ -72,6 +73,25 @@ export function useResultForm(id: string, lastResult: FormResult) {
 export function usePendingIntent(intent: string) {
   const navigation = useNavigation()
   return navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
+}
+
+/**
+ * Empties a form that stays on screen once its submission succeeded (the action redirected back
+ * here, so there is no result); a refused one keeps what was typed. A native reset puts every
+ * control back to its markup default, and Conform follows it.
+ */
+export function useResetAfterSuccess(formId: string, intent: string, lastResult: FormResult) {
+  const navigation = useNavigation()
+  const pending = useRef(false)
+  useEffect(() => {
+    if (navigation.state !== 'idle') {
+      if (navigation.formData?.get('intent') === intent) pending.current = true
+      return
+    }
+    if (!pending.current) return
+    pending.current = false
+    if (!lastResult) (document.getElementById(formId) as HTMLFormElement | null)?.reset()
+  }, [navigation.state, navigation.formData, formId, intent, lastResult])
 }
 
 /**
@@ -146,25 +166,6 @@ export function SubmitButton({
   )
 }
 
-/**
- * Empties a form that stays on screen once its submission succeeded (the action redirected back
- * here, so there is no result); a refused one keeps what was typed. A native reset puts every
- * control back to its markup default, and Conform follows it.
- */
-export function useResetAfterSuccess(formId: string, intent: string, lastResult: FormResult) {
-  const navigation = useNavigation()
-  const pending = useRef(false)
-  useEffect(() => {
-    if (navigation.state !== 'idle') {
-      if (navigation.formData?.get('intent') === intent) pending.current = true
-      return
-    }
-    if (!pending.current) return
-    pending.current = false
-    if (!lastResult) (document.getElementById(formId) as HTMLFormElement | null)?.reset()
-  }, [navigation.state, navigation.formData, formId, intent, lastResult])
-}
-
 type ConformMeta<Value, Schema extends Record<string, unknown>> = FieldMetadata<Value, Schema, string[]>
 
 /**
@@ -222,124 +223,5 @@ export function ConformSelect<Value, Schema extends Record<string, unknown>>({
       errors={meta.errors}
       help={help}
     />
-  )
-}
-
-/** Notices from the loader (an out-of-date page link, a record that has gone). */
-export function Notices({ notices }: { notices: string[] }) {
-  if (!notices.length) return null
-  return (
-    <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-      {notices.map((n) => (
-        <p key={n}>{n}</p>
-      ))}
-    </div>
-  )
-}
-
-/**
- * The one confirmation for delete, revoke, disable and the like: opened by a link (`?delete=<id>`),
- * it takes the focus, says what will happen (or why it cannot), and posts the intent with its
- * hidden fields. `blockedBy` replaces the question and the confirm button with the reason.
- */
-export function ConfirmPanel({
-  id,
-  title,
-  intent,
-  fields,
-  confirmLabel,
-  pendingLabel,
-  cancelHref,
-  lastResult,
-  blockedBy,
-  tone = 'danger',
-  backLabel = 'Back to the list',
-  children,
-}: {
-  id: string
-  title: string
-  intent: string
-  fields: Record<string, string>
-  confirmLabel: string
-  pendingLabel: string
-  cancelHref: string
-  lastResult: FormResult
-  /** Why the change cannot be made (may hold a link to where it can be fixed). */
-  blockedBy?: ReactNode
-  tone?: 'danger' | 'primary'
-  /** The cancel link's words when the change is blocked. */
-  backLabel?: string
-  children: ReactNode
-}) {
-  const busy = usePendingIntent(intent)
-  const heading = useRef<HTMLHeadingElement>(null)
-  const [form] = useResultForm(id, lastResult)
-  // Opened by a link: move focus here so keyboard and screen-reader users land on the question.
-  useEffect(() => heading.current?.focus(), [])
-  const danger = tone === 'danger'
-  return (
-    <section
-      aria-labelledby={`${id}-title`}
-      className={`card flex flex-col gap-3 ${danger ? 'border-red-300' : 'border-indigo-300'}`}
-    >
-      <h2
-        id={`${id}-title`}
-        ref={heading}
-        tabIndex={-1}
-        className={`text-lg font-semibold ${danger ? 'text-red-900' : 'text-slate-900'}`}
-      >
-        {title}
-      </h2>
-      {blockedBy ? <p className="text-slate-800">{blockedBy}</p> : children}
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <Form method="post" className="flex flex-wrap gap-3" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value={intent} />
-        {Object.entries(fields).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
-        {blockedBy ? null : (
-          <button type="submit" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} disabled={busy}>
-            {busy ? pendingLabel : confirmLabel}
-          </button>
-        )}
-        <Link to={cancelHref} className="btn btn-secondary">
-          {blockedBy ? backLabel : 'Cancel'}
-        </Link>
-      </Form>
-    </section>
-  )
-}
-
-/** The heading block every admin page starts with. */
-export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <div>
-      <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-        {title}
-      </h1>
-      {children ? <p className="mt-1 text-slate-700">{children}</p> : null}
-    </div>
-  )
-}
-
-/** A titled card on an admin page: a section named by its heading. */
-export function CardSection({
-  titleId,
-  title,
-  id,
-  children,
-}: {
-  titleId: string
-  title: ReactNode
-  id?: string
-  children: ReactNode
-}) {
-  return (
-    <section aria-labelledby={titleId} id={id} className="card flex flex-col gap-4">
-      <h2 id={titleId} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
   )
 }

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { AppLoadContext, RouterContextProvider } from 'react-router'
+import type { AppLoadContext } from 'react-router'
 
 /**
  * The load context of the request being handled, for code that is handed only a `Request`.
@@ -8,18 +8,15 @@ import type { AppLoadContext, RouterContextProvider } from 'react-router'
  * own, so nothing can be remembered per request by keying it on the Request. The load context is
  * the one object all of them share: app/server/app.ts builds it once per HTTP request and runs the
  * React Router handler inside this scope, so a guard deep in a loader can find it without every
- * loader passing it along. Since the `v8_middleware` flag it is a RouterContextProvider carrying our
- * fields (app/server/context.ts); this scope stays, rather than a middleware putting the session
- * cache on the router's context, because the guards are handed only the Request (ADR 034).
+ * loader passing it along.
  */
-type LoadContext = AppLoadContext | RouterContextProvider
-const scope = new AsyncLocalStorage<LoadContext>()
+const scope = new AsyncLocalStorage<AppLoadContext>()
 
-export function runInRequestScope<T>(context: LoadContext, fn: () => T): T {
+export function runInRequestScope<T>(context: AppLoadContext, fn: () => T): T {
   return scope.run(context, fn)
 }
 
 /** The current request's load context; undefined outside a request (a script, a unit test). */
-export function currentLoadContext(): LoadContext | undefined {
+export function currentLoadContext(): AppLoadContext | undefined {
   return scope.getStore()
 }

@@ -4,7 +4,7 @@ import http from 'node:http'
 import path from 'node:path'
 import express from 'express'
 import expressStaticGzip from 'express-static-gzip'
-import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router'
+import type { AppLoadContext, ServerBuild } from 'react-router'
 import {
   closeDatabase,
   getHandle,
@@ -127,14 +127,13 @@ export function createApp(options: AppOptions = {}) {
 
   const handleRequest = pageHandler(options.build, dev)
   app.all('/{*splat}', (req, res, next) => {
-    // One RouterContextProvider per request (the v8_middleware flag), carrying our fields (ADR 034).
-    const loadContext = Object.assign(new RouterContextProvider(), {
+    const loadContext: AppLoadContext = {
       nonce: res.locals.nonce as string,
       requestId: res.locals.requestId as string,
       ip: req.ip ?? req.socket.remoteAddress ?? '',
       // 'close' comes after the last byte is handed over, and also when the client hangs up.
       responseSent: new Promise<void>((resolve) => res.once('close', () => resolve())),
-    } satisfies AppLoadContext)
+    }
     res.locals.loadContext = loadContext
     // Every loader and action of this request runs in its scope: what they share per request (the
     // session read) is kept on this one object.
@@ -154,7 +153,7 @@ export function createApp(options: AppOptions = {}) {
 function pageHandler(source: BuildSource | undefined, dev: boolean): express.RequestHandler {
   const mode = dev ? 'development' : 'production'
   const getLoadContext = (_req: express.Request, res: express.Response) =>
-    res.locals.loadContext as RouterContextProvider
+    res.locals.loadContext as AppLoadContext
   if (source) return createRequestHandler({ build: source, mode, getLoadContext })
   let loading: Promise<express.RequestHandler> | undefined
   return (req, res, next) => {

@@ -16,15 +16,7 @@ export type PanoramaContext = {
   responseSent: Promise<void>
 }
 
-/*
- * With React Router's `v8_middleware` flag the load context is a RouterContextProvider: app.ts puts
- * these fields on the one instance made per request (React Router's documented migration path from
- * AppLoadContext), so loaders keep reading `context.nonce` (ADR 034). AppLoadContext stays the name
- * for "our fields" in the code that receives them (entry.server.tsx, request-scope.server.ts).
- */
 declare module 'react-router' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends PanoramaContext {}
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface RouterContextProvider extends PanoramaContext {}
 }

@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import type express from 'express'
 import {
   createRequestHandler as createReactRouterHandler,
-  type RouterContextProvider,
+  type AppLoadContext,
   type ServerBuild,
 } from 'react-router'
 import { log } from '#app/lib/logger.server'
@@ -26,10 +26,7 @@ export function createRequestHandler({
 }: {
   build: ServerBuild | (() => Promise<ServerBuild>)
   mode?: string
-  getLoadContext?: (
-    req: express.Request,
-    res: express.Response,
-  ) => RouterContextProvider | Promise<RouterContextProvider>
+  getLoadContext?: (req: express.Request, res: express.Response) => AppLoadContext | Promise<AppLoadContext>
 }): express.RequestHandler {
   const handleRequest = createReactRouterHandler(build, mode)
   return async (req, res, next) => {

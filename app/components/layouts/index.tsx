@@ -99,8 +99,22 @@ function SignOutButton({ onBrand = false }: { onBrand?: boolean }) {
   )
 }
 
+/** How the contact links read: in the portal's own voice, or naming the address (a colleague's thank-you page). */
+export type ContactWording = { email: (address: string) => string; profile: string }
+const OUR_WORDING: ContactWording = { email: () => 'E-mail us', profile: 'Our professional profile' }
+export const ADDRESS_WORDING: ContactWording = {
+  email: (address) => `E-mail ${address}`,
+  profile: 'Professional profile',
+}
+
 /** The contact links that are configured (deployment or brand); nothing at all when none is. */
-export function ContactLinks({ contact }: { contact: Contact }) {
+export function ContactLinks({
+  contact,
+  wording = OUR_WORDING,
+}: {
+  contact: Contact
+  wording?: ContactWording
+}) {
   if (!contact || !(contact.callbackUrl || contact.email || contact.profileUrl)) return null
   return (
     <ul className="flex flex-wrap gap-x-6 gap-y-2">
@@ -114,14 +128,14 @@ export function ContactLinks({ contact }: { contact: Contact }) {
       {contact.email ? (
         <li>
           <a className="link" href={`mailto:${contact.email}`}>
-            E-mail us
+            {wording.email(contact.email)}
           </a>
         </li>
       ) : null}
       {contact.profileUrl ? (
         <li>
           <a className="link" href={contact.profileUrl} rel="noopener noreferrer" target="_blank">
-            Our professional profile
+            {wording.profile}
           </a>
         </li>
       ) : null}

@@ -1,6 +1,8 @@
-import type { Relationship, SchemeStatus } from '#db/enums'
+import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
+import type { DateLabel } from '#app/lib/dates'
 import type { SchemeTimes } from '#app/modules/scheme/state'
 import { and, eq, type SQL } from 'drizzle-orm'
+import type { SelectedFields } from 'drizzle-orm/pg-core'
 import { getDb, type Tx } from '#db/client'
 import {
   assignments,
@@ -110,8 +112,8 @@ export const questionColumns = {
 export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb()) {
   const conditions: SQL[] = [eq(assignments.id, id)]
   if (viewer.role !== 'admin') conditions.push(eq(assignments.respondentId, viewer.id))
-  const [row] = await tx
-    .select({
+  const [row] = await selectAssignmentsWithBrand(
+    {
       id: assignments.id,
       status: assignments.status,
       relationship: assignments.relationship,
@@ -132,16 +134,10 @@ export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb(
       responseId: responses.id,
       lastSection: responses.lastSection,
       reopenReason: responses.reopenReason,
-      // The programme's brand rides along for the page's header (no query of its own).
-      ...BRAND_LOOK_COLUMNS,
-    })
-    .from(assignments)
+    },
+    tx,
+  )
     .innerJoin(questionnaires, eq(questionnaires.id, assignments.questionnaireId))
-    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
-    .innerJoin(users, eq(users.id, assignments.subjectId))
-    .innerJoin(companies, eq(companies.id, schemes.companyId))
-    .innerJoin(brands, eq(brands.id, companies.brandId))
-    .leftJoin(responses, eq(responses.assignmentId, assignments.id))
     .where(and(...conditions))
     .limit(1)
   // A revoked invitation is gone for its respondent; admins still see it.
@@ -149,7 +145,33 @@ export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb(
   return row
 }
 
-/** The assignment, its scheme and whose feedback it is: the columns the intro and thank-you pages share. */
+/**
+ * Assignments with their scheme, subject (`users`), the programme's brand (through the company) and
+ * response (if any), selecting `fields` and the brand's columns: the join the answering, intro,
+ * thank-you and home pages share. The caller adds its own conditions and order.
+ */
+export function selectAssignmentsWithBrand<T extends SelectedFields>(fields: T, db: Tx = getDb()) {
+  return db
+    .select({ ...fields, ...BRAND_LOOK_COLUMNS })
+    .from(assignments)
+    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+    .innerJoin(users, eq(users.id, assignments.subjectId))
+    .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .innerJoin(brands, eq(brands.id, companies.brandId))
+    .leftJoin(responses, eq(responses.assignmentId, assignments.id))
+}
+
+/** An assignment as the intro and thank-you pages name it: whose feedback, in which programme, by when. */
+export type AssignmentHeadline = {
+  id: string
+  status: AssignmentStatus
+  relationship: Relationship
+  subjectName: string
+  schemeName: string
+  deadline: DateLabel
+}
+
+/** The assignment, its scheme and whose feedback it is: the columns the intro, thank-you and home pages share. */
 export const ASSIGNMENT_SUMMARY = {
   id: assignments.id,
   status: assignments.status,

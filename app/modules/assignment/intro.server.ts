@@ -1,37 +1,29 @@
-import type { AssignmentStatus, Relationship } from '#db/enums'
 import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import { deadlineOf, schemePhase, type SchemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
-import {
-  assignments,
-  brands,
-  companies,
-  questionnaires,
-  questions,
-  responses,
-  schemes,
-  users,
-} from '#db/schema/index'
-import { dateLabel, timeLeft, type DateLabel } from '#app/lib/dates'
+import { assignments, questionnaires, questions, responses, schemes } from '#db/schema/index'
+import { dateLabel, timeLeft } from '#app/lib/dates'
 import { notFound } from '#app/modules/auth/guards.server'
 import type { BrandLook } from '#app/components/brand-look'
-import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
+import { brandLookOf } from '#app/modules/brand/look.server'
 import { estimateMinutes, type QuestionKind } from './answer-schemas'
-import { ASSIGNMENT_SUMMARY, parseId, schemeOf, subjectLabel, type Viewer } from './assignment-row.server'
+import {
+  ASSIGNMENT_SUMMARY,
+  parseId,
+  type AssignmentHeadline,
+  schemeOf,
+  selectAssignmentsWithBrand,
+  subjectLabel,
+  type Viewer,
+} from './assignment-row.server'
 
 /**
  * The questionnaire's introduction (/questionnaire/:id): how long it takes, its sections, and the
  * visitor's assignments on it (whose feedback, the deadline, the way in). Two queries.
  */
 
-export type IntroAssignment = {
-  id: string
-  status: AssignmentStatus
-  relationship: Relationship
-  subjectName: string
-  schemeName: string
-  deadline: DateLabel
+export type IntroAssignment = AssignmentHeadline & {
   timeLeft: string | null
   /** Where the scheme stands (app/modules/scheme/state.ts): only an open one can be answered. */
   phase: SchemePhase
@@ -62,20 +54,12 @@ export async function getQuestionnaireIntro(
   const rows =
     viewer.role === 'admin'
       ? []
-      : await db
-          .select({
-            ...ASSIGNMENT_SUMMARY,
-            lastSection: responses.lastSection,
-            reopenReason: responses.reopenReason,
-            showManager: schemes.showManagerBelowThreshold,
-            ...BRAND_LOOK_COLUMNS,
-          })
-          .from(assignments)
-          .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
-          .innerJoin(users, eq(users.id, assignments.subjectId))
-          .innerJoin(companies, eq(companies.id, schemes.companyId))
-          .innerJoin(brands, eq(brands.id, companies.brandId))
-          .leftJoin(responses, eq(responses.assignmentId, assignments.id))
+      : await selectAssignmentsWithBrand({
+          ...ASSIGNMENT_SUMMARY,
+          lastSection: responses.lastSection,
+          reopenReason: responses.reopenReason,
+          showManager: schemes.showManagerBelowThreshold,
+        })
           .where(
             and(
               eq(assignments.questionnaireId, id),

@@ -2,13 +2,20 @@ import type { AssignmentStatus, Relationship } from '#db/enums'
 import { deadlineOf, isSchemeOpen, schemeOpenSql } from '#app/modules/scheme/state'
 import { and, asc, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '#db/client'
-import { assignments, brands, companies, responses, schemes, users } from '#db/schema/index'
+import { assignments, responses, schemes, users } from '#db/schema/index'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { dateLabel, type DateLabel } from '#app/lib/dates'
 import { isUuid } from '#app/lib/ids'
 import type { BrandLook } from '#app/components/brand-look'
-import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
-import { ASSIGNMENT_SUMMARY, schemeOf, subjectLabel, type Viewer } from './assignment-row.server'
+import { brandLookOf } from '#app/modules/brand/look.server'
+import {
+  ASSIGNMENT_SUMMARY,
+  type AssignmentHeadline,
+  schemeOf,
+  selectAssignmentsWithBrand,
+  subjectLabel,
+  type Viewer,
+} from './assignment-row.server'
 
 export type OpenAssignment = {
   id: string
@@ -21,14 +28,7 @@ export type OpenAssignment = {
 export type ThankYouView = {
   role: 'employee' | 'colleague'
   /** The assignment the page is about (the one just submitted or saved), when there is one. */
-  assignment: {
-    id: string
-    status: AssignmentStatus
-    relationship: Relationship
-    subjectName: string
-    schemeName: string
-    deadline: DateLabel
-  } | null
+  assignment: AssignmentHeadline | null
   /** The programme's brand (header, and its contact links override the portal's). */
   brand: BrandLook | null
   /** The employee's own scheme: what happens next. */
@@ -62,22 +62,17 @@ export async function getThankYou(
   const conditions: SQL[] = [eq(assignments.respondentId, viewer.id), ne(assignments.status, 'revoked')]
   // An employee's page is about their own self-assessment unless the link names another of theirs.
   if (viewer.role === 'employee' && !wantedId) conditions.push(eq(assignments.relationship, 'self'))
-  const [row] = await db
-    .select({
+  const [row] = await selectAssignmentsWithBrand(
+    {
       ...ASSIGNMENT_SUMMARY,
       maxColleagues: schemes.maxColleagues,
       minRaters: schemes.minRaters,
       responseId: responses.id,
       invited: sql<number>`${raters}`,
       colleaguesSubmitted: sql<number>`${ratersSubmitted}`,
-      ...BRAND_LOOK_COLUMNS,
-    })
-    .from(assignments)
-    .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
-    .innerJoin(companies, eq(companies.id, schemes.companyId))
-    .innerJoin(brands, eq(brands.id, companies.brandId))
-    .innerJoin(users, eq(users.id, assignments.subjectId))
-    .leftJoin(responses, eq(responses.assignmentId, assignments.id))
+    },
+    db,
+  )
     .where(and(...conditions))
     .orderBy(
       // The assignment the link names first (when it is theirs), else the latest submitted, else the newest.

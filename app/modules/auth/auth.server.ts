@@ -176,29 +176,9 @@ async function mailableAccount(email: string) {
 
 /** E-mails a reset link when an active password account has this address (else nothing). */
 async function sendPasswordReset(email: string, ip: string) {
-  const db = getDb()
   const user = await mailableAccount(email)
   if (!user) return
-  // One transaction: a retry after a failure starts from scratch (no half-made code or e-mail).
-  await db.transaction(async (tx) => {
-    await revokeActionCodes(tx, 'reset_password', user.id)
-    const { code } = await createActionCode(tx, { kind: 'reset_password', userId: user.id })
-    await enqueueEmail(tx, {
-      to: email,
-      template: 'reset_password',
-      brandId: user.brandId,
-      values: { recipientName: user.displayName || email, link: actionLink('reset_password', code) },
-      entity: 'user',
-      entityId: user.id,
-    })
-    await recordAudit(tx, {
-      actorId: user.id,
-      action: 'auth.password_reset_requested',
-      entity: 'user',
-      entityId: user.id,
-      ip,
-    })
-  })
+  await mailActionLink('reset_password', user, email, ip, 'auth.password_reset_requested')
 }
 
 /**
@@ -231,26 +211,33 @@ export async function requestSignInLink(
 async function sendSignInLink(email: string, ip: string) {
   const user = await mailableAccount(email)
   if (!user?.hasPassword) return
-  // One transaction: a retry after a failure starts from scratch (no half-made code or e-mail).
+  await mailActionLink('sign_in_link', user, email, ip, 'auth.sign_in_link_requested')
+}
+
+/**
+ * A new link of this kind for the account, e-mailed and audited. Only the newest link works: an
+ * older one still lying in the inbox is void. One transaction: a retry after a failure starts from
+ * scratch (no half-made code or e-mail).
+ */
+async function mailActionLink(
+  kind: 'reset_password' | 'sign_in_link',
+  user: NonNullable<Awaited<ReturnType<typeof mailableAccount>>>,
+  email: string,
+  ip: string,
+  action: string,
+) {
   await getDb().transaction(async (tx) => {
-    // Only the newest link works: an older one still lying in the inbox is void.
-    await revokeActionCodes(tx, 'sign_in_link', user.id)
-    const { code } = await createActionCode(tx, { kind: 'sign_in_link', userId: user.id })
+    await revokeActionCodes(tx, kind, user.id)
+    const { code } = await createActionCode(tx, { kind, userId: user.id })
     await enqueueEmail(tx, {
       to: email,
-      template: 'sign_in_link',
+      template: kind,
       brandId: user.brandId,
-      values: { recipientName: user.displayName || email, link: actionLink('sign_in_link', code) },
+      values: { recipientName: user.displayName || email, link: actionLink(kind, code) },
       entity: 'user',
       entityId: user.id,
     })
-    await recordAudit(tx, {
-      actorId: user.id,
-      action: 'auth.sign_in_link_requested',
-      entity: 'user',
-      entityId: user.id,
-      ip,
-    })
+    await recordAudit(tx, { actorId: user.id, action, entity: 'user', entityId: user.id, ip })
   })
 }
 

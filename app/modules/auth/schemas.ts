@@ -41,18 +41,21 @@ export function passwordSchema(minLength: number) {
     )
 }
 
+/** The repeated password must equal the first, reported on the repeat field. */
+function passwordsMatch() {
+  return z.refine<{ password: string; confirmPassword: string }>((v) => v.password === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'The passwords do not match.',
+  })
+}
+
 export function newPasswordSchema(minLength: number) {
   return z
     .object({
       password: passwordSchema(minLength),
       confirmPassword: z.string({ error: 'Repeat the password.' }),
     })
-    .check(
-      z.refine((v) => v.password === v.confirmPassword, {
-        path: ['confirmPassword'],
-        message: 'The passwords do not match.',
-      }),
-    )
+    .check(passwordsMatch())
 }
 
 export function setupSchema(minLength: number) {
@@ -70,10 +73,5 @@ export function setupSchema(minLength: number) {
       password: passwordSchema(minLength),
       confirmPassword: z.string({ error: 'Repeat the password.' }),
     })
-    .check(
-      z.refine((v) => v.password === v.confirmPassword, {
-        path: ['confirmPassword'],
-        message: 'The passwords do not match.',
-      }),
-    )
+    .check(passwordsMatch())
 }

@@ -1,10 +1,10 @@
 import { and, asc, eq, ilike, sql } from 'drizzle-orm'
-import { getDb } from '#db/client'
+import { getDb, type Tx } from '#db/client'
 import { brands, companies } from '#db/schema/index'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { deleteFile, storeImage, type ImageType } from '#app/modules/file/file.server'
 import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
-import type { Actor, Outcome } from '#app/lib/outcome'
+import type { Actor, Outcome, Refusal } from '#app/lib/outcome'
 import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { nameTaken } from '#app/lib/unique-name.server'
 import type { BrandCreateInput, BrandListQuery, BrandUpdateInput } from './schemas'
@@ -118,6 +118,15 @@ export async function createBrand(
   })
 }
 
+const BRAND_UNKNOWN: Refusal = { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
+const BRAND_GONE: Refusal = { ok: false, notFound: true, formErrors: ['This brand no longer exists.'] }
+
+/** The brand's row, locked until the transaction ends (a change or a deletion waits its turn); null when gone. */
+async function lockBrand(tx: Tx, id: string) {
+  const [row] = await tx.select().from(brands).where(eq(brands.id, id)).for('update')
+  return row ?? null
+}
+
 export type BrandChanges = Omit<BrandUpdateInput, 'intent' | 'logo' | 'removeLogo'> & {
   /** A checked image (readImageUpload) to replace the logo with, or null to keep it. */
   logo: { bytes: Uint8Array; mime: ImageType } | null
@@ -140,23 +149,10 @@ export async function updateBrand(
   id: string,
   input: BrandChanges,
 ): Promise<Outcome<{ id: string; changed: string[] }>> {
-  if (!isUuid(id)) return { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
+  if (!isUuid(id)) return BRAND_UNKNOWN
   return getDb().transaction(async (tx) => {
-    const [current] = await tx
-      .select({
-        name: brands.name,
-        primaryColor: brands.primaryColor,
-        accentColor: brands.accentColor,
-        senderName: brands.senderName,
-        callbackUrl: brands.callbackUrl,
-        contactEmail: brands.contactEmail,
-        profileUrl: brands.profileUrl,
-        logoFileId: brands.logoFileId,
-      })
-      .from(brands)
-      .where(eq(brands.id, id))
-      .for('update')
-    if (!current) return { ok: false, notFound: true, formErrors: ['This brand no longer exists.'] }
+    const current = await lockBrand(tx, id)
+    if (!current) return BRAND_GONE
     if (
       input.name.toLowerCase() !== current.name.toLowerCase() &&
       (await nameTaken(tx, BRAND_NAMES, input.name, id))
@@ -211,7 +207,7 @@ function brandInUse(name: string | null, count: number | null) {
 }
 
 export async function deleteBrand(actor: Actor, id: string): Promise<Outcome<{ name: string }>> {
-  if (!isUuid(id)) return { ok: false, notFound: true, formErrors: ['This brand does not exist.'] }
+  if (!isUuid(id)) return BRAND_UNKNOWN
   // The foreign key is the last word: a company that slipped in still makes this a message, not a 500.
   return refuseOnPgError(
     PG_ERROR.foreignKeyViolation,
@@ -219,17 +215,8 @@ export async function deleteBrand(actor: Actor, id: string): Promise<Outcome<{ n
     () =>
       getDb().transaction(async (tx): Promise<Outcome<{ name: string }>> => {
         // The row lock makes a concurrent "create company with this brand" wait for the outcome.
-        const [current] = await tx
-          .select({
-            name: brands.name,
-            logoFileId: brands.logoFileId,
-            primaryColor: brands.primaryColor,
-            accentColor: brands.accentColor,
-          })
-          .from(brands)
-          .where(eq(brands.id, id))
-          .for('update')
-        if (!current) return { ok: false, notFound: true, formErrors: ['This brand no longer exists.'] }
+        const current = await lockBrand(tx, id)
+        if (!current) return BRAND_GONE
         const [usage] = await tx
           .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
           .from(companies)
@@ -245,7 +232,12 @@ export async function deleteBrand(actor: Actor, id: string): Promise<Outcome<{ n
           action: 'brand.delete',
           entity: 'brand',
           entityId: id,
-          details: current,
+          details: {
+            name: current.name,
+            logoFileId: current.logoFileId,
+            primaryColor: current.primaryColor,
+            accentColor: current.accentColor,
+          },
         })
         return { ok: true, value: { name: current.name } }
       }),

@@ -90,34 +90,37 @@ type RenderContext = {
   warned?: boolean
 }
 
+/** The brand columns an e-mail is dressed in: its name, colours, sender name and logo. */
+export const EMAIL_BRAND_COLUMNS = {
+  name: brands.name,
+  primaryColor: brands.primaryColor,
+  accentColor: brands.accentColor,
+  senderName: brands.senderName,
+  logoFileId: brands.logoFileId,
+}
+
+/** A template's wording, and whose it is (a null brand: the default). */
+export const TEMPLATE_COLUMNS = {
+  brandId: emailTemplates.brandId,
+  subject: emailTemplates.subject,
+  body: emailTemplates.body,
+  html: emailTemplates.htmlBody,
+}
+
+/** The templates that can word `key` for `brandId`: the brand's own and the default (without a brand, the default alone). */
+export function templatesFor(key: TemplateKey, brandId: string | null) {
+  return and(
+    eq(emailTemplates.key, key),
+    brandId
+      ? or(eq(emailTemplates.brandId, brandId), isNull(emailTemplates.brandId))
+      : isNull(emailTemplates.brandId),
+  )
+}
+
 async function renderContext(tx: Tx, key: TemplateKey, brandId: string | null): Promise<RenderContext> {
-  const rows = await tx
-    .select({
-      brandId: emailTemplates.brandId,
-      subject: emailTemplates.subject,
-      body: emailTemplates.body,
-      html: emailTemplates.htmlBody,
-    })
-    .from(emailTemplates)
-    .where(
-      and(
-        eq(emailTemplates.key, key),
-        brandId
-          ? or(eq(emailTemplates.brandId, brandId), isNull(emailTemplates.brandId))
-          : isNull(emailTemplates.brandId),
-      ),
-    )
+  const rows = await tx.select(TEMPLATE_COLUMNS).from(emailTemplates).where(templatesFor(key, brandId))
   const [brandRow] = brandId
-    ? await tx
-        .select({
-          name: brands.name,
-          primaryColor: brands.primaryColor,
-          accentColor: brands.accentColor,
-          senderName: brands.senderName,
-          logoFileId: brands.logoFileId,
-        })
-        .from(brands)
-        .where(eq(brands.id, brandId))
+    ? await tx.select(EMAIL_BRAND_COLUMNS).from(brands).where(eq(brands.id, brandId))
     : []
   // The brand's own wording wins; the migration always provides the default, the constant is a last
   // resort (a database someone emptied by hand) so a password reset still goes out.

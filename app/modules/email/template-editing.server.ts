@@ -8,7 +8,13 @@ import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } fro
 import { TALLY_CTE, tallyOf } from '#app/modules/tally/tally.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { maskActionCodes } from './mask'
-import { enqueueEmail, retryOutboxMessage } from './outbox.server'
+import {
+  EMAIL_BRAND_COLUMNS,
+  enqueueEmail,
+  retryOutboxMessage,
+  TEMPLATE_COLUMNS,
+  templatesFor,
+} from './outbox.server'
 import { log } from '#app/lib/logger.server'
 import { emailHtmlProblems, sanitizeEmailHtml, savedTemplateProblems } from './sanitize.server'
 import {
@@ -154,35 +160,15 @@ export async function getTemplateEditor(
   const env = getEnv()
   const [brandRow] = brandId
     ? await db
-        .select({
-          id: brands.id,
-          name: brands.name,
-          primaryColor: brands.primaryColor,
-          accentColor: brands.accentColor,
-          senderName: brands.senderName,
-          logoFileId: brands.logoFileId,
-        })
+        .select({ id: brands.id, ...EMAIL_BRAND_COLUMNS })
         .from(brands)
         .where(eq(brands.id, brandId))
     : []
   if (brandId && !brandRow) return null
   const rows = await db
-    .select({
-      id: emailTemplates.id,
-      brandId: emailTemplates.brandId,
-      subject: emailTemplates.subject,
-      body: emailTemplates.body,
-      html: emailTemplates.htmlBody,
-    })
+    .select({ id: emailTemplates.id, ...TEMPLATE_COLUMNS })
     .from(emailTemplates)
-    .where(
-      and(
-        eq(emailTemplates.key, key),
-        brandId
-          ? sql`(${emailTemplates.brandId} = ${brandId} OR ${emailTemplates.brandId} IS NULL)`
-          : isNull(emailTemplates.brandId),
-      ),
-    )
+    .where(templatesFor(key, brandId))
   const defaultRow = rows.find((r) => r.brandId === null)
   const shipped = DEFAULT_TEMPLATES[key]
   const fallback: TemplateContentRow = defaultRow

@@ -168,16 +168,21 @@ export type EmployeeDetail = {
   emailVerified: boolean
 }
 
+/** Who an employee is, as the detail page and the locked row for a change both read it. */
+const EMPLOYEE_COLUMNS = {
+  id: users.id,
+  name: users.displayName,
+  email: users.email,
+  phone: users.phone,
+  companyId: users.companyId,
+}
+
 /** An employee; null for anything else (unknown, malformed, an admin, a colleague). */
 export async function getEmployee(uid: unknown): Promise<EmployeeDetail | null> {
   if (!isUuid(uid)) return null
   const [row] = await getDb()
     .select({
-      id: users.id,
-      name: users.displayName,
-      email: users.email,
-      phone: users.phone,
-      companyId: users.companyId,
+      ...EMPLOYEE_COLUMNS,
       companyName: companies.name,
       state: employeeStateSql,
       createdAt: timestampKey(users.createdAt),
@@ -412,11 +417,7 @@ async function lockEmployee(tx: Tx, id: string): Promise<Locked | null> {
   if (!isUuid(id)) return null
   const [row] = await tx
     .select({
-      id: users.id,
-      name: users.displayName,
-      email: users.email,
-      phone: users.phone,
-      companyId: users.companyId,
+      ...EMPLOYEE_COLUMNS,
       disabledAt: users.disabledAt,
       hasPassword: sql<boolean>`${users.passwordHash} IS NOT NULL`,
     })

@@ -502,23 +502,39 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
   }
 }
 
+/** A staged row as SQL reads it back: the file's columns and what checking it found. */
+type CheckedRow = {
+  line: number
+  name: string
+  email: string
+  company_name: string
+  phone: string | null
+  errors: string[]
+  duplicate_of: number | null
+  company_suggestion: string | null
+}
+
+/** What is wrong with a row read back, in words. */
+function problemsOf(row: CheckedRow) {
+  return rowProblemTexts({
+    errors: row.errors,
+    companyName: row.company_name,
+    duplicateOf: row.duplicate_of === null ? null : Number(row.duplicate_of),
+    companySuggestion: row.company_suggestion,
+  })
+}
+
 /** One page of the staged rows (all, or those with problems), by line, in one query. */
 export async function getImportRows(importId: string, query: ImportViewQuery): Promise<ImportRowsPage> {
   const backwards = query.before !== undefined
-  const rows = await queryRows<{
-    line: number
-    name: string
-    email: string
-    company_name: string
-    phone: string | null
-    errors: string[]
-    outcome: RowOutcome | null
-    duplicate_of: number | null
-    company_suggestion: string | null
-    account_role: 'employee' | 'colleague' | 'admin' | null
-    account_name: string | null
-    company: string | null
-  }>(
+  const rows = await queryRows<
+    CheckedRow & {
+      outcome: RowOutcome | null
+      account_role: 'employee' | 'colleague' | 'admin' | null
+      account_name: string | null
+      company: string | null
+    }
+  >(
     getDb(),
     sql`SELECT r.line, r.name, r.email, r.company_name, r.phone, r.errors, r.outcome, r.duplicate_of,
         r.company_suggestion, u.role AS account_role, u.display_name AS account_name, c.name AS company
@@ -543,12 +559,7 @@ export async function getImportRows(importId: string, query: ImportViewQuery): P
       email: r.email,
       companyName: r.company_name,
       phone: r.phone,
-      problems: rowProblemTexts({
-        errors: r.errors,
-        companyName: r.company_name,
-        duplicateOf: r.duplicate_of === null ? null : Number(r.duplicate_of),
-        companySuggestion: r.company_suggestion,
-      }),
+      problems: problemsOf(r),
       outcome: r.outcome,
       account: r.account_role ? { role: r.account_role, name: r.account_name ?? '' } : null,
       company: r.company,
@@ -588,13 +599,8 @@ export async function runImport(
   { updateNames = false }: { updateNames?: boolean } = {},
 ): Promise<Outcome<ImportSummary>> {
   return getDb().transaction(async (tx): Promise<Outcome<ImportSummary>> => {
-    const [current] = await tx
-      .select({ importedAt: employeeImports.importedAt, fileName: employeeImports.fileName })
-      .from(employeeImports)
-      .where(eq(employeeImports.id, importId))
-      .for('update')
-    if (!current) return refuseNotFound()
-    if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
+    const preview = await lockPreview(tx, importId)
+    if (!preview.ok) return preview
 
     await checkRows(tx, importId)
     const [valid] = await queryRows<{ n: number }>(
@@ -706,22 +712,29 @@ export async function runImport(
       action: 'employee_import.import',
       entity: 'employee_import',
       entityId: importId,
-      details: { fileName: current.fileName, schemeId, updateNames, ...summary },
+      details: { fileName: preview.value.fileName, schemeId, updateNames, ...summary },
     })
     return ok(summary)
   })
 }
 
+/** An import that is still a preview, locked until the transaction ends: refused when unknown or imported. */
+async function lockPreview(tx: Tx, importId: string): Promise<Outcome<{ fileName: string }>> {
+  const [current] = await tx
+    .select({ importedAt: employeeImports.importedAt, fileName: employeeImports.fileName })
+    .from(employeeImports)
+    .where(eq(employeeImports.id, importId))
+    .for('update')
+  if (!current) return refuseNotFound()
+  if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
+  return ok({ fileName: current.fileName })
+}
+
 /** Throws away a preview (an imported file stays: its rows are the record of what it did). */
 export async function discardPreview(actor: Actor, importId: string): Promise<Outcome<{ fileName: string }>> {
   return getDb().transaction(async (tx): Promise<Outcome<{ fileName: string }>> => {
-    const [current] = await tx
-      .select({ importedAt: employeeImports.importedAt, fileName: employeeImports.fileName })
-      .from(employeeImports)
-      .where(eq(employeeImports.id, importId))
-      .for('update')
-    if (!current) return refuseNotFound()
-    if (current.importedAt) return refuse(IMPORT_MESSAGES.done)
+    const preview = await lockPreview(tx, importId)
+    if (!preview.ok) return preview
     await tx.delete(employeeImports).where(and(eq(employeeImports.id, importId)))
     await recordAudit(tx, {
       actorId: actor.id,
@@ -729,9 +742,9 @@ export async function discardPreview(actor: Actor, importId: string): Promise<Ou
       action: 'employee_import.discard',
       entity: 'employee_import',
       entityId: importId,
-      details: { fileName: current.fileName },
+      details: { fileName: preview.value.fileName },
     })
-    return ok({ fileName: current.fileName })
+    return ok({ fileName: preview.value.fileName })
   })
 }
 
@@ -765,16 +778,7 @@ export async function importErrorReport(
     yield ['name', 'email', 'company', 'phone', 'line', 'problems']
     let after = 0
     for (;;) {
-      const rows = await queryRows<{
-        line: number
-        name: string
-        email: string
-        company_name: string
-        phone: string | null
-        errors: string[]
-        duplicate_of: number | null
-        company_suggestion: string | null
-      }>(
+      const rows = await queryRows<CheckedRow>(
         getDb(),
         sql`SELECT line, name, email, company_name, phone, errors, duplicate_of, company_suggestion
             FROM employee_import_rows
@@ -782,19 +786,9 @@ export async function importErrorReport(
             ORDER BY line LIMIT ${REPORT_BATCH}`,
       )
       for (const r of rows)
-        yield [
-          r.name,
-          r.email,
-          r.company_name,
-          r.phone ?? '',
-          String(r.line),
-          rowProblemTexts({
-            errors: r.errors,
-            companyName: r.company_name,
-            duplicateOf: r.duplicate_of === null ? null : Number(r.duplicate_of),
-            companySuggestion: r.company_suggestion,
-          }).join(' '),
-        ].map(neutraliseFormula)
+        yield [r.name, r.email, r.company_name, r.phone ?? '', String(r.line), problemsOf(r).join(' ')].map(
+          neutraliseFormula,
+        )
       if (rows.length < REPORT_BATCH) return
       after = Number(rows[rows.length - 1]!.line)
     }

@@ -11,7 +11,8 @@ import { getDb } from '#db/client'
 import { assignments, brands, companies, responses, schemeMembers, schemes, users } from '#db/schema/index'
 import { daysLeft, formatDate, formatDateTime } from '#app/lib/dates'
 import type { BrandLook } from '#app/components/brand-look'
-import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
+import { brandLookOf } from '#app/modules/brand/look.server'
+import { ASSIGNMENT_SUMMARY, selectAssignmentsWithBrand } from '#app/modules/assignment/assignment-row.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import { answersNeeded, enoughAnswers } from '#app/modules/report/threshold'
@@ -131,14 +132,17 @@ function phaseOf(
   return phase === 'draft' ? 'upcoming' : phase
 }
 
-/** The way into a feedback request, worded for someone answering about a colleague. */
-export function requestAction(input: {
+/** Where an assignment stands, which decides the one way into it. */
+type NextActionInput = {
   phase: SchemePhase
   assignmentId: string
   questionnaireId: string
   status: SelfStatus
   hasResponse: boolean
-}): NextAction | null {
+}
+
+/** The way into a feedback request, worded for someone answering about a colleague. */
+export function requestAction(input: NextActionInput): NextAction | null {
   const action = nextAction(input)
   if (!action) return null
   const label = {
@@ -150,13 +154,7 @@ export function requestAction(input: {
 }
 
 /** The one obvious thing to do next with the self-assessment, if there is one. */
-export function nextAction(input: {
-  phase: SchemePhase
-  assignmentId: string
-  questionnaireId: string
-  status: SelfStatus
-  hasResponse: boolean
-}): NextAction | null {
+export function nextAction(input: NextActionInput): NextAction | null {
   const { phase, assignmentId, questionnaireId, status } = input
   const assignmentHref = `/assignment/${assignmentId}`
   if (status === 'submitted') return { kind: 'view', href: assignmentHref, label: 'View your answers' }
@@ -256,29 +254,10 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       )
       .orderBy(asc(sql`coalesce(${assignments.invitedAt}, ${assignments.createdAt})`), asc(assignments.id)),
     // Feedback asked of this employee: their own rater assignments, and nothing of anyone else's.
-    db
-      .select({
-        id: assignments.id,
-        status: assignments.status,
-        dueAt: assignments.dueAt,
-        questionnaireId: assignments.questionnaireId,
-        subjectName: users.displayName,
-        subjectEmail: users.email,
-        schemeName: schemes.name,
-        schemeStatus: schemes.status,
-        opensAt: schemes.opensAt,
-        closesAt: schemes.closesAt,
-        roundEndedAt: assignments.closedAt,
-        timeZone: schemes.timeZone,
-        responseId: responses.id,
-        ...BRAND_LOOK_COLUMNS,
-      })
-      .from(assignments)
-      .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
-      .innerJoin(users, eq(users.id, assignments.subjectId))
-      .innerJoin(companies, eq(companies.id, schemes.companyId))
-      .innerJoin(brands, eq(brands.id, companies.brandId))
-      .leftJoin(responses, eq(responses.assignmentId, assignments.id))
+    selectAssignmentsWithBrand(
+      { ...ASSIGNMENT_SUMMARY, questionnaireId: assignments.questionnaireId, responseId: responses.id },
+      db,
+    )
       .where(
         and(
           eq(assignments.respondentId, employeeId),

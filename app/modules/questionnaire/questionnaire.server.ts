@@ -163,19 +163,13 @@ export type QnDetail = {
 export async function getQuestionnaire(id: string | null | undefined): Promise<QnDetail | null> {
   if (!id || !isUuid(id)) return null
   const db = getDb()
-  const [row] = await queryRows<{
-    id: string
-    title: string
-    intro: string
-    status: QuestionnaireStatus
-    version: number
-    lineageId: string
-    parentId: string | null
-    updatedAt: string | Date
-    schemes: SchemeUse[] | null
-    versions: QnDetail['versions']
-    competencies: string[] | null
-  }>(
+  const [row] = await queryRows<
+    Omit<QnDetail, 'updatedAt' | 'sections' | 'schemes' | 'competencies'> & {
+      updatedAt: string | Date
+      schemes: SchemeUse[] | null
+      competencies: string[] | null
+    }
+  >(
     db,
     sql`SELECT q.id, q.title, q.intro, q.status, q.version, q.lineage_id AS "lineageId", q.parent_id AS "parentId",
         q.updated_at AS "updatedAt",

@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm'
-import { getDb, queryRows } from '#db/client'
+import { getDb, queryRows, type Tx } from '#db/client'
 import { assignments, schemeMembers, users } from '#db/schema/index'
 import type { AssignmentStatus } from '#db/enums'
 import { getEnv } from '#app/config/env.server'
@@ -300,21 +300,10 @@ async function enrol(
         ? who.ids
         : sql`SELECT id FROM users WHERE company_id = ${scheme.companyId} AND role = 'employee' AND disabled_at IS NULL`
     const { enrolled } = await enrolEmployees(tx, schemeId, chosen)
-    const mail = scheme.launchedAt && enrolled.length ? await sendProgrammeEmails(tx, schemeId, now) : null
-    if (enrolled.length)
-      await recordAudit(tx, {
-        ...auditOf(actor),
-        action: 'scheme.enrol',
-        entity: 'scheme',
-        entityId: schemeId,
-        details: {
-          employeeIds: enrolled.length <= 200 ? enrolled : undefined,
-          count: enrolled.length,
-          wholeCompany: 'wholeCompany' in who,
-          activation: mail?.activation ?? 0,
-          programmeOpen: mail?.programmeOpen ?? 0,
-        },
-      })
+    const mail = await afterEnrolment(tx, actor, scheme, enrolled, {
+      wholeCompany: 'wholeCompany' in who,
+      now,
+    })
     const asked = 'ids' in who ? new Set(who.ids).size : enrolled.length
     return ok({
       name: scheme.name,
@@ -323,6 +312,35 @@ async function enrol(
       mail,
     })
   })
+}
+
+/**
+ * What follows an enrolment in the same transaction: a launched scheme e-mails the newcomers at
+ * once, and the enrolment is audited (the ids up to 200 of them). Nothing when no one was enrolled.
+ */
+async function afterEnrolment(
+  tx: Tx,
+  actor: Actor,
+  scheme: { id: string; launchedAt: Date | null },
+  enrolled: string[],
+  { wholeCompany, now }: { wholeCompany: boolean; now: Date },
+) {
+  if (!enrolled.length) return null
+  const mail = scheme.launchedAt ? await sendProgrammeEmails(tx, scheme.id, now) : null
+  await recordAudit(tx, {
+    ...auditOf(actor),
+    action: 'scheme.enrol',
+    entity: 'scheme',
+    entityId: scheme.id,
+    details: {
+      employeeIds: enrolled.length <= 200 ? enrolled : undefined,
+      count: enrolled.length,
+      wholeCompany,
+      activation: mail?.activation ?? 0,
+      programmeOpen: mail?.programmeOpen ?? 0,
+    },
+  })
+  return mail
 }
 
 export function enrolSelected(actor: Actor, schemeId: string, employeeIds: string[], now = new Date()) {
@@ -388,20 +406,7 @@ export async function addEmployee(
       }
       const { enrolled } = await enrolEmployees(tx, schemeId, [employeeId!])
       if (!enrolled.length) return taken('This employee is already enrolled in this scheme.')
-      const mail = scheme.launchedAt ? await sendProgrammeEmails(tx, schemeId, now) : null
-      await recordAudit(tx, {
-        ...auditOf(actor),
-        action: 'scheme.enrol',
-        entity: 'scheme',
-        entityId: schemeId,
-        details: {
-          employeeIds: enrolled,
-          count: 1,
-          wholeCompany: false,
-          activation: mail?.activation ?? 0,
-          programmeOpen: mail?.programmeOpen ?? 0,
-        },
-      })
+      const mail = await afterEnrolment(tx, actor, scheme, enrolled, { wholeCompany: false, now })
       return ok({ name: scheme.name, enrolled: 1, skipped: 0, mail, created: !existing })
     })
   } catch (error) {

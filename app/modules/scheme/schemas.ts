@@ -58,13 +58,6 @@ export const REPORT_RELEASE_LABELS: Record<ReportRelease, string> = {
   by_admin: 'When an administrator releases them',
 }
 
-export const PHASE_LABELS: Record<SchemePhase, string> = {
-  draft: 'Draft',
-  upcoming: 'Launched, not open yet',
-  open: 'Open',
-  closed: 'Closed',
-}
-
 /** Why an enrolment cannot be removed: the same words on the confirmation and from the action. */
 export const REMOVAL_MESSAGES = {
   started: (who: string) =>

@@ -5,7 +5,7 @@ import type { QuestionnaireStatus, ReportRelease, SchemeStatus } from '#db/enums
 import { formatDateTime, zonedTimeToInstant } from '#app/lib/dates'
 import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
-import { ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import { ok, refuse, refuseField, type Actor, type Outcome, type Refusal } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import {
@@ -584,72 +584,80 @@ function newClosingTime(current: Locked, local: string, now: Date): Outcome<Date
 /** What a new closing time answers: the scheme's name, the time and the zone to show it in. */
 type ClosingChange = { name: string; closesAt: Date; timeZone: string }
 
+/**
+ * A change of a scheme's closing time, made under its lock: `refusal` turns away a scheme in the
+ * wrong phase, the typed time is checked ({@link newClosingTime}), then `move` writes it (or
+ * refuses it). The answer names the scheme and the new time.
+ */
+function closingTimeChange(rule: {
+  refusal: (current: Locked, now: Date) => Refusal | null
+  move: (tx: Tx, current: Locked, closesAt: Date, by: { actor: Actor; now: Date }) => Promise<Refusal | void>
+}) {
+  return (actor: Actor, id: string, closesLocal: string, now = new Date()): Promise<Outcome<ClosingChange>> =>
+    getDb().transaction(async (tx): Promise<Outcome<ClosingChange>> => {
+      const current = await lockScheme(tx, id)
+      if (!current) return errors.gone
+      const refused = rule.refusal(current, now)
+      if (refused) return refused
+      const closes = newClosingTime(current, closesLocal, now)
+      if (!closes.ok) return closes
+      const refusedTime = await rule.move(tx, current, closes.value, { actor, now })
+      if (refusedTime) return refusedTime
+      return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
+    })
+}
+
 /** Closed → open with a new closing time in the future; anyone whose e-mail was withdrawn gets it now. */
-export async function reopenScheme(
-  actor: Actor,
-  id: string,
-  closesLocal: string,
-  now = new Date(),
-): Promise<Outcome<ClosingChange>> {
-  return getDb().transaction(async (tx): Promise<Outcome<ClosingChange>> => {
-    const current = await lockScheme(tx, id)
-    if (!current) return errors.gone
-    if (schemePhase(current, now) !== 'closed' || current.status === 'draft')
-      return refuse(`“${current.name}” is not closed, so there is nothing to reopen.`)
-    const closes = newClosingTime(current, closesLocal, now)
-    if (!closes.ok) return closes
+export const reopenScheme = closingTimeChange({
+  refusal: (current, now) =>
+    schemePhase(current, now) !== 'closed' || current.status === 'draft'
+      ? refuse(`“${current.name}” is not closed, so there is nothing to reopen.`)
+      : null,
+  async move(tx, current, closesAt, { actor, now }) {
     await tx
       .update(schemes)
-      .set({ status: 'open', closesAt: closes.value, closedAt: null, updatedAt: now })
-      .where(eq(schemes.id, id))
-    await moveDeadline(tx, id, current.closesAt, closes.value)
-    const mail = await sendProgrammeEmails(tx, id, now)
+      .set({ status: 'open', closesAt, closedAt: null, updatedAt: now })
+      .where(eq(schemes.id, current.id))
+    await moveDeadline(tx, current.id, current.closesAt, closesAt)
+    const mail = await sendProgrammeEmails(tx, current.id, now)
     await recordAudit(tx, {
       ...auditOf(actor),
       action: 'scheme.reopen',
       entity: 'scheme',
-      entityId: id,
+      entityId: current.id,
       details: {
-        closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() },
+        closesAt: { from: current.closesAt.toISOString(), to: closesAt.toISOString() },
         activation: mail.activation,
         programmeOpen: mail.programmeOpen,
       },
     })
-    return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
-  })
-}
+  },
+})
 
 /** A later closing time for a launched scheme that has not closed. */
-export async function extendDeadline(
-  actor: Actor,
-  id: string,
-  closesLocal: string,
-  now = new Date(),
-): Promise<Outcome<ClosingChange>> {
-  return getDb().transaction(async (tx): Promise<Outcome<ClosingChange>> => {
-    const current = await lockScheme(tx, id)
-    if (!current) return errors.gone
+export const extendDeadline = closingTimeChange({
+  refusal(current, now) {
     const phase = schemePhase(current, now)
     if (phase === 'closed')
       return refuse(`“${current.name}” has closed. Reopen it with a new closing time instead.`)
     if (phase === 'draft')
       return refuse('This scheme is still a draft: change its closing time by editing it.')
-    const closes = newClosingTime(current, closesLocal, now)
-    if (!closes.ok) return closes
-    if (closes.value.getTime() <= current.closesAt.getTime())
+    return null
+  },
+  async move(tx, current, closesAt, { actor, now }) {
+    if (closesAt.getTime() <= current.closesAt.getTime())
       return refuseField(
         'closesAt',
         `Choose a time after the current deadline (${formatDateTime(current.closesAt, current.timeZone)}).`,
       )
-    await tx.update(schemes).set({ closesAt: closes.value, updatedAt: now }).where(eq(schemes.id, id))
-    await moveDeadline(tx, id, current.closesAt, closes.value)
+    await tx.update(schemes).set({ closesAt, updatedAt: now }).where(eq(schemes.id, current.id))
+    await moveDeadline(tx, current.id, current.closesAt, closesAt)
     await recordAudit(tx, {
       ...auditOf(actor),
       action: 'scheme.extend',
       entity: 'scheme',
-      entityId: id,
-      details: { closesAt: { from: current.closesAt.toISOString(), to: closes.value.toISOString() } },
+      entityId: current.id,
+      details: { closesAt: { from: current.closesAt.toISOString(), to: closesAt.toISOString() } },
     })
-    return ok({ name: current.name, closesAt: closes.value, timeZone: current.timeZone })
-  })
-}
+  },
+})

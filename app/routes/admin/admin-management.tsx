@@ -1,6 +1,7 @@
 import type { Route } from './+types/admin-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
-import { CardSection, Notices, PageHeader, resultFor } from '#app/components/form-kit'
+import { resultFor } from '#app/components/form-kit'
+import { CardSection, Notices, PageHeader } from '#app/components/page-kit'
 import { readFormData, unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { inviteAdmin } from '#app/modules/administrator/administrator.server'

@@ -1,6 +1,7 @@
 import type { Route } from './+types/company-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
-import { ConfirmPanel, formErrorsOf, Notices, PageHeader, resultFor } from '#app/components/form-kit'
+import { formErrorsOf, resultFor } from '#app/components/form-kit'
+import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { listHref as listHrefOf } from '#app/lib/list-page.server'
 import { submitIntent } from '#app/lib/reply.server'

@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import type { Route } from './+types/dashboard'
-import { PageHeader } from '#app/components/form-kit'
+import { PageHeader } from '#app/components/page-kit'
 import { useLiveUpdates } from '#app/lib/use-live-updates'
 import { getDashboardCounts } from '#app/modules/dashboard/dashboard.server'
 import { CountTiles } from '#app/modules/dashboard/components/count-tiles'

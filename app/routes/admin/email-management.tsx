@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import type { Route } from './+types/email-management'
-import { Notices, PageHeader } from '#app/components/form-kit'
+import { Notices, PageHeader } from '#app/components/page-kit'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { DeliveryOffNotice } from '#app/modules/email/components/delivery-off'

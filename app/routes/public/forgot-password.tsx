@@ -7,6 +7,7 @@ import { parseForm, readFormData } from '#app/lib/form-data.server'
 import { BotCheck } from '#app/components/turnstile'
 import { requestPasswordReset } from '#app/modules/auth/auth.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
+import { AuthPage } from '#app/modules/auth/components/auth-page'
 import { requireAnonymous } from '#app/modules/auth/guards.server'
 import { ForgotPasswordSchema } from '#app/modules/auth/schemas'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
@@ -51,18 +52,11 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     lastResult: actionData?.result,
   })
   return (
-    <div className="mx-auto flex max-w-md flex-col gap-6 px-6 py-16">
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Forgot your password?</h1>
-        <p className="mt-2 text-slate-700">
-          Enter the e-mail address you sign in with and we will send you a link.
-        </p>
-      </div>
-      {actionData?.sent ? (
-        <div role="status" className="card border-emerald-200 bg-emerald-50 text-emerald-900">
-          {RESET_SENT_MESSAGE}
-        </div>
-      ) : null}
+    <AuthPage
+      title="Forgot your password?"
+      intro="Enter the e-mail address you sign in with and we will send you a link."
+      sentMessage={actionData?.sent ? RESET_SENT_MESSAGE : null}
+    >
       <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field
@@ -78,6 +72,6 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           Back to sign in
         </Link>
       </Form>
-    </div>
+    </AuthPage>
   )
 }

@@ -4,7 +4,7 @@ import { getThankYou, type OpenAssignment } from '#app/modules/assignment/thank-
 import { answersNeeded } from '#app/modules/report/threshold'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { contactFor } from '#app/components/layouts'
+import { ADDRESS_WORDING, ContactLinks, contactFor } from '#app/components/layouts'
 import { useRootData, type RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'user', transition: true }
@@ -91,29 +91,7 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
           <h2 id="contact-title" className="text-lg font-semibold">
             {brand ? `Questions? Contact ${brand.name}` : 'Questions? Contact us'}
           </h2>
-          <ul className="flex flex-wrap gap-x-6 gap-y-2">
-            {contact.callbackUrl ? (
-              <li>
-                <a className="link" href={contact.callbackUrl} rel="noopener noreferrer" target="_blank">
-                  Request a callback
-                </a>
-              </li>
-            ) : null}
-            {contact.email ? (
-              <li>
-                <a className="link" href={`mailto:${contact.email}`}>
-                  E-mail {contact.email}
-                </a>
-              </li>
-            ) : null}
-            {contact.profileUrl ? (
-              <li>
-                <a className="link" href={contact.profileUrl} rel="noopener noreferrer" target="_blank">
-                  Professional profile
-                </a>
-              </li>
-            ) : null}
-          </ul>
+          <ContactLinks contact={contact} wording={ADDRESS_WORDING} />
         </section>
       ) : null}
     </section>

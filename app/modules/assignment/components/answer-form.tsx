@@ -106,50 +106,62 @@ export function AnswerForm({
       {confirming ? null : (
         <div className="flex flex-wrap items-center gap-3">
           {current > 1 ? (
-            <button
-              type="submit"
-              name="intent"
-              value="previous"
-              className="btn btn-secondary"
-              disabled={Boolean(busyIntent)}
-            >
-              ← Previous section
-            </button>
+            <IntentButton intent="previous" busyIntent={busyIntent} label="← Previous section" />
           ) : null}
-          <button
-            type="submit"
-            name="intent"
-            value="finish-later"
-            className="btn btn-secondary"
-            disabled={Boolean(busyIntent)}
-          >
-            {busyIntent === 'finish-later' ? 'Saving…' : 'Save and finish later'}
-          </button>
+          <IntentButton
+            intent="finish-later"
+            busyIntent={busyIntent}
+            label="Save and finish later"
+            busyLabel="Saving…"
+          />
           <span className="flex-1" />
           {last ? (
             // Asks first: the server saves the section and answers with the confirmation step.
-            <button
-              type="submit"
-              name="intent"
-              value="review"
-              className="btn btn-primary"
-              disabled={Boolean(busyIntent)}
-            >
-              {busyIntent === 'review' ? 'Saving…' : 'Submit answers'}
-            </button>
+            <IntentButton
+              intent="review"
+              busyIntent={busyIntent}
+              primary
+              label="Submit answers"
+              busyLabel="Saving…"
+            />
           ) : (
-            <button
-              type="submit"
-              name="intent"
-              value="next"
-              className="btn btn-primary"
-              disabled={Boolean(busyIntent)}
-            >
-              {busyIntent === 'next' ? 'Saving…' : 'Next section →'}
-            </button>
+            <IntentButton
+              intent="next"
+              busyIntent={busyIntent}
+              primary
+              label="Next section →"
+              busyLabel="Saving…"
+            />
           )}
         </div>
       )}
     </Form>
+  )
+}
+
+/** One of the form's submit buttons, named by its intent; all of them wait while any is on its way. */
+function IntentButton({
+  intent,
+  busyIntent,
+  primary = false,
+  label,
+  busyLabel = label,
+}: {
+  intent: string
+  busyIntent: FormDataEntryValue | null | undefined
+  primary?: boolean
+  label: string
+  busyLabel?: string
+}) {
+  return (
+    <button
+      type="submit"
+      name="intent"
+      value={intent}
+      className={primary ? 'btn btn-primary' : 'btn btn-secondary'}
+      disabled={Boolean(busyIntent)}
+    >
+      {busyIntent === intent ? busyLabel : label}
+    </button>
   )
 }

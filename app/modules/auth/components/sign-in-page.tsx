@@ -4,6 +4,7 @@ import { useConformForm } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
 import { SIGN_IN_LINK_INTENT, SignInSchema } from '#app/modules/auth/schemas'
+import { AuthPage } from './auth-page'
 
 /** Said whether or not the address has an account (and whatever the limits did): nothing to learn. */
 export const SIGN_IN_LINK_SENT_MESSAGE =
@@ -35,16 +36,11 @@ export function SignInPage({ actionData }: { actionData: SignInReply }) {
   const askingForLink = posting && navigation.formData?.get('intent') === SIGN_IN_LINK_INTENT
   const busy = posting && !askingForLink
   return (
-    <div className="mx-auto flex max-w-md flex-col gap-6 px-6 py-16">
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Sign in</h1>
-        <p className="mt-2 text-slate-700">Welcome back. Sign in to see your feedback.</p>
-      </div>
-      {link?.sent ? (
-        <div role="status" className="card border-emerald-200 bg-emerald-50 text-emerald-900">
-          {SIGN_IN_LINK_SENT_MESSAGE}
-        </div>
-      ) : null}
+    <AuthPage
+      title="Sign in"
+      intro="Welcome back. Sign in to see your feedback."
+      sentMessage={link?.sent ? SIGN_IN_LINK_SENT_MESSAGE : null}
+    >
       <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
@@ -86,7 +82,7 @@ export function SignInPage({ actionData }: { actionData: SignInReply }) {
         Asked to give feedback on a colleague? Use the link in your invitation e-mail; you do not need an
         account.
       </p>
-    </div>
+    </AuthPage>
   )
 }
 

@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
-import { ConfirmPanel, formErrorsOf, PageHeader, resultFor, type IntentReply } from '#app/components/form-kit'
+import { formErrorsOf, resultFor, type IntentReply } from '#app/components/form-kit'
+import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadBrandPage } from '../brand-page.server'

@@ -3,7 +3,7 @@ import { possessive } from '#app/lib/words'
 import { formatDate } from '#app/lib/dates'
 import { INVITE_STATUS_LABELS, inviteStatusOf, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
 import type { EmployeeProgramme, EmployeeRating } from '../employee.server'
-import { PHASE_LABELS } from '#app/modules/scheme/schemas'
+import { PHASE_LABELS } from '#app/modules/scheme/labels'
 import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/assignment/status-labels'
 
 /** An employee's schemes (self-assessment, colleagues, report) and the feedback asked of them. */

@@ -1,16 +1,14 @@
 import { Link } from 'react-router'
 import {
-  CardSection,
-  ConfirmPanel,
   formErrorsOf,
   IntentForm,
-  PageHeader,
   resultFor,
   SubmitButton,
   useResultForm,
   type FormResult,
   type IntentReply,
 } from '#app/components/form-kit'
+import { CardSection, ConfirmPanel, PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadEmployeePage } from '../employee-page.server'

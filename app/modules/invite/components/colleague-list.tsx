@@ -2,6 +2,8 @@ import { Form, Link, useNavigation } from 'react-router'
 import type { InvitedColleague as Colleague, InviteScheme as Scheme } from '#app/modules/invite/invite.server'
 import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS, type InviteStatus } from '#app/modules/invite/schemas'
 
+const COLUMNS = ['Name', 'E-mail', 'Relationship', 'Status']
+
 const STATUS_STYLES: Record<InviteStatus, string> = {
   invited: 'border-slate-300 bg-slate-50 text-slate-800',
   started: 'border-amber-300 bg-amber-50 text-amber-950',
@@ -43,18 +45,11 @@ export function ColleagueList({
             </caption>
             <thead className="border-b border-slate-200 bg-slate-50 text-slate-800 max-sm:sr-only">
               <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Name
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  E-mail
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Relationship
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Status
-                </th>
+                {COLUMNS.map((label) => (
+                  <th key={label} scope="col" className="px-4 py-3 font-semibold">
+                    {label}
+                  </th>
+                ))}
                 <th scope="col" className="px-4 py-3 font-semibold">
                   <span className="sr-only">Actions</span>
                 </th>

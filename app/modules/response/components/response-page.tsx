@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
-import { formErrorsOf, PageHeader, resultFor, type IntentReply } from '#app/components/form-kit'
+import { formErrorsOf, resultFor, type IntentReply } from '#app/components/form-kit'
+import { PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadResponsePage } from '../response-page.server'

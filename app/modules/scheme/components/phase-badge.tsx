@@ -1,4 +1,4 @@
-import { PHASE_LABELS } from '#app/modules/scheme/schemas'
+import { PHASE_LABELS } from '#app/modules/scheme/labels'
 import type { SchemePhase } from '#app/modules/scheme/state'
 
 const PHASE_STYLES: Record<SchemePhase, string> = {
