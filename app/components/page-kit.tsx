@@ -5,7 +5,7 @@ import { usePendingIntent, useResultForm, type FormResult } from '#app/component
 import { FormErrors } from '#app/components/forms'
 
 /**
- * The page pieces of the form kit: notices, the confirmation panel and the page header. Apart from
+ * The page pieces of the form kit: notices, the confirmation panel, the page header and titled cards. Apart from
  * the hooks (form-kit.tsx) so that a page with one small form does not load them.
  */
 
@@ -103,5 +103,27 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
       </h1>
       {children ? <p className="mt-1 text-slate-700">{children}</p> : null}
     </div>
+  )
+}
+
+/** A titled card on an admin page: a section named by its heading. */
+export function CardSection({
+  titleId,
+  title,
+  id,
+  children,
+}: {
+  titleId: string
+  title: ReactNode
+  id?: string
+  children: ReactNode
+}) {
+  return (
+    <section aria-labelledby={titleId} id={id} className="card flex flex-col gap-4">
+      <h2 id={titleId} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
   )
 }

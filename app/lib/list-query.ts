@@ -57,6 +57,14 @@ export function parseListQuery<Schema extends z.ZodMiniType>(
   return schema.parse(Object.fromEntries(searchParams)) as z.output<Schema>
 }
 
+/** The query of a list searched by name and sorted by {@link NAME_SORTS} alone (brands, companies, administrators). */
+export const NameListQuerySchema = z.object(listQueryShape(NAME_SORTS, 'name-asc'))
+export type NameListQuery = z.output<typeof NameListQuerySchema>
+
+export function parseNameListQuery(searchParams: URLSearchParams): NameListQuery {
+  return parseListQuery(NameListQuerySchema, searchParams)
+}
+
 /**
  * Filters whose bad value is dropped and named: a value that is not one the page offers (an
  * edited or outdated link) is not applied, and the page says which one it dropped — never a 500,

@@ -1,5 +1,4 @@
 import { singleLine } from '#app/lib/text-rules'
-import { listQueryShape, NAME_SORT_LABELS, NAME_SORTS, parseListQuery, type NameSort } from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 
 /** The admin-management forms' schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the actions. */
@@ -57,14 +56,10 @@ export const ADMIN_STATE_LABELS: Record<AdminState, string> = {
   disabled: 'Disabled',
 }
 
-export const ADMIN_SORTS = NAME_SORTS
-export type AdminSort = NameSort
-export const ADMIN_SORT_LABELS = NAME_SORT_LABELS
-
-/** The list's URL: bad values fall back to defaults rather than failing the page. */
-export const AdminListQuerySchema = z.object(listQueryShape(ADMIN_SORTS, 'name-asc'))
-export type AdminListQuery = z.output<typeof AdminListQuerySchema>
-
-export function parseAdminListQuery(searchParams: URLSearchParams): AdminListQuery {
-  return parseListQuery(AdminListQuerySchema, searchParams)
-}
+/** The list's URL: searched by name, sorted by name or age; bad values fall back to defaults. */
+export {
+  NAME_SORTS as ADMIN_SORTS,
+  NAME_SORT_LABELS as ADMIN_SORT_LABELS,
+  parseNameListQuery as parseAdminListQuery,
+} from '#app/lib/list-query'
+export type { NameSort as AdminSort, NameListQuery as AdminListQuery } from '#app/lib/list-query'

@@ -1,5 +1,4 @@
 import { singleLine } from '#app/lib/text-rules'
-import { listQueryShape, NAME_SORT_LABELS, NAME_SORTS, parseListQuery, type NameSort } from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 
 /**
@@ -117,14 +116,10 @@ export const BrandDeleteSchema = z.object({
 export type BrandCreateInput = z.output<typeof BrandCreateSchema>
 export type BrandUpdateInput = z.output<typeof BrandUpdateSchema>
 
-export const BRAND_SORTS = NAME_SORTS
-export type BrandSort = NameSort
-export const BRAND_SORT_LABELS = NAME_SORT_LABELS
-
-/** The list's URL: bad values fall back to defaults rather than failing the page. */
-export const BrandListQuerySchema = z.object(listQueryShape(BRAND_SORTS, 'name-asc'))
-export type BrandListQuery = z.output<typeof BrandListQuerySchema>
-
-export function parseBrandListQuery(searchParams: URLSearchParams): BrandListQuery {
-  return parseListQuery(BrandListQuerySchema, searchParams)
-}
+/** The list's URL: searched by name, sorted by name or age; bad values fall back to defaults. */
+export {
+  NAME_SORTS as BRAND_SORTS,
+  NAME_SORT_LABELS as BRAND_SORT_LABELS,
+  parseNameListQuery as parseBrandListQuery,
+} from '#app/lib/list-query'
+export type { NameSort as BrandSort, NameListQuery as BrandListQuery } from '#app/lib/list-query'

@@ -1,11 +1,4 @@
 import { singleLine } from '#app/lib/text-rules'
-import {
-  listQueryShape,
-  NAME_SORT_LABELS,
-  NAME_SORTS,
-  parseListQuery,
-  type NameSort,
-} from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 
 /**
@@ -48,14 +41,10 @@ export const CompanyDeleteSchema = z.object({
 
 export type CompanyInput = { name: string; brandId: string }
 
-export const COMPANY_SORTS = NAME_SORTS
-export type CompanySort = NameSort
-export const COMPANY_SORT_LABELS = NAME_SORT_LABELS
-
-/** The list's URL: bad values fall back to defaults rather than failing the page. */
-export const CompanyListQuerySchema = z.object(listQueryShape(COMPANY_SORTS, 'name-asc'))
-export type CompanyListQuery = z.output<typeof CompanyListQuerySchema>
-
-export function parseCompanyListQuery(searchParams: URLSearchParams): CompanyListQuery {
-  return parseListQuery(CompanyListQuerySchema, searchParams)
-}
+/** The list's URL: searched by name, sorted by name or age; bad values fall back to defaults. */
+export {
+  NAME_SORTS as COMPANY_SORTS,
+  NAME_SORT_LABELS as COMPANY_SORT_LABELS,
+  parseNameListQuery as parseCompanyListQuery,
+} from '#app/lib/list-query'
+export type { NameSort as CompanySort, NameListQuery as CompanyListQuery } from '#app/lib/list-query'

@@ -5,7 +5,13 @@ import {
   type QuestionnaireStatus,
 } from '#db/enums'
 import { multiLine, singleLine } from '#app/lib/text-rules'
-import { listQueryShape, parseListQuery } from '#app/lib/list-query'
+import {
+  listQueryShape,
+  NAME_SORT_LABELS,
+  NAME_SORTS,
+  parseListQuery,
+  type NameSort,
+} from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
 
 /**
@@ -243,13 +249,13 @@ export const QnDuplicateHereSchema = z.object({ intent: z.literal('duplicate') }
 // ---------------------------------------------------------------------------------------------
 // Addresses: bad values fall back rather than failing the page.
 
-export const QN_SORTS = ['name-asc', 'name-desc', 'created-desc', 'created-asc'] as const
-export type QnSort = (typeof QN_SORTS)[number]
+/** The name-list orders, by title. */
+export const QN_SORTS = NAME_SORTS
+export type QnSort = NameSort
 export const QN_SORT_LABELS: Record<QnSort, string> = {
+  ...NAME_SORT_LABELS,
   'name-asc': 'Title, A to Z',
   'name-desc': 'Title, Z to A',
-  'created-desc': 'Newest first',
-  'created-asc': 'Oldest first',
 }
 
 export const QnListQuerySchema = z.object({

@@ -1,7 +1,7 @@
 import type { Route } from './+types/admin-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
-import { Notices, PageHeader } from '#app/components/page-kit'
+import { CardSection, Notices, PageHeader } from '#app/components/page-kit'
 import { readFormData, unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { inviteAdmin } from '#app/modules/administrator/administrator.server'
@@ -58,12 +58,9 @@ export default function AdminManagement({ loaderData, actionData }: Route.Compon
       <Notices notices={loaderData.notices} />
       <UnknownIntentErrors actionData={actionData} />
 
-      <section aria-labelledby="invite-title" className="card flex flex-col gap-4">
-        <h2 id="invite-title" className="text-lg font-semibold">
-          Invite an administrator
-        </h2>
+      <CardSection titleId="invite-title" title="Invite an administrator">
         <InviteAdminForm lastResult={resultFor(actionData, 'invite')} />
-      </section>
+      </CardSection>
 
       <AdminList data={loaderData} path={PATH} href={href} />
     </section>

@@ -1,7 +1,7 @@
 import type { Route } from './+types/brand-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
-import { Notices, PageHeader } from '#app/components/page-kit'
+import { CardSection, Notices, PageHeader } from '#app/components/page-kit'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { possessive } from '#app/lib/words'
@@ -61,12 +61,9 @@ export default function BrandManagement({ loaderData, actionData }: Route.Compon
       <Notices notices={loaderData.notices} />
       <UnknownIntentErrors actionData={actionData} />
 
-      <section aria-labelledby="new-brand" className="card flex flex-col gap-4">
-        <h2 id="new-brand" className="text-lg font-semibold">
-          Create a brand
-        </h2>
+      <CardSection titleId="new-brand" title="Create a brand">
         <CreateBrandForm lastResult={resultFor(actionData, 'create')} />
-      </section>
+      </CardSection>
 
       <BrandList data={loaderData} path={PATH} href={href} />
     </section>

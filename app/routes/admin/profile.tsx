@@ -2,7 +2,7 @@ import type { Route } from './+types/profile'
 import { FormErrors } from '#app/components/forms'
 import { getEnv } from '#app/config/env.server'
 import { readFormData } from '#app/lib/form-data.server'
-import { replyAnswer } from '#app/lib/reply.server'
+import { passRetryAfter, replyAnswer } from '#app/lib/reply.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { submitProfileForm } from '#app/modules/user/profile-action.server'
@@ -20,11 +20,7 @@ const PAGE = '/admin/profile'
 /** An admin's own name, password and e-mail address, under the same rules as an employee's. */
 const INTENTS = ['profile', 'password', 'email'] as const satisfies readonly ProfileIntent[]
 
-// React Router keeps an action's headers only when the route passes them on: a 429's Retry-After.
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : new Headers()
-}
+export const headers: Route.HeadersFunction = passRetryAfter
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import type { Route } from './+types/scheme-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
-import { Notices, PageHeader } from '#app/components/page-kit'
+import { CardSection, Notices, PageHeader } from '#app/components/page-kit'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -66,10 +66,7 @@ export default function SchemeManagement({ loaderData, actionData }: Route.Compo
 
       <SchemeList data={loaderData} path={PATH} href={href} />
 
-      <section aria-labelledby="create-title" id="new-scheme" className="card flex flex-col gap-4">
-        <h2 id="create-title" className="text-lg font-semibold">
-          Create a scheme
-        </h2>
+      <CardSection titleId="create-title" id="new-scheme" title="Create a scheme">
         {ready ? (
           <CreateSchemeForm
             options={options}
@@ -99,7 +96,7 @@ export default function SchemeManagement({ loaderData, actionData }: Route.Compo
             </ul>
           </div>
         )}
-      </section>
+      </CardSection>
     </section>
   )
 }

@@ -1,42 +1,22 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form } from 'react-router'
 import {
+  ConformField,
   useConformForm,
   usePendingIntent,
   useResetAfterSuccess,
   type FormResult,
+  RowForm,
 } from '#app/components/form-kit'
-import { Field, FormErrors } from '#app/components/forms'
 import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/administrator/schemas'
 
 export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
-  const busy = usePendingIntent('invite')
   const [form, fields] = useConformForm(AdminInviteSchema, { id: 'invite-admin', lastResult })
   useResetAfterSuccess(form.id, 'invite', lastResult)
   return (
-    <Form
-      method="post"
-      className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="invite" />
-      <div className="sm:col-span-3">
-        <FormErrors id={form.errorId} errors={form.errors} />
-      </div>
-      <Field
-        label="Name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
-      <Field
-        label="E-mail address"
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-        errors={fields.email.errors}
-      />
-      <button type="submit" className="btn btn-primary sm:mt-6" disabled={busy}>
-        {busy ? 'Sending…' : 'Send invitation'}
-      </button>
-    </Form>
+    <RowForm form={form} intent="invite" label="Send invitation" pendingLabel="Sending…">
+      <ConformField label="Name" meta={fields.name} autoComplete="off" />
+      <ConformField label="E-mail address" meta={fields.email} type="email" autoComplete="off" />
+    </RowForm>
   )
 }
 

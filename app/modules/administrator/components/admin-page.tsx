@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { formErrorsOf, resultFor, type IntentReply } from '#app/components/form-kit'
-import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
+import { CardSection, ConfirmPanel, PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadAdminPage } from '../admin-page.server'
@@ -40,10 +40,7 @@ export function AdminPage({
       </p>
       <PageHeader title={who} />
       <FormErrors errors={otherErrors} />
-      <section aria-labelledby="account-title" className="card flex flex-col gap-4">
-        <h2 id="account-title" className="text-lg font-semibold">
-          Account
-        </h2>
+      <CardSection titleId="account-title" title="Account">
         <dl className="grid gap-2 sm:grid-cols-[10rem_1fr]">
           <dt className="font-semibold text-slate-800">E-mail</dt>
           <dd className="break-all">{admin.email}</dd>
@@ -82,7 +79,7 @@ export function AdminPage({
             </Link>
           )}
         </div>
-      </section>
+      </CardSection>
 
       {confirm === 'disable' && admin.state !== 'disabled' ? (
         <ConfirmPanel

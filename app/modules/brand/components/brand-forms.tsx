@@ -1,8 +1,14 @@
 import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useState } from 'react'
 import { Form } from 'react-router'
-import { useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
-import { ErrorList, Field, FormErrors } from '#app/components/forms'
+import {
+  ConformField,
+  useConformForm,
+  type FormResult,
+  IntentForm,
+  SubmitButton,
+} from '#app/components/form-kit'
+import { ErrorList, FormErrors } from '#app/components/forms'
 import type { getBrand } from '#app/modules/brand/brand.server'
 import {
   BrandCreateSchema,
@@ -16,57 +22,42 @@ import {
 export type BrandDetails = NonNullable<Awaited<ReturnType<typeof getBrand>>>
 
 export function CreateBrandForm({ lastResult }: { lastResult: FormResult }) {
-  const busy = usePendingIntent('create')
   const [form, fields] = useConformForm(BrandCreateSchema, {
     id: 'create-brand',
     defaultValue: { primaryColor: DEFAULT_PRIMARY_COLOR, accentColor: DEFAULT_ACCENT_COLOR },
     lastResult,
   })
   return (
-    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="create" />
+    <IntentForm form={form} intent="create" className="flex flex-col gap-4">
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-3">
-        <Field
-          label="Brand name"
-          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-          errors={fields.name.errors}
-        />
-        <Field
+        <ConformField label="Brand name" meta={fields.name} autoComplete="off" />
+        <ConformField
           label="Primary colour"
+          meta={fields.primaryColor}
           help="# and six hex digits"
-          inputProps={{
-            ...getInputProps(fields.primaryColor, { type: 'text' }),
-            autoComplete: 'off',
-            spellCheck: false,
-          }}
-          errors={fields.primaryColor.errors}
+          autoComplete="off"
+          spellCheck={false}
         />
-        <Field
+        <ConformField
           label="Accent colour"
+          meta={fields.accentColor}
           help="# and six hex digits"
-          inputProps={{
-            ...getInputProps(fields.accentColor, { type: 'text' }),
-            autoComplete: 'off',
-            spellCheck: false,
-          }}
-          errors={fields.accentColor.errors}
+          autoComplete="off"
+          spellCheck={false}
         />
       </div>
       <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create brand'}
-        </button>
+        <SubmitButton intent="create" label="Create brand" pendingLabel="Creating…" />
         <p className="text-sm text-slate-700">
           The logo, sender name and contact links are set on the next page.
         </p>
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
 export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; lastResult: FormResult }) {
-  const busy = usePendingIntent('update')
   const [form, fields] = useConformForm(BrandUpdateSchema, {
     id: `brand-${brand.id}`,
     defaultValue: {
@@ -94,11 +85,7 @@ export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; last
       </h2>
       <input type="hidden" name="intent" value="update" />
       <FormErrors id={form.errorId} errors={form.errors} />
-      <Field
-        label="Brand name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
+      <ConformField label="Brand name" meta={fields.name} autoComplete="off" />
       <div className="grid gap-4 sm:grid-cols-2">
         <ColourField label="Primary colour" meta={fields.primaryColor} fallback={brand.primaryColor} />
         <ColourField label="Accent colour" meta={fields.accentColor} fallback={brand.accentColor} />
@@ -126,46 +113,48 @@ export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; last
         ) : (
           <p className="text-sm text-slate-700">No logo yet: the portal’s own mark is shown instead.</p>
         )}
-        <Field
+        <ConformField
           label={brand.logoFileId ? 'Upload a new logo' : 'Upload a logo'}
+          meta={fields.logo}
+          type="file"
           help="PNG, JPEG or WebP, 2 MB at most. A wide logo on a transparent background works best."
-          inputProps={{ ...getInputProps(fields.logo, { type: 'file' }), accept: LOGO_ACCEPT }}
-          errors={fields.logo.errors}
+          accept={LOGO_ACCEPT}
         />
       </fieldset>
 
       <fieldset className="flex flex-col gap-4">
         <legend className="mb-2 text-base font-semibold">E-mail sender and contact links</legend>
-        <Field
+        <ConformField
           label="Sender name"
+          meta={fields.senderName}
           help={`The name e-mails come from, for example “Acme People Team”. ${blank}`}
-          inputProps={{ ...getInputProps(fields.senderName, { type: 'text' }), autoComplete: 'off' }}
-          errors={fields.senderName.errors}
+          autoComplete="off"
         />
-        <Field
+        <ConformField
           label="Callback page"
+          meta={fields.callbackUrl}
+          type="url"
           help={`Where “Request a callback” leads. ${blank}`}
-          inputProps={{ ...getInputProps(fields.callbackUrl, { type: 'url' }), placeholder: 'https://' }}
-          errors={fields.callbackUrl.errors}
+          placeholder="https://"
         />
-        <Field
+        <ConformField
           label="Contact e-mail"
+          meta={fields.contactEmail}
+          type="email"
           help={blank}
-          inputProps={{ ...getInputProps(fields.contactEmail, { type: 'email' }), autoComplete: 'off' }}
-          errors={fields.contactEmail.errors}
+          autoComplete="off"
         />
-        <Field
+        <ConformField
           label="Professional profile link"
+          meta={fields.profileUrl}
+          type="url"
           help={`For example a company page on a professional network. ${blank}`}
-          inputProps={{ ...getInputProps(fields.profileUrl, { type: 'url' }), placeholder: 'https://' }}
-          errors={fields.profileUrl.errors}
+          placeholder="https://"
         />
       </fieldset>
 
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save brand'}
-        </button>
+        <SubmitButton intent="update" label="Save brand" pendingLabel="Saving…" />
       </div>
     </Form>
   )

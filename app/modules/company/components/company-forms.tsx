@@ -1,17 +1,21 @@
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import {
+  ConformField,
+  ConformSelect,
   useConformForm,
-  usePendingIntent,
   useResetAfterSuccess,
   type FormResult,
+  IntentForm,
+  SubmitButton,
+  RowForm,
 } from '#app/components/form-kit'
-import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { FormErrors } from '#app/components/forms'
 import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/schemas'
 
 type BrandOption = { id: string; name: string }
 
-const brandChoices = (brandOptions: BrandOption[]) => brandOptions.map((b) => ({ value: b.id, label: b.name }))
+const brandChoices = (brandOptions: BrandOption[]) =>
+  brandOptions.map((b) => ({ value: b.id, label: b.name }))
 
 export function CreateCompanyForm({
   brandOptions,
@@ -20,35 +24,18 @@ export function CreateCompanyForm({
   brandOptions: BrandOption[]
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent('create')
   const [form, fields] = useConformForm(CompanyCreateSchema, { id: 'create-company', lastResult })
   useResetAfterSuccess(form.id, 'create', lastResult)
   return (
-    <Form
-      method="post"
-      className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="create" />
-      <div className="sm:col-span-3">
-        <FormErrors id={form.errorId} errors={form.errors} />
-      </div>
-      <Field
-        label="Company name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
-      />
-      <SelectField
+    <RowForm form={form} intent="create" label="Add company" pendingLabel="Adding…">
+      <ConformField label="Company name" meta={fields.name} autoComplete="off" />
+      <ConformSelect
         label="Brand"
-        selectProps={getSelectProps(fields.brandId)}
+        meta={fields.brandId}
         options={brandChoices(brandOptions)}
         placeholder="Choose a brand…"
-        errors={fields.brandId.errors}
       />
-      <button type="submit" className="btn btn-primary sm:mt-6" disabled={busy}>
-        {busy ? 'Adding…' : 'Add company'}
-      </button>
-    </Form>
+    </RowForm>
   )
 }
 
@@ -63,48 +50,35 @@ export function EditCompanyForm({
   lastResult: FormResult
   cancelHref: string
 }) {
-  const busy = usePendingIntent('update')
   const [form, fields] = useConformForm(CompanyUpdateSchema, {
     id: `update-company-${company.id}`,
     defaultValue: { companyId: company.id, name: company.name, brandId: company.brandId },
     lastResult,
   })
   return (
-    <Form
-      method="post"
+    <IntentForm
+      form={form}
+      intent="update"
       aria-label={`Edit ${company.name}`}
       className="flex flex-col gap-4"
-      {...getFormProps(form)}
     >
-      <input type="hidden" name="intent" value="update" />
       <input type="hidden" name="companyId" value={company.id} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Company name"
-          inputProps={{
-            ...getInputProps(fields.name, { type: 'text' }),
-            autoComplete: 'off',
-            autoFocus: true,
-          }}
-          errors={fields.name.errors}
-        />
-        <SelectField
+        <ConformField label="Company name" meta={fields.name} autoComplete="off" autoFocus />
+        <ConformSelect
           label="Brand"
-          selectProps={getSelectProps(fields.brandId)}
+          meta={fields.brandId}
           options={brandChoices(brandOptions)}
           placeholder="Choose a brand…"
-          errors={fields.brandId.errors}
         />
       </div>
       <div className="flex gap-3">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save company'}
-        </button>
+        <SubmitButton intent="update" label="Save company" pendingLabel="Saving…" />
         <Link to={cancelHref} className="btn btn-secondary">
           Cancel
         </Link>
       </div>
-    </Form>
+    </IntentForm>
   )
 }

@@ -1,12 +1,14 @@
-import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
-import { Form } from 'react-router'
 import {
+  ConformField,
+  ConformSelect,
   useConformForm,
-  usePendingIntent,
   useResetAfterSuccess,
+  type ConformFields,
   type FormResult,
+  IntentForm,
+  SubmitButton,
 } from '#app/components/form-kit'
-import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { FormErrors } from '#app/components/forms'
 import {
   EMPLOYEE_STATE_LABELS,
   EmployeeCreateSchema,
@@ -41,46 +43,19 @@ export function CreateEmployeeForm({
   companies: Option[]
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent('create')
   const [form, fields] = useConformForm(EmployeeCreateSchema, { id: 'create-employee', lastResult })
   useResetAfterSuccess(form.id, 'create', lastResult)
   return (
-    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="create" />
+    <IntentForm form={form} intent="create" className="flex flex-col gap-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Name"
-          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-          errors={fields.name.errors}
-        />
-        <Field
-          label="E-mail address"
-          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-          errors={fields.email.errors}
-        />
-        <SelectField
-          label="Company"
-          selectProps={getSelectProps(fields.companyId)}
-          options={choices(companies)}
-          placeholder="Choose a company…"
-          errors={fields.companyId.errors}
-        />
-        <Field
-          label="Phone (optional)"
-          inputProps={{ ...getInputProps(fields.phone, { type: 'tel' }), autoComplete: 'off' }}
-          errors={fields.phone.errors}
-        />
-      </div>
+      <EmployeeFields fields={fields} companies={companies} />
       <p className="text-sm text-slate-700">
         No e-mail is sent now: the activation e-mail goes out when a scheme they are enrolled in is launched.
       </p>
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Adding…' : 'Add employee'}
-        </button>
+        <SubmitButton intent="create" label="Add employee" pendingLabel="Adding…" />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -93,7 +68,6 @@ export function EditEmployeeForm({
   companies: Option[]
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent('update')
   const [form, fields] = useConformForm(EmployeeUpdateSchema, {
     id: `update-employee-${employee.id}`,
     defaultValue: {
@@ -106,44 +80,30 @@ export function EditEmployeeForm({
     lastResult,
   })
   return (
-    <Form
-      method="post"
-      aria-labelledby="details-title"
-      className="flex flex-col gap-4"
-      {...getFormProps(form)}
-    >
-      <input type="hidden" name="intent" value="update" />
+    <IntentForm form={form} intent="update" aria-labelledby="details-title" className="flex flex-col gap-4">
       <input type="hidden" name="employeeId" value={employee.id} />
       <FormErrors id={form.errorId} errors={form.errors} />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Name"
-          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-          errors={fields.name.errors}
-        />
-        <Field
-          label="E-mail address"
-          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-          errors={fields.email.errors}
-        />
-        <SelectField
-          label="Company"
-          selectProps={getSelectProps(fields.companyId)}
-          options={choices(companies)}
-          placeholder="Choose a company…"
-          errors={fields.companyId.errors}
-        />
-        <Field
-          label="Phone (optional)"
-          inputProps={{ ...getInputProps(fields.phone, { type: 'tel' }), autoComplete: 'off' }}
-          errors={fields.phone.errors}
-        />
-      </div>
+      <EmployeeFields fields={fields} companies={companies} />
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save details'}
-        </button>
+        <SubmitButton intent="update" label="Save details" pendingLabel="Saving…" />
       </div>
-    </Form>
+    </IntentForm>
+  )
+}
+
+/** The details an employee is created and edited with: the same four fields in both forms. */
+function EmployeeFields({ fields, companies }: { fields: ConformFields; companies: Option[] }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <ConformField label="Name" meta={fields.name} autoComplete="off" />
+      <ConformField label="E-mail address" meta={fields.email} type="email" autoComplete="off" />
+      <ConformSelect
+        label="Company"
+        meta={fields.companyId}
+        options={choices(companies)}
+        placeholder="Choose a company…"
+      />
+      <ConformField label="Phone (optional)" meta={fields.phone} type="tel" autoComplete="off" />
+    </div>
   )
 }

@@ -1,7 +1,14 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { Form, Link } from 'react-router'
-import { formErrorsOf, resultFor, usePendingIntent, type FormResult, type IntentReply } from '#app/components/form-kit'
-import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
+import { Link } from 'react-router'
+import {
+  formErrorsOf,
+  IntentForm,
+  resultFor,
+  SubmitButton,
+  useResultForm,
+  type FormResult,
+  type IntentReply,
+} from '#app/components/form-kit'
+import { CardSection, ConfirmPanel, PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadEmployeePage } from '../employee-page.server'
@@ -34,19 +41,20 @@ function AccountForm({
   pendingLabel: string
   tone?: 'secondary' | 'primary'
 }) {
-  const busy = usePendingIntent(intent)
-  const [form] = useForm({ id, lastResult })
+  const [form] = useResultForm(id, lastResult)
   return (
-    <Form method="post" className="flex flex-col gap-2" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value={intent} />
+    <IntentForm form={form} intent={intent} className="flex flex-col gap-2">
       <input type="hidden" name="employeeId" value={employeeId} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div>
-        <button type="submit" className={`btn btn-${tone}`} disabled={busy}>
-          {busy ? pendingLabel : label}
-        </button>
+        <SubmitButton
+          intent={intent}
+          label={label}
+          pendingLabel={pendingLabel}
+          className={`btn btn-${tone}`}
+        />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -60,10 +68,7 @@ function AccountActions({
   enableResult: FormResult
 }) {
   return (
-    <section aria-labelledby="account-title" className="card flex flex-col gap-4">
-      <h2 id="account-title" className="text-lg font-semibold">
-        Account
-      </h2>
+    <CardSection titleId="account-title" title="Account">
       <p className="flex flex-wrap items-center gap-2 text-slate-800">
         <StateBadge state={employee.state} />
         {employee.state === 'invited'
@@ -102,7 +107,7 @@ function AccountActions({
           </Link>
         </div>
       )}
-    </section>
+    </CardSection>
   )
 }
 
@@ -145,16 +150,13 @@ export function EmployeePage({
         </ConfirmPanel>
       ) : null}
 
-      <section aria-labelledby="details-title" className="card flex flex-col gap-4">
-        <h2 id="details-title" className="text-lg font-semibold">
-          Details
-        </h2>
+      <CardSection titleId="details-title" title="Details">
         <EditEmployeeForm
           employee={employee}
           companies={companies}
           lastResult={resultFor(actionData, 'update')}
         />
-      </section>
+      </CardSection>
 
       <AccountActions
         employee={{ id: employee.id, name, state: employee.state }}

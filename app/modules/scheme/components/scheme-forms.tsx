@@ -1,8 +1,15 @@
-import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react'
+import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useEffect, useState } from 'react'
-import { Form, Link } from 'react-router'
-import { useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
-import { ErrorList, Field, FormErrors, SelectField } from '#app/components/forms'
+import { Link } from 'react-router'
+import {
+  ConformField,
+  ConformSelect,
+  useConformForm,
+  type FormResult,
+  IntentForm,
+  SubmitButton,
+} from '#app/components/form-kit'
+import { ErrorList, FormErrors } from '#app/components/forms'
 import { REPORT_RELEASES } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import {
@@ -76,31 +83,31 @@ function SchemeFields({
   const zoneList = `${formId}-zones`
   return (
     <>
-      <Field
+      <ConformField
         className="flex flex-col gap-1 sm:col-span-2"
         label="Scheme name"
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-        errors={fields.name.errors}
+        meta={fields.name}
+        autoComplete="off"
       />
-      <SelectField
+      <ConformSelect
         label="Company"
-        selectProps={{ ...getSelectProps(fields.companyId), disabled: Boolean(locked.company) }}
+        meta={fields.companyId}
         options={options.companies.map((c) => ({ value: c.id, label: c.name }))}
         placeholder="Choose a company…"
-        errors={fields.companyId.errors}
         help={locked.company ?? 'Its employees are the ones who can be enrolled.'}
+        disabled={Boolean(locked.company)}
       />
       {/* A disabled select is not posted: the fixed value travels in a hidden field. */}
       {locked.company ? (
         <input type="hidden" name="companyId" value={String(fields.companyId.initialValue ?? '')} />
       ) : null}
-      <SelectField
+      <ConformSelect
         label="Questionnaire"
-        selectProps={{ ...getSelectProps(fields.questionnaireId), disabled: Boolean(locked.questionnaire) }}
+        meta={fields.questionnaireId}
         options={options.questionnaires.map((q) => ({ value: q.id, label: q.title }))}
         placeholder="Choose a published questionnaire…"
-        errors={fields.questionnaireId.errors}
         help={locked.questionnaire ?? 'Only published questionnaires can be used.'}
+        disabled={Boolean(locked.questionnaire)}
       />
       {locked.questionnaire ? (
         <input
@@ -109,54 +116,46 @@ function SchemeFields({
           value={String(fields.questionnaireId.initialValue ?? '')}
         />
       ) : null}
-      <Field
+      <ConformField
         label="Time zone"
-        inputProps={{
-          ...getInputProps(fields.timeZone, { type: 'text' }),
-          list: zoneList,
-          autoComplete: 'off',
-          spellCheck: false,
-        }}
-        errors={fields.timeZone.errors}
+        meta={fields.timeZone}
         help="The zone the dates below are meant in, by its IANA name (Europe/London, America/New_York)."
+        list={zoneList}
+        autoComplete="off"
+        spellCheck={false}
       />
       <TimeZoneSuggestions id={zoneList} />
       <div className="hidden sm:block" />
-      <Field
+      <ConformField
         label="Opens"
-        inputProps={getInputProps(fields.opensAt, { type: 'datetime-local' })}
-        errors={fields.opensAt.errors}
+        meta={fields.opensAt}
+        type="datetime-local"
         help="E-mails go out at this time when the scheme is launched before it."
       />
-      <Field
-        label="Closes"
-        inputProps={getInputProps(fields.closesAt, { type: 'datetime-local' })}
-        errors={fields.closesAt.errors}
-      />
-      <Field
+      <ConformField label="Closes" meta={fields.closesAt} type="datetime-local" />
+      <ConformField
         label="Most colleagues each employee may invite"
-        inputProps={getInputProps(fields.maxColleagues, { type: 'number' })}
-        errors={fields.maxColleagues.errors}
+        meta={fields.maxColleagues}
+        type="number"
         help={`From 1 to ${MAX_COLLEAGUES}. Lowering it keeps invitations already sent.`}
       />
-      <Field
+      <ConformField
         label="Colleague answers needed before a report shows them"
-        inputProps={getInputProps(fields.minRaters, { type: 'number' })}
-        errors={fields.minRaters.errors}
+        meta={fields.minRaters}
+        type="number"
         help={`From 1 to ${MIN_RATERS_MAX}: fewer answers could be traced to a person.`}
       />
-      <Field
+      <ConformField
         label="Days between reminders"
-        inputProps={getInputProps(fields.reminderCadenceDays, { type: 'number' })}
-        errors={fields.reminderCadenceDays.errors}
+        meta={fields.reminderCadenceDays}
+        type="number"
         help={`From 0 (no reminders) to ${REMINDER_CADENCE_MAX}.`}
       />
-      <SelectField
+      <ConformSelect
         label="Reports show colleagues’ answers"
-        selectProps={getSelectProps(fields.reportRelease)}
+        meta={fields.reportRelease}
         options={REPORT_RELEASES.map((r) => ({ value: r, label: REPORT_RELEASE_LABELS[r] }))}
         placeholder="Choose…"
-        errors={fields.reportRelease.errors}
       />
       <div className="sm:col-span-2">
         <div className="flex items-start gap-2">
@@ -191,7 +190,6 @@ export function CreateSchemeForm({
   defaults: Pick<SchemeValues, 'timeZone' | 'opensAt' | 'closesAt'>
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent('create')
   const [form, fields] = useConformForm(SchemeCreateSchema, {
     id: 'create-scheme',
     lastResult,
@@ -205,18 +203,15 @@ export function CreateSchemeForm({
     },
   })
   return (
-    <Form method="post" className="grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="create" />
+    <IntentForm form={form} intent="create" className="grid gap-4 sm:grid-cols-2">
       <div className="sm:col-span-2">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
       <SchemeFields formId={form.id} fields={fields as unknown as Fields} options={options} locked={{}} />
       <div className="sm:col-span-2">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create scheme'}
-        </button>
+        <SubmitButton intent="create" label="Create scheme" pendingLabel="Creating…" />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -233,33 +228,29 @@ export function EditSchemeForm({
   lastResult: FormResult
   cancelHref: string
 }) {
-  const busy = usePendingIntent('update')
   const [form, fields] = useConformForm(SchemeUpdateSchema, {
     id: 'update-scheme',
     lastResult,
     defaultValue: values,
   })
   return (
-    <Form
-      method="post"
+    <IntentForm
+      form={form}
+      intent="update"
       aria-label="Edit the scheme"
       className="grid gap-4 sm:grid-cols-2"
-      {...getFormProps(form)}
     >
-      <input type="hidden" name="intent" value="update" />
       <div className="sm:col-span-2">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
       <SchemeFields formId={form.id} fields={fields as unknown as Fields} options={options} locked={locked} />
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save scheme'}
-        </button>
+        <SubmitButton intent="update" label="Save scheme" pendingLabel="Saving…" />
         <Link to={cancelHref} className="btn btn-secondary">
           Cancel
         </Link>
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -275,7 +266,6 @@ export function ClosingTimeForm({
   timeZoneLabel: string
   lastResult: FormResult
 }) {
-  const busy = usePendingIntent(intent)
   const [form, fields] = useConformForm(intent === 'extend' ? SchemeExtendSchema : SchemeReopenSchema, {
     id: `${intent}-scheme`,
     lastResult,
@@ -283,26 +273,21 @@ export function ClosingTimeForm({
   })
   const label = intent === 'extend' ? 'New closing time' : 'Reopen until'
   return (
-    <Form method="post" className="flex flex-wrap items-end gap-3" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value={intent} />
+    <IntentForm form={form} intent={intent} className="flex flex-wrap items-end gap-3">
       <div className="w-full">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
-      <Field
+      <ConformField
         className="flex min-w-56 flex-col gap-1"
         label={`${label} (${timeZoneLabel})`}
-        inputProps={getInputProps(fields.closesAt, { type: 'datetime-local' })}
-        errors={fields.closesAt.errors}
+        meta={fields.closesAt}
+        type="datetime-local"
       />
-      <button type="submit" className="btn btn-primary" disabled={busy}>
-        {busy
-          ? intent === 'extend'
-            ? 'Extending…'
-            : 'Reopening…'
-          : intent === 'extend'
-            ? 'Extend the deadline'
-            : 'Reopen the scheme'}
-      </button>
-    </Form>
+      <SubmitButton
+        intent={intent}
+        label={intent === 'extend' ? 'Extend the deadline' : 'Reopen the scheme'}
+        pendingLabel={intent === 'extend' ? 'Extending…' : 'Reopening…'}
+      />
+    </IntentForm>
   )
 }
