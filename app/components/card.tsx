@@ -6,18 +6,21 @@ import type { ReactNode } from 'react'
  */
 export function Card({
   id,
+  sectionId,
   title,
   className = 'gap-4',
   children,
 }: {
   /** The heading's id. */
   id: string
+  /** The section's own id, where a link points at the card. */
+  sectionId?: string
   title: ReactNode
   className?: string
   children: ReactNode
 }) {
   return (
-    <section aria-labelledby={id} className={`card flex flex-col ${className}`}>
+    <section aria-labelledby={id} id={sectionId} className={`card flex flex-col ${className}`}>
       <h2 id={id} className="text-lg font-semibold">
         {title}
       </h2>

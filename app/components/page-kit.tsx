@@ -105,25 +105,3 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
     </div>
   )
 }
-
-/** A titled card on an admin page: a section named by its heading. */
-export function CardSection({
-  titleId,
-  title,
-  id,
-  children,
-}: {
-  titleId: string
-  title: ReactNode
-  id?: string
-  children: ReactNode
-}) {
-  return (
-    <section aria-labelledby={titleId} id={id} className="card flex flex-col gap-4">
-      <h2 id={titleId} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  )
-}

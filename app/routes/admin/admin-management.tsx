@@ -1,7 +1,8 @@
 import type { Route } from './+types/admin-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
-import { CardSection, Notices, PageHeader } from '#app/components/page-kit'
+import { Notices, PageHeader } from '#app/components/page-kit'
+import { Card } from '#app/components/card'
 import { readFormData, unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { inviteAdmin } from '#app/modules/administrator/administrator.server'
@@ -58,9 +59,9 @@ export default function AdminManagement({ loaderData, actionData }: Route.Compon
       <Notices notices={loaderData.notices} />
       <UnknownIntentErrors actionData={actionData} />
 
-      <CardSection titleId="invite-title" title="Invite an administrator">
+      <Card id="invite-title" title="Invite an administrator">
         <InviteAdminForm lastResult={resultFor(actionData, 'invite')} />
-      </CardSection>
+      </Card>
 
       <AdminList data={loaderData} path={PATH} href={href} />
     </section>

@@ -1,7 +1,8 @@
 import type { Route } from './+types/brand-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
-import { CardSection, Notices, PageHeader } from '#app/components/page-kit'
+import { Notices, PageHeader } from '#app/components/page-kit'
+import { Card } from '#app/components/card'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { possessive } from '#app/lib/words'
@@ -61,9 +62,9 @@ export default function BrandManagement({ loaderData, actionData }: Route.Compon
       <Notices notices={loaderData.notices} />
       <UnknownIntentErrors actionData={actionData} />
 
-      <CardSection titleId="new-brand" title="Create a brand">
+      <Card id="new-brand" title="Create a brand">
         <CreateBrandForm lastResult={resultFor(actionData, 'create')} />
-      </CardSection>
+      </Card>
 
       <BrandList data={loaderData} path={PATH} href={href} />
     </section>

@@ -2,7 +2,8 @@ import { Link } from 'react-router'
 import type { Route } from './+types/scheme-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
-import { CardSection, Notices, PageHeader } from '#app/components/page-kit'
+import { Notices, PageHeader } from '#app/components/page-kit'
+import { Card } from '#app/components/card'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { submitIntent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -66,7 +67,7 @@ export default function SchemeManagement({ loaderData, actionData }: Route.Compo
 
       <SchemeList data={loaderData} path={PATH} href={href} />
 
-      <CardSection titleId="create-title" id="new-scheme" title="Create a scheme">
+      <Card id="create-title" sectionId="new-scheme" title="Create a scheme">
         {ready ? (
           <CreateSchemeForm
             options={options}
@@ -96,7 +97,7 @@ export default function SchemeManagement({ loaderData, actionData }: Route.Compo
             </ul>
           </div>
         )}
-      </CardSection>
+      </Card>
     </section>
   )
 }

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import { formErrorsOf, resultFor, type IntentReply } from '#app/components/form-kit'
-import { CardSection, ConfirmPanel, PageHeader } from '#app/components/page-kit'
+import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
+import { Card } from '#app/components/card'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadAdminPage } from '../admin-page.server'
@@ -40,7 +41,7 @@ export function AdminPage({
       </p>
       <PageHeader title={who} />
       <FormErrors errors={otherErrors} />
-      <CardSection titleId="account-title" title="Account">
+      <Card id="account-title" title="Account">
         <dl className="grid gap-2 sm:grid-cols-[10rem_1fr]">
           <dt className="font-semibold text-slate-800">E-mail</dt>
           <dd className="break-all">{admin.email}</dd>
@@ -79,7 +80,7 @@ export function AdminPage({
             </Link>
           )}
         </div>
-      </CardSection>
+      </Card>
 
       {confirm === 'disable' && admin.state !== 'disabled' ? (
         <ConfirmPanel

@@ -8,7 +8,8 @@ import {
   type FormResult,
   type IntentReply,
 } from '#app/components/form-kit'
-import { CardSection, ConfirmPanel, PageHeader } from '#app/components/page-kit'
+import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
+import { Card } from '#app/components/card'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadEmployeePage } from '../employee-page.server'
@@ -68,7 +69,7 @@ function AccountActions({
   enableResult: FormResult
 }) {
   return (
-    <CardSection titleId="account-title" title="Account">
+    <Card id="account-title" title="Account">
       <p className="flex flex-wrap items-center gap-2 text-slate-800">
         <StateBadge state={employee.state} />
         {employee.state === 'invited'
@@ -107,7 +108,7 @@ function AccountActions({
           </Link>
         </div>
       )}
-    </CardSection>
+    </Card>
   )
 }
 
@@ -150,13 +151,13 @@ export function EmployeePage({
         </ConfirmPanel>
       ) : null}
 
-      <CardSection titleId="details-title" title="Details">
+      <Card id="details-title" title="Details">
         <EditEmployeeForm
           employee={employee}
           companies={companies}
           lastResult={resultFor(actionData, 'update')}
         />
-      </CardSection>
+      </Card>
 
       <AccountActions
         employee={{ id: employee.id, name, state: employee.state }}

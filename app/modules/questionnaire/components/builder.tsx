@@ -1,5 +1,11 @@
 import { Form, Link } from 'react-router'
-import { formErrorsOf, resultFor, usePendingIntent, useResetAfterSuccess, type IntentReply } from '#app/components/form-kit'
+import {
+  formErrorsOf,
+  resultFor,
+  usePendingIntent,
+  useResetAfterSuccess,
+  type IntentReply,
+} from '#app/components/form-kit'
 import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'

@@ -2,7 +2,14 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
-import { formErrorsOf, resultFor, useConformForm, usePendingIntent, type FormResult, type IntentReply } from '#app/components/form-kit'
+import {
+  formErrorsOf,
+  resultFor,
+  useConformForm,
+  usePendingIntent,
+  type FormResult,
+  type IntentReply,
+} from '#app/components/form-kit'
 import { ConfirmPanel } from '#app/components/page-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'

@@ -3,7 +3,15 @@ import type { ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { ListPagination, useListHref } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
-import { formErrorsOf, resultFor, useConformForm, usePendingIntent, useResetAfterSuccess, type FormResult, type IntentReply } from '#app/components/form-kit'
+import {
+  formErrorsOf,
+  resultFor,
+  useConformForm,
+  usePendingIntent,
+  useResetAfterSuccess,
+  type FormResult,
+  type IntentReply,
+} from '#app/components/form-kit'
 import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
 import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
