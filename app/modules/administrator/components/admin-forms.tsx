@@ -1,12 +1,11 @@
 import { Form } from 'react-router'
 import {
-  ConformField,
   useConformForm,
   usePendingIntent,
   useResetAfterSuccess,
   type FormResult,
-  RowForm,
 } from '#app/components/form-kit'
+import { ConformField, RowForm } from '#app/components/form-parts'
 import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/administrator/schemas'
 
 export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {

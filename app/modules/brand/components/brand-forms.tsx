@@ -1,13 +1,8 @@
 import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useState } from 'react'
 import { Form } from 'react-router'
-import {
-  ConformField,
-  useConformForm,
-  type FormResult,
-  IntentForm,
-  SubmitButton,
-} from '#app/components/form-kit'
+import { useConformForm, type FormResult } from '#app/components/form-kit'
+import { ConformField, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import type { getBrand } from '#app/modules/brand/brand.server'
 import {

@@ -1,14 +1,6 @@
 import { Link } from 'react-router'
-import {
-  ConformField,
-  ConformSelect,
-  useConformForm,
-  useResetAfterSuccess,
-  type FormResult,
-  IntentForm,
-  SubmitButton,
-  RowForm,
-} from '#app/components/form-kit'
+import { useConformForm, useResetAfterSuccess, type FormResult } from '#app/components/form-kit'
+import { ConformField, ConformSelect, IntentForm, SubmitButton, RowForm } from '#app/components/form-parts'
 import { FormErrors } from '#app/components/forms'
 import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/schemas'
 

@@ -1,13 +1,10 @@
 import {
-  ConformField,
-  ConformSelect,
   useConformForm,
   useResetAfterSuccess,
   type ConformFields,
   type FormResult,
-  IntentForm,
-  SubmitButton,
 } from '#app/components/form-kit'
+import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { FormErrors } from '#app/components/forms'
 import {
   EMPLOYEE_STATE_LABELS,

@@ -1,13 +1,12 @@
 import { Link } from 'react-router'
 import {
   formErrorsOf,
-  IntentForm,
   resultFor,
-  SubmitButton,
   useResultForm,
   type FormResult,
   type IntentReply,
 } from '#app/components/form-kit'
+import { IntentForm, SubmitButton } from '#app/components/form-parts'
 import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
 import { Card } from '#app/components/card'
 import { FormErrors } from '#app/components/forms'

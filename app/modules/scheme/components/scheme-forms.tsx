@@ -1,14 +1,8 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
-import {
-  ConformField,
-  ConformSelect,
-  useConformForm,
-  type FormResult,
-  IntentForm,
-  SubmitButton,
-} from '#app/components/form-kit'
+import { useConformForm, type FormResult } from '#app/components/form-kit'
+import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { REPORT_RELEASES } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'

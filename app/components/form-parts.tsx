@@ -1,0 +1,143 @@
+import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react'
+import { type InputHTMLAttributes, type ReactNode } from 'react'
+import { Form, type FormProps } from 'react-router'
+import { usePendingIntent, type useConformForm } from '#app/components/form-kit'
+import { Field, FormErrors, SelectField } from '#app/components/forms'
+
+/**
+ * The form kit's building blocks for admin forms: a form that posts one intent, the one-line create
+ * form, a submit button with its pending words, and fields bound to Conform. Apart from the hooks
+ * (form-kit.tsx) so that a page with one small form does not load them.
+ */
+
+/**
+ * A Conform form posting one `intent` (the hidden field every action dispatches on); the other
+ * attributes (class, aria-label, encType) are the <Form>'s own.
+ */
+export function IntentForm({
+  form,
+  intent,
+  children,
+  ...attributes
+}: {
+  form: ReturnType<typeof useConformForm>[0]
+  intent: string
+  children: ReactNode
+} & Omit<FormProps, 'method' | 'children'>) {
+  return (
+    <Form method="post" {...attributes} {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={intent} />
+      {children}
+    </Form>
+  )
+}
+
+/** A one-row create form: its fields and button side by side on a wide screen, its messages above. */
+export function RowForm({
+  form,
+  intent,
+  label,
+  pendingLabel,
+  children,
+}: {
+  form: ReturnType<typeof useConformForm>[0]
+  intent: string
+  label: string
+  pendingLabel: string
+  children: ReactNode
+}) {
+  return (
+    <IntentForm form={form} intent={intent} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+      <div className="sm:col-span-3">
+        <FormErrors id={form.errorId} errors={form.errors} />
+      </div>
+      {children}
+      <SubmitButton
+        intent={intent}
+        label={label}
+        pendingLabel={pendingLabel}
+        className="btn btn-primary sm:mt-6"
+      />
+    </IntentForm>
+  )
+}
+
+/** A form's submit button: disabled, and saying `pendingLabel`, while its intent is being posted. */
+export function SubmitButton({
+  intent,
+  label,
+  pendingLabel,
+  className = 'btn btn-primary',
+}: {
+  intent: string
+  label: string
+  pendingLabel: string
+  className?: string
+}) {
+  const busy = usePendingIntent(intent)
+  return (
+    <button type="submit" className={className} disabled={busy}>
+      {busy ? pendingLabel : label}
+    </button>
+  )
+}
+
+type ConformMeta<Value, Schema extends Record<string, unknown>> = FieldMetadata<Value, Schema, string[]>
+
+/**
+ * A {@link Field} bound to one Conform field: its name, id, constraints and errors come from `meta`;
+ * any other input attribute (autoComplete, placeholder, accept…) is passed as is. `className` is the
+ * wrapper's, as on {@link Field}.
+ */
+export function ConformField<Value, Schema extends Record<string, unknown>>({
+  label,
+  meta,
+  type = 'text',
+  help,
+  className,
+  ...attributes
+}: {
+  label: ReactNode
+  meta: ConformMeta<Value, Schema>
+  type?: 'text' | 'email' | 'tel' | 'url' | 'number' | 'datetime-local' | 'file' | 'password'
+  help?: ReactNode
+  className?: string
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'className'>) {
+  return (
+    <Field
+      className={className}
+      label={label}
+      help={help}
+      inputProps={{ ...getInputProps(meta, { type }), ...attributes }}
+      errors={meta.errors}
+    />
+  )
+}
+
+/** A {@link SelectField} bound to one Conform field, like {@link ConformField}. */
+export function ConformSelect<Value, Schema extends Record<string, unknown>>({
+  label,
+  meta,
+  options,
+  placeholder,
+  help,
+  disabled,
+}: {
+  label: ReactNode
+  meta: ConformMeta<Value, Schema>
+  options: ReadonlyArray<{ value: string; label: string }>
+  placeholder: string
+  help?: ReactNode
+  disabled?: boolean
+}) {
+  return (
+    <SelectField
+      label={label}
+      selectProps={disabled === undefined ? getSelectProps(meta) : { ...getSelectProps(meta), disabled }}
+      options={options}
+      placeholder={placeholder}
+      errors={meta.errors}
+      help={help}
+    />
+  )
+}
