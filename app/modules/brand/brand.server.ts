@@ -6,7 +6,7 @@ import { deleteFile, storeImage, type ImageType } from '#app/modules/file/file.s
 import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
 import type { Actor, Outcome, Refusal } from '#app/lib/outcome'
 import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
-import { nameTaken } from '#app/lib/unique-name.server'
+import { nameTaken } from '#app/modules/unique-name/unique-name.server'
 import type { BrandCreateInput, BrandListQuery, BrandUpdateInput } from './schemas'
 import { isUuid } from '#app/lib/ids'
 

@@ -6,7 +6,7 @@ import { recordAudit } from '#app/modules/audit/audit.server'
 import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
 import { refuse, type Actor, type Outcome } from '#app/lib/outcome'
 import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
-import { nameTaken } from '#app/lib/unique-name.server'
+import { nameTaken } from '#app/modules/unique-name/unique-name.server'
 import type { CompanyInput, CompanyListQuery } from './schemas'
 import { isUuid } from '#app/lib/ids'
 
