@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { refuseNotFound, ok, type Outcome } from '#app/lib/outcome'
 import type { Role } from '#app/modules/auth/permissions'
 import { findEmployee, getInvitePage, type InviteEmployee } from './invite.server'
@@ -56,4 +57,4 @@ export async function loadInvitePage(
 }
 
 /** What the page shows (the route returns it unchanged). */
-export type InvitePageData = Extract<Awaited<ReturnType<typeof loadInvitePage>>, { ok: true }>['value']
+export type InvitePageData = Extract<PageData<typeof loadInvitePage>, { ok: true }>['value']

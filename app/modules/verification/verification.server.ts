@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { createCookie } from 'react-router'
 import type { BrandLook } from '#app/components/brand-look'
 import { getEnv } from '#app/config/env.server'
@@ -113,4 +114,4 @@ export async function loadVerificationPage(request: Request, mode: Mode | null, 
   }
 }
 
-export type VerificationPageData = Awaited<ReturnType<typeof loadVerificationPage>>
+export type VerificationPageData = PageData<typeof loadVerificationPage>

@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { Link } from 'react-router'
 import { ListPagination, ListSearchForm, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
@@ -11,7 +12,7 @@ export function AdminList({
   path,
   href,
 }: {
-  data: Awaited<ReturnType<typeof loadAdminList>>
+  data: PageData<typeof loadAdminList>
   path: string
   href: HrefFor
 }) {

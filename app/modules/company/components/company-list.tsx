@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { Link } from 'react-router'
 import { ListPagination, ListSearchForm, ListSection, type HrefFor } from '#app/components/admin-list'
 import { CreatedCell, DataTable, RowActions, RowHeader, Cell } from '#app/components/data-table'
@@ -8,7 +9,7 @@ import { COMPANY_SORT_LABELS, COMPANY_SORTS } from '#app/modules/company/schemas
 import { Card } from '#app/components/card'
 
 /** The companies page's create form and list, typed by the page's loader (the page-props rule). */
-type Data = Awaited<ReturnType<typeof loadCompanyList>>
+type Data = PageData<typeof loadCompanyList>
 
 export function AddCompany({
   brandOptions,

@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { Link } from 'react-router'
 import { ListPagination, useListHref } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
@@ -16,7 +17,7 @@ import { OutboxState } from './outbox-state'
 const PATH = '/admin/email-management'
 
 /** The outbox tab's data, as the page's loader returns it (the page-props rule). */
-type Data = Extract<Awaited<ReturnType<typeof loadEmailPage>>, { tab: 'outbox' }>
+type Data = Extract<PageData<typeof loadEmailPage>, { tab: 'outbox' }>
 
 const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
 

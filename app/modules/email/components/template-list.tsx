@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { Link } from 'react-router'
 import { DataTable } from '#app/components/data-table'
 import { FilterBar, FilterSelect } from '#app/components/filter-bar'
@@ -6,7 +7,7 @@ import type { loadEmailPage } from '../email-list.server'
 import { TEMPLATE_DESCRIPTIONS, TEMPLATE_LABELS, templateId } from '../schemas'
 
 /** The templates tab's data, as the page's loader returns it (the page-props rule). */
-type Data = Extract<Awaited<ReturnType<typeof loadEmailPage>>, { tab: 'templates' }>
+type Data = Extract<PageData<typeof loadEmailPage>, { tab: 'templates' }>
 
 /** A wording the start-up review found breaking the rules for one-time codes and images (ADR 026). */
 function NeedsAttention({ reason }: { reason: string }) {

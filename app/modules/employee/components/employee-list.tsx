@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, CreatedCell, DataTable, RowHeader } from '#app/components/data-table'
@@ -21,7 +22,7 @@ import {
 import { Card } from '#app/components/card'
 
 /** The employees list, typed by the page's loader (the page-props rule). */
-type Data = Awaited<ReturnType<typeof loadEmployeeList>>
+type Data = PageData<typeof loadEmployeeList>
 
 /** The list's search, filters and sort: a GET form, so every state is a link. */
 export function EmployeeFilters({

@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
@@ -22,7 +23,7 @@ import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, typ
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
 
 /** The page's data, as its loader returns it (the page-props rule). */
-type Data = Awaited<ReturnType<typeof loadQuestionnaireList>>
+type Data = PageData<typeof loadQuestionnaireList>
 
 const STATUS_STYLES: Record<QuestionnaireStatus, string> = {
   draft: 'bg-slate-100 text-slate-800 border-slate-300',

@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { getFormProps, getTextareaProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
@@ -30,7 +31,7 @@ import {
 import type { loadResponseList } from '../response-list.server'
 
 /** The page's data, as its loader returns it (the page-props rule). */
-type Data = Awaited<ReturnType<typeof loadResponseList>>
+type Data = PageData<typeof loadResponseList>
 
 type Day = { date: string; label: string }
 

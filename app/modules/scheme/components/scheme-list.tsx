@@ -1,3 +1,4 @@
+import type { PageData } from '#app/lib/page-data'
 import { Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
@@ -12,7 +13,7 @@ import { PhaseBadge } from './phase-badge'
 /** The schemes list: its search and filters (all in the URL, a plain GET form) and its table. */
 
 /** The page's data, as its loader returns it (the page-props rule). */
-type Data = Awaited<ReturnType<typeof loadSchemeList>>
+type Data = PageData<typeof loadSchemeList>
 
 /** "3 of 10": a count out of a total, with a bar for sighted readers (the text says it all). */
 export function Progress({ done, total, label }: { done: number; total: number; label: string }) {
