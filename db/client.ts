@@ -25,6 +25,11 @@ export type DatabaseOptions = {
   url?: string
   /** PGlite data folder; 'memory://' for an in-memory database (tests). */
   pgliteDir?: string
+  /**
+   * An in-memory PGlite starts from this data folder (a dumpDataDir() tarball) instead of running
+   * initdb: the test suite migrates once and every test file loads the result (0.5 s, not 3 s).
+   */
+  pgliteSnapshot?: Blob
   /** Name shown in pg_stat_activity. */
   applicationName?: string
   /** Postgres: the longest a query may run (statement_timeout); 15 s by default. */
@@ -65,7 +70,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Handle> {
   if (g[KEY]) return g[KEY]
   const handle = options.url
     ? openPostgres(options.url, options.applicationName, options.statementTimeoutMs)
-    : await openPglite(options.pgliteDir)
+    : await openPglite(options.pgliteDir, options.pgliteSnapshot)
   g[KEY] = handle
   return handle
 }
@@ -139,7 +144,7 @@ function openPostgres(url: string, applicationName = 'panorama', statementTimeou
   return { db, kind: 'postgres', pool, close: () => pool.end() }
 }
 
-async function openPglite(dir = './.data/pglite'): Promise<Handle> {
+async function openPglite(dir = './.data/pglite', snapshot?: Blob): Promise<Handle> {
   let lockFile: string | undefined
   let dataDir: string | undefined
   if (dir !== 'memory://') {
@@ -150,7 +155,10 @@ async function openPglite(dir = './.data/pglite'): Promise<Handle> {
   }
   try {
     // pg_trgm serves the admin lists' name and e-mail search, as on Postgres (migration 0007).
-    const pglite = new PGlite(dataDir ?? 'memory://', { extensions: { pg_trgm } })
+    const pglite = new PGlite(dataDir ?? 'memory://', {
+      extensions: { pg_trgm },
+      ...(snapshot && !dataDir ? { loadDataDir: snapshot } : {}),
+    })
     await pglite.waitReady
     const db = drizzlePglite(pglite, {
       schema,

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import pg from 'pg'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { closeDatabase, getDb, openDatabase, runMigrations } from '#db/client'
+import { closeDatabase, getDb, openDatabase } from '#db/client'
 import { withDatabase } from './global-setup'
 
 /**
@@ -13,8 +14,8 @@ export function useTestDatabase() {
   beforeAll(async () => {
     const target = inject('testDatabase')
     if (target.kind === 'pglite') {
-      await openDatabase({ pgliteDir: 'memory://' })
-      await runMigrations()
+      const pgliteSnapshot = new Blob([fs.readFileSync(target.snapshot)])
+      await openDatabase({ pgliteDir: 'memory://', pgliteSnapshot })
       return
     }
     const name = `panorama_t_${target.template.split('_').pop()}_${crypto.randomBytes(4).toString('hex')}`

@@ -1,14 +1,19 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 import pg from 'pg'
-import { closeDatabase, openDatabase, runMigrations } from '../../db/client'
+import { closeDatabase, getHandle, openDatabase, runMigrations } from '../../db/client'
 
 /**
  * Picks the database the integration tests run on:
  *  1. TEST_DATABASE_URL (a real Postgres; .ci/run sets it to the machine's server), else
  *  2. a Postgres started with testcontainers where a Docker engine answers, else
  *  3. PGlite in memory, one per test file.
- * On Postgres, migrations are applied once to a template database; every test file then gets its
- * own copy (CREATE DATABASE … TEMPLATE), so files run in parallel without seeing each other's rows.
+ * Either way the migrations run once, here: on Postgres to a template database that every test file
+ * copies (CREATE DATABASE … TEMPLATE), so files run in parallel without seeing each other's rows; on
+ * PGlite to an in-memory database dumped to a file that every test file loads (its own copy, without
+ * initdb and migrations: about 0.6 s a file instead of 4 s).
  */
 export default async function setup(project: TestProject) {
   let url = process.env.TEST_DATABASE_URL
@@ -21,8 +26,9 @@ export default async function setup(project: TestProject) {
     }
   }
   if (!url) {
-    project.provide('testDatabase', { kind: 'pglite' })
-    return
+    const snapshot = await migratedPgliteSnapshot()
+    project.provide('testDatabase', { kind: 'pglite', snapshot })
+    return () => fs.rmSync(path.dirname(snapshot), { recursive: true, force: true })
   }
   const template = `panorama_tpl_${process.pid}`
   const admin = new pg.Client({ connectionString: url })
@@ -43,6 +49,17 @@ export default async function setup(project: TestProject) {
     await admin.end()
     await stopContainer?.()
   }
+}
+
+/** An in-memory PGlite with every migration applied, as a data-folder tarball in a temporary file. */
+async function migratedPgliteSnapshot() {
+  await openDatabase({ pgliteDir: 'memory://' })
+  await runMigrations()
+  const tarball = await getHandle().pglite!.dumpDataDir('none')
+  await closeDatabase()
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'panorama-pglite-')), 'migrated.tar')
+  fs.writeFileSync(file, Buffer.from(await tarball.arrayBuffer()))
+  return file
 }
 
 export function withDatabase(url: string, database: string) {
@@ -70,6 +87,6 @@ async function startContainer(): Promise<{ url: string; stop: () => Promise<unkn
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    testDatabase: { kind: 'pglite' } | { kind: 'postgres'; url: string; template: string }
+    testDatabase: { kind: 'pglite'; snapshot: string } | { kind: 'postgres'; url: string; template: string }
   }
 }
