@@ -6,7 +6,7 @@ import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure
 import { brands, emailOutbox, emailTemplates } from '#db/schema/index'
 import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
-import { startPollingWorker, type PollingWorker } from '#app/lib/polling-worker.server'
+import { startPollingWorker, type PollingWorker, type Scheduler } from '#app/lib/polling-worker.server'
 import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
 import { maskActionCodes } from './mask'
 import { sanitizeEmailHtml } from './sanitize.server'
@@ -556,9 +556,10 @@ export async function retryOutboxMessage(id: string, tx: Tx = getDb()): Promise<
 /**
  * Polls the outbox every 2 s while SMTP_URL is set (any number of instances may run one). A full
  * batch is followed at once by the next; batches never overlap; stop() waits for the one in flight
- * (lib/polling-worker.server.ts), then closes the SMTP connection.
+ * (lib/polling-worker.server.ts), then closes the SMTP connection. `timers` is the scheduler (tests
+ * pass one that shows whether a round is still planned).
  */
-export function startOutboxWorker(env: Env): PollingWorker {
+export function startOutboxWorker(env: Env, { timers }: { timers?: Scheduler } = {}): PollingWorker {
   if (!env.SMTP_URL) return { stop: async () => {} }
   const transport = createSmtpTransport(env.SMTP_URL)
   const workerId = defaultWorkerId()
@@ -567,6 +568,7 @@ export function startOutboxWorker(env: Env): PollingWorker {
     intervalMs: POLL_MS,
     firstDelayMs: 0,
     fields: { workerId },
+    timers,
     // During an outage the worker waits quietly: the outage is logged once, not per poll.
     when: () => isDatabaseOpen() && !isDatabaseDown(),
     onError: reportDatabaseFailure,

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { brands, emailOutbox } from '#db/schema/index'
 import { parseEnv } from '#app/config/env.server'
+import type { Scheduler } from '#app/lib/polling-worker.server'
 import {
   MAX_ATTEMPTS,
   backoffSeconds,
@@ -314,20 +315,37 @@ describe('startOutboxWorker', () => {
       template: 'verify_email',
       values: { link: 'http://x/bg' },
     })
-    const worker = startOutboxWorker(parseEnv({ ...process.env, SMTP_URL: catcher.url }))
+    // Real timers, counted: the worker acts only in the rounds it schedules.
+    const planned = new Set<() => void>()
+    const timers: Scheduler = (run, ms) => {
+      const timer = setTimeout(() => {
+        planned.delete(cancel)
+        run()
+      }, ms)
+      const cancel = () => {
+        clearTimeout(timer)
+        planned.delete(cancel)
+      }
+      planned.add(cancel)
+      return cancel
+    }
+    const worker = startOutboxWorker(parseEnv({ ...process.env, SMTP_URL: catcher.url }), { timers })
     try {
       const message = await catcher.waitFor((m) => m.envelopeTo.includes('bg@example.com'), 10_000)
       expect(message.subject).toBe('Please confirm your e-mail address')
+      // Between rounds the next one is planned.
+      await expect.poll(() => planned.size).toBe(1)
     } finally {
       await expect(worker.stop()).resolves.toBeUndefined()
     }
-    // Stopped: a message queued now stays queued.
+    // Stopped: no round is planned any more (rather than waiting a while to see), so a message
+    // queued now stays queued.
+    expect(planned.size).toBe(0)
     const { id } = await enqueueEmail(db(), {
       to: 'after@example.com',
       template: 'verify_email',
       values: { link: 'http://x/a' },
     })
-    await new Promise((resolve) => setTimeout(resolve, 2_500))
     expect((await row(id)).status).toBe('queued')
   })
 
