@@ -196,53 +196,68 @@ export async function expectFits(page: Page, label = new URL(page.url()).pathnam
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>
 
+/** How many addresses are measured at once: each mostly waits for its page to go quiet. */
+const NARROW_CHECKS_AT_ONCE = 4
+
 /**
  * Opens each address in a 360 × 740 window with the cookies the visit had, and measures it. Live
  * streams are cut (they would keep the page from going quiet) and nothing is posted: looking is all.
+ * A few pages are open at once (each in its own tab, the same measurement), in the order visited.
  */
 async function checkAtNarrowWidth(
   browser: Browser,
   baseURL: string,
   visits: Array<{ url: string; state: StorageState | null }>,
 ) {
-  const problems: string[] = []
-  const contexts = new Map<string, BrowserContext>()
-  try {
-    for (const { url, state } of visits) {
-      const key = JSON.stringify(state?.cookies.map((c) => [c.name, c.value]) ?? [])
-      let context = contexts.get(key)
-      if (!context) {
-        context = await browser.newContext({
+  const problems: Array<string | undefined> = visits.map(() => undefined)
+  const contexts = new Map<string, Promise<BrowserContext>>()
+  const contextFor = (state: StorageState | null) => {
+    const key = JSON.stringify(state?.cookies.map((c) => [c.name, c.value]) ?? [])
+    let context = contexts.get(key)
+    if (!context) {
+      context = (async () => {
+        const made = await browser.newContext({
           baseURL,
           viewport: NARROW_SCREEN,
           storageState: state ?? undefined,
         })
-        await context.route(
+        await made.route(
           (u) => u.pathname === '/api/events' || u.pathname === '/api/__session',
           (route) => route.abort(),
         )
-        await context.route('**/*', (route) =>
+        await made.route('**/*', (route) =>
           route.request().method() === 'GET' ? route.fallback() : route.abort(),
         )
-        contexts.set(key, context)
-      }
-      const page = await context.newPage()
-      try {
-        await page.goto(url)
-        await settle(page)
-        const fit = await measureFit(page)
-        if (fit.scrollWidth > fit.clientWidth)
-          problems.push(
-            `${new URL(url).pathname}${new URL(url).search}: ${fit.scrollWidth} px wide at ${fit.clientWidth} px (${fit.offenders.join('; ')})`,
-          )
-      } finally {
-        await page.close()
-      }
+        return made
+      })()
+      contexts.set(key, context)
     }
-  } finally {
-    for (const context of contexts.values()) await context.close()
+    return context
   }
-  return problems
+  const measure = async (index: number) => {
+    const { url, state } = visits[index]!
+    const page = await (await contextFor(state)).newPage()
+    try {
+      await page.goto(url)
+      await settle(page)
+      const fit = await measureFit(page)
+      if (fit.scrollWidth > fit.clientWidth)
+        problems[index] =
+          `${new URL(url).pathname}${new URL(url).search}: ${fit.scrollWidth} px wide at ${fit.clientWidth} px (${fit.offenders.join('; ')})`
+    } finally {
+      await page.close()
+    }
+  }
+  let next = 0
+  const lane = async () => {
+    while (next < visits.length) await measure(next++)
+  }
+  try {
+    await Promise.all(Array.from({ length: Math.min(NARROW_CHECKS_AT_ONCE, visits.length) }, lane))
+  } finally {
+    for (const context of contexts.values()) await (await context).close()
+  }
+  return problems.filter((problem) => problem !== undefined)
 }
 
 /**
