@@ -38,15 +38,12 @@ const LIST = '/admin/admin-management'
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user, session } = await requireUser(request, { roles: ROUTE_ROLES.admin })
   const viewer = { userId: user.id, sessionId: session.id }
-  const page = await loadAdminPage(params.uid, new URL(request.url).searchParams, viewer)
-  if (!page) notFound()
-  return page
+  return (await loadAdminPage(params.uid, new URL(request.url).searchParams, viewer)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, session, actor: audited, formData } = await requireAdminForm(request, context)
-  const admin = await getAdmin(params.uid)
-  if (!admin) notFound()
+  const admin = (await getAdmin(params.uid)) ?? notFound()
   // The invitation e-mail names the administrator who sent it.
   const actor = { ...audited, name: user.displayName || user.email }
   const done = toastReply(`${LIST}/${admin.id}`)

@@ -27,9 +27,7 @@ const LIST = '/admin/answer-management'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadResponsePage(params.responseId)
-  if (!page) notFound()
-  return page
+  return (await loadResponsePage(params.responseId)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

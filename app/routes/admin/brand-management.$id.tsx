@@ -28,15 +28,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   // "new" is not an id: brands are created on the list page.
   if (params.id === 'new') throw redirect(`${LIST}#new-brand`)
-  const page = await loadBrandPage(params.id, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadBrandPage(params.id, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
-  const brand = await getBrand(params.id)
-  if (!brand) notFound()
+  const brand = (await getBrand(params.id)) ?? notFound()
   return dispatchIntent(formData, {
     update: intent(
       BrandUpdateSchema,

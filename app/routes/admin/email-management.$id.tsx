@@ -45,9 +45,7 @@ const LIST = '/admin/email-management'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadTemplatePage(params.id, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadTemplatePage(params.id, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

@@ -25,8 +25,7 @@ const OUTBOX = '/admin/email-management?tab=outbox'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const message = await getOutboxMessage(params.messageId)
-  if (!message) notFound()
+  const message = (await getOutboxMessage(params.messageId)) ?? notFound()
   return { message }
 }
 

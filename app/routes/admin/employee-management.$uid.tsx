@@ -40,15 +40,12 @@ const LIST = '/admin/employee-management'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadEmployeePage(params.uid, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadEmployeePage(params.uid, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
-  const employee = await getEmployee(params.uid)
-  if (!employee) notFound()
+  const employee = (await getEmployee(params.uid)) ?? notFound()
   const page = `${LIST}/${employee.id}`
   // The form's hidden id must name this page's employee: a form from another tab cannot act here.
   const sameEmployee = formData.get('employeeId') === null || formData.get('employeeId') === employee.id

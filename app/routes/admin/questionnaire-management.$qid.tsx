@@ -30,15 +30,12 @@ const PATH = '/admin/questionnaire-management'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadQuestionnairePage(params.qid, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadQuestionnairePage(params.qid, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
-  const questionnaire = await Qn.getQuestionnaire(params.qid)
-  if (!questionnaire) notFound()
+  const questionnaire = (await Qn.getQuestionnaire(params.qid)) ?? notFound()
   const id = questionnaire.id
   const here = `${PATH}/${id}`
   const done = (title: string, description: string, anchor = '') =>

@@ -44,15 +44,12 @@ export const headers: Route.HeadersFunction = passRetryAfter
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadSchemePage(params.schemeId, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadSchemePage(params.schemeId, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
-  const scheme = await getSchemeHead(params.schemeId)
-  if (!scheme) notFound()
+  const scheme = (await getSchemeHead(params.schemeId)) ?? notFound()
   const id = scheme.id
   const back = schemePageHref(new URL(request.url), params.schemeId)
   const done = toastReply(back)
