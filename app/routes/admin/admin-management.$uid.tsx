@@ -1,6 +1,7 @@
 import type { Route } from './+types/admin-management.$uid'
-import { readFormData, unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { unreadableForm } from '#app/lib/form-data.server'
+import { refuse } from '#app/lib/outcome'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { loadAdminPage } from '#app/modules/administrator/admin-page.server'
 import {
   endAdminSessions,
@@ -18,10 +19,10 @@ import {
 } from '#app/modules/administrator/schemas'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm, toastReply } from './admin-action.server'
+import { ADMIN_HANDLE } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   {
@@ -37,85 +38,61 @@ const LIST = '/admin/admin-management'
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user, session } = await requireUser(request, { roles: ROUTE_ROLES.admin })
   const viewer = { userId: user.id, sessionId: session.id }
-  const page = await loadAdminPage(params.uid, new URL(request.url).searchParams, viewer)
-  if (!page) notFound()
-  return page
+  return (await loadAdminPage(params.uid, new URL(request.url).searchParams, viewer)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user, session } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const admin = await getAdmin(params.uid)
-  if (!admin) notFound()
-  const formData = await readFormData(request)
-  const actor = { id: user.id, ip: context.ip || null, name: user.displayName || user.email }
-  const here = `${LIST}/${admin.id}`
+  const { user, session, actor: audited, formData } = await requireAdminForm(request, context)
+  const admin = (await getAdmin(params.uid)) ?? notFound()
+  // The invitation e-mail names the administrator who sent it.
+  const actor = { ...audited, name: user.displayName || user.email }
+  const done = toastReply(`${LIST}/${admin.id}`)
   const who = admin.name || admin.email
   // Every form names the admin it acts on: a form from another admin's page is refused, not applied here.
   if (formData.get('adminId') !== admin.id) return unreadableForm()
-  const intent = formData.get('intent')
 
-  if (intent === 'disable' || intent === 'enable')
-    return submitIntent(
-      formData,
-      intent,
-      AdminStateSchema,
-      (input) => setAdminDisabled(actor, admin.id, input.intent === 'disable'),
-      ({ changed }, input) =>
-        redirectWithToast(
-          here,
-          !changed
-            ? { kind: 'info', title: 'Nothing changed', description: `${who} was already ${input.intent}d.` }
-            : input.intent === 'disable'
-              ? {
-                  kind: 'success',
-                  title: 'Administrator disabled',
-                  description: `${who} was signed out and can no longer sign in.`,
-                }
-              : { kind: 'success', title: 'Administrator enabled', description: `${who} can sign in again.` },
-        ),
-    )
+  const setState = intent(
+    AdminStateSchema,
+    (input) => setAdminDisabled(actor, admin.id, input.intent === 'disable'),
+    ({ changed }, input) =>
+      !changed
+        ? done('Nothing changed', `${who} was already ${input.intent}d.`, 'info')
+        : input.intent === 'disable'
+          ? done('Administrator disabled', `${who} was signed out and can no longer sign in.`)
+          : done('Administrator enabled', `${who} can sign in again.`),
+  )
+  const sessionsEnded = ({ ended }: { ended: number }) =>
+    ended
+      ? done(
+          ended === 1 ? 'Session ended' : `${ended} sessions ended`,
+          `${who} must sign in again on ${ended === 1 ? 'that device' : 'those devices'}.`,
+        )
+      : done('No session to end', 'It had already ended.', 'info')
+  // Your own current session is ended by signing out, not from this list.
+  const own = admin.id === user.id
 
-  if (intent === 'resend')
-    return submitIntent(
-      formData,
-      intent,
+  return dispatchIntent(formData, {
+    disable: setState,
+    enable: setState,
+    resend: intent(
       AdminResendSchema,
       () => resendAdminInvite(actor, admin.id),
-      ({ email }) =>
-        redirectWithToast(here, {
-          kind: 'success',
-          title: 'Invitation sent again',
-          description: `A new link went to ${email}.`,
-        }),
-    )
-
-  if (intent === 'end-session' || intent === 'end-sessions') {
-    const own = admin.id === user.id
-    return submitIntent(
-      formData,
-      intent,
-      intent === 'end-session' ? EndSessionSchema : EndSessionsSchema,
-      (input) =>
-        // Your own current session is ended by signing out, not from this list.
-        own && (!('sessionId' in input) || input.sessionId === session.id)
-          ? intent === 'end-sessions'
-            ? endOtherAdminSessions(actor, admin.id, session.id)
-            : Promise.resolve({
-                ok: false as const,
-                formErrors: ['This is the session you are using now. Sign out instead.'],
-              })
-          : endAdminSessions(actor, admin.id, 'sessionId' in input ? input.sessionId : undefined),
-      ({ ended }) =>
-        redirectWithToast(here, {
-          kind: ended ? 'success' : 'info',
-          title: ended ? (ended === 1 ? 'Session ended' : `${ended} sessions ended`) : 'No session to end',
-          description: ended
-            ? `${who} must sign in again on ${ended === 1 ? 'that device' : 'those devices'}.`
-            : 'It had already ended.',
-        }),
-    )
-  }
-  return unreadableForm()
+      ({ email }) => done('Invitation sent again', `A new link went to ${email}.`),
+    ),
+    'end-session': intent(
+      EndSessionSchema,
+      ({ sessionId }) =>
+        own && sessionId === session.id
+          ? Promise.resolve(refuse('This is the session you are using now. Sign out instead.'))
+          : endAdminSessions(actor, admin.id, sessionId),
+      sessionsEnded,
+    ),
+    'end-sessions': intent(
+      EndSessionsSchema,
+      () => (own ? endOtherAdminSessions(actor, admin.id, session.id) : endAdminSessions(actor, admin.id)),
+      sessionsEnded,
+    ),
+  })
 }
 
 export default function AdminDetail({ loaderData, actionData }: Route.ComponentProps) {

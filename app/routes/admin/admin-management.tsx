@@ -3,8 +3,7 @@ import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
 import { Notices, PageHeader } from '#app/components/page-kit'
 import { Card } from '#app/components/card'
-import { readFormData, unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { inviteAdmin } from '#app/modules/administrator/administrator.server'
 import { loadAdminList } from '#app/modules/administrator/administrator-list.server'
 import { InviteAdminForm } from '#app/modules/administrator/components/admin-forms'
@@ -13,11 +12,12 @@ import { AdminInviteSchema, parseAdminListQuery } from '#app/modules/administrat
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'Administrators · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('Administrators')
 
 const PATH = '/admin/admin-management'
 
@@ -28,14 +28,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const formData = await readFormData(request)
-  const actor = { id: user.id, ip: context.ip || null, name: user.displayName || user.email }
-  const intent = formData.get('intent')
-  if (intent === 'invite')
-    return submitIntent(
-      formData,
-      intent,
+  const { user, actor: audited, formData } = await requireAdminForm(request, context)
+  // The invitation e-mail names the administrator who sent it.
+  const actor = { ...audited, name: user.displayName || user.email }
+  return dispatchIntent(formData, {
+    invite: intent(
       AdminInviteSchema,
       (input) => inviteAdmin(actor, input),
       (_, input) =>
@@ -44,8 +41,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           title: 'Invitation sent',
           description: `${input.name} will get an e-mail at ${input.email} to choose their password.`,
         }),
-    )
-  return unreadableForm()
+    ),
+  })
 }
 
 export default function AdminManagement({ loaderData, actionData }: Route.ComponentProps) {

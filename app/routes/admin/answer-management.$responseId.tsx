@@ -1,7 +1,6 @@
 import { data } from 'react-router'
 import type { Route } from './+types/answer-management.$responseId'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { ResponsePage } from '#app/modules/response/components/response-page'
@@ -9,17 +8,15 @@ import { loadResponsePage } from '#app/modules/response/response-page.server'
 import { getResponseView, reopenResponse, revealRespondent } from '#app/modules/response/response.server'
 import { ReopenSchema, RevealSchema } from '#app/modules/response/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  {
-    title: loaderData
-      ? `Response about ${loaderData.view.header.subjectName} · Answer management · Panorama admin`
-      : 'Response · Panorama admin',
-  },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  adminTitle(
+    loaderData ? `Response about ${loaderData.view.header.subjectName} · Answer management` : 'Response',
+  )
 
 const LIST = '/admin/answer-management'
 
@@ -30,32 +27,26 @@ const LIST = '/admin/answer-management'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadResponsePage(params.responseId)
-  if (!page) notFound()
-  return page
+  return (await loadResponsePage(params.responseId)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
+  const { actor, formData } = await requireAdminForm(request, context)
   // An unknown response is the not-found page for every post, like the page itself.
   if (!(await getResponseView(params.responseId))) notFound()
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
-  const intent = formData.get('intent')
-  if (intent === 'reveal')
-    return submitIntent(
-      formData,
-      intent,
+  return dispatchIntent(formData, {
+    reveal: intent(
       RevealSchema,
       ({ reason }) => revealRespondent(actor, params.responseId, reason),
       // Shown in this reply only: the page's own data never holds it.
-      (revealed) => data({ intent, result: { status: 'success' as const, initialValue: null }, revealed }),
-    )
-  if (intent === 'reopen')
-    return submitIntent(
-      formData,
-      intent,
+      (revealed) =>
+        data({
+          intent: 'reveal' as const,
+          result: { status: 'success' as const, initialValue: null },
+          revealed,
+        }),
+    ),
+    reopen: intent(
       ReopenSchema,
       ({ reason }) => reopenResponse(actor, params.responseId, reason),
       ({ subjectName }) =>
@@ -65,8 +56,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           // The server found the respondent's address itself: the admin is not told who it is.
           description: `The respondent was told by e-mail, with your reason, and can change their answers about ${subjectName}.`,
         }),
-    )
-  return unreadableForm()
+    ),
+  })
 }
 
 export default function AnswerManagementResponse({ loaderData, actionData }: Route.ComponentProps) {

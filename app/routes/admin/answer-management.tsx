@@ -3,19 +3,19 @@ import type { Route } from './+types/answer-management'
 import { useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
 import { Notices, PageHeader } from '#app/components/page-kit'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadResponseList } from '#app/modules/response/response-list.server'
 import { authoriseIdentityExport } from '#app/modules/response/export.server'
 import { ExportForm, ResponseList } from '#app/modules/response/components/response-list'
 import { ExportIdentitiesSchema, parseResponseFilters } from '#app/modules/response/schemas'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'Answer management · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('Answer management')
 
 const PATH = '/admin/answer-management'
 
@@ -36,19 +36,14 @@ export async function loader({ request }: Route.LoaderArgs) {
  * with a short-lived grant. Reopen lives on a response's page.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const intent = formData.get('intent')
-  if (intent === 'export-identities')
-    return submitIntent(
-      formData,
-      intent,
+  const { actor, formData } = await requireAdminForm(request, context)
+  return dispatchIntent(formData, {
+    'export-identities': intent(
       ExportIdentitiesSchema,
-      (value) => authoriseIdentityExport({ id: user.id, ip: context.ip || null }, value),
+      (value) => authoriseIdentityExport(actor, value),
       ({ href }) => redirect(href),
-    )
-  return unreadableForm()
+    ),
+  })
 }
 
 export default function AnswerManagement({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,6 @@
 import { redirect } from 'react-router'
 import type { Route } from './+types/brand-management.$id'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { refuseField } from '#app/lib/outcome'
 import { loadBrandPage } from '#app/modules/brand/brand-page.server'
 import { BrandPage } from '#app/modules/brand/components/brand-page'
@@ -11,17 +10,13 @@ import { deleteBrand, getBrand, updateBrand } from '#app/modules/brand/brand.ser
 import { BrandDeleteSchema, BrandUpdateSchema } from '#app/modules/brand/schemas'
 import { readImageUpload } from '#app/modules/file/file.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm, savedToast } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  {
-    title: loaderData
-      ? `${loaderData.brand.name} · Brand management · Panorama admin`
-      : 'Brand · Panorama admin',
-  },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  adminTitle(loaderData ? `${loaderData.brand.name} · Brand management` : 'Brand')
 
 const LIST = '/admin/brand-management'
 
@@ -33,24 +28,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   // "new" is not an id: brands are created on the list page.
   if (params.id === 'new') throw redirect(`${LIST}#new-brand`)
-  const page = await loadBrandPage(params.id, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadBrandPage(params.id, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const brand = await getBrand(params.id)
-  if (!brand) notFound()
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
-  const intent = formData.get('intent')
-
-  if (intent === 'update')
-    return submitIntent(
-      formData,
-      intent,
+  const { actor, formData } = await requireAdminForm(request, context)
+  const brand = (await getBrand(params.id)) ?? notFound()
+  return dispatchIntent(formData, {
+    update: intent(
       BrandUpdateSchema,
       async ({ intent: _intent, logo: _logo, removeLogo, ...fields }) => {
         const upload = await readImageUpload(formData.get('logo'))
@@ -62,18 +47,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         })
       },
       ({ changed }, { name }) =>
-        redirectWithToast(
-          `${LIST}/${brand.id}`,
-          changed.length
-            ? { kind: 'success', title: 'Brand saved', description: `“${name}” was updated.` }
-            : { kind: 'info', title: 'Nothing to save', description: 'The brand already had those details.' },
-        ),
-    )
-
-  if (intent === 'delete')
-    return submitIntent(
-      formData,
-      intent,
+        redirectWithToast(`${LIST}/${brand.id}`, savedToast(changed, 'brand', `“${name}” was updated.`)),
+    ),
+    delete: intent(
       BrandDeleteSchema,
       () => deleteBrand(actor, brand.id),
       ({ name }) =>
@@ -82,9 +58,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           title: 'Brand deleted',
           description: `“${name}” was deleted.`,
         }),
-    )
-
-  return unreadableForm()
+    ),
+  })
 }
 
 export default function BrandDetail({ loaderData, actionData }: Route.ComponentProps) {

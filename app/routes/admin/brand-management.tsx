@@ -3,8 +3,7 @@ import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
 import { Notices, PageHeader } from '#app/components/page-kit'
 import { Card } from '#app/components/card'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { possessive } from '#app/lib/words'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -14,11 +13,12 @@ import { BrandList } from '#app/modules/brand/components/brand-list'
 import { CreateBrandForm } from '#app/modules/brand/components/brand-forms'
 import { BrandCreateSchema, parseBrandListQuery } from '#app/modules/brand/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'Brand management · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('Brand management')
 
 const PATH = '/admin/brand-management'
 
@@ -33,22 +33,19 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const formData = await request.formData().catch(() => null)
-  if (!formData || formData.get('intent') !== 'create') return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
-  return submitIntent(
-    formData,
-    'create',
-    BrandCreateSchema,
-    ({ intent: _intent, ...input }) => createBrand(actor, input),
-    ({ id }, input) =>
-      redirectWithToast(`${PATH}/${id}`, {
-        kind: 'success',
-        title: 'Brand created',
-        description: `Add ${possessive(input.name)} logo and contact links here, or keep the defaults.`,
-      }),
-  )
+  const { actor, formData } = await requireAdminForm(request, context)
+  return dispatchIntent(formData, {
+    create: intent(
+      BrandCreateSchema,
+      ({ intent: _intent, ...input }) => createBrand(actor, input),
+      ({ id }, input) =>
+        redirectWithToast(`${PATH}/${id}`, {
+          kind: 'success',
+          title: 'Brand created',
+          description: `Add ${possessive(input.name)} logo and contact links here, or keep the defaults.`,
+        }),
+    ),
+  })
 }
 
 export default function BrandManagement({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,9 +2,8 @@ import type { Route } from './+types/company-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { formErrorsOf, resultFor } from '#app/components/form-kit'
 import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
-import { unreadableForm } from '#app/lib/form-data.server'
 import { listHref as listHrefOf } from '#app/lib/list-page.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { createCompany, deleteCompany, updateCompany } from '#app/modules/company/company.server'
@@ -17,11 +16,12 @@ import {
   parseCompanyListQuery,
 } from '#app/modules/company/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm, savedToast, toastReply } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'Company management · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('Company management')
 
 const PATH = '/admin/company-management'
 
@@ -37,64 +37,29 @@ export async function loader({ request }: Route.LoaderArgs) {
   return await loadCompanyList(query, { edit: searchParams.get('edit'), delete: searchParams.get('delete') })
 }
 
-const listHref = (request: Request) => listHrefOf(request, PATH, ['edit', 'delete'])
-
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  // A body that is not a form (JSON, a broken multipart) is a 400 like any other bad input.
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
-  const intent = formData.get('intent')
-
-  if (intent === 'create')
-    return submitIntent(
-      formData,
-      intent,
+  const { actor, formData } = await requireAdminForm(request, context)
+  // Back to the list as it was (search, sort, page), without the edit or delete state.
+  const back = listHrefOf(request, PATH, ['edit', 'delete'])
+  const done = toastReply(back)
+  return dispatchIntent(formData, {
+    create: intent(
       CompanyCreateSchema,
       (input) => createCompany(actor, input),
-      (_, input) =>
-        redirectWithToast(listHref(request), {
-          kind: 'success',
-          title: 'Company created',
-          description: `“${input.name}” was added.`,
-        }),
-    )
-
-  if (intent === 'update')
-    return submitIntent(
-      formData,
-      intent,
+      (_, input) => done('Company created', `“${input.name}” was added.`),
+    ),
+    update: intent(
       CompanyUpdateSchema,
       ({ companyId, ...input }) => updateCompany(actor, companyId, input),
       ({ changed }, input) =>
-        redirectWithToast(
-          listHref(request),
-          changed.length
-            ? { kind: 'success', title: 'Company saved', description: `“${input.name}” was updated.` }
-            : {
-                kind: 'info',
-                title: 'Nothing to save',
-                description: 'The company already had those details.',
-              },
-        ),
-    )
-
-  if (intent === 'delete')
-    return submitIntent(
-      formData,
-      intent,
+        redirectWithToast(back, savedToast(changed, 'company', `“${input.name}” was updated.`)),
+    ),
+    delete: intent(
       CompanyDeleteSchema,
       ({ companyId }) => deleteCompany(actor, companyId),
-      ({ name }) =>
-        redirectWithToast(listHref(request), {
-          kind: 'success',
-          title: 'Company deleted',
-          description: `“${name}” was deleted.`,
-        }),
-    )
-
-  return unreadableForm()
+      ({ name }) => done('Company deleted', `“${name}” was deleted.`),
+    ),
+  })
 }
 
 export default function CompanyManagement({ loaderData, actionData }: Route.ComponentProps) {

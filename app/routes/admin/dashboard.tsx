@@ -20,11 +20,11 @@ import {
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { emailDeliveryConfigured } from '#app/modules/email/outbox.server'
-import type { RouteHandle } from '#app/root'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'Dashboard · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('Dashboard')
 
 /**
  * The admin's start page: counts, the running programmes with their progress, recent activity,

@@ -1,8 +1,7 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/email-management.$id'
 import { possessive } from '#app/lib/words'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { formErrorsOf, resultFor } from '#app/components/form-kit'
 import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
@@ -25,18 +24,17 @@ import {
   templateSchema,
   TestSendSchema,
 } from '#app/modules/email/schemas'
-import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm, toastReply } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  {
-    title: loaderData
-      ? `${TEMPLATE_LABELS[loaderData.editor.key]}${loaderData.editor.brand ? ` · ${loaderData.editor.brand.name}` : ''} · E-mail · Panorama admin`
-      : 'E-mail template · Panorama admin',
-  },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  adminTitle(
+    loaderData
+      ? `${TEMPLATE_LABELS[loaderData.editor.key]}${loaderData.editor.brand ? ` · ${loaderData.editor.brand.name}` : ''} · E-mail`
+      : 'E-mail template',
+  )
 
 const LIST = '/admin/email-management'
 
@@ -47,84 +45,60 @@ const LIST = '/admin/email-management'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadTemplatePage(params.id, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadTemplatePage(params.id, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
+  const { actor, formData } = await requireAdminForm(request, context)
   const target = parseTemplateId(params.id)
   if (!target) notFound()
   const { key, brandId } = target
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
-  const here = `${LIST}/${params.id}`
   const label = TEMPLATE_LABELS[key]
-  const intent = formData.get('intent')
-
-  if (intent === 'save')
-    return submitIntent(
-      formData,
-      intent,
+  const done = toastReply(`${LIST}/${params.id}`)
+  return dispatchIntent(formData, {
+    save: intent(
       templateSchema(key),
       ({ intent: _intent, ...input }) => saveTemplate(actor, key, brandId, input),
       ({ created, cleaned }) =>
-        redirectWithToast(here, {
-          kind: cleaned ? 'info' : 'success',
-          title: created ? 'Own wording created' : 'Template saved',
-          description: cleaned
+        done(
+          created ? 'Own wording created' : 'Template saved',
+          cleaned
             ? `“${label}” was saved. Some HTML that e-mail cannot safely carry was removed: check the preview.`
             : `“${label}” is used for the next message sent.`,
-        }),
-    )
-
-  if (intent === 'test')
-    return submitIntent(
-      formData,
-      intent,
+          cleaned ? 'info' : 'success',
+        ),
+    ),
+    test: intent(
       TestSendSchema,
       () => sendTestEmail(actor, key, brandId),
-      ({ to }) =>
-        redirectWithToast(here, {
-          kind: 'success',
-          title: 'Test queued',
-          description: `A test of “${label}” with sample values is on its way to ${to}.`,
-        }),
-    )
-
-  if (intent === 'restore')
-    return submitIntent(
-      formData,
-      intent,
+      ({ to }) => done('Test queued', `A test of “${label}” with sample values is on its way to ${to}.`),
+    ),
+    restore: intent(
       RestoreSchema,
       () => restoreDefault(actor, key, brandId),
       () =>
-        redirectWithToast(here, {
-          kind: 'success',
-          title: 'Default restored',
-          description: brandId
+        done(
+          'Default restored',
+          brandId
             ? `This brand’s own wording of “${label}” was deleted: it uses the default again.`
             : `The default wording of “${label}” is back to the text Panorama ships with.`,
-        }),
-    )
-
-  if (intent === 'override' && brandId)
-    return submitIntent(
-      formData,
-      intent,
-      OverrideSchema,
-      () => createOverride(actor, key, brandId),
-      () =>
-        redirectWithToast(here, {
-          kind: 'success',
-          title: 'Own wording created',
-          description: `This brand now has its own copy of “${label}”, starting from the default.`,
-        }),
-    )
-
-  return unreadableForm()
+        ),
+    ),
+    // Only a brand's wording can be its own copy of the default.
+    ...(brandId
+      ? {
+          override: intent(
+            OverrideSchema,
+            () => createOverride(actor, key, brandId),
+            () =>
+              done(
+                'Own wording created',
+                `This brand now has its own copy of “${label}”, starting from the default.`,
+              ),
+          ),
+        }
+      : {}),
+  })
 }
 
 export default function EmailTemplatePage({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,6 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/email-management.outbox.$messageId'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { formErrorsOf, resultFor } from '#app/components/form-kit'
 import { PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
@@ -10,12 +9,12 @@ import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { OutboxMessageView } from '#app/modules/email/components/outbox-message'
 import { getOutboxMessage, retryMessage } from '#app/modules/email/template-editing.server'
 import { RetrySchema } from '#app/modules/email/schemas'
-import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm, toastReply } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'E-mail message · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('E-mail message')
 
 const OUTBOX = '/admin/email-management?tab=outbox'
 
@@ -26,28 +25,21 @@ const OUTBOX = '/admin/email-management?tab=outbox'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const message = await getOutboxMessage(params.messageId)
-  if (!message) notFound()
+  const message = (await getOutboxMessage(params.messageId)) ?? notFound()
   return { message }
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const formData = await request.formData().catch(() => null)
-  if (!formData || formData.get('intent') !== 'retry') return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
-  return submitIntent(
-    formData,
-    'retry',
-    RetrySchema,
-    () => retryMessage(actor, params.messageId),
-    ({ recipient }) =>
-      redirectWithToast(`/admin/email-management/outbox/${params.messageId}`, {
-        kind: 'success',
-        title: 'Message queued again',
-        description: `The message to ${recipient} will be sent in a moment.`,
-      }),
-  )
+  const { actor, formData } = await requireAdminForm(request, context)
+  const done = toastReply(`/admin/email-management/outbox/${params.messageId}`)
+  return dispatchIntent(formData, {
+    retry: intent(
+      RetrySchema,
+      () => retryMessage(actor, params.messageId),
+      ({ recipient }) =>
+        done('Message queued again', `The message to ${recipient} will be sent in a moment.`),
+    ),
+  })
 }
 
 export default function OutboxMessagePage({ loaderData, actionData }: Route.ComponentProps) {

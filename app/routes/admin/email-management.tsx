@@ -9,11 +9,11 @@ import { OutboxList } from '#app/modules/email/components/outbox-list'
 import { TemplateList } from '#app/modules/email/components/template-list'
 import { loadEmailPage } from '#app/modules/email/email-list.server'
 import { parseEmailListQuery } from '#app/modules/email/schemas'
-import type { RouteHandle } from '#app/root'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'E-mail management · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('E-mail management')
 
 /**
  * E-mail management: two tabs in the URL. Templates (the default view): every e-mail the product

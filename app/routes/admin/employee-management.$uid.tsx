@@ -1,6 +1,6 @@
 import type { Route } from './+types/employee-management.$uid'
 import { unreadableForm } from '#app/lib/form-data.server'
-import { dispatchIntent, intent } from '#app/lib/reply.server'
+import { dispatchIntent, intent, passRetryAfter } from '#app/lib/reply.server'
 import { possessive } from '#app/lib/words'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -20,23 +20,16 @@ import {
   EmployeeUpdateSchema,
 } from '#app/modules/employee/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm, savedToast } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  {
-    title: loaderData
-      ? `${loaderData.employee.name || loaderData.employee.email} · Employees · Panorama admin`
-      : 'Employee · Panorama admin',
-  },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  adminTitle(loaderData ? `${loaderData.employee.name || loaderData.employee.email} · Employees` : 'Employee')
 
-// React Router keeps an action's headers only when the route passes them on: a 429's Retry-After.
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : new Headers()
-}
+// A 429's Retry-After reaches the browser only when the route passes it on.
+export const headers: Route.HeadersFunction = passRetryAfter
 
 const LIST = '/admin/employee-management'
 
@@ -47,18 +40,12 @@ const LIST = '/admin/employee-management'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadEmployeePage(params.uid, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadEmployeePage(params.uid, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const employee = await getEmployee(params.uid)
-  if (!employee) notFound()
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
+  const { actor, formData } = await requireAdminForm(request, context)
+  const employee = (await getEmployee(params.uid)) ?? notFound()
   const page = `${LIST}/${employee.id}`
   // The form's hidden id must name this page's employee: a form from another tab cannot act here.
   const sameEmployee = formData.get('employeeId') === null || formData.get('employeeId') === employee.id
@@ -70,17 +57,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ({ changed }, input) =>
         redirectWithToast(
           page,
-          changed.length
-            ? {
-                kind: 'success',
-                title: 'Employee saved',
-                description: `${possessive(input.name)} details were updated.`,
-              }
-            : {
-                kind: 'info',
-                title: 'Nothing to save',
-                description: 'The employee already had those details.',
-              },
+          savedToast(changed, 'employee', `${possessive(input.name)} details were updated.`),
         ),
     ),
     disable: intent(

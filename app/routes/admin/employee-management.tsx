@@ -4,10 +4,10 @@ import type { Route } from './+types/employee-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
 import { Notices, PageHeader } from '#app/components/page-kit'
-import { unreadableForm } from '#app/lib/form-data.server'
+import { readFormData } from '#app/lib/form-data.server'
 import { listHref as listHrefOf } from '#app/lib/list-page.server'
 import type { Refusal } from '#app/lib/outcome'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { AddEmployees, EmployeeList } from '#app/modules/employee/components/employee-list'
@@ -28,12 +28,13 @@ import {
 } from '#app/modules/employee/import-schemas'
 import { EmployeeCreateSchema, parseEmployeeListQuery } from '#app/modules/employee/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
 import { plural as count } from '#app/lib/words'
+import { requireAdminActor } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'Employee management · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('Employee management')
 
 const PATH = '/admin/employee-management'
 
@@ -67,8 +68,7 @@ function replyUploadRefused(refusal: Refusal) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const actor = { id: user.id, ip: context.ip || null }
+  const { actor } = await requireAdminActor(request, context)
 
   // The CSV upload is the one multipart form: its body is read as a stream, never whole.
   if (/^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) {
@@ -82,15 +82,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
   }
 
-  // A body that is not a form (JSON, a broken multipart) is a 400 like any other bad input.
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const intent = formData.get('intent')
-
-  if (intent === 'create')
-    return submitIntent(
-      formData,
-      intent,
+  return dispatchIntent(await readFormData(request), {
+    create: intent(
       EmployeeCreateSchema,
       (input) => createEmployee(actor, input),
       ({ id, promoted }, input) =>
@@ -101,12 +94,8 @@ export async function action({ request, context }: Route.ActionArgs) {
             ? `${input.name} had given feedback as a colleague; their account is now an employee’s.`
             : `${input.name} was added. They get their activation e-mail when their scheme is launched.`,
         }),
-    )
-
-  if (intent === 'import')
-    return submitIntent(
-      formData,
-      intent,
+    ),
+    import: intent(
       ImportRunSchema,
       ({ importId, schemeId, updateNames }) => runImport(actor, importId, schemeId, { updateNames }),
       (summary, { importId }) =>
@@ -117,12 +106,8 @@ export async function action({ request, context }: Route.ActionArgs) {
             `${count(summary.created, 'created', 'created')}, ${count(summary.updated, 'updated', 'updated')}, ` +
             `${count(summary.unchanged, 'unchanged', 'unchanged')}, ${count(summary.skipped, 'skipped', 'skipped')}.`,
         }),
-    )
-
-  if (intent === 'discard')
-    return submitIntent(
-      formData,
-      intent,
+    ),
+    discard: intent(
       ImportDiscardSchema,
       ({ importId }) => discardPreview(actor, importId),
       ({ fileName }) =>
@@ -131,9 +116,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           title: 'File discarded',
           description: `Nothing from “${fileName}” was imported.`,
         }),
-    )
-
-  return unreadableForm()
+    ),
+  })
 }
 
 export default function EmployeeManagement({ loaderData, actionData }: Route.ComponentProps) {

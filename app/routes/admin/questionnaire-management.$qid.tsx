@@ -1,5 +1,4 @@
 import type { Route } from './+types/questionnaire-management.$qid'
-import { unreadableForm } from '#app/lib/form-data.server'
 import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -8,18 +7,18 @@ import { QuestionnaireBuilder } from '#app/modules/questionnaire/components/buil
 import * as Qn from '#app/modules/questionnaire/questionnaire.server'
 import * as S from '#app/modules/questionnaire/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
 import { plural as count } from '#app/lib/words'
+import { requireAdminForm } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  {
-    title: loaderData
-      ? `${loaderData.questionnaire.title} (version ${loaderData.questionnaire.version}) · Questionnaires · Panorama admin`
-      : 'Questionnaire · Panorama admin',
-  },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  adminTitle(
+    loaderData
+      ? `${loaderData.questionnaire.title} (version ${loaderData.questionnaire.version}) · Questionnaires`
+      : 'Questionnaire',
+  )
 
 const PATH = '/admin/questionnaire-management'
 
@@ -31,18 +30,12 @@ const PATH = '/admin/questionnaire-management'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadQuestionnairePage(params.qid, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadQuestionnairePage(params.qid, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const questionnaire = await Qn.getQuestionnaire(params.qid)
-  if (!questionnaire) notFound()
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
+  const { actor, formData } = await requireAdminForm(request, context)
+  const questionnaire = (await Qn.getQuestionnaire(params.qid)) ?? notFound()
   const id = questionnaire.id
   const here = `${PATH}/${id}`
   const done = (title: string, description: string, anchor = '') =>

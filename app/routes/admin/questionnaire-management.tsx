@@ -5,8 +5,8 @@ import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { formErrorsOf, resultFor } from '#app/components/form-kit'
 import { Notices, PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { listHref } from '#app/lib/list-page.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { clipText, withoutControlCharacters } from '#app/lib/text-rules'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -31,11 +31,12 @@ import {
   QnDuplicateSchema,
 } from '#app/modules/questionnaire/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm, type AdminActor } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'Questionnaire management · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('Questionnaire management')
 
 const PATH = '/admin/questionnaire-management'
 
@@ -54,89 +55,72 @@ function importRefused(problems: string[]) {
   return data({ intent: 'import' as const, result }, { status: 400 })
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
-  const back = (request: Request) => {
-    const url = new URL(request.url)
-    for (const name of ['archive', 'index']) url.searchParams.delete(name)
-    return `${PATH}${url.search}`
+/** The import: one JSON file, read and checked, becomes a new draft; every problem goes back to the form. */
+async function importFile(actor: AdminActor, formData: FormData) {
+  const file = formData.getAll('file')
+  if (file.length !== 1 || !(file[0] instanceof File) || !file[0].size)
+    return importRefused([QN_MESSAGES.file])
+  const upload = file[0]
+  if (upload.size > IMPORT_MAX_BYTES)
+    return importRefused([
+      `The file is ${Math.ceil(upload.size / 1024)} kB: a questionnaire file can be at most ${IMPORT_MAX_BYTES / 1024} kB.`,
+    ])
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await upload.arrayBuffer())
+  } catch {
+    return importRefused(['The file is not UTF-8 text. Export a questionnaire to see the format.'])
   }
+  const read = readQuestionnaireFile(text)
+  if (!read.ok)
+    return importRefused([
+      `“${clipText(withoutControlCharacters(upload.name), 80)}” was not imported:`,
+      ...read.problems,
+    ])
+  const outcome = await importQuestionnaire(actor, read.content)
+  if (!outcome.ok) return importRefused(outcome.formErrors ?? [QN_MESSAGES.file])
+  return redirectWithToast(`${PATH}/${outcome.value.id}`, {
+    kind: 'success',
+    title: 'Questionnaire imported',
+    description: `“${outcome.value.title}” (${outcome.value.questions} questions) is a new draft.`,
+  })
+}
 
-  switch (formData.get('intent')) {
-    case 'create':
-      return submitIntent(
-        formData,
-        'create',
-        QnCreateSchema,
-        ({ title }) => createQuestionnaire(actor, title),
-        ({ id }, { title }) =>
-          redirectWithToast(`${PATH}/${id}`, {
-            kind: 'success',
-            title: 'Questionnaire created',
-            description: `“${title}” is a draft. Add its sections and questions.`,
-          }),
-      )
-    case 'duplicate':
-      return submitIntent(
-        formData,
-        'duplicate',
-        QnDuplicateSchema,
-        ({ questionnaireId }) => duplicateQuestionnaire(actor, questionnaireId),
-        ({ id, title }) =>
-          redirectWithToast(`${PATH}/${id}`, {
-            kind: 'success',
-            title: 'Questionnaire duplicated',
-            description: `“${title}” is a new draft.`,
-          }),
-      )
-    case 'archive':
-      return submitIntent(
-        formData,
-        'archive',
-        QnArchiveSchema,
-        ({ questionnaireId }) => archiveQuestionnaire(actor, questionnaireId),
-        ({ title }) =>
-          redirectWithToast(back(request), {
-            kind: 'success',
-            title: 'Questionnaire archived',
-            description: `“${title}” is archived: no new scheme can use it.`,
-          }),
-      )
-    case 'import': {
-      const file = formData.getAll('file')
-      if (file.length !== 1 || !(file[0] instanceof File) || !file[0].size)
-        return importRefused([QN_MESSAGES.file])
-      const upload = file[0]
-      if (upload.size > IMPORT_MAX_BYTES)
-        return importRefused([
-          `The file is ${Math.ceil(upload.size / 1024)} kB: a questionnaire file can be at most ${IMPORT_MAX_BYTES / 1024} kB.`,
-        ])
-      let text: string
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(await upload.arrayBuffer())
-      } catch {
-        return importRefused(['The file is not UTF-8 text. Export a questionnaire to see the format.'])
-      }
-      const read = readQuestionnaireFile(text)
-      if (!read.ok)
-        return importRefused([
-          `“${clipText(withoutControlCharacters(upload.name), 80)}” was not imported:`,
-          ...read.problems,
-        ])
-      const outcome = await importQuestionnaire(actor, read.content)
-      if (!outcome.ok) return importRefused(outcome.formErrors ?? [QN_MESSAGES.file])
-      return redirectWithToast(`${PATH}/${outcome.value.id}`, {
-        kind: 'success',
-        title: 'Questionnaire imported',
-        description: `“${outcome.value.title}” (${outcome.value.questions} questions) is a new draft.`,
-      })
-    }
-    default:
-      return unreadableForm()
-  }
+export async function action({ request, context }: Route.ActionArgs) {
+  const { actor, formData } = await requireAdminForm(request, context)
+  return dispatchIntent(formData, {
+    create: intent(
+      QnCreateSchema,
+      ({ title }) => createQuestionnaire(actor, title),
+      ({ id }, { title }) =>
+        redirectWithToast(`${PATH}/${id}`, {
+          kind: 'success',
+          title: 'Questionnaire created',
+          description: `“${title}” is a draft. Add its sections and questions.`,
+        }),
+    ),
+    duplicate: intent(
+      QnDuplicateSchema,
+      ({ questionnaireId }) => duplicateQuestionnaire(actor, questionnaireId),
+      ({ id, title }) =>
+        redirectWithToast(`${PATH}/${id}`, {
+          kind: 'success',
+          title: 'Questionnaire duplicated',
+          description: `“${title}” is a new draft.`,
+        }),
+    ),
+    archive: intent(
+      QnArchiveSchema,
+      ({ questionnaireId }) => archiveQuestionnaire(actor, questionnaireId),
+      ({ title }) =>
+        redirectWithToast(listHref(request, PATH, ['archive']), {
+          kind: 'success',
+          title: 'Questionnaire archived',
+          description: `“${title}” is archived: no new scheme can use it.`,
+        }),
+    ),
+    import: (formData) => importFile(actor, formData),
+  })
 }
 
 export default function QuestionnaireManagement({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,6 @@
 import type { Route } from './+types/scheme-management.$schemeId'
 import { formatDateTime } from '#app/lib/dates'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { dispatchIntent, intent } from '#app/lib/reply.server'
+import { dispatchIntent, intent, passRetryAfter } from '#app/lib/reply.server'
 import { plural, possessive } from '#app/lib/words'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -26,19 +25,16 @@ import {
   updateScheme,
 } from '#app/modules/scheme/scheme.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm, savedToast, toastReply } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData ? `${loaderData.scheme.name} · Schemes · Panorama admin` : 'Scheme · Panorama admin' },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  adminTitle(loaderData ? `${loaderData.scheme.name} · Schemes` : 'Scheme')
 
-// React Router keeps an action's headers only when the route passes them on: a 429's Retry-After.
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
-  const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : new Headers()
-}
+// A 429's Retry-After reaches the browser only when the route passes it on.
+export const headers: Route.HeadersFunction = passRetryAfter
 
 /**
  * One scheme: its details (edit with `?edit`), its lifecycle (launch, extend, close now, reopen:
@@ -48,31 +44,22 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const page = await loadSchemePage(params.schemeId, new URL(request.url).searchParams)
-  if (!page) notFound()
-  return page
+  return (await loadSchemePage(params.schemeId, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const scheme = await getSchemeHead(params.schemeId)
-  if (!scheme) notFound()
-  const formData = await request.formData().catch(() => null)
-  if (!formData) return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
+  const { actor, formData } = await requireAdminForm(request, context)
+  const scheme = (await getSchemeHead(params.schemeId)) ?? notFound()
   const id = scheme.id
   const back = schemePageHref(new URL(request.url), params.schemeId)
-  const done = (title: string, description: string, kind: 'success' | 'info' = 'success') =>
-    redirectWithToast(back, { kind, title, description })
+  const done = toastReply(back)
 
   return dispatchIntent(formData, {
     update: intent(
       S.SchemeUpdateSchema,
       (value) => updateScheme(actor, id, S.schemeInputOf(value)),
       ({ changed }, input) =>
-        changed.length
-          ? done('Scheme saved', `“${input.name}” was updated.`)
-          : done('Nothing to save', 'The scheme already had those details.', 'info'),
+        redirectWithToast(back, savedToast(changed, 'scheme', `“${input.name}” was updated.`)),
     ),
     launch: intent(
       S.SchemeLaunchSchema,

@@ -4,8 +4,7 @@ import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
 import { Notices, PageHeader } from '#app/components/page-kit'
 import { Card } from '#app/components/card'
-import { unreadableForm } from '#app/lib/form-data.server'
-import { submitIntent } from '#app/lib/reply.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { CreateSchemeForm } from '#app/modules/scheme/components/scheme-forms'
@@ -14,11 +13,12 @@ import { createScheme } from '#app/modules/scheme/scheme.server'
 import { loadSchemeList } from '#app/modules/scheme/scheme-list.server'
 import { parseSchemeListQuery, SchemeCreateSchema, schemeInputOf } from '#app/modules/scheme/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import type { RouteHandle } from '#app/root'
+import { requireAdminForm } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { layout: 'admin', transition: true }
+export const handle = ADMIN_HANDLE
 
-export const meta: Route.MetaFunction = () => [{ title: 'Scheme management · Panorama admin' }]
+export const meta: Route.MetaFunction = () => adminTitle('Scheme management')
 
 const PATH = '/admin/scheme-management'
 
@@ -33,22 +33,19 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const formData = await request.formData().catch(() => null)
-  if (!formData || formData.get('intent') !== 'create') return unreadableForm()
-  const actor = { id: user.id, ip: context.ip || null }
-  return submitIntent(
-    formData,
-    'create',
-    SchemeCreateSchema,
-    (value) => createScheme(actor, schemeInputOf(value)),
-    ({ id }, input) =>
-      redirectWithToast(`${PATH}/${id}`, {
-        kind: 'success',
-        title: 'Scheme created',
-        description: `“${input.name}” is a draft. Enrol its people, then launch it.`,
-      }),
-  )
+  const { actor, formData } = await requireAdminForm(request, context)
+  return dispatchIntent(formData, {
+    create: intent(
+      SchemeCreateSchema,
+      (value) => createScheme(actor, schemeInputOf(value)),
+      ({ id }, input) =>
+        redirectWithToast(`${PATH}/${id}`, {
+          kind: 'success',
+          title: 'Scheme created',
+          description: `“${input.name}” is a draft. Enrol its people, then launch it.`,
+        }),
+    ),
+  })
 }
 
 export default function SchemeManagement({ loaderData, actionData }: Route.ComponentProps) {
