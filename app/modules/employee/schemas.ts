@@ -1,12 +1,5 @@
-import {
-  idOrEmpty,
-  listQueryShape,
-  NAME_SORT_LABELS,
-  NAME_SORTS,
-  parseListQuery,
-  type NameSort,
-} from '#app/lib/list-query'
-import { singleLine } from '#app/lib/text-rules'
+import { idOrEmpty, nameListQueryShape, parseListQuery } from '#app/lib/list-query'
+import { EMAIL_MAX, emailField, requiredText } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 import { DISPLAY_NAME_MAX, phoneSchema } from '#app/modules/user/profile-schemas'
 
@@ -17,7 +10,7 @@ import { DISPLAY_NAME_MAX, phoneSchema } from '#app/modules/user/profile-schemas
  */
 
 export const EMPLOYEE_NAME_MAX = DISPLAY_NAME_MAX
-export const EMAIL_MAX = 254
+export { EMAIL_MAX }
 
 export const EMPLOYEE_MESSAGES = {
   nameRequired: 'Enter the employee’s name.',
@@ -45,29 +38,13 @@ export const EMPLOYEE_MESSAGES = {
 export const EMAIL_PATTERN_SQL =
   "^([A-Za-z0-9_'+-]+\\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\\.)+[A-Za-z]{2,}$"
 
-const name = z
-  .string({ error: EMPLOYEE_MESSAGES.nameRequired })
-  .check(
-    z.trim(),
-    z.minLength(1, EMPLOYEE_MESSAGES.nameRequired),
-    z.maxLength(EMPLOYEE_NAME_MAX, EMPLOYEE_MESSAGES.nameTooLong),
-    singleLine(),
-  )
+const name = requiredText(EMPLOYEE_MESSAGES.nameRequired, EMPLOYEE_MESSAGES.nameTooLong, EMPLOYEE_NAME_MAX)
 
-const email = z.pipe(
-  z.pipe(
-    z
-      .string({ error: EMPLOYEE_MESSAGES.emailRequired })
-      .check(
-        z.trim(),
-        z.minLength(1, EMPLOYEE_MESSAGES.emailRequired),
-        z.maxLength(EMAIL_MAX, EMPLOYEE_MESSAGES.emailTooLong),
-      ),
-    z.email(EMPLOYEE_MESSAGES.emailInvalid),
-  ),
-  // One account per address whatever its case (users.email is stored lower-case).
-  z.transform((v: string) => v.toLowerCase()),
-)
+const email = emailField({
+  required: EMPLOYEE_MESSAGES.emailRequired,
+  invalid: EMPLOYEE_MESSAGES.emailInvalid,
+  tooLong: EMPLOYEE_MESSAGES.emailTooLong,
+})
 
 // The profile page's rule: kept as written, runs of spaces collapsed; a blank field clears it.
 const phone = phoneSchema
@@ -107,9 +84,11 @@ export type EmployeeInput = {
 // ---------------------------------------------------------------------------------------------
 // The list's URL.
 
-export const EMPLOYEE_SORTS = NAME_SORTS
-export type EmployeeSort = NameSort
-export const EMPLOYEE_SORT_LABELS = NAME_SORT_LABELS
+export {
+  NAME_SORTS as EMPLOYEE_SORTS,
+  NAME_SORT_LABELS as EMPLOYEE_SORT_LABELS,
+  type NameSort as EmployeeSort,
+} from '#app/lib/list-query'
 
 /**
  * An employee's account state: invited (no password yet: they have not followed their activation
@@ -125,7 +104,7 @@ export const EMPLOYEE_STATE_LABELS: Record<EmployeeState, string> = {
 
 /** The list's URL: bad values fall back to defaults rather than failing the page. */
 export const EmployeeListQuerySchema = z.object({
-  ...listQueryShape(EMPLOYEE_SORTS, 'name-asc'),
+  ...nameListQueryShape,
   company: idOrEmpty,
   scheme: idOrEmpty,
   state: z.catch(z.union([z.enum(EMPLOYEE_STATES), z.literal('')]), ''),
