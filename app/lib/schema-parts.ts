@@ -3,7 +3,8 @@ import * as z from '#app/lib/zod'
 
 /**
  * The fields the modules' form schemas share (Zod Mini: app/lib/zod.ts), each with the form's own
- * words: a required text and an e-mail address. This file reaches the browser: no server imports.
+ * words: a required text and an e-mail address; and the states of an account the admin lists show.
+ * This file reaches the browser: no server imports.
  */
 
 /** The longest e-mail address the product takes (RFC 5321's path limit). */
@@ -27,3 +28,15 @@ export const emailField = (messages: { required: string; invalid: string; tooLon
     ),
     z.transform((v: string) => v.toLowerCase()),
   )
+
+/**
+ * A user account's state (an employee's or an administrator's): invited (no password yet: they have
+ * not followed their link), active (has a password) or disabled (cannot sign in; disabling wins).
+ * Each list offers them in its own order.
+ */
+export type AccountState = 'invited' | 'active' | 'disabled'
+export const ACCOUNT_STATE_LABELS: Record<AccountState, string> = {
+  invited: 'Invited',
+  active: 'Active',
+  disabled: 'Disabled',
+}

@@ -1,4 +1,4 @@
-import { emailField, requiredText } from '#app/lib/schema-parts'
+import { ACCOUNT_STATE_LABELS, emailField, requiredText, type AccountState } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 
 /** The admin-management forms' schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the actions. */
@@ -37,13 +37,9 @@ export const EndSessionSchema = z.object({
 })
 export const EndSessionsSchema = z.object({ intent: z.literal('end-sessions'), adminId })
 
-export const ADMIN_STATES = ['active', 'invited', 'disabled'] as const
+export const ADMIN_STATES = ['active', 'invited', 'disabled'] as const satisfies readonly AccountState[]
 export type AdminState = (typeof ADMIN_STATES)[number]
-export const ADMIN_STATE_LABELS: Record<AdminState, string> = {
-  active: 'Active',
-  invited: 'Invited',
-  disabled: 'Disabled',
-}
+export const ADMIN_STATE_LABELS: Record<AdminState, string> = ACCOUNT_STATE_LABELS
 
 /** The list's URL: searched by name, sorted by name or age; bad values fall back to defaults. */
 export {

@@ -1,5 +1,11 @@
 import { idOrEmpty, nameListQueryShape, parseListQuery } from '#app/lib/list-query'
-import { EMAIL_MAX, emailField, requiredText } from '#app/lib/schema-parts'
+import {
+  ACCOUNT_STATE_LABELS,
+  EMAIL_MAX,
+  emailField,
+  requiredText,
+  type AccountState,
+} from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 import { DISPLAY_NAME_MAX, phoneSchema } from '#app/modules/user/profile-schemas'
 
@@ -90,17 +96,10 @@ export {
   type NameSort as EmployeeSort,
 } from '#app/lib/list-query'
 
-/**
- * An employee's account state: invited (no password yet: they have not followed their activation
- * link), active (has a password) or disabled (cannot sign in; disabling wins over the other two).
- */
-export const EMPLOYEE_STATES = ['invited', 'active', 'disabled'] as const
+/** An employee's account state (AccountState): invited until they follow their activation link. */
+export const EMPLOYEE_STATES = ['invited', 'active', 'disabled'] as const satisfies readonly AccountState[]
 export type EmployeeState = (typeof EMPLOYEE_STATES)[number]
-export const EMPLOYEE_STATE_LABELS: Record<EmployeeState, string> = {
-  invited: 'Invited',
-  active: 'Active',
-  disabled: 'Disabled',
-}
+export const EMPLOYEE_STATE_LABELS: Record<EmployeeState, string> = ACCOUNT_STATE_LABELS
 
 /** The list's URL: bad values fall back to defaults rather than failing the page. */
 export const EmployeeListQuerySchema = z.object({
