@@ -57,8 +57,11 @@ export function parseListQuery<Schema extends z.ZodMiniType>(
   return schema.parse(Object.fromEntries(searchParams)) as z.output<Schema>
 }
 
+/** `q`, `after`, `before` and a sort by {@link NAME_SORTS}, A to Z unless the URL says otherwise. */
+export const nameListQueryShape = listQueryShape(NAME_SORTS, 'name-asc')
+
 /** The query of a list searched by name and sorted by {@link NAME_SORTS} alone (brands, companies, administrators). */
-export const NameListQuerySchema = z.object(listQueryShape(NAME_SORTS, 'name-asc'))
+export const NameListQuerySchema = z.object(nameListQueryShape)
 export type NameListQuery = z.output<typeof NameListQuerySchema>
 
 export function parseNameListQuery(searchParams: URLSearchParams): NameListQuery {

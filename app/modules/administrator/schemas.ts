@@ -1,4 +1,4 @@
-import { singleLine } from '#app/lib/text-rules'
+import { ACCOUNT_STATE_LABELS, emailField, requiredText, type AccountState } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 
 /** The admin-management forms' schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the actions. */
@@ -11,27 +11,16 @@ const adminId = z.uuid({
 
 export const AdminInviteSchema = z.object({
   intent: z.literal('invite'),
-  name: z
-    .string({ error: 'Enter the administrator’s name.' })
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter the administrator’s name.'),
-      z.maxLength(ADMIN_NAME_MAX, `The name must be ${ADMIN_NAME_MAX} characters or fewer.`),
-      singleLine(),
-    ),
-  email: z.pipe(
-    z.pipe(
-      z
-        .string({ error: 'Enter their e-mail address.' })
-        .check(
-          z.trim(),
-          z.minLength(1, 'Enter their e-mail address.'),
-          z.maxLength(254, 'That e-mail address is too long.'),
-        ),
-      z.email('Enter a valid e-mail address.'),
-    ),
-    z.transform((v: string) => v.toLowerCase()),
+  name: requiredText(
+    'Enter the administrator’s name.',
+    `The name must be ${ADMIN_NAME_MAX} characters or fewer.`,
+    ADMIN_NAME_MAX,
   ),
+  email: emailField({
+    required: 'Enter their e-mail address.',
+    invalid: 'Enter a valid e-mail address.',
+    tooLong: 'That e-mail address is too long.',
+  }),
 })
 export type AdminInviteInput = Pick<z.output<typeof AdminInviteSchema>, 'name' | 'email'>
 
@@ -48,13 +37,9 @@ export const EndSessionSchema = z.object({
 })
 export const EndSessionsSchema = z.object({ intent: z.literal('end-sessions'), adminId })
 
-export const ADMIN_STATES = ['active', 'invited', 'disabled'] as const
+export const ADMIN_STATES = ['active', 'invited', 'disabled'] as const satisfies readonly AccountState[]
 export type AdminState = (typeof ADMIN_STATES)[number]
-export const ADMIN_STATE_LABELS: Record<AdminState, string> = {
-  active: 'Active',
-  invited: 'Invited',
-  disabled: 'Disabled',
-}
+export const ADMIN_STATE_LABELS: Record<AdminState, string> = ACCOUNT_STATE_LABELS
 
 /** The list's URL: searched by name, sorted by name or age; bad values fall back to defaults. */
 export {

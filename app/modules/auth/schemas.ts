@@ -1,21 +1,13 @@
-import { singleLine } from '#app/lib/text-rules'
+import { emailField, requiredText } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 
 /** The sign-in, password and set-up forms' schemas (Zod Mini, shared with the browser: app/lib/zod.ts). */
 
-export const EmailSchema = z.pipe(
-  z.pipe(
-    z
-      .string({ error: 'Enter your e-mail address.' })
-      .check(
-        z.trim(),
-        z.minLength(1, 'Enter your e-mail address.'),
-        z.maxLength(254, 'That e-mail address is too long.'),
-      ),
-    z.email('Enter a valid e-mail address.'),
-  ),
-  z.transform((v: string) => v.toLowerCase()),
-)
+export const EmailSchema = emailField({
+  required: 'Enter your e-mail address.',
+  invalid: 'Enter a valid e-mail address.',
+  tooLong: 'That e-mail address is too long.',
+})
 
 export const SignInSchema = z.object({
   email: EmailSchema,
@@ -41,37 +33,30 @@ export function passwordSchema(minLength: number) {
     )
 }
 
-/** The repeated password must equal the first, reported on the repeat field. */
-function passwordsMatch() {
-  return z.refine<{ password: string; confirmPassword: string }>((v) => v.password === v.confirmPassword, {
+/** The repeated password must equal the first (`password`, or the form's `field`), reported on the repeat field. */
+export function passwordsMatch<Field extends string = 'password'>(field = 'password' as Field) {
+  return z.refine<Record<Field | 'confirmPassword', string>>((v) => v[field] === v.confirmPassword, {
     path: ['confirmPassword'],
     message: 'The passwords do not match.',
   })
 }
 
+/** A new password and its repeat; the object holding them checks `passwordsMatch()`. */
+const newPasswordFields = (minLength: number) => ({
+  password: passwordSchema(minLength),
+  confirmPassword: z.string({ error: 'Repeat the password.' }),
+})
+
 export function newPasswordSchema(minLength: number) {
-  return z
-    .object({
-      password: passwordSchema(minLength),
-      confirmPassword: z.string({ error: 'Repeat the password.' }),
-    })
-    .check(passwordsMatch())
+  return z.object(newPasswordFields(minLength)).check(passwordsMatch())
 }
 
 export function setupSchema(minLength: number) {
   return z
     .object({
-      displayName: z
-        .string({ error: 'Enter your name.' })
-        .check(
-          z.trim(),
-          z.minLength(1, 'Enter your name.'),
-          z.maxLength(120, 'Use at most 120 characters.'),
-          singleLine(),
-        ),
+      displayName: requiredText('Enter your name.', 'Use at most 120 characters.', 120),
       email: EmailSchema,
-      password: passwordSchema(minLength),
-      confirmPassword: z.string({ error: 'Repeat the password.' }),
+      ...newPasswordFields(minLength),
     })
     .check(passwordsMatch())
 }

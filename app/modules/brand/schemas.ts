@@ -1,5 +1,6 @@
 import { singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
+import { EMAIL_MAX, requiredText } from '#app/lib/schema-parts'
 
 /**
  * The brand forms' Zod schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the
@@ -11,7 +12,7 @@ import * as z from '#app/lib/zod'
 export const BRAND_NAME_MAX = 100
 export const SENDER_NAME_MAX = 100
 export const URL_MAX = 2000
-export const EMAIL_MAX = 254
+export { EMAIL_MAX }
 /** The same ceiling file.server.ts enforces on every image (kept here because this file reaches the browser). */
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024
 export const LOGO_ACCEPT = 'image/png,image/jpeg,image/webp'
@@ -23,14 +24,11 @@ const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/
 // other control characters are the shared one-line rule's).
 const SENDER_NAME_SAFE = /^[^<>"]*$/
 
-const name = z
-  .string({ error: 'Enter the brand’s name.' })
-  .check(
-    z.trim(),
-    z.minLength(1, 'Enter the brand’s name.'),
-    z.maxLength(BRAND_NAME_MAX, `The name must be ${BRAND_NAME_MAX} characters or fewer.`),
-    singleLine(),
-  )
+const name = requiredText(
+  'Enter the brand’s name.',
+  `The name must be ${BRAND_NAME_MAX} characters or fewer.`,
+  BRAND_NAME_MAX,
+)
 
 const colour = (which: 'primary' | 'accent') =>
   z.pipe(

@@ -1,4 +1,4 @@
-import { singleLine } from '#app/lib/text-rules'
+import { requiredText } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 
 /**
@@ -8,14 +8,11 @@ import * as z from '#app/lib/zod'
 
 export const COMPANY_NAME_MAX = 100
 
-const name = z
-  .string({ error: 'Enter the company’s name.' })
-  .check(
-    z.trim(),
-    z.minLength(1, 'Enter the company’s name.'),
-    z.maxLength(COMPANY_NAME_MAX, `The name must be ${COMPANY_NAME_MAX} characters or fewer.`),
-    singleLine(),
-  )
+const name = requiredText(
+  'Enter the company’s name.',
+  `The name must be ${COMPANY_NAME_MAX} characters or fewer.`,
+  COMPANY_NAME_MAX,
+)
 
 const brandId = z.uuid({ error: 'Choose the brand this company’s e-mails and pages use.' })
 // A hidden field: a bad value is a stale page or a hand-made request, not a typo.

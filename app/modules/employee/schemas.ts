@@ -1,12 +1,11 @@
+import { idOrEmpty, nameListQueryShape, parseListQuery } from '#app/lib/list-query'
 import {
-  idOrEmpty,
-  listQueryShape,
-  NAME_SORT_LABELS,
-  NAME_SORTS,
-  parseListQuery,
-  type NameSort,
-} from '#app/lib/list-query'
-import { singleLine } from '#app/lib/text-rules'
+  ACCOUNT_STATE_LABELS,
+  EMAIL_MAX,
+  emailField,
+  requiredText,
+  type AccountState,
+} from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 import { DISPLAY_NAME_MAX, phoneSchema } from '#app/modules/user/profile-schemas'
 
@@ -17,7 +16,7 @@ import { DISPLAY_NAME_MAX, phoneSchema } from '#app/modules/user/profile-schemas
  */
 
 export const EMPLOYEE_NAME_MAX = DISPLAY_NAME_MAX
-export const EMAIL_MAX = 254
+export { EMAIL_MAX }
 
 export const EMPLOYEE_MESSAGES = {
   nameRequired: 'Enter the employee’s name.',
@@ -45,29 +44,13 @@ export const EMPLOYEE_MESSAGES = {
 export const EMAIL_PATTERN_SQL =
   "^([A-Za-z0-9_'+-]+\\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\\.)+[A-Za-z]{2,}$"
 
-const name = z
-  .string({ error: EMPLOYEE_MESSAGES.nameRequired })
-  .check(
-    z.trim(),
-    z.minLength(1, EMPLOYEE_MESSAGES.nameRequired),
-    z.maxLength(EMPLOYEE_NAME_MAX, EMPLOYEE_MESSAGES.nameTooLong),
-    singleLine(),
-  )
+const name = requiredText(EMPLOYEE_MESSAGES.nameRequired, EMPLOYEE_MESSAGES.nameTooLong, EMPLOYEE_NAME_MAX)
 
-const email = z.pipe(
-  z.pipe(
-    z
-      .string({ error: EMPLOYEE_MESSAGES.emailRequired })
-      .check(
-        z.trim(),
-        z.minLength(1, EMPLOYEE_MESSAGES.emailRequired),
-        z.maxLength(EMAIL_MAX, EMPLOYEE_MESSAGES.emailTooLong),
-      ),
-    z.email(EMPLOYEE_MESSAGES.emailInvalid),
-  ),
-  // One account per address whatever its case (users.email is stored lower-case).
-  z.transform((v: string) => v.toLowerCase()),
-)
+const email = emailField({
+  required: EMPLOYEE_MESSAGES.emailRequired,
+  invalid: EMPLOYEE_MESSAGES.emailInvalid,
+  tooLong: EMPLOYEE_MESSAGES.emailTooLong,
+})
 
 // The profile page's rule: kept as written, runs of spaces collapsed; a blank field clears it.
 const phone = phoneSchema
@@ -107,25 +90,20 @@ export type EmployeeInput = {
 // ---------------------------------------------------------------------------------------------
 // The list's URL.
 
-export const EMPLOYEE_SORTS = NAME_SORTS
-export type EmployeeSort = NameSort
-export const EMPLOYEE_SORT_LABELS = NAME_SORT_LABELS
+export {
+  NAME_SORTS as EMPLOYEE_SORTS,
+  NAME_SORT_LABELS as EMPLOYEE_SORT_LABELS,
+  type NameSort as EmployeeSort,
+} from '#app/lib/list-query'
 
-/**
- * An employee's account state: invited (no password yet: they have not followed their activation
- * link), active (has a password) or disabled (cannot sign in; disabling wins over the other two).
- */
-export const EMPLOYEE_STATES = ['invited', 'active', 'disabled'] as const
+/** An employee's account state (AccountState): invited until they follow their activation link. */
+export const EMPLOYEE_STATES = ['invited', 'active', 'disabled'] as const satisfies readonly AccountState[]
 export type EmployeeState = (typeof EMPLOYEE_STATES)[number]
-export const EMPLOYEE_STATE_LABELS: Record<EmployeeState, string> = {
-  invited: 'Invited',
-  active: 'Active',
-  disabled: 'Disabled',
-}
+export const EMPLOYEE_STATE_LABELS: Record<EmployeeState, string> = ACCOUNT_STATE_LABELS
 
 /** The list's URL: bad values fall back to defaults rather than failing the page. */
 export const EmployeeListQuerySchema = z.object({
-  ...listQueryShape(EMPLOYEE_SORTS, 'name-asc'),
+  ...nameListQueryShape,
   company: idOrEmpty,
   scheme: idOrEmpty,
   state: z.catch(z.union([z.enum(EMPLOYEE_STATES), z.literal('')]), ''),

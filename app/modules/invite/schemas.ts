@@ -3,6 +3,7 @@ import {
   type AssignmentStatus,
   type Relationship as AnyRelationship,
 } from '#db/enums'
+import { EMAIL_MAX, emailField, requiredText } from '#app/lib/schema-parts'
 import { singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 
@@ -12,7 +13,7 @@ import * as z from '#app/lib/zod'
  */
 
 export const COLLEAGUE_NAME_MAX = 100
-export const EMAIL_MAX = 254
+export { EMAIL_MAX }
 
 /** The relationships an employee may choose for a colleague ('self' is the employee's own assignment). */
 export type Relationship = Exclude<AnyRelationship, 'self'>
@@ -65,28 +66,19 @@ export const INVITE_MESSAGES = {
   unreadable: 'This form could not be read. Reload the page and try again.',
 } as const
 
-const name = z.string({ error: INVITE_MESSAGES.nameRequired }).check(
-  z.trim(),
-  z.minLength(1, INVITE_MESSAGES.nameRequired),
-  z.maxLength(COLLEAGUE_NAME_MAX, INVITE_MESSAGES.nameTooLong),
+const name = requiredText(
+  INVITE_MESSAGES.nameRequired,
+  INVITE_MESSAGES.nameTooLong,
+  COLLEAGUE_NAME_MAX,
   // The name is written into the invitation e-mail; a line break there would read as a new paragraph.
   singleLine(INVITE_MESSAGES.nameLineBreak),
 )
 
-const email = z.pipe(
-  z.pipe(
-    z
-      .string({ error: INVITE_MESSAGES.emailRequired })
-      .check(
-        z.trim(),
-        z.minLength(1, INVITE_MESSAGES.emailRequired),
-        z.maxLength(EMAIL_MAX, INVITE_MESSAGES.emailTooLong),
-      ),
-    z.email(INVITE_MESSAGES.emailInvalid),
-  ),
-  // Addresses are one account whatever their case (users.email is stored lower-case).
-  z.transform((v: string) => v.toLowerCase()),
-)
+const email = emailField({
+  required: INVITE_MESSAGES.emailRequired,
+  invalid: INVITE_MESSAGES.emailInvalid,
+  tooLong: INVITE_MESSAGES.emailTooLong,
+})
 
 const relationship = z.enum(RELATIONSHIPS, { error: INVITE_MESSAGES.relationship })
 

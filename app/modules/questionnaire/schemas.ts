@@ -4,11 +4,12 @@ import {
   type QuestionKind,
   type QuestionnaireStatus,
 } from '#db/enums'
-import { multiLine, singleLine } from '#app/lib/text-rules'
+import { multiLine } from '#app/lib/text-rules'
+import { requiredText } from '#app/lib/schema-parts'
 import {
-  listQueryShape,
   NAME_SORT_LABELS,
   NAME_SORTS,
+  nameListQueryShape,
   parseListQuery,
   type NameSort,
 } from '#app/lib/list-query'
@@ -115,26 +116,25 @@ const placeholderMessage = (problem: string) =>
 // ---------------------------------------------------------------------------------------------
 // Fields.
 
-const line = (required: string, tooLong: string, max: number) =>
-  z
-    .string({ error: required })
-    .check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong), singleLine())
-
-export const titleField = line(QN_MESSAGES.title, QN_MESSAGES.titleTooLong, TITLE_MAX)
+export const titleField = requiredText(QN_MESSAGES.title, QN_MESSAGES.titleTooLong, TITLE_MAX)
 const intro = z._default(
   z.string().check(z.trim(), z.maxLength(INTRO_MAX, QN_MESSAGES.introTooLong), multiLine()),
   '',
 )
-const sectionTitle = line(QN_MESSAGES.sectionTitle, QN_MESSAGES.sectionTitleTooLong, SECTION_TITLE_MAX)
-const selfText = line(QN_MESSAGES.text, QN_MESSAGES.textTooLong, QUESTION_TEXT_MAX)
-const raterText = line(QN_MESSAGES.raterText, QN_MESSAGES.textTooLong, QUESTION_TEXT_MAX).check(
+const sectionTitle = requiredText(
+  QN_MESSAGES.sectionTitle,
+  QN_MESSAGES.sectionTitleTooLong,
+  SECTION_TITLE_MAX,
+)
+const selfText = requiredText(QN_MESSAGES.text, QN_MESSAGES.textTooLong, QUESTION_TEXT_MAX)
+const raterText = requiredText(QN_MESSAGES.raterText, QN_MESSAGES.textTooLong, QUESTION_TEXT_MAX).check(
   z.superRefine<string>((value, ctx) => {
     const problem = placeholderProblem(value)
     if (problem) ctx.addIssue({ code: 'custom', message: placeholderMessage(problem) })
   }),
 )
-const category = line(QN_MESSAGES.category, QN_MESSAGES.categoryTooLong, CATEGORY_MAX)
-const label = line(QN_MESSAGES.label, QN_MESSAGES.labelTooLong, LABEL_MAX)
+const category = requiredText(QN_MESSAGES.category, QN_MESSAGES.categoryTooLong, CATEGORY_MAX)
+const label = requiredText(QN_MESSAGES.label, QN_MESSAGES.labelTooLong, LABEL_MAX)
 const kind = z.enum(QUESTION_KINDS, { error: QN_MESSAGES.kind })
 const target = z.uuid({ error: QN_MESSAGES.target })
 const direction = z.enum(['up', 'down'], { error: QN_MESSAGES.direction })
@@ -159,86 +159,56 @@ export const QnArchiveSchema = z.object({ intent: z.literal('archive'), question
 // ---------------------------------------------------------------------------------------------
 // The builder (each change is its own form, posted with its intent).
 
+/**
+ * The builder's forms about one section, or one question (and its options): each posts its intent,
+ * the item's id and its own fields.
+ */
+const formAbout =
+  <Key extends 'sectionId' | 'questionId'>(key: Key) =>
+  <Intent extends string, Fields extends z.core.$ZodLooseShape>(intent: Intent, fields: Fields) =>
+    z.object({ intent: z.literal(intent), ...({ [key]: target } as Record<Key, typeof target>), ...fields })
+const sectionForm = formAbout('sectionId')
+const questionForm = formAbout('questionId')
+
 export const QnDetailsSchema = z.object({ intent: z.literal('details'), title: titleField, intro })
 export const QnAddSectionSchema = z.object({ intent: z.literal('add-section'), title: sectionTitle })
-export const QnRenameSectionSchema = z.object({
-  intent: z.literal('rename-section'),
-  sectionId: target,
-  title: sectionTitle,
-})
-export const QnMoveSectionSchema = z.object({
-  intent: z.literal('move-section'),
-  sectionId: target,
-  direction,
-})
-export const QnDeleteSectionSchema = z.object({
-  intent: z.literal('delete-section'),
-  sectionId: target,
-  confirmed: checkbox,
-})
+export const QnRenameSectionSchema = sectionForm('rename-section', { title: sectionTitle })
+export const QnMoveSectionSchema = sectionForm('move-section', { direction })
+export const QnDeleteSectionSchema = sectionForm('delete-section', { confirmed: checkbox })
 
-export const QnAddQuestionSchema = z.object({
-  intent: z.literal('add-question'),
-  sectionId: target,
+export const QnAddQuestionSchema = sectionForm('add-question', { kind, text: selfText, raterText, category })
+
+const scaleBound = (message: string) => z.optional(whole(message, SCALE_MIN_LOWEST, SCALE_MAX_HIGHEST))
+
+export const QnUpdateQuestionSchema = questionForm('update-question', {
   kind,
   text: selfText,
   raterText,
   category,
-})
-
-const scaleBound = (message: string) => z.optional(whole(message, SCALE_MIN_LOWEST, SCALE_MAX_HIGHEST))
-
-export const QnUpdateQuestionSchema = z
-  .object({
-    intent: z.literal('update-question'),
-    questionId: target,
-    kind,
-    text: selfText,
-    raterText,
-    category,
-    required: checkbox,
-    allowNa: checkbox,
-    min: scaleBound(QN_MESSAGES.scaleMin),
-    max: scaleBound(QN_MESSAGES.scaleMax),
-  })
-  .check(
-    z.superRefine((v, ctx) => {
-      if (v.kind !== 'scale') return
-      if (v.min === undefined) ctx.addIssue({ code: 'custom', path: ['min'], message: QN_MESSAGES.scaleMin })
-      if (v.max === undefined) ctx.addIssue({ code: 'custom', path: ['max'], message: QN_MESSAGES.scaleMax })
-      if (v.min === undefined || v.max === undefined) return
-      if (v.max <= v.min) ctx.addIssue({ code: 'custom', path: ['max'], message: QN_MESSAGES.scaleOrder })
-      else if (v.max - v.min + 1 > SCALE_POINTS_MAX)
-        ctx.addIssue({ code: 'custom', path: ['max'], message: QN_MESSAGES.scalePoints })
-    }),
-  )
+  required: checkbox,
+  allowNa: checkbox,
+  min: scaleBound(QN_MESSAGES.scaleMin),
+  max: scaleBound(QN_MESSAGES.scaleMax),
+}).check(
+  z.superRefine((v, ctx) => {
+    if (v.kind !== 'scale') return
+    if (v.min === undefined) ctx.addIssue({ code: 'custom', path: ['min'], message: QN_MESSAGES.scaleMin })
+    if (v.max === undefined) ctx.addIssue({ code: 'custom', path: ['max'], message: QN_MESSAGES.scaleMax })
+    if (v.min === undefined || v.max === undefined) return
+    if (v.max <= v.min) ctx.addIssue({ code: 'custom', path: ['max'], message: QN_MESSAGES.scaleOrder })
+    else if (v.max - v.min + 1 > SCALE_POINTS_MAX)
+      ctx.addIssue({ code: 'custom', path: ['max'], message: QN_MESSAGES.scalePoints })
+  }),
+)
 export type QuestionUpdate = Omit<z.output<typeof QnUpdateQuestionSchema>, 'intent' | 'questionId'>
 
-export const QnMoveQuestionSchema = z.object({
-  intent: z.literal('move-question'),
-  questionId: target,
-  direction,
-})
-export const QnDeleteQuestionSchema = z.object({ intent: z.literal('delete-question'), questionId: target })
+export const QnMoveQuestionSchema = questionForm('move-question', { direction })
+export const QnDeleteQuestionSchema = questionForm('delete-question', {})
 
-export const QnAddOptionSchema = z.object({ intent: z.literal('add-option'), questionId: target, label })
-export const QnRenameOptionSchema = z.object({
-  intent: z.literal('rename-option'),
-  questionId: target,
-  index,
-  label,
-})
-export const QnMoveOptionSchema = z.object({
-  intent: z.literal('move-option'),
-  questionId: target,
-  index,
-  direction,
-})
-export const QnRemoveOptionSchema = z.object({
-  intent: z.literal('remove-option'),
-  questionId: target,
-  index,
-})
+export const QnAddOptionSchema = questionForm('add-option', { label })
+export const QnRenameOptionSchema = questionForm('rename-option', { index, label })
+export const QnMoveOptionSchema = questionForm('move-option', { index, direction })
+export const QnRemoveOptionSchema = questionForm('remove-option', { index })
 
 export const QnPublishSchema = z.object({ intent: z.literal('publish') })
 export const QnRevertSchema = z.object({ intent: z.literal('revert-to-draft') })
@@ -259,7 +229,7 @@ export const QN_SORT_LABELS: Record<QnSort, string> = {
 }
 
 export const QnListQuerySchema = z.object({
-  ...listQueryShape(QN_SORTS, 'name-asc'),
+  ...nameListQueryShape,
   status: z.catch(z.optional(z.enum(QUESTIONNAIRE_STATUSES)), undefined),
   archive: z.catch(z.optional(z.uuid()), undefined),
 })

@@ -2,6 +2,7 @@ import { RELATIONSHIPS, type Relationship } from '#db/enums'
 import { multiLine, searchTerm } from '#app/lib/text-rules'
 import { readNamedFilters } from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
+import { requiredText } from '#app/lib/schema-parts'
 
 /**
  * Answer management's URL and form schemas (Zod Mini: app/lib/zod.ts) and wording: the list's
@@ -165,12 +166,10 @@ export const ExportIdentitiesSchema = z.object({
 
 export const ReopenSchema = z.object({
   intent: z.literal('reopen'),
-  reason: z
-    .string({ error: ANSWERS_ADMIN_MESSAGES.reasonRequired })
-    .check(
-      z.trim(),
-      z.minLength(1, ANSWERS_ADMIN_MESSAGES.reasonRequired),
-      z.maxLength(REOPEN_REASON_MAX, ANSWERS_ADMIN_MESSAGES.reasonTooLong),
-      multiLine(),
-    ),
+  reason: requiredText(
+    ANSWERS_ADMIN_MESSAGES.reasonRequired,
+    ANSWERS_ADMIN_MESSAGES.reasonTooLong,
+    REOPEN_REASON_MAX,
+    multiLine(),
+  ),
 })

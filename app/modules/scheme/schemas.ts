@@ -1,7 +1,7 @@
 import { REPORT_RELEASES, type ReportRelease } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { canonicalTimeZone, zonedTimeToInstant, type ZonedTime } from '#app/lib/dates'
-import { singleLine } from '#app/lib/text-rules'
+import { requiredText } from '#app/lib/schema-parts'
 import {
   cursorParam,
   listQueryShape,
@@ -84,14 +84,7 @@ export function removalBlockedBy(row: {
 /** The most employees one "enrol the chosen" post may name (the list shows at most 50 at a time). */
 export const ENROL_PICK_MAX = 200
 
-const name = z
-  .string({ error: SCHEME_MESSAGES.name })
-  .check(
-    z.trim(),
-    z.minLength(1, SCHEME_MESSAGES.name),
-    z.maxLength(SCHEME_NAME_MAX, SCHEME_MESSAGES.nameTooLong),
-    singleLine(),
-  )
+const name = requiredText(SCHEME_MESSAGES.name, SCHEME_MESSAGES.nameTooLong, SCHEME_NAME_MAX)
 
 const companyId = z.uuid({ error: SCHEME_MESSAGES.company })
 const questionnaireId = z.uuid({ error: SCHEME_MESSAGES.questionnaire })
@@ -244,14 +237,7 @@ export const SchemeEnrolAllSchema = z.object({ intent: z.literal('enrol-all') })
 
 export const SchemeAddEmployeeSchema = z.object({
   intent: z.literal('add-employee'),
-  displayName: z
-    .string({ error: SCHEME_MESSAGES.employeeName })
-    .check(
-      z.trim(),
-      z.minLength(1, SCHEME_MESSAGES.employeeName),
-      z.maxLength(100, SCHEME_MESSAGES.employeeNameTooLong),
-      singleLine(),
-    ),
+  displayName: requiredText(SCHEME_MESSAGES.employeeName, SCHEME_MESSAGES.employeeNameTooLong, 100),
   email: z.pipe(
     z.pipe(
       z.string({ error: SCHEME_MESSAGES.email }).check(z.trim(), z.maxLength(254, SCHEME_MESSAGES.email)),

@@ -1,6 +1,6 @@
-import { singleLine } from '#app/lib/text-rules'
+import { emailField, requiredText } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
-import { passwordSchema } from '#app/modules/auth/schemas'
+import { passwordSchema, passwordsMatch } from '#app/modules/auth/schemas'
 
 /**
  * The four forms of /user/edit-profile, told apart by `intent`, shared by Conform in the browser and
@@ -35,14 +35,11 @@ export function phoneProblem(value: string): string | null {
   return null
 }
 
-const displayName = z
-  .string({ error: 'Enter your name.' })
-  .check(
-    z.trim(),
-    z.minLength(1, 'Enter your name.'),
-    z.maxLength(DISPLAY_NAME_MAX, `Use at most ${DISPLAY_NAME_MAX} characters for your name.`),
-    singleLine(),
-  )
+const displayName = requiredText(
+  'Enter your name.',
+  `Use at most ${DISPLAY_NAME_MAX} characters for your name.`,
+  DISPLAY_NAME_MAX,
+)
 
 /** An optional phone number: kept as written, runs of spaces collapsed; a blank field clears it (null). */
 export const phoneSchema = z.pipe(
@@ -92,10 +89,7 @@ export function changePasswordSchema(minLength: number) {
       confirmPassword: z.string({ error: 'Repeat the new password.' }),
     })
     .check(
-      z.refine((v) => v.newPassword === v.confirmPassword, {
-        path: ['confirmPassword'],
-        message: 'The passwords do not match.',
-      }),
+      passwordsMatch('newPassword'),
       z.refine((v) => v.newPassword !== v.currentPassword, {
         path: ['newPassword'],
         message: 'Choose a password different from your current one.',
@@ -105,19 +99,11 @@ export function changePasswordSchema(minLength: number) {
 
 export const ChangeEmailSchema = z.object({
   intent: z.literal('email'),
-  newEmail: z.pipe(
-    z.pipe(
-      z
-        .string({ error: 'Enter the new e-mail address.' })
-        .check(
-          z.trim(),
-          z.minLength(1, 'Enter the new e-mail address.'),
-          z.maxLength(254, 'That e-mail address is too long.'),
-        ),
-      z.email('Enter a valid e-mail address, like name@example.com.'),
-    ),
-    z.transform((v: string) => v.toLowerCase()),
-  ),
+  newEmail: emailField({
+    required: 'Enter the new e-mail address.',
+    invalid: 'Enter a valid e-mail address, like name@example.com.',
+    tooLong: 'That e-mail address is too long.',
+  }),
   currentPassword,
 })
 
