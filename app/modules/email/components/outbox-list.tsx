@@ -101,10 +101,8 @@ export function OutboxList({ data: { page, counts, query } }: { data: Data }) {
       >
         {(row) => (
           <tr key={row.id} className="align-top">
-            <RowHeader className="min-w-48 font-medium break-words">
-              <Link className="link" to={`${PATH}/outbox/${row.id}`}>
-                {row.recipient}
-              </Link>
+            <RowHeader className="min-w-48 font-medium break-words" href={`${PATH}/outbox/${row.id}`}>
+              {row.recipient}
             </RowHeader>
             <Cell>{TEMPLATE_LABELS[row.templateKey]}</Cell>
             <Cell>{row.brandName ?? <span className="text-slate-600">Default</span>}</Cell>

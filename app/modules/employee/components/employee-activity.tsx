@@ -90,11 +90,7 @@ export function EmployeeRatings({ employeeName, ratings }: { employeeName: strin
       >
         {(r) => (
           <tr key={r.assignmentId}>
-            <RowHeader>
-              <Link className="link" to={`/admin/employee-management/${r.subjectId}`}>
-                {r.subjectName}
-              </Link>
-            </RowHeader>
+            <RowHeader href={`/admin/employee-management/${r.subjectId}`}>{r.subjectName}</RowHeader>
             <Cell>{r.schemeName}</Cell>
             <Cell>{r.relationship === 'self' ? 'Self' : RELATIONSHIP_LABELS[r.relationship]}</Cell>
             <Cell>{INVITE_STATUS_LABELS[inviteStatusOf(r.status)]}</Cell>

@@ -1,6 +1,5 @@
 import type { PageData } from '#app/lib/page-data'
-import { Link } from 'react-router'
-import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
+import { CreateFirst, ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, CreatedCell, DataTable, RowHeader } from '#app/components/data-table'
 import {
   CompanySchemeSelects,
@@ -91,11 +90,7 @@ export function EmployeeList({ data, path, href }: { data: Data; path: string; h
       >
         {(row) => (
           <tr key={row.id}>
-            <RowHeader>
-              <Link className="link" to={`${path}/${row.id}`}>
-                {row.name || row.email}
-              </Link>
-            </RowHeader>
+            <RowHeader href={`${path}/${row.id}`}>{row.name || row.email}</RowHeader>
             <Cell className="text-slate-800">{row.email}</Cell>
             <Cell className="text-slate-800">{row.companyName ?? '—'}</Cell>
             <Cell>
@@ -135,14 +130,10 @@ export function AddEmployees({
   )
 }
 
-function NoCompanyYet() {
-  return (
-    <p className="text-slate-700">
-      Employees belong to a company.{' '}
-      <Link className="link" to="/admin/company-management">
-        Create a company first
-      </Link>
-      .
-    </p>
-  )
-}
+const NoCompanyYet = () => (
+  <CreateFirst
+    reason="Employees belong to a company."
+    href="/admin/company-management"
+    label="Create a company first"
+  />
+)

@@ -18,6 +18,7 @@ import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 import type { SchemePhase } from '#app/modules/scheme/state'
 import type { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
 import { Card } from '#app/components/card'
+import { stateBadge } from '#app/components/state-badge'
 import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
 
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
@@ -25,21 +26,15 @@ import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, typ
 /** The page's data, as its loader returns it (the page-props rule). */
 type Data = PageData<typeof loadQuestionnaireList>
 
-const STATUS_STYLES: Record<QuestionnaireStatus, string> = {
-  draft: 'bg-slate-100 text-slate-800 border-slate-300',
-  published: 'bg-emerald-50 text-emerald-900 border-emerald-300',
-  archived: 'bg-slate-200 text-slate-800 border-slate-400',
-}
+const QuestionnaireStatusBadge = stateBadge<QuestionnaireStatus>(STATUS_LABELS, {
+  draft: 'border bg-slate-100 text-slate-800 border-slate-300',
+  published: 'border bg-emerald-50 text-emerald-900 border-emerald-300',
+  archived: 'border bg-slate-200 text-slate-800 border-slate-400',
+})
 
-export function StatusBadge({ status }: { status: QuestionnaireStatus }) {
-  return (
-    <span
-      className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[status]}`}
-    >
-      {STATUS_LABELS[status]}
-    </span>
-  )
-}
+export const StatusBadge = ({ status }: { status: QuestionnaireStatus }) => (
+  <QuestionnaireStatusBadge state={status} />
+)
 
 /** The schemes that use a version, each a link with its phase. */
 export function SchemeLinks({

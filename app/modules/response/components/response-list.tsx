@@ -1,6 +1,6 @@
 import type { PageData } from '#app/lib/page-data'
 import { getFormProps, getTextareaProps } from '@conform-to/react'
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import {
@@ -13,6 +13,7 @@ import {
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { Card } from '#app/components/card'
+import { stateBadge } from '#app/components/state-badge'
 import { RELATIONSHIPS } from '#db/enums'
 import {
   ANSWERS_ADMIN_MESSAGES,
@@ -48,19 +49,11 @@ export type ResponseRow = {
   subjectName: string
 }
 
-const STATE_TONES: Record<ResponseState, string> = {
+export const ResponseStateBadge = stateBadge<ResponseState>(RESPONSE_STATE_LABELS, {
   in_progress: 'bg-amber-100 text-amber-950',
   submitted: 'bg-emerald-100 text-emerald-950',
   reopened: 'bg-indigo-100 text-indigo-950',
-}
-
-export function ResponseStateBadge({ state }: { state: ResponseState }) {
-  return (
-    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_TONES[state]}`}>
-      {RESPONSE_STATE_LABELS[state]}
-    </span>
-  )
-}
+})
 
 /** The list's filters: a GET form, so every filter lives in the URL. */
 export function ResponseFilters({
@@ -163,11 +156,7 @@ export function ResponseTable({
     >
       {(row) => (
         <tr key={row.id}>
-          <RowHeader>
-            <Link className="link" to={`${path}/${row.id}`}>
-              {row.subjectName}
-            </Link>
-          </RowHeader>
+          <RowHeader href={`${path}/${row.id}`}>{row.subjectName}</RowHeader>
           <Cell className="text-slate-800">{RELATIONSHIP_LABELS[row.relationship]}</Cell>
           <Cell>
             <ResponseStateBadge state={row.state} />

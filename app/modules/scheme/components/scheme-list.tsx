@@ -1,5 +1,4 @@
 import type { PageData } from '#app/lib/page-data'
-import { Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
@@ -125,11 +124,7 @@ export function SchemeTable({ rows, empty }: { rows: SchemeRow[]; empty: string 
     >
       {(row) => (
         <tr key={row.id}>
-          <RowHeader>
-            <Link className="link" to={`/admin/scheme-management/${row.id}`}>
-              {row.name}
-            </Link>
-          </RowHeader>
+          <RowHeader href={`/admin/scheme-management/${row.id}`}>{row.name}</RowHeader>
           <Cell>
             <PhaseBadge phase={row.phase} />
           </Cell>
