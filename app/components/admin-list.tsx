@@ -78,21 +78,17 @@ export function NameList<Row>({
   after?: ReactNode
   children: (row: Row) => ReactNode
 }) {
-  const id = noun.replace(/\W+/g, '-')
   return (
     <ListSection title={`All ${noun}`}>
       <FilterBar
         label={`Search ${noun}`}
+        idPrefix={noun}
+        query={{ q, sort }}
         resetKey={[q, sort]}
         clear={{ href: q ? `${path}?${new URLSearchParams({ sort })}` : null, label: 'Clear search' }}
       >
-        <SearchField
-          id={`${id}-search`}
-          label={searchLabel}
-          value={q}
-          className="flex min-w-56 flex-1 flex-col gap-1"
-        />
-        <SortSelect id={`${id}-sort`} value={sort} sorts={NAME_SORTS} labels={NAME_SORT_LABELS} />
+        <SearchField label={searchLabel} className="flex min-w-56 flex-1 flex-col gap-1" />
+        <SortSelect sorts={NAME_SORTS} labels={NAME_SORT_LABELS} />
       </FilterBar>
       <DataTable
         caption={`${noun.charAt(0).toUpperCase()}${noun.slice(1)}${q ? ` matching “${q}”` : ''}, sorted by ${NAME_SORT_LABELS[sort]}`}

@@ -19,6 +19,7 @@ import {
   EMPLOYEE_STATES,
 } from '#app/modules/employee/schemas'
 import { Card } from '#app/components/card'
+import { labelledChoices } from '#app/components/choices'
 
 /** The employees list, typed by the page's loader (the page-props rule). */
 type Data = PageData<typeof loadEmployeeList>
@@ -35,6 +36,8 @@ export function EmployeeFilters({
   return (
     <FilterBar
       label="Search employees"
+      idPrefix="employees"
+      query={query}
       resetKey={[query.q, query.company, query.scheme, query.state, query.sort]}
       layout="grid"
       className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
@@ -43,29 +46,14 @@ export function EmployeeFilters({
         label: 'Clear filters',
       }}
     >
-      <SearchField id="employees-search" label="Search by name or e-mail" value={query.q} />
-      <CompanySchemeSelects
-        idPrefix="employees"
-        company={query.company}
-        scheme={query.scheme}
-        companies={companies}
-        schemes={schemes}
-        schemesNeedCompany={schemesNeedCompany}
-      />
+      <SearchField label="Search by name or e-mail" />
+      <CompanySchemeSelects companies={companies} schemes={schemes} schemesNeedCompany={schemesNeedCompany} />
       <FilterSelect
-        id="employees-state"
         name="state"
         label="State"
-        value={query.state}
-        anyLabel="Any state"
-        options={EMPLOYEE_STATES.map((s) => ({ value: s, label: EMPLOYEE_STATE_LABELS[s] }))}
+        options={labelledChoices(EMPLOYEE_STATES, EMPLOYEE_STATE_LABELS)}
       />
-      <SortSelect
-        id="employees-sort"
-        value={query.sort}
-        sorts={EMPLOYEE_SORTS}
-        labels={EMPLOYEE_SORT_LABELS}
-      />
+      <SortSelect sorts={EMPLOYEE_SORTS} labels={EMPLOYEE_SORT_LABELS} />
     </FilterBar>
   )
 }

@@ -19,6 +19,7 @@ import type { SchemePhase } from '#app/modules/scheme/state'
 import type { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
 import { Card } from '#app/components/card'
 import { stateBadge } from '#app/components/state-badge'
+import { labelledChoices } from '#app/components/choices'
 import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
 
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
@@ -63,27 +64,21 @@ export function QuestionnaireFilters({
   return (
     <FilterBar
       label="Search questionnaires"
+      idPrefix="qn"
+      query={query}
       resetKey={[query.q, query.status, query.sort]}
       clear={{
         href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
         label: 'Clear',
       }}
     >
-      <SearchField
-        id="qn-search"
-        label="Search by title"
-        value={query.q}
-        className="flex min-w-48 flex-1 flex-col gap-1"
-      />
+      <SearchField label="Search by title" className="flex min-w-48 flex-1 flex-col gap-1" />
       <FilterSelect
-        id="qn-status"
         name="status"
         label="Status"
-        value={query.status}
-        anyLabel="Any status"
-        options={QUESTIONNAIRE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        options={labelledChoices(QUESTIONNAIRE_STATUSES, STATUS_LABELS)}
       />
-      <SortSelect id="qn-sort" value={query.sort} sorts={QN_SORTS} labels={QN_SORT_LABELS} />
+      <SortSelect sorts={QN_SORTS} labels={QN_SORT_LABELS} />
     </FilterBar>
   )
 }

@@ -13,6 +13,7 @@ import {
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { Card } from '#app/components/card'
+import { choicesOf, labelledChoices } from '#app/components/choices'
 import { stateBadge } from '#app/components/state-badge'
 import { RELATIONSHIPS } from '#db/enums'
 import {
@@ -66,6 +67,8 @@ export function ResponseFilters({
   return (
     <FilterBar
       label="Filter responses"
+      idPrefix="responses"
+      query={query}
       resetKey={[
         query.q,
         query.scheme,
@@ -78,45 +81,20 @@ export function ResponseFilters({
       layout="grid"
       clear={{ href: isFiltered(query) ? path : null, label: 'Clear filters' }}
     >
-      <SearchField id="responses-search" label="Subject (name or e-mail)" value={query.q} />
-      <CompanySchemeSelects
-        idPrefix="responses"
-        company={query.company}
-        scheme={query.scheme}
-        companies={companies}
-        schemes={schemes}
-        schemesNeedCompany={schemesNeedCompany}
-      />
+      <SearchField label="Subject (name or e-mail)" />
+      <CompanySchemeSelects companies={companies} schemes={schemes} schemesNeedCompany={schemesNeedCompany} />
+      <FilterSelect name="questionnaire" label="Questionnaire" options={choicesOf(questionnaires)} />
       <FilterSelect
-        id="responses-questionnaire"
-        name="questionnaire"
-        label="Questionnaire"
-        value={query.questionnaire}
-        anyLabel="Any questionnaire"
-        options={questionnaires.map((q) => ({ value: q.id, label: q.name }))}
-      />
-      <FilterSelect
-        id="responses-relationship"
         name="relationship"
         label="Relationship"
-        value={query.relationship}
-        anyLabel="Any relationship"
-        options={RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))}
+        options={labelledChoices(RELATIONSHIPS, RELATIONSHIP_LABELS)}
       />
       <FilterSelect
-        id="responses-state"
         name="state"
         label="State"
-        value={query.state}
-        anyLabel="Any state"
-        options={RESPONSE_STATES.map((s) => ({ value: s, label: RESPONSE_STATE_LABELS[s] }))}
+        options={labelledChoices(RESPONSE_STATES, RESPONSE_STATE_LABELS)}
       />
-      <SortSelect
-        id="responses-sort"
-        value={query.sort}
-        sorts={RESPONSE_SORTS}
-        labels={RESPONSE_SORT_LABELS}
-      />
+      <SortSelect sorts={RESPONSE_SORTS} labels={RESPONSE_SORT_LABELS} />
     </FilterBar>
   )
 }
