@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link, useLocation } from 'react-router'
+import { Section } from '#app/components/card'
 import { DataTable, type Column } from '#app/components/data-table'
 import { formErrorsOf, type IntentReply } from '#app/components/form-kit'
 import { NAME_SORT_LABELS, NAME_SORTS, type NameSort } from '#app/lib/list-query'
@@ -33,12 +34,9 @@ export function useListHref(path: string): HrefFor {
 /** The list part of an admin page: its heading, then the filters, the table and the page links. */
 export function ListSection({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        {title}
-      </h2>
+    <Section id="list-title" title={title}>
       {children}
-    </section>
+    </Section>
   )
 }
 

@@ -1,5 +1,4 @@
 import type { PageData } from '#app/lib/page-data'
-import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
@@ -7,12 +6,12 @@ import {
   formErrorsOf,
   resultFor,
   useConformForm,
-  usePendingIntent,
   type FormResult,
   type IntentReply,
 } from '#app/components/form-kit'
 import { ConfirmPanel } from '#app/components/page-kit'
-import { Field, FormErrors } from '#app/components/forms'
+import { FormErrors } from '#app/components/forms'
+import { ConformField, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 import type { SchemePhase } from '#app/modules/scheme/state'
@@ -177,6 +176,14 @@ type Version = {
   schemes: Array<{ id: string; name: string; phase: 'draft' | 'upcoming' | 'open' | 'closed' }>
 }
 
+/** Read after a version's button word: which version of which questionnaire it acts on. */
+const WhichVersion = ({ version, name }: { version: number; name: string }) => (
+  <span className="sr-only">
+    {' '}
+    version {version} of {name}
+  </span>
+)
+
 export function QuestionnaireTable({
   rows,
   archiveHref,
@@ -214,19 +221,13 @@ export function QuestionnaireTable({
                   <input type="hidden" name="questionnaireId" value={v.id} />
                   <button type="submit" className="btn btn-secondary text-sm">
                     Duplicate
-                    <span className="sr-only">
-                      {' '}
-                      version {v.version} of {family.name}
-                    </span>
+                    <WhichVersion version={v.version} name={family.name} />
                   </button>
                 </Form>
                 {v.status !== 'archived' ? (
                   <Link className="btn btn-secondary text-sm" to={archiveHref(v.id)}>
                     Archive
-                    <span className="sr-only">
-                      {' '}
-                      version {v.version} of {family.name}
-                    </span>
+                    <WhichVersion version={v.version} name={family.name} />
                   </Link>
                 ) : null}
               </li>
@@ -240,23 +241,19 @@ export function QuestionnaireTable({
 
 export function CreateQuestionnaireForm({ lastResult }: { lastResult: FormResult }) {
   const [form, fields] = useConformForm(QnCreateSchema, { id: 'create-questionnaire', lastResult })
-  const busy = usePendingIntent('create')
   return (
-    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="create" />
+    <IntentForm form={form} intent="create" className="flex flex-col gap-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <Field
+      <ConformField
         label="Title"
-        inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: TITLE_MAX }}
-        errors={fields.title.errors}
+        meta={fields.title}
+        maxLength={TITLE_MAX}
         help="Employees see it at the top of every page of the questionnaire."
       />
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create questionnaire'}
-        </button>
+        <SubmitButton intent="create" label="Create questionnaire" pendingLabel="Creating…" />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -267,7 +264,6 @@ export function ImportQuestionnaireForm({
   lastResult: FormResult
   maxBytes: number
 }) {
-  const busy = usePendingIntent('import')
   const errors = formErrorsOf(lastResult)
   return (
     <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4">
@@ -292,9 +288,12 @@ export function ImportQuestionnaireForm({
         </p>
       </div>
       <div>
-        <button type="submit" className="btn btn-secondary" disabled={busy}>
-          {busy ? 'Importing…' : 'Import as a draft'}
-        </button>
+        <SubmitButton
+          intent="import"
+          label="Import as a draft"
+          pendingLabel="Importing…"
+          className="btn btn-secondary"
+        />
       </div>
     </Form>
   )
