@@ -7,6 +7,7 @@ import {
 import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { FormErrors } from '#app/components/forms'
 import { stateBadge } from '#app/components/state-badge'
+import { choicesOf } from '#app/components/choices'
 import {
   EMPLOYEE_STATE_LABELS,
   EmployeeCreateSchema,
@@ -15,8 +16,6 @@ import {
 } from '#app/modules/employee/schemas'
 
 type Option = { id: string; name: string }
-
-const choices = (options: Option[]) => options.map((o) => ({ value: o.id, label: o.name }))
 
 export const StateBadge = stateBadge<EmployeeState>(EMPLOYEE_STATE_LABELS, {
   invited: 'border border-amber-300 bg-amber-50 text-amber-950',
@@ -88,7 +87,7 @@ function EmployeeFields({ fields, companies }: { fields: ConformFields; companie
       <ConformSelect
         label="Company"
         meta={fields.companyId}
-        options={choices(companies)}
+        options={choicesOf(companies)}
         placeholder="Choose a company…"
       />
       <ConformField label="Phone (optional)" meta={fields.phone} type="tel" autoComplete="off" />
