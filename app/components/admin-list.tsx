@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react'
 import { Link, useLocation } from 'react-router'
+import { Section } from '#app/components/card'
+import { DataTable, type Column } from '#app/components/data-table'
 import { formErrorsOf, type IntentReply } from '#app/components/form-kit'
+import { NAME_SORT_LABELS, NAME_SORTS, type NameSort } from '#app/lib/list-query'
 import { FilterBar, SearchField, SortSelect } from '#app/components/filter-bar'
 import { FormErrors } from '#app/components/forms'
 
@@ -28,52 +31,74 @@ export function useListHref(path: string): HrefFor {
   }
 }
 
-export function ListSearchForm<Sort extends string>({
-  path,
-  noun,
-  q,
-  sort,
-  sorts,
-  sortLabels,
-  searchLabel = 'Search by name',
-}: {
-  /** The search box's label, when it searches more than names. */
-  searchLabel?: string
-  path: string
-  /** Plural, lower-case: "brands". */
-  noun: string
-  q: string
-  sort: Sort
-  sorts: readonly Sort[]
-  sortLabels: Record<Sort, string>
-}) {
-  const id = noun.replace(/\W+/g, '-')
-  return (
-    <FilterBar
-      label={`Search ${noun}`}
-      resetKey={[q, sort]}
-      clear={{ href: q ? `${path}?${new URLSearchParams({ sort })}` : null, label: 'Clear search' }}
-    >
-      <SearchField
-        id={`${id}-search`}
-        label={searchLabel}
-        value={q}
-        className="flex min-w-56 flex-1 flex-col gap-1"
-      />
-      <SortSelect id={`${id}-sort`} value={sort} sorts={sorts} labels={sortLabels} />
-    </FilterBar>
-  )
-}
-
 /** The list part of an admin page: its heading, then the filters, the table and the page links. */
 export function ListSection({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section aria-labelledby="list-title" className="flex flex-col gap-4">
-      <h2 id="list-title" className="text-lg font-semibold">
-        {title}
-      </h2>
+    <Section id="list-title" title={title}>
       {children}
-    </section>
+    </Section>
+  )
+}
+
+/**
+ * A list searched by its names and sorted by the name orders (brands, companies, administrators): the
+ * search form, the table and the page links under "All <noun>". `children` draws one row, as in
+ * `DataTable`; `after` stands between the table and the page links.
+ */
+export function NameList<Row>({
+  path,
+  noun,
+  searchLabel = 'Search by name',
+  query: { q, sort },
+  columns,
+  page,
+  noMatch,
+  empty,
+  href,
+  reset,
+  after,
+  children,
+}: {
+  path: string
+  /** Plural, lower-case: "brands". */
+  noun: string
+  /** The search box's label, when it searches more than names. */
+  searchLabel?: string
+  query: { q: string; sort: NameSort }
+  columns: Column[]
+  page: { rows: Row[]; next: string | null; prev: string | null }
+  /** What shows when nothing matches the search `q`. */
+  noMatch: (q: string) => string
+  /** What shows when there is nothing at all. */
+  empty: string
+  href: HrefFor
+  reset?: Record<string, null>
+  after?: ReactNode
+  children: (row: Row) => ReactNode
+}) {
+  return (
+    <ListSection title={`All ${noun}`}>
+      <FilterBar
+        label={`Search ${noun}`}
+        idPrefix={noun}
+        query={{ q, sort }}
+        resetKey={[q, sort]}
+        clear={{ href: q ? `${path}?${new URLSearchParams({ sort })}` : null, label: 'Clear search' }}
+      >
+        <SearchField label={searchLabel} className="flex min-w-56 flex-1 flex-col gap-1" />
+        <SortSelect sorts={NAME_SORTS} labels={NAME_SORT_LABELS} />
+      </FilterBar>
+      <DataTable
+        caption={`${noun.charAt(0).toUpperCase()}${noun.slice(1)}${q ? ` matching “${q}”` : ''}, sorted by ${NAME_SORT_LABELS[sort]}`}
+        columns={columns}
+        rows={page.rows}
+        empty={q ? noMatch(q) : empty}
+      >
+        {children}
+      </DataTable>
+      {after}
+      <ListPagination noun={noun} reset={reset} next={page.next} prev={page.prev} href={href} />
+    </ListSection>
   )
 }
 
@@ -110,6 +135,19 @@ export function ListPagination({
         </Link>
       ) : null}
     </nav>
+  )
+}
+
+/** Why a create form is not shown yet, with the link to what has to exist first. */
+export function CreateFirst({ reason, href, label }: { reason: string; href: string; label: string }) {
+  return (
+    <p className="text-slate-700">
+      {reason}{' '}
+      <Link className="link" to={href}>
+        {label}
+      </Link>
+      .
+    </p>
   )
 }
 

@@ -58,17 +58,25 @@ export function DataTable<Row>({
   )
 }
 
-/** A row's first cell: the item's name, usually a link to its page. */
+/** A row's first cell: the item's name, a link to its page when `href` is given. */
 export function RowHeader({
   className = 'font-medium text-slate-900',
+  href,
   children,
 }: {
   className?: string
+  href?: string
   children: ReactNode
 }) {
   return (
     <th scope="row" className={`px-4 py-3 ${className}`}>
-      {children}
+      {href ? (
+        <Link className="link" to={href}>
+          {children}
+        </Link>
+      ) : (
+        children
+      )}
     </th>
   )
 }

@@ -1,14 +1,21 @@
-import type { ReactNode } from 'react'
+import { createContext, use, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
+import { choicesOf, labelledChoices, type Choice } from '#app/components/choices'
+
+/** What a bar tells its fields: the prefix of their ids and the list's query they show. */
+const BarContext = createContext<{ idPrefix?: string; query?: Record<string, string | undefined> }>({})
 
 /**
  * The filter bar of every admin list: a GET form (so every search, filter and sort is a link and
  * the page works without JavaScript) holding a search box, selects and the sort, then "Show" and a
  * link that clears it. Keyed by the query, so following that link (or any other) also resets the
- * boxes to what the URL says.
+ * boxes to what the URL says. Given `idPrefix` and `query`, its fields take their ids and values
+ * from them, so each names only its `name`.
  */
 export function FilterBar({
   label,
+  idPrefix,
+  query,
   resetKey,
   layout = 'row',
   className,
@@ -18,6 +25,10 @@ export function FilterBar({
 }: {
   /** The search landmark's name ("Search employees"). */
   label: string
+  /** The start of its fields' ids ("employees" → "employees-state"). */
+  idPrefix?: string
+  /** The list's query as the URL has it: what its fields show. */
+  query?: Record<string, string | undefined>
   /** What the boxes show (the URL's query), so a new URL redraws them; none for a bar that need not. */
   resetKey?: ReadonlyArray<string | undefined>
   /** `row`: one wrapping line; `grid`: columns, with "Show" and the clear link in the last cell. */
@@ -41,167 +52,153 @@ export function FilterBar({
     </button>
   )
   return (
-    <Form
-      key={resetKey ? JSON.stringify(resetKey) : undefined}
-      method="get"
-      role="search"
-      aria-label={label}
-      className={
-        className ??
-        (layout === 'row'
-          ? 'flex flex-wrap items-end gap-3'
-          : 'grid gap-3 sm:grid-cols-2 lg:grid-cols-4 lg:items-end')
-      }
-    >
-      {Object.entries(hidden ?? {}).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      {children}
-      {layout === 'row' ? (
-        <>
-          {show}
-          {clearLink}
-        </>
-      ) : (
-        <div className="flex flex-wrap items-center gap-3">
-          {show}
-          {clearLink}
-        </div>
-      )}
-    </Form>
+    <BarContext value={{ idPrefix, query }}>
+      <Form
+        key={resetKey ? JSON.stringify(resetKey) : undefined}
+        method="get"
+        role="search"
+        aria-label={label}
+        className={
+          className ??
+          (layout === 'row'
+            ? 'flex flex-wrap items-end gap-3'
+            : 'grid gap-3 sm:grid-cols-2 lg:grid-cols-4 lg:items-end')
+        }
+      >
+        {Object.entries(hidden ?? {}).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        {children}
+        {layout === 'row' ? (
+          <>
+            {show}
+            {clearLink}
+          </>
+        ) : (
+          <div className="flex flex-wrap items-center gap-3">
+            {show}
+            {clearLink}
+          </div>
+        )}
+      </Form>
+    </BarContext>
   )
 }
 
-/** The line under a field that says how to fill it (its id is the field's, with `-help`). */
-function FieldHelp({ id, help }: { id: string; help?: ReactNode }) {
-  if (!help) return null
+/** What every field of the bar is told; `id` and `value` come from the bar when it has them. */
+type BarFieldProps = {
+  id?: string
+  name: string
+  label: string
+  value?: string
+  /** A line under the field that says how to fill it. */
+  help?: ReactNode
+  className?: string
+}
+
+/**
+ * A field of the bar: its label, the control (drawn by `control` with its id, name, value and the
+ * id of the help line) and the help line (its id is the field's, with `-help`).
+ */
+function BarField({
+  name,
+  label,
+  help,
+  className = 'flex flex-col gap-1',
+  control,
+  ...given
+}: BarFieldProps & {
+  control: (attributes: {
+    id: string
+    name: string
+    defaultValue: string | undefined
+    'aria-describedby': string | undefined
+  }) => ReactNode
+}) {
+  const { idPrefix, query } = use(BarContext)
+  const id = given.id ?? `${idPrefix}-${name === 'q' ? 'search' : name}`
+  const helpId = help ? `${id}-help` : undefined
   return (
-    <p id={`${id}-help`} className="text-xs text-slate-600">
-      {help}
-    </p>
+    <div className={className}>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      {control({ id, name, defaultValue: given.value ?? query?.[name], 'aria-describedby': helpId })}
+      {help ? (
+        <p id={helpId} className="text-xs text-slate-600">
+          {help}
+        </p>
+      ) : null}
+    </div>
   )
 }
 
 /** The bar's search box (`q` unless named otherwise), with its label and an optional help line. */
 export function SearchField({
-  id,
-  label,
-  value,
   name = 'q',
   maxLength = 100,
-  help,
-  className = 'flex flex-col gap-1',
-}: {
-  id: string
-  label: string
-  value: string
-  name?: string
-  maxLength?: number
-  help?: ReactNode
-  className?: string
-}) {
+  ...field
+}: Omit<BarFieldProps, 'name'> & { name?: string; maxLength?: number }) {
   return (
-    <div className={className}>
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="search"
-        name={name}
-        defaultValue={value}
-        maxLength={maxLength}
-        className="input"
-        aria-describedby={help ? `${id}-help` : undefined}
-      />
-      <FieldHelp id={id} help={help} />
-    </div>
+    <BarField
+      {...field}
+      name={name}
+      control={(attributes) => (
+        <input {...attributes} type="search" maxLength={maxLength} className="input" />
+      )}
+    />
   )
 }
 
 /**
  * One labelled filter of a list's GET form (company, state, sort…): a select whose value stays in
- * the URL. `anyLabel` adds the empty "no filter" choice first; `help` a line under it, such as the
- * note of a select that depends on another ("Choose a company first to list its schemes").
+ * the URL. Its first choice, the empty "no filter" one, says `anyLabel` ("Any <label>" unless told
+ * otherwise; none when false); `help` a line under it, such as the note of a select that depends
+ * on another ("Choose a company first to list its schemes").
  */
 export function FilterSelect({
-  id,
-  name,
   label,
-  value,
   options,
-  anyLabel,
-  help,
-  className = 'flex flex-col gap-1',
-}: {
-  id: string
-  name: string
-  label: string
-  value: string | undefined
-  options: Array<{ value: string; label: string }>
-  anyLabel?: string
-  help?: ReactNode
-  className?: string
-}) {
+  anyLabel = `Any ${label.toLowerCase()}`,
+  ...field
+}: BarFieldProps & { options: Choice[]; anyLabel?: string | false }) {
   return (
-    <div className={className}>
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={value ?? ''}
-        className="input"
-        aria-describedby={help ? `${id}-help` : undefined}
-      >
-        {anyLabel !== undefined ? <option value="">{anyLabel}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <FieldHelp id={id} help={help} />
-    </div>
+    <BarField
+      {...field}
+      label={label}
+      control={({ defaultValue, ...attributes }) => (
+        <select {...attributes} defaultValue={defaultValue ?? ''} className="input">
+          {anyLabel === false ? null : <option value="">{anyLabel}</option>}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   )
 }
 
 /** The sort select of a bar: the orders a list offers, each with its label. */
 export function SortSelect<Sort extends string>({
-  id,
-  value,
   sorts,
   labels,
 }: {
-  id: string
-  value: Sort
   sorts: readonly Sort[]
   labels: Record<Sort, string>
 }) {
   return (
-    <FilterSelect
-      id={id}
-      name="sort"
-      label="Sort by"
-      value={value}
-      options={sorts.map((s) => ({ value: s, label: labels[s] }))}
-    />
+    <FilterSelect name="sort" label="Sort by" anyLabel={false} options={labelledChoices(sorts, labels)} />
   )
 }
 
 /** The company → scheme pair: a company filter, and the schemes (narrowed by it when there are many). */
 export function CompanySchemeSelects({
-  idPrefix,
-  company,
-  scheme,
   companies,
   schemes,
   schemesNeedCompany,
 }: {
-  idPrefix: string
-  company: string
-  scheme: string
   companies: Array<{ id: string; name: string }>
   schemes: Array<{ id: string; name: string; companyName: string }>
   /** Too many schemes to list at once: the company filter narrows them. */
@@ -209,20 +206,10 @@ export function CompanySchemeSelects({
 }) {
   return (
     <>
+      <FilterSelect name="company" label="Company" anyLabel="All companies" options={choicesOf(companies)} />
       <FilterSelect
-        id={`${idPrefix}-company`}
-        name="company"
-        label="Company"
-        value={company}
-        anyLabel="All companies"
-        options={companies.map((c) => ({ value: c.id, label: c.name }))}
-      />
-      <FilterSelect
-        id={`${idPrefix}-scheme`}
         name="scheme"
         label="Scheme"
-        value={scheme}
-        anyLabel="Any scheme"
         options={schemes.map((s) => ({ value: s.id, label: `${s.name} (${s.companyName})` }))}
         help={schemesNeedCompany ? 'Choose a company first to list its schemes.' : undefined}
       />

@@ -14,22 +14,35 @@ export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }
   )
 }
 
-/** A labelled input with its help text and errors wired through aria-describedby. */
-export function Field({
-  label,
-  inputProps,
-  errors,
-  help,
-  className,
-}: {
+/** What a labelled control is told besides the control itself. */
+type LabelledProps = {
   label: ReactNode
-  inputProps: InputHTMLAttributes<HTMLInputElement>
   errors?: ListOfErrors
   help?: ReactNode
   className?: string
+}
+
+/**
+ * A label, the control it names (drawn by `control` with its id and the aria attributes that point
+ * at its help text and errors), the help text and the errors.
+ */
+function Labelled({
+  id: givenId,
+  label,
+  errors,
+  help,
+  className,
+  control,
+}: LabelledProps & {
+  id: string | undefined
+  control: (attributes: {
+    id: string
+    'aria-invalid': true | undefined
+    'aria-describedby': string | undefined
+  }) => ReactNode
 }) {
   const fallbackId = useId()
-  const id = inputProps.id ?? fallbackId
+  const id = givenId ?? fallbackId
   const errorId = errors?.filter(Boolean).length ? `${id}-error` : undefined
   const helpId = help ? `${id}-help` : undefined
   return (
@@ -37,13 +50,11 @@ export function Field({
       <label htmlFor={id} className="label">
         {label}
       </label>
-      <input
-        {...inputProps}
-        id={id}
-        className="input"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[helpId, errorId].filter(Boolean).join(' ') || undefined}
-      />
+      {control({
+        id,
+        'aria-invalid': errorId ? true : undefined,
+        'aria-describedby': [helpId, errorId].filter(Boolean).join(' ') || undefined,
+      })}
       {help ? (
         <p id={helpId} className="text-sm text-slate-600">
           {help}
@@ -54,54 +65,46 @@ export function Field({
   )
 }
 
+/** A labelled input with its help text and errors wired through aria-describedby. */
+export function Field({
+  inputProps,
+  ...labelled
+}: LabelledProps & { inputProps: InputHTMLAttributes<HTMLInputElement> }) {
+  return (
+    <Labelled
+      {...labelled}
+      id={inputProps.id}
+      control={(attributes) => <input {...inputProps} {...attributes} className="input" />}
+    />
+  )
+}
+
 /** A labelled <select> with a "choose" placeholder, help text and errors, like {@link Field}. */
 export function SelectField({
-  label,
   selectProps,
   options,
   placeholder,
-  errors,
-  help,
-  className,
-}: {
-  label: ReactNode
+  ...labelled
+}: LabelledProps & {
   selectProps: SelectHTMLAttributes<HTMLSelectElement>
   options: ReadonlyArray<{ value: string; label: string }>
   placeholder: string
-  errors?: ListOfErrors
-  help?: ReactNode
-  className?: string
 }) {
-  const fallbackId = useId()
-  const id = selectProps.id ?? fallbackId
-  const errorId = errors?.filter(Boolean).length ? `${id}-error` : undefined
-  const helpId = help ? `${id}-help` : undefined
   return (
-    <div className={className ?? 'flex flex-col gap-1'}>
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <select
-        {...selectProps}
-        id={id}
-        className="input"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[helpId, errorId].filter(Boolean).join(' ') || undefined}
-      >
-        <option value="">{placeholder}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {help ? (
-        <p id={helpId} className="text-sm text-slate-600">
-          {help}
-        </p>
-      ) : null}
-      <ErrorList id={errorId} errors={errors} />
-    </div>
+    <Labelled
+      {...labelled}
+      id={selectProps.id}
+      control={(attributes) => (
+        <select {...selectProps} {...attributes} className="input">
+          <option value="">{placeholder}</option>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   )
 }
 

@@ -6,6 +6,7 @@ import {
   type FormResult,
 } from '#app/components/form-kit'
 import { ConformField, RowForm } from '#app/components/form-parts'
+import { stateBadge } from '#app/components/state-badge'
 import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/administrator/schemas'
 
 export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
@@ -19,21 +20,11 @@ export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
   )
 }
 
-const STATE_STYLES: Record<AdminState, string> = {
-  active: 'bg-emerald-50 text-emerald-900 ring-emerald-300',
-  invited: 'bg-amber-50 text-amber-950 ring-amber-300',
-  disabled: 'bg-slate-100 text-slate-800 ring-slate-300',
-}
-
-export function AdminStateBadge({ state }: { state: AdminState }) {
-  return (
-    <span
-      className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ${STATE_STYLES[state]}`}
-    >
-      {ADMIN_STATE_LABELS[state]}
-    </span>
-  )
-}
+export const AdminStateBadge = stateBadge<AdminState>(ADMIN_STATE_LABELS, {
+  active: 'ring-1 bg-emerald-50 text-emerald-900 ring-emerald-300',
+  invited: 'ring-1 bg-amber-50 text-amber-950 ring-amber-300',
+  disabled: 'ring-1 bg-slate-100 text-slate-800 ring-slate-300',
+})
 
 /** A one-button form posting an intent (resend, end all sessions): works without JavaScript. */
 export function IntentButton({

@@ -2,12 +2,10 @@ import { Link } from 'react-router'
 import { useConformForm, useResetAfterSuccess, type FormResult } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton, RowForm } from '#app/components/form-parts'
 import { FormErrors } from '#app/components/forms'
+import { choicesOf } from '#app/components/choices'
 import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/schemas'
 
 type BrandOption = { id: string; name: string }
-
-const brandChoices = (brandOptions: BrandOption[]) =>
-  brandOptions.map((b) => ({ value: b.id, label: b.name }))
 
 export function CreateCompanyForm({
   brandOptions,
@@ -24,7 +22,7 @@ export function CreateCompanyForm({
       <ConformSelect
         label="Brand"
         meta={fields.brandId}
-        options={brandChoices(brandOptions)}
+        options={choicesOf(brandOptions)}
         placeholder="Choose a brand…"
       />
     </RowForm>
@@ -61,7 +59,7 @@ export function EditCompanyForm({
         <ConformSelect
           label="Brand"
           meta={fields.brandId}
-          options={brandChoices(brandOptions)}
+          options={choicesOf(brandOptions)}
           placeholder="Choose a brand…"
         />
       </div>

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { formatDate, formatDateTime } from '#app/lib/dates'
 import type { Activity, SchemeProgress, SetupStep } from '#app/modules/dashboard/overview.server'
 import { DeliveryOffNotice } from '#app/modules/email/components/delivery-off'
-import { Card } from '#app/components/card'
+import { Card, Section } from '#app/components/card'
 
 type Step = { key: SetupStep; label: string; href: string; done: boolean }
 
@@ -68,15 +68,15 @@ function Bar({ label, value, total }: { label: string; value: number; total: num
 /** Every running programme with its progress: self-assessments done, colleagues who answered. */
 export function RunningSchemes({ schemes, openCount }: { schemes: SchemeProgress[]; openCount: number }) {
   return (
-    <section aria-labelledby="running-title" className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="running-title" className="text-lg font-semibold">
-          Running programmes
-        </h2>
+    <Section
+      id="running-title"
+      title="Running programmes"
+      aside={
         <Link className="link text-sm" to="/admin/scheme-management">
           All schemes
         </Link>
-      </div>
+      }
+    >
       {schemes.length ? (
         <ul className="grid gap-4 lg:grid-cols-2">
           {schemes.map((s) => (
@@ -114,17 +114,14 @@ export function RunningSchemes({ schemes, openCount }: { schemes: SchemeProgress
           {openCount} open schemes.
         </p>
       ) : null}
-    </section>
+    </Section>
   )
 }
 
 /** The latest changes from the audit log, in words. */
 export function RecentActivity({ items }: { items: (Activity & { text: string })[] }) {
   return (
-    <section aria-labelledby="activity-title" className="flex flex-col gap-4">
-      <h2 id="activity-title" className="text-lg font-semibold">
-        Recent activity
-      </h2>
+    <Section id="activity-title" title="Recent activity">
       {items.length ? (
         <ol className="card flex flex-col divide-y divide-slate-200 p-0">
           {items.map((a) => (
@@ -143,7 +140,7 @@ export function RecentActivity({ items }: { items: (Activity & { text: string })
           Nothing has happened yet. Changes made in the back office appear here.
         </p>
       )}
-    </section>
+    </Section>
   )
 }
 

@@ -54,31 +54,17 @@ export function OutboxList({ data: { page, counts, query } }: { data: Data }) {
 
       <FilterBar
         label="Filter messages"
+        idPrefix="outbox"
+        query={query}
         resetKey={[query.state, query.template, query.to]}
         hidden={{ tab: 'outbox' }}
         clear={{ href: filtered ? `${PATH}?tab=outbox` : null, label: 'Clear filters' }}
       >
-        <FilterSelect
-          id="outbox-state"
-          name="state"
-          label="State"
-          value={query.state}
-          anyLabel="Any state"
-          options={OUTBOX_STATE_OPTIONS}
-        />
-        <FilterSelect
-          id="outbox-template"
-          name="template"
-          label="Template"
-          value={query.template}
-          anyLabel="Any template"
-          options={TEMPLATE_KEY_OPTIONS}
-        />
+        <FilterSelect name="state" label="State" options={OUTBOX_STATE_OPTIONS} />
+        <FilterSelect name="template" label="Template" options={TEMPLATE_KEY_OPTIONS} />
         <SearchField
-          id="outbox-to"
           name="to"
           label="Recipient"
-          value={query.to}
           maxLength={254}
           className="flex min-w-56 flex-1 flex-col gap-1"
           help={`The full address, or its start followed by * (at least ${RECIPIENT_PREFIX_MIN} characters).`}
@@ -101,10 +87,8 @@ export function OutboxList({ data: { page, counts, query } }: { data: Data }) {
       >
         {(row) => (
           <tr key={row.id} className="align-top">
-            <RowHeader className="min-w-48 font-medium break-words">
-              <Link className="link" to={`${PATH}/outbox/${row.id}`}>
-                {row.recipient}
-              </Link>
+            <RowHeader className="min-w-48 font-medium break-words" href={`${PATH}/outbox/${row.id}`}>
+              {row.recipient}
             </RowHeader>
             <Cell>{TEMPLATE_LABELS[row.templateKey]}</Cell>
             <Cell>{row.brandName ?? <span className="text-slate-600">Default</span>}</Cell>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { Section } from '#app/components/card'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import { possessive } from '#app/lib/words'
 import { formatDate } from '#app/lib/dates'
@@ -22,10 +23,7 @@ export function EmployeeProgrammes({
   programmes: Programme[]
 }) {
   return (
-    <section aria-labelledby="programmes-title" className="flex flex-col gap-3">
-      <h2 id="programmes-title" className="text-lg font-semibold">
-        Schemes
-      </h2>
+    <Section id="programmes-title" title="Schemes" className="gap-3">
       <DataTable
         caption={`The schemes ${employeeName} is enrolled in`}
         columns={['Scheme', 'Status', 'Self-assessment', 'Colleagues', 'Links']}
@@ -72,16 +70,13 @@ export function EmployeeProgrammes({
           Invite colleagues on {possessive(employeeName)} behalf
         </Link>
       </p>
-    </section>
+    </Section>
   )
 }
 
 export function EmployeeRatings({ employeeName, ratings }: { employeeName: string; ratings: Rating[] }) {
   return (
-    <section aria-labelledby="ratings-title" className="flex flex-col gap-3">
-      <h2 id="ratings-title" className="text-lg font-semibold">
-        Feedback asked of {employeeName}
-      </h2>
+    <Section id="ratings-title" title={`Feedback asked of ${employeeName}`} className="gap-3">
       <DataTable
         caption={`The colleagues who asked ${employeeName} for feedback`}
         columns={['About', 'Scheme', 'As', 'Status']}
@@ -90,17 +85,13 @@ export function EmployeeRatings({ employeeName, ratings }: { employeeName: strin
       >
         {(r) => (
           <tr key={r.assignmentId}>
-            <RowHeader>
-              <Link className="link" to={`/admin/employee-management/${r.subjectId}`}>
-                {r.subjectName}
-              </Link>
-            </RowHeader>
+            <RowHeader href={`/admin/employee-management/${r.subjectId}`}>{r.subjectName}</RowHeader>
             <Cell>{r.schemeName}</Cell>
             <Cell>{r.relationship === 'self' ? 'Self' : RELATIONSHIP_LABELS[r.relationship]}</Cell>
             <Cell>{INVITE_STATUS_LABELS[inviteStatusOf(r.status)]}</Cell>
           </tr>
         )}
       </DataTable>
-    </section>
+    </Section>
   )
 }

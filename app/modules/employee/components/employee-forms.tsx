@@ -6,6 +6,8 @@ import {
 } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { FormErrors } from '#app/components/forms'
+import { stateBadge } from '#app/components/state-badge'
+import { choicesOf } from '#app/components/choices'
 import {
   EMPLOYEE_STATE_LABELS,
   EmployeeCreateSchema,
@@ -15,23 +17,11 @@ import {
 
 type Option = { id: string; name: string }
 
-const choices = (options: Option[]) => options.map((o) => ({ value: o.id, label: o.name }))
-
-const STATE_STYLES: Record<EmployeeState, string> = {
-  invited: 'border-amber-300 bg-amber-50 text-amber-950',
-  active: 'border-emerald-300 bg-emerald-50 text-emerald-950',
-  disabled: 'border-slate-300 bg-slate-100 text-slate-800',
-}
-
-export function StateBadge({ state }: { state: EmployeeState }) {
-  return (
-    <span
-      className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold ${STATE_STYLES[state]}`}
-    >
-      {EMPLOYEE_STATE_LABELS[state]}
-    </span>
-  )
-}
+export const StateBadge = stateBadge<EmployeeState>(EMPLOYEE_STATE_LABELS, {
+  invited: 'border border-amber-300 bg-amber-50 text-amber-950',
+  active: 'border border-emerald-300 bg-emerald-50 text-emerald-950',
+  disabled: 'border border-slate-300 bg-slate-100 text-slate-800',
+})
 
 export function CreateEmployeeForm({
   companies,
@@ -97,7 +87,7 @@ function EmployeeFields({ fields, companies }: { fields: ConformFields; companie
       <ConformSelect
         label="Company"
         meta={fields.companyId}
-        options={choices(companies)}
+        options={choicesOf(companies)}
         placeholder="Choose a company…"
       />
       <ConformField label="Phone (optional)" meta={fields.phone} type="tel" autoComplete="off" />

@@ -1,6 +1,5 @@
 import type { PageData } from '#app/lib/page-data'
-import { Link } from 'react-router'
-import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
+import { CreateFirst, ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, CreatedCell, DataTable, RowHeader } from '#app/components/data-table'
 import {
   CompanySchemeSelects,
@@ -20,6 +19,7 @@ import {
   EMPLOYEE_STATES,
 } from '#app/modules/employee/schemas'
 import { Card } from '#app/components/card'
+import { labelledChoices } from '#app/components/choices'
 
 /** The employees list, typed by the page's loader (the page-props rule). */
 type Data = PageData<typeof loadEmployeeList>
@@ -36,6 +36,8 @@ export function EmployeeFilters({
   return (
     <FilterBar
       label="Search employees"
+      idPrefix="employees"
+      query={query}
       resetKey={[query.q, query.company, query.scheme, query.state, query.sort]}
       layout="grid"
       className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
@@ -44,29 +46,14 @@ export function EmployeeFilters({
         label: 'Clear filters',
       }}
     >
-      <SearchField id="employees-search" label="Search by name or e-mail" value={query.q} />
-      <CompanySchemeSelects
-        idPrefix="employees"
-        company={query.company}
-        scheme={query.scheme}
-        companies={companies}
-        schemes={schemes}
-        schemesNeedCompany={schemesNeedCompany}
-      />
+      <SearchField label="Search by name or e-mail" />
+      <CompanySchemeSelects companies={companies} schemes={schemes} schemesNeedCompany={schemesNeedCompany} />
       <FilterSelect
-        id="employees-state"
         name="state"
         label="State"
-        value={query.state}
-        anyLabel="Any state"
-        options={EMPLOYEE_STATES.map((s) => ({ value: s, label: EMPLOYEE_STATE_LABELS[s] }))}
+        options={labelledChoices(EMPLOYEE_STATES, EMPLOYEE_STATE_LABELS)}
       />
-      <SortSelect
-        id="employees-sort"
-        value={query.sort}
-        sorts={EMPLOYEE_SORTS}
-        labels={EMPLOYEE_SORT_LABELS}
-      />
+      <SortSelect sorts={EMPLOYEE_SORTS} labels={EMPLOYEE_SORT_LABELS} />
     </FilterBar>
   )
 }
@@ -91,11 +78,7 @@ export function EmployeeList({ data, path, href }: { data: Data; path: string; h
       >
         {(row) => (
           <tr key={row.id}>
-            <RowHeader>
-              <Link className="link" to={`${path}/${row.id}`}>
-                {row.name || row.email}
-              </Link>
-            </RowHeader>
+            <RowHeader href={`${path}/${row.id}`}>{row.name || row.email}</RowHeader>
             <Cell className="text-slate-800">{row.email}</Cell>
             <Cell className="text-slate-800">{row.companyName ?? '—'}</Cell>
             <Cell>
@@ -135,14 +118,10 @@ export function AddEmployees({
   )
 }
 
-function NoCompanyYet() {
-  return (
-    <p className="text-slate-700">
-      Employees belong to a company.{' '}
-      <Link className="link" to="/admin/company-management">
-        Create a company first
-      </Link>
-      .
-    </p>
-  )
-}
+const NoCompanyYet = () => (
+  <CreateFirst
+    reason="Employees belong to a company."
+    href="/admin/company-management"
+    label="Create a company first"
+  />
+)

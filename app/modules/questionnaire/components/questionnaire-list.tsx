@@ -1,5 +1,4 @@
 import type { PageData } from '#app/lib/page-data'
-import { getFormProps, getInputProps } from '@conform-to/react'
 import { Form, Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
@@ -7,17 +6,19 @@ import {
   formErrorsOf,
   resultFor,
   useConformForm,
-  usePendingIntent,
   type FormResult,
   type IntentReply,
 } from '#app/components/form-kit'
 import { ConfirmPanel } from '#app/components/page-kit'
-import { Field, FormErrors } from '#app/components/forms'
+import { FormErrors } from '#app/components/forms'
+import { ConformField, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 import type { SchemePhase } from '#app/modules/scheme/state'
 import type { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
 import { Card } from '#app/components/card'
+import { stateBadge } from '#app/components/state-badge'
+import { labelledChoices } from '#app/components/choices'
 import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
 
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
@@ -25,21 +26,15 @@ import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, typ
 /** The page's data, as its loader returns it (the page-props rule). */
 type Data = PageData<typeof loadQuestionnaireList>
 
-const STATUS_STYLES: Record<QuestionnaireStatus, string> = {
-  draft: 'bg-slate-100 text-slate-800 border-slate-300',
-  published: 'bg-emerald-50 text-emerald-900 border-emerald-300',
-  archived: 'bg-slate-200 text-slate-800 border-slate-400',
-}
+const QuestionnaireStatusBadge = stateBadge<QuestionnaireStatus>(STATUS_LABELS, {
+  draft: 'border bg-slate-100 text-slate-800 border-slate-300',
+  published: 'border bg-emerald-50 text-emerald-900 border-emerald-300',
+  archived: 'border bg-slate-200 text-slate-800 border-slate-400',
+})
 
-export function StatusBadge({ status }: { status: QuestionnaireStatus }) {
-  return (
-    <span
-      className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[status]}`}
-    >
-      {STATUS_LABELS[status]}
-    </span>
-  )
-}
+export const StatusBadge = ({ status }: { status: QuestionnaireStatus }) => (
+  <QuestionnaireStatusBadge state={status} />
+)
 
 /** The schemes that use a version, each a link with its phase. */
 export function SchemeLinks({
@@ -68,27 +63,21 @@ export function QuestionnaireFilters({
   return (
     <FilterBar
       label="Search questionnaires"
+      idPrefix="qn"
+      query={query}
       resetKey={[query.q, query.status, query.sort]}
       clear={{
         href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
         label: 'Clear',
       }}
     >
-      <SearchField
-        id="qn-search"
-        label="Search by title"
-        value={query.q}
-        className="flex min-w-48 flex-1 flex-col gap-1"
-      />
+      <SearchField label="Search by title" className="flex min-w-48 flex-1 flex-col gap-1" />
       <FilterSelect
-        id="qn-status"
         name="status"
         label="Status"
-        value={query.status}
-        anyLabel="Any status"
-        options={QUESTIONNAIRE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        options={labelledChoices(QUESTIONNAIRE_STATUSES, STATUS_LABELS)}
       />
-      <SortSelect id="qn-sort" value={query.sort} sorts={QN_SORTS} labels={QN_SORT_LABELS} />
+      <SortSelect sorts={QN_SORTS} labels={QN_SORT_LABELS} />
     </FilterBar>
   )
 }
@@ -187,6 +176,14 @@ type Version = {
   schemes: Array<{ id: string; name: string; phase: 'draft' | 'upcoming' | 'open' | 'closed' }>
 }
 
+/** Read after a version's button word: which version of which questionnaire it acts on. */
+const WhichVersion = ({ version, name }: { version: number; name: string }) => (
+  <span className="sr-only">
+    {' '}
+    version {version} of {name}
+  </span>
+)
+
 export function QuestionnaireTable({
   rows,
   archiveHref,
@@ -224,19 +221,13 @@ export function QuestionnaireTable({
                   <input type="hidden" name="questionnaireId" value={v.id} />
                   <button type="submit" className="btn btn-secondary text-sm">
                     Duplicate
-                    <span className="sr-only">
-                      {' '}
-                      version {v.version} of {family.name}
-                    </span>
+                    <WhichVersion version={v.version} name={family.name} />
                   </button>
                 </Form>
                 {v.status !== 'archived' ? (
                   <Link className="btn btn-secondary text-sm" to={archiveHref(v.id)}>
                     Archive
-                    <span className="sr-only">
-                      {' '}
-                      version {v.version} of {family.name}
-                    </span>
+                    <WhichVersion version={v.version} name={family.name} />
                   </Link>
                 ) : null}
               </li>
@@ -250,23 +241,19 @@ export function QuestionnaireTable({
 
 export function CreateQuestionnaireForm({ lastResult }: { lastResult: FormResult }) {
   const [form, fields] = useConformForm(QnCreateSchema, { id: 'create-questionnaire', lastResult })
-  const busy = usePendingIntent('create')
   return (
-    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="create" />
+    <IntentForm form={form} intent="create" className="flex flex-col gap-4">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <Field
+      <ConformField
         label="Title"
-        inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: TITLE_MAX }}
-        errors={fields.title.errors}
+        meta={fields.title}
+        maxLength={TITLE_MAX}
         help="Employees see it at the top of every page of the questionnaire."
       />
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create questionnaire'}
-        </button>
+        <SubmitButton intent="create" label="Create questionnaire" pendingLabel="Creating…" />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -277,7 +264,6 @@ export function ImportQuestionnaireForm({
   lastResult: FormResult
   maxBytes: number
 }) {
-  const busy = usePendingIntent('import')
   const errors = formErrorsOf(lastResult)
   return (
     <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4">
@@ -302,9 +288,12 @@ export function ImportQuestionnaireForm({
         </p>
       </div>
       <div>
-        <button type="submit" className="btn btn-secondary" disabled={busy}>
-          {busy ? 'Importing…' : 'Import as a draft'}
-        </button>
+        <SubmitButton
+          intent="import"
+          label="Import as a draft"
+          pendingLabel="Importing…"
+          className="btn btn-secondary"
+        />
       </div>
     </Form>
   )

@@ -1,6 +1,6 @@
 import type { PageData } from '#app/lib/page-data'
 import { getFormProps, getTextareaProps } from '@conform-to/react'
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import {
@@ -13,6 +13,8 @@ import {
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { Card } from '#app/components/card'
+import { choicesOf, labelledChoices } from '#app/components/choices'
+import { stateBadge } from '#app/components/state-badge'
 import { RELATIONSHIPS } from '#db/enums'
 import {
   ANSWERS_ADMIN_MESSAGES,
@@ -48,19 +50,11 @@ export type ResponseRow = {
   subjectName: string
 }
 
-const STATE_TONES: Record<ResponseState, string> = {
+export const ResponseStateBadge = stateBadge<ResponseState>(RESPONSE_STATE_LABELS, {
   in_progress: 'bg-amber-100 text-amber-950',
   submitted: 'bg-emerald-100 text-emerald-950',
   reopened: 'bg-indigo-100 text-indigo-950',
-}
-
-export function ResponseStateBadge({ state }: { state: ResponseState }) {
-  return (
-    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_TONES[state]}`}>
-      {RESPONSE_STATE_LABELS[state]}
-    </span>
-  )
-}
+})
 
 /** The list's filters: a GET form, so every filter lives in the URL. */
 export function ResponseFilters({
@@ -73,6 +67,8 @@ export function ResponseFilters({
   return (
     <FilterBar
       label="Filter responses"
+      idPrefix="responses"
+      query={query}
       resetKey={[
         query.q,
         query.scheme,
@@ -85,45 +81,20 @@ export function ResponseFilters({
       layout="grid"
       clear={{ href: isFiltered(query) ? path : null, label: 'Clear filters' }}
     >
-      <SearchField id="responses-search" label="Subject (name or e-mail)" value={query.q} />
-      <CompanySchemeSelects
-        idPrefix="responses"
-        company={query.company}
-        scheme={query.scheme}
-        companies={companies}
-        schemes={schemes}
-        schemesNeedCompany={schemesNeedCompany}
-      />
+      <SearchField label="Subject (name or e-mail)" />
+      <CompanySchemeSelects companies={companies} schemes={schemes} schemesNeedCompany={schemesNeedCompany} />
+      <FilterSelect name="questionnaire" label="Questionnaire" options={choicesOf(questionnaires)} />
       <FilterSelect
-        id="responses-questionnaire"
-        name="questionnaire"
-        label="Questionnaire"
-        value={query.questionnaire}
-        anyLabel="Any questionnaire"
-        options={questionnaires.map((q) => ({ value: q.id, label: q.name }))}
-      />
-      <FilterSelect
-        id="responses-relationship"
         name="relationship"
         label="Relationship"
-        value={query.relationship}
-        anyLabel="Any relationship"
-        options={RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))}
+        options={labelledChoices(RELATIONSHIPS, RELATIONSHIP_LABELS)}
       />
       <FilterSelect
-        id="responses-state"
         name="state"
         label="State"
-        value={query.state}
-        anyLabel="Any state"
-        options={RESPONSE_STATES.map((s) => ({ value: s, label: RESPONSE_STATE_LABELS[s] }))}
+        options={labelledChoices(RESPONSE_STATES, RESPONSE_STATE_LABELS)}
       />
-      <SortSelect
-        id="responses-sort"
-        value={query.sort}
-        sorts={RESPONSE_SORTS}
-        labels={RESPONSE_SORT_LABELS}
-      />
+      <SortSelect sorts={RESPONSE_SORTS} labels={RESPONSE_SORT_LABELS} />
     </FilterBar>
   )
 }
@@ -163,11 +134,7 @@ export function ResponseTable({
     >
       {(row) => (
         <tr key={row.id}>
-          <RowHeader>
-            <Link className="link" to={`${path}/${row.id}`}>
-              {row.subjectName}
-            </Link>
-          </RowHeader>
+          <RowHeader href={`${path}/${row.id}`}>{row.subjectName}</RowHeader>
           <Cell className="text-slate-800">{RELATIONSHIP_LABELS[row.relationship]}</Cell>
           <Cell>
             <ResponseStateBadge state={row.state} />

@@ -4,6 +4,7 @@ import { Link } from 'react-router'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { ErrorList, FormErrors } from '#app/components/forms'
+import { choicesOf } from '#app/components/choices'
 import { REPORT_RELEASES } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import {
@@ -86,7 +87,7 @@ function SchemeFields({
       <ConformSelect
         label="Company"
         meta={fields.companyId}
-        options={options.companies.map((c) => ({ value: c.id, label: c.name }))}
+        options={choicesOf(options.companies)}
         placeholder="Choose a company…"
         help={locked.company ?? 'Its employees are the ones who can be enrolled.'}
         disabled={Boolean(locked.company)}

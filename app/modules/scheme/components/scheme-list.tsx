@@ -1,5 +1,4 @@
 import type { PageData } from '#app/lib/page-data'
-import { Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
@@ -9,6 +8,7 @@ import { SCHEME_PHASES, SCHEME_SORT_LABELS, SCHEME_SORTS } from '#app/modules/sc
 import type { loadSchemeList } from '#app/modules/scheme/scheme-list.server'
 import type { SchemePhase } from '#app/modules/scheme/state'
 import { PhaseBadge } from './phase-badge'
+import { choicesOf, labelledChoices } from '#app/components/choices'
 
 /** The schemes list: its search and filters (all in the URL, a plain GET form) and its table. */
 
@@ -44,36 +44,24 @@ export function SchemeFilters({
     // Keyed by the query so "Clear" (a link) also clears the boxes.
     <FilterBar
       label="Search schemes"
+      idPrefix="schemes"
+      query={query}
       resetKey={[query.q, query.company, query.phase, query.sort]}
       clear={{
         href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
         label: 'Clear',
       }}
     >
-      <SearchField
-        id="schemes-search"
-        label="Search by name"
-        value={query.q}
-        className="flex min-w-48 flex-1 flex-col gap-1"
-      />
+      <SearchField label="Search by name" className="flex min-w-48 flex-1 flex-col gap-1" />
       <FilterSelect
-        id="schemes-company"
         name="company"
         label="Company"
-        value={query.company}
         anyLabel="All companies"
-        options={companies.map((c) => ({ value: c.id, label: c.name }))}
+        options={choicesOf(companies)}
         className="flex min-w-40 flex-col gap-1"
       />
-      <FilterSelect
-        id="schemes-phase"
-        name="phase"
-        label="Status"
-        value={query.phase}
-        anyLabel="Any status"
-        options={SCHEME_PHASES.map((p) => ({ value: p, label: PHASE_LABELS[p] }))}
-      />
-      <SortSelect id="schemes-sort" value={query.sort} sorts={SCHEME_SORTS} labels={SCHEME_SORT_LABELS} />
+      <FilterSelect name="phase" label="Status" options={labelledChoices(SCHEME_PHASES, PHASE_LABELS)} />
+      <SortSelect sorts={SCHEME_SORTS} labels={SCHEME_SORT_LABELS} />
     </FilterBar>
   )
 }
@@ -125,11 +113,7 @@ export function SchemeTable({ rows, empty }: { rows: SchemeRow[]; empty: string 
     >
       {(row) => (
         <tr key={row.id}>
-          <RowHeader>
-            <Link className="link" to={`/admin/scheme-management/${row.id}`}>
-              {row.name}
-            </Link>
-          </RowHeader>
+          <RowHeader href={`/admin/scheme-management/${row.id}`}>{row.name}</RowHeader>
           <Cell>
             <PhaseBadge phase={row.phase} />
           </Cell>
