@@ -163,6 +163,32 @@ function homeOf(user: NonNullable<LayoutUser>) {
   return user.role === 'admin' ? '/admin' : user.role === 'employee' ? '/user' : '/user/thank-you'
 }
 
+/** The frame of the public and employee pages: the brand's colours, the skip link, header, main and footer. */
+function BrandedShell({
+  brand,
+  contact,
+  header,
+  mainClassName,
+  children,
+}: {
+  brand: BrandLook | null | undefined
+  contact: LayoutProps['contact']
+  header: ReactNode
+  mainClassName: string
+  children: ReactNode
+}) {
+  return (
+    <div className="flex min-h-screen flex-col" style={brand ? brandStyle(brand) : undefined}>
+      <SkipLink />
+      {header}
+      <main id="main" className={mainClassName}>
+        {children}
+      </main>
+      <Footer contact={contactFor(contact, brand)} brand={brand} />
+    </div>
+  )
+}
+
 /**
  * Public pages: the landing page, sign-in, forgot password, verification, errors. Panorama's own
  * look, unless the page supplies a programme's brand (an invitation's landing and its sign-in step).
@@ -185,37 +211,39 @@ function DefaultLayout({ user, contact, children }: LayoutProps) {
     </Link>
   )
   return (
-    <div className="flex min-h-screen flex-col" style={brand ? brandStyle(brand) : undefined}>
-      <SkipLink />
-      {brand ? (
-        <header className="no-print">
-          <div className="bg-[var(--brand-primary)] text-[var(--brand-on-primary)]">
-            <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-3 sm:px-6">
-              <BrandMark brand={brand} to="/" />
-              {account ? (
-                <nav aria-label="Account" className="flex items-center gap-3">
-                  {account}
-                </nav>
-              ) : null}
+    <BrandedShell
+      brand={brand}
+      contact={contact}
+      mainClassName="flex-1"
+      header={
+        brand ? (
+          <header className="no-print">
+            <div className="bg-[var(--brand-primary)] text-[var(--brand-on-primary)]">
+              <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-3 sm:px-6">
+                <BrandMark brand={brand} to="/" />
+                {account ? (
+                  <nav aria-label="Account" className="flex items-center gap-3">
+                    {account}
+                  </nav>
+                ) : null}
+              </div>
             </div>
-          </div>
-          <div aria-hidden="true" className="h-1 bg-[var(--brand-accent)]" />
-        </header>
-      ) : (
-        <header className="no-print border-b border-slate-200 bg-white">
-          <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-4 sm:px-6">
-            <Logo />
-            <nav aria-label="Account" className="flex items-center gap-3">
-              {account}
-            </nav>
-          </div>
-        </header>
-      )}
-      <main id="main" className="flex-1">
-        {children}
-      </main>
-      <Footer contact={contactFor(contact, brand)} brand={brand} />
-    </div>
+            <div aria-hidden="true" className="h-1 bg-[var(--brand-accent)]" />
+          </header>
+        ) : (
+          <header className="no-print border-b border-slate-200 bg-white">
+            <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-4 sm:px-6">
+              <Logo />
+              <nav aria-label="Account" className="flex items-center gap-3">
+                {account}
+              </nav>
+            </div>
+          </header>
+        )
+      }
+    >
+      {children}
+    </BrandedShell>
   )
 }
 
@@ -281,51 +309,53 @@ function UserLayout({ user, contact, children }: LayoutProps) {
     </div>
   ) : null
   return (
-    <div className="flex min-h-screen flex-col" style={brand ? brandStyle(brand) : undefined}>
-      <SkipLink />
-      <header className="no-print">
-        <div
-          className={
-            brand
-              ? 'bg-[var(--brand-primary)] text-[var(--brand-on-primary)]'
-              : 'border-b border-slate-200 bg-white text-slate-700'
-          }
-        >
-          <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-3 sm:px-6">
-            {brand ? <BrandMark brand={brand} to={home} /> : <NeutralMark to={home} />}
-            {who}
+    <BrandedShell
+      brand={brand}
+      contact={contact}
+      mainClassName="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10"
+      header={
+        <header className="no-print">
+          <div
+            className={
+              brand
+                ? 'bg-[var(--brand-primary)] text-[var(--brand-on-primary)]'
+                : 'border-b border-slate-200 bg-white text-slate-700'
+            }
+          >
+            <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-3 sm:px-6">
+              {brand ? <BrandMark brand={brand} to={home} /> : <NeutralMark to={home} />}
+              {who}
+            </div>
           </div>
-        </div>
-        {brand ? <div aria-hidden="true" className="h-1 bg-[var(--brand-accent)]" /> : null}
-        {user?.role === 'employee' ? (
-          <div className="border-b border-slate-200 bg-white">
-            <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap gap-1 px-4 py-2 sm:px-6">
-              {(
-                [
-                  ['/user', 'My feedback'],
-                  ['/user/colleague-invite', 'Invite colleagues'],
-                  ['/user/edit-profile', 'Profile'],
-                ] as const
-              ).map(([to, label]) => (
-                <NavLink
-                  key={to}
-                  to={to}
-                  end={to === '/user'}
-                  className={brand ? brandNavLinkClass : navLinkClass}
-                  viewTransition
-                >
-                  {label}
-                </NavLink>
-              ))}
-            </nav>
-          </div>
-        ) : null}
-      </header>
-      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
-        {children}
-      </main>
-      <Footer contact={contactFor(contact, brand)} brand={brand} />
-    </div>
+          {brand ? <div aria-hidden="true" className="h-1 bg-[var(--brand-accent)]" /> : null}
+          {user?.role === 'employee' ? (
+            <div className="border-b border-slate-200 bg-white">
+              <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap gap-1 px-4 py-2 sm:px-6">
+                {(
+                  [
+                    ['/user', 'My feedback'],
+                    ['/user/colleague-invite', 'Invite colleagues'],
+                    ['/user/edit-profile', 'Profile'],
+                  ] as const
+                ).map(([to, label]) => (
+                  <NavLink
+                    key={to}
+                    to={to}
+                    end={to === '/user'}
+                    className={brand ? brandNavLinkClass : navLinkClass}
+                    viewTransition
+                  >
+                    {label}
+                  </NavLink>
+                ))}
+              </nav>
+            </div>
+          ) : null}
+        </header>
+      }
+    >
+      {children}
+    </BrandedShell>
   )
 }
 

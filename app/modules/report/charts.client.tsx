@@ -53,28 +53,23 @@ const reducedMotion = () =>
 
 const legend = { position: 'bottom' as const, labels: { color: '#0f172a', boxWidth: 14 } }
 
+/** What both charts' options say: they fill their slot, animate unless told not to, the legend below. */
+const commonOptions = (animate: boolean) => ({
+  responsive: true,
+  maintainAspectRatio: false,
+  animation: !animate || reducedMotion() ? (false as const) : undefined,
+  plugins: { legend },
+})
+
 /** Self against the colleagues' average and each colleague, one axis per category. */
 export function RadarChart({ title, labels, series, min, max, animate = true }: ChartProps) {
   const data: ChartData<'radar', (number | null)[], string> = {
     labels,
     datasets: series.map((s, i) => ({ label: s.label, data: s.values, ...seriesStyle(i), spanGaps: true })),
   }
-  const options: ChartOptions<'radar'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: !animate || reducedMotion() ? false : undefined,
-    scales: { r: radarScale(min, max) },
-    plugins: { legend },
-  }
-  return (
-    <Chart
-      type="radar"
-      data={data}
-      options={options}
-      role="img"
-      aria-label={chartSummary(`Radar chart: ${title}`, labels, series)}
-    />
-  )
+  const options: ChartOptions<'radar'> = { ...commonOptions(animate), scales: { r: radarScale(min, max) } }
+  const name = chartSummary(`Radar chart: ${title}`, labels, series)
+  return <Chart type="radar" data={data} options={options} role="img" aria-label={name} />
 }
 
 /**
@@ -97,20 +92,10 @@ export function BarChart({
   const valueAxis = { min: Math.min(0, min), max, ticks: { stepSize: 1, color: '#334155' } }
   const labelAxis = { ticks: { color: '#0f172a', autoSkip: false } }
   const options: ChartOptions<'bar'> = {
+    ...commonOptions(animate),
     indexAxis: horizontal ? 'y' : 'x',
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: !animate || reducedMotion() ? false : undefined,
     scales: horizontal ? { x: valueAxis, y: labelAxis } : { x: labelAxis, y: valueAxis },
-    plugins: { legend },
   }
-  return (
-    <Chart
-      type="bar"
-      data={data}
-      options={options}
-      role="img"
-      aria-label={chartSummary(`Bar chart: ${title}`, labels, series)}
-    />
-  )
+  const name = chartSummary(`Bar chart: ${title}`, labels, series)
+  return <Chart type="bar" data={data} options={options} role="img" aria-label={name} />
 }

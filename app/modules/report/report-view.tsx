@@ -88,6 +88,49 @@ const th = 'px-2 py-2 font-semibold'
 const rowTh = 'px-2 py-2 font-medium'
 const td = 'px-2 py-2 tabular-nums'
 
+/** A section of the report: a card named by its heading, printed on its own (report-section). */
+function ReportSection({
+  id,
+  title,
+  className = 'gap-4',
+  children,
+}: {
+  id: string
+  title: string
+  className?: string
+  children: ReactNode
+}) {
+  return (
+    <section aria-labelledby={id} className={`report-section card flex flex-col ${className}`}>
+      <h2 id={id} className="text-xl font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  )
+}
+
+/** A category's row of a table: its name, the self score, then the colleagues' columns. */
+function CategoryRow({
+  category,
+  self,
+  children,
+}: {
+  category: string
+  self: number | null
+  children: ReactNode
+}) {
+  return (
+    <tr>
+      <th scope="row" className={rowTh}>
+        {category}
+      </th>
+      <td className={td}>{formatScore(self)}</td>
+      {children}
+    </tr>
+  )
+}
+
 function Table({ caption, head, children }: { caption: string; head: ReactNode[]; children: ReactNode }) {
   return (
     <table className="report-table w-full border-collapse text-left text-sm">
@@ -157,10 +200,7 @@ function CategorySection({
     return radar ? <RadarChart {...chart} /> : <BarChart {...chart} horizontal={false} />
   }
   return (
-    <section aria-labelledby="by-category" className="report-section card flex flex-col gap-4">
-      <h2 id="by-category" className="text-xl font-semibold">
-        By category
-      </h2>
+    <ReportSection id="by-category" title="By category">
       <ChartWithTable
         label={title}
         height={radar ? 420 : 320}
@@ -169,11 +209,7 @@ function CategorySection({
         table={
           <Table caption={title} head={['Category', ...seriesHeads(selfLabel, groups)]}>
             {categories.map((c) => (
-              <tr key={c.category}>
-                <th scope="row" className={rowTh}>
-                  {c.category}
-                </th>
-                <td className={td}>{formatScore(c.self)}</td>
+              <CategoryRow key={c.category} category={c.category} self={c.self}>
                 {groups ? (
                   <>
                     <td className={td}>{formatScore((c as FullCategory).colleagues)}</td>
@@ -184,12 +220,12 @@ function CategorySection({
                     ))}
                   </>
                 ) : null}
-              </tr>
+              </CategoryRow>
             ))}
           </Table>
         }
       />
-    </section>
+    </ReportSection>
   )
 }
 
@@ -363,10 +399,7 @@ function QuestionSection({
   const categories: string[] = []
   for (const q of questions) if (!categories.includes(q.category)) categories.push(q.category)
   return (
-    <section aria-labelledby="by-question" className="report-section card flex flex-col gap-6">
-      <h2 id="by-question" className="text-xl font-semibold">
-        By question
-      </h2>
+    <ReportSection id="by-question" title="By question" className="gap-6">
       {categories.map((category) => {
         const list = questions.filter((q) => q.category === category)
         const scales = list.filter((q) => q.kind === 'scale')
@@ -387,16 +420,13 @@ function QuestionSection({
           </section>
         )
       })}
-    </section>
+    </ReportSection>
   )
 }
 
 function CommentsSection({ comments }: { comments: Extract<ReportData, { status: 'ready' }>['comments'] }) {
   return (
-    <section aria-labelledby="comments" className="report-section card flex flex-col gap-4">
-      <h2 id="comments" className="text-xl font-semibold">
-        Comments from colleagues
-      </h2>
+    <ReportSection id="comments" title="Comments from colleagues">
       <p className="text-sm text-slate-700">
         Shown without names and in a random order, so that no comment can be traced to one colleague.
       </p>
@@ -419,7 +449,7 @@ function CommentsSection({ comments }: { comments: Extract<ReportData, { status:
       ) : (
         <p>No colleague wrote a comment.</p>
       )}
-    </section>
+    </ReportSection>
   )
 }
 
@@ -549,10 +579,7 @@ function InsightSection({
 }) {
   const you = selfLabel === 'You'
   return (
-    <section aria-labelledby="insight" className="report-section report-insight card flex flex-col gap-6">
-      <h2 id="insight" className="text-xl font-semibold">
-        At a glance
-      </h2>
+    <ReportSection id="insight" title="At a glance" className="report-insight gap-6">
       <div className="report-insight-grid grid gap-6 md:grid-cols-2">
         <InsightList
           id="insight-highest"
@@ -598,23 +625,19 @@ function InsightSection({
             head={['Category', selfLabel, AVERAGE_LABEL, 'Difference']}
           >
             {categories.map((c) => (
-              <tr key={c.category}>
-                <th scope="row" className={rowTh}>
-                  {c.category}
-                </th>
-                <td className={td}>{formatScore(c.self)}</td>
+              <CategoryRow key={c.category} category={c.category} self={c.self}>
                 <td className={td}>{formatScore(c.colleagues)}</td>
                 <td className={td}>
                   {c.self === null || c.colleagues === null
                     ? '—'
                     : `${c.colleagues - c.self >= 0 ? '+' : '−'}${Math.abs(c.colleagues - c.self).toFixed(1)}`}
                 </td>
-              </tr>
+              </CategoryRow>
             ))}
           </Table>
         </TableScroller>
       ) : null}
-    </section>
+    </ReportSection>
   )
 }
 

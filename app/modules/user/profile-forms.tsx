@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import type { ReactNode } from 'react'
 import { Form, useNavigation } from 'react-router'
+import { ConformField } from '#app/components/form-parts'
 import { useConformForm } from '#app/components/form-kit'
-import { Field, FormErrors } from '#app/components/forms'
+import { FormErrors } from '#app/components/forms'
 import {
   ChangeEmailSchema,
   changePasswordSchema,
@@ -105,17 +106,18 @@ export function DetailsForm({
   })
   return (
     <ProfileCard form={form} intent="profile" title="Your details">
-      <Field
+      <ConformField
         label="Display name"
         help="How the portal and your colleagues see you."
-        inputProps={{ ...getInputProps(fields.displayName, { type: 'text' }), autoComplete: 'name' }}
-        errors={fields.displayName.errors}
+        meta={fields.displayName}
+        autoComplete="name"
       />
-      <Field
+      <ConformField
         label="Phone (optional)"
         help="With the country code if you are abroad, for example +44 20 7946 0958."
-        inputProps={{ ...getInputProps(fields.phone, { type: 'tel' }), autoComplete: 'tel' }}
-        errors={fields.phone.errors}
+        meta={fields.phone}
+        type="tel"
+        autoComplete="tel"
       />
       <SubmitButton busy={busy} label="Save details" busyLabel="Saving…" />
     </ProfileCard>
@@ -139,11 +141,12 @@ export function PhotoForm({ profile, lastResult }: { profile: ProfileView; lastR
       ) : (
         <p className="text-sm text-slate-700">No photo yet: your initials are shown instead.</p>
       )}
-      <Field
+      <ConformField
         label={profile.photoFileId ? 'Upload a new photo' : 'Upload a photo'}
         help="PNG, JPEG or WebP, 2 MB at most. A square picture of your face works best."
-        inputProps={{ ...getInputProps(fields.photo, { type: 'file' }), accept: PHOTO_ACCEPT }}
-        errors={fields.photo.errors}
+        meta={fields.photo}
+        type="file"
+        accept={PHOTO_ACCEPT}
       />
       <div className="flex flex-wrap gap-3">
         <button type="submit" className="btn btn-primary" disabled={busy}>
@@ -187,30 +190,24 @@ export function PasswordForm({
       // Lets password managers file the new password under the right account.
       hidden={<input type="email" name="username" autoComplete="username" value={email} readOnly hidden />}
     >
-      <Field
+      <ConformField
         label="Current password"
-        inputProps={{
-          ...getInputProps(fields.currentPassword, { type: 'password' }),
-          autoComplete: 'current-password',
-        }}
-        errors={fields.currentPassword.errors}
+        meta={fields.currentPassword}
+        type="password"
+        autoComplete="current-password"
       />
-      <Field
+      <ConformField
         label="New password"
         help={`At least ${minLength} characters.`}
-        inputProps={{
-          ...getInputProps(fields.newPassword, { type: 'password' }),
-          autoComplete: 'new-password',
-        }}
-        errors={fields.newPassword.errors}
+        meta={fields.newPassword}
+        type="password"
+        autoComplete="new-password"
       />
-      <Field
+      <ConformField
         label="Repeat the new password"
-        inputProps={{
-          ...getInputProps(fields.confirmPassword, { type: 'password' }),
-          autoComplete: 'new-password',
-        }}
-        errors={fields.confirmPassword.errors}
+        meta={fields.confirmPassword}
+        type="password"
+        autoComplete="new-password"
       />
       <SubmitButton busy={busy} label="Change password" busyLabel="Changing…" />
     </ProfileCard>
@@ -227,19 +224,13 @@ export function EmailForm({ profile, lastResult }: { profile: ProfileView; lastR
       title="E-mail address"
       intro={<EmailIntro email={profile.email} pending={profile.pendingEmail} />}
     >
-      <Field
-        label="New e-mail address"
-        inputProps={{ ...getInputProps(fields.newEmail, { type: 'email' }), autoComplete: 'email' }}
-        errors={fields.newEmail.errors}
-      />
-      <Field
+      <ConformField label="New e-mail address" meta={fields.newEmail} type="email" autoComplete="email" />
+      <ConformField
         label="Current password"
         help="To confirm it is you."
-        inputProps={{
-          ...getInputProps(fields.currentPassword, { type: 'password' }),
-          autoComplete: 'current-password',
-        }}
-        errors={fields.currentPassword.errors}
+        meta={fields.currentPassword}
+        type="password"
+        autoComplete="current-password"
       />
       <SubmitButton busy={busy} label="Send confirmation link" busyLabel="Sending…" />
     </ProfileCard>

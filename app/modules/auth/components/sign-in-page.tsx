@@ -1,7 +1,8 @@
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, Link, useNavigation, useSearchParams } from 'react-router'
+import { ConformField } from '#app/components/form-parts'
 import { useConformForm } from '#app/components/form-kit'
-import { Field, FormErrors } from '#app/components/forms'
+import { FormErrors } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
 import { SIGN_IN_LINK_INTENT, SignInSchema } from '#app/modules/auth/schemas'
 import { AuthPage } from './auth-page'
@@ -44,22 +45,18 @@ export function SignInPage({ actionData }: { actionData: SignInReply }) {
       <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
-        <Field
+        <ConformField
           label="E-mail address"
-          inputProps={{
-            ...getInputProps(fields.email, { type: 'email' }),
-            autoComplete: 'email',
-            autoFocus: true,
-          }}
-          errors={fields.email.errors}
+          meta={fields.email}
+          type="email"
+          autoComplete="email"
+          autoFocus
         />
-        <Field
+        <ConformField
           label="Password"
-          inputProps={{
-            ...getInputProps(fields.password, { type: 'password' }),
-            autoComplete: 'current-password',
-          }}
-          errors={fields.password.errors}
+          meta={fields.password}
+          type="password"
+          autoComplete="current-password"
         />
         <BotCheck />
         <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import {
   formErrorsOf,
@@ -335,22 +336,14 @@ function DetailsForm({ qn, actionData }: { qn: BuilderData['questionnaire']; act
       <Form method="post" preventScrollReset className="flex flex-col gap-4">
         <input type="hidden" name="intent" value="details" />
         <FormErrors errors={formErrorsOf(result)} />
-        <div className="flex flex-col gap-1">
-          <label htmlFor="qn-title" className="label">
-            Title
-          </label>
-          <input
-            id="qn-title"
-            name="title"
-            className="input"
-            required
-            maxLength={TITLE_MAX}
-            defaultValue={qn.title}
-            aria-invalid={fieldErrors(result, 'title') ? true : undefined}
-            aria-describedby={fieldErrors(result, 'title') ? 'qn-title-error' : undefined}
-          />
-          <ErrorList id="qn-title-error" errors={fieldErrors(result, 'title')} />
-        </div>
+        <TextInput
+          id="qn-title"
+          name="title"
+          label="Title"
+          max={TITLE_MAX}
+          defaultValue={qn.title}
+          errors={fieldErrors(result, 'title')}
+        />
         <div className="flex flex-col gap-1">
           <label htmlFor="qn-intro" className="label">
             Introduction
@@ -814,6 +807,43 @@ function NumberInput({
   )
 }
 
+/** A form on one label or choice of a question: the intent, the question and the option's place. */
+function OptionForm({
+  intent,
+  questionId,
+  index,
+  className,
+  children,
+}: {
+  intent: string
+  questionId: string
+  index: number
+  className?: string
+  children: ReactNode
+}) {
+  return (
+    <Form method="post" preventScrollReset className={className}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="questionId" value={questionId} />
+      <input type="hidden" name="index" value={index} />
+      {children}
+    </Form>
+  )
+}
+
+/** An option's button: the verb, and for a screen reader which option ("Rename choice 2"). */
+function OptionButton({ verb, noun, number }: { verb: string; noun: string; number: number }) {
+  return (
+    <button type="submit" className="btn btn-secondary px-2 text-sm">
+      {verb}
+      <span className="sr-only">
+        {' '}
+        {noun} {number}
+      </span>
+    </button>
+  )
+}
+
 function OptionList({
   question: q,
   label,
@@ -845,10 +875,12 @@ function OptionList({
             const id = `q-${q.id}-opt-${i}`
             return (
               <li key={`${i}-${l}`} className="flex flex-wrap items-end gap-2">
-                <Form method="post" preventScrollReset className="flex min-w-48 flex-1 items-end gap-2">
-                  <input type="hidden" name="intent" value="rename-option" />
-                  <input type="hidden" name="questionId" value={q.id} />
-                  <input type="hidden" name="index" value={i} />
+                <OptionForm
+                  intent="rename-option"
+                  questionId={q.id}
+                  index={i}
+                  className="flex min-w-48 flex-1 items-end gap-2"
+                >
                   <div className="flex flex-1 flex-col gap-1">
                     <label htmlFor={id} className="sr-only">
                       {noun} {i + 1} of {label}
@@ -862,32 +894,14 @@ function OptionList({
                       defaultValue={l}
                     />
                   </div>
-                  <button type="submit" className="btn btn-secondary px-2 text-sm">
-                    Rename
-                    <span className="sr-only">
-                      {' '}
-                      {noun} {i + 1}
-                    </span>
-                  </button>
-                </Form>
-                <Form method="post" preventScrollReset>
-                  <input type="hidden" name="intent" value="move-option" />
-                  <input type="hidden" name="questionId" value={q.id} />
-                  <input type="hidden" name="index" value={i} />
+                  <OptionButton verb="Rename" noun={noun} number={i + 1} />
+                </OptionForm>
+                <OptionForm intent="move-option" questionId={q.id} index={i}>
                   <MoveButtons label={`${noun} ${i + 1}`} first={i === 0} last={i === labels.length - 1} />
-                </Form>
-                <Form method="post" preventScrollReset>
-                  <input type="hidden" name="intent" value="remove-option" />
-                  <input type="hidden" name="questionId" value={q.id} />
-                  <input type="hidden" name="index" value={i} />
-                  <button type="submit" className="btn btn-secondary px-2 text-sm">
-                    Remove
-                    <span className="sr-only">
-                      {' '}
-                      {noun} {i + 1}
-                    </span>
-                  </button>
-                </Form>
+                </OptionForm>
+                <OptionForm intent="remove-option" questionId={q.id} index={i}>
+                  <OptionButton verb="Remove" noun={noun} number={i + 1} />
+                </OptionForm>
               </li>
             )
           })}

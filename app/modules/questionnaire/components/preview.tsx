@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 import { fillName } from '#app/modules/assignment/answer-schemas'
+import { AnsweringTitle } from '#app/modules/assignment/components/answering-title'
 import { QuestionField } from '#app/modules/assignment/components/question-fields'
 import type { ViewQuestion } from '#app/modules/assignment/answering-view.server'
 import type { BuilderData } from './builder'
@@ -21,19 +22,7 @@ export function QuestionnairePreview({ data }: { data: BuilderData }) {
           Preview {self ? 'as the person themselves' : `as a colleague giving feedback to ${previewName}`} ·
           version {qn.version}
         </p>
-        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          {qn.title}
-        </h1>
-        <p className="text-slate-700">
-          {self ? (
-            'Your self-assessment: the questions are about you.'
-          ) : (
-            <>
-              Your feedback for <strong>{previewName}</strong>. They see it only together with other
-              colleagues’ answers, never with your name.
-            </>
-          )}
-        </p>
+        <AnsweringTitle title={qn.title} subjectName={self ? null : previewName} />
         <nav aria-label="Preview" className="flex flex-wrap gap-3">
           <Link className="btn btn-secondary" to={here}>
             ← Back to the builder

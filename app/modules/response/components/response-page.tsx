@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { Card } from '#app/components/card'
 import { formErrorsOf, resultFor, type IntentReply } from '#app/components/form-kit'
 import { PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
@@ -39,10 +40,7 @@ export function ResponsePage({
           Back to the responses
         </Link>
       </PageHeader>
-      <section aria-labelledby="about-title" className="card flex flex-col gap-3">
-        <h2 id="about-title" className="text-lg font-semibold">
-          About this response
-        </h2>
+      <Card id="about-title" title="About this response" className="gap-3">
         <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
           <dt className="font-medium">State</dt>
           <dd>
@@ -77,7 +75,7 @@ export function ResponsePage({
             </>
           ) : null}
         </dl>
-      </section>
+      </Card>
       {header.respondent.kind === 'self' ? (
         // Nothing to reveal: only a hand-made post gets here, and it reads why.
         <FormErrors id="reveal-errors" errors={formErrorsOf(resultFor(actionData, 'reveal'))} />

@@ -1,7 +1,8 @@
-import { getFormProps, getTextareaProps } from '@conform-to/react'
-import { Form } from 'react-router'
-import { useConformForm, usePendingIntent, type FormResult } from '#app/components/form-kit'
-import { ErrorList, FormErrors } from '#app/components/forms'
+import type { ReactNode } from 'react'
+import { Card } from '#app/components/card'
+import { useConformForm, type FormResult } from '#app/components/form-kit'
+import { IntentForm, SubmitButton } from '#app/components/form-parts'
+import { FormErrors } from '#app/components/forms'
 import {
   ANSWERS_ADMIN_MESSAGES,
   REOPEN_REASON_MAX,
@@ -9,6 +10,7 @@ import {
   REVEAL_REASON_MAX,
   RevealSchema,
 } from '../schemas'
+import { ReasonField } from './reason-field'
 
 export type ViewQuestion = {
   questionId: string
@@ -72,46 +74,47 @@ export function ResponseAnswers({
 /** Reopening a submitted response: the reason is required and goes to the respondent. */
 export function ReopenForm({ lastResult, blockedBy }: { lastResult: FormResult; blockedBy: string | null }) {
   const [form, fields] = useConformForm(ReopenSchema, { id: 'reopen', lastResult })
-  const busy = usePendingIntent('reopen')
   return (
-    <section aria-labelledby="reopen-title" className="card flex flex-col gap-3">
-      <h2 id="reopen-title" className="text-lg font-semibold">
-        Reopen these answers
-      </h2>
+    <Card id="reopen-title" title="Reopen these answers" className="gap-3">
       {blockedBy ? (
         <p className="text-slate-800">{blockedBy}</p>
       ) : (
-        <>
-          <p className="text-slate-700">
-            The respondent can change their answers and submit them again. They are told by e-mail, with your
-            reason and a link back to the questionnaire, and see the reason there too; you are not told who
-            they are. The change is recorded in the audit log.
-          </p>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
-            <input type="hidden" name="intent" value="reopen" />
-            <div className="flex flex-col gap-1">
-              <label htmlFor={fields.reason.id} className="label">
-                Reason (sent to the respondent)
-              </label>
-              <textarea
-                {...getTextareaProps(fields.reason)}
-                key={fields.reason.key}
-                rows={4}
-                maxLength={REOPEN_REASON_MAX}
-                className="input"
-              />
-              <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} />
-            </div>
-            <div>
-              <button type="submit" className="btn btn-primary" disabled={busy}>
-                {busy ? 'Reopening…' : 'Reopen'}
-              </button>
-            </div>
-          </Form>
-        </>
+        <ReasonForm
+          form={form}
+          intent="reopen"
+          submit={<SubmitButton intent="reopen" label="Reopen" pendingLabel="Reopening…" />}
+          intro="The respondent can change their answers and submit them again. They are told by e-mail, with your reason and a link back to the questionnaire, and see the reason there too; you are not told who they are. The change is recorded in the audit log."
+        >
+          <ReasonField meta={fields.reason} rows={4} maxLength={REOPEN_REASON_MAX}>
+            Reason (sent to the respondent)
+          </ReasonField>
+        </ReasonForm>
       )}
-    </section>
+    </Card>
+  )
+}
+
+type ReasonFormProps = {
+  form: ReturnType<typeof useConformForm>[0]
+  intent: string
+  intro: string
+  /** The submit button. */
+  submit: ReactNode
+  /** The reason field. */
+  children: ReactNode
+}
+
+/** The form of an audited change whose one field is its reason: what it does, the reason, the button. */
+function ReasonForm({ form, intent, intro, submit, children }: ReasonFormProps) {
+  return (
+    <>
+      <p className="text-slate-700">{intro}</p>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <IntentForm form={form} intent={intent} className="flex flex-col gap-3">
+        {children}
+        <div>{submit}</div>
+      </IntentForm>
+    </>
   )
 }
 
@@ -143,45 +146,29 @@ export function RespondentCell({
  */
 export function RevealForm({ lastResult, allowed }: { lastResult: FormResult; allowed: boolean }) {
   const [form, fields] = useConformForm(RevealSchema, { id: 'reveal', lastResult })
-  const busy = usePendingIntent('reveal')
   return (
-    <section aria-labelledby="reveal-title" className="card flex flex-col gap-3">
-      <h2 id="reveal-title" className="text-lg font-semibold">
-        Who answered
-      </h2>
+    <Card id="reveal-title" title="Who answered" className="gap-3">
       {allowed ? (
-        <>
-          <p className="text-slate-700">
-            Colleagues answer on the promise that their names stay out of sight. Reveal who answered only when
-            you must (a complaint, a safeguarding concern): your reason is recorded in the audit log with your
-            name and shown on the dashboard.
-          </p>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
-            <input type="hidden" name="intent" value="reveal" />
-            <div className="flex flex-col gap-1">
-              <label htmlFor={fields.reason.id} className="label">
-                Reason (recorded in the audit log)
-              </label>
-              <textarea
-                {...getTextareaProps(fields.reason)}
-                key={fields.reason.key}
-                rows={3}
-                maxLength={REVEAL_REASON_MAX}
-                className="input"
-              />
-              <ErrorList id={fields.reason.errorId} errors={fields.reason.errors} />
-            </div>
-            <div>
-              <button type="submit" className="btn btn-secondary" disabled={busy}>
-                {busy ? 'Revealing…' : 'Reveal who answered'}
-              </button>
-            </div>
-          </Form>
-        </>
+        <ReasonForm
+          form={form}
+          intent="reveal"
+          submit={
+            <SubmitButton
+              intent="reveal"
+              label="Reveal who answered"
+              pendingLabel="Revealing…"
+              className="btn btn-secondary"
+            />
+          }
+          intro="Colleagues answer on the promise that their names stay out of sight. Reveal who answered only when you must (a complaint, a safeguarding concern): your reason is recorded in the audit log with your name and shown on the dashboard."
+        >
+          <ReasonField meta={fields.reason} rows={3} maxLength={REVEAL_REASON_MAX}>
+            Reason (recorded in the audit log)
+          </ReasonField>
+        </ReasonForm>
       ) : (
         <p className="text-slate-800">{ANSWERS_ADMIN_MESSAGES.strict}</p>
       )}
-    </section>
+    </Card>
   )
 }

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import type { ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { ListPagination, useListHref } from '#app/components/admin-list'
@@ -12,8 +12,9 @@ import {
   type FormResult,
   type IntentReply,
 } from '#app/components/form-kit'
+import { ConformField } from '#app/components/form-parts'
 import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
-import { ErrorList, Field, FormErrors } from '#app/components/forms'
+import { ErrorList, FormErrors } from '#app/components/forms'
 import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
 import { plural } from '#app/lib/words'
 import type { PageData } from '#app/lib/page-data'
@@ -754,16 +755,8 @@ function AddEmployeeForm({ companyName, lastResult }: { companyName: string; las
       <input type="hidden" name="intent" value="add-employee" />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
-        <Field
-          label="Name"
-          inputProps={{ ...getInputProps(fields.displayName, { type: 'text' }), autoComplete: 'off' }}
-          errors={fields.displayName.errors}
-        />
-        <Field
-          label="E-mail address"
-          inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'off' }}
-          errors={fields.email.errors}
-        />
+        <ConformField label="Name" meta={fields.displayName} autoComplete="off" />
+        <ConformField label="E-mail address" meta={fields.email} type="email" autoComplete="off" />
         <button type="submit" className="btn btn-secondary sm:mt-6" disabled={busy}>
           {busy ? 'Adding…' : 'Add and enrol'}
         </button>
