@@ -98,32 +98,25 @@ function isWellFormed(code: unknown): code is string {
   return typeof code === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(code)
 }
 
+/** The code of that kind, whatever its state. */
+const isCode = (kind: ActionCodeKind, code: string) =>
+  and(eq(actionCodes.codeHash, hashSecret(code)), eq(actionCodes.kind, kind))
+
+/** The code of that kind, unused and not expired. */
+const isLive = (kind: ActionCodeKind, code: string) =>
+  and(isCode(kind, code), isNull(actionCodes.usedAt), gt(actionCodes.expiresAt, sql`now()`))
+
 /** The live code, without using it (to show the form behind a link). */
 export async function findActionCode(kind: ActionCodeKind, code: unknown, tx: Tx = getDb()) {
   if (!isWellFormed(code)) return null
-  const [row] = await tx
-    .select()
-    .from(actionCodes)
-    .where(
-      and(
-        eq(actionCodes.codeHash, hashSecret(code)),
-        eq(actionCodes.kind, kind),
-        isNull(actionCodes.usedAt),
-        gt(actionCodes.expiresAt, sql`now()`),
-      ),
-    )
-    .limit(1)
+  const [row] = await tx.select().from(actionCodes).where(isLive(kind, code)).limit(1)
   return row ?? null
 }
 
 /** The code's row whatever its state (used, expired): to say what became of the link. */
 export async function findActionCodeRecord(kind: ActionCodeKind, code: unknown, tx: Tx = getDb()) {
   if (!isWellFormed(code)) return null
-  const [row] = await tx
-    .select()
-    .from(actionCodes)
-    .where(and(eq(actionCodes.codeHash, hashSecret(code)), eq(actionCodes.kind, kind)))
-    .limit(1)
+  const [row] = await tx.select().from(actionCodes).where(isCode(kind, code)).limit(1)
   return row ?? null
 }
 
@@ -133,14 +126,7 @@ export async function consumeActionCode(kind: ActionCodeKind, code: unknown, tx:
   const [row] = await tx
     .update(actionCodes)
     .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(actionCodes.codeHash, hashSecret(code)),
-        eq(actionCodes.kind, kind),
-        isNull(actionCodes.usedAt),
-        gt(actionCodes.expiresAt, sql`now()`),
-      ),
-    )
+    .where(isLive(kind, code))
     .returning()
   return row ?? null
 }

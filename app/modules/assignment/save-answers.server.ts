@@ -19,6 +19,7 @@ import {
 import { IntentSchema, parseSectionAnswers, sectionSchema } from './answer-parse.server'
 import { ANSWER_MESSAGES } from './answer-messages'
 import {
+  assignmentReopened,
   findAssignment,
   parseId,
   questionColumns,
@@ -271,8 +272,7 @@ async function lockAssignment(tx: Tx, id: string, respondentId: string) {
       closesAt: schemes.closesAt,
       roundEndedAt: assignments.closedAt,
       timeZone: schemes.timeZone,
-      // An administrator reopened its response (ADR 023): the subject is never told of it again.
-      reopened: sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`,
+      reopened: assignmentReopened,
     })
     .from(assignments)
     .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
@@ -514,13 +514,11 @@ async function recordSubmission(
         ),
       )
   }
-  await recordAudit(tx, {
-    actorId: viewer.id,
+  await recordAudit(tx, viewer, {
     action: 'assignment.submit',
     entity: 'assignment',
     entityId: id,
     details: { responseId, relationship: locked.relationship, answers: answerCount },
-    ip: viewer.ip ?? null,
   })
   await publishEvent(tx, {
     type: 'assignment.updated',

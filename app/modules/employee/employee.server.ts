@@ -376,9 +376,7 @@ export async function createEmployee(
           .returning({ id: users.id })
         id = row!.id
       }
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
+      await recordAudit(tx, actor, {
         action: 'employee.create',
         entity: 'user',
         entityId: id,
@@ -484,9 +482,7 @@ export async function updateEmployee(
           updatedAt: sql`now()`,
         })
         .where(eq(users.id, id))
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
+      await recordAudit(tx, actor, {
         action: 'employee.update',
         entity: 'user',
         entityId: id,
@@ -524,9 +520,7 @@ export async function disableEmployee(
       sql`WITH gone AS (DELETE FROM sessions WHERE user_id = ${id}::uuid RETURNING 1) SELECT count(*)::int AS n FROM gone`,
     )
     const sessionsEnded = Number(ended?.n ?? 0)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'employee.disable',
       entity: 'user',
       entityId: id,
@@ -549,9 +543,7 @@ export async function enableEmployee(
       .update(users)
       .set({ disabledAt: null, updatedAt: sql`now()` })
       .where(eq(users.id, id))
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'employee.enable',
       entity: 'user',
       entityId: id,
@@ -657,9 +649,7 @@ export async function resendActivation(
       entity: 'user',
       entityId: id,
     })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'employee.activation_resent',
       entity: 'user',
       entityId: id,

@@ -467,9 +467,7 @@ export async function inviteColleague(
           timeZone: membership.timeZone,
           brandId: membership.brandId,
         })
-        await recordAudit(tx, {
-          actorId: actor.id,
-          ip: actor.ip ?? null,
+        await recordAudit(tx, actor, {
           action: 'invite.create',
           entity: 'assignment',
           entityId: assignmentId,
@@ -704,9 +702,7 @@ export async function resendInvite(
       timeZone: row.timeZone,
       brandId: row.brandId,
     })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'invite.resend',
       entity: 'assignment',
       entityId: row.id,
@@ -734,9 +730,7 @@ export async function revokeInvite(
     if (refusal) return { ok: false, formErrors: [refusal] }
     await tx.update(assignments).set({ status: 'revoked' }).where(eq(assignments.id, row.id))
     await voidInviteCodes(tx, row.id)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'invite.revoke',
       entity: 'assignment',
       entityId: row.id,

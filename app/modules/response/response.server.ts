@@ -393,9 +393,7 @@ export async function revealRespondent(
     const record = await readRecord(tx, responseId)
     if (!record) return refuseNotFound()
     if (record.relationship === 'self') return refuse(ANSWERS_ADMIN_MESSAGES.selfNothingHidden)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'response.reveal',
       entity: 'response',
       entityId: record.id,
@@ -483,9 +481,7 @@ export async function reopenResponse(
       entityId: record.assignmentId,
       linkExpiresAt,
     })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'response.reopen',
       entity: 'response',
       entityId: record.id,

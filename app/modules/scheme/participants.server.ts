@@ -41,8 +41,6 @@ export const PARTICIPANT_PAGE_SIZE = 25
 /** The enrol picker lists at most this many employees; a search narrows it down. */
 export const CANDIDATE_LIMIT = 50
 
-const auditOf = (actor: Actor) => ({ actorId: actor.id, ip: actor.ip ?? null })
-
 export type SelfState = Exclude<AssignmentStatus, 'revoked'> | 'none'
 export type AccountState = 'active' | 'emailed' | 'not-emailed' | 'disabled'
 /**
@@ -327,8 +325,7 @@ async function afterEnrolment(
 ) {
   if (!enrolled.length) return null
   const mail = scheme.launchedAt ? await sendProgrammeEmails(tx, scheme.id, now) : null
-  await recordAudit(tx, {
-    ...auditOf(actor),
+  await recordAudit(tx, actor, {
     action: 'scheme.enrol',
     entity: 'scheme',
     entityId: scheme.id,
@@ -391,8 +388,7 @@ export async function addEmployee(
           })
           .returning({ id: users.id })
         employeeId = created!.id
-        await recordAudit(tx, {
-          ...auditOf(actor),
+        await recordAudit(tx, actor, {
           action: 'employee.create',
           entity: 'user',
           entityId: employeeId,
@@ -468,8 +464,7 @@ export async function removeEnrolment(
     await tx
       .delete(schemeMembers)
       .where(and(eq(schemeMembers.schemeId, schemeId), eq(schemeMembers.employeeId, employeeId)))
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'scheme.unenrol',
       entity: 'scheme',
       entityId: schemeId,
@@ -625,8 +620,7 @@ export async function remindParticipant(
         }
       }
       await enqueueEmails(tx, messages)
-      await recordAudit(tx, {
-        ...auditOf(actor),
+      await recordAudit(tx, actor, {
         action: 'scheme.remind',
         entity: 'scheme',
         entityId: schemeId,

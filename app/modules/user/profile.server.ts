@@ -113,9 +113,7 @@ export async function updateProfile(
       .update(users)
       .set({ ...next, updatedAt: sql`now()` })
       .where(eq(users.id, actor.id))
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'user.profile_updated',
       entity: 'user',
       entityId: actor.id,
@@ -149,9 +147,7 @@ export async function updatePhoto(
       .set({ photoFileId: next, updatedAt: sql`now()` })
       .where(eq(users.id, actor.id))
     if (current.photoFileId) await deleteFile(tx, current.photoFileId)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: next ? 'user.photo_updated' : 'user.photo_removed',
       entity: 'user',
       entityId: actor.id,
@@ -207,9 +203,7 @@ export async function changePassword(
       .set({ passwordHash, updatedAt: sql`now()` })
       .where(eq(users.id, actor.id))
     await invalidateUserSessions(actor.id, actor.sessionId, tx)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'user.password_changed',
       entity: 'user',
       entityId: actor.id,
@@ -273,9 +267,7 @@ export async function requestEmailChange(
       entity: 'user',
       entityId: actor.id,
     })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'user.email_change_requested',
       entity: 'user',
       entityId: actor.id,
