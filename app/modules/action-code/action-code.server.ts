@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
+import type { Relationship } from '#db/enums'
 import { actionCodes } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
 import { hashSecret } from '#app/lib/secret-hash.server'
@@ -137,4 +138,27 @@ export function actionLink(kind: ActionCodeKind, code: string) {
   url.searchParams.set('mode', MODE_OF_KIND[kind])
   url.searchParams.set('code', code)
   return url.toString()
+}
+
+/**
+ * The link in an e-mail that brings a respondent back to their assignment. An employee signs in as
+ * usual, so theirs opens the self-assessment and never expires; a colleague signs in through a
+ * fresh invite code that lives until the scheme closes (earlier ones keep working until they submit).
+ */
+export async function respondentLink(
+  tx: Tx,
+  to: { assignmentId: string; relationship: Relationship; respondentId: string; closesAt: Date },
+): Promise<{ link: string; linkExpiresAt: Date | null }> {
+  if (to.relationship === 'self')
+    return {
+      link: new URL(`/assignment/${to.assignmentId}`, getEnv().APP_URL).toString(),
+      linkExpiresAt: null,
+    }
+  const { code } = await createActionCode(tx, {
+    kind: 'colleague_invite',
+    userId: to.respondentId,
+    assignmentId: to.assignmentId,
+    expiresAt: to.closesAt,
+  })
+  return { link: actionLink('colleague_invite', code), linkExpiresAt: to.closesAt }
 }

@@ -2,7 +2,15 @@ import { and, asc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
 import { sessions, users } from '#db/schema/index'
 import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
-import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import {
+  refuseNotFound,
+  ok,
+  refuse,
+  refuseField,
+  refuseLimited,
+  type Actor,
+  type Outcome,
+} from '#app/lib/outcome'
 import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
@@ -165,13 +173,7 @@ async function queueInvitation(
 
 async function inviteBudget(actor: Actor) {
   const state = await hit(`admin-invite:${actor.id}`, ADMIN_INVITE_LIMIT)
-  return state.limited
-    ? {
-        ok: false as const,
-        retryAfterSeconds: state.retryAfterSeconds,
-        formErrors: [ADMIN_MESSAGES.tooMany(state.retryAfterSeconds)],
-      }
-    : null
+  return state.limited ? refuseLimited(state, ADMIN_MESSAGES.tooMany) : null
 }
 
 /**

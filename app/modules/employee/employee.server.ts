@@ -3,7 +3,15 @@ import { getDb, queryRows, type Tx } from '#db/client'
 import { companies, users } from '#db/schema/index'
 import type { AssignmentStatus, Relationship } from '#db/enums'
 import { escapeLike, keysetList, type Page, timestampKey } from '#app/lib/keyset-list.server'
-import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import {
+  refuseNotFound,
+  ok,
+  refuse,
+  refuseField,
+  refuseLimited,
+  type Actor,
+  type Outcome,
+} from '#app/lib/outcome'
 import { PG_ERROR, pgErrorCode } from '#app/lib/pg-error'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
@@ -588,23 +596,11 @@ export async function resendActivation(
   // refused for being too soon does not use up the admin's allowance.
   const adminKey = `activation-resend:admin:${actor.id}`
   const hourly = await peek(adminKey, ACTIVATION_RESEND_LIMITS.admin)
-  if (hourly.limited)
-    return {
-      ...refuse(ACTIVATION_MESSAGES.tooMany(hourly.retryAfterSeconds)),
-      retryAfterSeconds: hourly.retryAfterSeconds,
-    }
+  if (hourly.limited) return refuseLimited(hourly, ACTIVATION_MESSAGES.tooMany)
   const perEmployee = await hit(`activation-resend:employee:${id}`, ACTIVATION_RESEND_LIMITS.employee)
-  if (perEmployee.limited)
-    return {
-      ...refuse(ACTIVATION_MESSAGES.tooSoon(perEmployee.retryAfterSeconds)),
-      retryAfterSeconds: perEmployee.retryAfterSeconds,
-    }
+  if (perEmployee.limited) return refuseLimited(perEmployee, ACTIVATION_MESSAGES.tooSoon)
   const counted = await hit(adminKey, ACTIVATION_RESEND_LIMITS.admin)
-  if (counted.limited)
-    return {
-      ...refuse(ACTIVATION_MESSAGES.tooMany(counted.retryAfterSeconds)),
-      retryAfterSeconds: counted.retryAfterSeconds,
-    }
+  if (counted.limited) return refuseLimited(counted, ACTIVATION_MESSAGES.tooMany)
 
   return getDb().transaction(async (tx): Promise<Outcome<{ name: string; email: string }>> => {
     // Locked and read again: they may have activated or been disabled since the first look.

@@ -3,7 +3,7 @@ import { possessive, minutes } from '#app/lib/words'
 import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
 import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
 import type { AssignmentStatus, SchemeStatus } from '#db/enums'
-import type { Outcome } from '#app/lib/outcome'
+import { refuseLimited, type Outcome } from '#app/lib/outcome'
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
 import { actionCodes, assignments, brands, companies, schemeMembers, schemes, users } from '#db/schema/index'
@@ -355,13 +355,7 @@ export async function inviteColleague(
     [`invite:recipient:${email}`, INVITE_LIMITS.recipient],
   ] as const) {
     const state = await hit(key, rule)
-    if (state.limited) {
-      return {
-        ok: false,
-        formErrors: [inviteMessages.inviteTooMany(state.retryAfterSeconds)],
-        retryAfterSeconds: state.retryAfterSeconds,
-      }
-    }
+    if (state.limited) return refuseLimited(state, inviteMessages.inviteTooMany)
   }
 
   try {
@@ -661,26 +655,12 @@ export async function resendInvite(
   // resend refused for being too soon does not use up the employee's hourly allowance.
   const employeeKey = `invite-resend:employee:${current.subjectId}`
   const hourly = await peek(employeeKey, RESEND_LIMITS.employee)
-  if (hourly.limited)
-    return {
-      ok: false,
-      formErrors: [inviteMessages.resendTooMany(hourly.retryAfterSeconds)],
-      retryAfterSeconds: hourly.retryAfterSeconds,
-    }
+  if (hourly.limited) return refuseLimited(hourly, inviteMessages.resendTooMany)
   const perInvite = await hit(`invite-resend:assignment:${current.id}`, RESEND_LIMITS.assignment)
   if (perInvite.limited)
-    return {
-      ok: false,
-      formErrors: [inviteMessages.resendTooSoon(current.name, perInvite.retryAfterSeconds)],
-      retryAfterSeconds: perInvite.retryAfterSeconds,
-    }
+    return refuseLimited(perInvite, (seconds) => inviteMessages.resendTooSoon(current.name, seconds))
   const counted = await hit(employeeKey, RESEND_LIMITS.employee)
-  if (counted.limited)
-    return {
-      ok: false,
-      formErrors: [inviteMessages.resendTooMany(counted.retryAfterSeconds)],
-      retryAfterSeconds: counted.retryAfterSeconds,
-    }
+  if (counted.limited) return refuseLimited(counted, inviteMessages.resendTooMany)
 
   return getDb().transaction(async (tx) => {
     // Locked and read again: a revoke or a submission may have landed since the first look.

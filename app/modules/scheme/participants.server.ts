@@ -5,7 +5,7 @@ import type { AssignmentStatus } from '#db/enums'
 import { getEnv } from '#app/config/env.server'
 import { formatDate } from '#app/lib/dates'
 import { escapeLike, keysetCondition, keysetPage, keysetPlan, type Page } from '#app/lib/keyset.server'
-import { ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
+import { ok, refuse, refuseField, refuseLimited, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
@@ -524,15 +524,11 @@ export async function remindParticipant(
     counted.push(k)
     if (state.limited) {
       for (const c of counted) await refund(c)
-      return {
-        ok: false,
-        formErrors: [
-          k === key
-            ? `A reminder for this participant went out less than an hour ago. You can send another in ${minutes(state.retryAfterSeconds)}.`
-            : `You have sent many reminders in the last hour. Please try again in ${minutes(state.retryAfterSeconds)}.`,
-        ],
-        retryAfterSeconds: state.retryAfterSeconds,
-      }
+      return refuseLimited(state, (seconds) =>
+        k === key
+          ? `A reminder for this participant went out less than an hour ago. You can send another in ${minutes(seconds)}.`
+          : `You have sent many reminders in the last hour. Please try again in ${minutes(seconds)}.`,
+      )
     }
   }
   const outcome = await getDb().transaction(

@@ -1,4 +1,4 @@
-import type { Outcome } from '#app/lib/outcome'
+import { refuseLimited, type Outcome } from '#app/lib/outcome'
 import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { actionCodes, brands, companies, users } from '#db/schema/index'
@@ -184,7 +184,7 @@ async function checkCurrentPassword(userId: string, password: string): Promise<P
 
 function refusedPassword(check: Exclude<PasswordCheck, { ok: true }>): Outcome<never> {
   return check.limited
-    ? { ok: false, retryAfterSeconds: check.retryAfterSeconds, formErrors: [TOO_MANY] }
+    ? refuseLimited(check, () => TOO_MANY)
     : { ok: false, fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] } }
 }
 
@@ -243,9 +243,7 @@ export async function requestEmailChange(
   const check = await checkCurrentPassword(actor.id, input.currentPassword)
   if (!check.ok) return refusedPassword(check)
   const budget = await hit(emailChangeKey(actor.id), EMAIL_CHANGE_LIMIT)
-  if (budget.limited) {
-    return { ok: false, retryAfterSeconds: budget.retryAfterSeconds, formErrors: [TOO_MANY] }
-  }
+  if (budget.limited) return refuseLimited(budget, () => TOO_MANY)
   return db.transaction(async (tx) => {
     const [taken] = await tx
       .select({ id: users.id })
