@@ -30,19 +30,6 @@ export const refuseField = (field: string, ...messages: string[]): Refusal => ({
 })
 
 /**
- * A refusal by a rate limit: its message above the form (told how long to wait), answered 429 with
- * the limit's Retry-After.
- */
-export const refuseLimited = (
-  limit: { retryAfterSeconds: number },
-  message: (retryAfterSeconds: number) => string,
-): Refusal => ({
-  ok: false,
-  formErrors: [message(limit.retryAfterSeconds)],
-  retryAfterSeconds: limit.retryAfterSeconds,
-})
-
-/**
  * A refusal answered as 404 ("not found" and "not yours" alike). Named apart from the guards'
  * `notFound()`, which throws the 404 Response in a route: a module refuses, a route throws.
  */

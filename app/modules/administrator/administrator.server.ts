@@ -2,20 +2,12 @@ import { and, asc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
 import { sessions, users } from '#db/schema/index'
 import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset-list.server'
-import {
-  refuseNotFound,
-  ok,
-  refuse,
-  refuseField,
-  refuseLimited,
-  type Actor,
-  type Outcome,
-} from '#app/lib/outcome'
+import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
-import { hit } from '#app/modules/rate-limit/rate-limit.server'
+import { hit, refuseLimited } from '#app/modules/rate-limit/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import type { AdminInviteInput, AdminListQuery, AdminState } from './schemas'

@@ -3,19 +3,11 @@ import { getDb, queryRows, type Tx } from '#db/client'
 import { companies, users } from '#db/schema/index'
 import type { AssignmentStatus, Relationship } from '#db/enums'
 import { escapeLike, keysetList, type Page, timestampKey } from '#app/lib/keyset-list.server'
-import {
-  refuseNotFound,
-  ok,
-  refuse,
-  refuseField,
-  refuseLimited,
-  type Actor,
-  type Outcome,
-} from '#app/lib/outcome'
+import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { PG_ERROR, pgErrorCode } from '#app/lib/pg-error'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
-import { hit, peek, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
+import { hit, peek, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'

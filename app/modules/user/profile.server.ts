@@ -1,4 +1,4 @@
-import { refuseLimited, type Outcome } from '#app/lib/outcome'
+import type { Outcome } from '#app/lib/outcome'
 import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { actionCodes, brands, companies, users } from '#db/schema/index'
@@ -8,7 +8,13 @@ import { actionLink } from '#app/modules/action-code/action-code.server'
 import { AUTH_ERROR_MESSAGES } from '#app/modules/auth/errors'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { hashPassword, verifyPassword } from '#app/modules/auth/password.server'
-import { hit, peek, reset, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
+import {
+  hit,
+  peek,
+  refuseLimited,
+  reset,
+  type RateLimitRule,
+} from '#app/modules/rate-limit/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { deleteFile, storeImage, type ImageType } from '#app/modules/file/file.server'
