@@ -95,6 +95,20 @@ export async function revokeActionCodes(tx: Tx, kind: ActionCodeKind, userId: st
     )
 }
 
+/** Ends every unused invite code of an assignment: an older e-mail's link stops working. */
+export async function voidInviteCodes(tx: Tx, assignmentId: string) {
+  await tx
+    .update(actionCodes)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(actionCodes.kind, 'colleague_invite'),
+        eq(actionCodes.assignmentId, assignmentId),
+        isNull(actionCodes.usedAt),
+      ),
+    )
+}
+
 function isWellFormed(code: unknown): code is string {
   return typeof code === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(code)
 }

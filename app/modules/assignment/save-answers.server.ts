@@ -3,8 +3,9 @@ import { schemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
-import { actionCodes, answers, assignments, questions, responses, schemes } from '#db/schema/index'
+import { answers, assignments, questions, responses, schemes } from '#db/schema/index'
 import { misshapenFields, misshapenFormMessage } from '#app/lib/form-data.server'
+import { voidInviteCodes } from '#app/modules/action-code/action-code.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { notFound } from '#app/modules/auth/guards.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
@@ -503,16 +504,7 @@ async function recordSubmission(
     .where(eq(assignments.id, id))
   if (locked.relationship !== 'self') {
     // The colleague's invite link has done its job: it stops signing anyone in.
-    await tx
-      .update(actionCodes)
-      .set({ usedAt: sql`now()` })
-      .where(
-        and(
-          eq(actionCodes.assignmentId, id),
-          eq(actionCodes.kind, 'colleague_invite'),
-          sql`${actionCodes.usedAt} is null`,
-        ),
-      )
+    await voidInviteCodes(tx, id)
   }
   await recordAudit(tx, viewer, {
     action: 'assignment.submit',

@@ -4,12 +4,11 @@ import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
 import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
 import type { AssignmentStatus, SchemeStatus } from '#db/enums'
 import type { Outcome } from '#app/lib/outcome'
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
-import { actionCodes, assignments, brands, companies, schemeMembers, schemes, users } from '#db/schema/index'
+import { assignments, brands, companies, schemeMembers, schemes, users } from '#db/schema/index'
 import { MAX_COLLEAGUES } from '#app/config/constants'
-import { createActionCode } from '#app/modules/action-code/action-code.server'
-import { actionLink } from '#app/modules/action-code/action-code.server'
+import { actionLink, createActionCode, voidInviteCodes } from '#app/modules/action-code/action-code.server'
 import type { Role } from '#app/modules/auth/permissions'
 import { hit, peek, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -537,20 +536,6 @@ async function sendInvitation(
     entity: 'assignment',
     entityId: input.assignmentId,
   })
-}
-
-/** Ends every unused invite code of an assignment: an older e-mail's link stops working. */
-async function voidInviteCodes(tx: Tx, assignmentId: string) {
-  await tx
-    .update(actionCodes)
-    .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(actionCodes.kind, 'colleague_invite'),
-        eq(actionCodes.assignmentId, assignmentId),
-        isNull(actionCodes.usedAt),
-      ),
-    )
 }
 
 type RaterRow = {
