@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
+import type { Relationship } from '#db/enums'
 import { actionCodes } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
 import { hashSecret } from '#app/lib/secret-hash.server'
@@ -94,36 +95,43 @@ export async function revokeActionCodes(tx: Tx, kind: ActionCodeKind, userId: st
     )
 }
 
+/** Ends every unused invite code of an assignment: an older e-mail's link stops working. */
+export async function voidInviteCodes(tx: Tx, assignmentId: string) {
+  await tx
+    .update(actionCodes)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(actionCodes.kind, 'colleague_invite'),
+        eq(actionCodes.assignmentId, assignmentId),
+        isNull(actionCodes.usedAt),
+      ),
+    )
+}
+
 function isWellFormed(code: unknown): code is string {
   return typeof code === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(code)
 }
 
+/** The code of that kind, whatever its state. */
+const isCode = (kind: ActionCodeKind, code: string) =>
+  and(eq(actionCodes.codeHash, hashSecret(code)), eq(actionCodes.kind, kind))
+
+/** The code of that kind, unused and not expired. */
+const isLive = (kind: ActionCodeKind, code: string) =>
+  and(isCode(kind, code), isNull(actionCodes.usedAt), gt(actionCodes.expiresAt, sql`now()`))
+
 /** The live code, without using it (to show the form behind a link). */
 export async function findActionCode(kind: ActionCodeKind, code: unknown, tx: Tx = getDb()) {
   if (!isWellFormed(code)) return null
-  const [row] = await tx
-    .select()
-    .from(actionCodes)
-    .where(
-      and(
-        eq(actionCodes.codeHash, hashSecret(code)),
-        eq(actionCodes.kind, kind),
-        isNull(actionCodes.usedAt),
-        gt(actionCodes.expiresAt, sql`now()`),
-      ),
-    )
-    .limit(1)
+  const [row] = await tx.select().from(actionCodes).where(isLive(kind, code)).limit(1)
   return row ?? null
 }
 
 /** The code's row whatever its state (used, expired): to say what became of the link. */
 export async function findActionCodeRecord(kind: ActionCodeKind, code: unknown, tx: Tx = getDb()) {
   if (!isWellFormed(code)) return null
-  const [row] = await tx
-    .select()
-    .from(actionCodes)
-    .where(and(eq(actionCodes.codeHash, hashSecret(code)), eq(actionCodes.kind, kind)))
-    .limit(1)
+  const [row] = await tx.select().from(actionCodes).where(isCode(kind, code)).limit(1)
   return row ?? null
 }
 
@@ -133,14 +141,7 @@ export async function consumeActionCode(kind: ActionCodeKind, code: unknown, tx:
   const [row] = await tx
     .update(actionCodes)
     .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(actionCodes.codeHash, hashSecret(code)),
-        eq(actionCodes.kind, kind),
-        isNull(actionCodes.usedAt),
-        gt(actionCodes.expiresAt, sql`now()`),
-      ),
-    )
+    .where(isLive(kind, code))
     .returning()
   return row ?? null
 }
@@ -151,4 +152,27 @@ export function actionLink(kind: ActionCodeKind, code: string) {
   url.searchParams.set('mode', MODE_OF_KIND[kind])
   url.searchParams.set('code', code)
   return url.toString()
+}
+
+/**
+ * The link in an e-mail that brings a respondent back to their assignment. An employee signs in as
+ * usual, so theirs opens the self-assessment and never expires; a colleague signs in through a
+ * fresh invite code that lives until the scheme closes (earlier ones keep working until they submit).
+ */
+export async function respondentLink(
+  tx: Tx,
+  to: { assignmentId: string; relationship: Relationship; respondentId: string; closesAt: Date },
+): Promise<{ link: string; linkExpiresAt: Date | null }> {
+  if (to.relationship === 'self')
+    return {
+      link: new URL(`/assignment/${to.assignmentId}`, getEnv().APP_URL).toString(),
+      linkExpiresAt: null,
+    }
+  const { code } = await createActionCode(tx, {
+    kind: 'colleague_invite',
+    userId: to.respondentId,
+    assignmentId: to.assignmentId,
+    expiresAt: to.closesAt,
+  })
+  return { link: actionLink('colleague_invite', code), linkExpiresAt: to.closesAt }
 }

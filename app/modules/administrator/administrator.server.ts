@@ -7,7 +7,7 @@ import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
-import { hit } from '#app/modules/rate-limit/rate-limit.server'
+import { hit, refuseLimited } from '#app/modules/rate-limit/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import type { AdminInviteInput, AdminListQuery, AdminState } from './schemas'
@@ -43,6 +43,18 @@ const stateOf = (u: { disabledAt: Date | null; passwordHash: string | null }): A
 
 const stateSql = sql<AdminState>`CASE WHEN ${users.disabledAt} IS NOT NULL THEN 'disabled'
   WHEN ${users.passwordHash} IS NULL THEN 'invited' ELSE 'active' END`
+
+/** Who an administrator is, with the columns their state is read from (`stateOf`). */
+const ADMIN_COLUMNS = {
+  id: users.id,
+  name: users.displayName,
+  email: users.email,
+  disabledAt: users.disabledAt,
+  passwordHash: users.passwordHash,
+}
+
+/** The user with this id, when they are an administrator: any other user is not found. */
+const isAdmin = (id: string) => and(eq(users.id, id), eq(users.role, 'admin'))
 
 export type AdminListRow = {
   id: string
@@ -108,11 +120,7 @@ export async function getAdmin(id: string | null | undefined): Promise<AdminDeta
   if (!id || !isUuid(id)) return null
   const [row] = await getDb()
     .select({
-      id: users.id,
-      name: users.displayName,
-      email: users.email,
-      disabledAt: users.disabledAt,
-      passwordHash: users.passwordHash,
+      ...ADMIN_COLUMNS,
       createdAt: users.createdAt,
       sessions: sql<AdminSession[]>`coalesce((
         SELECT json_agg(json_build_object(
@@ -123,7 +131,7 @@ export async function getAdmin(id: string | null | undefined): Promise<AdminDeta
       ), '[]'::json)`,
     })
     .from(users)
-    .where(and(eq(users.id, id), eq(users.role, 'admin')))
+    .where(isAdmin(id))
   if (!row) return null
   return {
     id: row.id,
@@ -157,13 +165,7 @@ async function queueInvitation(
 
 async function inviteBudget(actor: Actor) {
   const state = await hit(`admin-invite:${actor.id}`, ADMIN_INVITE_LIMIT)
-  return state.limited
-    ? {
-        ok: false as const,
-        retryAfterSeconds: state.retryAfterSeconds,
-        formErrors: [ADMIN_MESSAGES.tooMany(state.retryAfterSeconds)],
-      }
-    : null
+  return state.limited ? refuseLimited(state, ADMIN_MESSAGES.tooMany) : null
 }
 
 /**
@@ -189,13 +191,11 @@ export async function inviteAdmin(
           .returning({ id: users.id })
         if (!created) return refuseField('email', ADMIN_MESSAGES.cannotInvite)
         await queueInvitation(tx, actor, { id: created.id, name: input.name, email: input.email })
-        await recordAudit(tx, {
-          actorId: actor.id,
+        await recordAudit(tx, actor, {
           action: 'admin.invited',
           entity: 'user',
           entityId: created.id,
           details: { email: input.email },
-          ip: actor.ip,
         })
         return ok({ id: created.id })
       }),
@@ -210,27 +210,15 @@ export async function resendAdminInvite(
   const limited = await inviteBudget(actor)
   if (limited) return limited
   return getDb().transaction(async (tx) => {
-    const [admin] = await tx
-      .select({
-        id: users.id,
-        name: users.displayName,
-        email: users.email,
-        disabledAt: users.disabledAt,
-        passwordHash: users.passwordHash,
-      })
-      .from(users)
-      .where(and(eq(users.id, adminId), eq(users.role, 'admin')))
-      .for('update')
+    const [admin] = await tx.select(ADMIN_COLUMNS).from(users).where(isAdmin(adminId)).for('update')
     if (!admin) return refuseNotFound()
     if (admin.disabledAt) return refuse(ADMIN_MESSAGES.disabled)
     if (admin.passwordHash) return refuse(ADMIN_MESSAGES.alreadyActive)
     await queueInvitation(tx, actor, admin)
-    await recordAudit(tx, {
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: 'admin.invite_resent',
       entity: 'user',
       entityId: admin.id,
-      ip: actor.ip,
     })
     return ok({ email: admin.email })
   })
@@ -251,7 +239,7 @@ export async function setAdminDisabled(
     const [target] = await tx
       .select({ id: users.id, name: users.displayName, email: users.email, disabledAt: users.disabledAt })
       .from(users)
-      .where(and(eq(users.id, adminId), eq(users.role, 'admin')))
+      .where(isAdmin(adminId))
     if (!target) return refuseNotFound()
     const name = target.name || target.email
     if (!disabled) {
@@ -261,12 +249,10 @@ export async function setAdminDisabled(
         .where(and(eq(users.id, adminId), sql`${users.disabledAt} IS NOT NULL`))
         .returning({ id: users.id })
       if (updated)
-        await recordAudit(tx, {
-          actorId: actor.id,
+        await recordAudit(tx, actor, {
           action: 'admin.enabled',
           entity: 'user',
           entityId: adminId,
-          ip: actor.ip,
         })
       return ok({ name, changed: Boolean(updated) })
     }
@@ -298,12 +284,10 @@ export async function setAdminDisabled(
       .set({ disabledAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(users.id, adminId))
     await invalidateUserSessions(adminId, undefined, tx)
-    await recordAudit(tx, {
-      actorId: actor.id,
+    await recordAudit(tx, actor, {
       action: 'admin.disabled',
       entity: 'user',
       entityId: adminId,
-      ip: actor.ip,
     })
     return ok({ name, changed: true })
   })
@@ -316,10 +300,7 @@ export async function endAdminSessions(
   sessionId?: string,
 ): Promise<Outcome<{ ended: number }>> {
   return getDb().transaction(async (tx) => {
-    const [admin] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, adminId), eq(users.role, 'admin')))
+    const [admin] = await tx.select({ id: users.id }).from(users).where(isAdmin(adminId))
     if (!admin) return refuseNotFound()
     const ended = await tx
       .delete(sessions)
@@ -332,13 +313,11 @@ export async function endAdminSessions(
       )
       .returning({ id: sessions.id })
     if (ended.length)
-      await recordAudit(tx, {
-        actorId: actor.id,
+      await recordAudit(tx, actor, {
         action: 'admin.sessions_ended',
         entity: 'user',
         entityId: adminId,
         details: { count: ended.length },
-        ip: actor.ip,
       })
     return ok({ ended: ended.length })
   })

@@ -1,7 +1,7 @@
 import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
 import type { DateLabel } from '#app/lib/dates'
 import type { SchemeTimes } from '#app/modules/scheme/state'
-import { and, eq, type SQL } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
 import { getDb, type Tx } from '#db/client'
 import {
@@ -28,6 +28,12 @@ import { isUuid } from '#app/lib/ids'
  */
 
 export type Viewer = Pick<SessionUser, 'id' | 'role'>
+
+/**
+ * Whether an administrator reopened the assignment's response (ADR 023): the subject is never told
+ * of it again, and it stays "answered" to them (issue 15 B4).
+ */
+export const assignmentReopened = sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`
 
 /** An id from a URL: anything but a UUID is a 404, like an id that is not the viewer's. */
 export function parseId(raw: string | null | undefined): string {

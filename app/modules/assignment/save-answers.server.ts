@@ -3,8 +3,9 @@ import { schemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
-import { actionCodes, answers, assignments, questions, responses, schemes } from '#db/schema/index'
+import { answers, assignments, questions, responses, schemes } from '#db/schema/index'
 import { misshapenFields, misshapenFormMessage } from '#app/lib/form-data.server'
+import { voidInviteCodes } from '#app/modules/action-code/action-code.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { notFound } from '#app/modules/auth/guards.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
@@ -19,6 +20,7 @@ import {
 import { IntentSchema, parseSectionAnswers, sectionSchema } from './answer-parse.server'
 import { ANSWER_MESSAGES } from './answer-messages'
 import {
+  assignmentReopened,
   findAssignment,
   parseId,
   questionColumns,
@@ -271,8 +273,7 @@ async function lockAssignment(tx: Tx, id: string, respondentId: string) {
       closesAt: schemes.closesAt,
       roundEndedAt: assignments.closedAt,
       timeZone: schemes.timeZone,
-      // An administrator reopened its response (ADR 023): the subject is never told of it again.
-      reopened: sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`,
+      reopened: assignmentReopened,
     })
     .from(assignments)
     .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
@@ -503,24 +504,13 @@ async function recordSubmission(
     .where(eq(assignments.id, id))
   if (locked.relationship !== 'self') {
     // The colleague's invite link has done its job: it stops signing anyone in.
-    await tx
-      .update(actionCodes)
-      .set({ usedAt: sql`now()` })
-      .where(
-        and(
-          eq(actionCodes.assignmentId, id),
-          eq(actionCodes.kind, 'colleague_invite'),
-          sql`${actionCodes.usedAt} is null`,
-        ),
-      )
+    await voidInviteCodes(tx, id)
   }
-  await recordAudit(tx, {
-    actorId: viewer.id,
+  await recordAudit(tx, viewer, {
     action: 'assignment.submit',
     entity: 'assignment',
     entityId: id,
     details: { responseId, relationship: locked.relationship, answers: answerCount },
-    ip: viewer.ip ?? null,
   })
   await publishEvent(tx, {
     type: 'assignment.updated',

@@ -237,7 +237,7 @@ async function mailActionLink(
       entity: 'user',
       entityId: user.id,
     })
-    await recordAudit(tx, { actorId: user.id, action, entity: 'user', entityId: user.id, ip })
+    await recordAudit(tx, { id: user.id, ip }, { action, entity: 'user', entityId: user.id })
   })
 }
 
@@ -287,13 +287,15 @@ export async function signInWithLink(
       const created = await createSession(user.id, meta, tx)
       session = { token: created.token, expiresAt: created.session.expiresAt }
     }
-    await recordAudit(tx, {
-      actorId: user.id,
-      action: 'auth.signed_in_with_link',
-      entity: 'user',
-      entityId: user.id,
-      ip: meta.ip,
-    })
+    await recordAudit(
+      tx,
+      { id: user.id, ip: meta.ip },
+      {
+        action: 'auth.signed_in_with_link',
+        entity: 'user',
+        entityId: user.id,
+      },
+    )
     return { ok: true, userId: user.id, role: user.role, session } as const
   })
 }
@@ -370,13 +372,15 @@ export async function setPasswordWithCode(
     if (!user) return { ok: false, code: 'auth/expired-action-code' } as const
     await invalidateUserSessions(user.id, undefined, tx)
     const { token, session } = await createSession(user.id, meta, tx)
-    await recordAudit(tx, {
-      actorId: user.id,
-      action: kind === 'reset_password' ? 'auth.password_reset' : 'auth.account_activated',
-      entity: 'user',
-      entityId: user.id,
-      ip: meta.ip,
-    })
+    await recordAudit(
+      tx,
+      { id: user.id, ip: meta.ip },
+      {
+        action: kind === 'reset_password' ? 'auth.password_reset' : 'auth.account_activated',
+        entity: 'user',
+        entityId: user.id,
+      },
+    )
     return {
       ok: true,
       token,
@@ -438,13 +442,15 @@ export async function createFirstAdmin(
       })
       .returning({ id: users.id })
     const { token, session } = await createSession(user!.id, meta, tx)
-    await recordAudit(tx, {
-      actorId: user!.id,
-      action: 'admin.created_by_setup',
-      entity: 'user',
-      entityId: user!.id,
-      ip: meta.ip,
-    })
+    await recordAudit(
+      tx,
+      { id: user!.id, ip: meta.ip },
+      {
+        action: 'admin.created_by_setup',
+        entity: 'user',
+        entityId: user!.id,
+      },
+    )
     return { ok: true, token, expiresAt: session.expiresAt, userId: user!.id } as const
   })
 }
@@ -470,12 +476,15 @@ export async function verifyEmailWithCode(code: unknown): Promise<{ ok: boolean 
         .where(and(eq(users.id, row.userId), sql`${users.disabledAt} IS NULL`))
         .returning({ id: users.id })
       if (!updated) return { ok: false }
-      await recordAudit(tx, {
-        actorId: row.userId,
-        action: 'auth.email_verified',
-        entity: 'user',
-        entityId: row.userId,
-      })
+      await recordAudit(
+        tx,
+        { id: row.userId },
+        {
+          action: 'auth.email_verified',
+          entity: 'user',
+          entityId: row.userId,
+        },
+      )
       return { ok: true }
     })
   } catch (error) {

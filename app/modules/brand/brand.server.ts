@@ -106,9 +106,7 @@ export async function createBrand(
       return { ok: false, fieldErrors: nameTakenError(input.name) }
     const values = { name: input.name, primaryColor: input.primaryColor, accentColor: input.accentColor }
     const [row] = await tx.insert(brands).values(values).returning({ id: brands.id })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'brand.create',
       entity: 'brand',
       entityId: row!.id,
@@ -185,9 +183,7 @@ export async function updateBrand(
       .where(eq(brands.id, id))
     // The replaced logo's bytes go too: nothing else points at a brand's logo file.
     if (current.logoFileId && current.logoFileId !== next.logoFileId) await deleteFile(tx, current.logoFileId)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'brand.update',
       entity: 'brand',
       entityId: id,
@@ -226,9 +222,7 @@ export async function deleteBrand(actor: Actor, id: string): Promise<Outcome<{ n
 
         await tx.delete(brands).where(eq(brands.id, id))
         if (current.logoFileId) await deleteFile(tx, current.logoFileId)
-        await recordAudit(tx, {
-          actorId: actor.id,
-          ip: actor.ip ?? null,
+        await recordAudit(tx, actor, {
           action: 'brand.delete',
           entity: 'brand',
           entityId: id,

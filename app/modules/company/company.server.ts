@@ -129,9 +129,7 @@ export async function createCompany(actor: Actor, input: CompanyInput): Promise<
           .insert(companies)
           .values({ name: input.name, brandId: input.brandId })
           .returning({ id: companies.id })
-        await recordAudit(tx, {
-          actorId: actor.id,
-          ip: actor.ip ?? null,
+        await recordAudit(tx, actor, {
           action: 'company.create',
           entity: 'company',
           entityId: row!.id,
@@ -174,9 +172,7 @@ export async function updateCompany(
           .update(companies)
           .set({ name: input.name, brandId: input.brandId, updatedAt: new Date() })
           .where(eq(companies.id, id))
-        await recordAudit(tx, {
-          actorId: actor.id,
-          ip: actor.ip ?? null,
+        await recordAudit(tx, actor, {
           action: 'company.update',
           entity: 'company',
           entityId: id,
@@ -210,9 +206,7 @@ export async function deleteCompany(actor: Actor, id: string): Promise<Outcome<{
           }
         }
         await tx.delete(companies).where(eq(companies.id, id))
-        await recordAudit(tx, {
-          actorId: actor.id,
-          ip: actor.ip ?? null,
+        await recordAudit(tx, actor, {
           action: 'company.delete',
           entity: 'company',
           entityId: id,

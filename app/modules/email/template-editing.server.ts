@@ -265,9 +265,7 @@ export async function saveTemplate(
         .returning({ id: emailTemplates.id })
       id = row!.id
     }
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: existing ? 'email_template.update' : 'email_template.create',
       entity: 'email_template',
       entityId: id,
@@ -306,9 +304,7 @@ export async function createOverride(
       .onConflictDoNothing()
       .returning({ id: emailTemplates.id })
     if (!row) return refuse('This brand already has its own wording of this e-mail.')
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'email_template.create',
       entity: 'email_template',
       entityId: row.id,
@@ -335,9 +331,7 @@ export async function restoreDefault(
         .where(and(eq(emailTemplates.key, key), eq(emailTemplates.brandId, brandId)))
         .returning({ id: emailTemplates.id, subject: emailTemplates.subject })
       if (!row) return refuse('This brand already uses the default wording.')
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
+      await recordAudit(tx, actor, {
         action: 'email_template.restore',
         entity: 'email_template',
         entityId: row.id,
@@ -361,9 +355,7 @@ export async function restoreDefault(
         },
       })
       .returning({ id: emailTemplates.id })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'email_template.restore',
       entity: 'email_template',
       entityId: row!.id,
@@ -399,9 +391,7 @@ export async function sendTestEmail(
       linkExpiresAt: null,
       entity: 'email_template_test',
     })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'email_template.test',
       entity: 'email_outbox',
       entityId: id,
@@ -638,9 +628,7 @@ export async function retryMessage(actor: Actor, id: string): Promise<Outcome<{ 
       .where(eq(emailOutbox.id, id))
     if (!row) return refuseNotFound()
     if (!retried) return refuse(retryRefusal(row) ?? EMAIL_MESSAGES.notFailed)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'email_outbox.retry',
       entity: 'email_outbox',
       entityId: id,

@@ -7,7 +7,7 @@ import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } fro
 import { PG_ERROR, pgErrorCode } from '#app/lib/pg-error'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
-import { hit, peek, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
+import { hit, peek, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
@@ -376,9 +376,7 @@ export async function createEmployee(
           .returning({ id: users.id })
         id = row!.id
       }
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
+      await recordAudit(tx, actor, {
         action: 'employee.create',
         entity: 'user',
         entityId: id,
@@ -484,9 +482,7 @@ export async function updateEmployee(
           updatedAt: sql`now()`,
         })
         .where(eq(users.id, id))
-      await recordAudit(tx, {
-        actorId: actor.id,
-        ip: actor.ip ?? null,
+      await recordAudit(tx, actor, {
         action: 'employee.update',
         entity: 'user',
         entityId: id,
@@ -524,9 +520,7 @@ export async function disableEmployee(
       sql`WITH gone AS (DELETE FROM sessions WHERE user_id = ${id}::uuid RETURNING 1) SELECT count(*)::int AS n FROM gone`,
     )
     const sessionsEnded = Number(ended?.n ?? 0)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'employee.disable',
       entity: 'user',
       entityId: id,
@@ -549,9 +543,7 @@ export async function enableEmployee(
       .update(users)
       .set({ disabledAt: null, updatedAt: sql`now()` })
       .where(eq(users.id, id))
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'employee.enable',
       entity: 'user',
       entityId: id,
@@ -596,23 +588,11 @@ export async function resendActivation(
   // refused for being too soon does not use up the admin's allowance.
   const adminKey = `activation-resend:admin:${actor.id}`
   const hourly = await peek(adminKey, ACTIVATION_RESEND_LIMITS.admin)
-  if (hourly.limited)
-    return {
-      ...refuse(ACTIVATION_MESSAGES.tooMany(hourly.retryAfterSeconds)),
-      retryAfterSeconds: hourly.retryAfterSeconds,
-    }
+  if (hourly.limited) return refuseLimited(hourly, ACTIVATION_MESSAGES.tooMany)
   const perEmployee = await hit(`activation-resend:employee:${id}`, ACTIVATION_RESEND_LIMITS.employee)
-  if (perEmployee.limited)
-    return {
-      ...refuse(ACTIVATION_MESSAGES.tooSoon(perEmployee.retryAfterSeconds)),
-      retryAfterSeconds: perEmployee.retryAfterSeconds,
-    }
+  if (perEmployee.limited) return refuseLimited(perEmployee, ACTIVATION_MESSAGES.tooSoon)
   const counted = await hit(adminKey, ACTIVATION_RESEND_LIMITS.admin)
-  if (counted.limited)
-    return {
-      ...refuse(ACTIVATION_MESSAGES.tooMany(counted.retryAfterSeconds)),
-      retryAfterSeconds: counted.retryAfterSeconds,
-    }
+  if (counted.limited) return refuseLimited(counted, ACTIVATION_MESSAGES.tooMany)
 
   return getDb().transaction(async (tx): Promise<Outcome<{ name: string; email: string }>> => {
     // Locked and read again: they may have activated or been disabled since the first look.
@@ -657,9 +637,7 @@ export async function resendActivation(
       entity: 'user',
       entityId: id,
     })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'employee.activation_resent',
       entity: 'user',
       entityId: id,

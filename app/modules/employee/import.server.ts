@@ -423,9 +423,7 @@ async function receiveFile(
 }
 
 async function recordUpload(actor: Actor, value: UploadResult) {
-  await recordAudit(getDb(), {
-    actorId: actor.id,
-    ip: actor.ip ?? null,
+  await recordAudit(getDb(), actor, {
     action: 'employee_import.upload',
     entity: 'employee_import',
     entityId: value.importId,
@@ -706,9 +704,7 @@ export async function runImport(
       .update(employeeImports)
       .set({ importedAt: sql`now()`, summary, schemeId })
       .where(eq(employeeImports.id, importId))
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'employee_import.import',
       entity: 'employee_import',
       entityId: importId,
@@ -736,9 +732,7 @@ export async function discardPreview(actor: Actor, importId: string): Promise<Ou
     const preview = await lockPreview(tx, importId)
     if (!preview.ok) return preview
     await tx.delete(employeeImports).where(and(eq(employeeImports.id, importId)))
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'employee_import.discard',
       entity: 'employee_import',
       entityId: importId,

@@ -12,7 +12,11 @@ import { assignments, brands, companies, responses, schemeMembers, schemes, user
 import { daysLeft, formatDate, formatDateTime } from '#app/lib/dates'
 import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
-import { ASSIGNMENT_SUMMARY, selectAssignmentsWithBrand } from '#app/modules/assignment/assignment-row.server'
+import {
+  ASSIGNMENT_SUMMARY,
+  assignmentReopened,
+  selectAssignmentsWithBrand,
+} from '#app/modules/assignment/assignment-row.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import { answersNeeded, enoughAnswers } from '#app/modules/report/threshold'
@@ -239,8 +243,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         respondentName: assignments.respondentName,
         displayName: users.displayName,
         email: users.email,
-        // A reopened response stays "answered" to the employee (issue 15 B4).
-        reopened: sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`,
+        reopened: assignmentReopened,
       })
       .from(assignments)
       .innerJoin(users, eq(users.id, assignments.respondentId))

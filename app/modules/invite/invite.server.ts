@@ -4,14 +4,13 @@ import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
 import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
 import type { AssignmentStatus, SchemeStatus } from '#db/enums'
 import type { Outcome } from '#app/lib/outcome'
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
-import { actionCodes, assignments, brands, companies, schemeMembers, schemes, users } from '#db/schema/index'
+import { assignments, brands, companies, schemeMembers, schemes, users } from '#db/schema/index'
 import { MAX_COLLEAGUES } from '#app/config/constants'
-import { createActionCode } from '#app/modules/action-code/action-code.server'
-import { actionLink } from '#app/modules/action-code/action-code.server'
+import { actionLink, createActionCode, voidInviteCodes } from '#app/modules/action-code/action-code.server'
 import type { Role } from '#app/modules/auth/permissions'
-import { hit, peek, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
+import { hit, peek, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import type { BrandLook } from '#app/components/brand-look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
@@ -355,13 +354,7 @@ export async function inviteColleague(
     [`invite:recipient:${email}`, INVITE_LIMITS.recipient],
   ] as const) {
     const state = await hit(key, rule)
-    if (state.limited) {
-      return {
-        ok: false,
-        formErrors: [inviteMessages.inviteTooMany(state.retryAfterSeconds)],
-        retryAfterSeconds: state.retryAfterSeconds,
-      }
-    }
+    if (state.limited) return refuseLimited(state, inviteMessages.inviteTooMany)
   }
 
   try {
@@ -467,9 +460,7 @@ export async function inviteColleague(
           timeZone: membership.timeZone,
           brandId: membership.brandId,
         })
-        await recordAudit(tx, {
-          actorId: actor.id,
-          ip: actor.ip ?? null,
+        await recordAudit(tx, actor, {
           action: 'invite.create',
           entity: 'assignment',
           entityId: assignmentId,
@@ -545,20 +536,6 @@ async function sendInvitation(
     entity: 'assignment',
     entityId: input.assignmentId,
   })
-}
-
-/** Ends every unused invite code of an assignment: an older e-mail's link stops working. */
-async function voidInviteCodes(tx: Tx, assignmentId: string) {
-  await tx
-    .update(actionCodes)
-    .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(actionCodes.kind, 'colleague_invite'),
-        eq(actionCodes.assignmentId, assignmentId),
-        isNull(actionCodes.usedAt),
-      ),
-    )
 }
 
 type RaterRow = {
@@ -663,26 +640,12 @@ export async function resendInvite(
   // resend refused for being too soon does not use up the employee's hourly allowance.
   const employeeKey = `invite-resend:employee:${current.subjectId}`
   const hourly = await peek(employeeKey, RESEND_LIMITS.employee)
-  if (hourly.limited)
-    return {
-      ok: false,
-      formErrors: [inviteMessages.resendTooMany(hourly.retryAfterSeconds)],
-      retryAfterSeconds: hourly.retryAfterSeconds,
-    }
+  if (hourly.limited) return refuseLimited(hourly, inviteMessages.resendTooMany)
   const perInvite = await hit(`invite-resend:assignment:${current.id}`, RESEND_LIMITS.assignment)
   if (perInvite.limited)
-    return {
-      ok: false,
-      formErrors: [inviteMessages.resendTooSoon(current.name, perInvite.retryAfterSeconds)],
-      retryAfterSeconds: perInvite.retryAfterSeconds,
-    }
+    return refuseLimited(perInvite, (seconds) => inviteMessages.resendTooSoon(current.name, seconds))
   const counted = await hit(employeeKey, RESEND_LIMITS.employee)
-  if (counted.limited)
-    return {
-      ok: false,
-      formErrors: [inviteMessages.resendTooMany(counted.retryAfterSeconds)],
-      retryAfterSeconds: counted.retryAfterSeconds,
-    }
+  if (counted.limited) return refuseLimited(counted, inviteMessages.resendTooMany)
 
   return getDb().transaction(async (tx) => {
     // Locked and read again: a revoke or a submission may have landed since the first look.
@@ -704,9 +667,7 @@ export async function resendInvite(
       timeZone: row.timeZone,
       brandId: row.brandId,
     })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'invite.resend',
       entity: 'assignment',
       entityId: row.id,
@@ -734,9 +695,7 @@ export async function revokeInvite(
     if (refusal) return { ok: false, formErrors: [refusal] }
     await tx.update(assignments).set({ status: 'revoked' }).where(eq(assignments.id, row.id))
     await voidInviteCodes(tx, row.id)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'invite.revoke',
       entity: 'assignment',
       entityId: row.id,

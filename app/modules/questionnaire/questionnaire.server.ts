@@ -38,8 +38,6 @@ import { isUuid } from '#app/lib/ids'
 
 export const QN_PAGE_SIZE = 20
 
-const auditOf = (actor: Actor) => ({ actorId: actor.id, ip: actor.ip ?? null })
-
 // ---------------------------------------------------------------------------------------------
 // The list.
 
@@ -266,8 +264,7 @@ async function insertQuestionnaire(
 export async function createQuestionnaire(actor: Actor, title: string): Promise<Outcome<{ id: string }>> {
   return getDb().transaction(async (tx) => {
     const id = await insertQuestionnaire(tx, { title, intro: '', sections: [] }, {})
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'questionnaire.create',
       entity: 'questionnaire',
       entityId: id,
@@ -284,8 +281,7 @@ export async function importQuestionnaire(
   return getDb().transaction(async (tx) => {
     const id = await insertQuestionnaire(tx, content, {})
     const count = content.sections.reduce((n, s) => n + s.questions.length, 0)
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'questionnaire.import',
       entity: 'questionnaire',
       entityId: id,
@@ -305,7 +301,7 @@ async function setStatus(
   details?: Record<string, unknown>,
 ) {
   await tx.update(questionnaires).set({ status, updatedAt: new Date() }).where(eq(questionnaires.id, id))
-  await recordAudit(tx, { ...auditOf(actor), action, entity: 'questionnaire', entityId: id, details })
+  await recordAudit(tx, actor, { action, entity: 'questionnaire', entityId: id, details })
 }
 
 /** A copy as the first version of a new line, a draft named "Copy of …". */
@@ -319,8 +315,7 @@ export async function duplicateQuestionnaire(
   const title = `Copy of ${content.title}`.slice(0, TITLE_MAX)
   return getDb().transaction(async (tx) => {
     const id = await insertQuestionnaire(tx, { ...content, title }, {})
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'questionnaire.duplicate',
       entity: 'questionnaire',
       entityId: id,
@@ -442,8 +437,7 @@ export async function newVersion(
       version,
       parentId: id,
     })
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'questionnaire.new_version',
       entity: 'questionnaire',
       entityId: newId,
@@ -532,8 +526,7 @@ async function editDraft<T>(
       const result = await change(tx, await readContent(tx, id))
       if ('ok' in result) return result
       await tx.update(questionnaires).set({ updatedAt: new Date() }).where(eq(questionnaires.id, id))
-      await recordAudit(tx, {
-        ...auditOf(actor),
+      await recordAudit(tx, actor, {
         action: `questionnaire.${action}`,
         entity: 'questionnaire',
         entityId: id,

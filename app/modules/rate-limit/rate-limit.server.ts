@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
+import type { Refusal } from '#app/lib/outcome'
 
 /**
  * Rate limits in Postgres, so a limit holds across every app instance: fixed-window counters
@@ -98,6 +99,19 @@ export async function peek(key: string, rule: RateLimitRule): Promise<RateLimitS
 }
 
 /** Gives back one event counted by `hit` (an attempt that turned out not to be a failure). */
+/**
+ * A reached limit as a domain refusal: its message above the form (told how long to wait), answered
+ * 429 with the limit's Retry-After.
+ */
+export const refuseLimited = (
+  limit: { retryAfterSeconds: number },
+  message: (retryAfterSeconds: number) => string,
+): Refusal => ({
+  ok: false,
+  formErrors: [message(limit.retryAfterSeconds)],
+  retryAfterSeconds: limit.retryAfterSeconds,
+})
+
 export async function refund(key: string) {
   await getDb().execute(sql`UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = ${key}`)
 }

@@ -295,9 +295,7 @@ export async function authoriseIdentityExport(
     relationship: query.relationship,
     state: query.state,
   }
-  await recordAudit(getDb(), {
-    actorId: actor.id,
-    ip: actor.ip ?? null,
+  await recordAudit(getDb(), actor, {
     action: 'answers.export_identities',
     entity: 'answers',
     details: { identities: true, filter, reason: form.reason },
@@ -321,9 +319,7 @@ export async function startExport(
     if (getEnv().STRICT_CONFIDENTIALITY) return refuse(ANSWERS_ADMIN_MESSAGES.strict)
     if (!checkIdentityGrant(actor.id, filter, grant)) return refuse(ANSWERS_ADMIN_MESSAGES.grantInvalid)
   } else {
-    await recordAudit(getDb(), {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(getDb(), actor, {
       action: 'answers.export',
       entity: 'answers',
       details: { identities: false, filter },

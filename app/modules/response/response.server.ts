@@ -6,8 +6,7 @@ import { formatDate, instantToZonedTime } from '#app/lib/dates'
 import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { refuseNotFound, ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import { createActionCode } from '#app/modules/action-code/action-code.server'
-import { actionLink } from '#app/modules/action-code/action-code.server'
+import { respondentLink } from '#app/modules/action-code/action-code.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { getEnv } from '#app/config/env.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
@@ -393,9 +392,7 @@ export async function revealRespondent(
     const record = await readRecord(tx, responseId)
     if (!record) return refuseNotFound()
     if (record.relationship === 'self') return refuse(ANSWERS_ADMIN_MESSAGES.selfNothingHidden)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'response.reveal',
       entity: 'response',
       entityId: record.id,
@@ -445,22 +442,8 @@ export async function reopenResponse(
       .where(sql`${assignments.id} = ${record.assignmentId}::uuid`)
 
     const closesAt = new Date(record.closesAt)
-    let link: string
-    let linkExpiresAt: Date | null = closesAt
-    if (record.relationship === 'self') {
-      // An employee signs in as usual; the link opens their self-assessment.
-      link = new URL(`/assignment/${record.assignmentId}`, getEnv().APP_URL).toString()
-      linkExpiresAt = null
-    } else {
-      // A colleague's invite link was retired by their submit: a fresh one lets them in again.
-      const { code } = await createActionCode(tx, {
-        kind: 'colleague_invite',
-        userId: record.respondentId,
-        assignmentId: record.assignmentId,
-        expiresAt: closesAt,
-      })
-      link = actionLink('colleague_invite', code)
-    }
+    // A colleague's invite link was retired by their submit: the fresh one lets them in again.
+    const { link, linkExpiresAt } = await respondentLink(tx, { ...record, closesAt })
     const [brand] = await queryRows<{ brandId: string | null }>(
       tx,
       sql`SELECT c.brand_id AS "brandId" FROM users subj
@@ -483,9 +466,7 @@ export async function reopenResponse(
       entityId: record.assignmentId,
       linkExpiresAt,
     })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'response.reopen',
       entity: 'response',
       entityId: record.id,

@@ -9,7 +9,7 @@ import { ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outc
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { createActionCode, revokeActionCodes } from '#app/modules/action-code/action-code.server'
 import { actionLink } from '#app/modules/action-code/action-code.server'
-import { hit, refund, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
+import { hit, refund, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { enqueueEmails, type EnqueueInput } from '#app/modules/email/outbox.server'
 import { enrolEmployees } from './enrol.server'
@@ -40,8 +40,6 @@ import { isUuid } from '#app/lib/ids'
 export const PARTICIPANT_PAGE_SIZE = 25
 /** The enrol picker lists at most this many employees; a search narrows it down. */
 export const CANDIDATE_LIMIT = 50
-
-const auditOf = (actor: Actor) => ({ actorId: actor.id, ip: actor.ip ?? null })
 
 export type SelfState = Exclude<AssignmentStatus, 'revoked'> | 'none'
 export type AccountState = 'active' | 'emailed' | 'not-emailed' | 'disabled'
@@ -327,8 +325,7 @@ async function afterEnrolment(
 ) {
   if (!enrolled.length) return null
   const mail = scheme.launchedAt ? await sendProgrammeEmails(tx, scheme.id, now) : null
-  await recordAudit(tx, {
-    ...auditOf(actor),
+  await recordAudit(tx, actor, {
     action: 'scheme.enrol',
     entity: 'scheme',
     entityId: scheme.id,
@@ -391,8 +388,7 @@ export async function addEmployee(
           })
           .returning({ id: users.id })
         employeeId = created!.id
-        await recordAudit(tx, {
-          ...auditOf(actor),
+        await recordAudit(tx, actor, {
           action: 'employee.create',
           entity: 'user',
           entityId: employeeId,
@@ -468,8 +464,7 @@ export async function removeEnrolment(
     await tx
       .delete(schemeMembers)
       .where(and(eq(schemeMembers.schemeId, schemeId), eq(schemeMembers.employeeId, employeeId)))
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'scheme.unenrol',
       entity: 'scheme',
       entityId: schemeId,
@@ -529,15 +524,11 @@ export async function remindParticipant(
     counted.push(k)
     if (state.limited) {
       for (const c of counted) await refund(c)
-      return {
-        ok: false,
-        formErrors: [
-          k === key
-            ? `A reminder for this participant went out less than an hour ago. You can send another in ${minutes(state.retryAfterSeconds)}.`
-            : `You have sent many reminders in the last hour. Please try again in ${minutes(state.retryAfterSeconds)}.`,
-        ],
-        retryAfterSeconds: state.retryAfterSeconds,
-      }
+      return refuseLimited(state, (seconds) =>
+        k === key
+          ? `A reminder for this participant went out less than an hour ago. You can send another in ${minutes(seconds)}.`
+          : `You have sent many reminders in the last hour. Please try again in ${minutes(seconds)}.`,
+      )
     }
   }
   const outcome = await getDb().transaction(
@@ -625,8 +616,7 @@ export async function remindParticipant(
         }
       }
       await enqueueEmails(tx, messages)
-      await recordAudit(tx, {
-        ...auditOf(actor),
+      await recordAudit(tx, actor, {
         action: 'scheme.remind',
         entity: 'scheme',
         entityId: schemeId,

@@ -1,9 +1,8 @@
 import type { Relationship } from '#db/enums'
 import { sql, type SQL } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
-import { getEnv } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
-import { actionLink, createActionCode } from '#app/modules/action-code/action-code.server'
+import { respondentLink } from '#app/modules/action-code/action-code.server'
 import { formatDate } from '#app/lib/dates'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { roundOpenSql, schemeOpenSql } from './state'
@@ -101,7 +100,6 @@ const peopleDue = sql`
 const CANDIDATES_PER_BATCH = 2
 
 async function sendBatch(now: Date, limit: number): Promise<string[]> {
-  const env = getEnv()
   const at = atOf(now)
   const pool = limit * CANDIDATES_PER_BATCH
   /** One open scheme's due assignments (scheme `s`), earliest clock first: a range of the index. */
@@ -171,21 +169,7 @@ async function sendBatch(now: Date, limit: number): Promise<string[]> {
     // keep working (a link stays valid until they submit or the scheme closes).
     for (const row of claimed) {
       const closesAt = new Date(row.closesAt)
-      let link: string
-      // The invite code lives until the scheme closes; an employee's link carries no code at all.
-      let linkExpiresAt: Date | null = closesAt
-      if (row.relationship === 'self') {
-        link = new URL(`/assignment/${row.id}`, env.APP_URL).toString()
-        linkExpiresAt = null
-      } else {
-        const { code } = await createActionCode(tx, {
-          kind: 'colleague_invite',
-          userId: row.respondentId,
-          assignmentId: row.id,
-          expiresAt: closesAt,
-        })
-        link = actionLink('colleague_invite', code)
-      }
+      const { link, linkExpiresAt } = await respondentLink(tx, { ...row, assignmentId: row.id, closesAt })
       await enqueueEmail(tx, {
         to: row.respondentEmail,
         template: 'reminder',

@@ -292,8 +292,6 @@ async function companyExists(tx: Tx, id: string) {
   return Boolean(row)
 }
 
-const auditOf = (actor: Actor) => ({ actorId: actor.id, ip: actor.ip ?? null })
-
 export async function createScheme(
   actor: Actor,
   input: SchemeInput,
@@ -313,8 +311,7 @@ export async function createScheme(
           status: 'draft',
         })
         .returning({ id: schemes.id })
-      await recordAudit(tx, {
-        ...auditOf(actor),
+      await recordAudit(tx, actor, {
         action: 'scheme.create',
         entity: 'scheme',
         entityId: row!.id,
@@ -465,8 +462,7 @@ export async function updateScheme(
           .where(eq(assignments.schemeId, id))
       if (closesMoved) await moveDeadline(tx, id, current.closesAt, input.closesAt)
       if (opensMoved && current.launchedAt) await rescheduleProgrammeEmails(tx, id, input.opensAt, now)
-      await recordAudit(tx, {
-        ...auditOf(actor),
+      await recordAudit(tx, actor, {
         action: 'scheme.update',
         entity: 'scheme',
         entityId: id,
@@ -519,8 +515,7 @@ export async function launchScheme(
       .set({ status: 'open', launchedAt: now, updatedAt: now })
       .where(eq(schemes.id, id))
     const mail = await sendProgrammeEmails(tx, id, now)
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'scheme.launch',
       entity: 'scheme',
       entityId: id,
@@ -558,8 +553,7 @@ export async function closeScheme(
       phase === 'upcoming'
         ? await withdrawProgrammeEmails(tx, id, 'Withdrawn: the programme was closed before it opened.')
         : 0
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'scheme.close',
       entity: 'scheme',
       entityId: id,
@@ -620,8 +614,7 @@ export const reopenScheme = closingTimeChange({
       .where(eq(schemes.id, current.id))
     await moveDeadline(tx, current.id, current.closesAt, closesAt)
     const mail = await sendProgrammeEmails(tx, current.id, now)
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'scheme.reopen',
       entity: 'scheme',
       entityId: current.id,
@@ -652,8 +645,7 @@ export const extendDeadline = closingTimeChange({
       )
     await tx.update(schemes).set({ closesAt, updatedAt: now }).where(eq(schemes.id, current.id))
     await moveDeadline(tx, current.id, current.closesAt, closesAt)
-    await recordAudit(tx, {
-      ...auditOf(actor),
+    await recordAudit(tx, actor, {
       action: 'scheme.extend',
       entity: 'scheme',
       entityId: current.id,

@@ -8,7 +8,13 @@ import { actionLink } from '#app/modules/action-code/action-code.server'
 import { AUTH_ERROR_MESSAGES } from '#app/modules/auth/errors'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { hashPassword, verifyPassword } from '#app/modules/auth/password.server'
-import { hit, peek, reset, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
+import {
+  hit,
+  peek,
+  refuseLimited,
+  reset,
+  type RateLimitRule,
+} from '#app/modules/rate-limit/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { deleteFile, storeImage, type ImageType } from '#app/modules/file/file.server'
@@ -113,9 +119,7 @@ export async function updateProfile(
       .update(users)
       .set({ ...next, updatedAt: sql`now()` })
       .where(eq(users.id, actor.id))
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'user.profile_updated',
       entity: 'user',
       entityId: actor.id,
@@ -149,9 +153,7 @@ export async function updatePhoto(
       .set({ photoFileId: next, updatedAt: sql`now()` })
       .where(eq(users.id, actor.id))
     if (current.photoFileId) await deleteFile(tx, current.photoFileId)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: next ? 'user.photo_updated' : 'user.photo_removed',
       entity: 'user',
       entityId: actor.id,
@@ -188,7 +190,7 @@ async function checkCurrentPassword(userId: string, password: string): Promise<P
 
 function refusedPassword(check: Exclude<PasswordCheck, { ok: true }>): Outcome<never> {
   return check.limited
-    ? { ok: false, retryAfterSeconds: check.retryAfterSeconds, formErrors: [TOO_MANY] }
+    ? refuseLimited(check, () => TOO_MANY)
     : { ok: false, fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] } }
 }
 
@@ -207,9 +209,7 @@ export async function changePassword(
       .set({ passwordHash, updatedAt: sql`now()` })
       .where(eq(users.id, actor.id))
     await invalidateUserSessions(actor.id, actor.sessionId, tx)
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'user.password_changed',
       entity: 'user',
       entityId: actor.id,
@@ -249,9 +249,7 @@ export async function requestEmailChange(
   const check = await checkCurrentPassword(actor.id, input.currentPassword)
   if (!check.ok) return refusedPassword(check)
   const budget = await hit(emailChangeKey(actor.id), EMAIL_CHANGE_LIMIT)
-  if (budget.limited) {
-    return { ok: false, retryAfterSeconds: budget.retryAfterSeconds, formErrors: [TOO_MANY] }
-  }
+  if (budget.limited) return refuseLimited(budget, () => TOO_MANY)
   return db.transaction(async (tx) => {
     const [taken] = await tx
       .select({ id: users.id })
@@ -273,9 +271,7 @@ export async function requestEmailChange(
       entity: 'user',
       entityId: actor.id,
     })
-    await recordAudit(tx, {
-      actorId: actor.id,
-      ip: actor.ip ?? null,
+    await recordAudit(tx, actor, {
       action: 'user.email_change_requested',
       entity: 'user',
       entityId: actor.id,
