@@ -1,6 +1,7 @@
 import { publishBlockers } from './checks'
 import { getQuestionnaire } from './questionnaire.server'
 import { parseQnDetailQuery } from './schemas'
+import type { PageData } from '#app/lib/page-data'
 
 /** The colleague preview's subject: a made-up name in place of {{name}}. */
 export const PREVIEW_NAME = 'Alex Example'
@@ -32,3 +33,6 @@ export async function loadQuestionnairePage(qid: string, searchParams: URLSearch
     notices,
   }
 }
+
+/** What the builder page renders: its loader's data (ADR 033). */
+export type BuilderData = PageData<typeof loadQuestionnairePage>

@@ -9,7 +9,6 @@ import {
 } from '#app/components/form-kit'
 import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
 import { ErrorList, Field, FormErrors } from '#app/components/forms'
-import type { PageData } from '#app/lib/page-data'
 import { Card } from '#app/components/card'
 import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
 import {
@@ -23,7 +22,7 @@ import {
   SECTION_TITLE_MAX,
   TITLE_MAX,
 } from '../schemas'
-import type { loadQuestionnairePage } from '../builder-page.server'
+import type { BuilderData } from '../builder-page.server'
 import { QuestionnairePreview } from './preview'
 import { SchemeLinks, StatusBadge } from './questionnaire-list'
 
@@ -33,7 +32,6 @@ import { SchemeLinks, StatusBadge } from './questionnaire-list'
  * form it came from, found by its intent and the id it named.
  */
 
-export type BuilderData = PageData<typeof loadQuestionnairePage>
 type Section = BuilderData['questionnaire']['sections'][number]
 type Question = Section['questions'][number]
 

@@ -3,7 +3,7 @@ import { fillName } from '#app/modules/assignment/answer-schemas'
 import { AnsweringTitle } from '#app/modules/assignment/components/answering-title'
 import { QuestionField } from '#app/modules/assignment/components/question-fields'
 import type { ViewQuestion } from '#app/modules/assignment/answering-view.server'
-import type { BuilderData } from './builder'
+import type { BuilderData } from '../builder-page.server'
 
 /**
  * The questionnaire as respondents will see it (`?preview=self|colleague`): the answering page's
