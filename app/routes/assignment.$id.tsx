@@ -8,7 +8,7 @@ import { AnswerForm } from '#app/modules/assignment/components/answer-form'
 import type { AnswerActionData } from '#app/modules/assignment/components/answer-state'
 import { AnsweringHeader } from '#app/modules/assignment/components/answering-header'
 import { ReadOnlyAnswers } from '#app/modules/assignment/components/read-only-answers'
-import { requireUser } from '#app/modules/auth/guards.server'
+import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
@@ -36,17 +36,21 @@ export const meta: Route.MetaFunction = ({ loaderData: d }) => {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.assignment })
   const url = new URL(request.url)
-  return getAnsweringView(params.id, user, {
+  const view = await getAnsweringView(params.id, user, {
     section: url.searchParams.get('section'),
     showMissing: url.searchParams.has('missing'),
     confirmSubmit: url.searchParams.get('confirm') === 'submit',
   })
+  return view ?? notFound()
 }
 
 export type { AnswerActionData }
 
-/** A refused save as HTTP: 'missing' saved the section (a 4xx would claim nothing changed). */
-const REFUSAL_STATUS: Record<SaveRefusal, 200 | 400 | 403 | 409> = {
+/**
+ * A refused save as HTTP: 'missing' saved the section (a 4xx would claim nothing changed); an
+ * assignment that is not there (or not the viewer's) is the 404 page, as the loader answers.
+ */
+const REFUSAL_STATUS: Record<Exclude<SaveRefusal, 'not-found'>, 200 | 400 | 403 | 409> = {
   unreadable: 400,
   invalid: 400,
   missing: 200,
@@ -70,6 +74,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     throw redirect(`/user/thank-you?assignment=${outcome.assignmentId}`)
   }
   if (outcome.kind === 'refused') {
+    if (outcome.reason === 'not-found') notFound()
     const { kind, reason, message, section, fieldErrors, values, missing } = outcome
     return data({ kind, reason, message, section, fieldErrors, values, missing } satisfies AnswerActionData, {
       status: REFUSAL_STATUS[reason],

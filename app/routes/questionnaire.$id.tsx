@@ -3,7 +3,7 @@ import type { Route } from './+types/questionnaire.$id'
 import { plural } from '#app/lib/words'
 import { getQuestionnaireIntro, type IntroAssignment } from '#app/modules/assignment/intro.server'
 import { ReopenNotice } from '#app/modules/assignment/components/reopen-notice'
-import { requireUser } from '#app/modules/auth/guards.server'
+import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { RouteHandle } from '#app/root'
 import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/scheme/labels'
@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ loaderData: d }) => [
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.questionnaire })
-  const intro = await getQuestionnaireIntro(params.id, user)
+  const intro = (await getQuestionnaireIntro(params.id, user)) ?? notFound()
   // /user links here with ?assignment=<id>: that one leads, the others follow in a list.
   const wanted = new URL(request.url).searchParams.get('assignment')
   const selectedId = intro.assignments.find((a) => a.id === wanted)?.id ?? null
@@ -36,7 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.questionnaire })
-  await getQuestionnaireIntro(params.id, user)
+  if (!(await getQuestionnaireIntro(params.id, user))) notFound()
   // Nothing is posted here: the answers go to /assignment/:id.
   return data({ error: 'Nothing to submit on this page.' }, { status: 405 })
 }

@@ -81,9 +81,10 @@ export async function getAnsweringView(
   rawId: string | undefined,
   viewer: Viewer,
   options: { section?: string | null; showMissing?: boolean; confirmSubmit?: boolean } = {},
-): Promise<AnsweringView> {
+): Promise<AnsweringView | null> {
   const id = parseId(rawId)
-  const row = await findAssignment(id, viewer)
+  const row = id ? await findAssignment(id, viewer) : null
+  if (!row) return null
   const subjectName = subjectLabel(row)
   const questionRows = await getDb()
     .select({

@@ -14,7 +14,6 @@ import {
   schemes,
   users,
 } from '#db/schema/index'
-import { notFound } from '#app/modules/auth/guards.server'
 import { BRAND_LOOK_COLUMNS } from '#app/modules/brand/look.server'
 import type { SessionUser } from '#app/modules/auth/session.server'
 import { fillName, type AnswerQuestion, type QuestionKind } from './answer-schemas'
@@ -35,10 +34,9 @@ export type Viewer = Pick<SessionUser, 'id' | 'role'>
  */
 export const assignmentReopened = sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`
 
-/** An id from a URL: anything but a UUID is a 404, like an id that is not the viewer's. */
-export function parseId(raw: string | null | undefined): string {
-  if (!isUuid(raw)) notFound()
-  return raw
+/** An id from a URL, or null when it is not a UUID (answered like an id that is not the viewer's). */
+export function parseId(raw: string | null | undefined): string | null {
+  return isUuid(raw) ? raw : null
 }
 
 /**
@@ -113,7 +111,8 @@ export const questionColumns = {
 
 /**
  * The assignment row, with what every answering page needs beside it (questionnaire, scheme, subject,
- * response, brand), in one query. Not the viewer's, or revoked for its respondent: a 404.
+ * response, brand), in one query. Null when it is not the viewer's, or revoked for its respondent
+ (the route answers 404: not found and not yours alike).
  */
 export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb()) {
   const conditions: SQL[] = [eq(assignments.id, id)]
@@ -147,7 +146,7 @@ export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb(
     .where(and(...conditions))
     .limit(1)
   // A revoked invitation is gone for its respondent; admins still see it.
-  if (!row || (viewer.role !== 'admin' && row.status === 'revoked')) notFound()
+  if (!row || (viewer.role !== 'admin' && row.status === 'revoked')) return null
   return row
 }
 

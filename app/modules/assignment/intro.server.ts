@@ -4,7 +4,6 @@ import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { assignments, questionnaires, questions, responses, schemes } from '#db/schema/index'
 import { dateLabel, timeLeft } from '#app/lib/dates'
-import { notFound } from '#app/modules/auth/guards.server'
 import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
 import { estimateMinutes, type QuestionKind } from './answer-schemas'
@@ -47,8 +46,9 @@ export type QuestionnaireIntro = {
 export async function getQuestionnaireIntro(
   rawId: string | undefined,
   viewer: Viewer,
-): Promise<QuestionnaireIntro> {
+): Promise<QuestionnaireIntro | null> {
   const id = parseId(rawId)
+  if (!id) return null
   const db = getDb()
   // Ownership first: without a live assignment on it, the questionnaire does not exist for them.
   const rows =
@@ -69,7 +69,7 @@ export async function getQuestionnaireIntro(
           )
           // Self first, then the people who asked, oldest invitation first.
           .orderBy(sql`${assignments.relationship} = 'self' desc`, asc(assignments.createdAt))
-  if (viewer.role !== 'admin' && !rows.length) notFound()
+  if (viewer.role !== 'admin' && !rows.length) return null
 
   const count = (kind: QuestionKind) =>
     sql<number>`(count(*) filter (where ${questions.kind} = ${kind}))::int`
@@ -90,7 +90,7 @@ export async function getQuestionnaireIntro(
     .leftJoin(questions, eq(questions.questionnaireId, questionnaires.id))
     .where(eq(questionnaires.id, id))
     .groupBy(questionnaires.id)
-  if (!q) notFound()
+  if (!q) return null
 
   return {
     questionnaire: { id: q.id, title: q.title, intro: q.intro },

@@ -7,7 +7,6 @@ import { answers, assignments, questions, responses, schemes } from '#db/schema/
 import { misshapenFields, misshapenFormMessage } from '#app/lib/form-data.server'
 import { voidInviteCodes } from '#app/modules/action-code/action-code.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import { notFound } from '#app/modules/auth/guards.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
 import {
   ANSWER_FIELD_PREFIX,
@@ -40,7 +39,15 @@ import { groupSections, progressOf, type ProgressTotals, type Section, type Sect
 
 export type MissingSection = { number: number; title: string; count: number }
 
-export type SaveRefusal = 'unreadable' | 'invalid' | 'missing' | 'admin' | 'closed' | 'not-open' | 'submitted'
+export type SaveRefusal =
+  | 'not-found'
+  | 'unreadable'
+  | 'invalid'
+  | 'missing'
+  | 'admin'
+  | 'closed'
+  | 'not-open'
+  | 'submitted'
 
 export type SaveOutcome =
   | {
@@ -77,6 +84,9 @@ export type SaveOutcome =
     }
 
 type Refused = Extract<SaveOutcome, { kind: 'refused' }>
+
+/** No such assignment, or not the writer's (or revoked for them): the same answer for all three. */
+const NOT_FOUND: Refused = { kind: 'refused', reason: 'not-found', message: 'That page does not exist.' }
 type Writer = Viewer & { ip?: string | null }
 
 /**
@@ -90,7 +100,8 @@ export async function saveAnswers(
   formData: FormData,
 ): Promise<SaveOutcome> {
   const id = parseId(rawId)
-  const row = await findAssignment(id, viewer)
+  const row = id ? await findAssignment(id, viewer) : null
+  if (!id || !row) return NOT_FOUND
   // Admins may open anyone's answers, never write them: answering on someone's behalf would forge feedback.
   if (viewer.role === 'admin') return { kind: 'refused', reason: 'admin', message: ANSWER_MESSAGES.admin }
   const head = readIntent(formData)
@@ -103,6 +114,7 @@ export async function saveAnswers(
 
   return getDb().transaction(async (tx): Promise<SaveOutcome> => {
     const locked = await lockAssignment(tx, id, viewer.id)
+    if (!locked) return NOT_FOUND
     const refusal = refuseUnlessAnswerable(locked, intent, id)
     if (refusal) return refusal
     const { responseId, savedAt } = await upsertSectionAnswers(tx, id, post)
@@ -180,7 +192,7 @@ function refuseUnlessAnswerable(
   return null
 }
 
-type AssignmentRow = Awaited<ReturnType<typeof findAssignment>>
+type AssignmentRow = NonNullable<Awaited<ReturnType<typeof findAssignment>>>
 
 type QuestionSection = Section<AnswerQuestion & { section: string }>
 
@@ -279,11 +291,10 @@ async function lockAssignment(tx: Tx, id: string, respondentId: string) {
     .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
     .where(and(eq(assignments.id, id), eq(assignments.respondentId, respondentId)))
     .for('update', { of: assignments })
-  if (!locked || locked.status === 'revoked') notFound()
-  return locked
+  return !locked || locked.status === 'revoked' ? null : locked
 }
 
-type LockedAssignment = Awaited<ReturnType<typeof lockAssignment>>
+type LockedAssignment = NonNullable<Awaited<ReturnType<typeof lockAssignment>>>
 
 /**
  * The assignment's response, created on its first save. Read after the lock (a statement of its
