@@ -98,7 +98,6 @@ export async function peek(key: string, rule: RateLimitRule): Promise<RateLimitS
   return toState(row, rule, false)
 }
 
-/** Gives back one event counted by `hit` (an attempt that turned out not to be a failure). */
 /**
  * A reached limit as a domain refusal: its message above the form (told how long to wait), answered
  * 429 with the limit's Retry-After.
@@ -112,6 +111,7 @@ export const refuseLimited = (
   retryAfterSeconds: limit.retryAfterSeconds,
 })
 
+/** Gives back one event counted by `hit` (an attempt that turned out not to be a failure). */
 export async function refund(key: string) {
   await getDb().execute(sql`UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = ${key}`)
 }
