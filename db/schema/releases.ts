@@ -49,6 +49,14 @@ export const reportReleases = pgTable(
      * worked out (release-rule.ts, ADR 025).
      */
     groupsShown: boolean().notNull().default(true),
+    /**
+     * The colleague side of the report as this release fixed it, computed once when it was made
+     * (released-figures.server.ts, ADR 037): aggregates per question and relationship group, group
+     * sizes, comments in their keyed order — never an answer or response id. Null when the release
+     * shows no colleague figure (below its threshold, or the self-assessment alone), and for a
+     * release made before it existed until the report is first read.
+     */
+    colleagueFigures: jsonb(),
   },
   (t) => [
     // The report's read: the latest release of a subject in a scheme.

@@ -14,14 +14,16 @@ import {
   type SnapshotResponse,
 } from './release-rule'
 import type { RaterGroup } from './rater-groups'
+import { storeReleasedFigures } from './released-figures.server'
 import { threshold } from './threshold'
 
 /**
  * Report releases (ADR 022, ADR 025). A release fixes an employee's colleague results: it copies the
  * subject's submitted colleague answers into report_release_* (copies, not references), writes an
  * audit entry and, when it shows colleagues' results, closes their colleagues' unfinished
- * assignments and queues the "your report is ready" e-mail — all in one transaction. The report
- * reads only the latest release's copies (report.server.ts).
+ * assignments, computes the report's colleague figures from the copies (released-figures.server.ts)
+ * and queues the "your report is ready" e-mail — all in one transaction. The report reads only the
+ * latest release's stored figures (report.server.ts).
  *
  * Every release goes through the rule between releases (release-rule.ts): the subjects' rows are
  * locked (scheme_members FOR UPDATE, in one order), what would be copied is read with its
@@ -293,6 +295,18 @@ async function insertReleases(
   const stateOf = new Map(decisions.map((d) => [`${d.state.schemeId}/${d.state.subjectId}`, d.state]))
   const appUrl = getEnv().APP_URL
   const mailed = rows.filter((r) => r.colleagues_shown)
+  // The colleague side of each report, computed once here and never on a page view (ADR 037).
+  await storeReleasedFigures(
+    tx,
+    mailed.map((r) => {
+      const state = stateOf.get(`${r.scheme_id}/${r.subject_id}`)!
+      return {
+        releaseId: r.release_id,
+        selfResponseId: state.subject.selfResponseId,
+        minRaters: state.minRaters,
+      }
+    }),
+  )
   await enqueueEmails(
     tx,
     mailed.map((r) => {

@@ -1,61 +1,37 @@
-import crypto from 'node:crypto'
-import { sql, type SQL } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { getDb, queryRows, type Tx } from '#db/client'
-import { getEnv } from '#app/config/env.server'
 import {
   anonymityGate,
-  shapeReport,
-  type CategoryRow,
-  type CommentRow,
-  type GroupSizeRow,
+  selfCategoryRows,
+  shapeOrderedReport,
   type HeaderRow,
   type QuestionRow,
   type ReportData,
 } from './report'
-import { threshold } from './threshold'
+import {
+  storeReleasedFigures,
+  type ColleagueQuestionFigures,
+  type ReleasedFigures,
+} from './released-figures.server'
 
 /**
- * The report behind /user/response-:rid. Aggregation happens in SQL and the number of statements is
- * fixed — one for the header, then (once the self-assessment is submitted) one for the questions,
- * one for the categories and, only when the anonymity gate is open, one for the size of each
- * relationship group and one for the comments — whatever the number of questions or colleagues.
- * Colleague figures are read only from the latest release's copies (ADR 022): before a release the
- * colleague statements never run. Colleagues leave the database only as aggregates: per question, all colleagues and per
- * relationship group (count and sum, never who); which of those the page may show is decided in
- * report.ts (rater-groups.ts, ADR 021).
+ * The report behind /user/response-:rid, in one statement: the header, every question with the
+ * self answer, and — once released — the colleague figures the release computed and stored
+ * (released-figures.server.ts, ADR 037). A page view never aggregates colleague answers: a released
+ * report does not change until the next release (ADR 022), so its colleague side is computed once,
+ * when the release is made. Which of those figures the page shows is decided in report.ts
+ * (rater-groups.ts, ADR 021), on every view, by the same pure rules as before.
  *
  * Callers check access first (requireReportAccess): this module trusts the response id it is given.
  */
 
-/**
- * The keyed hash that orders comments. The key is the server's secret, so someone who
- * knows their colleagues' assignment ids (the invite page shows them in forms) still cannot work out
- * which label is whose; the salt (the report's response id) makes each report's order its own, and
- * the same report always reads the same way.
- */
-export function anonymousKey(secret: string, salt: string, id: string): string {
-  return crypto.createHmac('sha256', `report-order:${secret}`).update(`${salt}:${id}`).digest('hex')
+type ReportRow = HeaderRow & {
+  questions: QuestionRow[] | null
+  colleague_figures: ReleasedFigures | null
 }
 
-/**
- * The counted colleagues: the responses copied by the subject's latest release (ADR 022), never the
- * live ones, so nothing submitted, reopened or edited after the release changes the report. The
- * gate is applied again here on the snapshot's count, so no colleague row leaves the database below
- * the threshold; with no release there are no rows at all.
- */
-function ratersCte(header: HeaderRow, open: boolean): SQL {
-  return sql`counted AS (
-    SELECT x.id AS release_response_id, x.relationship
-    FROM report_release_responses x
-    WHERE ${open}::boolean AND x.release_id = ${header.release_id ?? null}::uuid
-  ),
-  raters AS (
-    SELECT * FROM counted WHERE (SELECT count(*) FROM counted) >= ${threshold(Number(header.min_raters))}::int
-  )`
-}
-
-async function headerOf(tx: Tx, responseId: string) {
-  const [row] = await queryRows<HeaderRow>(
+async function reportRow(tx: Tx, responseId: string) {
+  const [row] = await queryRows<ReportRow>(
     tx,
     sql`
     SELECT
@@ -94,7 +70,16 @@ async function headerOf(tx: Tx, responseId: string) {
       rel.released_at,
       rel.raters AS released_raters,
       rel.colleagues_shown AS release_colleagues_shown,
-      rel.groups_shown AS release_groups_shown
+      rel.groups_shown AS release_groups_shown,
+      rel.colleague_figures,
+      (SELECT json_agg(json_build_object(
+          'id', q.id, 'position', q.position, 'section', q.section, 'kind', q.kind, 'text', q.text,
+          'category', q.category, 'options', q.options, 'self_value', sa.numeric_value,
+          'self_na', sa.not_applicable, 'self_choices', sa.choices, 'self_text', sa.text_value
+        ) ORDER BY q.position)
+        FROM questions q
+        LEFT JOIN answers sa ON sa.question_id = q.id AND sa.response_id = r.id
+        WHERE q.questionnaire_id = a.questionnaire_id) AS questions
     FROM responses r
     JOIN assignments a ON a.id = r.assignment_id
     JOIN users u ON u.id = a.subject_id
@@ -103,7 +88,7 @@ async function headerOf(tx: Tx, responseId: string) {
     JOIN brands b ON b.id = co.brand_id
     JOIN questionnaires qn ON qn.id = a.questionnaire_id
     LEFT JOIN LATERAL (
-      SELECT rr.id, rr.released_at, rr.colleagues_shown, rr.groups_shown,
+      SELECT rr.id, rr.released_at, rr.colleagues_shown, rr.groups_shown, rr.colleague_figures,
         (SELECT count(*) FROM report_release_responses x WHERE x.release_id = rr.id)::int AS raters
       FROM report_releases rr
       WHERE rr.scheme_id = a.scheme_id AND rr.subject_id = a.subject_id
@@ -115,156 +100,55 @@ async function headerOf(tx: Tx, responseId: string) {
   return row
 }
 
-/** Every question with the self answer and the colleagues' aggregates (null when the gate is shut). */
-function questionRows(tx: Tx, header: HeaderRow, open: boolean) {
-  return queryRows<QuestionRow>(
-    tx,
-    sql`
-    WITH ${ratersCte(header, open)},
-    rater_answers AS (
-      SELECT an.question_id, an.numeric_value, an.not_applicable, an.text_value, ra.relationship,
-        CASE WHEN jsonb_typeof(an.choices) = 'array' THEN an.choices ELSE '[]'::jsonb END AS choices
-      FROM report_release_answers an
-      JOIN raters ra ON ra.release_response_id = an.release_response_id
-      WHERE an.release_id = ${header.release_id ?? null}::uuid
-    ),
-    by_group AS (
-      SELECT question_id, jsonb_object_agg(relationship::text, jsonb_build_object('n', n, 'sum', total)) AS groups
-      FROM (
-        SELECT question_id, relationship, count(*)::int AS n, sum(numeric_value)::float8 AS total
-        FROM rater_answers
-        WHERE NOT not_applicable AND numeric_value IS NOT NULL
-        GROUP BY question_id, relationship
-      ) g
-      GROUP BY question_id
-    ),
-    stats AS (
-      SELECT question_id,
-        avg(numeric_value) FILTER (WHERE NOT not_applicable)::float8 AS avg,
-        count(*) FILTER (
-          WHERE NOT not_applicable
-            AND (numeric_value IS NOT NULL OR jsonb_array_length(choices) > 0
-              OR btrim(coalesce(text_value, '')) <> '')
-        )::int AS answered,
-        count(*) FILTER (WHERE not_applicable)::int AS na
-      FROM rater_answers
-      GROUP BY question_id
-    ),
-    dist AS (
-      SELECT question_id, jsonb_object_agg(numeric_value::text, n) AS counts
-      FROM (
-        SELECT question_id, numeric_value, count(*)::int AS n
-        FROM rater_answers
-        WHERE NOT not_applicable AND numeric_value IS NOT NULL
-        GROUP BY question_id, numeric_value
-      ) d
-      GROUP BY question_id
-    ),
-    picks AS (
-      SELECT question_id, jsonb_object_agg(choice, n) AS counts
-      FROM (
-        SELECT ra.question_id, c.choice, count(*)::int AS n
-        FROM rater_answers ra
-        CROSS JOIN LATERAL jsonb_array_elements_text(ra.choices) AS c(choice)
-        WHERE NOT ra.not_applicable
-        GROUP BY ra.question_id, c.choice
-      ) p
-      GROUP BY question_id
-    )
-    SELECT q.id, q.position, q.section, q.kind, q.text, q.category, q.options,
-      sa.numeric_value AS self_value, sa.not_applicable AS self_na, sa.choices AS self_choices,
-      sa.text_value AS self_text,
-      stats.avg, stats.answered, stats.na, dist.counts AS distribution, picks.counts AS option_counts,
-      by_group.groups
-    FROM questions q
-    LEFT JOIN answers sa ON sa.question_id = q.id AND sa.response_id = ${header.response_id}
-    LEFT JOIN stats ON stats.question_id = q.id
-    LEFT JOIN dist ON dist.question_id = q.id
-    LEFT JOIN picks ON picks.question_id = q.id
-    LEFT JOIN by_group ON by_group.question_id = q.id
-    WHERE q.questionnaire_id = ${header.questionnaire_id}
-    ORDER BY q.position`,
-  )
-}
-
 /**
- * Per category (scale questions only, "not applicable" left out): the self-assessment's mean. The
- * colleagues' category figures are means of the question figures the report shows (report.ts), so
- * they are not read here.
- */
-function categoryRows(tx: Tx, header: HeaderRow) {
-  return queryRows<CategoryRow>(
-    tx,
-    sql`
-    SELECT q.category, avg(an.numeric_value)::float8 AS self_avg
-    FROM questions q
-    LEFT JOIN answers an
-      ON an.question_id = q.id
-      AND an.response_id = ${header.response_id}
-      AND NOT an.not_applicable
-      AND an.numeric_value IS NOT NULL
-    WHERE q.questionnaire_id = ${header.questionnaire_id} AND q.kind = 'scale'
-    GROUP BY q.category
-    ORDER BY min(q.position)`,
-  )
-}
-
-/** How many counted colleagues each relationship group has (never who). */
-function groupSizeRows(tx: Tx, header: HeaderRow) {
-  return queryRows<GroupSizeRow>(
-    tx,
-    sql`
-    WITH ${ratersCte(header, true)}
-    SELECT ra.relationship::text AS relationship, count(*)::int AS raters
-    FROM raters ra
-    GROUP BY ra.relationship`,
-  )
-}
-
-/**
- * The colleagues' non-empty free-text answers as released; the original answer id only orders them
- * (ADR 006) and never leaves the server.
- */
-function commentRows(tx: Tx, header: HeaderRow) {
-  return queryRows<CommentRow>(
-    tx,
-    sql`
-    WITH ${ratersCte(header, true)}
-    SELECT an.source_answer_id AS answer_id, an.question_id, an.text_value
-    FROM raters ra
-    JOIN report_release_answers an ON an.release_response_id = ra.release_response_id
-    JOIN questions q ON q.id = an.question_id
-    WHERE an.release_id = ${header.release_id ?? null}::uuid
-      AND q.questionnaire_id = ${header.questionnaire_id}
-      AND q.kind IN ('text', 'textarea')
-      AND NOT an.not_applicable
-      AND btrim(coalesce(an.text_value, '')) <> ''`,
-  )
-}
-
-/**
- * The report for a self response (already access-checked). Below the threshold the colleague
- * statements never run and the shared ones see an empty set of raters.
+ * The report for a self response (already access-checked). Colleague figures come only from the
+ * latest release's stored figures; a release made before they were stored (or one whose threshold
+ * was lowered afterwards, so that its gate opened) has them computed and stored on its first view.
  */
 export async function loadReport(responseId: string, tx: Tx = getDb()): Promise<ReportData | null> {
-  const header = await headerOf(tx, responseId)
-  if (!header) return null
-  const secret = getEnv().SESSION_SECRET
-  const keyOf = (id: string) => anonymousKey(secret, header.response_id, id)
-  if (!header.self_submitted_at) {
-    return shapeReport({ header, questions: [], categories: [], groupSizes: [], comments: [] }, keyOf)
-  }
-  // Colleague figures come only from a release, and the gate counts the release's colleagues.
-  // A release of the self-assessment alone (below the threshold, ADR 025) shows no colleague figure.
+  const row = await reportRow(tx, responseId)
+  if (!row) return null
+  const { questions: questionRows, colleague_figures: stored, ...header } = row
+  const questions = header.self_submitted_at ? (questionRows ?? []) : []
   const { open } =
     header.release_id && header.release_colleagues_shown !== false
       ? anonymityGate(Number(header.released_raters), Number(header.min_raters))
       : { open: false }
-  // One after the other: a PGlite connection runs one statement at a time anyway, and on a pool
-  // parallel statements would each take a connection for a page that is fast either way.
-  const questions = await questionRows(tx, header, open)
-  const categories = await categoryRows(tx, header)
-  const groupSizes = open ? await groupSizeRows(tx, header) : []
-  const comments = open ? await commentRows(tx, header) : []
-  return shapeReport({ header, questions, categories, groupSizes, comments }, keyOf)
+  const figures =
+    open && questions.length
+      ? (stored ??
+        (
+          await storeReleasedFigures(tx, [
+            {
+              releaseId: header.release_id!,
+              selfResponseId: header.response_id,
+              minRaters: Number(header.min_raters),
+            },
+          ])
+        ).get(header.release_id!))
+      : undefined
+  const colleagueOf = new Map((figures?.questions ?? []).map((q) => [q.id, q]))
+  return shapeOrderedReport({
+    header,
+    questions: questions.map((q) => ({ ...q, ...pickColleague(colleagueOf.get(q.id)) })),
+    categories: selfCategoryRows(questions),
+    groupSizes: figures?.groupSizes ?? [],
+    comments: figures?.comments ?? [],
+  })
+}
+
+const NO_COLLEAGUES = {
+  avg: null,
+  answered: null,
+  na: null,
+  distribution: null,
+  option_counts: null,
+  groups: null,
+}
+
+/** A question's stored colleague columns (all null when no colleague answered it). */
+function pickColleague(figures: ColleagueQuestionFigures | undefined) {
+  if (!figures) return NO_COLLEAGUES
+  const { avg, answered, na, distribution, option_counts, groups } = figures
+  return { avg, answered, na, distribution, option_counts, groups }
 }

@@ -88,6 +88,9 @@ export type GroupSizeRow = { relationship: string; raters: number }
 
 export type CommentRow = { answer_id: string; question_id: string; text_value: string }
 
+/** A comment once put in its keyed order (anonymousOrder): the answer id that ordered it is gone. */
+export type OrderedComment = { question_id: string; text_value: string }
+
 export type RawReport = {
   header: HeaderRow
   questions: QuestionRow[]
@@ -95,6 +98,9 @@ export type RawReport = {
   groupSizes: GroupSizeRow[]
   comments: CommentRow[]
 }
+
+/** The rows of a report whose comments are already in their keyed order (a stored release's). */
+export type OrderedRawReport = Omit<RawReport, 'comments'> & { comments: OrderedComment[] }
 
 export type ReportHeader = {
   responseId: string
@@ -447,10 +453,36 @@ function scaleRange(questions: SelfQuestion[]): ScaleRange {
 
 /**
  * Rows → the report. The gate is applied here as well as in SQL: below the threshold nothing a
- * colleague answered reaches the result, whatever the rows hold. `keyOf` orders colleagues and
- * comments (a keyed hash, see report.server.ts).
+ * colleague answered reaches the result, whatever the rows hold. `keyOf` orders the comments (a
+ * keyed hash, see report.server.ts).
  */
 export function shapeReport(raw: RawReport, keyOf: (id: string) => string): ReportData {
+  const comments = anonymousOrder(raw.comments, (c) => c.answer_id, keyOf).map(
+    ({ question_id, text_value }) => ({ question_id, text_value }),
+  )
+  return shapeOrderedReport({ ...raw, comments })
+}
+
+/**
+ * The per-category means of the self-assessment's scale answers ("not applicable" and unanswered left
+ * out), in the order the categories first appear: what the report's categories start from.
+ */
+export function selfCategoryRows(questions: readonly QuestionRow[]): CategoryRow[] {
+  const sums = new Map<string, { total: number; n: number }>()
+  for (const q of [...questions].sort((a, b) => Number(a.position) - Number(b.position))) {
+    if (q.kind !== 'scale') continue
+    const sum = sums.get(q.category) ?? { total: 0, n: 0 }
+    sums.set(q.category, sum)
+    if (q.self_na === false && q.self_value !== null) {
+      sum.total += Number(q.self_value)
+      sum.n += 1
+    }
+  }
+  return [...sums].map(([category, { total, n }]) => ({ category, self_avg: n ? total / n : null }))
+}
+
+/** shapeReport for rows whose comments are already in their keyed order (a release's stored figures). */
+export function shapeOrderedReport(raw: OrderedRawReport): ReportData {
   const header = shapeHeader(raw.header)
   if (!header.selfSubmittedAt) return { status: 'self-pending', header }
   const questions = [...raw.questions].sort((a, b) => Number(a.position) - Number(b.position))
@@ -496,7 +528,7 @@ export function shapeReport(raw: RawReport, keyOf: (id: string) => string): Repo
 
   const questionText = new Map(selfQuestions.map((q) => [q.id, q]))
   const commentsOf = new Map<string, string[]>()
-  for (const row of anonymousOrder(raw.comments, (c) => c.answer_id, keyOf)) {
+  for (const row of raw.comments) {
     const text = row.text_value.trim()
     if (!text || !questionText.has(row.question_id)) continue
     commentsOf.set(row.question_id, [...(commentsOf.get(row.question_id) ?? []), text])

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { loadReport } from '#app/modules/report/report.server'
 import { useTestDatabase } from '#tests/support/database'
+import { loadReportAsBefore } from '#tests/support/report-oracle'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { answersFor, buildReport, type RaterSpec } from './report-scenario'
 
@@ -46,6 +47,8 @@ test('colleague answers appear exactly when the count reaches the threshold', as
         const open = submitted >= minRaters
 
         const report = await loadReport(s.rid)
+        // Read from the figures the release stored (ADR 037): exactly what was computed per view before.
+        expect(report).toEqual(await loadReportAsBefore(s.rid))
         expect(report?.status).toBe(open ? 'ready' : 'gathering')
         if (report?.status === 'ready') {
           // Every colleague is a peer here: one group holding everyone, so no group series.

@@ -1,0 +1,1 @@
+ALTER TABLE "report_releases" ADD COLUMN "colleague_figures" jsonb;
