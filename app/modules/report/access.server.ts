@@ -15,6 +15,9 @@ function parseId(raw: string | undefined): string {
   return raw
 }
 
+/** A report id from the URL, or 404: the report page's query then checks ownership (loadReport). */
+export const requireReportId = parseId
+
 /** /user/response-:rid — rid is the employee's self response; the employee sees only their own. */
 export async function requireReportAccess(
   rawRid: string | undefined,

@@ -22,15 +22,20 @@ import {
  * when the release is made. Which of those figures the page shows is decided in report.ts
  * (rater-groups.ts, ADR 021), on every view, by the same pure rules as before.
  *
- * Callers check access first (requireReportAccess): this module trusts the response id it is given.
+ * Ownership is in the query: given the viewer, an employee reaches only their own report (an admin
+ * any), and not found and not yours are the same null. Without a viewer it trusts the id it is given
+ * (tests and tools that have checked access themselves).
  */
+
+/** Who reads the report: an employee only their own, an admin any. */
+export type ReportViewer = { id: string; role: string }
 
 type ReportRow = HeaderRow & {
   questions: QuestionRow[] | null
   colleague_figures: ReleasedFigures | null
 }
 
-async function reportRow(tx: Tx, responseId: string) {
+async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer | undefined) {
   const [row] = await queryRows<ReportRow>(
     tx,
     sql`
@@ -95,18 +100,20 @@ async function reportRow(tx: Tx, responseId: string) {
       ORDER BY rr.released_at DESC, rr.id DESC
       LIMIT 1
     ) rel ON true
-    WHERE r.id = ${responseId} AND a.relationship = 'self'`,
+    WHERE r.id = ${responseId} AND a.relationship = 'self'
+      ${viewer && viewer.role !== 'admin' ? sql`AND a.subject_id = ${viewer.id}` : sql``}`,
   )
   return row
 }
 
 /**
- * The report for a self response (already access-checked). Colleague figures come only from the
+ * The report for a self response, or null when there is none the viewer may read. Colleague figures come only from the
  * latest release's stored figures; a release made before they were stored (or one whose threshold
  * was lowered afterwards, so that its gate opened) has them computed and stored on its first view.
  */
-export async function loadReport(responseId: string, tx: Tx = getDb()): Promise<ReportData | null> {
-  const row = await reportRow(tx, responseId)
+export async function loadReport(responseId: string, viewer?: ReportViewer): Promise<ReportData | null> {
+  const tx = getDb()
+  const row = await reportRow(tx, responseId, viewer)
   if (!row) return null
   const { questions: questionRows, colleague_figures: stored, ...header } = row
   const questions = header.self_submitted_at ? (questionRows ?? []) : []

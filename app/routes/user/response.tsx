@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import type { Route } from './+types/response'
-import { requireReportAccess } from '#app/modules/report/access.server'
+import { requireReportAccess, requireReportId } from '#app/modules/report/access.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadReport } from '#app/modules/report/report.server'
@@ -30,10 +30,10 @@ function ridOf(slug: string | undefined) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const rid = ridOf(params.responseSlug)
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/response'] })
-  const access = await requireReportAccess(rid, user)
+  // Ownership is in the report's one query: another employee's report is not found, like none.
   // Below the anonymity threshold this holds no colleague answer at all (report.server.ts): what the
   // loader returns is what both the HTML and the `.data` request carry.
-  const report = await loadReport(access.id)
+  const report = await loadReport(requireReportId(rid), user)
   if (!report) notFound()
   return {
     report,

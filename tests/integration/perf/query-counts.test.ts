@@ -48,8 +48,8 @@ const EXPECTED = {
   // Employee pages (after the session reads).
   // Programmes, and the feedback requested from the employee.
   'GET /user': SESSION_READS + 3,
-  // Access, and the report: header, questions with the self answers, the release's stored figures.
-  'GET /user/response-:rid': SESSION_READS + 2,
+  // The report, ownership in its WHERE: header, questions with the self answers, the stored figures.
+  'GET /user/response-:rid': SESSION_READS + 1,
   'GET /assignment/:id': SESSION_READS + 2,
   // A fetcher's POST runs the action alone (no root loader). The assignment and questions, and in a
   // transaction: lock, response, answers, response touch; then the answered/required counts as just
