@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { getDb } from '#db/client'
+import { getDb, queryRows } from '#db/client'
 import { answers, reportReleaseAnswers, reportReleases, responses, schemes } from '#db/schema/index'
 import { seed } from '#db/seed'
 import { loadReport } from '#app/modules/report/report.server'
@@ -21,25 +21,27 @@ useTestDatabase()
 const RELATIONSHIPS = ['manager', 'peer', 'direct_report', 'other'] as const
 
 async function figuresOf(rid: string) {
-  const rows = await getDb().execute<{ colleague_figures: unknown }>(
+  const rows = await queryRows<{ colleague_figures: unknown }>(
+    getDb(),
     sql`SELECT rr.colleague_figures FROM report_releases rr
       JOIN assignments a ON a.scheme_id = rr.scheme_id AND a.subject_id = rr.subject_id
       JOIN responses r ON r.assignment_id = a.id
       WHERE r.id = ${rid} ORDER BY rr.released_at DESC, rr.id DESC LIMIT 1`,
   )
-  return rows.rows[0]?.colleague_figures ?? null
+  return rows[0]?.colleague_figures ?? null
 }
 
 describe('a released report read from the figures its release stored', () => {
   test('every report of the demo seed reads exactly as the report computed on each view', async () => {
     await seed()
-    const selfResponses = await getDb().execute<{ id: string }>(
+    const selfResponses = await queryRows<{ id: string }>(
+      getDb(),
       sql`SELECT r.id FROM responses r JOIN assignments a ON a.id = r.assignment_id
         WHERE a.relationship = 'self' ORDER BY r.id`,
     )
-    expect(selfResponses.rows.length).toBeGreaterThan(0)
+    expect(selfResponses.length).toBeGreaterThan(0)
     let ready = 0
-    for (const { id } of selfResponses.rows) {
+    for (const { id } of selfResponses) {
       const report = await loadReport(id)
       expect(report).toEqual(await loadReportAsBefore(id))
       if (report?.status === 'ready') ready++
