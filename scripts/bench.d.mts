@@ -6,6 +6,8 @@ export const COMPARE_BUDGET: number
 export const EXIT: { overBudget: number; failure: number; busy: number }
 export const README_START: string
 export const README_END: string
+export const README_COMPARE_START: string
+export const README_COMPARE_END: string
 
 export type LoadReading = { when: string; load: number }
 export type SpreadReading = { name: string; spread: number }
@@ -100,4 +102,4 @@ export function overBudget(rows: CompareRow[]): string[]
 export function runReadings(targets: TargetResult[]): { loads: LoadReading[]; spreads: SpreadReading[] }
 export function withholdRatios(report: Report): Report
 export function readmeTable(report: Report, commit: string): string
-export function replaceMarked(text: string, body: string): string
+export function replaceMarked(text: string, body: string, options?: { compare?: boolean }): string

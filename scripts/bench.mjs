@@ -40,8 +40,9 @@ export const EXIT = { overBudget: 1, failure: 2, busy: 3 }
 
 const USAGE = `npm run bench [-- options]
   (no option)            DATABASE_URL if set, else a fresh embedded PGlite with the demo seed
-  --db <db>              the database to measure: a postgres:// URL, a database name on
-                         DATABASE_URL's server, "small" (bench_small), "big" (bench_big) or "embedded"
+  --db <db>[,<db>…]      the database(s) to measure, one after the other: a postgres:// URL, a
+                         database name on DATABASE_URL's server, "small" (bench_small), "big"
+                         (bench_big) or "embedded"
   --compare <a>,<b>      measure both (one after the other) and print b ÷ a per page
   --duration <s>         about this many seconds per measurement (default 3)
   --rounds <n>           case/reference rounds per case (default 3)
@@ -70,6 +71,7 @@ function parseOptions(argv) {
     save: null,
     readme: false,
     force: false,
+    compare: false,
     cases: null,
     dbs: null,
   }
@@ -89,12 +91,15 @@ function parseOptions(argv) {
     else if (arg === '--rounds') options.rounds = Math.round(positive(need(i++), arg))
     else if (arg === '--connections') options.connections = Math.round(positive(need(i++), arg))
     else if (arg === '--cases') options.cases = need(i++).split(',').filter(Boolean)
-    else if (arg === '--db') options.dbs = [need(i++)]
-    else if (arg === '--save') options.save = need(i++)
+    else if (arg === '--db') {
+      options.dbs = need(i++).split(',').filter(Boolean)
+      options.compare = false
+    } else if (arg === '--save') options.save = need(i++)
     else if (arg === '--compare') {
       const pair = need(i++).split(',').filter(Boolean)
       if (pair.length !== 2) fail(`--compare takes two databases: --compare small,big\n\n${USAGE}`)
       options.dbs = pair
+      options.compare = true
     } else fail(`Unknown option ${arg}\n\n${USAGE}`)
   }
   return options
@@ -1272,13 +1277,19 @@ export function withholdRatios(report) {
 // ---------------------------------------------------------------------------------------------
 // The README's table (--readme)
 
+// Two sections: a run of one or more databases (--db embedded,small), and a --compare run.
 export const README_START = '<!-- bench:start -->'
 export const README_END = '<!-- bench:end -->'
+export const README_COMPARE_START = '<!-- bench:compare:start -->'
+export const README_COMPARE_END = '<!-- bench:compare:end -->'
 
 function markdownTable(headers, rows) {
   const escape = (cell) => String(cell).replaceAll('|', '\\|')
   const line = (cells) => `| ${cells.map(escape).join(' | ')} |`
-  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n')
+  // The page names left, the figures right.
+  return [line(headers), line(headers.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join(
+    '\n',
+  )
 }
 
 /** The README's bench section, in Markdown, from a run's report (the --json shape) and its commit. */
@@ -1345,12 +1356,13 @@ export function readmeTable(report, commit) {
   return out.join('\n')
 }
 
-/** The README text with the marked section replaced; fails when the markers are missing. */
-export function replaceMarked(text, body) {
-  const start = text.indexOf(README_START)
-  const end = text.indexOf(README_END)
-  if (start < 0 || end < start) fail(`The README has no ${README_START} … ${README_END} section to rewrite.`)
-  return `${text.slice(0, start + README_START.length)}\n\n${body}\n\n${text.slice(end)}`
+/** The README text with a marked section replaced (a --compare run's own, or the other); fails when its markers are missing. */
+export function replaceMarked(text, body, { compare = false } = {}) {
+  const [open, close] = compare ? [README_COMPARE_START, README_COMPARE_END] : [README_START, README_END]
+  const start = text.indexOf(open)
+  const end = text.indexOf(close)
+  if (start < 0 || end < start) fail(`The README has no ${open} … ${close} section to rewrite.`)
+  return `${text.slice(0, start + open.length)}\n\n${body}\n\n${text.slice(end)}`
 }
 
 function gitCommit() {
@@ -1384,7 +1396,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const readings = runReadings(measured)
   readings.loads.unshift({ when: 'before the run', load: startLoad })
   const busy = busyReasons({ cores, ...readings })
-  const comparison = measured.length === 2 ? compare(measured[0], measured[1]) : null
+  const comparison = options.compare ? compare(measured[0], measured[1]) : null
 
   let report = {
     at: new Date().toISOString(),
@@ -1414,7 +1426,17 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (busy.length) console.error(`\nBusy machine (reported anyway, --force): ${busy.join('; ')}.`)
   if (options.readme) {
     const file = process.env.BENCH_README || path.join(ROOT, 'README.md')
-    fs.writeFileSync(file, replaceMarked(fs.readFileSync(file, 'utf8'), readmeTable(report, gitCommit())))
+    let text = replaceMarked(fs.readFileSync(file, 'utf8'), readmeTable(report, gitCommit()), {
+      compare: Boolean(report.compare),
+    })
+    // Aligned as the rest of the README (npm run format), so the rewrite is the figures only.
+    try {
+      const prettier = await import('prettier')
+      text = await prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file })
+    } catch (error) {
+      log(`(Prettier did not format the README: ${error.message})`)
+    }
+    fs.writeFileSync(file, text)
     log(`\nRewrote the bench table in ${path.relative(process.cwd(), file) || file}.`)
   }
   const over = comparison ? overBudget(comparison) : []

@@ -9,6 +9,8 @@ import {
   runReadings,
   spread,
   withholdRatios,
+  README_COMPARE_END,
+  README_COMPARE_START,
   README_END,
   README_START,
   type CaseResult,
@@ -204,6 +206,13 @@ describe('--readme', () => {
     ).toBe(true)
     expect(replaceMarked(rewritten, 'again')).toBe(
       `# Title\n\nbefore\n${README_START}\n\nagain\n\n${README_END}\nafter\n`,
+    )
+  })
+
+  test('a --compare run has a section of its own, the other is left as it was', () => {
+    const readme = `${README_START}\nrun\n${README_END}\n\n${README_COMPARE_START}\nold\n${README_COMPARE_END}\n`
+    expect(replaceMarked(readme, 'new', { compare: true })).toBe(
+      `${README_START}\nrun\n${README_END}\n\n${README_COMPARE_START}\n\nnew\n\n${README_COMPARE_END}\n`,
     )
   })
 
