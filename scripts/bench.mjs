@@ -50,14 +50,16 @@ const USAGE = `npm run bench [-- options]
   --cases <a,b,…>        only the cases whose name contains one of these words
   --json                 print JSON on stdout instead of the tables (progress goes to stderr)
   --save <file>          also write the JSON to a file (e.g. to keep a run's figures beside the tables)
-  --readme               rewrite the table between <!-- bench:start --> and <!-- bench:end --> in
-                         README.md from this run (date, commit, load averages, spread per page)
+  --readme               rewrite README.md's table from this run (date, commit, load averages,
+                         spread per page): between <!-- bench:start --> and <!-- bench:end -->, or
+                         for --compare between <!-- bench:compare:start --> and <!-- bench:compare:end -->
   --force                report ratios even on a busy machine (see below), marked as such
 A busy machine makes ratios noise: the bench refuses to report them (exit 3, saying why) when the
 1-min load average is above the number of cores before or during the run, or when the reference
 page's own req/s spreads over more than ${SPREAD_LIMIT * 100} % ((max − min) ÷ median) over a case's rounds.
---compare exits 1 when a page passes ${COMPARE_BUDGET}× (time ×) on the second database; other
-failures exit 2.
+BENCH_LOADAVG=<n>[,<n>…] replaces the load readings (in turn; the last repeats) and BENCH_CORES
+the core count, to see or test a refusal. --compare exits 1 when a page passes ${COMPARE_BUDGET}×
+(time ×) on the second database; other failures exit 2.
 small and big may be pointed elsewhere with BENCH_SMALL_URL and BENCH_BIG_URL; the server takes
 a free port in 3400-3419, or in BENCH_PORTS (e.g. BENCH_PORTS=3430-3439). Requests ask for
 compression as a browser does (Accept-Encoding: gzip, deflate, br, zstd).`
