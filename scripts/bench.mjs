@@ -28,14 +28,21 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const PORTS = portRange(process.env.BENCH_PORTS ?? '3400-3419')
 const PASSWORD = process.env.SEED_PASSWORD || 'panorama-demo'
 const REFERENCE = '/bench/ping'
+/** The reference page's own spread over a case's rounds ((max − min) ÷ median) above which ratios are noise. */
+export const SPREAD_LIMIT = 0.25
+/** At scale, a page's time per request may grow at most this many times (issue 17). */
+export const COMPARE_BUDGET = 2
+/** Exit codes: a page over its scale budget, a bad option or a failure, a refusal on a busy machine. */
+export const EXIT = { overBudget: 1, failure: 2, busy: 3 }
 
 // ---------------------------------------------------------------------------------------------
 // Options
 
 const USAGE = `npm run bench [-- options]
   (no option)            DATABASE_URL if set, else a fresh embedded PGlite with the demo seed
-  --db <db>              the database to measure: a postgres:// URL, a database name on
-                         DATABASE_URL's server, "small" (bench_small), "big" (bench_big) or "embedded"
+  --db <db>[,<db>…]      the database(s) to measure, one after the other: a postgres:// URL, a
+                         database name on DATABASE_URL's server, "small" (bench_small), "big"
+                         (bench_big) or "embedded"
   --compare <a>,<b>      measure both (one after the other) and print b ÷ a per page
   --duration <s>         about this many seconds per measurement (default 3)
   --rounds <n>           case/reference rounds per case (default 3)
@@ -43,12 +50,33 @@ const USAGE = `npm run bench [-- options]
   --cases <a,b,…>        only the cases whose name contains one of these words
   --json                 print JSON on stdout instead of the tables (progress goes to stderr)
   --save <file>          also write the JSON to a file (e.g. to keep a run's figures beside the tables)
+  --readme               rewrite README.md's table from this run (date, commit, load averages,
+                         spread per page): between <!-- bench:start --> and <!-- bench:end -->, or
+                         for --compare between <!-- bench:compare:start --> and <!-- bench:compare:end -->
+  --force                report ratios even on a busy machine (see below), marked as such
+A busy machine makes ratios noise: the bench refuses to report them (exit 3, saying why) when the
+1-min load average is above the number of cores before or during the run, or when the reference
+page's own req/s spreads over more than ${SPREAD_LIMIT * 100} % ((max − min) ÷ median) over a case's rounds.
+BENCH_LOADAVG=<n>[,<n>…] replaces the load readings (in turn; the last repeats) and BENCH_CORES
+the core count, to see or test a refusal. --compare exits 1 when a page passes ${COMPARE_BUDGET}×
+(time ×) on the second database; other failures exit 2.
 small and big may be pointed elsewhere with BENCH_SMALL_URL and BENCH_BIG_URL; the server takes
 a free port in 3400-3419, or in BENCH_PORTS (e.g. BENCH_PORTS=3430-3439). Requests ask for
 compression as a browser does (Accept-Encoding: gzip, deflate, br, zstd).`
 
 function parseOptions(argv) {
-  const options = { duration: 3, rounds: 3, connections: 10, json: false, save: null, cases: null, dbs: null }
+  const options = {
+    duration: 3,
+    rounds: 3,
+    connections: 10,
+    json: false,
+    save: null,
+    readme: false,
+    force: false,
+    compare: false,
+    cases: null,
+    dbs: null,
+  }
   const need = (i) => {
     if (argv[i + 1] === undefined) fail(`${argv[i]} needs a value.\n\n${USAGE}`)
     return argv[i + 1]
@@ -56,6 +84,8 @@ function parseOptions(argv) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--json') options.json = true
+    else if (arg === '--force') options.force = true
+    else if (arg === '--readme') options.readme = true
     else if (arg === '--help' || arg === '-h') {
       console.log(USAGE)
       process.exit(0)
@@ -63,12 +93,15 @@ function parseOptions(argv) {
     else if (arg === '--rounds') options.rounds = Math.round(positive(need(i++), arg))
     else if (arg === '--connections') options.connections = Math.round(positive(need(i++), arg))
     else if (arg === '--cases') options.cases = need(i++).split(',').filter(Boolean)
-    else if (arg === '--db') options.dbs = [need(i++)]
-    else if (arg === '--save') options.save = need(i++)
+    else if (arg === '--db') {
+      options.dbs = need(i++).split(',').filter(Boolean)
+      options.compare = false
+    } else if (arg === '--save') options.save = need(i++)
     else if (arg === '--compare') {
       const pair = need(i++).split(',').filter(Boolean)
       if (pair.length !== 2) fail(`--compare takes two databases: --compare small,big\n\n${USAGE}`)
       options.dbs = pair
+      options.compare = true
     } else fail(`Unknown option ${arg}\n\n${USAGE}`)
   }
   return options
@@ -125,6 +158,72 @@ function databaseName(url) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Honest numbers: is the machine quiet enough for a ratio to mean anything?
+
+/**
+ * The 1-min load average now. BENCH_LOADAVG replaces the readings (tests, or to see what a refusal
+ * looks like): one number, or several separated by commas, read in turn (the last one repeats), so
+ * that a run can be quiet at the start and busy later. BENCH_CORES replaces the core count.
+ */
+let injectedReadings = 0
+export function readLoad() {
+  const injected = process.env.BENCH_LOADAVG
+  if (injected !== undefined && injected !== '') {
+    const values = injected.split(',').map(Number)
+    if (!values.every((n) => Number.isFinite(n) && n >= 0))
+      fail(`BENCH_LOADAVG takes numbers separated by commas, not "${injected}".`)
+    return values[Math.min(injectedReadings++, values.length - 1)]
+  }
+  return os.loadavg()[0]
+}
+
+export function coreCount() {
+  const injected = Number(process.env.BENCH_CORES)
+  return Number.isInteger(injected) && injected > 0 ? injected : os.availableParallelism()
+}
+
+/** (max − min) ÷ median of some req/s figures: 0 for one figure or none. */
+export function spread(values) {
+  if (values.length < 2) return 0
+  const m = median(values)
+  return m > 0 ? (Math.max(...values) - Math.min(...values)) / m : 0
+}
+
+/**
+ * Why a run's ratios cannot be trusted: one sentence per reason, none when the machine was quiet.
+ * `loads`: the 1-min load averages read before and during the run ({ when, load }); `spreads`: the
+ * reference page's spread over each case's rounds ({ name, spread }).
+ */
+export function busyReasons({ cores, loads = [], spreads = [], spreadLimit = SPREAD_LIMIT }) {
+  const reasons = []
+  const high = loads.filter((l) => l.load > cores)
+  if (high.length) {
+    const worst = high.reduce((a, b) => (b.load > a.load ? b : a))
+    reasons.push(
+      `the 1-min load average was above the ${cores} cores ${high.length === 1 ? 'once' : `${high.length} times`} ` +
+        `(highest ${worst.load.toFixed(2)}, ${worst.when})`,
+    )
+  }
+  const noisy = spreads.filter((s) => s.spread > spreadLimit)
+  if (noisy.length) {
+    reasons.push(
+      `${REFERENCE} spread over ${Math.round(spreadLimit * 100)} % of its median across the rounds of ` +
+        noisy.map((s) => `${s.name} (${Math.round(s.spread * 100)} %)`).join(', '),
+    )
+  }
+  return reasons
+}
+
+/** What a refusal says: why, with the figures, and how to measure anyway. */
+export function refusal(reasons, stage) {
+  return (
+    `Refusing to report ratios ${stage}: ${reasons.join('; and ')}. On a busy machine a page's ` +
+    `ratio to ${REFERENCE} is noise. Wait until \`uptime\` shows a load average below the core ` +
+    `count and run again, or pass --force to report them anyway (marked as taken on a busy machine).`
+  )
+}
+
+// ---------------------------------------------------------------------------------------------
 // The database: which seed it holds, and the ids the cases need
 
 const PROFILES = [
@@ -168,7 +267,7 @@ async function withDatabase(target, fn) {
   }
 }
 
-export async function discover(target) {
+export async function discover(target, { answerers: wanted = 1 } = {}) {
   return withDatabase(target, async (query) => {
     let profile
     for (const p of PROFILES) {
@@ -187,7 +286,7 @@ export async function discover(target) {
       )
     }
     const [report] = await query(
-      `SELECT r.id FROM responses r
+      `SELECT r.id, r.assignment_id FROM responses r
        JOIN assignments a ON a.id = r.assignment_id
        JOIN users u ON u.id = a.subject_id
        WHERE u.email = $1 AND a.relationship = 'self' AND r.submitted_at IS NOT NULL
@@ -203,6 +302,29 @@ export async function discover(target) {
        ORDER BY a.created_at LIMIT 1`,
       [profile.answerer],
     )
+    // Autosave and the assignment page are measured with one assignment per connection (the same
+    // one from every connection measures its row lock): open self-assessments of other people who
+    // sign in with the seed's password, the profile's answerer first. The demo seed has one.
+    const others = answering
+      ? await query(
+          `SELECT u.email, a.id, a.questionnaire_id FROM assignments a
+           JOIN users u ON u.id = a.respondent_id
+           JOIN schemes s ON s.id = a.scheme_id
+           WHERE a.relationship = 'self' AND a.status IN ('pending', 'in_progress')
+             AND s.status = 'open' AND s.opens_at <= now() AND s.closes_at > now()
+             AND u.role = 'employee' AND u.password_hash IS NOT NULL AND u.disabled_at IS NULL
+             AND u.email_verified_at IS NOT NULL AND u.email <> $1 AND u.email NOT IN ($2, $3)
+           ORDER BY a.created_at, a.id LIMIT $4`,
+          [profile.answerer, profile.admin, profile.employee, wanted * 4],
+        )
+      : []
+    const answerers = [
+      { email: profile.answerer, id: answering?.id, questionnaire_id: answering?.questionnaire_id },
+    ]
+    for (const row of others) {
+      if (answerers.length >= wanted) break
+      if (!answerers.some((a) => a.email === row.email)) answerers.push(row)
+    }
     const [company] = await query(`SELECT id FROM companies ORDER BY name, id LIMIT 1`)
     // The employee list is measured searching part of this employee's name, filtered to their
     // company and state; their own page is the detail case.
@@ -233,19 +355,26 @@ export async function discover(target) {
       )
     }
     // The autosave posts the first section as the page's form does: every question of it.
-    const questions = await query(
-      `SELECT id, section, kind, options FROM questions WHERE questionnaire_id = $1 ORDER BY position`,
-      [answering.questionnaire_id],
-    )
-    const first = questions.filter((q) => q.section === questions[0].section)
-    const form = new URLSearchParams({ intent: 'autosave', section: '1' })
-    for (const q of first) {
-      const labels = q.options?.labels ?? []
-      if (q.kind === 'scale')
-        form.append(`q-${q.id}`, String(Math.min((q.options?.min ?? 1) + 2, q.options?.max ?? 5)))
-      else if (q.kind === 'single' || q.kind === 'multi') form.append(`q-${q.id}`, labels[0] ?? '')
-      else form.append(`q-${q.id}`, 'Typed while the bench ran.')
+    const bodies = new Map()
+    const autosaveBodyOf = async (questionnaireId) => {
+      if (bodies.has(questionnaireId)) return bodies.get(questionnaireId)
+      const questions = await query(
+        `SELECT id, section, kind, options FROM questions WHERE questionnaire_id = $1 ORDER BY position`,
+        [questionnaireId],
+      )
+      const first = questions.filter((q) => q.section === questions[0].section)
+      const form = new URLSearchParams({ intent: 'autosave', section: '1' })
+      for (const q of first) {
+        const labels = q.options?.labels ?? []
+        if (q.kind === 'scale')
+          form.append(`q-${q.id}`, String(Math.min((q.options?.min ?? 1) + 2, q.options?.max ?? 5)))
+        else if (q.kind === 'single' || q.kind === 'multi') form.append(`q-${q.id}`, labels[0] ?? '')
+        else form.append(`q-${q.id}`, 'Typed while the bench ran.')
+      }
+      bodies.set(questionnaireId, form.toString())
+      return bodies.get(questionnaireId)
     }
+    for (const a of answerers) a.autosaveBody = await autosaveBodyOf(a.questionnaire_id)
     const [counts] = await query(
       `SELECT (SELECT count(*) FROM users WHERE role = 'employee')::int AS employees,
               (SELECT count(*) FROM assignments)::int AS assignments,
@@ -253,8 +382,10 @@ export async function discover(target) {
     )
     return {
       profile,
+      answerers: answerers.map((a) => ({ email: a.email, assignment: a.id, autosaveBody: a.autosaveBody })),
       ids: {
         rid: report.id,
+        reportAssignment: report.assignment_id,
         assignment: answering.id,
         company: company.id,
         brand: brand.id,
@@ -271,38 +402,67 @@ export async function discover(target) {
         // Three letters or more, so the trigram index serves it (ADR 011).
         search: (person.display_name.split(/\s+/).pop() ?? person.display_name).slice(0, 4).toLowerCase(),
       },
-      autosaveBody: form.toString(),
+      autosaveBody: answerers[0].autosaveBody,
       counts,
     }
   })
 }
 
 function cases(found) {
-  const { rid, assignment, company, brand, admin, scheme, questionnaire, message } = found.ids
+  const { rid, reportAssignment, assignment, company, brand, admin, scheme, questionnaire, message } =
+    found.ids
   return [
+    { name: 'GET / (landing)', path: '/', role: null },
     { name: 'GET /sign-in', path: '/sign-in', role: null, budget: 0.8 },
-    { name: 'GET /user', path: '/user', role: 'employee', budget: 0.6 },
+    { name: 'GET /forgot-password', path: '/forgot-password', role: null },
+    { name: 'GET /user', path: '/user', role: 'employee', budget: 0.5 },
     {
       name: 'GET /user/response-:rid (report)',
       path: `/user/response-${rid}`,
       role: 'employee',
-      budget: 0.5,
+      budget: 0.4,
     },
+    { name: 'GET /user/edit-profile', path: '/user/edit-profile', role: 'employee' },
+    { name: 'GET /user/colleague-invite', path: '/user/colleague-invite', role: 'employee' },
+    {
+      name: 'GET /user/thank-you?assignment=:id',
+      path: `/user/thank-you?assignment=${reportAssignment}`,
+      role: 'employee',
+    },
+    {
+      name: 'GET /questionnaire/:id?assignment=:id',
+      path: `/questionnaire/${questionnaire}?assignment=${assignment}`,
+      role: 'answerer',
+    },
+    // One assignment per connection (each answerer's own, signed in as them): see discover().
     {
       name: 'GET /assignment/:id',
       path: `/assignment/${assignment}?section=1`,
+      perAnswerer: (a) => ({ path: `/assignment/${a.assignment}?section=1` }),
       role: 'answerer',
-      budget: 0.6,
+      budget: 0.5,
     },
     {
       name: 'POST /assignment/:id.data (autosave)',
       path: `/assignment/${assignment}.data`,
       method: 'POST',
       body: found.autosaveBody,
+      perAnswerer: (a) => ({ path: `/assignment/${a.assignment}.data`, body: a.autosaveBody }),
       role: 'answerer',
-      budget: 0.6,
+      budget: 0.5,
     },
     { name: 'GET /admin', path: '/admin', role: 'admin' },
+    { name: 'GET /admin/answer-management', path: '/admin/answer-management', role: 'admin' },
+    {
+      name: 'GET /admin/answer-management?scheme=:id (filtered)',
+      path: `/admin/answer-management?scheme=${scheme}`,
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/answer-management/:responseId',
+      path: `/admin/answer-management/${rid}`,
+      role: 'admin',
+    },
     { name: 'GET /admin/company-management', path: '/admin/company-management', role: 'admin' },
     {
       name: 'GET /admin/company-management?edit=:id',
@@ -386,6 +546,16 @@ function cases(found) {
     {
       name: 'GET /admin/scheme-management/:schemeId (progress table)',
       path: `/admin/scheme-management/${scheme}`,
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/scheme-management/:schemeId?q=… (participant search)',
+      path: `/admin/scheme-management/${scheme}?${new URLSearchParams({ q: found.employee.search })}`,
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/scheme-management/:schemeId?find=… (people to add)',
+      path: `/admin/scheme-management/${scheme}?${new URLSearchParams({ find: found.employee.search })}`,
       role: 'admin',
     },
     { name: 'GET /admin/questionnaire-management', path: '/admin/questionnaire-management', role: 'admin' },
@@ -661,13 +831,27 @@ export async function signIn(server, email) {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-function request(server, c, cookies) {
-  // What a browser sends: without it the server never compresses, and its compression cost goes unmeasured.
-  const headers = { 'accept-encoding': 'gzip, deflate, br, zstd' }
-  if (c.role) headers.cookie = cookies[c.role]
-  if (c.body) headers['content-type'] = 'application/x-www-form-urlencoded'
-  const req = { url: server.url + c.path, method: c.method ?? 'GET', headers }
+function request(server, c, cookies, answerers = []) {
+  const one = (path, body, cookie) => {
+    // What a browser sends: without it the server never compresses, and its compression cost goes unmeasured.
+    const headers = { 'accept-encoding': 'gzip, deflate, br, zstd' }
+    if (cookie) headers.cookie = cookie
+    if (body) headers['content-type'] = 'application/x-www-form-urlencoded'
+    const req = { method: c.method ?? 'GET', path, headers }
+    if (body) req.body = body
+    return req
+  }
+  const first = one(c.path, c.body, c.role ? cookies[c.role] : undefined)
+  const req = { url: server.url + c.path, method: first.method, headers: first.headers }
   if (c.body) req.body = c.body
+  // One request per connection (autocannon's setupClient gives each its own): each answerer's own
+  // assignment, path, body and session.
+  if (c.perAnswerer && answerers.length > 1) {
+    req.clients = answerers.map((a, i) => {
+      const own = { path: c.path, body: c.body, ...c.perAnswerer(a) }
+      return one(own.path, own.body, cookies.answerers[i])
+    })
+  }
   return req
 }
 
@@ -681,8 +865,11 @@ async function load(server, req, options, amount) {
   const started = performance.now()
   let last = started
   // autocannon notices the end only at its sampling tick: the time to the last answer is exact.
+  const { clients, ...plain } = req
+  let client = 0
   const run = autocannon({
-    ...req,
+    ...plain,
+    ...(clients && { setupClient: (c) => c.setRequests([clients[client++ % clients.length]]) }),
     connections: Math.min(options.connections, amount),
     amount,
     timeout: 60,
@@ -735,7 +922,7 @@ function summarise(runs) {
 
 async function measureTarget(target, options) {
   if (!target.url) Object.assign(target, seedEmbedded())
-  const found = await discover(target)
+  const found = await discover(target, { answerers: options.connections })
   const all = cases(found)
   const chosen = options.cases ? all.filter((c) => options.cases.some((w) => c.name.includes(w))) : all
   const withImport = !options.cases || options.cases.some((w) => IMPORT_CASE.includes(w))
@@ -751,21 +938,39 @@ async function measureTarget(target, options) {
     const roles = [...new Set([...chosen.map((c) => c.role), withImport ? 'admin' : null].filter(Boolean))]
     const cookies = {}
     for (const role of roles) cookies[role] = await signIn(server, found.profile[role])
+    // Each answerer signs in once (sign-in limits count per address and account, ADR 007).
+    const perAnswerer = chosen.some((c) => c.perAnswerer)
+    const answerers = perAnswerer ? found.answerers : []
+    if (perAnswerer) {
+      cookies.answerers = []
+      for (const a of answerers)
+        cookies.answerers.push(
+          a.email === found.profile.answerer ? cookies.answerer : await signIn(server, a.email),
+        )
+      if (answerers.length < options.connections)
+        log(
+          `  ${target.label} has ${answerers.length} open assignment${answerers.length === 1 ? '' : 's'} of people ` +
+            `the bench can sign in as, for ${options.connections} connections: they share ` +
+            `${answerers.length === 1 ? 'it' : 'them'} (its row lock is part of the figure)`,
+        )
+    }
 
     // Every case must answer 2xx before it is timed: a redirect or an error page measures nothing.
     for (const c of chosen) {
-      const req = request(server, c, cookies)
-      const response = await fetch(req.url, { ...req, redirect: 'manual' })
-      await response.arrayBuffer()
-      if (response.status < 200 || response.status > 299) {
-        fail(
-          `${c.name} answers ${response.status} on ${target.label}; nothing was measured.\n${server.output()}`,
-        )
+      const req = request(server, c, cookies, answerers)
+      for (const one of req.clients ?? [{ ...req, path: c.path }]) {
+        const response = await fetch(server.url + one.path, { ...one, redirect: 'manual' })
+        await response.arrayBuffer()
+        if (response.status < 200 || response.status > 299) {
+          fail(
+            `${c.name} answers ${response.status} on ${target.label} (${one.path}); nothing was measured.\n${server.output()}`,
+          )
+        }
       }
     }
 
     const reference = request(server, { path: REFERENCE, role: null }, cookies)
-    const loadAvg = [os.loadavg()[0]]
+    const loadAvg = [readLoad()]
     log(`  warming up …`)
     await load(server, reference, options, 20 * options.connections)
     // Each measurement asks for as many requests as the page answered in `duration` seconds when
@@ -773,7 +978,8 @@ async function measureTarget(target, options) {
     const amountFor = (run) => Math.max(options.connections, Math.round(run.rps * options.duration))
     const results = []
     for (const c of chosen) {
-      const req = request(server, c, cookies)
+      const req = request(server, c, cookies, answerers)
+      const loadBefore = readLoad()
       let caseSample = await load(server, req, options, options.connections)
       let refSample = await load(server, reference, options, options.connections)
       const caseRuns = []
@@ -785,11 +991,16 @@ async function measureTarget(target, options) {
         refRuns.push(refSample)
       }
       const ratios = caseRuns.map((r, i) => r.rps / refRuns[i].rps)
+      // The 1-min load average when this case was measured: before its first request and after its last.
+      const loadReadings = { before: loadBefore, after: readLoad() }
       const result = {
         name: c.name,
         method: c.method ?? 'GET',
         path: c.path,
+        ...(c.perAnswerer && { distinctAssignments: req.clients?.length ?? 1 }),
         ...summarise(caseRuns),
+        load: loadReadings,
+        referenceSpread: spread(refRuns.map((r) => r.rps)),
         ratio: median(ratios),
         ratioMin: Math.min(...ratios),
         ratioMax: Math.max(...ratios),
@@ -801,7 +1012,8 @@ async function measureTarget(target, options) {
       results.push(result)
       log(
         `  ${c.name.padEnd(42)} ${result.rps.toFixed(1).padStart(8)} req/s  ratio ${result.ratio.toFixed(2)} ` +
-          `(${result.ratioMin.toFixed(2)}–${result.ratioMax.toFixed(2)})`,
+          `(${result.ratioMin.toFixed(2)}–${result.ratioMax.toFixed(2)}), ${REFERENCE} spread ` +
+          `${Math.round(result.referenceSpread * 100)} %, load ${Math.max(loadReadings.before, loadReadings.after).toFixed(2)}`,
       )
     }
     if (withImport) {
@@ -812,7 +1024,7 @@ async function measureTarget(target, options) {
           `${importResult.serverRssPeakMb.toFixed(0)} MB (from ${importResult.serverRssBeforeMb.toFixed(0)} MB)`,
       )
     }
-    loadAvg.push(os.loadavg()[0])
+    loadAvg.push(readLoad())
     const allRefs = results.flatMap((r) => r.rounds.map((x) => x.reference))
     return {
       label: target.label,
@@ -822,7 +1034,7 @@ async function measureTarget(target, options) {
       counts: found.counts,
       settings: { duration: options.duration, rounds: options.rounds, connections: options.connections },
       loadAverage: loadAvg,
-      reference: { path: REFERENCE, ...summarise(allRefs) },
+      reference: { path: REFERENCE, ...summarise(allRefs), spread: spread(allRefs.map((r) => r.rps)) },
       cases: results,
       import: importResult && {
         name: importResult.name,
@@ -871,6 +1083,19 @@ function table(headers, rows, align) {
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
 }
 
+const pct = (n) => `${Math.round(n * 100)} %`
+/** The load average while a case was measured: the higher of the readings before and after it. */
+const caseLoad = (c) => Math.max(c.load.before, c.load.after)
+/** A ratio, or what stands in its place when the run refused to report ratios. */
+const ratioCell = (c) =>
+  c.ratio === null ? 'withheld' : `${f2(c.ratio)} (${f2(c.ratioMin)}–${f2(c.ratioMax)})`
+const budgetCell = (c) =>
+  c.budget === null
+    ? '—'
+    : c.withinBudget === null
+      ? `≥ ${c.budget}`
+      : `≥ ${c.budget} ${c.withinBudget ? '✓' : '✗'}`
+
 function printTarget(t) {
   const ref = t.reference
   console.log(
@@ -879,11 +1104,11 @@ function printTarget(t) {
   )
   console.log(
     `${t.settings.rounds} rounds × ${t.settings.duration} s per case and reference, ${t.settings.connections} connections; ` +
-      `load average ${t.loadAverage.map((l) => l.toFixed(1)).join(' → ')} (${os.cpus().length} cores)`,
+      `load average ${t.loadAverage.map((l) => l.toFixed(1)).join(' → ')} (${t.cores} cores)`,
   )
   console.log(
-    `reference ${ref.path}: ${f1(ref.rps)} req/s, p50 ${ref.p50} ms, p99 ${ref.p99} ms, ` +
-      `${f2(ref.queriesPerRequest)} queries/req, ${f2(ref.cpuMsPerRequest)} CPU ms/req\n`,
+    `reference ${ref.path}: ${f1(ref.rps)} req/s (spread ${pct(ref.spread)} over the whole run), p50 ${ref.p50} ms, ` +
+      `p99 ${ref.p99} ms, ${f2(ref.queriesPerRequest)} queries/req, ${f2(ref.cpuMsPerRequest)} CPU ms/req\n`,
   )
   const failures = t.cases.some((c) => c.non2xx || c.errors)
   const rows = t.cases.map((c) => [
@@ -891,8 +1116,10 @@ function printTarget(t) {
     f1(c.rps),
     c.p50,
     c.p99,
-    `${f2(c.ratio)} (${f2(c.ratioMin)}–${f2(c.ratioMax)})`,
-    c.budget === null ? '—' : `≥ ${c.budget} ${c.withinBudget ? '✓' : '✗'}`,
+    ratioCell(c),
+    budgetCell(c),
+    pct(c.referenceSpread),
+    f2(caseLoad(c)),
     f1(c.queriesPerRequest),
     f2(c.cpuMsPerRequest),
     ...(failures ? [c.non2xx || c.errors ? `${c.non2xx} non-2xx, ${c.errors} errors` : ''] : []),
@@ -904,13 +1131,34 @@ function printTarget(t) {
     'p99 ms',
     'ratio (min–max)',
     'budget',
+    'ref spread',
+    'load',
     'queries/req',
     'CPU ms/req',
   ]
   if (rows.length)
     console.log(
-      table(failures ? [...headers, 'failed'] : headers, rows, ['l', 'r', 'r', 'r', 'l', 'l', 'r', 'r', 'l']),
+      table(failures ? [...headers, 'failed'] : headers, rows, [
+        'l',
+        'r',
+        'r',
+        'r',
+        'l',
+        'l',
+        'r',
+        'r',
+        'r',
+        'r',
+        'l',
+      ]),
     )
+  for (const c of t.cases.filter((c) => c.distinctAssignments !== undefined)) {
+    console.log(
+      c.distinctAssignments > 1
+        ? `(${c.name}: ${c.distinctAssignments} assignments of as many people, one per connection)`
+        : `(${c.name}: one assignment for every connection, so its row lock is part of the figure)`,
+    )
+  }
   const imp = t.import
   if (imp)
     console.log(
@@ -925,7 +1173,7 @@ function printTarget(t) {
  * on the small one, each taken relative to the reference page of its own run (so a machine busier
  * during one run than the other does not count); "raw ×" is the plain req/s quotient.
  */
-function compare(small, big) {
+export function compare(small, big) {
   return small.cases
     .map((s) => {
       const b = big.cases.find((c) => c.name === s.name)
@@ -940,15 +1188,24 @@ function compare(small, big) {
         p50: b.p50 / Math.max(s.p50, 1),
         smallQueries: s.queriesPerRequest,
         bigQueries: b.queriesPerRequest,
-        budget: 2,
-        withinBudget: time <= 2,
+        smallCpuMs: s.cpuMsPerRequest,
+        bigCpuMs: b.cpuMsPerRequest,
+        smallLoad: s.load ? caseLoad(s) : null,
+        bigLoad: b.load ? caseLoad(b) : null,
+        budget: COMPARE_BUDGET,
+        withinBudget: time <= COMPARE_BUDGET,
       }
     })
     .filter(Boolean)
 }
 
+/** The pages of a comparison over their budget, as "name (2.41×)". */
+export function overBudget(rows) {
+  return rows.filter((r) => !r.withinBudget).map((r) => `${r.name} (${f2(r.time)}×)`)
+}
+
 function printCompare(small, big, rows) {
-  console.log(`\n${big.label} ÷ ${small.label} (time per request; budget: at most 2×)\n`)
+  console.log(`\n${big.label} ÷ ${small.label} (time per request; budget: at most ${COMPARE_BUDGET}×)\n`)
   console.log(
     table(
       [
@@ -959,6 +1216,8 @@ function printCompare(small, big, rows) {
         'raw ×',
         'p50 ×',
         'queries/req',
+        'CPU ms/req',
+        'load',
         'budget',
       ],
       rows.map((r) => [
@@ -969,11 +1228,153 @@ function printCompare(small, big, rows) {
         f2(r.raw),
         f2(r.p50),
         `${f1(r.smallQueries)} → ${f1(r.bigQueries)}`,
-        `≤ 2 ${r.withinBudget ? '✓' : '✗'}`,
+        `${f2(r.smallCpuMs)} → ${f2(r.bigCpuMs)}`,
+        `${f2(r.smallLoad)} / ${f2(r.bigLoad)}`,
+        `≤ ${COMPARE_BUDGET} ${r.withinBudget ? '✓' : '✗'}`,
       ]),
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
     ),
   )
+}
+
+/** Every load reading of a run ({ when, load }) and the reference's spread per case, for busyReasons. */
+export function runReadings(targets) {
+  const loads = []
+  const spreads = []
+  for (const t of targets) {
+    // In the order they were read: at the start, around each case, at the end.
+    loads.push({ when: `at the start on ${t.label}`, load: t.loadAverage[0] })
+    for (const c of t.cases) {
+      if (c.load) {
+        loads.push({ when: `before ${c.name} on ${t.label}`, load: c.load.before })
+        loads.push({ when: `after ${c.name} on ${t.label}`, load: c.load.after })
+      }
+      if (c.referenceSpread !== undefined)
+        spreads.push({ name: `${c.name} on ${t.label}`, spread: c.referenceSpread })
+    }
+    if (t.loadAverage.length > 1) loads.push({ when: `at the end on ${t.label}`, load: t.loadAverage.at(-1) })
+  }
+  return { loads, spreads }
+}
+
+/** The report with every ratio (and the comparison built on them) taken out: what a refusal may still show. */
+export function withholdRatios(report) {
+  return {
+    ...report,
+    targets: report.targets.map((t) => ({
+      ...t,
+      cases: t.cases.map((c) => ({
+        ...c,
+        ratio: null,
+        ratioMin: null,
+        ratioMax: null,
+        withinBudget: null,
+        rounds: c.rounds.map((r) => ({ ...r, ratio: null })),
+      })),
+    })),
+    compare: null,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The README's table (--readme)
+
+// Two sections: a run of one or more databases (--db embedded,small), and a --compare run.
+export const README_START = '<!-- bench:start -->'
+export const README_END = '<!-- bench:end -->'
+export const README_COMPARE_START = '<!-- bench:compare:start -->'
+export const README_COMPARE_END = '<!-- bench:compare:end -->'
+
+function markdownTable(headers, rows) {
+  const escape = (cell) => String(cell).replaceAll('|', '\\|')
+  const line = (cells) => `| ${cells.map(escape).join(' | ')} |`
+  // The page names left, the figures right.
+  return [line(headers), line(headers.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join(
+    '\n',
+  )
+}
+
+/** The README's bench section, in Markdown, from a run's report (the --json shape) and its commit. */
+export function readmeTable(report, commit) {
+  const out = []
+  const day = report.at.slice(0, 16).replace('T', ' ')
+  out.push(
+    `Generated by \`npm run bench -- --readme\` on ${day} UTC at commit \`${commit}\` (Node ${report.node}, ` +
+      `${report.cpus} cores)${report.busy ? `; **busy machine, reported with --force**: ${report.busy.join('; ')}` : ''}.`,
+  )
+  for (const t of report.targets) {
+    out.push(
+      '',
+      `**${t.label}** (${t.driver}, ${t.seed}, ${t.counts.employees.toLocaleString('en-GB')} employees): ` +
+        `${t.settings.rounds} rounds × ${t.settings.duration} s, ${t.settings.connections} connections; load average ` +
+        `${t.loadAverage.map((l) => l.toFixed(2)).join(' → ')}; \`${t.reference.path}\` ${f1(t.reference.rps)} req/s, ` +
+        `${f2(t.reference.cpuMsPerRequest)} CPU ms/req.`,
+      '',
+      markdownTable(
+        [
+          'page',
+          'req/s',
+          'p50 ms',
+          'ratio (min–max)',
+          'budget',
+          'ref spread',
+          'load',
+          'queries/req',
+          'CPU ms/req',
+        ],
+        t.cases.map((c) => [
+          `\`${c.name}\``,
+          f1(c.rps),
+          c.p50,
+          ratioCell(c),
+          budgetCell(c),
+          pct(c.referenceSpread),
+          f2(caseLoad(c)),
+          f1(c.queriesPerRequest),
+          f2(c.cpuMsPerRequest),
+        ]),
+      ),
+    )
+  }
+  if (report.compare) {
+    out.push(
+      '',
+      `**${report.compare.big} ÷ ${report.compare.small}** (time per request relative to each run's reference; budget ≤ ${COMPARE_BUDGET}×):`,
+      '',
+      markdownTable(
+        ['page', 'time ×', 'raw ×', 'queries/req', 'CPU ms/req', 'load', 'budget'],
+        report.compare.cases.map((r) => [
+          `\`${r.name}\``,
+          f2(r.time),
+          f2(r.raw),
+          `${f1(r.smallQueries)} → ${f1(r.bigQueries)}`,
+          `${f2(r.smallCpuMs)} → ${f2(r.bigCpuMs)}`,
+          `${f2(r.smallLoad)} / ${f2(r.bigLoad)}`,
+          `≤ ${COMPARE_BUDGET} ${r.withinBudget ? '✓' : '✗'}`,
+        ]),
+      ),
+    )
+  }
+  return out.join('\n')
+}
+
+/** The README text with a marked section replaced (a --compare run's own, or the other); fails when its markers are missing. */
+export function replaceMarked(text, body, { compare = false } = {}) {
+  const [open, close] = compare ? [README_COMPARE_START, README_COMPARE_END] : [README_START, README_END]
+  const start = text.indexOf(open)
+  const end = text.indexOf(close)
+  if (start < 0 || end < start) fail(`The README has no ${open} … ${close} section to rewrite.`)
+  return `${text.slice(0, start + open.length)}\n\n${body}\n\n${text.slice(end)}`
+}
+
+function gitCommit() {
+  const result = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
+  const commit = result.status === 0 ? result.stdout.trim() : 'unknown'
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+  return dirty.status === 0 && dirty.stdout.trim() ? `${commit} with local changes` : commit
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -982,26 +1383,67 @@ function printCompare(small, big, rows) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const options = parseOptions(process.argv.slice(2))
   const targets = (options.dbs ?? [undefined]).map(resolveDatabase)
+  const cores = coreCount()
+  // Before anything is measured: a machine already busier than its cores gives nothing worth the wait.
+  const startLoad = readLoad()
+  const before = busyReasons({ cores, loads: [{ when: 'before the run', load: startLoad }] })
+  if (before.length && !options.force) {
+    console.error(refusal(before, 'before measuring anything'))
+    process.exit(EXIT.busy)
+  }
   ensureBuild()
   const started = Date.now()
   const measured = []
-  for (const target of targets) measured.push(await measureTarget(target, options))
-  const comparison = measured.length === 2 ? compare(measured[0], measured[1]) : null
+  for (const target of targets) measured.push({ ...(await measureTarget(target, options)), cores })
+  const readings = runReadings(measured)
+  readings.loads.unshift({ when: 'before the run', load: startLoad })
+  const busy = busyReasons({ cores, ...readings })
+  const comparison = options.compare ? compare(measured[0], measured[1]) : null
 
-  const report = {
+  let report = {
     at: new Date().toISOString(),
     node: process.version,
-    cpus: os.cpus().length,
+    cpus: cores,
     seconds: Math.round((Date.now() - started) / 1000),
+    loadAverageBefore: startLoad,
+    busy: busy.length ? busy : null,
+    refused: false,
     targets: measured,
     compare: comparison && { small: measured[0].label, big: measured[1].label, cases: comparison },
   }
+  const refused = busy.length > 0 && !options.force
+  if (refused) report = { ...withholdRatios(report), refused: true }
   if (options.save) fs.writeFileSync(options.save, `${JSON.stringify(report, null, 2)}\n`)
   if (options.json) {
     console.log(JSON.stringify(report, null, 2))
   } else {
-    for (const t of measured) printTarget(t)
-    if (comparison) printCompare(measured[0], measured[1], comparison)
+    for (const t of report.targets) printTarget(t)
+    if (report.compare) printCompare(measured[0], measured[1], report.compare.cases)
     console.log(`\n(${report.seconds} s)`)
+  }
+  if (refused) {
+    console.error(`\n${refusal(busy, 'from this run')} The other figures above stand.`)
+    process.exit(EXIT.busy)
+  }
+  if (busy.length) console.error(`\nBusy machine (reported anyway, --force): ${busy.join('; ')}.`)
+  if (options.readme) {
+    const file = process.env.BENCH_README || path.join(ROOT, 'README.md')
+    let text = replaceMarked(fs.readFileSync(file, 'utf8'), readmeTable(report, gitCommit()), {
+      compare: Boolean(report.compare),
+    })
+    // Aligned as the rest of the README (npm run format), so the rewrite is the figures only.
+    try {
+      const prettier = await import('prettier')
+      text = await prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file })
+    } catch (error) {
+      log(`(Prettier did not format the README: ${error.message})`)
+    }
+    fs.writeFileSync(file, text)
+    log(`\nRewrote the bench table in ${path.relative(process.cwd(), file) || file}.`)
+  }
+  const over = comparison ? overBudget(comparison) : []
+  if (over.length) {
+    console.error(`\nOver ${COMPARE_BUDGET}× on ${measured[1].label}: ${over.join(', ')}.`)
+    process.exit(EXIT.overBudget)
   }
 }

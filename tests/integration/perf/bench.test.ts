@@ -14,13 +14,24 @@ useTestDatabase()
 type CaseResult = {
   name: string
   rps: number
-  ratio: number
+  ratio: number | null
   queriesPerRequest: number
   cpuMsPerRequest: number
   non2xx: number
   errors: number
+  load: { before: number; after: number }
+  referenceSpread: number
+  distinctAssignments?: number
   reference: { queriesPerRequest: number }
 }
+
+type Report = {
+  busy: string[] | null
+  refused: boolean
+  targets: Array<{ seed: string; driver: string; loadAverage: number[]; cases: CaseResult[] }>
+}
+
+const quick = ['--rounds', '1', '--duration', '0.3', '--connections', '2', '--json']
 
 test(
   'measures pages against the reference page, with statements and CPU per request',
@@ -35,21 +46,16 @@ test(
         db,
         '--cases',
         'sign-in,autosave',
-        '--rounds',
-        '1',
-        '--duration',
-        '0.3',
-        '--connections',
-        '2',
-        '--json',
+        ...quick,
+        // The machine running the suite is busy by design (files run in parallel): report anyway.
+        '--force',
       ],
       {},
       220_000,
     )
     expect(run.status, run.stderr).toBe(0)
-    const report = JSON.parse(run.stdout) as {
-      targets: Array<{ seed: string; driver: string; cases: CaseResult[] }>
-    }
+    const report = JSON.parse(run.stdout) as Report
+    expect(report.refused).toBe(false)
     const [target] = report.targets
     expect(target!.seed).toBe('demo seed')
     expect(target!.driver).toBe(kind === 'postgres' ? 'postgres' : 'pglite')
@@ -63,8 +69,52 @@ test(
       // Counted once per request: a whole number, and none at all on the reference page.
       expect(Number.isInteger(c.queriesPerRequest), `${c.name}: ${c.queriesPerRequest}`).toBe(true)
       expect(c.reference.queriesPerRequest).toBe(0)
+      // The load average when the case was measured, and the reference's spread over its rounds.
+      expect(c.load.before, c.name).toBeGreaterThanOrEqual(0)
+      expect(c.load.after, c.name).toBeGreaterThanOrEqual(0)
+      expect(c.referenceSpread, c.name).toBeGreaterThanOrEqual(0)
     }
+    // The demo seed has one open assignment of someone the bench can sign in as: shared, and said so.
+    expect(byName['POST /assignment/:id.data (autosave)']!.distinctAssignments).toBe(1)
     expect(byName['GET /sign-in']!.queriesPerRequest).toBe(0)
     expect(byName['POST /assignment/:id.data (autosave)']!.queriesPerRequest).toBeGreaterThan(0)
+  },
+)
+
+test('refuses before measuring anything when the load average is above the cores', async () => {
+  const run = await runNode(
+    ['scripts/bench.mjs', '--db', 'embedded', '--cases', 'sign-in', ...quick],
+    { BENCH_LOADAVG: '4.5', BENCH_CORES: '2' },
+    60_000,
+  )
+  expect(run.status).toBe(3)
+  expect(run.stdout).toBe('')
+  expect(run.stderr).toContain('Refusing to report ratios before measuring anything')
+  expect(run.stderr).toContain('above the 2 cores once (highest 4.50, before the run)')
+  expect(run.stderr).toContain('--force')
+})
+
+test(
+  'withholds the ratios, keeps the other figures and exits 3 when the machine gets busy during the run',
+  { timeout: 240_000 },
+  async () => {
+    if (kind === 'postgres') await seed()
+    const db = kind === 'postgres' ? process.env.DATABASE_URL! : 'embedded'
+    // Quiet before the run and when it starts measuring, busy from the case on.
+    const run = await runNode(
+      ['scripts/bench.mjs', '--db', db, '--cases', 'sign-in', ...quick],
+      { BENCH_LOADAVG: '0.5,0.5,0.5,7', BENCH_CORES: '2' },
+      220_000,
+    )
+    expect(run.status, run.stderr).toBe(3)
+    expect(run.stderr).toContain('Refusing to report ratios from this run')
+    expect(run.stderr).toContain('highest 7.00, after GET /sign-in')
+    const report = JSON.parse(run.stdout) as Report
+    expect(report.refused).toBe(true)
+    expect(report.busy).toEqual([expect.stringContaining('above the 2 cores')])
+    const [c] = report.targets[0]!.cases
+    expect(c).toMatchObject({ name: 'GET /sign-in', ratio: null, load: { before: 0.5, after: 7 } })
+    expect(c!.rps).toBeGreaterThan(0)
+    expect(c!.cpuMsPerRequest).toBeGreaterThan(0)
   },
 )
