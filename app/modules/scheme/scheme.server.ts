@@ -65,6 +65,7 @@ async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direc
   const filters: SQL[] = []
   if (query.q) filters.push(sql`${schemes.name} ILIKE ${`%${escapeLike(query.q)}%`}`)
   if (query.company) filters.push(sql`${schemes.companyId} = ${query.company}`)
+  if (query.questionnaire) filters.push(sql`${schemes.questionnaireId} = ${query.questionnaire}`)
   if (query.phase) filters.push(sql`${schemePhaseSql()} = ${query.phase}`)
   if (keyset) filters.push(keyset)
   const where = filters.length ? sql`WHERE ${sql.join(filters, sql` AND `)}` : sql``
@@ -118,28 +119,60 @@ export type SchemeFormOptions = {
   questionnaires: Array<{ id: string; title: string }>
 }
 
+/** The list's choices: the create form's, and the questionnaire filter's. */
+export type SchemeListOptions = SchemeFormOptions & {
+  /** Every version a scheme can use (published or archived), and the one filtered by. */
+  filterQuestionnaires: Array<{ id: string; name: string }>
+}
+
 /** The most companies and questionnaires a form lists (a consultancy has tens, not thousands). */
 const OPTIONS_MAX = 500
+
+const versionLabel = sql`title || CASE WHEN version > 1 THEN ' (version ' || version || ')' ELSE '' END`
 
 /**
  * The create and edit forms' choices in one statement: every company, and the published
  * questionnaires (plus `keepQuestionnaireId`, the one a scheme already uses, whatever its state).
  */
 export async function getSchemeFormOptions(keepQuestionnaireId?: string): Promise<SchemeFormOptions> {
+  const { filterQuestionnaires: _filter, ...options } = await readOptions(keepQuestionnaireId, null)
+  return options
+}
+
+/**
+ * The scheme list's choices in one statement: the create form's, and the questionnaire filter's:
+ * every version but drafts (no scheme uses a draft), plus the one filtered by, whatever its state.
+ */
+export async function getSchemeListOptions(filterQuestionnaireId?: string): Promise<SchemeListOptions> {
+  return readOptions(undefined, filterQuestionnaireId ?? '')
+}
+
+async function readOptions(keepQuestionnaireId: string | undefined, filterQuestionnaireId: string | null) {
   const keep = keepQuestionnaireId && isUuid(keepQuestionnaireId) ? keepQuestionnaireId : null
-  const rows = await queryRows<{ kind: 'company' | 'questionnaire'; id: string; label: string }>(
+  const filtered = filterQuestionnaireId && isUuid(filterQuestionnaireId) ? filterQuestionnaireId : null
+  const rows = await queryRows<{ kind: 'company' | 'questionnaire' | 'filter'; id: string; label: string }>(
     getDb(),
     sql`(SELECT 'company' AS kind, id, name AS label FROM companies ORDER BY name, id LIMIT ${OPTIONS_MAX})
       UNION ALL
-      (SELECT 'questionnaire' AS kind, id,
-          title || CASE WHEN version > 1 THEN ' (version ' || version || ')' ELSE '' END AS label
+      (SELECT 'questionnaire' AS kind, id, ${versionLabel} AS label
         FROM questionnaires
         WHERE status = 'published' ${keep ? sql`OR id = ${keep}` : sql``}
-        ORDER BY title, version DESC, id LIMIT ${OPTIONS_MAX})`,
+        ORDER BY title, version DESC, id LIMIT ${OPTIONS_MAX})
+      ${
+        filterQuestionnaireId === null
+          ? sql``
+          : sql`UNION ALL
+      (SELECT 'filter' AS kind, id,
+          ${versionLabel} || CASE WHEN status = 'archived' THEN ' (archived)' ELSE '' END AS label
+        FROM questionnaires
+        WHERE status <> 'draft' ${filtered ? sql`OR id = ${filtered}` : sql``}
+        ORDER BY title, version DESC, id LIMIT ${OPTIONS_MAX})`
+      }`,
   )
   return {
     companies: rows.filter((r) => r.kind === 'company').map((r) => ({ id: r.id, name: r.label })),
     questionnaires: rows.filter((r) => r.kind === 'questionnaire').map((r) => ({ id: r.id, title: r.label })),
+    filterQuestionnaires: rows.filter((r) => r.kind === 'filter').map((r) => ({ id: r.id, name: r.label })),
   }
 }
 
