@@ -52,8 +52,9 @@ export type SchemeListRow = {
 /**
  * One page of schemes with their company and progress, in ONE statement: the page's schemes are
  * picked first (a MATERIALIZED CTE, so the keyset LIMIT applies before anything is counted), then
- * memberships and assignments are counted for those ids only, grouped, through the
- * scheme_members primary key and the assignments (scheme_id, status) index.
+ * each one's memberships and assignments are counted (LATERAL, one index range per scheme: the
+ * scheme_members primary key and the assignments (scheme_id, status, relationship) index). Grouped
+ * over `scheme_id IN (page)` instead, the planner may read scheme_members whole and hash it.
  */
 export async function listSchemes(query: SchemeListQuery): Promise<Page<SchemeListRow>> {
   const columns = { name: schemes.name, created: schemes.createdAt, id: schemes.id }
@@ -90,17 +91,16 @@ async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direc
         coalesce(a.answered, 0) AS "colleaguesAnswered"
       FROM page
       JOIN companies c ON c.id = page.company_id
-      LEFT JOIN (
-        SELECT scheme_id, count(*)::int AS enrolled FROM scheme_members
-        WHERE scheme_id IN (SELECT id FROM page) GROUP BY scheme_id
-      ) m ON m.scheme_id = page.id
-      LEFT JOIN (
-        SELECT scheme_id,
+      CROSS JOIN LATERAL (
+        SELECT count(*)::int AS enrolled FROM scheme_members WHERE scheme_id = page.id
+      ) m
+      CROSS JOIN LATERAL (
+        SELECT
           count(*) FILTER (WHERE relationship = 'self' AND status = 'submitted')::int AS self_submitted,
           count(*) FILTER (WHERE relationship <> 'self' AND status <> 'revoked')::int AS invited,
           count(*) FILTER (WHERE relationship <> 'self' AND status = 'submitted')::int AS answered
-        FROM assignments WHERE scheme_id IN (SELECT id FROM page) GROUP BY scheme_id
-      ) a ON a.scheme_id = page.id
+        FROM assignments WHERE scheme_id = page.id
+      ) a
       ORDER BY page.${sortColumn} ${direction}, page.id ${direction}`,
   )
   return rows.map((r) => ({
@@ -206,8 +206,6 @@ export type SchemeDetail = {
   disabledMembers: number
   /** Members whose programme e-mail has not been queued (before launch: everyone). */
   notEmailed: number
-  /** Active employees of the company not enrolled yet. */
-  enrollable: number
   /** Anyone has a response in this scheme: its questionnaire is fixed. */
   answered: boolean
 }
@@ -265,11 +263,6 @@ export async function getScheme(
           'disabled', count(*) FILTER (WHERE u.disabled_at IS NOT NULL),
           'notEmailed', count(*) FILTER (WHERE m.invited_at IS NULL))
         FROM scheme_members m JOIN users u ON u.id = m.employee_id WHERE m.scheme_id = ${schemes.id})`,
-      enrollable: sql<number>`(SELECT count(*) FROM users u
-        WHERE u.company_id = ${schemes.companyId} AND u.role = 'employee' AND u.disabled_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM scheme_members m WHERE m.scheme_id = ${schemes.id} AND m.employee_id = u.id))::int`.mapWith(
-        Number,
-      ),
       answered: sql<boolean>`EXISTS (SELECT 1 FROM assignments a JOIN responses r ON r.assignment_id = a.id
         WHERE a.scheme_id = ${schemes.id})`,
     })
