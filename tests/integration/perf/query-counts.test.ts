@@ -95,10 +95,10 @@ const EXPECTED = {
   'GET /admin/email-management/:key': SESSION_READS + 1,
   'GET /admin/email-management/:key.:brandId': SESSION_READS + 2,
   'GET /admin/email-management/outbox/:id': SESSION_READS + 1,
-  // The list with every scheme's progress (one statement), and the form's companies and questionnaires.
+  // The list with every scheme's progress (one statement), and the filter's and the form's choices.
   'GET /admin/scheme-management': SESSION_READS + 2,
   'GET /admin/scheme-management?phase=open&q=:name': SESSION_READS + 2,
-  // The scheme with its counts, the progress table's page, and the enrol picker.
+  // The scheme with its counts, the progress table's page, and the enrol picker with the company's count.
   'GET /admin/scheme-management/:schemeId': SESSION_READS + 3,
   // …and the edit form's choices.
   'GET /admin/scheme-management/:schemeId?edit': SESSION_READS + 4,
@@ -107,7 +107,7 @@ const EXPECTED = {
   // and the earlier releases' copies — three statements, however many participants.
   'GET /admin/scheme-management/:schemeId?release=:uid': SESSION_READS + 7,
   'GET /admin/scheme-management/:schemeId?confirm=release-all': SESSION_READS + 6,
-  // The page of questionnaire lines with every version's question count and schemes (one statement).
+  // The page of questionnaire lines with every version's question count and scheme count (one statement).
   'GET /admin/questionnaire-management': SESSION_READS + 1,
   'GET /admin/questionnaire-management?status=published&q=:title': SESSION_READS + 1,
   // The questionnaire with its uses and versions, its sections, its questions.
