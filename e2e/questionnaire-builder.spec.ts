@@ -39,6 +39,20 @@ test('build a questionnaire with every kind, reorder, preview and publish', asyn
   await expect(page.getByRole('heading', { name: 'Leadership 360' })).toBeVisible()
   await expectAccessible(page)
   await shoot(page, 'questionnaire-list')
+
+  // Each version says how many schemes use it, as a link to the scheme list filtered to that version.
+  await page
+    .getByRole('list', { name: 'Versions of Leadership 360' })
+    .getByRole('link', { name: /^Used by \d+ schemes? version 1 of Leadership 360$/ })
+    .click()
+  await expect(page).toHaveURL(/\/admin\/scheme-management\?questionnaire=[0-9a-f-]{36}$/)
+  const version = new URL(page.url()).searchParams.get('questionnaire')!
+  await expect(
+    page.getByRole('search', { name: 'Search schemes' }).getByLabel('Questionnaire', { exact: true }),
+  ).toHaveValue(version)
+  await expect(page.getByRole('link', { name: 'Acme leadership programme' })).toBeVisible()
+  await expectAccessible(page)
+  await page.goto('/admin/questionnaire-management')
   await waitForHydration(page)
 
   await page.getByLabel('Title', { exact: true }).fill(title)

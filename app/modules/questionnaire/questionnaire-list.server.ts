@@ -6,14 +6,15 @@ import type { QnListQuery } from './schemas'
 /**
  * The questionnaires page's data (the page-props rule: the route returns this, its components type
  * their props from it): one page of lines with their versions, and the version whose archive
- * confirmation (`?archive=<id>`) is open, with the open schemes that stop it.
+ * confirmation (`?archive=<id>`) is open, with the open schemes that stop it (the first few named,
+ * all counted). Each version says how many schemes use it, with a link to the scheme list filtered
+ * to it: the page does not grow with the schemes.
  */
 export async function loadQuestionnaireList(query: QnListQuery) {
   const [page, archiving] = await Promise.all([
     listQuestionnaires(query),
     query.archive ? getQuestionnaire(query.archive) : null,
   ])
-  const openUse = archiving?.schemes.filter((s) => s.phase === 'open') ?? []
   return {
     query: { q: query.q, status: query.status ?? '', sort: query.sort },
     page,
@@ -23,7 +24,8 @@ export async function loadQuestionnaireList(query: QnListQuery) {
           title: archiving.title,
           version: archiving.version,
           status: archiving.status,
-          openSchemes: openUse.map((s) => s.name),
+          openSchemes: archiving.use.openNames,
+          openCount: archiving.use.open,
         }
       : null,
     notices: listNotices(

@@ -13,7 +13,7 @@ import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from
 import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import { schemeOpenSql, schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
+import { schemeOpenSql } from '#app/modules/scheme/state'
 import { publishBlockers } from './checks'
 import { normalOptions, type QnContent } from './format.server'
 import {
@@ -41,7 +41,41 @@ export const QN_PAGE_SIZE = 20
 // ---------------------------------------------------------------------------------------------
 // The list.
 
-export type SchemeUse = { id: string; name: string; phase: SchemePhase }
+/**
+ * How many schemes use a version, how many of those are open now, and the first few open ones by
+ * name (what an archive refusal names). Counted through the schemes (questionnaire_id) index, so a
+ * page shows a count and a link to the scheme list filtered to the version, never every scheme.
+ */
+export type SchemeUse = { total: number; open: number; openNames: string[] }
+
+/** The open schemes an archive refusal names (the rest are counted). */
+export const OPEN_SCHEMES_NAMED = 3
+
+/**
+ * {@link SchemeUse} of the questionnaire version `versionId` (a column of the outer query), as JSON;
+ * without the open schemes' names unless `named` (only an archive confirmation shows them).
+ */
+function schemeUseSql(versionId: SQL, named: boolean) {
+  const names = named
+    ? sql`coalesce((SELECT json_agg(o.name ORDER BY o.name) FROM (
+          SELECT ${schemes.name} AS name FROM ${schemes}
+          WHERE ${schemes.questionnaireId} = ${versionId} AND ${schemeOpenSql()}
+          ORDER BY ${schemes.name} LIMIT ${OPEN_SCHEMES_NAMED}) o), '[]'::json)`
+    : sql`'[]'::json`
+  return sql`(SELECT json_build_object(
+      'total', count(*), 'open', count(*) FILTER (WHERE ${schemeOpenSql()}), 'openNames', ${names})
+    FROM ${schemes} WHERE ${schemes.questionnaireId} = ${versionId})`
+}
+
+/** A {@link SchemeUse} as the driver returns it (counts may come back as strings). */
+function schemeUseOf(raw: SchemeUse | string | null): SchemeUse {
+  const use = (typeof raw === 'string' ? JSON.parse(raw) : raw) as SchemeUse | null
+  return {
+    total: Number(use?.total ?? 0),
+    open: Number(use?.open ?? 0),
+    openNames: use?.openNames ?? [],
+  }
+}
 
 export type QnVersionRow = {
   id: string
@@ -50,15 +84,16 @@ export type QnVersionRow = {
   title: string
   questionCount: number
   updatedAt: string
-  schemes: SchemeUse[]
+  /** The schemes using this version, counted (the scheme list filtered to it shows them; no names). */
+  use: SchemeUse
 }
 
 export type QnFamily = { id: string; name: string; createdAt: string; versions: QnVersionRow[] }
 
 /**
  * One page of questionnaires, a row per line of versions (its newest version's title names it),
- * with every version of the page's lines, their question counts and the schemes using each: one
- * statement. A status filter keeps the lines that have a version in that status.
+ * with every version of the page's lines, their question counts and how many schemes use each: one
+ * statement, whose size does not grow with the schemes. A status filter keeps the lines that have a version in that status.
  */
 export async function listQuestionnaires(query: QnListQuery): Promise<Page<QnFamily>> {
   const columns = { name: sql`q.title` as never, created: sql`q.created_at` as never, id: sql`q.id` as never }
@@ -86,7 +121,7 @@ async function readFamilies(query: QnListQuery, { keyset, limit, field, directio
     title: string
     updatedAt: string | Date
     questionCount: number
-    schemes: SchemeUse[] | null
+    use: SchemeUse | string | null
   }>(
     getDb(),
     sql`WITH page AS MATERIALIZED (
@@ -99,9 +134,7 @@ async function readFamilies(query: QnListQuery, { keyset, limit, field, directio
       SELECT page.id AS "headId", page.name, page.created_key AS "createdKey",
         v.id, v.version, v.status, v.title, v.updated_at AS "updatedAt",
         (SELECT count(*)::int FROM questions qq WHERE qq.questionnaire_id = v.id) AS "questionCount",
-        (SELECT json_agg(json_build_object('id', schemes.id, 'name', schemes.name, 'phase', ${schemePhaseSql()})
-            ORDER BY schemes.name)
-          FROM ${schemes} WHERE schemes.questionnaire_id = v.id) AS schemes
+        ${schemeUseSql(sql`v.id`, false)} AS use
       FROM page JOIN questionnaires v ON v.lineage_id = page.lineage_id
       ORDER BY page.${sortColumn} ${direction}, page.id ${direction}, v.version DESC`,
   )
@@ -119,7 +152,7 @@ async function readFamilies(query: QnListQuery, { keyset, limit, field, directio
       title: r.title,
       questionCount: Number(r.questionCount),
       updatedAt: new Date(r.updatedAt).toISOString(),
-      schemes: r.schemes ?? [],
+      use: schemeUseOf(r.use),
     })
   }
   return families
@@ -149,8 +182,8 @@ export type QnDetail = {
   parentId: string | null
   updatedAt: string
   sections: QnSection[]
-  /** Schemes that use this version. */
-  schemes: SchemeUse[]
+  /** The schemes that use this version, counted. */
+  use: SchemeUse
   /** Every version of its line, newest first. */
   versions: Array<{ id: string; version: number; status: QuestionnaireStatus }>
   /** Competencies used by any questionnaire (the builder's suggestions). */
@@ -162,18 +195,16 @@ export async function getQuestionnaire(id: string | null | undefined): Promise<Q
   if (!id || !isUuid(id)) return null
   const db = getDb()
   const [row] = await queryRows<
-    Omit<QnDetail, 'updatedAt' | 'sections' | 'schemes' | 'competencies'> & {
+    Omit<QnDetail, 'updatedAt' | 'sections' | 'use' | 'competencies'> & {
       updatedAt: string | Date
-      schemes: SchemeUse[] | null
+      use: SchemeUse | string | null
       competencies: string[] | null
     }
   >(
     db,
     sql`SELECT q.id, q.title, q.intro, q.status, q.version, q.lineage_id AS "lineageId", q.parent_id AS "parentId",
         q.updated_at AS "updatedAt",
-        (SELECT json_agg(json_build_object('id', schemes.id, 'name', schemes.name, 'phase', ${schemePhaseSql()})
-            ORDER BY schemes.name)
-          FROM ${schemes} WHERE schemes.questionnaire_id = q.id) AS schemes,
+        ${schemeUseSql(sql`q.id`, true)} AS use,
         (SELECT json_agg(json_build_object('id', v.id, 'version', v.version, 'status', v.status) ORDER BY v.version DESC)
           FROM questionnaires v WHERE v.lineage_id = q.lineage_id) AS versions,
         (SELECT array_agg(c.category ORDER BY c.category) FROM
@@ -191,7 +222,7 @@ export async function getQuestionnaire(id: string | null | undefined): Promise<Q
     version: Number(row.version),
     updatedAt: new Date(row.updatedAt).toISOString(),
     sections,
-    schemes: row.schemes ?? [],
+    use: schemeUseOf(row.use),
     versions: row.versions.map((v) => ({ ...v, version: Number(v.version) })),
     competencies: row.competencies ?? [],
   }
@@ -346,16 +377,16 @@ async function lock(tx: Tx, id: string): Promise<Locked | null> {
   return row ?? null
 }
 
+/** The first few schemes (by name) using a version, and how many there are in all. */
 async function schemesUsing(tx: Tx, id: string, onlyOpen = false) {
-  return tx
-    .select({ id: schemes.id, name: schemes.name })
+  const rows = await tx
+    .select({ name: schemes.name, total: sql<number>`count(*) OVER ()`.mapWith(Number) })
     .from(schemes)
     .where(and(eq(schemes.questionnaireId, id), onlyOpen ? schemeOpenSql() : undefined))
     .orderBy(asc(schemes.name))
-    .limit(3)
+    .limit(OPEN_SCHEMES_NAMED)
+  return { names: rows.map((r) => r.name), total: rows[0]?.total ?? 0 }
 }
-
-const named = (list: Array<{ name: string }>) => list.map((s) => `“${s.name}”`).join(', ')
 
 /** Archive: refused while an open scheme (app/modules/scheme/state.ts) uses this version. */
 export async function archiveQuestionnaire(actor: Actor, id: string): Promise<Outcome<{ title: string }>> {
@@ -364,10 +395,7 @@ export async function archiveQuestionnaire(actor: Actor, id: string): Promise<Ou
     if (!row) return refuseNotFound()
     if (row.status === 'archived') return refuse('This questionnaire is already archived.')
     const open = await schemesUsing(tx, id, true)
-    if (open.length)
-      return refuse(
-        `The open scheme${open.length === 1 ? '' : 's'} ${named(open)} ${open.length === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${open.length === 1 ? 'that scheme closes' : 'they close'}.`,
-      )
+    if (open.total) return refuse(QN_MESSAGES.archiveBlocked(open.names, open.total))
     await setStatus(tx, actor, id, 'archived', 'questionnaire.archive', { from: row.status })
     return ok({ title: row.title })
   })
@@ -397,10 +425,7 @@ export async function revertToDraft(actor: Actor, id: string): Promise<Outcome<{
     if (!row) return refuseNotFound()
     if (row.status !== 'published') return refuse('Only a published questionnaire can go back to draft.')
     const using = await schemesUsing(tx, id)
-    if (using.length)
-      return refuse(
-        `The scheme${using.length === 1 ? '' : 's'} ${named(using)} ${using.length === 1 ? 'uses' : 'use'} this version: edit it as a new version instead.`,
-      )
+    if (using.total) return refuse(QN_MESSAGES.revertBlocked(using.names, using.total))
     await setStatus(tx, actor, id, 'draft', 'questionnaire.revert_to_draft')
     return ok({ title: row.title })
   })

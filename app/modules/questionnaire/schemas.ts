@@ -58,7 +58,19 @@ export const DEFAULT_SCALE = {
   allowNa: true,
 }
 
+/** “A”, “B”, “C” and 247 more: the first few names of a longer list, and how many it leaves out. */
+function someNamed(names: string[], total: number) {
+  const quoted = names.map((n) => `“${n}”`).join(', ')
+  return total > names.length ? `${quoted} and ${total - names.length} more` : quoted
+}
+
 export const QN_MESSAGES = {
+  /** Archiving waits for the open schemes using the version (the first few named, `total` in all). */
+  archiveBlocked: (names: string[], total: number) =>
+    `The open scheme${total === 1 ? '' : 's'} ${someNamed(names, total)} ${total === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${total === 1 ? 'that scheme closes' : 'they close'}.`,
+  /** A used version cannot go back to draft. */
+  revertBlocked: (names: string[], total: number) =>
+    `The scheme${total === 1 ? '' : 's'} ${someNamed(names, total)} ${total === 1 ? 'uses' : 'use'} this version: edit it as a new version instead.`,
   title: 'Enter the questionnaire’s title.',
   titleTooLong: `The title must be ${TITLE_MAX} characters or fewer.`,
   introTooLong: `The introduction must be ${INTRO_MAX.toLocaleString('en-GB')} characters or fewer.`,

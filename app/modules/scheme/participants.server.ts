@@ -241,28 +241,40 @@ export async function getParticipant(
 export type Candidate = { id: string; name: string; email: string; activated: boolean }
 
 /**
- * The enrol picker: active employees of the scheme's company not enrolled yet, searched by name or
- * e-mail (trigram indexes, ADR 011), at most CANDIDATE_LIMIT of them, with how many match in all.
+ * The enrol picker: active employees of the scheme's company not enrolled yet (`enrollable`, what
+ * "enrol the whole company" takes), those of them matching `find` by name or e-mail (`total`), and
+ * the first CANDIDATE_LIMIT of these by name, in ONE statement. The company's candidates are read
+ * first (a MATERIALIZED CTE through the users (company_id) index), then counted and the page taken
+ * from them: sorted by name without the CTE, the planner walked every employee of the installation
+ * in name order (users (role, display_name)) to find this company's, and the count made it walk
+ * them all (317 ms on bench_big). So the picker costs one pass over one company, whatever the
+ * installation holds.
  */
 export async function listCandidates(
   scheme: Pick<SchemeDetail, 'id' | 'companyId'>,
   find: string,
-): Promise<{ rows: Candidate[]; total: number }> {
+): Promise<{ rows: Candidate[]; total: number; enrollable: number }> {
   const like = find ? `%${escapeLike(find)}%` : null
-  const rows = await queryRows<Candidate & { total: number }>(
+  const matches = like ? sql`(c.name ILIKE ${like} OR c.email ILIKE ${like})` : sql`true`
+  const [row] = await queryRows<{ rows: Candidate[] | null; total: number; enrollable: number }>(
     getDb(),
-    sql`SELECT u.id, u.display_name AS name, u.email, (u.password_hash IS NOT NULL) AS activated,
-        count(*) OVER ()::int AS total
-      FROM users u
-      WHERE u.company_id = ${scheme.companyId} AND u.role = 'employee' AND u.disabled_at IS NULL
-        AND NOT EXISTS (SELECT 1 FROM scheme_members m WHERE m.scheme_id = ${scheme.id} AND m.employee_id = u.id)
-        ${like ? sql`AND (u.display_name ILIKE ${like} OR u.email ILIKE ${like})` : sql``}
-      ORDER BY u.display_name, u.id
-      LIMIT ${CANDIDATE_LIMIT}`,
+    sql`WITH candidates AS MATERIALIZED (
+        SELECT u.id, u.display_name AS name, u.email, (u.password_hash IS NOT NULL) AS activated
+        FROM users u
+        WHERE u.company_id = ${scheme.companyId} AND u.role = 'employee' AND u.disabled_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM scheme_members m WHERE m.scheme_id = ${scheme.id} AND m.employee_id = u.id)
+      )
+      SELECT
+        (SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'email', p.email, 'activated', p.activated)
+            ORDER BY p.name, p.id)
+          FROM (SELECT * FROM candidates c WHERE ${matches} ORDER BY c.name, c.id LIMIT ${CANDIDATE_LIMIT}) p) AS rows,
+        (SELECT count(*) FROM candidates c WHERE ${matches})::int AS total,
+        (SELECT count(*) FROM candidates)::int AS enrollable`,
   )
   return {
-    rows: rows.map(({ total: _total, ...r }) => ({ ...r, activated: Boolean(r.activated) })),
-    total: Number(rows[0]?.total ?? 0),
+    rows: (row?.rows ?? []).map((r) => ({ ...r, activated: Boolean(r.activated) })),
+    total: Number(row?.total ?? 0),
+    enrollable: Number(row?.enrollable ?? 0),
   }
 }
 

@@ -8,6 +8,7 @@ import {
   NAME_SORT_LABELS,
   NAME_SORTS,
   parseListQuery,
+  readNamedFilters,
   searchText,
   type NameSort,
 } from '#app/lib/list-query'
@@ -274,16 +275,49 @@ export const SCHEME_SORT_LABELS = NAME_SORT_LABELS
 
 export const SCHEME_PHASES = ['draft', 'upcoming', 'open', 'closed'] as const satisfies readonly SchemePhase[]
 
-export const SchemeListQuerySchema = z.object({
-  ...listQueryShape(SCHEME_SORTS, 'created-desc'),
-  company: z.catch(z.optional(z.uuid()), undefined),
-  phase: z.catch(z.optional(z.enum(SCHEME_PHASES)), undefined),
-})
-export type SchemeListQuery = z.output<typeof SchemeListQuerySchema>
+/** The list's search, sort and keyset cursors (bad values fall back to the default). */
+export const SchemeListQuerySchema = z.object(listQueryShape(SCHEME_SORTS, 'created-desc'))
 
-export function parseSchemeListQuery(searchParams: URLSearchParams): SchemeListQuery {
-  return parseListQuery(SchemeListQuerySchema, searchParams)
+/** The list's filters: a value the page does not offer is dropped, and named (readNamedFilters). */
+const uuidOrNone = z.union([z.literal(''), z.uuid()])
+const SCHEME_FILTERS = {
+  company: uuidOrNone,
+  phase: z.union([z.literal(''), z.enum(SCHEME_PHASES)]),
+  questionnaire: uuidOrNone,
 }
+const SCHEME_FILTER_NAMES = { company: 'company', phase: 'status', questionnaire: 'questionnaire' } as const
+
+export type SchemeListQuery = z.output<typeof SchemeListQuerySchema> & {
+  company?: string
+  phase?: SchemePhase
+  /** The questionnaire version the schemes use (the questionnaire pages link here with it). */
+  questionnaire?: string
+}
+
+/** The list's address read: its query, and the filters of the link that were not understood. */
+export function parseSchemeListQuery(searchParams: URLSearchParams): {
+  query: SchemeListQuery
+  problems: string[]
+} {
+  const { values, problems } = readNamedFilters(searchParams, SCHEME_FILTERS, SCHEME_FILTER_NAMES, {
+    company: '',
+    phase: '',
+    questionnaire: '',
+  })
+  return {
+    query: {
+      ...parseListQuery(SchemeListQuerySchema, searchParams),
+      company: values.company || undefined,
+      phase: values.phase || undefined,
+      questionnaire: values.questionnaire || undefined,
+    },
+    problems,
+  }
+}
+
+/** The scheme list filtered to the schemes that use one questionnaire version. */
+export const schemesUsingHref = (questionnaireId: string) =>
+  `/admin/scheme-management?${new URLSearchParams({ questionnaire: questionnaireId })}`
 
 /** The detail page: participants (search, pages), the enrol picker's search, and which panel is open. */
 export const SchemeDetailQuerySchema = z.object({

@@ -52,8 +52,9 @@ export type SchemeListRow = {
 /**
  * One page of schemes with their company and progress, in ONE statement: the page's schemes are
  * picked first (a MATERIALIZED CTE, so the keyset LIMIT applies before anything is counted), then
- * memberships and assignments are counted for those ids only, grouped, through the
- * scheme_members primary key and the assignments (scheme_id, status) index.
+ * each one's memberships and assignments are counted (LATERAL, one index range per scheme: the
+ * scheme_members primary key and the assignments (scheme_id, status, relationship) index). Grouped
+ * over `scheme_id IN (page)` instead, the planner may read scheme_members whole and hash it.
  */
 export async function listSchemes(query: SchemeListQuery): Promise<Page<SchemeListRow>> {
   const columns = { name: schemes.name, created: schemes.createdAt, id: schemes.id }
@@ -65,6 +66,7 @@ async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direc
   const filters: SQL[] = []
   if (query.q) filters.push(sql`${schemes.name} ILIKE ${`%${escapeLike(query.q)}%`}`)
   if (query.company) filters.push(sql`${schemes.companyId} = ${query.company}`)
+  if (query.questionnaire) filters.push(sql`${schemes.questionnaireId} = ${query.questionnaire}`)
   if (query.phase) filters.push(sql`${schemePhaseSql()} = ${query.phase}`)
   if (keyset) filters.push(keyset)
   const where = filters.length ? sql`WHERE ${sql.join(filters, sql` AND `)}` : sql``
@@ -89,17 +91,16 @@ async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direc
         coalesce(a.answered, 0) AS "colleaguesAnswered"
       FROM page
       JOIN companies c ON c.id = page.company_id
-      LEFT JOIN (
-        SELECT scheme_id, count(*)::int AS enrolled FROM scheme_members
-        WHERE scheme_id IN (SELECT id FROM page) GROUP BY scheme_id
-      ) m ON m.scheme_id = page.id
-      LEFT JOIN (
-        SELECT scheme_id,
+      CROSS JOIN LATERAL (
+        SELECT count(*)::int AS enrolled FROM scheme_members WHERE scheme_id = page.id
+      ) m
+      CROSS JOIN LATERAL (
+        SELECT
           count(*) FILTER (WHERE relationship = 'self' AND status = 'submitted')::int AS self_submitted,
           count(*) FILTER (WHERE relationship <> 'self' AND status <> 'revoked')::int AS invited,
           count(*) FILTER (WHERE relationship <> 'self' AND status = 'submitted')::int AS answered
-        FROM assignments WHERE scheme_id IN (SELECT id FROM page) GROUP BY scheme_id
-      ) a ON a.scheme_id = page.id
+        FROM assignments WHERE scheme_id = page.id
+      ) a
       ORDER BY page.${sortColumn} ${direction}, page.id ${direction}`,
   )
   return rows.map((r) => ({
@@ -118,28 +119,60 @@ export type SchemeFormOptions = {
   questionnaires: Array<{ id: string; title: string }>
 }
 
+/** The list's choices: the create form's, and the questionnaire filter's. */
+export type SchemeListOptions = SchemeFormOptions & {
+  /** Every version a scheme can use (published or archived), and the one filtered by. */
+  filterQuestionnaires: Array<{ id: string; name: string }>
+}
+
 /** The most companies and questionnaires a form lists (a consultancy has tens, not thousands). */
 const OPTIONS_MAX = 500
+
+const versionLabel = sql`title || CASE WHEN version > 1 THEN ' (version ' || version || ')' ELSE '' END`
 
 /**
  * The create and edit forms' choices in one statement: every company, and the published
  * questionnaires (plus `keepQuestionnaireId`, the one a scheme already uses, whatever its state).
  */
 export async function getSchemeFormOptions(keepQuestionnaireId?: string): Promise<SchemeFormOptions> {
+  const { filterQuestionnaires: _filter, ...options } = await readOptions(keepQuestionnaireId, null)
+  return options
+}
+
+/**
+ * The scheme list's choices in one statement: the create form's, and the questionnaire filter's:
+ * every version but drafts (no scheme uses a draft), plus the one filtered by, whatever its state.
+ */
+export async function getSchemeListOptions(filterQuestionnaireId?: string): Promise<SchemeListOptions> {
+  return readOptions(undefined, filterQuestionnaireId ?? '')
+}
+
+async function readOptions(keepQuestionnaireId: string | undefined, filterQuestionnaireId: string | null) {
   const keep = keepQuestionnaireId && isUuid(keepQuestionnaireId) ? keepQuestionnaireId : null
-  const rows = await queryRows<{ kind: 'company' | 'questionnaire'; id: string; label: string }>(
+  const filtered = filterQuestionnaireId && isUuid(filterQuestionnaireId) ? filterQuestionnaireId : null
+  const rows = await queryRows<{ kind: 'company' | 'questionnaire' | 'filter'; id: string; label: string }>(
     getDb(),
     sql`(SELECT 'company' AS kind, id, name AS label FROM companies ORDER BY name, id LIMIT ${OPTIONS_MAX})
       UNION ALL
-      (SELECT 'questionnaire' AS kind, id,
-          title || CASE WHEN version > 1 THEN ' (version ' || version || ')' ELSE '' END AS label
+      (SELECT 'questionnaire' AS kind, id, ${versionLabel} AS label
         FROM questionnaires
         WHERE status = 'published' ${keep ? sql`OR id = ${keep}` : sql``}
-        ORDER BY title, version DESC, id LIMIT ${OPTIONS_MAX})`,
+        ORDER BY title, version DESC, id LIMIT ${OPTIONS_MAX})
+      ${
+        filterQuestionnaireId === null
+          ? sql``
+          : sql`UNION ALL
+      (SELECT 'filter' AS kind, id,
+          ${versionLabel} || CASE WHEN status = 'archived' THEN ' (archived)' ELSE '' END AS label
+        FROM questionnaires
+        WHERE status <> 'draft' ${filtered ? sql`OR id = ${filtered}` : sql``}
+        ORDER BY title, version DESC, id LIMIT ${OPTIONS_MAX})`
+      }`,
   )
   return {
     companies: rows.filter((r) => r.kind === 'company').map((r) => ({ id: r.id, name: r.label })),
     questionnaires: rows.filter((r) => r.kind === 'questionnaire').map((r) => ({ id: r.id, title: r.label })),
+    filterQuestionnaires: rows.filter((r) => r.kind === 'filter').map((r) => ({ id: r.id, name: r.label })),
   }
 }
 
@@ -173,8 +206,6 @@ export type SchemeDetail = {
   disabledMembers: number
   /** Members whose programme e-mail has not been queued (before launch: everyone). */
   notEmailed: number
-  /** Active employees of the company not enrolled yet. */
-  enrollable: number
   /** Anyone has a response in this scheme: its questionnaire is fixed. */
   answered: boolean
 }
@@ -232,11 +263,6 @@ export async function getScheme(
           'disabled', count(*) FILTER (WHERE u.disabled_at IS NOT NULL),
           'notEmailed', count(*) FILTER (WHERE m.invited_at IS NULL))
         FROM scheme_members m JOIN users u ON u.id = m.employee_id WHERE m.scheme_id = ${schemes.id})`,
-      enrollable: sql<number>`(SELECT count(*) FROM users u
-        WHERE u.company_id = ${schemes.companyId} AND u.role = 'employee' AND u.disabled_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM scheme_members m WHERE m.scheme_id = ${schemes.id} AND m.employee_id = u.id))::int`.mapWith(
-        Number,
-      ),
       answered: sql<boolean>`EXISTS (SELECT 1 FROM assignments a JOIN responses r ON r.assignment_id = a.id
         WHERE a.scheme_id = ${schemes.id})`,
     })

@@ -24,12 +24,14 @@ const PATH = '/admin/scheme-management'
 
 /**
  * The schemes page: every scheme with its phase, company, dates and progress (one statement per
- * page), searchable by name, filtered by company and phase, sorted and keyset-paginated; and the
+ * page), searchable by name, filtered by company, phase and questionnaire version (the questionnaire
+ * pages link here with it), sorted and keyset-paginated; and the
  * create form. A new scheme opens on its own page, where people are enrolled and it is launched.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return await loadSchemeList(parseSchemeListQuery(new URL(request.url).searchParams))
+  const { query, problems } = parseSchemeListQuery(new URL(request.url).searchParams)
+  return await loadSchemeList(query, problems)
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

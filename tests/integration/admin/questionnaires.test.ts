@@ -82,7 +82,7 @@ describe('guards', () => {
 })
 
 describe('the list', () => {
-  test('shows lines of versions with the schemes using each, searches and filters by status', async () => {
+  test('shows lines of versions with how many schemes use each, searches and filters by status', async () => {
     const v1 = await createQuestionnaire({ title: 'Listed line', status: 'published' })
     const scheme = await createScheme({ questionnaireId: v1.id, name: 'Spring round' })
     const r = await post(`${LIST}/${v1.id}`, { intent: 'new-version' })
@@ -91,11 +91,44 @@ describe('the list', () => {
     expect(html).toContain('Listed line')
     expect(html).toMatch(/Version (<!-- -->)?2/)
     expect(html).toMatch(/Version (<!-- -->)?1/)
-    expect(html).toContain(scheme.name)
+    // Version 1: a count, linking to the scheme list filtered to it; version 2: not used.
+    expect(html).toMatch(
+      new RegExp(
+        `<a class="link" href="/admin/scheme-management\\?questionnaire=${v1.id}"[^>]*>Used by <!-- -->1<!-- --> <!-- -->scheme<span class="sr-only"> <!-- -->version <!-- -->1<!-- --> of <!-- -->Listed line</span></a> \\(1 open now\\)`,
+      ),
+    )
+    expect(html).toContain('Not used by a scheme')
+    expect(html).not.toContain(`/admin/scheme-management/${scheme.id}`)
+    expect(html).not.toContain(scheme.name)
     const drafts = await (await get(`${LIST}?status=archived&q=Listed`)).text()
     expect(drafts).toContain('No questionnaire matches')
     // Bad query values fall back rather than fail.
     expect((await get(`${LIST}?status=bogus&sort=nope&after=%00garbage`)).status).toBe(200)
+  })
+
+  test('does not grow with the schemes: a count and one link, however many schemes use a version', async () => {
+    const q = await createQuestionnaire({ title: 'Widely used', status: 'published' })
+    const first = await createScheme({ questionnaireId: q.id, name: 'Widely 00' })
+    const path = `${LIST}?q=${encodeURIComponent('Widely used')}`
+    const before = await (await get(path)).text()
+    expect(before).toContain('Used by <!-- -->1<!-- --> <!-- -->scheme<')
+    for (let i = 1; i <= 30; i++)
+      await createScheme({ questionnaireId: q.id, name: `Widely ${String(i).padStart(2, '0')}` })
+    const after = await (await get(path)).text()
+    expect(after).toContain('Used by <!-- -->31<!-- --> <!-- -->schemes<')
+    expect(after).toContain('(31 open now)')
+    expect(after).not.toContain('Widely 0')
+    expect(after).not.toContain(`/admin/scheme-management/${first.id}`)
+    // Only the digits of the counts (and the plural) differ.
+    expect(Math.abs(after.length - before.length)).toBeLessThan(20)
+    // The link leads to the scheme list filtered to this version: all 31, and only them.
+    const href = `/admin/scheme-management?questionnaire=${q.id}`
+    expect(after).toContain(`href="${href}"`)
+    const list = await (await get(`${href}&sort=name-asc`)).text()
+    expect(list).toContain('Widely 00')
+    expect(list).toContain('Widely 19')
+    expect(list).not.toContain('Widely 20')
+    expect(list).toMatch(/<option value="[^"]+" selected="">Widely used<\/option>/)
   })
 
   test('pages by keyset', async () => {
@@ -155,6 +188,25 @@ describe('create, duplicate, archive', () => {
       .from(auditLog)
       .where(and(eq(auditLog.entityId, q.id), eq(auditLog.action, 'questionnaire.archive')))
     expect(audits).toHaveLength(1)
+  })
+
+  test('archive names the first three open schemes and counts the rest, on the list, the builder and the refusal', async () => {
+    const q = await createQuestionnaire({ title: 'Much used' })
+    for (const name of ['Delta', 'Alpha', 'Echo', 'Charlie', 'Bravo'])
+      await createScheme({ questionnaireId: q.id, name: `${name} round` })
+    const closed = await createScheme({ questionnaireId: q.id, name: 'Aardvark round' })
+    await db().execute(sql`UPDATE schemes SET status = 'closed', closed_at = now() WHERE id = ${closed.id}`)
+    const message =
+      'The open schemes “Alpha round”, “Bravo round”, “Charlie round” and 2 more use this questionnaire: it can be archived once they close.'
+    const list = await (await get(`${LIST}?archive=${q.id}`)).text()
+    expect(list).toContain(message)
+    expect(list).not.toContain('Delta round')
+    const builder = await (await get(`${LIST}/${q.id}?confirm=archive`)).text()
+    expect(builder).toContain(message)
+    expect(builder).toMatch(/>Used by <!-- -->6<!-- --> <!-- -->schemes<\/a> \(5 open now\)/)
+    const r = await post(LIST, { intent: 'archive', questionnaireId: q.id })
+    expect(r.status).toBe(400)
+    expect(await r.text()).toContain(message)
   })
 
   test('a scheme not yet open (upcoming) does not block archiving', async () => {

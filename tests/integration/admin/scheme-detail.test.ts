@@ -194,9 +194,15 @@ describe('the page', () => {
     const html = await view(scheme.id, '?find=findable')
     expect(html).toContain('3 employees not enrolled yet matching “findable”')
     expect(html).not.toContain('Pat Password')
-    expect(await view(scheme.id, '?find=zzzz')).toContain(
-      'No employee who is not enrolled yet matches “zzzz”.',
-    )
+    const none = await view(scheme.id, '?find=zzzz')
+    expect(none).toContain('No employee who is not enrolled yet matches “zzzz”.')
+    // "Enrol the whole company" counts the company, whatever the search (the same statement).
+    const whole = (page: string) =>
+      page.match(/Enrol the whole company \((?:<!-- -->)?(\d+)(?:<!-- -->)?\)/)?.[1]
+    const all = whole(await view(scheme.id))
+    expect(Number(all)).toBeGreaterThanOrEqual(4)
+    expect(whole(html)).toBe(all)
+    expect(whole(none)).toBe(all)
   })
 
   test('a company with no employees: the picker says so and where to add them (issue 15, B12)', async () => {

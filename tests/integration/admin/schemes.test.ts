@@ -364,6 +364,57 @@ describe('the list', () => {
     ).toBe(200)
   })
 
+  test('filters by questionnaire version (where the questionnaire pages link), with a select in the filter bar', async () => {
+    const other = await createQuestionnaire({ title: 'Other listed', status: 'published' })
+    const archived = await createQuestionnaire({ title: 'Old listed', status: 'archived' })
+    await createQuestionnaire({ title: 'Draft listed', status: 'draft' })
+    await createScheme({ name: 'Other round', companyId: acme.id, questionnaireId: other.id })
+    const listed = (await db().select().from(schemes).where(eq(schemes.name, 'List Open')))[0]!
+    const html = await page(`${PAGE}?q=List+&questionnaire=${listed.questionnaireId}`)
+    expect(names(html).sort()).toEqual(['List Closed', 'List Draft', 'List Open', 'List Upcoming'])
+    expect(names(await page(`${PAGE}?questionnaire=${other.id}`))).toEqual(['Other round'])
+    expect(
+      names(
+        await page(`${PAGE}?q=List+&questionnaire=${listed.questionnaireId}&phase=open&company=${globex.id}`),
+      ),
+    ).toEqual(['List Open'])
+    // The bar's select: every version a scheme can use (archived ones too, no drafts), the current one chosen.
+    const select = html.slice(html.indexOf('<select id="schemes-questionnaire"'))
+    const options = select.slice(0, select.indexOf('</select>'))
+    expect(options).toContain('<option value="">All questionnaires</option>')
+    expect(options).toContain(`<option value="${listed.questionnaireId}" selected="">Listed</option>`)
+    expect(options).toContain(`<option value="${other.id}">Other listed</option>`)
+    expect(options).toContain(`<option value="${archived.id}">Old listed (archived)</option>`)
+    expect(options).not.toContain('Draft listed')
+    // "Clear" drops it with the other filters.
+    expect(html).toMatch(
+      /<a class="link self-center" href="\/admin\/scheme-management\?sort=created-desc"[^>]*>Clear<\/a>/,
+    )
+  })
+
+  test('a questionnaire filter that is not an id is dropped and named; an unknown one says so', async () => {
+    for (const junk of ['nope', '1234', '%00']) {
+      const response = await send(server, `${PAGE}?q=List+&questionnaire=${junk}`, { cookie: adminCookie })
+      expect(response.status).toBe(200)
+      const html = await response.text()
+      expect(html).toContain('The questionnaire in this link was not understood, so it is not applied.')
+      expect(names(html)).toContain('List Draft')
+    }
+    const junk = await page(`${PAGE}?q=List+&company=acme&phase=later`)
+    expect(junk).toContain('The company in this link was not understood, so it is not applied.')
+    expect(junk).toContain('The status in this link was not understood, so it is not applied.')
+    expect(names(junk)).toContain('List Draft')
+    const gone = await page(`${PAGE}?q=List+&questionnaire=00000000-0000-4000-8000-000000000000`)
+    expect(gone).toContain('That questionnaire does not exist (any more).')
+    expect(gone).toContain('No scheme matches this search and these filters.')
+    // No filter and an empty one are not problems.
+    for (const clean of [`${PAGE}?q=List+`, `${PAGE}?q=List+&questionnaire=&company=&phase=`]) {
+      const html = await page(clean)
+      expect(html).not.toContain('was not understood')
+      expect(html).not.toContain('does not exist')
+    }
+  })
+
   test('sorts and pages by keyset: every scheme exactly once, in order, across pages', async () => {
     const q = await createQuestionnaire({ title: 'Paged' })
     for (let i = 1; i <= 23; i++)

@@ -95,10 +95,12 @@ const EXPECTED = {
   'GET /admin/email-management/:key': SESSION_READS + 1,
   'GET /admin/email-management/:key.:brandId': SESSION_READS + 2,
   'GET /admin/email-management/outbox/:id': SESSION_READS + 1,
-  // The list with every scheme's progress (one statement), and the form's companies and questionnaires.
+  // The list with every scheme's progress (one statement), and the filter's and the form's choices.
   'GET /admin/scheme-management': SESSION_READS + 2,
   'GET /admin/scheme-management?phase=open&q=:name': SESSION_READS + 2,
-  // The scheme with its counts, the progress table's page, and the enrol picker.
+  // Filtered to a questionnaire version (where the questionnaire pages link): the same two.
+  'GET /admin/scheme-management?questionnaire=:qid': SESSION_READS + 2,
+  // The scheme with its counts, the progress table's page, and the enrol picker with the company's count.
   'GET /admin/scheme-management/:schemeId': SESSION_READS + 3,
   // …and the edit form's choices.
   'GET /admin/scheme-management/:schemeId?edit': SESSION_READS + 4,
@@ -107,9 +109,11 @@ const EXPECTED = {
   // and the earlier releases' copies — three statements, however many participants.
   'GET /admin/scheme-management/:schemeId?release=:uid': SESSION_READS + 7,
   'GET /admin/scheme-management/:schemeId?confirm=release-all': SESSION_READS + 6,
-  // The page of questionnaire lines with every version's question count and schemes (one statement).
+  // The page of questionnaire lines with every version's question count and scheme count (one statement).
   'GET /admin/questionnaire-management': SESSION_READS + 1,
   'GET /admin/questionnaire-management?status=published&q=:title': SESSION_READS + 1,
+  // The archive confirmation adds the version with its uses (the open schemes counted), sections, questions.
+  'GET /admin/questionnaire-management?archive=:qid': SESSION_READS + 4,
   // The questionnaire with its uses and versions, its sections, its questions.
   'GET /admin/questionnaire-management/:qid': SESSION_READS + 3,
   'GET /admin/questionnaire-management/:qid?preview=colleague': SESSION_READS + 3,
@@ -366,6 +370,8 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
   'GET /admin/scheme-management': () => get('/admin/scheme-management', cookies.admin),
   'GET /admin/scheme-management?phase=open&q=:name': () =>
     get(`/admin/scheme-management?phase=open&q=${encodeURIComponent(ids.schemeName)}`, cookies.admin),
+  'GET /admin/scheme-management?questionnaire=:qid': () =>
+    get(`/admin/scheme-management?questionnaire=${ids.questionnaire}`, cookies.admin),
   'GET /admin/scheme-management/:schemeId': () =>
     get(`/admin/scheme-management/${ids.scheme}`, cookies.admin),
   'GET /admin/scheme-management/:schemeId?edit': () =>
@@ -377,6 +383,8 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
   'GET /admin/questionnaire-management': () => get('/admin/questionnaire-management', cookies.admin),
   'GET /admin/questionnaire-management?status=published&q=:title': () =>
     get('/admin/questionnaire-management?status=published&q=Leadership', cookies.admin),
+  'GET /admin/questionnaire-management?archive=:qid': () =>
+    get(`/admin/questionnaire-management?archive=${ids.questionnaire}`, cookies.admin),
   'GET /admin/questionnaire-management/:qid': () =>
     get(`/admin/questionnaire-management/${ids.questionnaire}`, cookies.admin),
   'GET /admin/questionnaire-management/:qid?preview=colleague': () =>

@@ -9,6 +9,12 @@ import { sendDueReminders } from '#app/modules/scheme/reminders.server'
 import { loadReport } from '#app/modules/report/report.server'
 import { releaseParticipant } from '#app/modules/report/release.server'
 import { storeReleasedFigures } from '#app/modules/report/released-figures.server'
+import { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
+import { loadQuestionnairePage } from '#app/modules/questionnaire/builder-page.server'
+import { parseQnListQuery } from '#app/modules/questionnaire/schemas'
+import { loadSchemeList } from '#app/modules/scheme/scheme-list.server'
+import { loadSchemePage } from '#app/modules/scheme/scheme-page.server'
+import { parseSchemeListQuery } from '#app/modules/scheme/schemas'
 import { useTestDatabase } from '#tests/support/database'
 import { planOf, recordStatements, scansOf, type Scan, type Statement } from '#tests/support/query-plans'
 import { runNode, TSX } from '#tests/support/run-node'
@@ -183,6 +189,64 @@ describeOnPostgres('on a generated installation', () => {
       expect(statements).toHaveLength(1)
       const reads = scansOf(await planOf(statements[0]!)).filter((scan) => BIG_TABLES.includes(scan.table))
       expect(reads).toEqual([])
+    })
+  })
+
+  describe('the scheme and questionnaire pages (issue 17)', () => {
+    let scheme = { id: '', questionnaireId: '', companyId: '' }
+    beforeAll(async () => {
+      // The scale employee's open scheme, as the bench measures it.
+      const [row] = await queryRows<typeof scheme>(
+        db(),
+        sql`SELECT s.id, s.questionnaire_id AS "questionnaireId", s.company_id AS "companyId"
+          FROM schemes s JOIN scheme_members m ON m.scheme_id = s.id JOIN users u ON u.id = m.employee_id
+          WHERE u.email = 'scale-employee@panorama.test' AND s.status = 'open'
+          ORDER BY s.closes_at DESC, s.id LIMIT 1`,
+      )
+      scheme = row!
+    })
+
+    test('the scheme page: three statements, reading employees only by id or by its company', async () => {
+      for (const search of ['', 'find=scale']) {
+        const { result, statements } = await recordStatements(() =>
+          loadSchemePage(scheme.id, new URLSearchParams(search)),
+        )
+        expect(result!.candidates!.enrollable).toBeGreaterThan(0)
+        expect(statements).toHaveLength(3)
+        expect(await wholeTableReads(statements)).toEqual([])
+        // Not the installation's employees in name order (users (role, display_name)) to find the company's.
+        for (const statement of statements)
+          for (const scan of scansOf(await planOf(statement)).filter((s) => s.table === 'users'))
+            expect(scan.index, scan.condition).toMatch(/^(users_pkey|users_company_id_index)$/)
+      }
+    })
+
+    test('the scheme list, filtered to a questionnaire or not: big tables only by the page’s scheme ids', async () => {
+      for (const search of [{}, { questionnaire: scheme.questionnaireId }] as Array<Record<string, string>>) {
+        const { query, problems } = parseSchemeListQuery(new URLSearchParams(search))
+        const { result, statements } = await recordStatements(() => loadSchemeList(query, problems))
+        expect(result.page.rows.length).toBeGreaterThan(0)
+        expect(statements).toHaveLength(2)
+        for (const statement of statements)
+          for (const scan of scansOf(await planOf(statement)).filter((s) => BIG_TABLES.includes(s.table))) {
+            expect(scan.type).toMatch(/^Index (Only )?Scan$/)
+            expect(scan.condition).toBe('(scheme_id = page.id)')
+          }
+      }
+    })
+
+    test('the questionnaire list (with an archive confirmation) and the builder read no big table', async () => {
+      const runs: Array<() => Promise<unknown>> = [
+        () => loadQuestionnaireList(parseQnListQuery(new URLSearchParams())),
+        () =>
+          loadQuestionnaireList(parseQnListQuery(new URLSearchParams({ archive: scheme.questionnaireId }))),
+        () => loadQuestionnairePage(scheme.questionnaireId, new URLSearchParams()),
+      ]
+      for (const run of runs) {
+        const { statements } = await recordStatements(run)
+        for (const statement of statements)
+          expect(scansOf(await planOf(statement)).filter((s) => BIG_TABLES.includes(s.table))).toEqual([])
+      }
     })
   })
 

@@ -16,6 +16,7 @@ import {
   INTRO_MAX,
   KIND_LABELS,
   LABEL_MAX,
+  QN_MESSAGES,
   QUESTION_TEXT_MAX,
   SCALE_MAX_HIGHEST,
   SCALE_MIN_LOWEST,
@@ -24,7 +25,7 @@ import {
 } from '../schemas'
 import type { BuilderData } from '../builder-page.server'
 import { QuestionnairePreview } from './preview'
-import { SchemeLinks, StatusBadge } from './questionnaire-list'
+import { SchemeUseLink, StatusBadge } from './questionnaire-list'
 
 /**
  * The builder page. Every change is its own small form posting an intent (it works without
@@ -78,7 +79,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
   const draft = qn.status === 'draft'
   const newest = qn.versions[0]
   const isNewest = newest?.id === qn.id
-  const used = qn.schemes.length > 0
+  const used = qn.use.total > 0
   const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
 
   if (preview) return <QuestionnairePreview data={data} />
@@ -117,10 +118,9 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
 
       <Card id="use-title" title="Status and use" className="gap-3">
         {used ? (
-          <div className="flex flex-wrap items-center gap-2 text-slate-800">
-            <span>In use by</span>
-            <SchemeLinks schemes={qn.schemes} />
-          </div>
+          <p>
+            <SchemeUseLink versionId={qn.id} use={qn.use} />
+          </p>
         ) : (
           <p className="text-slate-700">No scheme uses this version.</p>
         )}
@@ -215,12 +215,7 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
           cancelHref={here}
           backLabel="Back to the questionnaire"
           lastResult={replyFor(actionData, 'archive')}
-          blockedBy={(() => {
-            const open = qn.schemes.filter((s) => s.phase === 'open')
-            return open.length
-              ? `The open scheme${open.length === 1 ? '' : 's'} ${open.map((s) => `“${s.name}”`).join(', ')} ${open.length === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${open.length === 1 ? 'that scheme closes' : 'they close'}.`
-              : undefined
-          })()}
+          blockedBy={qn.use.open ? QN_MESSAGES.archiveBlocked(qn.use.openNames, qn.use.open) : undefined}
         >
           <p className="text-slate-800">
             No new scheme can use an archived questionnaire. Schemes that already use it keep it.

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { PageData } from '#app/lib/page-data'
 import { Form, Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
@@ -13,13 +14,21 @@ import { ConfirmPanel } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
 import { ConformField, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '#db/enums'
-import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
-import type { SchemePhase } from '#app/modules/scheme/state'
+import { schemesUsingHref } from '#app/modules/scheme/schemas'
 import type { loadQuestionnaireList } from '#app/modules/questionnaire/questionnaire-list.server'
+import type { SchemeUse } from '#app/modules/questionnaire/questionnaire.server'
 import { Card } from '#app/components/card'
 import { stateBadge } from '#app/components/state-badge'
 import { labelledChoices } from '#app/components/choices'
-import { QN_SORT_LABELS, QN_SORTS, QnCreateSchema, STATUS_LABELS, TITLE_MAX, type QnSort } from '../schemas'
+import {
+  QN_MESSAGES,
+  QN_SORT_LABELS,
+  QN_SORTS,
+  QnCreateSchema,
+  STATUS_LABELS,
+  TITLE_MAX,
+  type QnSort,
+} from '../schemas'
 
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
 
@@ -36,20 +45,30 @@ export const StatusBadge = ({ status }: { status: QuestionnaireStatus }) => (
   <QuestionnaireStatusBadge state={status} />
 )
 
-/** The schemes that use a version, each a link with its phase. */
-export function SchemeLinks({
-  schemes,
+/**
+ * How many schemes use a version (and how many of them are open), as a link to the scheme list
+ * filtered to that version: however many schemes there are, this is one line.
+ */
+export function SchemeUseLink({
+  versionId,
+  use,
+  which,
 }: {
-  schemes: Array<{ id: string; name: string; phase: SchemePhase }>
+  versionId: string
+  use: SchemeUse
+  /** Read after the link's words where several versions are listed ("version 2 of …"). */
+  which?: ReactNode
 }) {
-  return schemes.map((s) => (
-    <span key={s.id} className="inline-flex items-center gap-1">
-      <Link className="link" to={`/admin/scheme-management/${s.id}`}>
-        {s.name}
+  if (!use.total) return <span className="text-slate-600">Not used by a scheme</span>
+  return (
+    <span className="text-slate-800">
+      <Link className="link" to={schemesUsingHref(versionId)}>
+        Used by {use.total} {use.total === 1 ? 'scheme' : 'schemes'}
+        {which}
       </Link>
-      <PhaseBadge phase={s.phase} />
+      {use.open ? ` (${use.open} open now)` : null}
     </span>
-  ))
+  )
 }
 
 export function QuestionnaireFilters({
@@ -120,7 +139,6 @@ export function ArchiveConfirm({
   cancelHref: string
   lastResult: FormResult
 }) {
-  const open = archiving.openSchemes
   return (
     <ConfirmPanel
       id="archive-questionnaire"
@@ -134,8 +152,8 @@ export function ArchiveConfirm({
       blockedBy={
         archiving.status === 'archived'
           ? 'This questionnaire is already archived.'
-          : open.length
-            ? `The open scheme${open.length === 1 ? '' : 's'} ${open.map((n) => `“${n}”`).join(', ')} ${open.length === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${open.length === 1 ? 'that scheme closes' : 'they close'}.`
+          : archiving.openCount
+            ? QN_MESSAGES.archiveBlocked(archiving.openSchemes, archiving.openCount)
             : undefined
       }
     >
@@ -173,7 +191,7 @@ type Version = {
   status: QuestionnaireStatus
   title: string
   questionCount: number
-  schemes: Array<{ id: string; name: string; phase: 'draft' | 'upcoming' | 'open' | 'closed' }>
+  use: SchemeUse
 }
 
 /** Read after a version's button word: which version of which questionnaire it acts on. */
@@ -207,14 +225,13 @@ export function QuestionnaireTable({
                 <span className="text-sm text-slate-700">
                   {v.questionCount} {v.questionCount === 1 ? 'question' : 'questions'}
                 </span>
-                {v.schemes.length ? (
-                  <span className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
-                    <strong className="font-semibold">In use by</strong>
-                    <SchemeLinks schemes={v.schemes} />
-                  </span>
-                ) : (
-                  <span className="text-sm text-slate-600">Not used by a scheme</span>
-                )}
+                <span className="text-sm">
+                  <SchemeUseLink
+                    versionId={v.id}
+                    use={v.use}
+                    which={<WhichVersion version={v.version} name={family.name} />}
+                  />
+                </span>
                 <span className="flex-1" />
                 <Form method="post" className="inline">
                   <input type="hidden" name="intent" value="duplicate" />

@@ -30,23 +30,29 @@ export function Progress({ done, total, label }: { done: number; total: number; 
   )
 }
 
+const isFiltered = (query: Data['query']) =>
+  Boolean(query.q || query.company || query.phase || query.questionnaire)
+
 export function SchemeFilters({
   path,
   query,
   companies,
+  questionnaires,
 }: {
   path: string
   query: Data['query']
   companies: Array<{ id: string; name: string }>
+  /** The questionnaire versions schemes can use (the questionnaire pages link here with one). */
+  questionnaires: Array<{ id: string; name: string }>
 }) {
-  const filtered = Boolean(query.q || query.company || query.phase)
+  const filtered = isFiltered(query)
   return (
     // Keyed by the query so "Clear" (a link) also clears the boxes.
     <FilterBar
       label="Search schemes"
       idPrefix="schemes"
       query={query}
-      resetKey={[query.q, query.company, query.phase, query.sort]}
+      resetKey={[query.q, query.company, query.phase, query.questionnaire, query.sort]}
       clear={{
         href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
         label: 'Clear',
@@ -60,6 +66,13 @@ export function SchemeFilters({
         options={choicesOf(companies)}
         className="flex min-w-40 flex-col gap-1"
       />
+      <FilterSelect
+        name="questionnaire"
+        label="Questionnaire"
+        anyLabel="All questionnaires"
+        options={choicesOf(questionnaires)}
+        className="flex min-w-40 flex-col gap-1"
+      />
       <FilterSelect name="phase" label="Status" options={labelledChoices(SCHEME_PHASES, PHASE_LABELS)} />
       <SortSelect sorts={SCHEME_SORTS} labels={SCHEME_SORT_LABELS} />
     </FilterBar>
@@ -68,12 +81,17 @@ export function SchemeFilters({
 
 /** The schemes page's list: filters, the table, page links. */
 export function SchemeList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
-  const { query, page, options } = data
+  const { query, page, options, filterQuestionnaires } = data
   const ready = options.companies.length > 0 && options.questionnaires.length > 0
-  const filtered = Boolean(query.q || query.company || query.phase)
+  const filtered = isFiltered(query)
   return (
     <ListSection title="All schemes">
-      <SchemeFilters path={path} query={query} companies={options.companies} />
+      <SchemeFilters
+        path={path}
+        query={query}
+        companies={options.companies}
+        questionnaires={filterQuestionnaires}
+      />
       <SchemeTable
         rows={page.rows}
         empty={

@@ -626,7 +626,7 @@ function Enrolment({
         find={find}
         lastResult={resultFor(actionData, 'enrol')}
         noneLeft={
-          scheme.enrolled + scheme.enrollable === 0 ? (
+          scheme.enrolled + candidates.enrollable === 0 ? (
             // A company with nobody to enrol yet: say so, and where employees are added.
             <>
               {scheme.companyName} has no employees yet — add them in{' '}
@@ -641,11 +641,11 @@ function Enrolment({
         }
       />
 
-      {scheme.enrollable > 0 ? (
+      {candidates.enrollable > 0 ? (
         confirmAll ? (
           <ConfirmPanel
             id="enrol-all"
-            title={`Enrol all ${plural(scheme.enrollable, 'employee', 'employees')} of ${scheme.companyName}?`}
+            title={`Enrol all ${plural(candidates.enrollable, 'employee', 'employees')} of ${scheme.companyName}?`}
             intent="enrol-all"
             fields={{}}
             confirmLabel="Yes, enrol them all"
@@ -663,7 +663,7 @@ function Enrolment({
         ) : (
           <div>
             <Link className="btn btn-secondary" to={href({ confirm: 'enrol-all', edit: null, remove: null })}>
-              Enrol the whole company ({scheme.enrollable})…
+              Enrol the whole company ({candidates.enrollable})…
             </Link>
           </div>
         )
