@@ -27,6 +27,14 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`)
   return i >= 0 ? args[i + 1] : fallback
 }
+if (kase === 'summarise') {
+  // node scripts/profile-page.mjs summarise <dir>: the areas and functions of a profile already taken.
+  const dir = args[1]
+  const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
+  const { areas, top } = summarise(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')))
+  console.log(JSON.stringify({ areas, top: top.slice(0, 40) }, null, 2))
+  process.exit(0)
+}
 if (!['user', 'assignment', 'autosave'].includes(kase)) fail('Case: user, assignment or autosave.')
 const duration = Number(option('duration', 20))
 const connections = Number(option('connections', 8))
@@ -173,14 +181,17 @@ function areaOf({ url, functionName }) {
   if (functionName === '(idle)') return 'idle'
   if (functionName === '(garbage collector)') return 'gc'
   if (functionName === '(program)') return 'program (native, outside JS)'
-  if (url.includes('@electric-sql/pglite')) return 'pglite'
+  if (url.includes('@electric-sql/pglite') || url.startsWith('wasm://')) return 'pglite'
+  // PGlite's file system: an fstat on every seek of its data files (issue 17 §2).
+  if (!url && /^(fstat|read|write|open|close|fsync|fdatasync|lstat|stat)$/.test(functionName))
+    return 'pglite (fs calls)'
   if (url.includes('drizzle-orm')) return 'drizzle'
   if (/node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(url)) return 'node-postgres'
   if (url.includes('react-router') || url.includes('@react-router')) return 'react-router'
-  if (url.includes('react-dom') || url.includes('/react/')) return 'react'
+  if (url.includes('react-dom') || url.includes('/react/') || url.includes('scheduler')) return 'react'
   if (url.includes('compression') || url.includes('zlib')) return 'compression'
-  if (url.includes('express') || url.includes('node_modules')) return 'other packages'
+  if (url.includes('node_modules')) return 'other packages'
+  if (/\/server\/(index\.js|assets\/)/.test(url)) return 'app (server build)'
   if (url.startsWith('node:') || !url) return 'node internals'
-  if (url.includes('/build/server/')) return 'app (server build)'
   return 'other'
 }
