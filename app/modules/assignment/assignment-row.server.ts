@@ -4,16 +4,7 @@ import type { SchemeTimes } from '#app/modules/scheme/state'
 import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
 import { getDb, type Tx } from '#db/client'
-import {
-  assignments,
-  brands,
-  companies,
-  questionnaires,
-  questions,
-  responses,
-  schemes,
-  users,
-} from '#db/schema/index'
+import { assignments, brands, companies, questionnaires, responses, schemes, users } from '#db/schema/index'
 import { BRAND_LOOK_COLUMNS } from '#app/modules/brand/look.server'
 import type { SessionUser } from '#app/modules/auth/session.server'
 import { fillName, type AnswerQuestion, type QuestionKind } from './answer-schemas'
@@ -97,24 +88,63 @@ export function toAnswerQuestion(
   }
 }
 
-/** The question columns the answering page and saving read, in the shape of `QuestionRow`. */
-export const questionColumns = {
-  id: questions.id,
-  position: questions.position,
-  section: questions.section,
-  kind: questions.kind,
-  text: questions.text,
-  raterText: questions.raterText,
-  required: questions.required,
-  options: questions.options,
+/** A question with this response's stored answer beside it (every answer field null when none). */
+export type QuestionWithAnswer = QuestionRow & {
+  answerId: string | null
+  numericValue: number | null
+  textValue: string | null
+  choices: string[] | null
+  notApplicable: boolean | null
+}
+
+/**
+ * The questionnaire's questions in order as one JSON column of the assignment's own row, in the
+ * shape of `QuestionRow` (and with `answers`, this response's answer beside each): the answering
+ * page and the save need them with the assignment, and a statement of their own would cost as much
+ * as the rest of the page (issue 17 §2, ADR 036). Questionnaires are small (≤ 200 questions).
+ */
+function questionsJson(withAnswers: boolean) {
+  const answerFields = withAnswers
+    ? sql`, 'answerId', a.id, 'numericValue', a.numeric_value, 'textValue', a.text_value,
+        'choices', a.choices, 'notApplicable', a.not_applicable`
+    : sql``
+  const answerJoin = withAnswers
+    ? sql`LEFT JOIN answers a ON a.question_id = q.id AND a.response_id = ${responses.id}`
+    : sql``
+  return sql`(
+    SELECT coalesce(json_agg(json_build_object(
+        'id', q.id, 'position', q.position, 'section', q.section, 'kind', q.kind, 'text', q.text,
+        'raterText', q.rater_text, 'required', q.required, 'options', q.options${answerFields}
+      ) ORDER BY q.position), '[]'::json)
+    FROM questions q ${answerJoin}
+    WHERE q.questionnaire_id = ${assignments.questionnaireId})`
 }
 
 /**
  * The assignment row, with what every answering page needs beside it (questionnaire, scheme, subject,
  * response, brand), in one query. Null when it is not the viewer's, or revoked for its respondent
- (the route answers 404: not found and not yours alike).
+ * (the route answers 404: not found and not yours alike).
  */
-export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb()) {
+export function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb()) {
+  return selectAssignment(id, viewer, {}, tx)
+}
+
+/** {@link findAssignment} with the questions in order and this response's answer beside each (the answering page). */
+export function findAssignmentWithAnswers(id: string, viewer: Viewer) {
+  return selectAssignment(id, viewer, { questions: questionsJson(true) as SQL<QuestionWithAnswer[]> })
+}
+
+/** {@link findAssignment} with the questions in order (saving: the wording and rules of each). */
+export function findAssignmentWithQuestions(id: string, viewer: Viewer) {
+  return selectAssignment(id, viewer, { questions: questionsJson(false) as SQL<QuestionRow[]> })
+}
+
+async function selectAssignment<T extends SelectedFields>(
+  id: string,
+  viewer: Viewer,
+  extra: T,
+  tx: Tx = getDb(),
+) {
   const conditions: SQL[] = [eq(assignments.id, id)]
   if (viewer.role !== 'admin') conditions.push(eq(assignments.respondentId, viewer.id))
   const [row] = await selectAssignmentsWithBrand(
@@ -139,6 +169,7 @@ export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb(
       responseId: responses.id,
       lastSection: responses.lastSection,
       reopenReason: responses.reopenReason,
+      ...extra,
     },
     tx,
   )
@@ -146,7 +177,8 @@ export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb(
     .where(and(...conditions))
     .limit(1)
   // A revoked invitation is gone for its respondent; admins still see it.
-  if (!row || (viewer.role !== 'admin' && row.status === 'revoked')) return null
+  const status = (row as { status?: AssignmentStatus } | undefined)?.status
+  if (!row || (viewer.role !== 'admin' && status === 'revoked')) return null
   return row
 }
 
