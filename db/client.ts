@@ -115,6 +115,71 @@ function countingLogger(): Logger | undefined {
   }
 }
 
+// ---- statement timings (QUERY_COUNT=1 and QUERY_TIMINGS=<file>: the profiling of issue 17 §2) ----
+
+/** Wall time per statement text, from the driver's call to its answer (queueing in PGlite included). */
+export type StatementTiming = { sql: string; count: number; totalMs: number }
+const TIMINGS_KEY = Symbol.for('panorama.queryTimings')
+type GlobalWithTimings = typeof globalThis & { [TIMINGS_KEY]?: Map<string, StatementTiming> }
+
+/** The timings gathered so far (empty unless QUERY_TIMINGS is set with QUERY_COUNT=1). */
+export function statementTimings(): StatementTiming[] {
+  return [...((globalThis as GlobalWithTimings)[TIMINGS_KEY]?.values() ?? [])]
+}
+
+function timingsEnabled() {
+  return process.env.QUERY_COUNT === '1' && Boolean(process.env.QUERY_TIMINGS)
+}
+
+function timings(): Map<string, StatementTiming> {
+  const holder = globalThis as GlobalWithTimings
+  if (!holder[TIMINGS_KEY]) {
+    const map = new Map<string, StatementTiming>()
+    holder[TIMINGS_KEY] = map
+    // Written when the process ends (SIGTERM lets server.mjs close): one JSON file, slowest first.
+    process.once('exit', () => {
+      const rows = [...map.values()].sort((a, b) => b.totalMs - a.totalMs)
+      fs.writeFileSync(process.env.QUERY_TIMINGS!, JSON.stringify(rows, null, 2))
+    })
+  }
+  return holder[TIMINGS_KEY]
+}
+
+/**
+ * The driver object Drizzle is given, with its `query` timed (and, for PGlite's transactions and
+ * the pool's checked-out clients, theirs too). Methods are bound to the real object: PGlite keeps
+ * private fields a proxy could not reach.
+ */
+function timed<T extends object>(target: T): T {
+  const map = timings()
+  return new Proxy(target, {
+    get(object, key) {
+      const value = Reflect.get(object, key, object) as unknown
+      if (typeof value !== 'function') return value
+      if (key === 'query')
+        return async (query: unknown, ...rest: unknown[]) => {
+          const text = typeof query === 'string' ? query : String((query as { text?: string })?.text)
+          const started = performance.now()
+          try {
+            return await (value as (...args: unknown[]) => Promise<unknown>).call(object, query, ...rest)
+          } finally {
+            const entry = map.get(text) ?? { sql: text, count: 0, totalMs: 0 }
+            entry.count++
+            entry.totalMs += performance.now() - started
+            map.set(text, entry)
+          }
+        }
+      if (key === 'transaction')
+        return (fn: (tx: object) => unknown, ...rest: unknown[]) =>
+          (value as (...args: unknown[]) => unknown).call(object, (tx: object) => fn(timed(tx)), ...rest)
+      if (key === 'connect')
+        return async (...args: unknown[]) =>
+          timed(await (value as (...a: unknown[]) => Promise<object>).call(object, ...args))
+      return (value as (...args: unknown[]) => unknown).bind(object)
+    },
+  })
+}
+
 /** Runs fn with its statements (and those of everything it starts) also counted into `tally`. */
 export function countQueriesIn<T>(tally: QueryTally, fn: () => T): T {
   return queryCounter().scope.run(tally, fn)
@@ -140,7 +205,8 @@ function openPostgres(url: string, applicationName = 'panorama', statementTimeou
   pool.on('error', (error) => {
     if (!reportDatabaseFailure(error)) log.error('postgres pool error', { error: error.message })
   })
-  const db = drizzlePg(pool, { schema, casing: 'snake_case', logger: countingLogger() }) as unknown as Db
+  const client = timingsEnabled() ? timed(pool) : pool
+  const db = drizzlePg(client, { schema, casing: 'snake_case', logger: countingLogger() }) as unknown as Db
   return { db, kind: 'postgres', pool, close: () => pool.end() }
 }
 
@@ -160,7 +226,7 @@ async function openPglite(dir = './.data/pglite', snapshot?: Blob): Promise<Hand
       ...(snapshot && !dataDir ? { loadDataDir: snapshot } : {}),
     })
     await pglite.waitReady
-    const db = drizzlePglite(pglite, {
+    const db = drizzlePglite(timingsEnabled() ? timed(pglite) : pglite, {
       schema,
       casing: 'snake_case',
       logger: countingLogger(),

@@ -5,19 +5,53 @@
  */
 import { daysLeftLabel } from './words'
 
+/** The formats the portal uses; each is built once per zone (a formatter costs far more than a format). */
+const FORMATS = {
+  /** "30 June 2026" */
+  date: ['en-GB', { dateStyle: 'long' }],
+  /** "23:59" */
+  time: ['en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }],
+  /** "BST" */
+  zone: ['en-GB', { timeZoneName: 'short' }],
+  /** "2026-06-30": the calendar day in the zone. */
+  day: ['en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }],
+  /** The wall clock to the second, as parts (the zone's offset at an instant). */
+  wall: [
+    'en-US',
+    {
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    },
+  ],
+  /** The wall clock to the minute, as parts (a datetime-local input's value). */
+  local: [
+    'en-US',
+    {
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    },
+  ],
+} as const satisfies Record<string, readonly [string, Intl.DateTimeFormatOptions]>
+
+// Keyed by format and zone name. Only zones the runtime accepted are kept (a refused name throws
+// before it is stored), so the map is bounded by the runtime's zone list.
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
-function formatter(kind: 'date' | 'time' | 'zone', timeZone: string): Intl.DateTimeFormat {
+function formatter(kind: keyof typeof FORMATS, timeZone: string): Intl.DateTimeFormat {
   const key = `${kind}|${timeZone}`
   let f = formatters.get(key)
   if (!f) {
-    const options: Intl.DateTimeFormatOptions =
-      kind === 'date'
-        ? { dateStyle: 'long', timeZone }
-        : kind === 'time'
-          ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }
-          : { timeZoneName: 'short', timeZone }
-    f = new Intl.DateTimeFormat('en-GB', options)
+    const [locale, options] = FORMATS[kind]
+    f = new Intl.DateTimeFormat(locale, { ...options, timeZone })
     formatters.set(key, f)
   }
   return f
@@ -74,15 +108,7 @@ export function daysLeft(deadline: Date, timeZone = 'UTC', now = new Date()): nu
   if (deadline.getTime() <= now.getTime()) return null
   const zone = safeTimeZone(timeZone)
   const day = (at: Date) => {
-    const [y, m, d] = new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    })
-      .format(at)
-      .split('-')
-      .map(Number) as [number, number, number]
+    const [y, m, d] = formatter('day', zone).format(at).split('-').map(Number) as [number, number, number]
     return Date.UTC(y, m - 1, d)
   }
   return Math.round((day(deadline) - day(now)) / DAY_MS)
@@ -99,15 +125,7 @@ export function timeLeft(deadline: Date, timeZone = 'UTC', now = new Date()): st
  */
 export function endOfDay(day: Date, timeZone: string): Date {
   const zone = safeTimeZone(timeZone)
-  const [y, m, d] = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  })
-    .format(day)
-    .split('-')
-    .map(Number) as [number, number, number]
+  const [y, m, d] = formatter('day', zone).format(day).split('-').map(Number) as [number, number, number]
   // 23:59 as if UTC, then corrected by the zone's offset at that moment (twice, for a DST change that day).
   let guess = Date.UTC(y, m - 1, d, 23, 59)
   for (let i = 0; i < 2; i++) guess = Date.UTC(y, m - 1, d, 23, 59) - offsetMs(new Date(guess), zone)
@@ -116,16 +134,7 @@ export function endOfDay(day: Date, timeZone: string): Date {
 
 /** How far the zone's wall clock is ahead of UTC at `at`, in ms. */
 function offsetMs(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(at)
+  const parts = formatter('wall', timeZone).formatToParts(at)
   const n = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'))
   return wall - Math.floor(at.getTime() / 1000) * 1000
@@ -143,6 +152,7 @@ export function canonicalTimeZone(value: string): string | null {
   const name = value.trim()
   if (!/^(?:UTC|[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+)$/.test(name)) return null
   try {
+    // Not formatter(): a typed name in any case would be kept there under each spelling.
     new Intl.DateTimeFormat('en-GB', { timeZone: name })
   } catch {
     return null
@@ -208,15 +218,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** "YYYY-MM-DDTHH:mm": the wall-clock time in `timeZone` at `value` (a datetime-local input's value). */
 export function instantToZonedTime(value: Date | string, timeZone: string): string {
   const zone = safeTimeZone(timeZone)
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(toDate(value))
+  const parts = formatter('local', zone).formatToParts(toDate(value))
   const n = (type: string) => parts.find((p) => p.type === type)?.value ?? '00'
   return `${n('year')}-${n('month')}-${n('day')}T${n('hour')}:${n('minute')}`
 }

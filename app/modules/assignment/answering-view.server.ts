@@ -1,17 +1,13 @@
 import type { AssignmentStatus, Relationship } from '#db/enums'
 import { deadlineOf, schemePhase } from '#app/modules/scheme/state'
-import { and, asc, eq, sql } from 'drizzle-orm'
-import { getDb } from '#db/client'
-import { answers, questions } from '#db/schema/index'
 import { dateLabel, timeLeft, type DateLabel } from '#app/lib/dates'
 import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
 import { formValuesOf, isAnswered, type AnswerQuestion, type AnswerValue } from './answer-schemas'
 import { ANSWER_MESSAGES } from './answer-messages'
 import {
-  findAssignment,
+  findAssignmentWithAnswers,
   parseId,
-  questionColumns,
   schemeOf,
   roundEndOf,
   subjectLabel,
@@ -23,7 +19,8 @@ import { groupSections, progressOf, type ProgressTotals, type SectionSummary } f
 /**
  * The answering page (/assignment/:id): one section of the stepped form with the saved answers
  * filled in, or every answer read-only when the form is not there (submitted, an admin looking,
- * the scheme closed or not open yet). Two queries whatever the questionnaire's size.
+ * the scheme closed or not open yet). One query whatever the questionnaire's size: the assignment
+ * with its questions and their answers (findAssignmentWithAnswers).
  */
 
 export type ViewQuestion = AnswerQuestion & {
@@ -83,28 +80,10 @@ export async function getAnsweringView(
   options: { section?: string | null; showMissing?: boolean; confirmSubmit?: boolean } = {},
 ): Promise<AnsweringView | null> {
   const id = parseId(rawId)
-  const row = id ? await findAssignment(id, viewer) : null
+  const row = id ? await findAssignmentWithAnswers(id, viewer) : null
   if (!row) return null
   const subjectName = subjectLabel(row)
-  const questionRows = await getDb()
-    .select({
-      ...questionColumns,
-      numericValue: answers.numericValue,
-      textValue: answers.textValue,
-      choices: answers.choices,
-      notApplicable: answers.notApplicable,
-      answerId: answers.id,
-    })
-    .from(questions)
-    .leftJoin(
-      answers,
-      row.responseId
-        ? and(eq(answers.questionId, questions.id), eq(answers.responseId, row.responseId))
-        : sql`false`,
-    )
-    .where(eq(questions.questionnaireId, row.questionnaireId))
-    .orderBy(asc(questions.position))
-
+  const questionRows = row.questions
   const sections = groupSections(questionRows)
   const sectionOf = new Map<string, number>()
   const numberOf = new Map<string, number>()

@@ -3,17 +3,8 @@ import type { DateLabel } from '#app/lib/dates'
 import type { SchemeTimes } from '#app/modules/scheme/state'
 import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
-import { getDb, type Tx } from '#db/client'
-import {
-  assignments,
-  brands,
-  companies,
-  questionnaires,
-  questions,
-  responses,
-  schemes,
-  users,
-} from '#db/schema/index'
+import { getDb, type Db, type Tx } from '#db/client'
+import { assignments, brands, companies, questionnaires, responses, schemes, users } from '#db/schema/index'
 import { BRAND_LOOK_COLUMNS } from '#app/modules/brand/look.server'
 import type { SessionUser } from '#app/modules/auth/session.server'
 import { fillName, type AnswerQuestion, type QuestionKind } from './answer-schemas'
@@ -97,57 +88,133 @@ export function toAnswerQuestion(
   }
 }
 
-/** The question columns the answering page and saving read, in the shape of `QuestionRow`. */
-export const questionColumns = {
-  id: questions.id,
-  position: questions.position,
-  section: questions.section,
-  kind: questions.kind,
-  text: questions.text,
-  raterText: questions.raterText,
-  required: questions.required,
-  options: questions.options,
+/** A question with this response's stored answer beside it (every answer field null when none). */
+export type QuestionWithAnswer = QuestionRow & {
+  answerId: string | null
+  numericValue: number | null
+  textValue: string | null
+  choices: string[] | null
+  notApplicable: boolean | null
+}
+
+/**
+ * The questionnaire's questions in order as one JSON column of the assignment's own row, in the
+ * shape of `QuestionRow` (and with `answers`, this response's answer beside each): the answering
+ * page and the save need them with the assignment, and a statement of their own would cost as much
+ * as the rest of the page (issue 17 §2, ADR 036). Questionnaires are small (≤ 200 questions).
+ */
+function questionsJson(withAnswers: boolean) {
+  const answerFields = withAnswers
+    ? sql`, 'answerId', a.id, 'numericValue', a.numeric_value, 'textValue', a.text_value,
+        'choices', a.choices, 'notApplicable', a.not_applicable`
+    : sql``
+  const answerJoin = withAnswers
+    ? sql`LEFT JOIN answers a ON a.question_id = q.id AND a.response_id = ${responses.id}`
+    : sql``
+  return sql`(
+    SELECT coalesce(json_agg(json_build_object(
+        'id', q.id, 'position', q.position, 'section', q.section, 'kind', q.kind, 'text', q.text,
+        'raterText', q.rater_text, 'required', q.required, 'options', q.options${answerFields}
+      ) ORDER BY q.position), '[]'::json)
+    FROM questions q ${answerJoin}
+    WHERE q.questionnaire_id = ${assignments.questionnaireId})`
+}
+
+/** The assignment row's columns: the assignment, its questionnaire, scheme, subject and response. */
+const ASSIGNMENT_FIELDS = {
+  id: assignments.id,
+  status: assignments.status,
+  relationship: assignments.relationship,
+  subjectId: assignments.subjectId,
+  schemeId: assignments.schemeId,
+  questionnaireId: assignments.questionnaireId,
+  dueAt: assignments.dueAt,
+  submittedAt: assignments.submittedAt,
+  roundEndedAt: assignments.closedAt,
+  questionnaireTitle: questionnaires.title,
+  schemeName: schemes.name,
+  schemeStatus: schemes.status,
+  opensAt: schemes.opensAt,
+  closesAt: schemes.closesAt,
+  timeZone: schemes.timeZone,
+  subjectName: users.displayName,
+  subjectEmail: users.email,
+  responseId: responses.id,
+  lastSection: responses.lastSection,
+  reopenReason: responses.reopenReason,
+}
+
+/** A revoked invitation is gone for its respondent; admins still see it. */
+function visibleTo<R extends { status: AssignmentStatus }>(row: R | undefined, viewer: Viewer): R | null {
+  if (!row || (viewer.role !== 'admin' && row.status === 'revoked')) return null
+  return row
 }
 
 /**
  * The assignment row, with what every answering page needs beside it (questionnaire, scheme, subject,
- * response, brand), in one query. Null when it is not the viewer's, or revoked for its respondent
- (the route answers 404: not found and not yours alike).
+ * response, brand, the questions), in one query; null when it is not the viewer's, or revoked for
+ * its respondent (the route answers 404: not found and not yours alike). Built once per database
+ * handle and kind of viewer (the respondent, or an admin who may look at anyone's): every request
+ * of those pages runs one, and building the select again was a measurable part of their CPU
+ * (ADR 036). Named on Postgres.
  */
-export async function findAssignment(id: string, viewer: Viewer, tx: Tx = getDb()) {
-  const conditions: SQL[] = [eq(assignments.id, id)]
-  if (viewer.role !== 'admin') conditions.push(eq(assignments.respondentId, viewer.id))
-  const [row] = await selectAssignmentsWithBrand(
-    {
-      id: assignments.id,
-      status: assignments.status,
-      relationship: assignments.relationship,
-      subjectId: assignments.subjectId,
-      schemeId: assignments.schemeId,
-      questionnaireId: assignments.questionnaireId,
-      dueAt: assignments.dueAt,
-      submittedAt: assignments.submittedAt,
-      roundEndedAt: assignments.closedAt,
-      questionnaireTitle: questionnaires.title,
-      schemeName: schemes.name,
-      schemeStatus: schemes.status,
-      opensAt: schemes.opensAt,
-      closesAt: schemes.closesAt,
-      timeZone: schemes.timeZone,
-      subjectName: users.displayName,
-      subjectEmail: users.email,
-      responseId: responses.id,
-      lastSection: responses.lastSection,
-      reopenReason: responses.reopenReason,
-    },
-    tx,
-  )
+function prepareAssignmentRead<T extends SelectedFields>(db: Db, extra: T, admin: boolean, name: string) {
+  const byId = eq(assignments.id, sql.placeholder('id'))
+  return selectAssignmentsWithBrand({ ...ASSIGNMENT_FIELDS, ...extra }, db)
     .innerJoin(questionnaires, eq(questionnaires.id, assignments.questionnaireId))
-    .where(and(...conditions))
+    .where(admin ? byId : and(byId, eq(assignments.respondentId, sql.placeholder('viewer'))))
     .limit(1)
-  // A revoked invitation is gone for its respondent; admins still see it.
-  if (!row || (viewer.role !== 'admin' && row.status === 'revoked')) return null
-  return row
+    .prepare(`${name}_${admin ? 'any' : 'own'}`)
+}
+
+const prepareWithAnswers = (db: Db, admin: boolean) =>
+  prepareAssignmentRead(
+    db,
+    { questions: questionsJson(true) as SQL<QuestionWithAnswer[]> },
+    admin,
+    'assignment_with_answers',
+  )
+
+const prepareWithQuestions = (db: Db, admin: boolean) =>
+  prepareAssignmentRead(
+    db,
+    { questions: questionsJson(false) as SQL<QuestionRow[]> },
+    admin,
+    'assignment_with_questions',
+  )
+
+const preparedReads = new WeakMap<Db, Map<string, unknown>>()
+
+function preparedRead<T>(db: Db, key: string, build: () => T): T {
+  let reads = preparedReads.get(db)
+  if (!reads) {
+    reads = new Map()
+    preparedReads.set(db, reads)
+  }
+  let read = reads.get(key) as T | undefined
+  if (!read) {
+    read = build()
+    reads.set(key, read)
+  }
+  return read
+}
+
+/** The assignment with its questions in order and this response's answer beside each (the answering page). */
+export async function findAssignmentWithAnswers(id: string, viewer: Viewer) {
+  const db = getDb()
+  const admin = viewer.role === 'admin'
+  const read = preparedRead(db, `answers:${admin}`, () => prepareWithAnswers(db, admin))
+  const [row] = await read.execute({ id, viewer: viewer.id })
+  return visibleTo(row, viewer)
+}
+
+/** The assignment with its questions in order (saving: the wording and rules of each). */
+export async function findAssignmentWithQuestions(id: string, viewer: Viewer) {
+  const db = getDb()
+  const admin = viewer.role === 'admin'
+  const read = preparedRead(db, `questions:${admin}`, () => prepareWithQuestions(db, admin))
+  const [row] = await read.execute({ id, viewer: viewer.id })
+  return visibleTo(row, viewer)
 }
 
 /**

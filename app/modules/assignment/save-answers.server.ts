@@ -1,9 +1,9 @@
 import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
 import { schemePhase } from '#app/modules/scheme/state'
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Tx } from '#db/client'
-import { answers, assignments, questions, responses, schemes } from '#db/schema/index'
+import { answers, assignments, responses, schemes } from '#db/schema/index'
 import { misshapenFields, misshapenFormMessage } from '#app/lib/form-data.server'
 import { voidInviteCodes } from '#app/modules/action-code/action-code.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -20,9 +20,8 @@ import { IntentSchema, parseSectionAnswers, sectionSchema } from './answer-parse
 import { ANSWER_MESSAGES } from './answer-messages'
 import {
   assignmentReopened,
-  findAssignment,
+  findAssignmentWithQuestions,
   parseId,
-  questionColumns,
   schemeOf,
   roundEndOf,
   subjectLabel,
@@ -40,14 +39,7 @@ import { groupSections, progressOf, type ProgressTotals, type Section, type Sect
 export type MissingSection = { number: number; title: string; count: number }
 
 export type SaveRefusal =
-  | 'not-found'
-  | 'unreadable'
-  | 'invalid'
-  | 'missing'
-  | 'admin'
-  | 'closed'
-  | 'not-open'
-  | 'submitted'
+  'not-found' | 'unreadable' | 'invalid' | 'missing' | 'admin' | 'closed' | 'not-open' | 'submitted'
 
 export type SaveOutcome =
   | {
@@ -100,7 +92,7 @@ export async function saveAnswers(
   formData: FormData,
 ): Promise<SaveOutcome> {
   const id = parseId(rawId)
-  const row = id ? await findAssignment(id, viewer) : null
+  const row = id ? await findAssignmentWithQuestions(id, viewer) : null
   if (!id || !row) return NOT_FOUND
   // Admins may open anyone's answers, never write them: answering on someone's behalf would forge feedback.
   if (viewer.role === 'admin') return { kind: 'refused', reason: 'admin', message: ANSWER_MESSAGES.admin }
@@ -109,7 +101,7 @@ export async function saveAnswers(
   const { intent } = head
   const early = refuseUnlessAnswerable(row, intent, id)
   if (early) return early
-  const post = await readSection(row, intent, head.section, formData)
+  const post = readSection(row, intent, head.section, formData)
   if ('kind' in post) return post
 
   return getDb().transaction(async (tx): Promise<SaveOutcome> => {
@@ -117,7 +109,9 @@ export async function saveAnswers(
     if (!locked) return NOT_FOUND
     const refusal = refuseUnlessAnswerable(locked, intent, id)
     if (refusal) return refusal
-    const { responseId, savedAt } = await upsertSectionAnswers(tx, id, post)
+    const { responseId, savedAt, before } = await upsertSectionAnswers(tx, id, post, {
+      readBefore: intent === 'autosave',
+    })
     if (intent === 'submit') return submit(tx, { id, viewer, locked, post, responseId })
     await markStarted(tx, { id, respondentId: viewer.id, locked })
     if (intent === 'review') {
@@ -125,7 +119,7 @@ export async function saveAnswers(
       const missing = missingRequired(post, answeredIds(await readStoredAnswers(tx, responseId)))
       if (missing) return missing
     }
-    return savedOutcome(tx, { id, intent, locked, post, responseId, savedAt })
+    return savedOutcome({ id, intent, locked, post, savedAt, before })
   })
 }
 
@@ -192,7 +186,7 @@ function refuseUnlessAnswerable(
   return null
 }
 
-type AssignmentRow = NonNullable<Awaited<ReturnType<typeof findAssignment>>>
+type AssignmentRow = NonNullable<Awaited<ReturnType<typeof findAssignmentWithQuestions>>>
 
 type QuestionSection = Section<AnswerQuestion & { section: string }>
 
@@ -214,21 +208,18 @@ function targetSection(intent: AnswerIntent, section: number, count: number) {
 }
 
 /**
- * Reads the questionnaire's questions in the wording this respondent reads (one query), checks the
- * posted section number against them and parses that section's answers. Any answer breaking its
- * question's rules refuses the whole post, with the messages and the posted values to show again.
+ * Puts the questionnaire's questions (read with the assignment) in the wording this respondent
+ * reads, checks the posted section number against them and parses that section's answers. Any
+ * answer breaking its question's rules refuses the whole post, with the messages and the posted
+ * values to show again.
  */
-async function readSection(
-  row: Pick<AssignmentRow, 'questionnaireId' | 'relationship' | 'subjectName' | 'subjectEmail'>,
+function readSection(
+  row: Pick<AssignmentRow, 'questions' | 'relationship' | 'subjectName' | 'subjectEmail'>,
   intent: AnswerIntent,
   rawSection: unknown,
   formData: FormData,
-): Promise<PostedSection | Refused> {
-  const questionRows = await getDb()
-    .select(questionColumns)
-    .from(questions)
-    .where(eq(questions.questionnaireId, row.questionnaireId))
-    .orderBy(asc(questions.position))
+): PostedSection | Refused {
+  const questionRows = row.questions
   const subjectName = subjectLabel(row)
   const sections = groupSections(
     questionRows.map((q) => ({ ...toAnswerQuestion(q, row.relationship, subjectName), section: q.section })),
@@ -296,43 +287,42 @@ async function lockAssignment(tx: Tx, id: string, respondentId: string) {
 
 type LockedAssignment = NonNullable<Awaited<ReturnType<typeof lockAssignment>>>
 
-/**
- * The assignment's response, created on its first save. Read after the lock (a statement of its
- * own), so a response created by the post we waited for is seen.
- */
-async function findOrCreateResponse(tx: Tx, assignmentId: string, lastSection: number): Promise<string> {
-  let [response] = await tx
-    .select({ id: responses.id })
-    .from(responses)
-    .where(eq(responses.assignmentId, assignmentId))
-    .limit(1)
-  if (!response) {
-    ;[response] = await tx
-      .insert(responses)
-      .values({ assignmentId, lastSection })
-      .onConflictDoNothing()
-      .returning({ id: responses.id })
-    response ??= (
-      await tx
-        .select({ id: responses.id })
-        .from(responses)
-        .where(eq(responses.assignmentId, assignmentId))
-        .limit(1)
-    )[0]
-  }
-  return response!.id
-}
+/** An answer as stored, as the response's upsert reads them back. */
+type StoredAnswer = AnswerValue & { questionId: string }
 
 /**
- * Writes the posted section's answers: given answers are inserted or replaced, emptied ones deleted,
- * and the response remembers the section to come back to.
+ * Writes the posted section's answers: the response is created on the first save or else touched,
+ * remembering the section to come back to (one upsert, after the lock, so a response created by the
+ * post we waited for is found); given answers are inserted or replaced, emptied ones deleted. With
+ * `readBefore` the upsert also reads back every answer stored before this post (the autosave's
+ * counts; nothing else writes them while the assignment is locked).
  */
 async function upsertSectionAnswers(
   tx: Tx,
   assignmentId: string,
   post: PostedSection,
-): Promise<{ responseId: string; savedAt: Date }> {
-  const responseId = await findOrCreateResponse(tx, assignmentId, post.target - 1)
+  { readBefore = false }: { readBefore?: boolean } = {},
+): Promise<{ responseId: string; savedAt: Date; before: StoredAnswer[] | null }> {
+  // (The RETURNING subquery names the row as responses.id: Drizzle writes a RETURNING column
+  // unqualified, which inside the subquery would mean the answer's own id.)
+  const [response] = await tx
+    .insert(responses)
+    .values({ assignmentId, lastSection: post.target - 1 })
+    .onConflictDoUpdate({
+      target: responses.assignmentId,
+      set: { lastSection: post.target - 1, updatedAt: sql`now()` },
+    })
+    .returning({
+      id: responses.id,
+      updatedAt: responses.updatedAt,
+      before: readBefore
+        ? sql<StoredAnswer[]>`(SELECT coalesce(json_agg(json_build_object('questionId', x.question_id,
+            'numericValue', x.numeric_value, 'textValue', x.text_value, 'choices', x.choices,
+            'notApplicable', x.not_applicable)), '[]'::json)
+            FROM answers x WHERE x.response_id = responses.id)`
+        : sql<null>`NULL`,
+    })
+  const responseId = response!.id
   const given = [...post.answers].filter((entry): entry is [string, AnswerValue] => entry[1] !== null)
   const cleared = [...post.answers].filter(([, value]) => value === null).map(([questionId]) => questionId)
   if (given.length) {
@@ -355,12 +345,7 @@ async function upsertSectionAnswers(
       .delete(answers)
       .where(and(eq(answers.responseId, responseId), inArray(answers.questionId, cleared)))
   }
-  const [saved] = await tx
-    .update(responses)
-    .set({ lastSection: post.target - 1, updatedAt: sql`now()` })
-    .where(eq(responses.id, responseId))
-    .returning({ updatedAt: responses.updatedAt })
-  return { responseId, savedAt: saved!.updatedAt }
+  return { responseId, savedAt: response!.updatedAt, before: response!.before }
 }
 
 /** A pending assignment becomes in progress at its first save, and the subject's pages hear of it. */
@@ -398,23 +383,39 @@ function answeredIds(stored: Awaited<ReturnType<typeof readStoredAnswers>>): Set
 }
 
 /**
- * What a save (not a submit) answers. An autosave leaves the page as it is: it learns the new
- * counts from here (the other steps reload it), at the cost of one more query.
+ * The questions answered once this post is saved: the posted section's as posted (its given
+ * answers were stored as they are, its emptied ones deleted), every other question's as stored
+ * before. The same set a read of the stored answers after the writes gives, without that read.
  */
-async function savedOutcome(
-  tx: Tx,
-  ctx: {
-    id: string
-    intent: Exclude<AnswerIntent, 'submit'>
-    locked: LockedAssignment
-    post: PostedSection
-    responseId: string
-    savedAt: Date
-  },
-): Promise<SaveOutcome> {
+function answeredAfter(post: PostedSection, before: StoredAnswer[]): Set<string> {
+  const answered = new Set<string>()
+  for (const a of before) if (!post.answers.has(a.questionId) && isAnswered(a)) answered.add(a.questionId)
+  for (const [questionId, value] of post.answers) {
+    const stored = value && {
+      numericValue: value.numericValue ?? null,
+      textValue: value.textValue ?? null,
+      choices: value.choices ?? null,
+      notApplicable: value.notApplicable ?? false,
+    }
+    if (isAnswered(stored)) answered.add(questionId)
+  }
+  return answered
+}
+
+/**
+ * What a save (not a submit) answers. An autosave leaves the page as it is: it learns the new
+ * counts from here (the other steps reload it), from the answers the response's upsert read back.
+ */
+function savedOutcome(ctx: {
+  id: string
+  intent: Exclude<AnswerIntent, 'submit'>
+  locked: LockedAssignment
+  post: PostedSection
+  savedAt: Date
+  before: StoredAnswer[] | null
+}): SaveOutcome {
   const { post } = ctx
-  const answeredNow =
-    ctx.intent === 'autosave' ? answeredIds(await readStoredAnswers(tx, ctx.responseId)) : null
+  const answeredNow = ctx.intent === 'autosave' && ctx.before ? answeredAfter(post, ctx.before) : null
   return {
     kind: 'saved',
     intent: ctx.intent,

@@ -5,18 +5,14 @@ import {
   schemePhase,
   schemePhaseSql,
 } from '#app/modules/scheme/state'
-import type { SchemeStatus } from '#db/enums'
+import type { AssignmentStatus, SchemeStatus } from '#db/enums'
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '#db/client'
-import { assignments, brands, companies, responses, schemeMembers, schemes, users } from '#db/schema/index'
+import { assignments, brands, companies, responses, schemeMembers, schemes } from '#db/schema/index'
 import { daysLeft, formatDate, formatDateTime } from '#app/lib/dates'
 import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
-import {
-  ASSIGNMENT_SUMMARY,
-  assignmentReopened,
-  selectAssignmentsWithBrand,
-} from '#app/modules/assignment/assignment-row.server'
+import { ASSIGNMENT_SUMMARY, selectAssignmentsWithBrand } from '#app/modules/assignment/assignment-row.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import { answersNeeded, enoughAnswers } from '#app/modules/report/threshold'
@@ -34,9 +30,9 @@ import {
  * self-assessment and its one next step, the colleagues they invited and how far each has got (never
  * what anyone answered), how many more they may invite, and the report once it exists.
  *
- * Three queries whatever the number of schemes, colleagues or requests, all bound to the signed-in
- * employee: their memberships (with brand and self-assessment), every live invitation about them, and
- * the feedback other employees asked of them (their own rater assignments: never anything about the
+ * Two queries whatever the number of schemes, colleagues or requests, all bound to the signed-in
+ * employee: their memberships (with brand, self-assessment and, per scheme, every live invitation
+ * about them as JSON), and the feedback other employees asked of them (their own rater assignments: never anything about the
  * other people asked). Nothing here takes an id from the request, so there is nothing to tamper with.
  */
 
@@ -178,6 +174,30 @@ export function nextAction(input: NextActionInput): NextAction | null {
   }
 }
 
+/** An invited colleague as the scheme query's JSON gives it. */
+type ColleagueRow = {
+  id: string
+  relationship: Exclude<Relationship, 'self'>
+  status: AssignmentStatus
+  respondentName: string | null
+  displayName: string | null
+  email: string
+  reopened: boolean
+}
+
+function toHomeColleague(r: ColleagueRow): HomeColleague {
+  const status = inviteStatusOf(r.status, r.reopened) as HomeColleague['status']
+  return {
+    id: r.id,
+    name: r.respondentName || r.displayName || r.email,
+    email: r.email,
+    relationship: r.relationship,
+    relationshipLabel: RELATIONSHIP_LABELS[r.relationship],
+    status,
+    statusLabel: INVITE_STATUS_LABELS[status],
+  }
+}
+
 export async function getEmployeeHome(employeeId: string, now: Date = new Date()): Promise<EmployeeHome> {
   const db = getDb()
   const selfAssignment = and(
@@ -187,7 +207,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
   )
   const phase = schemePhaseSql(now)
   const orderOf = (p: SQL) => sql`CASE ${p} WHEN 'open' THEN 0 WHEN 'upcoming' THEN 1 ELSE 2 END`
-  const [schemeRows, raterRows, requestRows] = await Promise.all([
+  const [schemeRows, requestRows] = await Promise.all([
     db
       .select({
         id: schemes.id,
@@ -217,6 +237,19 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
           WHERE rr.scheme_id = ${schemes.id} AND rr.subject_id = ${schemeMembers.employeeId}
           ORDER BY rr.released_at DESC, rr.id DESC
           LIMIT 1)`,
+        // The colleagues this employee invited to this scheme (withdrawn invitations are history: they
+        // no longer count, and the invite page lists them), in the order they were invited.
+        colleagues: sql<ColleagueRow[]>`(
+          SELECT coalesce(json_agg(json_build_object(
+              'id', ra.id, 'relationship', ra.relationship, 'status', ra.status,
+              'respondentName', ra.respondent_name, 'displayName', ru.display_name, 'email', ru.email,
+              'reopened', EXISTS (SELECT 1 FROM responses rr2
+                WHERE rr2.assignment_id = ra.id AND rr2.reopened_at IS NOT NULL))
+            ORDER BY coalesce(ra.invited_at, ra.created_at), ra.id), '[]'::json)
+          FROM assignments ra
+          JOIN users ru ON ru.id = ra.respondent_id
+          WHERE ra.scheme_id = ${schemes.id} AND ra.subject_id = ${schemeMembers.employeeId}
+            AND ra.relationship <> 'self' AND ra.status <> 'revoked')`,
       })
       .from(schemeMembers)
       .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
@@ -234,28 +267,6 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         asc(schemes.id),
       )
       .limit(MAX_SCHEMES),
-    db
-      .select({
-        id: assignments.id,
-        schemeId: assignments.schemeId,
-        relationship: assignments.relationship,
-        status: assignments.status,
-        respondentName: assignments.respondentName,
-        displayName: users.displayName,
-        email: users.email,
-        reopened: assignmentReopened,
-      })
-      .from(assignments)
-      .innerJoin(users, eq(users.id, assignments.respondentId))
-      // Withdrawn invitations are history: they no longer count, and the invite page lists them.
-      .where(
-        and(
-          eq(assignments.subjectId, employeeId),
-          ne(assignments.relationship, 'self'),
-          ne(assignments.status, 'revoked'),
-        ),
-      )
-      .orderBy(asc(sql`coalesce(${assignments.invitedAt}, ${assignments.createdAt})`), asc(assignments.id)),
     // Feedback asked of this employee: their own rater assignments, and nothing of anyone else's.
     selectAssignmentsWithBrand(
       { ...ASSIGNMENT_SUMMARY, questionnaireId: assignments.questionnaireId, responseId: responses.id },
@@ -279,26 +290,9 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       .limit(MAX_SCHEMES),
   ])
 
-  const bySchemeId = new Map<string, HomeColleague[]>()
-  for (const r of raterRows) {
-    if (r.relationship === 'self' || r.status === 'revoked') continue
-    const status = inviteStatusOf(r.status, r.reopened) as HomeColleague['status']
-    const list = bySchemeId.get(r.schemeId) ?? []
-    list.push({
-      id: r.id,
-      name: r.respondentName || r.displayName || r.email,
-      email: r.email,
-      relationship: r.relationship,
-      relationshipLabel: RELATIONSHIP_LABELS[r.relationship],
-      status,
-      statusLabel: INVITE_STATUS_LABELS[status],
-    })
-    bySchemeId.set(r.schemeId, list)
-  }
-
   const list: HomeScheme[] = schemeRows.map((r) => {
     const phase = phaseOf(r, now)
-    const colleagues = bySchemeId.get(r.id) ?? []
+    const colleagues = r.colleagues.map(toHomeColleague)
     const limit = colleagueLimit(r.maxColleagues)
     const live = colleagues.length
     const remaining = Math.max(0, limit - live)

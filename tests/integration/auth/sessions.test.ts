@@ -49,6 +49,21 @@ describe('signed out', () => {
     expect(signIn.status).toBe(200)
   })
 
+  test('every request reads the live rows: a change between two requests is seen by the second', async () => {
+    // The read is built once per database handle (ADR 036): the statement is kept, never its answer.
+    const { user, cookie, id } = await employeeSession()
+    expect((await send(server, '/user', { cookie })).status).toBe(200)
+    await db().update(users).set({ role: 'admin' }).where(eq(users.id, user.id))
+    const asAdmin = await send(server, '/user', { cookie })
+    expect(asAdmin.status).toBe(302)
+    expect(location(asAdmin)).not.toBe(signInFor('/user'))
+    await db().update(users).set({ role: 'employee', disabledAt: new Date() }).where(eq(users.id, user.id))
+    const disabled = await send(server, '/user', { cookie })
+    expect(disabled.status).toBe(302)
+    expect(location(disabled)).toBe(signInFor('/user'))
+    expect(await sessionRow(id)).toBeUndefined()
+  })
+
   test('a tampered secret is treated as signed out (the real session is untouched)', async () => {
     const { cookie, token, id } = await employeeSession()
     const [, secret] = token.split('.')

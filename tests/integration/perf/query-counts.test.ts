@@ -46,15 +46,19 @@ const EXPECTED = {
   // the user, the three given back on success, the trusted-device check and the new session.
   'POST /sign-in': 10,
   // Employee pages (after the session reads).
-  // Programmes, and the feedback requested from the employee.
-  'GET /user': SESSION_READS + 3,
-  // The report, ownership in its WHERE: header, questions with the self answers, the stored figures.
+  // Programmes (each with the colleagues invited to it, as JSON), and the feedback requested from
+  // the employee (ADR 036).
+  'GET /user': SESSION_READS + 2,
+  // The report, ownership in its WHERE: header, questions with the self answers, the stored figures
+  // (ADR 037).
   'GET /user/response-:rid': SESSION_READS + 1,
-  'GET /assignment/:id': SESSION_READS + 2,
-  // A fetcher's POST runs the action alone (no root loader). The assignment and questions, and in a
-  // transaction: lock, response, answers, response touch; then the answered/required counts as just
-  // saved. (No revalidation follows: the root and the page opt out of it for an autosave.)
-  'POST /assignment/:id.data (autosave)': SESSION_READS + 7,
+  // The assignment with its questions and their answers as JSON (ADR 036).
+  'GET /assignment/:id': SESSION_READS + 1,
+  // A fetcher's POST runs the action alone (no root loader). The assignment with its questions, and
+  // in a transaction: lock, the response's upsert (reading back the answers stored before, for the
+  // answered/required counts as just saved), answers. (No revalidation follows: the root and the
+  // page opt out of it for an autosave.) ADR 036.
+  'POST /assignment/:id.data (autosave)': SESSION_READS + 4,
   'GET /questionnaire/:id': SESSION_READS + 2,
   'GET /user/colleague-invite': SESSION_READS + 2,
   'GET /user/thank-you': SESSION_READS + 2,
