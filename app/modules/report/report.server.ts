@@ -107,13 +107,14 @@ async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer | unde
 }
 
 /**
- * The report for a self response, or null when there is none the viewer may read. Colleague figures come only from the
- * latest release's stored figures; a release made before they were stored (or one whose threshold
- * was lowered afterwards, so that its gate opened) has them computed and stored on its first view.
+ * The report for a self response, or null when there is none the viewer may read. Colleague
+ * figures come only from the latest release's stored figures; a release made before they were
+ * stored (or one whose threshold was lowered afterwards, so that its gate opened) has them computed
+ * and stored on its first view.
  */
 export async function loadReport(responseId: string, viewer?: ReportViewer): Promise<ReportData | null> {
-  const tx = getDb()
-  const row = await reportRow(tx, responseId, viewer)
+  const db = getDb()
+  const row = await reportRow(db, responseId, viewer)
   if (!row) return null
   const { questions: questionRows, colleague_figures: stored, ...header } = row
   const questions = header.self_submitted_at ? (questionRows ?? []) : []
@@ -125,7 +126,7 @@ export async function loadReport(responseId: string, viewer?: ReportViewer): Pro
     open && questions.length
       ? (stored ??
         (
-          await storeReleasedFigures(tx, [
+          await storeReleasedFigures(db, [
             {
               releaseId: header.release_id!,
               selfResponseId: header.response_id,
