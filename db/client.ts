@@ -65,6 +65,24 @@ export function getDb(): Db {
   return getHandle().db
 }
 
+const prepared = new WeakMap<Db, Map<string, unknown>>()
+
+/**
+ * A statement built once per database handle (tests open several) under `name`, e.g. a Drizzle
+ * `.prepare(name)` query that every request of a hot path runs: building the same select again per
+ * request was a measurable part of a page's CPU (ADR 036). Only the statement is kept, never a
+ * result. On Postgres a prepared query is also parsed and planned once per connection.
+ */
+export function preparedOnce<T>(db: Db, name: string, build: (db: Db) => T): T {
+  let byName = prepared.get(db)
+  if (!byName) {
+    byName = new Map()
+    prepared.set(db, byName)
+  }
+  if (!byName.has(name)) byName.set(name, build(db))
+  return byName.get(name) as T
+}
+
 /** Opens (once) the process's database. */
 export async function openDatabase(options: DatabaseOptions): Promise<Handle> {
   if (g[KEY]) return g[KEY]

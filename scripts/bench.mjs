@@ -714,9 +714,12 @@ export function seedEmbedded() {
   return { dir, pgliteDir }
 }
 
-export async function startServer(target) {
-  // target.port: a caller with its own port range (npm run lighthouse) picks the port itself.
-  const port = target.port ?? (await freePort())
+/**
+ * The environment a measured server runs with: the production build on `target`'s database, no
+ * worker, no mail, Sentry or Turnstile, a fresh session secret, statements counted (QUERY_COUNT).
+ * `extra` adds to it (scripts/profile-page.mjs times each statement too).
+ */
+export function serverEnv(target, port, extra = {}) {
   const env = {
     ...process.env,
     NODE_ENV: 'production',
@@ -727,6 +730,7 @@ export async function startServer(target) {
     APP_URL: `http://127.0.0.1:${port}`,
     SESSION_SECRET: crypto.randomBytes(36).toString('base64'),
     QUERY_COUNT: '1',
+    ...extra,
   }
   for (const name of [
     'SMTP_URL',
@@ -742,6 +746,13 @@ export async function startServer(target) {
     delete env.DATABASE_URL
     env.PGLITE_DIR = target.pgliteDir
   }
+  return env
+}
+
+export async function startServer(target) {
+  // target.port: a caller with its own port range (npm run lighthouse) picks the port itself.
+  const port = target.port ?? (await freePort())
+  const env = serverEnv(target, port)
   const child = spawn(
     process.execPath,
     ['--import', path.join(ROOT, 'scripts/bench-probe.mjs'), path.join(ROOT, 'server.mjs')],

@@ -13,12 +13,11 @@
 //
 // Cases: user (GET /user), assignment (GET /assignment/:id?section=1), autosave (the autosave POST).
 import { spawn } from 'node:child_process'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { discover, ensureBuild, fail, seedEmbedded, signIn } from './bench.mjs'
+import { discover, ensureBuild, fail, seedEmbedded, serverEnv, signIn } from './bench.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -48,24 +47,7 @@ if (!url) target.pgliteDir = option('pglite', null) ?? seedEmbedded().pgliteDir
 ensureBuild()
 const found = await discover(target)
 
-const env = {
-  ...process.env,
-  NODE_ENV: 'production',
-  WORKER: 'false',
-  LOG_LEVEL: 'warn',
-  HOST: '127.0.0.1',
-  PORT: String(port),
-  APP_URL: `http://127.0.0.1:${port}`,
-  SESSION_SECRET: crypto.randomBytes(36).toString('base64'),
-  QUERY_COUNT: '1',
-  QUERY_TIMINGS: path.join(out, 'statements.json'),
-}
-for (const name of ['SMTP_URL', 'SENTRY_DSN', 'TURNSTILE_SITE_KEY', 'TURNSTILE_SECRET_KEY']) delete env[name]
-if (url) env.DATABASE_URL = url
-else {
-  delete env.DATABASE_URL
-  env.PGLITE_DIR = target.pgliteDir
-}
+const env = serverEnv(target, port, { QUERY_TIMINGS: path.join(out, 'statements.json') })
 const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${out}`, 'server.mjs'], {
   cwd: ROOT,
   env,

@@ -3,7 +3,7 @@ import type { DateLabel } from '#app/lib/dates'
 import type { SchemeTimes } from '#app/modules/scheme/state'
 import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
-import { getDb, type Db, type Tx } from '#db/client'
+import { getDb, preparedOnce, type Db, type Tx } from '#db/client'
 import { assignments, brands, companies, questionnaires, responses, schemes, users } from '#db/schema/index'
 import { BRAND_LOOK_COLUMNS } from '#app/modules/brand/look.server'
 import type { SessionUser } from '#app/modules/auth/session.server'
@@ -183,27 +183,11 @@ const prepareWithQuestions = (db: Db, admin: boolean) =>
     'assignment_with_questions',
   )
 
-const preparedReads = new WeakMap<Db, Map<string, unknown>>()
-
-function preparedRead<T>(db: Db, key: string, build: () => T): T {
-  let reads = preparedReads.get(db)
-  if (!reads) {
-    reads = new Map()
-    preparedReads.set(db, reads)
-  }
-  let read = reads.get(key) as T | undefined
-  if (!read) {
-    read = build()
-    reads.set(key, read)
-  }
-  return read
-}
-
 /** The assignment with its questions in order and this response's answer beside each (the answering page). */
 export async function findAssignmentWithAnswers(id: string, viewer: Viewer) {
   const db = getDb()
   const admin = viewer.role === 'admin'
-  const read = preparedRead(db, `answers:${admin}`, () => prepareWithAnswers(db, admin))
+  const read = preparedOnce(db, `assignment_with_answers_${admin}`, (d) => prepareWithAnswers(d, admin))
   const [row] = await read.execute({ id, viewer: viewer.id })
   return visibleTo(row, viewer)
 }
@@ -212,7 +196,7 @@ export async function findAssignmentWithAnswers(id: string, viewer: Viewer) {
 export async function findAssignmentWithQuestions(id: string, viewer: Viewer) {
   const db = getDb()
   const admin = viewer.role === 'admin'
-  const read = preparedRead(db, `questions:${admin}`, () => prepareWithQuestions(db, admin))
+  const read = preparedOnce(db, `assignment_with_questions_${admin}`, (d) => prepareWithQuestions(d, admin))
   const [row] = await read.execute({ id, viewer: viewer.id })
   return visibleTo(row, viewer)
 }

@@ -1,7 +1,7 @@
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
-import { getDb, type Db, type Tx } from '#db/client'
+import { getDb, preparedOnce, type Db, type Tx } from '#db/client'
 import { sessions, users } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
 import { hashSecret } from '#app/lib/secret-hash.server'
@@ -69,13 +69,10 @@ export async function createSession(
 }
 
 /**
- * The session read, built once per database handle: every signed-in request runs it, and building
- * the same select again per request was a measurable part of a page's CPU (ADR 036). On Postgres it
- * is also a named prepared statement (parsed and planned once per connection). The checks that
- * follow it (secret, expiry, disabled user, renewal) are the same on every read.
+ * The session read, built once per database handle (preparedOnce, ADR 036): every signed-in
+ * request runs it. The checks that follow it (secret, expiry, disabled user, renewal) are the same
+ * on every read.
  */
-const sessionReads = new WeakMap<Db, ReturnType<typeof prepareSessionRead>>()
-
 function prepareSessionRead(db: Db) {
   return db
     .select({
@@ -101,14 +98,7 @@ function prepareSessionRead(db: Db) {
     .prepare('session_read')
 }
 
-function sessionRead(db: Db) {
-  let read = sessionReads.get(db)
-  if (!read) {
-    read = prepareSessionRead(db)
-    sessionReads.set(db, read)
-  }
-  return read
-}
+const sessionRead = (db: Db) => preparedOnce(db, 'session_read', prepareSessionRead)
 
 /**
  * Checks a token against the live session row. With `renew`, a session past half its life is
