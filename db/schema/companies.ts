@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { files } from './files'
 
 /** A consultancy's look for one or more client companies; contact links override the config defaults. */
@@ -34,10 +34,16 @@ export const companies = pgTable(
     brandId: uuid()
       .notNull()
       .references(() => brands.id, { onDelete: 'restrict' }),
+    /**
+     * Rater fatigue cap (issue 18 §4): how many open feedback requests one person may hold across
+     * every scheme at once before this company's schemes may ask them for more.
+     */
+    feedbackRequestCap: integer().notNull().default(5),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('companies_feedback_request_cap_range', sql`${t.feedbackRequestCap} BETWEEN 1 AND 50`),
     index().on(t.name, t.id),
     index().on(t.createdAt, t.id),
     index().on(t.brandId),

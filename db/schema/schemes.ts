@@ -169,6 +169,12 @@ export const responses = pgTable(
      * until they submit again (then cleared: it is about that round only).
      */
     reopenReason: text(),
+    /**
+     * The respondent asked for their submitted answers to be reopened (issue 18 §5), and their
+     * words; cleared when an admin reopens or declines it.
+     */
+    reopenRequestedAt: timestamp({ withTimezone: true }),
+    reopenRequestNote: text(),
   },
   (t) => [
     uniqueIndex('responses_assignment_unique').on(t.assignmentId),
@@ -178,6 +184,10 @@ export const responses = pgTable(
     index('responses_reopened_index')
       .on(t.startedAt, t.id)
       .where(sql`${t.submittedAt} IS NULL AND ${t.reopenedAt} IS NOT NULL`),
+    // Requests waiting for an admin: few rows.
+    index('responses_reopen_requested_index')
+      .on(t.reopenRequestedAt, t.id)
+      .where(sql`${t.reopenRequestedAt} IS NOT NULL`),
   ],
 )
 

@@ -2,6 +2,7 @@ import { ACTION_CODE_KINDS, ROLES } from '../enums'
 import { sql } from 'drizzle-orm'
 import {
   check,
+  foreignKey,
   index,
   integer,
   pgEnum,
@@ -31,6 +32,14 @@ export const users = pgTable(
     passwordHash: text(),
     role: roleEnum().notNull(),
     companyId: uuid().references(() => companies.id, { onDelete: 'restrict' }),
+    /**
+     * The employee's manager: another employee of the same company (issue 18; the rules live in
+     * app/modules/employee/org.server.ts: same company, no cycle). Null for colleagues and admins.
+     */
+    managerId: uuid(),
+    /** Department or team, as the client names it (free text, filterable). */
+    department: text(),
+    jobTitle: text(),
     disabledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -42,6 +51,14 @@ export const users = pgTable(
     index('users_display_name_trgm').using('gin', t.displayName.op('gin_trgm_ops')),
     index('users_email_trgm').using('gin', t.email.op('gin_trgm_ops')),
     index().on(t.companyId),
+    // A manager's reports (nominations suggest the manager; "Nominations waiting for you").
+    index().on(t.managerId),
+    // The employee list's department filter within a company.
+    index().on(t.companyId, t.department),
+    foreignKey({ columns: [t.managerId], foreignColumns: [t.id], name: 'users_manager_id_fk' }).onDelete(
+      'set null',
+    ),
+    check('users_manager_not_self', sql`${t.managerId} <> ${t.id}`),
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
   ],
 )
