@@ -4,7 +4,7 @@
  * the server ever started; refuses to touch a PGlite folder a running server holds.
  */
 import type { Role } from './enums'
-import { and, eq, inArray, isNull } from 'drizzle-orm'
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { closeDatabase, DatabaseLockedError, getDb, openDatabase, runMigrations } from './client'
 import { getEnv } from '../app/config/env.server'
 import { endOfDay, formatDateTime } from '../app/lib/dates'
@@ -375,6 +375,28 @@ export async function seed() {
   )
   if (newcomer.created) made.push(`employee: ${newcomer.user.email} (not started)`)
   await enrolEmployee(scheme, newcomer.user.id)
+
+  // A small reporting line (issue 18 §1): Erin leads Acme's operations team.
+  const team: [typeof employee, string, string][] = [
+    [employee, 'Operations lead', 'Operations'],
+    [second, 'Operations analyst', 'Operations'],
+    [third, 'Project coordinator', 'Operations'],
+    [newcomer, 'Operations analyst', 'Operations'],
+  ]
+  for (const [member, jobTitle, department] of team) {
+    const managerId = member === employee ? null : employee.user.id
+    const changed = await db
+      .update(users)
+      .set({ jobTitle, department, managerId })
+      .where(
+        and(
+          eq(users.id, member.user.id),
+          sql`(${users.jobTitle}, ${users.department}, ${users.managerId}) IS DISTINCT FROM (${jobTitle}, ${department}, ${managerId}::uuid)`,
+        ),
+      )
+      .returning({ id: users.id })
+    if (changed.length) made.push(`reporting line: ${member.user.email} (${jobTitle})`)
+  }
 
   return { made, inviteLink, answeringLink, password: PASSWORD }
 }

@@ -58,14 +58,19 @@ export function DataTable<Row>({
   )
 }
 
-/** A row's first cell: the item's name, a link to its page when `href` is given. */
+/**
+ * A row's first cell: the item's name, a link to its page when `href` is given, and an optional
+ * line of detail under it (outside the link, so the link's name stays the item's name).
+ */
 export function RowHeader({
   className = 'font-medium text-slate-900',
   href,
+  detail,
   children,
 }: {
   className?: string
   href?: string
+  detail?: ReactNode
   children: ReactNode
 }) {
   return (
@@ -77,6 +82,7 @@ export function RowHeader({
       ) : (
         children
       )}
+      {detail ? <span className="block text-sm font-normal text-slate-700">{detail}</span> : null}
     </th>
   )
 }

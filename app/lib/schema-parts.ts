@@ -17,6 +17,25 @@ export const EMAIL_MAX = 254
 export const requiredText = (required: string, tooLong: string, max: number, rule = singleLine()) =>
   z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong), rule)
 
+/**
+ * An optional text field: trimmed, at most `max` long, one line; empty (Conform sends nothing for an
+ * empty field) reads as null, which clears it.
+ */
+export const optionalText = (tooLong: string, max: number, rule = singleLine()) =>
+  z.pipe(
+    z.optional(z.string().check(z.trim(), z.maxLength(max, tooLong), rule)),
+    z.transform((v: string | undefined) => v || null),
+  )
+
+/** An optional e-mail address, lower-cased; empty reads as null. */
+export const optionalEmail = (messages: { invalid: string; tooLong: string }) =>
+  z.pipe(
+    z.optional(
+      z.pipe(z.string().check(z.trim(), z.maxLength(EMAIL_MAX, messages.tooLong)), z.email(messages.invalid)),
+    ),
+    z.transform((v: string | undefined) => v?.toLowerCase() ?? null),
+  )
+
 /** A required e-mail address, lower-cased: one account per address whatever its case (users.email is stored lower-case). */
 export const emailField = (messages: { required: string; invalid: string; tooLong: string }) =>
   z.pipe(

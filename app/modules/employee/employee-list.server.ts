@@ -10,11 +10,21 @@ export async function loadEmployeeList(query: EmployeeListQuery) {
   const [page, options] = await Promise.all([listEmployees(query), listOptions(query)])
   return {
     mode: 'list' as const,
-    query: { q: query.q, company: query.company, scheme: query.scheme, state: query.state, sort: query.sort },
+    query: {
+      q: query.q,
+      company: query.company,
+      scheme: query.scheme,
+      state: query.state,
+      sort: query.sort,
+      manager: query.manager,
+      department: query.company ? query.department : '',
+    },
     page,
     companies: options.companies,
     schemes: options.schemes,
     schemesNeedCompany: options.schemesNeedCompany,
+    departments: options.departments,
+    manager: options.manager,
     notices: listNotices(page),
   }
 }

@@ -16,6 +16,7 @@ import { schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
 import { EMPLOYEE_MESSAGES, type EmployeeInput, type EmployeeListQuery, type EmployeeState } from './schemas'
 import { isUuid } from '#app/lib/ids'
 import { minutes } from '#app/lib/words'
+import { directReportCount, lockReportingLines, resolveManager } from './org.server'
 
 /**
  * Employees (DESIGN.md §7): every query and rule of the list, the detail page and single changes.
@@ -44,6 +45,9 @@ export type EmployeeListRow = {
   email: string
   companyId: string | null
   companyName: string | null
+  department: string | null
+  jobTitle: string | null
+  managerName: string | null
   state: EmployeeState
   createdAt: string
 }
@@ -63,6 +67,10 @@ export async function listEmployees(query: EmployeeListQuery): Promise<Page<Empl
         email: users.email,
         companyId: users.companyId,
         companyName: companies.name,
+        department: users.department,
+        jobTitle: users.jobTitle,
+        managerName: sql<string | null>`(SELECT coalesce(nullif(m.display_name, ''), m.email) FROM users m
+          WHERE m.id = ${users.managerId})`,
         state: employeeStateSql,
         createdAt: timestampKey(users.createdAt),
       })
@@ -71,6 +79,9 @@ export async function listEmployees(query: EmployeeListQuery): Promise<Page<Empl
       .where(
         and(
           eq(users.role, 'employee'),
+          query.manager ? eq(users.managerId, query.manager) : undefined,
+          // A department is a company's: the filter applies with a company chosen (the index's order).
+          query.company && query.department ? eq(users.department, query.department) : undefined,
           pattern ? or(ilike(users.displayName, pattern), ilike(users.email, pattern)) : undefined,
           query.company ? eq(users.companyId, query.company) : undefined,
           query.scheme
@@ -101,6 +112,8 @@ const COMPANY_OPTION_LIMIT = 1000
  * then the filter lists the chosen company's schemes, and asks for a company first otherwise.
  */
 export const SCHEME_OPTION_LIMIT = 100
+/** Departments the filter offers for the chosen company. */
+export const DEPARTMENT_OPTION_LIMIT = 300
 
 const companyOptionsSql = sql`(SELECT json_agg(json_build_object('id', c.id, 'name', c.name) ORDER BY lower(c.name), c.id)
   FROM (SELECT id, name FROM companies ORDER BY lower(name), id LIMIT ${COMPANY_OPTION_LIMIT}) c)`
@@ -118,14 +131,35 @@ export async function companyOptions(): Promise<CompanyOption[]> {
  * The list's choices, in one query: every company (the add form and the filter), and the schemes
  * of the chosen company — or every scheme while there are few. The chosen scheme is always there.
  */
-export async function listOptions(filter: { company: string; scheme: string }): Promise<{
+export async function listOptions(filter: { company: string; scheme: string; manager?: string }): Promise<{
   companies: CompanyOption[]
   schemes: SchemeOption[]
   schemesNeedCompany: boolean
+  departments: string[]
+  manager: { id: string; name: string } | null
 }> {
-  const [row] = await queryRows<{ companies: CompanyOption[] | null; schemes: SchemeOption[] | null }>(
+  const [row] = await queryRows<{
+    companies: CompanyOption[] | null
+    schemes: SchemeOption[] | null
+    departments: string[] | null
+    manager: { id: string; name: string } | null
+  }>(
     getDb(),
     sql`SELECT ${companyOptionsSql} AS companies,
+      ${
+        filter.company
+          ? sql`(SELECT json_agg(d.department ORDER BY lower(d.department), d.department) FROM (
+              SELECT DISTINCT department FROM users
+              WHERE company_id = ${filter.company}::uuid AND role = 'employee' AND department IS NOT NULL
+              LIMIT ${DEPARTMENT_OPTION_LIMIT}) d)`
+          : sql`NULL::json`
+      } AS departments,
+      ${
+        filter.manager
+          ? sql`(SELECT json_build_object('id', m.id, 'name', coalesce(nullif(m.display_name, ''), m.email))
+              FROM users m WHERE m.id = ${filter.manager}::uuid AND m.role = 'employee')`
+          : sql`NULL::json`
+      } AS manager,
       (SELECT json_agg(json_build_object(
            'id', s.id, 'name', s.name, 'companyId', s.company_id, 'companyName', s.company_name, 'phase', s.phase)
            ORDER BY lower(s.company_name), lower(s.name), s.id)
@@ -140,16 +174,19 @@ export async function listOptions(filter: { company: string; scheme: string }): 
          ) s) AS schemes`,
   )
   const schemes = row?.schemes ?? []
+  const org = { departments: row?.departments ?? [], manager: row?.manager ?? null }
   if (!filter.company && schemes.length > SCHEME_OPTION_LIMIT)
     return {
       companies: row?.companies ?? [],
       schemes: schemes.filter((s) => s.id === filter.scheme),
       schemesNeedCompany: true,
+      ...org,
     }
   return {
     companies: row?.companies ?? [],
     schemes: schemes.slice(0, SCHEME_OPTION_LIMIT),
     schemesNeedCompany: false,
+    ...org,
   }
 }
 
@@ -166,7 +203,16 @@ export type EmployeeDetail = {
   state: EmployeeState
   createdAt: string
   emailVerified: boolean
+  department: string | null
+  jobTitle: string | null
+  manager: { id: string; name: string; email: string } | null
+  /** Direct reports, by name (the first REPORTS_SHOWN; reportCount says how many there are). */
+  reports: { id: string; name: string; jobTitle: string | null }[]
+  reportCount: number
 }
+
+/** Direct reports named on an employee's page; the list's manager filter shows them all. */
+export const REPORTS_SHOWN = 20
 
 /** Who an employee is, as the detail page and the locked row for a change both read it. */
 const EMPLOYEE_COLUMNS = {
@@ -175,6 +221,9 @@ const EMPLOYEE_COLUMNS = {
   email: users.email,
   phone: users.phone,
   companyId: users.companyId,
+  department: users.department,
+  jobTitle: users.jobTitle,
+  managerId: users.managerId,
 }
 
 /** An employee; null for anything else (unknown, malformed, an admin, a colleague). */
@@ -187,12 +236,25 @@ export async function getEmployee(uid: unknown): Promise<EmployeeDetail | null> 
       state: employeeStateSql,
       createdAt: timestampKey(users.createdAt),
       emailVerified: sql<boolean>`${users.emailVerifiedAt} IS NOT NULL`,
+      manager: sql<EmployeeDetail['manager']>`(
+        SELECT json_build_object('id', m.id, 'name', coalesce(nullif(m.display_name, ''), m.email), 'email', m.email)
+        FROM users m WHERE m.id = ${users.managerId})`,
+      reports: sql<EmployeeDetail['reports']>`(
+        SELECT coalesce(json_agg(json_build_object('id', r.id, 'name', r.name, 'jobTitle', r.job_title)
+          ORDER BY lower(r.name), r.id), '[]'::json)
+        FROM (SELECT x.id, coalesce(nullif(x.display_name, ''), x.email) AS name, x.job_title FROM users x
+          WHERE x.manager_id = ${users.id} AND x.role = 'employee'
+          ORDER BY lower(coalesce(nullif(x.display_name, ''), x.email)), x.id LIMIT ${REPORTS_SHOWN}) r)`,
+      reportCount: sql<number>`(SELECT count(*) FROM users x
+        WHERE x.manager_id = ${users.id} AND x.role = 'employee')::int`.mapWith(Number),
     })
     .from(users)
     .leftJoin(companies, eq(companies.id, users.companyId))
     .where(and(eq(users.id, uid), eq(users.role, 'employee')))
     .limit(1)
-  return row ?? null
+  if (!row) return null
+  const { managerId: _managerId, ...detail } = row
+  return detail
 }
 
 export type EmployeeProgramme = {
@@ -337,6 +399,7 @@ export async function createEmployee(
 ): Promise<Outcome<{ id: string; promoted: boolean }>> {
   try {
     return await getDb().transaction(async (tx): Promise<Outcome<{ id: string; promoted: boolean }>> => {
+      await lockReportingLines(tx)
       const company = await companyName(tx, input.companyId)
       if (company === null) return refuseField('companyId', EMPLOYEE_MESSAGES.companyGone)
       const [existing] = await tx
@@ -349,6 +412,14 @@ export async function createEmployee(
           return refuseField('email', EMPLOYEE_MESSAGES.alreadyEmployee(company))
         return unavailable()
       }
+      const manager = await resolveManager(tx, {
+        employeeId: existing?.id ?? null,
+        companyId: input.companyId,
+        companyName: company,
+        managerEmail: input.managerEmail,
+      })
+      if (!manager.ok) return manager
+      const org = { department: input.department, jobTitle: input.jobTitle, managerId: manager.value?.id ?? null }
       let id: string
       if (existing) {
         await tx
@@ -358,6 +429,7 @@ export async function createEmployee(
             companyId: input.companyId,
             displayName: input.name,
             phone: input.phone,
+            ...org,
             updatedAt: sql`now()`,
           })
           .where(eq(users.id, existing.id))
@@ -372,6 +444,7 @@ export async function createEmployee(
             phone: input.phone,
             role: 'employee',
             companyId: input.companyId,
+            ...org,
           })
           .returning({ id: users.id })
         id = row!.id
@@ -386,6 +459,8 @@ export async function createEmployee(
           companyId: input.companyId,
           companyName: company,
           phone: input.phone,
+          // The reporting line, where one was given.
+          ...Object.fromEntries(Object.entries(org).filter(([, value]) => value !== null)),
           ...(existing ? { promotedFrom: 'colleague' } : {}),
         },
       })
@@ -406,6 +481,9 @@ type Locked = {
   email: string
   phone: string | null
   companyId: string | null
+  department: string | null
+  jobTitle: string | null
+  managerId: string | null
   disabledAt: Date | null
   hasPassword: boolean
 }
@@ -443,6 +521,7 @@ export async function updateEmployee(
 ): Promise<Outcome<{ changed: string[] }>> {
   try {
     return await getDb().transaction(async (tx): Promise<Outcome<{ changed: string[] }>> => {
+      await lockReportingLines(tx)
       const current = await lockEmployee(tx, id)
       if (!current) return refuseNotFound()
       const changes: Record<string, { from: unknown; to: unknown }> = {}
@@ -457,9 +536,28 @@ export async function updateEmployee(
         if (taken) return unavailable()
         changes.email = { from: current.email, to: input.email }
       }
+      const company = await companyName(tx, input.companyId)
+      if (company === null) return refuseField('companyId', EMPLOYEE_MESSAGES.companyGone)
+      const manager = await resolveManager(tx, {
+        employeeId: id,
+        companyId: input.companyId,
+        companyName: company,
+        managerEmail: input.managerEmail,
+      })
+      if (!manager.ok) return manager
+      const managerId = manager.value?.id ?? null
+      if (current.department !== input.department)
+        changes.department = { from: current.department, to: input.department }
+      if (current.jobTitle !== input.jobTitle) changes.jobTitle = { from: current.jobTitle, to: input.jobTitle }
+      if (current.managerId !== managerId) changes.managerId = { from: current.managerId, to: managerId }
       if (current.companyId !== input.companyId) {
-        const company = await companyName(tx, input.companyId)
-        if (company === null) return refuseField('companyId', EMPLOYEE_MESSAGES.companyGone)
+        // Their reports stay in the old company: a manager in another company is not allowed.
+        const reports = await directReportCount(tx, id)
+        if (reports)
+          return refuseField(
+            'companyId',
+            EMPLOYEE_MESSAGES.managesOthers(reports, (current.companyId && (await companyName(tx, current.companyId))) || 'their company'),
+          )
         const running = await runningSchemesElsewhere(tx, id, input.companyId)
         if (running.length)
           return refuseField(
@@ -477,6 +575,9 @@ export async function updateEmployee(
           phone: input.phone,
           email: input.email,
           companyId: input.companyId,
+          department: input.department,
+          jobTitle: input.jobTitle,
+          managerId,
           // An address an admin typed is not confirmed: the activation or a verification link confirms it.
           ...(changes.email ? { emailVerifiedAt: null } : {}),
           updatedAt: sql`now()`,

@@ -3,6 +3,8 @@ import {
   ACCOUNT_STATE_LABELS,
   EMAIL_MAX,
   emailField,
+  optionalEmail,
+  optionalText,
   requiredText,
   type AccountState,
 } from '#app/lib/schema-parts'
@@ -17,6 +19,8 @@ import { DISPLAY_NAME_MAX, phoneSchema } from '#app/modules/user/profile-schemas
 
 export const EMPLOYEE_NAME_MAX = DISPLAY_NAME_MAX
 export { EMAIL_MAX }
+/** Department and job title: as long as a client's names for them reasonably get. */
+export const ORG_TEXT_MAX = 100
 
 export const EMPLOYEE_MESSAGES = {
   nameRequired: 'Enter the employee’s name.',
@@ -33,6 +37,19 @@ export const EMPLOYEE_MESSAGES = {
   emailUnavailable: 'This e-mail address belongs to another account, so it cannot be used here.',
   alreadyEmployee: (company: string) => `This person is already an employee of ${company}.`,
   gone: 'This employee no longer exists.',
+  departmentTooLong: `The department must be ${ORG_TEXT_MAX} characters or fewer.`,
+  jobTitleTooLong: `The job title must be ${ORG_TEXT_MAX} characters or fewer.`,
+  managerInvalid: 'Enter the manager’s e-mail address like name@example.com, or leave it empty.',
+  managerTooLong: `The manager’s e-mail address must be ${EMAIL_MAX} characters or fewer.`,
+  managerSelf: 'An employee cannot be their own manager. Enter someone else’s address, or leave it empty.',
+  managerUnknown: (company: string) =>
+    `No employee of ${company} has this address. A manager must be an employee of the same company.`,
+  managerCycle: (manager: string) =>
+    `${manager} already reports to this employee, directly or through others: they cannot also be their manager.`,
+  managesOthers: (count: number, company: string) =>
+    `This employee manages ${count === 1 ? 'an employee' : `${count} employees`} of ${company}. Give ${
+      count === 1 ? 'them' : 'those employees'
+    } another manager before moving this employee to another company.`,
   stale: 'This employee could not be identified. Reload the page and try again.',
 } as const
 
@@ -54,6 +71,14 @@ const email = emailField({
 
 // The profile page's rule: kept as written, runs of spaces collapsed; a blank field clears it.
 const phone = phoneSchema
+const department = optionalText(EMPLOYEE_MESSAGES.departmentTooLong, ORG_TEXT_MAX)
+const jobTitle = optionalText(EMPLOYEE_MESSAGES.jobTitleTooLong, ORG_TEXT_MAX)
+const managerEmail = optionalEmail({
+  invalid: EMPLOYEE_MESSAGES.managerInvalid,
+  tooLong: EMPLOYEE_MESSAGES.managerTooLong,
+})
+/** Who someone works for and as what (issue 18 §1): the same three fields in both forms. */
+const org = { department, jobTitle, managerEmail }
 
 const companyId = z.uuid({ error: EMPLOYEE_MESSAGES.company })
 // A hidden field: a bad value is a stale page or a hand-made request, not a typo.
@@ -65,6 +90,7 @@ export const EmployeeCreateSchema = z.object({
   email,
   companyId,
   phone,
+  ...org,
 })
 
 export const EmployeeUpdateSchema = z.object({
@@ -74,6 +100,7 @@ export const EmployeeUpdateSchema = z.object({
   email,
   companyId,
   phone,
+  ...org,
 })
 
 export const EmployeeDisableSchema = z.object({ intent: z.literal('disable'), employeeId })
@@ -85,6 +112,9 @@ export type EmployeeInput = {
   email: string
   companyId: string
   phone: string | null
+  department: string | null
+  jobTitle: string | null
+  managerEmail: string | null
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -106,6 +136,10 @@ export const EmployeeListQuerySchema = z.object({
   ...nameListQueryShape,
   company: idOrEmpty,
   scheme: idOrEmpty,
+  /** Direct reports of one employee (the employee page links here). */
+  manager: idOrEmpty,
+  /** One department of the chosen company (exact, as the list offers it); junk reads as none. */
+  department: z.catch(z.pipe(z.string(), z.transform((v: string) => v.trim().slice(0, ORG_TEXT_MAX))), ''),
   state: z.catch(z.union([z.enum(EMPLOYEE_STATES), z.literal('')]), ''),
 })
 export type EmployeeListQuery = z.output<typeof EmployeeListQuerySchema>

@@ -51,7 +51,16 @@ export function EditEmployeeForm({
   companies,
   lastResult,
 }: {
-  employee: { id: string; name: string; email: string; phone: string | null; companyId: string | null }
+  employee: {
+    id: string
+    name: string
+    email: string
+    phone: string | null
+    companyId: string | null
+    department: string | null
+    jobTitle: string | null
+    manager: { email: string } | null
+  }
   companies: Option[]
   lastResult: FormResult
 }) {
@@ -63,6 +72,9 @@ export function EditEmployeeForm({
       email: employee.email,
       phone: employee.phone ?? '',
       companyId: employee.companyId ?? '',
+      department: employee.department ?? '',
+      jobTitle: employee.jobTitle ?? '',
+      managerEmail: employee.manager?.email ?? '',
     },
     lastResult,
   })
@@ -78,7 +90,7 @@ export function EditEmployeeForm({
   )
 }
 
-/** The details an employee is created and edited with: the same four fields in both forms. */
+/** The details an employee is created and edited with: the same fields in both forms. */
 function EmployeeFields({ fields, companies }: { fields: ConformFields; companies: Option[] }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
@@ -91,6 +103,16 @@ function EmployeeFields({ fields, companies }: { fields: ConformFields; companie
         placeholder="Choose a company…"
       />
       <ConformField label="Phone (optional)" meta={fields.phone} type="tel" autoComplete="off" />
+      <ConformField label="Job title (optional)" meta={fields.jobTitle} autoComplete="off" />
+      <ConformField label="Department or team (optional)" meta={fields.department} autoComplete="off" />
+      <ConformField
+        label="Manager’s e-mail address (optional)"
+        meta={fields.managerEmail}
+        type="email"
+        autoComplete="off"
+        help="An employee of the same company. Their manager is suggested when they choose who gives feedback."
+        className="sm:col-span-2"
+      />
     </div>
   )
 }

@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import type { PageData } from '#app/lib/page-data'
 import { CreateFirst, ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, CreatedCell, DataTable, RowHeader } from '#app/components/data-table'
@@ -27,20 +28,34 @@ type Data = PageData<typeof loadEmployeeList>
 /** The list's search, filters and sort: a GET form, so every state is a link. */
 export function EmployeeFilters({
   path,
-  data: { query, companies, schemes, schemesNeedCompany },
+  data: { query, companies, schemes, schemesNeedCompany, departments },
 }: {
   path: string
-  data: Pick<Data, 'query' | 'companies' | 'schemes' | 'schemesNeedCompany'>
+  data: Pick<Data, 'query' | 'companies' | 'schemes' | 'schemesNeedCompany' | 'departments'>
 }) {
-  const filtered = Boolean(query.q || query.company || query.scheme || query.state)
+  const filtered = isFiltered(query)
+  const departmentFilter = Boolean(query.company && departments.length)
   return (
     <FilterBar
       label="Search employees"
       idPrefix="employees"
       query={query}
-      resetKey={[query.q, query.company, query.scheme, query.state, query.sort]}
+      hidden={query.manager ? { manager: query.manager } : undefined}
+      resetKey={[
+        query.q,
+        query.company,
+        query.scheme,
+        query.state,
+        query.sort,
+        query.department,
+        query.manager,
+      ]}
       layout="grid"
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
+      className={`grid gap-3 sm:grid-cols-2 lg:items-end ${
+        departmentFilter
+          ? 'lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_1fr_auto]'
+          : 'lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]'
+      }`}
       clear={{
         href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
         label: 'Clear filters',
@@ -48,6 +63,13 @@ export function EmployeeFilters({
     >
       <SearchField label="Search by name or e-mail" />
       <CompanySchemeSelects companies={companies} schemes={schemes} schemesNeedCompany={schemesNeedCompany} />
+      {departmentFilter ? (
+        <FilterSelect
+          name="department"
+          label="Department"
+          options={departments.map((d) => ({ value: d, label: d }))}
+        />
+      ) : null}
       <FilterSelect
         name="state"
         label="State"
@@ -58,15 +80,36 @@ export function EmployeeFilters({
   )
 }
 
+const isFiltered = (query: Data['query']) =>
+  Boolean(query.q || query.company || query.scheme || query.state || query.manager || query.department)
+
+/** The list's URL without the manager filter (the other filters and the sort kept). */
+function withoutManager(query: Data['query']): Record<string, string> {
+  const { manager: _manager, ...rest } = query
+  return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== ''))
+}
+
 export function EmployeeList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
   const { query, page, companies } = data
-  const filtered = Boolean(query.q || query.company || query.scheme || query.state)
+  const filtered = isFiltered(query)
   return (
     <ListSection title="All employees">
       <EmployeeFilters path={path} data={data} />
+      {data.manager ? (
+        <p className="text-slate-800">
+          Showing the direct reports of{' '}
+          <Link className="link" to={`${path}/${data.manager.id}`}>
+            {data.manager.name}
+          </Link>
+          .{' '}
+          <Link className="link" to={`${path}?${new URLSearchParams(withoutManager(query))}`}>
+            Show everyone<span className="sr-only"> matching the other filters</span>
+          </Link>
+        </p>
+      ) : null}
       <DataTable
         caption={`Employees${filtered ? ' matching the filters' : ''}, sorted by ${EMPLOYEE_SORT_LABELS[query.sort]}`}
-        columns={['Name', 'E-mail', 'Company', 'State', 'Added']}
+        columns={['Name', 'E-mail', 'Company', 'Reports to', 'State', 'Added']}
         rows={page.rows}
         empty={
           filtered
@@ -78,9 +121,15 @@ export function EmployeeList({ data, path, href }: { data: Data; path: string; h
       >
         {(row) => (
           <tr key={row.id}>
-            <RowHeader href={`${path}/${row.id}`}>{row.name || row.email}</RowHeader>
+            <RowHeader
+              href={`${path}/${row.id}`}
+              detail={[row.jobTitle, row.department].filter(Boolean).join(' · ')}
+            >
+              {row.name || row.email}
+            </RowHeader>
             <Cell className="text-slate-800">{row.email}</Cell>
             <Cell className="text-slate-800">{row.companyName ?? '—'}</Cell>
+            <Cell className="text-slate-800">{row.managerName ?? '—'}</Cell>
             <Cell>
               <StateBadge state={row.state} />
             </Cell>

@@ -111,6 +111,54 @@ function AccountActions({
   )
 }
 
+/** Whom they report to and who reports to them, each a link to that person's page. */
+function ReportingLine({ employee }: { employee: PageData<typeof loadEmployeePage>['employee'] }) {
+  const { manager, reports, reportCount } = employee
+  return (
+    <Card id="reporting-title" title="Reporting line">
+      <p className="text-slate-800">
+        {manager ? (
+          <>
+            Reports to{' '}
+            <Link className="link" to={`${LIST}/${manager.id}`}>
+              {manager.name}
+            </Link>
+            .
+          </>
+        ) : (
+          'No manager is recorded. Enter their manager’s e-mail address in the details above.'
+        )}
+      </p>
+      {reportCount ? (
+        <div className="flex flex-col gap-2">
+          <h3 className="font-semibold text-slate-900">
+            {reportCount === 1 ? 'One direct report' : `${reportCount} direct reports`}
+          </h3>
+          <ul className="flex flex-col gap-1">
+            {reports.map((r) => (
+              <li key={r.id}>
+                <Link className="link" to={`${LIST}/${r.id}`}>
+                  {r.name}
+                </Link>
+                {r.jobTitle ? <span className="text-slate-700"> · {r.jobTitle}</span> : null}
+              </li>
+            ))}
+          </ul>
+          {reportCount > reports.length ? (
+            <p>
+              <Link className="link" to={`${LIST}?manager=${employee.id}`}>
+                All {reportCount} direct reports
+              </Link>
+            </p>
+          ) : null}
+        </div>
+      ) : (
+        <p className="text-slate-700">Nobody reports to them.</p>
+      )}
+    </Card>
+  )
+}
+
 export function EmployeePage({
   data,
   actionData,
@@ -157,6 +205,8 @@ export function EmployeePage({
           lastResult={resultFor(actionData, 'update')}
         />
       </Card>
+
+      <ReportingLine employee={employee} />
 
       <AccountActions
         employee={{ id: employee.id, name, state: employee.state }}
