@@ -133,6 +133,9 @@ export type InviteScheme = {
   limit: number
   live: number
   remaining: number
+  /** The report's anonymity threshold and manager option: the group outlook reads them. */
+  minRaters: number
+  showManager: boolean
 }
 
 export type InvitedColleague = {
@@ -181,6 +184,8 @@ export async function getInvitePage(
       timeZone: schemes.timeZone,
       open: schemeOpenSql(),
       maxColleagues: schemes.maxColleagues,
+      minRaters: schemes.minRaters,
+      showManager: schemes.showManagerBelowThreshold,
       live: liveCount,
       ...BRAND_LOOK_COLUMNS,
     })
@@ -210,6 +215,8 @@ export async function getInvitePage(
     limit: colleagueLimit(r.maxColleagues),
     live: r.live,
     remaining: remainingSlots(r.maxColleagues, r.live),
+    minRaters: r.minRaters,
+    showManager: r.showManager,
   }))
   if (schemeParam !== undefined && !list.some((s) => s.id === schemeParam)) return null
   const scheme = list.find((s) => s.id === schemeParam) ?? list[0] ?? null

@@ -156,3 +156,52 @@ export function colleaguePrivacyNote(input: {
     return `As ${input.employeeName}'s manager, your answers are shown to them as the manager's view, apart from other colleagues' and even if you are the only manager who answers, so ${input.employeeName} will know they are yours. Please be candid and constructive.`
   return 'Your answers are combined with those of other colleagues and shown without your name, so please be candid and constructive.'
 }
+
+/** How one relationship group would appear in the report if everyone invited answered (issue 18 §3). */
+export type GroupOutlook = {
+  group: RaterGroup
+  invited: number
+  /**
+   * alone: its own series; others: inside "Other colleagues"; pooled: only in the all-colleagues
+   * figure (the rule finds no groups to show); hidden: nothing shows yet (fewer than the threshold).
+   */
+  shown: 'alone' | 'others' | 'pooled' | 'hidden'
+  /**
+   * For a named group not shown alone: how many more invitations to it would let it stand alone
+   * (everyone else unchanged), within `room` more invitations; null when no number within it does.
+   */
+  toStandAlone: number | null
+}
+
+/**
+ * Before anyone answers: how the report would show each group of the colleagues invited so far,
+ * by the report's own rule (groupParts) and nothing else, so the two cannot disagree. It assumes
+ * every invited colleague answers every question; a colleague who does not, or "not applicable",
+ * can only thin a group further (shownParts), never show more.
+ */
+export function groupOutlook(
+  sizes: GroupSizes,
+  minRaters: number,
+  options: GroupOptions & { room?: number } = {},
+): GroupOutlook[] {
+  const partOf = (s: GroupSizes) => {
+    const parts = groupParts(s, minRaters, options)
+    const total = RATER_GROUPS.reduce((sum, g) => sum + Math.max(0, Math.floor(s[g] ?? 0)), 0)
+    return (g: RaterGroup): GroupOutlook['shown'] => {
+      if (total < threshold(minRaters)) return 'hidden'
+      if (!parts.length) return 'pooled'
+      const part = parts.find((p) => p.members.includes(g))
+      return part?.key === g ? 'alone' : 'others'
+    }
+  }
+  const now = partOf(sizes)
+  const room = Math.max(0, Math.floor(options.room ?? 0))
+  return RATER_GROUPS.filter((g) => (sizes[g] ?? 0) > 0).map((g) => {
+    const shown = now(g)
+    let toStandAlone: number | null = null
+    if (shown !== 'alone' && NAMED.includes(g))
+      for (let k = 1; k <= room && toStandAlone === null; k++)
+        if (partOf({ ...sizes, [g]: (sizes[g] ?? 0) + k })(g) === 'alone') toStandAlone = k
+    return { group: g, invited: sizes[g] ?? 0, shown, toStandAlone }
+  })
+}

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { groupParts, RATER_GROUPS, shownParts, type RaterGroup } from '#app/modules/report/rater-groups'
+import {
+  groupOutlook,
+  groupParts,
+  RATER_GROUPS,
+  shownParts,
+  type RaterGroup,
+} from '#app/modules/report/rater-groups'
 import {
   shapeReport,
   type HeaderRow,
@@ -411,5 +417,78 @@ describe('groupParts and shownParts, concrete sizes', () => {
     expect(shownParts([3, 3, 1], 7, 3)).toEqual([true, false, false])
     expect(shownParts([4, 3], 7, 2)).toEqual([true, true])
     expect(shownParts([1, 1], 2, 2)).toEqual([false, false])
+  })
+})
+
+describe('the invite page’s group outlook agrees with the report, every combination (issue 18 §3)', () => {
+  /**
+   * What the outlook told the employee before anyone answered, against the report shapeReport builds
+   * once every invited colleague has answered: a group said to stand alone is a series of its own,
+   * one said to join "Other colleagues" is inside that series (and its raters add up), "pooled" is a
+   * report without group series, "hidden" one still gathering. With and without the manager option.
+   */
+  test('alone, others, pooled and hidden mean exactly what the report shows', () => {
+    let compared = 0
+    for (const sizes of combinations())
+      for (let t = 1; t <= 8; t++)
+        for (const showManager of [false, true]) {
+          const where = `sizes ${JSON.stringify(sizes)}, min_raters ${t}, showManager ${showManager}`
+          const outlook = groupOutlook(sizes, t, { showManager })
+          const report = shapeReport(rawRows(sizes, t, showManager), (id) => id)
+          expect(
+            outlook.map((o) => o.group),
+            where,
+          ).toEqual(RATER_GROUPS.filter((g) => sizes[g] > 0))
+          if (report.status !== 'ready') {
+            expect(report.status, where).toBe('gathering')
+            for (const o of outlook) expect(o.shown, where).toBe('hidden')
+            continue
+          }
+          const keys = report.groups.map((g) => g.key)
+          for (const o of outlook) {
+            if (o.shown === 'alone') expect(keys, where).toContain(o.group)
+            else expect(keys, where).not.toContain(o.group)
+            if (o.shown === 'pooled') expect(keys, where).toEqual([])
+            if (o.shown === 'others') expect(keys, where).toContain('others')
+          }
+          const others = report.groups.find((g) => g.key === 'others')
+          const inOthers = outlook.filter((o) => o.shown === 'others').reduce((n, o) => n + o.invited, 0)
+          expect(others?.raters ?? 0, where).toBe(inOthers)
+          compared++
+        }
+    expect(compared).toBeGreaterThan(3000)
+  })
+
+  test('“invite k more” is the smallest number that lets the group stand alone, within the room left', () => {
+    for (const sizes of combinations())
+      for (let t = 1; t <= 8; t++) {
+        const total = RATER_GROUPS.reduce((n, g) => n + sizes[g], 0)
+        const room = 8 - total
+        for (const o of groupOutlook(sizes, t, { room })) {
+          if (o.toStandAlone === null) {
+            for (let k = 1; k <= room && o.shown !== 'alone' && o.group !== 'other'; k++)
+              expect(
+                groupParts({ ...sizes, [o.group]: sizes[o.group] + k }, t).some((p) => p.key === o.group),
+              ).toBe(false)
+            continue
+          }
+          const k = o.toStandAlone
+          expect(k).toBeLessThanOrEqual(room)
+          expect(
+            groupParts({ ...sizes, [o.group]: sizes[o.group] + k }, t).some((p) => p.key === o.group),
+          ).toBe(true)
+          if (k > 1)
+            expect(
+              groupParts({ ...sizes, [o.group]: sizes[o.group] + k - 1 }, t).some((p) => p.key === o.group),
+            ).toBe(false)
+        }
+      }
+  })
+
+  test('concrete: three peers and one direct report at min_raters 3', () => {
+    expect(groupOutlook({ peer: 3, direct_report: 1 }, 3, { room: 4 })).toEqual([
+      { group: 'peer', invited: 3, shown: 'pooled', toStandAlone: null },
+      { group: 'direct_report', invited: 1, shown: 'pooled', toStandAlone: 2 },
+    ])
   })
 })

@@ -4,6 +4,7 @@ import { FormErrors } from '#app/components/forms'
 import { possessive } from '#app/lib/words'
 import type { InvitePageData } from '#app/modules/invite/invite-page.server'
 import { ColleagueList } from './colleague-list'
+import { GroupOutlook } from './group-outlook'
 import { InviteForm } from './invite-form'
 import { PickEmployee } from './pick-employee'
 import { RevokePanel } from './revoke-panel'
@@ -23,7 +24,7 @@ export function InvitePage({
     return (
       <PickEmployee errors={actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined} />
     )
-  const { employee, onBehalf, schemes, scheme, colleagues, confirmRevoke } = loaderData
+  const { employee, onBehalf, schemes, scheme, colleagues, confirmRevoke, outlook } = loaderData
   const employeeName = employee.displayName || employee.email
   const hrefFor = (changes: { scheme?: string; revoke?: string }) => {
     const params = new URLSearchParams()
@@ -79,6 +80,7 @@ export function InvitePage({
             <RevokePanel key={confirmRevoke.id} colleague={confirmRevoke} cancelHref={hrefFor({})} />
           ) : null}
           <ColleagueList scheme={scheme} colleagues={colleagues} hrefFor={hrefFor} onBehalf={onBehalf} />
+          {outlook ? <GroupOutlook outlook={outlook} /> : null}
           {scheme.open && scheme.remaining > 0 ? (
             <InviteForm
               // After an invitation is sent the list changes and the form starts empty again.
