@@ -41,6 +41,15 @@ export const employeeImportRows = pgTable(
     email: text().notNull().default(''),
     companyName: text().notNull().default(''),
     phone: text(),
+    /**
+     * Issue 18: the manager's address (lower-cased; '' when the cell is empty), the department and
+     * the job title (null when empty: an empty cell leaves what the person has).
+     */
+    managerEmail: text().notNull().default(''),
+    department: text(),
+    jobTitle: text(),
+    /** The manager's first row in the file, when they are on one (for "the manager is on line N"). */
+    managerLine: integer(),
     companyId: uuid().references(() => companies.id, { onDelete: 'set null' }),
     /** An address seen on an earlier row: that row's line (the first one is kept, this one flagged). */
     duplicateOf: integer(),

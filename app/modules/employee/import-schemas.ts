@@ -18,8 +18,27 @@ export const IMPORT_MAX_BYTES = 2 * 1024 * 1024
 /** Rows per page of the preview. */
 export const IMPORT_PAGE_SIZE = 50
 
-/** The columns, as the template writes them; headers are matched ignoring case, spaces and dashes. */
-export const IMPORT_COLUMNS = ['name', 'email', 'company', 'phone'] as const
+/**
+ * Longest department and job title (issue 18): a team's or a role's name, one line. The same cap as
+ * the employee page's.
+ */
+export const DEPARTMENT_MAX = 100
+export const JOB_TITLE_MAX = 100
+
+/**
+ * The columns, as the template writes them; headers are matched ignoring case, spaces, dashes and
+ * underscores. The last three (issue 18) are optional, as the phone is; an empty cell in them leaves
+ * what an existing person has.
+ */
+export const IMPORT_COLUMNS = [
+  'name',
+  'email',
+  'company',
+  'phone',
+  'manager_email',
+  'department',
+  'job_title',
+] as const
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number]
 export const IMPORT_HEADER_ALIASES: Record<string, ImportColumn> = {
   name: 'name',
@@ -31,9 +50,24 @@ export const IMPORT_HEADER_ALIASES: Record<string, ImportColumn> = {
   phone: 'phone',
   phonenumber: 'phone',
   telephone: 'phone',
+  // "Manager e-mail", "Manager's email", "manager_email"; a column of managers by name is refused
+  // per row (the manager is named by their address, as the employees are).
+  manageremail: 'manager_email',
+  managersemail: 'manager_email',
+  manageremailaddress: 'manager_email',
+  manager: 'manager_email',
+  department: 'department',
+  team: 'department',
+  departmentteam: 'department',
+  jobtitle: 'job_title',
+  title: 'job_title',
+  position: 'job_title',
+  // The import has no other kind of role (administrators are never imported): an HR export's
+  // "Role" is the person's job.
+  role: 'job_title',
 }
 
-/** A header cell as matched: lower-case letters and digits only ("E-mail" → "email"). */
+/** A header cell as matched: lower-case letters and digits only ("E-mail" → "email", "job_title" → "jobtitle"). */
 export const headerKey = (cell: string) => cell.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 /**
@@ -60,6 +94,23 @@ export const ROW_PROBLEMS = {
   company_unknown: 'No company has this name: create it first, or correct the name.',
   phone_invalid: PHONE_MESSAGE,
   phone_too_long: PHONE_TOO_LONG,
+  // Issue 18. The manager is named by their address; "line N" is added by rowProblemTexts.
+  manager_invalid: 'The manager’s e-mail address is not valid.',
+  manager_self: 'The manager’s e-mail address is this person’s own: nobody can be their own manager.',
+  // An address nobody has, an administrator's, a colleague's (who only gave feedback) and another
+  // company's employee's: the same words for all, as for email_unavailable.
+  manager_unknown:
+    'The manager’s e-mail address is not that of an employee of this company, in this file or already: add the manager to the file, or correct the address.',
+  manager_other_company:
+    'The manager is on another row of this file, with another company: a manager must work for the same company.',
+  manager_cycle:
+    'The managers go round in a circle: following them from this person leads back to this person. Change one of the managers in the circle.',
+  manager_has_problems:
+    'The manager is on another row of this file, which cannot be imported: fix that row first.',
+  department_too_long: `The department is longer than ${DEPARTMENT_MAX} characters.`,
+  department_control: 'The department holds a line break, a tab or another control character.',
+  job_title_too_long: `The job title is longer than ${JOB_TITLE_MAX} characters.`,
+  job_title_control: 'The job title holds a line break, a tab or another control character.',
 } as const
 export type RowProblem = keyof typeof ROW_PROBLEMS
 
@@ -79,18 +130,37 @@ export const ROW_PROBLEM_LABELS: Record<RowProblem, string> = {
   company_unknown: 'unknown company',
   phone_invalid: 'invalid phone number',
   phone_too_long: 'phone number too long',
+  manager_invalid: 'invalid manager e-mail address',
+  manager_self: 'manager is the person themself',
+  manager_unknown: 'manager not an employee of the company',
+  manager_other_company: 'manager with another company',
+  manager_cycle: 'managers in a circle',
+  manager_has_problems: 'manager’s row cannot be imported',
+  department_too_long: 'department too long',
+  department_control: 'department with a line break or control character',
+  job_title_too_long: 'job title too long',
+  job_title_control: 'job title with a line break or control character',
 }
 
 export const problemText = (code: string) => ROW_PROBLEMS[code as RowProblem] ?? code
 
-/** What a row's problems say, with what the check found out about it (the first row, a near name). */
+/**
+ * What a row's problems say, with what the check found out about it (the first row, a near name,
+ * the manager's line).
+ */
 export function rowProblemTexts(row: {
   errors: string[]
   companyName: string
   duplicateOf: number | null
   companySuggestion: string | null
+  managerLine?: number | null
 }) {
+  const managerLine = row.managerLine ?? null
   return row.errors.map((code) => {
+    if (code === 'manager_other_company' && managerLine !== null)
+      return `The manager is on line ${managerLine} of this file, with another company: a manager must work for the same company.`
+    if (code === 'manager_has_problems' && managerLine !== null)
+      return `The manager is on line ${managerLine} of this file, which cannot be imported: fix that row first.`
     if (code === 'email_duplicate' && row.duplicateOf !== null)
       return `Duplicate of row ${row.duplicateOf}: the same e-mail address is on line ${row.duplicateOf}, and only that first row is imported.`
     if (code === 'company_unknown' && row.companySuggestion)
@@ -125,6 +195,8 @@ export type ImportView = {
   /** Of those, accounts of colleagues (who only gave feedback): they become employees. */
   colleagueRows: number
   problemCounts: Partial<Record<RowProblem, number>>
+  /** Whether any row gives a manager, a department or a job title (the preview shows that column then). */
+  hasOrgData: boolean
   importedAt: string | null
   summary: ImportSummary | null
   /** Schemes the valid rows may be enrolled into: drafts of their companies (launch sends the e-mails). */
@@ -137,6 +209,10 @@ export type ImportRowView = {
   email: string
   companyName: string
   phone: string | null
+  /** Issue 18: the file's manager address ('' when empty), department and job title (null when empty). */
+  managerEmail: string
+  department: string | null
+  jobTitle: string | null
   problems: string[]
   outcome: RowOutcome | null
   /** The account the address already has, if any: its role and the name it goes by. */
@@ -154,7 +230,7 @@ export const FILE_PROBLEMS = {
   tooLarge: `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Split it into smaller files.`,
   tooManyRows: `The file has more than ${IMPORT_MAX_ROWS.toLocaleString('en-GB')} rows. Split it into smaller files.`,
   header: (found: string) =>
-    `The first line must name the columns name, e-mail and company (phone is optional). This file’s first line is: ${found}`,
+    `The first line must name the columns name, e-mail and company (phone, manager_email, department and job_title are optional). This file’s first line is: ${found}`,
   duplicateHeader: (column: string) => `The header names the ${column} column twice. Keep one of them.`,
   unreadable: (line: number, reason: string) =>
     `Line ${line} could not be read (${reason}). Fix the file and upload it again; nothing was imported.`,

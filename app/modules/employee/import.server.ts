@@ -15,10 +15,13 @@ import { schemePhaseSql } from '#app/modules/scheme/state'
 import {
   FILE_PROBLEMS,
   headerKey,
+  IMPORT_COLUMNS,
   IMPORT_HEADER_ALIASES,
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
   IMPORT_PAGE_SIZE,
+  DEPARTMENT_MAX,
+  JOB_TITLE_MAX,
   rowProblemTexts,
   type ImportColumn,
   type ImportRowsPage,
@@ -40,12 +43,19 @@ import { isUuid } from '#app/lib/ids'
  * with one INSERT … ON CONFLICT from the staging table, idempotent on the e-mail address.
  */
 
-/** Staged rows per INSERT: 7 parameters a row, far below Postgres's 65,535. */
+/** Staged rows per INSERT: 10 parameters a row, far below Postgres's 65,535. */
 const INSERT_BATCH = 1000
 /** A line longer than this is not an employee: the parser stops instead of buffering it. */
 const MAX_RECORD_BYTES = 64 * 1024
 /** Previews nobody imported are removed after this long (imported ones stay: they are the record). */
 const PREVIEW_RETENTION = sql`interval '7 days'`
+/**
+ * The advisory lock an import holds while it checks and writes managers (issue 18): two imports
+ * checked one after the other could otherwise close a circle together. A single edit of a manager
+ * that takes the same lock is serialised with imports as well.
+ */
+export const MANAGER_CHART_LOCK = 1_812_018
+
 /** Problems found while reading the file; the set-based check keeps them when it runs again. */
 const PARSE_PROBLEMS: RowProblem[] = ['too_many_values']
 
@@ -157,6 +167,8 @@ function cell(record: string[], index: number | undefined) {
 
 function stagedRow(importId: string, record: string[], line: number, header: Header): StagedRow {
   const phone = cell(record, header.phone).trim().replace(/\s+/g, ' ')
+  const department = cell(record, header.department).trim()
+  const jobTitle = cell(record, header.job_title).trim()
   const extra = record.slice(header.width).some((v) => v !== '')
   return {
     importId,
@@ -165,6 +177,10 @@ function stagedRow(importId: string, record: string[], line: number, header: Hea
     email: cell(record, header.email).trim().toLowerCase(),
     companyName: cell(record, header.company).trim(),
     phone: phone || null,
+    managerEmail: cell(record, header.manager_email).trim().toLowerCase(),
+    // Empty is null: an empty cell leaves what the person has.
+    department: department || null,
+    jobTitle: jobTitle || null,
     errors: extra ? ['too_many_values'] : [],
   }
 }
@@ -227,16 +243,22 @@ export const COMPANY_SUGGESTIONS_MAX = 100
  * name (case-insensitive, as company names are unique) with the closest existing name offered for
  * an unknown one (once per distinct name, not per row), a repeated address (the first row keeps it,
  * later ones are flagged with that row's line), and addresses that belong to an administrator or to
- * another company's employee. Run on upload and again inside the import's transaction (accounts may
- * have changed meanwhile).
+ * another company's employee. Issue 18 adds the department and job title (length, one line) and
+ * what can be said of a row's manager on its own: a valid address, not the row's own, and an
+ * employee of the row's company — on the first row of the file that has their address (its line is
+ * kept) or, when no row has it, already. Then, when some valid row names a manager, checkManagers
+ * follows the managers (circles, managers whose own row cannot be imported). Run on upload and
+ * again inside the import's transaction (accounts may have changed meanwhile).
  */
 async function checkRows(tx: Tx, importId: string) {
-  await tx.execute(sql`
+  const [result] = await queryRows<{ named: boolean | null }>(
+    tx,
+    sql`
     WITH staged AS (
-      SELECT line, email, company_name FROM employee_import_rows WHERE import_id = ${importId}::uuid
+      SELECT line, email, company_name, manager_email FROM employee_import_rows WHERE import_id = ${importId}::uuid
     ),
     matched AS (
-      SELECT s.line, s.email, s.company_name, c.id AS company_id
+      SELECT s.line, s.email, s.company_name, s.manager_email, c.id AS company_id
       FROM staged s
       LEFT JOIN companies c ON s.company_name <> '' AND lower(c.name) = lower(s.company_name)
     ),
@@ -254,43 +276,206 @@ async function checkRows(tx: Tx, importId: string) {
         SELECT company_name FROM matched WHERE company_id IS NULL AND company_name <> ''
         GROUP BY company_name ORDER BY min(line) LIMIT ${COMPANY_SUGGESTIONS_MAX}
       ) u
+    ),
+    checked AS (
+      UPDATE employee_import_rows t SET
+        company_id = m.company_id,
+        duplicate_of = CASE WHEN f.first_line < t.line THEN f.first_line END,
+        company_suggestion = sg.suggestion,
+        manager_line = mh.line,
+        errors = ARRAY(SELECT e FROM unnest(t.errors) e WHERE e = ANY(string_to_array(${PARSE_PROBLEMS.join(',')}, ',')))
+          || array_remove(ARRAY[
+            CASE WHEN strpos(t.name || t.email || t.company_name || coalesce(t.phone, '') || t.manager_email
+                || coalesce(t.department, '') || coalesce(t.job_title, ''), ${'\uFFFD'}) > 0
+              THEN 'not_utf8' END,
+            CASE
+              WHEN t.name = '' THEN 'name_missing'
+              WHEN char_length(t.name) > ${EMPLOYEE_NAME_MAX} THEN 'name_too_long'
+              WHEN t.name ~ ${CONTROL_CLASS} THEN 'name_control' END,
+            CASE
+              WHEN t.email = '' THEN 'email_missing'
+              WHEN char_length(t.email) > ${EMAIL_MAX} THEN 'email_too_long'
+              WHEN t.email !~ ${EMAIL_PATTERN_SQL} THEN 'email_invalid'
+              WHEN f.first_line < t.line THEN 'email_duplicate'
+              WHEN EXISTS (
+                SELECT 1 FROM users u
+                WHERE u.email = t.email
+                  AND (u.role = 'admin'
+                    OR (u.role = 'employee' AND m.company_id IS NOT NULL AND u.company_id IS DISTINCT FROM m.company_id))
+              ) THEN 'email_unavailable' END,
+            CASE
+              WHEN t.company_name = '' THEN 'company_missing'
+              WHEN m.company_id IS NULL THEN 'company_unknown' END,
+            CASE
+              WHEN t.phone IS NULL THEN NULL
+              WHEN char_length(t.phone) > 30 THEN 'phone_too_long'
+              WHEN char_length(t.phone) < 6 OR t.phone !~ '^\\+?[0-9 ()-]+$'
+                OR char_length(regexp_replace(t.phone, '[^0-9]', '', 'g')) < 6 THEN 'phone_invalid' END,
+            CASE
+              WHEN t.manager_email = '' THEN NULL
+              WHEN char_length(t.manager_email) > ${EMAIL_MAX} OR t.manager_email !~ ${EMAIL_PATTERN_SQL}
+                THEN 'manager_invalid'
+              WHEN t.manager_email = t.email THEN 'manager_self'
+              -- The row's own company is missing or unknown: that is said already.
+              WHEN m.company_id IS NULL THEN NULL
+              -- On a row of the file: that row's company (a problem of that row is checkManagers's).
+              WHEN mh.line IS NOT NULL THEN
+                CASE WHEN mh.company_id IS DISTINCT FROM m.company_id AND mh.company_id IS NOT NULL
+                  THEN 'manager_other_company' END
+              -- Only already: an employee of this company, or (whoever else has the address) unknown.
+              WHEN NOT EXISTS (
+                SELECT 1 FROM users mu
+                WHERE mu.email = t.manager_email AND mu.role = 'employee' AND mu.company_id = m.company_id
+              ) THEN 'manager_unknown' END,
+            CASE
+              WHEN t.department IS NULL THEN NULL
+              WHEN char_length(t.department) > ${DEPARTMENT_MAX} THEN 'department_too_long'
+              WHEN t.department ~ ${CONTROL_CLASS} THEN 'department_control' END,
+            CASE
+              WHEN t.job_title IS NULL THEN NULL
+              WHEN char_length(t.job_title) > ${JOB_TITLE_MAX} THEN 'job_title_too_long'
+              WHEN t.job_title ~ ${CONTROL_CLASS} THEN 'job_title_control' END
+          ]::text[], NULL)
+      FROM matched m
+      LEFT JOIN firsts f ON f.email = m.email
+      LEFT JOIN suggested sg ON sg.company_name = m.company_name
+      -- The manager's first row in the file, looked up by the (import_id, email) index row by row:
+      -- a join of two CTEs is planned from guesses (the staging table is rarely analysed) and was
+      -- planned as a nested loop, 10,000 × 10,000 comparisons.
+      LEFT JOIN LATERAL (
+        SELECT h.line, (SELECT c.id FROM companies c WHERE lower(c.name) = lower(h.company_name)) AS company_id
+        FROM employee_import_rows h
+        WHERE m.manager_email <> '' AND h.import_id = ${importId}::uuid AND h.email = m.manager_email
+        ORDER BY h.line LIMIT 1
+      ) mh ON true
+      WHERE t.import_id = ${importId}::uuid AND t.line = m.line
+      RETURNING t.manager_email <> '' AND cardinality(t.errors) = 0 AS named
     )
-    UPDATE employee_import_rows t SET
-      company_id = m.company_id,
-      duplicate_of = CASE WHEN f.first_line < t.line THEN f.first_line END,
-      company_suggestion = sg.suggestion,
-      errors = ARRAY(SELECT e FROM unnest(t.errors) e WHERE e = ANY(string_to_array(${PARSE_PROBLEMS.join(',')}, ',')))
-        || array_remove(ARRAY[
-          CASE WHEN strpos(t.name || t.email || t.company_name || coalesce(t.phone, ''), ${'\uFFFD'}) > 0
-            THEN 'not_utf8' END,
-          CASE
-            WHEN t.name = '' THEN 'name_missing'
-            WHEN char_length(t.name) > ${EMPLOYEE_NAME_MAX} THEN 'name_too_long'
-            WHEN t.name ~ ${CONTROL_CLASS} THEN 'name_control' END,
-          CASE
-            WHEN t.email = '' THEN 'email_missing'
-            WHEN char_length(t.email) > ${EMAIL_MAX} THEN 'email_too_long'
-            WHEN t.email !~ ${EMAIL_PATTERN_SQL} THEN 'email_invalid'
-            WHEN f.first_line < t.line THEN 'email_duplicate'
-            WHEN EXISTS (
-              SELECT 1 FROM users u
-              WHERE u.email = t.email
-                AND (u.role = 'admin'
-                  OR (u.role = 'employee' AND m.company_id IS NOT NULL AND u.company_id IS DISTINCT FROM m.company_id))
-            ) THEN 'email_unavailable' END,
-          CASE
-            WHEN t.company_name = '' THEN 'company_missing'
-            WHEN m.company_id IS NULL THEN 'company_unknown' END,
-          CASE
-            WHEN t.phone IS NULL THEN NULL
-            WHEN char_length(t.phone) > 30 THEN 'phone_too_long'
-            WHEN char_length(t.phone) < 6 OR t.phone !~ '^\\+?[0-9 ()-]+$'
-              OR char_length(regexp_replace(t.phone, '[^0-9]', '', 'g')) < 6 THEN 'phone_invalid' END
-        ]::text[], NULL)
-    FROM matched m
-    LEFT JOIN firsts f ON f.email = m.email
-    LEFT JOIN suggested sg ON sg.company_name = m.company_name
-    WHERE t.import_id = ${importId}::uuid AND t.line = m.line`)
+    SELECT bool_or(named) AS named FROM checked`,
+  )
+  if (!result?.named) return
+  // Each round refuses rows; one whose person already exists then keeps their current manager,
+  // which can close a circle the round did not see: another round looks again (rarely needed).
+  await withHashJoins(tx, async () => {
+    for (let again = true; again;) again = (await checkManagers(tx, importId)) > 0
+  })
+}
+
+/**
+ * Runs statements that join CTEs with hash joins only. The planner sizes a CTE from guesses (the
+ * staging table is rarely analysed, and its filters multiply into "1 row"), and a nested loop
+ * over two CTEs of 10,000 rows is 100 million comparisons: a 10,000-row chain of managers hit the
+ * 15 s statement timeout. Lookups that must stay by index are written as correlated subqueries,
+ * which this does not change. Two statements around the work (SET LOCAL lasts to the transaction's
+ * end otherwise).
+ */
+async function withHashJoins<T>(tx: Tx, work: () => Promise<T>): Promise<T> {
+  await tx.execute(sql`SET LOCAL enable_nestloop = off`)
+  const result = await work()
+  await tx.execute(sql`SET LOCAL enable_nestloop TO DEFAULT`)
+  return result
+}
+
+/**
+ * Doubling steps. After n steps each node knows where 2^n steps from it lead: 2^20 is more nodes
+ * than a company's whole chain of managers can hold, 2^14 more than a file's rows.
+ */
+const CIRCLE_STEPS = 20
+const CHAIN_STEPS = 14
+
+/**
+ * Follows the managers, in one statement whatever the row count (ADR 040). The graph is the one the
+ * import would leave: each valid row that names a manager points at that manager; everyone else in
+ * reach — the file's other people, and the existing employees above them — keeps their current
+ * manager. A row is refused with manager_cycle when following managers from it comes back to it,
+ * and with manager_has_problems when its manager is on a row of the file that cannot be imported
+ * (transitively, a circle included). Both walks are pointer doubling over CTEs (each step one hash
+ * join over the nodes), not a walk from every row: a chain of 10,000 managers costs 20 joins, not
+ * 50 million steps. Only the existing employees above the file's managers are read (a recursive
+ * walk up users.manager_id by index), never a whole company.
+ *
+ * Returns how many rows it refused whose person already exists: refused, they keep their current
+ * manager, which may close a circle this round could not see, so the caller looks again.
+ */
+async function checkManagers(tx: Tx, importId: string): Promise<number> {
+  const circleSteps = Array.from(
+    { length: CIRCLE_STEPS },
+    (_, i) => sql`, ${sql.raw(`j${i + 1}`)} AS MATERIALIZED (
+      SELECT a.node, b.next FROM ${sql.raw(`j${i}`)} a JOIN ${sql.raw(`j${i}`)} b ON b.node = a.next)`,
+  )
+  const chainSteps = Array.from(
+    { length: CHAIN_STEPS },
+    (_, i) => sql`, ${sql.raw(`c${i + 1}`)} AS MATERIALIZED (
+      SELECT a.node, b.up, a.bad OR b.bad AS bad
+      FROM ${sql.raw(`c${i}`)} a JOIN ${sql.raw(`c${i}`)} b ON b.node = a.up)`,
+  )
+  const [result] = await queryRows<{ existing: number }>(
+    tx,
+    sql`
+    WITH RECURSIVE
+    -- Each address's first row (the one that counts).
+    f AS MATERIALIZED (
+      SELECT DISTINCT ON (email) line, email, manager_email, errors
+      FROM employee_import_rows WHERE import_id = ${importId}::uuid AND email <> ''
+      ORDER BY email, line
+    ),
+    -- What the file sets: valid rows naming a manager.
+    fe AS MATERIALIZED (
+      SELECT email, manager_email AS mgr FROM f WHERE cardinality(errors) = 0 AND manager_email <> ''
+    ),
+    -- Everyone in reach: those rows, their managers, and the existing managers above them.
+    v(node) AS (
+      SELECT node FROM (SELECT email AS node FROM fe UNION SELECT mgr FROM fe) s
+      UNION
+      SELECT up.email FROM (
+        SELECT (SELECT (SELECT m.email FROM users m WHERE m.id = u.manager_id) FROM users u WHERE u.email = v.node)
+          AS email
+        FROM v WHERE NOT EXISTS (SELECT 1 FROM fe WHERE fe.email = v.node)
+      ) up
+      WHERE up.email IS NOT NULL
+    ),
+    -- Each one's manager after the import; nobody's is themselves (a top of the chart points at
+    -- itself, so the doubling stays there).
+    nx AS MATERIALIZED (
+      SELECT v.node, coalesce(
+          fe.mgr,
+          (SELECT (SELECT m.email FROM users m WHERE m.id = u.manager_id) FROM users u WHERE u.email = v.node),
+          v.node
+        ) AS next
+      FROM v LEFT JOIN fe ON fe.email = v.node
+    ),
+    j0 AS MATERIALIZED (SELECT node, next FROM nx)
+    ${sql.join(circleSteps, sql``)},
+    -- 2^20 steps from anyone lands on the top of their chart, or in a circle; every node of a
+    -- circle is landed on (2^20 steps round a circle is a rotation of it).
+    circle AS MATERIALIZED (
+      SELECT DISTINCT j.next AS node FROM ${sql.raw(`j${CIRCLE_STEPS}`)} j
+      JOIN nx ON nx.node = j.next AND nx.next <> nx.node
+    ),
+    -- Along the file's rows: up = the manager's row (or the row itself where the file's chain
+    -- ends), bad = that row cannot be imported or is in a circle.
+    c0 AS MATERIALIZED (
+      SELECT f.email AS node, coalesce(t.email, f.email) AS up,
+        (t.email IS NOT NULL AND (cardinality(t.errors) > 0 OR ct.node IS NOT NULL)) AS bad
+      FROM f
+      LEFT JOIN f t ON cardinality(f.errors) = 0 AND f.manager_email <> '' AND t.email = f.manager_email
+      LEFT JOIN circle ct ON ct.node = t.email
+    )
+    ${sql.join(chainSteps, sql``)},
+    refused AS (
+      UPDATE employee_import_rows r
+      SET errors = r.errors || ARRAY[CASE WHEN ct.node IS NOT NULL THEN 'manager_cycle' ELSE 'manager_has_problems' END]
+      FROM fe
+      JOIN ${sql.raw(`c${CHAIN_STEPS}`)} c ON c.node = fe.email
+      LEFT JOIN circle ct ON ct.node = fe.email
+      WHERE r.import_id = ${importId}::uuid AND r.email = fe.email AND cardinality(r.errors) = 0
+        AND (ct.node IS NOT NULL OR c.bad)
+      RETURNING r.email
+    )
+    SELECT count(*) FILTER (WHERE EXISTS (SELECT 1 FROM users u WHERE u.email = refused.email))::int AS existing
+    FROM refused`,
+  )
+  return Number(result?.existing ?? 0)
 }
 
 /** A file name as shown on the page: no folders, no control characters, not too long. */
@@ -449,6 +634,7 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
     imported_at: string | null
     summary: ImportSummary | null
     problem_rows: number
+    has_org_data: boolean
     existing_rows: number
     colleague_rows: number
     problem_counts: Record<string, number> | null
@@ -459,8 +645,7 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
     sql`SELECT i.id, i.file_name, i.row_count, i.summary,
         to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
         to_char(i.imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS imported_at,
-        (SELECT count(*) FROM employee_import_rows r
-          WHERE r.import_id = i.id AND cardinality(r.errors) > 0)::int AS problem_rows,
+        rc.problem_rows, rc.has_org_data,
         acc.existing_rows, acc.colleague_rows,
         (SELECT json_object_agg(code, n) FROM (
           SELECT e AS code, count(*)::int AS n FROM employee_import_rows r, unnest(r.errors) e
@@ -478,6 +663,12 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
           ) s) AS schemes
       FROM employee_imports i
       CROSS JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE cardinality(r.errors) > 0)::int AS problem_rows,
+          coalesce(bool_or(r.manager_email <> '' OR r.department IS NOT NULL OR r.job_title IS NOT NULL), false)
+            AS has_org_data
+        FROM employee_import_rows r WHERE r.import_id = i.id
+      ) rc
+      CROSS JOIN LATERAL (
         SELECT count(*)::int AS existing_rows, count(*) FILTER (WHERE u.role = 'colleague')::int AS colleague_rows
         FROM employee_import_rows r JOIN users u ON u.email = r.email
         WHERE r.import_id = i.id AND cardinality(r.errors) = 0
@@ -494,6 +685,7 @@ export async function getImportView(importId: unknown): Promise<ImportView | nul
     existingRows: Number(row.existing_rows),
     colleagueRows: Number(row.colleague_rows),
     problemCounts: (row.problem_counts ?? {}) as Partial<Record<RowProblem, number>>,
+    hasOrgData: Boolean(row.has_org_data),
     importedAt: row.imported_at,
     summary: row.summary,
     schemes: row.schemes ?? [],
@@ -507,9 +699,13 @@ type CheckedRow = {
   email: string
   company_name: string
   phone: string | null
+  manager_email: string
+  department: string | null
+  job_title: string | null
   errors: string[]
   duplicate_of: number | null
   company_suggestion: string | null
+  manager_line: number | null
 }
 
 /** What is wrong with a row read back, in words. */
@@ -519,6 +715,7 @@ function problemsOf(row: CheckedRow) {
     companyName: row.company_name,
     duplicateOf: row.duplicate_of === null ? null : Number(row.duplicate_of),
     companySuggestion: row.company_suggestion,
+    managerLine: row.manager_line === null ? null : Number(row.manager_line),
   })
 }
 
@@ -534,8 +731,8 @@ export async function getImportRows(importId: string, query: ImportViewQuery): P
     }
   >(
     getDb(),
-    sql`SELECT r.line, r.name, r.email, r.company_name, r.phone, r.errors, r.outcome, r.duplicate_of,
-        r.company_suggestion, u.role AS account_role, u.display_name AS account_name, c.name AS company
+    sql`SELECT r.line, r.name, r.email, r.company_name, r.phone, r.manager_email, r.department, r.job_title,
+        r.errors, r.outcome, r.duplicate_of, r.company_suggestion, r.manager_line, u.role AS account_role, u.display_name AS account_name, c.name AS company
       FROM employee_import_rows r
       LEFT JOIN users u ON u.email = r.email
       LEFT JOIN companies c ON c.id = r.company_id
@@ -557,6 +754,9 @@ export async function getImportRows(importId: string, query: ImportViewQuery): P
       email: r.email,
       companyName: r.company_name,
       phone: r.phone,
+      managerEmail: r.manager_email,
+      department: r.department,
+      jobTitle: r.job_title,
       problems: problemsOf(r),
       outcome: r.outcome,
       account: r.account_role ? { role: r.account_role, name: r.account_name ?? '' } : null,
@@ -599,6 +799,8 @@ export async function runImport(
   return getDb().transaction(async (tx): Promise<Outcome<ImportSummary>> => {
     const preview = await lockPreview(tx, importId)
     if (!preview.ok) return preview
+    // One import at a time: two files checked apart could close a circle of managers together.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${MANAGER_CHART_LOCK})`)
 
     await checkRows(tx, importId)
     const [valid] = await queryRows<{ n: number }>(
@@ -638,7 +840,7 @@ export async function runImport(
     // The employee signs in with their own password once activated.
     await tx.execute(sql`
       WITH src AS (
-        SELECT r.email, r.name, r.phone, r.company_id FROM employee_import_rows r
+        SELECT r.email, r.name, r.phone, r.company_id, r.department, r.job_title FROM employee_import_rows r
         WHERE r.import_id = ${importId}::uuid AND cardinality(r.errors) = 0
       ),
       colleagues AS (
@@ -648,24 +850,61 @@ export async function runImport(
         DELETE FROM sessions WHERE user_id IN (SELECT id FROM colleagues) RETURNING 1
       ),
       written AS (
-        INSERT INTO users (email, display_name, phone, role, company_id)
-        SELECT email, name, phone, 'employee', company_id FROM src
+        INSERT INTO users (email, display_name, phone, role, company_id, department, job_title)
+        SELECT email, name, phone, 'employee', company_id, department, job_title FROM src
         ON CONFLICT (email) DO UPDATE SET
           display_name = CASE WHEN ${updateNames} THEN EXCLUDED.display_name ELSE users.display_name END,
           phone = CASE WHEN ${updateNames} THEN EXCLUDED.phone ELSE users.phone END,
+          -- Issue 18: taken whether or not names are updated (they are not renames); an empty cell
+          -- (null) leaves what the person has.
+          department = coalesce(EXCLUDED.department, users.department),
+          job_title = coalesce(EXCLUDED.job_title, users.job_title),
           role = 'employee',
           company_id = EXCLUDED.company_id,
           updated_at = now()
         WHERE users.role = 'colleague'
-          OR (${updateNames} AND users.role = 'employee' AND users.company_id = EXCLUDED.company_id
-            AND (users.display_name IS DISTINCT FROM EXCLUDED.display_name
-              OR users.phone IS DISTINCT FROM EXCLUDED.phone))
+          OR (users.role = 'employee' AND users.company_id = EXCLUDED.company_id
+            AND ((${updateNames}
+                AND (users.display_name IS DISTINCT FROM EXCLUDED.display_name
+                  OR users.phone IS DISTINCT FROM EXCLUDED.phone))
+              OR users.department IS DISTINCT FROM coalesce(EXCLUDED.department, users.department)
+              OR users.job_title IS DISTINCT FROM coalesce(EXCLUDED.job_title, users.job_title)))
         RETURNING users.email, (xmax = 0) AS inserted
       )
       UPDATE employee_import_rows r
       SET outcome = CASE WHEN w.inserted THEN 'created' ELSE 'updated' END
       FROM written w
       WHERE r.import_id = ${importId}::uuid AND r.email = w.email AND cardinality(r.errors) = 0`)
+
+    // Managers, once everyone is written (the manager may be a new row of the file): the file's
+    // manager when its cell is not empty, only an employee of the same company, never oneself (the
+    // check found no circle, and imports wait for each other, below). A row whose only change is
+    // its manager is "updated".
+    await withHashJoins(tx, () =>
+      tx.execute(sql`
+      WITH src AS (
+        -- The manager's account by a lookup of its own (by index): joined in, the planner could
+        -- pair every employee of the company with every other before narrowing to the file's rows.
+        SELECT r.email, r.company_id, (
+            SELECT m.id FROM users m
+            WHERE m.email = r.manager_email AND m.role = 'employee' AND m.company_id = r.company_id
+          ) AS manager_id
+        FROM employee_import_rows r
+        WHERE r.import_id = ${importId}::uuid AND cardinality(r.errors) = 0 AND r.manager_email <> ''
+      ),
+      managed AS (
+        UPDATE users u SET manager_id = src.manager_id, updated_at = now()
+        FROM src
+        WHERE u.email = src.email AND u.role = 'employee' AND u.company_id = src.company_id
+          AND src.manager_id IS NOT NULL AND src.manager_id <> u.id
+          AND u.manager_id IS DISTINCT FROM src.manager_id
+        RETURNING u.email
+      )
+      UPDATE employee_import_rows r SET outcome = 'updated'
+      FROM managed
+      WHERE r.import_id = ${importId}::uuid AND r.email = managed.email AND cardinality(r.errors) = 0
+        AND r.outcome IS NULL`),
+    )
 
     // The other valid rows: this company's employee already had those details (unchanged), or the
     // address was taken by another account since the check (skipped, with the reason).
@@ -750,7 +989,7 @@ export function neutraliseFormula(value: string) {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
 }
 
-export const TEMPLATE_CSV = '\uFEFFname,email,company,phone\r\n'
+export const TEMPLATE_CSV = `\uFEFF${IMPORT_COLUMNS.join(',')}\r\n`
 
 const REPORT_BATCH = 1000
 
@@ -769,20 +1008,29 @@ export async function importErrorReport(
     .where(eq(employeeImports.id, importId))
   if (!current) return null
   async function* records() {
-    yield ['name', 'email', 'company', 'phone', 'line', 'problems']
+    yield [...IMPORT_COLUMNS, 'line', 'problems']
     let after = 0
     for (;;) {
       const rows = await queryRows<CheckedRow>(
         getDb(),
-        sql`SELECT line, name, email, company_name, phone, errors, duplicate_of, company_suggestion
+        sql`SELECT line, name, email, company_name, phone, manager_email, department, job_title, errors,
+              duplicate_of, company_suggestion, manager_line
             FROM employee_import_rows
             WHERE import_id = ${importId}::uuid AND cardinality(errors) > 0 AND line > ${after}
             ORDER BY line LIMIT ${REPORT_BATCH}`,
       )
       for (const r of rows)
-        yield [r.name, r.email, r.company_name, r.phone ?? '', String(r.line), problemsOf(r).join(' ')].map(
-          neutraliseFormula,
-        )
+        yield [
+          r.name,
+          r.email,
+          r.company_name,
+          r.phone ?? '',
+          r.manager_email,
+          r.department ?? '',
+          r.job_title ?? '',
+          String(r.line),
+          problemsOf(r).join(' '),
+        ].map(neutraliseFormula)
       if (rows.length < REPORT_BATCH) return
       after = Number(rows[rows.length - 1]!.line)
     }

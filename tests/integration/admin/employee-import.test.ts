@@ -664,7 +664,9 @@ describe('downloads', () => {
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
     expect(response.headers.get('content-disposition')).toContain('attachment')
     const body = Buffer.from(await response.arrayBuffer())
-    expect(body.toString('utf8')).toBe('\uFEFFname,email,company,phone\r\n')
+    expect(body.toString('utf8')).toBe(
+      '\uFEFFname,email,company,phone,manager_email,department,job_title\r\n',
+    )
     const anonymous = await send(server, `${PAGE}/template.csv`)
     expect(location(anonymous)).toMatch(/^\/sign-in/)
     // Filled in, it imports.
@@ -689,13 +691,17 @@ describe('downloads', () => {
       'attachment; filename="team _A_-problems.csv"',
     )
     const report = Buffer.from(await response.arrayBuffer()).toString('utf8')
-    expect(report.startsWith('\uFEFFname,email,company,phone,line,problems\r\n')).toBe(true)
+    expect(
+      report.startsWith(
+        '\uFEFFname,email,company,phone,manager_email,department,job_title,line,problems\r\n',
+      ),
+    ).toBe(true)
     const lines = report.slice(1).trim().split('\r\n')
     expect(lines).toHaveLength(3)
     expect(lines[1]).toBe(
-      `"'=HYPERLINK(""http://evil.example"")",evil.${t}@example.test,Nowhere Ltd,'+44 20 7946 0958,3,"No company has this name: create it first, or correct the name."`,
+      `"'=HYPERLINK(""http://evil.example"")",evil.${t}@example.test,Nowhere Ltd,'+44 20 7946 0958,,,,3,"No company has this name: create it first, or correct the name."`,
     )
-    expect(lines[2]!.startsWith(`'@SUM(A1),at.${t}@,Acme Widgets,'-1,4,`)).toBe(true)
+    expect(lines[2]!.startsWith(`'@SUM(A1),at.${t}@,Acme Widgets,'-1,,,,4,`)).toBe(true)
     expect(report).not.toContain('good.')
     // Fixed (the company corrected) and uploaded as it is: the apostrophes go, the extra columns are ignored.
     const fixedId = await staged(report.replace('Nowhere Ltd', 'Acme Widgets'))
@@ -852,8 +858,8 @@ describe('the preview says what happens to existing people, repeats and near nam
       await send(server, `${PAGE}/imports/${id}/problems.csv`, { cookie: adminCookie })
     ).text()
     // (Quoted: the sentence holds a comma.)
-    expect(report).toContain(`Second Twin,twin.${t}@example.test,Acme Widgets,,4,"${duplicate}"`)
-    expect(report).toContain(`Third Twin,twin.${t}@example.test,Globex Corporation,,5,"${duplicate}"`)
+    expect(report).toContain(`Second Twin,twin.${t}@example.test,Acme Widgets,,,,,4,"${duplicate}"`)
+    expect(report).toContain(`Third Twin,twin.${t}@example.test,Globex Corporation,,,,,5,"${duplicate}"`)
     expect((await runImport(id)).status).toBe(302)
     expect(await userByEmail(`twin.${t}@example.test`)).toMatchObject({
       displayName: 'First Twin',
@@ -889,7 +895,7 @@ describe('the preview says what happens to existing people, repeats and near nam
       await send(server, `${PAGE}/imports/${id}/problems.csv`, { cookie: adminCookie })
     ).text()
     expect(report).toContain(
-      `Typo Person,typo.${t}@example.test,Globex Logistcs,,2,Unknown company “Globex Logistcs” — did you mean Globex Logistics?`,
+      `Typo Person,typo.${t}@example.test,Globex Logistcs,,,,,2,Unknown company “Globex Logistcs” — did you mean Globex Logistics?`,
     )
   })
 })
@@ -928,11 +934,17 @@ test('10,000 rows, each with its own unknown company and every address twice: su
 
 test('10,000 rows: uploaded, checked and imported, with time and memory measured', async () => {
   const t = tag()
-  const lines = ['name,email,company,phone']
-  for (let i = 0; i < 10_000; i++)
+  // With an org chart (issue 18): ten reports a manager, four levels, every manager on a later row
+  // than their reports; a department and a job title each.
+  const lines = ['name,email,company,phone,manager_email,department,job_title']
+  const address = (i: number) => `employee.${i}.${t}@subsidiary.example.test`
+  for (let i = 0; i < 10_000; i++) {
+    const rank = 9_999 - i
+    const manager = rank === 0 ? '' : address(9_999 - Math.floor((rank - 1) / 10))
     lines.push(
-      `Employee ${i} Surname-Longer,employee.${i}.${t}@subsidiary.example.test,Acme Widgets,+44 20 7946 ${String(i).padStart(4, '0')}`,
+      `Employee ${i} Surname-Longer,${address(i)},Acme Widgets,+44 20 7946 ${String(i).padStart(4, '0')},${manager},Department ${rank % 40},Engineer`,
     )
+  }
   const csv = Buffer.from(lines.join('\r\n'))
   global.gc?.()
   const base = process.memoryUsage()
@@ -957,6 +969,14 @@ test('10,000 rows: uploaded, checked and imported, with time and memory measured
     .from(employeeImports)
     .where(eq(employeeImports.id, id))
   expect(summary!.summary).toMatchObject({ created: 10_000, skipped: 0 })
+  const [managed] = await queryRows<{ n: number; departments: number }>(
+    db(),
+    sql`SELECT count(*) FILTER (WHERE m.email = r.manager_email)::int AS n,
+          count(DISTINCT u.department)::int AS departments
+        FROM employee_import_rows r JOIN users u ON u.email = r.email LEFT JOIN users m ON m.id = u.manager_id
+        WHERE r.import_id = ${id}::uuid`,
+  )
+  expect(managed).toMatchObject({ n: 9_999, departments: 40 })
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`
   console.log(
     `[csv-import 10,000 rows, ${mb(csv.length)} file, ${process.env.TEST_DATABASE_URL ? 'Postgres' : 'PGlite'}] ` +

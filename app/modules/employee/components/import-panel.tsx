@@ -43,9 +43,12 @@ export function ImportUploadForm({ lastResult }: { lastResult: FormResult }) {
         help={
           <>
             One employee per line, under a header naming the columns <strong>name</strong>,{' '}
-            <strong>email</strong>, <strong>company</strong> and, optionally, <strong>phone</strong> (in any
+            <strong>email</strong>, <strong>company</strong> and, optionally, <strong>phone</strong>,{' '}
+            <strong>manager_email</strong>, <strong>department</strong> and <strong>job_title</strong> (in any
             order, any case). Commas or semicolons; UTF-8. Up to {IMPORT_MAX_ROWS.toLocaleString('en-GB')}{' '}
-            rows and {IMPORT_MAX_BYTES / 1024 / 1024} MB. The company must exist already.
+            rows and {IMPORT_MAX_BYTES / 1024 / 1024} MB. The company must exist already; a manager is given
+            by their e-mail address and must be an employee of the same company, already or on another line of
+            the file.
           </>
         }
       />
@@ -60,7 +63,9 @@ export function ImportUploadForm({ lastResult }: { lastResult: FormResult }) {
       <p className="text-sm text-slate-700">
         Nothing is imported until you have checked the preview. Importing the same file again never adds
         anyone twice, and people who already have an account keep their name and phone unless you choose to
-        update them. No e-mail is sent: people get their activation e-mail when their scheme is launched.
+        update them. A manager, department or job title in the file replaces the person’s; an empty cell
+        leaves what they have. No e-mail is sent: people get their activation e-mail when their scheme is
+        launched.
       </p>
     </Form>
   )
@@ -110,6 +115,28 @@ function ReadyNote({ row }: { row: ImportRowView }) {
   return <>{`Ready: already an employee.${keepsName}`}</>
 }
 
+/** The row's manager, department and job title, one per line, each named (the cell stays narrow on a phone). */
+function OrgCell({ row }: { row: ImportRowView }) {
+  const items = [
+    row.managerEmail ? (['Manager', row.managerEmail] as const) : null,
+    row.department ? (['Department', row.department] as const) : null,
+    row.jobTitle ? (['Job title', row.jobTitle] as const) : null,
+  ].filter((item) => item !== null)
+  if (!items.length) return <Cell className="text-slate-700">—</Cell>
+  return (
+    <Cell className="min-w-48">
+      <ul className="flex flex-col gap-1">
+        {items.map(([label, value]) => (
+          <li key={label} className="break-words">
+            <span className="text-slate-700">{`${label}: `}</span>
+            {value}
+          </li>
+        ))}
+      </ul>
+    </Cell>
+  )
+}
+
 function RowsTable({
   view,
   page,
@@ -140,7 +167,15 @@ function RowsTable({
       </nav>
       <DataTable
         caption={`${show === 'problems' ? 'Rows with problems' : 'Rows'} of ${view.fileName}`}
-        columns={['Line', 'Name', 'E-mail', 'Company', 'Phone', imported ? 'Result' : 'Check']}
+        columns={[
+          'Line',
+          'Name',
+          'E-mail',
+          'Company',
+          'Phone',
+          ...(view.hasOrgData ? ['Manager, department, job title'] : []),
+          imported ? 'Result' : 'Check',
+        ]}
         rows={page.rows}
         empty="No row to show."
       >
@@ -151,6 +186,7 @@ function RowsTable({
             <Cell>{row.email}</Cell>
             <Cell>{row.companyName}</Cell>
             <Cell>{row.phone}</Cell>
+            {view.hasOrgData ? <OrgCell row={row} /> : null}
             <Cell className="min-w-56">
               {row.problems.length ? (
                 <ul className="flex flex-col gap-1 text-red-900">
@@ -290,6 +326,9 @@ export function ImportPanel({
                     Off: the {plural(view.existingRows, 'person', 'people')} who already{' '}
                     {view.existingRows === 1 ? 'has' : 'have'} an account keep the name and phone they have.
                     On: they take the file’s.
+                    {view.hasOrgData
+                      ? ' Either way, a manager, department or job title in the file replaces theirs; an empty cell leaves what they have.'
+                      : null}
                   </p>
                 </div>
               ) : null}
