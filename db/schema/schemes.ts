@@ -38,6 +38,15 @@ export const schemes = pgTable(
     maxColleagues: integer().notNull().default(8),
     /** Colleague answers appear in a report only from this many submitted colleagues (anonymity). */
     minRaters: integer().notNull().default(3),
+    /**
+     * The fewest colleagues each employee should invite per relationship group (issue 18 §2): shown
+     * as warnings while they invite. The direct-report minimum applies only to someone with direct
+     * reports recorded. 0 asks for none.
+     */
+    minManager: integer().notNull().default(0),
+    minPeer: integer().notNull().default(0),
+    minDirectReport: integer().notNull().default(0),
+    minOther: integer().notNull().default(0),
     /** Days between reminders to respondents who have not submitted; 0 = no reminders. */
     reminderCadenceDays: integer().notNull().default(7),
     status: schemeStatusEnum().notNull().default('draft'),
@@ -68,6 +77,11 @@ export const schemes = pgTable(
     index().on(t.name, t.id),
     check('schemes_max_colleagues_range', sql`${t.maxColleagues} BETWEEN 1 AND 8`),
     check('schemes_min_raters_range', sql`${t.minRaters} BETWEEN 1 AND 8`),
+    check(
+      'schemes_group_minimums',
+      sql`${t.minManager} BETWEEN 0 AND 8 AND ${t.minPeer} BETWEEN 0 AND 8 AND ${t.minDirectReport} BETWEEN 0 AND 8
+        AND ${t.minOther} BETWEEN 0 AND 8`,
+    ),
     check('schemes_dates_order', sql`${t.closesAt} > ${t.opensAt}`),
   ],
 )

@@ -1,7 +1,13 @@
 import type { PageData } from '#app/lib/page-data'
 import { refuseNotFound, ok, type Outcome } from '#app/lib/outcome'
 import type { Role } from '#app/modules/auth/permissions'
-import { groupOutlook, PART_LABELS, type GroupSizes } from '#app/modules/report/rater-groups'
+import {
+  groupOutlook,
+  PART_LABELS,
+  RATER_GROUPS,
+  type GroupSizes,
+  type RaterGroup,
+} from '#app/modules/report/rater-groups'
 import { threshold } from '#app/modules/report/threshold'
 import { findEmployee, getInvitePage, type InvitedColleague, type InviteEmployee, type InviteScheme } from './invite.server'
 
@@ -52,7 +58,14 @@ export async function loadInvitePage(
     employee: target.employee,
     onBehalf: target.onBehalf,
     ...page,
-    outlook: page.scheme ? outlookOf(page.scheme, page.colleagues) : null,
+    outlook: page.scheme ? outlookOf(page.scheme, page.colleagues, page.org) : null,
+    // The manager on record, suggested while the scheme takes invitations and they are not invited.
+    suggestion:
+      page.scheme?.open &&
+      page.org.manager &&
+      !page.colleagues.some((c) => c.status !== 'revoked' && c.email === page.org.manager!.email)
+        ? page.org.manager
+        : null,
     confirmRevoke,
     // The header wears the brand of the scheme shown.
     brand: page.scheme?.brand ?? null,
@@ -63,33 +76,52 @@ export async function loadInvitePage(
 export type InvitePageData = Extract<PageData<typeof loadInvitePage>, { ok: true }>['value']
 
 /** One line of the group outlook, in words (the page ships no rule code). */
-export type OutlookLine = { key: string; label: string; invited: number; text: string; standsAlone: boolean }
+export type OutlookLine = {
+  key: string
+  label: string
+  invited: number
+  text: string
+  tone: 'good' | 'short' | 'plain'
+}
 
 /**
  * How the report would group the colleagues invited so far (groupOutlook, the report's own rule),
- * told before anyone answers, so a group too small to show on its own is no surprise.
+ * and which of the scheme's minimums are still short, told before anyone answers, so a group too
+ * small to show on its own is no surprise. The direct-report minimum applies to someone with
+ * direct reports recorded. Null when nobody is invited and nothing is asked for.
  */
 export function outlookOf(
-  scheme: Pick<InviteScheme, 'minRaters' | 'showManager' | 'remaining'>,
+  scheme: Pick<InviteScheme, 'minRaters' | 'showManager' | 'remaining' | 'minimums'>,
   colleagues: Pick<InvitedColleague, 'relationship' | 'status'>[],
+  org: { directReports: number },
 ): { summary: string; lines: OutlookLine[] } | null {
   const sizes: GroupSizes = {}
   for (const c of colleagues)
     if (c.status !== 'revoked') sizes[c.relationship] = (sizes[c.relationship] ?? 0) + 1
+  const minimumOf = (g: RaterGroup) =>
+    g === 'direct_report' && org.directReports === 0 ? 0 : (scheme.minimums[g] ?? 0)
   const total = Object.values(sizes).reduce((sum, n) => sum + (n ?? 0), 0)
-  if (!total) return null
+  const asked = RATER_GROUPS.filter((g) => minimumOf(g) > 0)
+  if (!total && !asked.length) return null
   const t = threshold(scheme.minRaters)
   const outlook = groupOutlook(sizes, scheme.minRaters, { showManager: scheme.showManager, room: scheme.remaining })
-  const summary =
-    total < t
+  const summary = !total
+    ? 'Nobody is invited yet. The scheme asks for at least:'
+    : total < t
       ? `Colleagues’ answers show in the report once at least ${t} of them have answered; ${total} ${total === 1 ? 'is' : 'are'} invited so far.`
       : `If everyone invited answers, the report shows all ${total} colleagues together and, by group:`
   const more = (k: number | null) => (k ? ` Invite ${k} more to show them on their own.` : '')
-  const lines = outlook.map((o): OutlookLine => {
-    const label = o.group === 'other' ? 'Others' : PART_LABELS[o.group]
-    const text =
+  const lines = RATER_GROUPS.filter((g) => (sizes[g] ?? 0) > 0 || minimumOf(g) > 0).map((g): OutlookLine => {
+    const label = g === 'other' ? 'Others' : PART_LABELS[g]
+    const invited = sizes[g] ?? 0
+    const minimum = minimumOf(g)
+    const short = Math.max(0, minimum - invited)
+    const wanted = short ? ` The scheme asks for at least ${minimum}: invite ${short} more.` : ''
+    const o = outlook.find((x) => x.group === g)
+    if (!o) return { key: g, label, invited, text: `None invited yet.${wanted}`, tone: 'short' }
+    const shown =
       o.shown === 'alone'
-        ? o.group === 'manager' && o.invited < t
+        ? g === 'manager' && invited < t
           ? 'Shown on their own: the scheme tells managers so when they are invited.'
           : 'Shown as a group of their own.'
         : o.shown === 'others'
@@ -97,7 +129,13 @@ export function outlookOf(
           : o.shown === 'pooled'
             ? `Only within the all-colleagues figure: a group is shown apart only when the colleagues outside it are enough to show too.${more(o.toStandAlone)}`
             : `Not shown until at least ${t} colleagues have answered.`
-    return { key: o.group, label, invited: o.invited, text, standsAlone: o.shown === 'alone' }
+    return {
+      key: g,
+      label,
+      invited,
+      text: `${shown}${wanted}`,
+      tone: short ? 'short' : o.shown === 'alone' ? 'good' : 'plain',
+    }
   })
   return { summary, lines }
 }

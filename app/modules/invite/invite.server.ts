@@ -16,7 +16,7 @@ import type { BrandLook } from '#app/components/brand-look'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
-import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
+import { colleaguePrivacyNote, type RaterGroup } from '#app/modules/report/rater-groups'
 import {
   InviteFieldsSchema,
   INVITE_MESSAGES,
@@ -136,6 +136,8 @@ export type InviteScheme = {
   /** The report's anonymity threshold and manager option: the group outlook reads them. */
   minRaters: number
   showManager: boolean
+  /** The fewest colleagues the scheme asks for per group (warnings while inviting, issue 18 §2). */
+  minimums: Record<RaterGroup, number>
 }
 
 export type InvitedColleague = {
@@ -153,6 +155,8 @@ export type InvitePage = {
   schemes: InviteScheme[]
   scheme: InviteScheme | null
   colleagues: InvitedColleague[]
+  /** The employee's reporting line as recorded (issue 18 §1): the manager is suggested. */
+  org: { manager: { name: string; email: string } | null; directReports: number }
 }
 
 /** Revoked invitations shown beside the live ones (the most recent first); live ones are at most 8. */
@@ -186,6 +190,17 @@ export async function getInvitePage(
       maxColleagues: schemes.maxColleagues,
       minRaters: schemes.minRaters,
       showManager: schemes.showManagerBelowThreshold,
+      minManager: schemes.minManager,
+      minPeer: schemes.minPeer,
+      minDirectReport: schemes.minDirectReport,
+      minOther: schemes.minOther,
+      // The same for every row: the employee's manager (to suggest) and how many report to them.
+      manager: sql<{ name: string; email: string } | null>`(
+        SELECT json_build_object('name', coalesce(nullif(m.display_name, ''), m.email), 'email', m.email)
+        FROM users e JOIN users m ON m.id = e.manager_id
+        WHERE e.id = ${employeeId}::uuid AND m.disabled_at IS NULL)`,
+      directReports: sql<number>`(SELECT count(*) FROM users x
+        WHERE x.manager_id = ${employeeId}::uuid AND x.role = 'employee')::int`.mapWith(Number),
       live: liveCount,
       ...BRAND_LOOK_COLUMNS,
     })
@@ -217,10 +232,17 @@ export async function getInvitePage(
     remaining: remainingSlots(r.maxColleagues, r.live),
     minRaters: r.minRaters,
     showManager: r.showManager,
+    minimums: {
+      manager: r.minManager,
+      peer: r.minPeer,
+      direct_report: r.minDirectReport,
+      other: r.minOther,
+    },
   }))
   if (schemeParam !== undefined && !list.some((s) => s.id === schemeParam)) return null
   const scheme = list.find((s) => s.id === schemeParam) ?? list[0] ?? null
-  if (!scheme) return { schemes: list, scheme: null, colleagues: [] }
+  const org = { manager: rows[0]?.manager ?? null, directReports: rows[0]?.directReports ?? 0 }
+  if (!scheme) return { schemes: list, scheme: null, colleagues: [], org }
 
   const invited = await db
     .select({
@@ -258,7 +280,7 @@ export async function getInvitePage(
     invitedAt: r.invitedAt?.toISOString() ?? null,
     invitedOn: r.invitedAt ? formatDate(r.invitedAt, scheme.timeZone) : null,
   }))
-  return { schemes: list, scheme, colleagues }
+  return { schemes: list, scheme, colleagues, org }
 }
 
 // ---------------------------------------------------------------------------------------------

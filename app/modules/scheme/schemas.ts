@@ -39,6 +39,9 @@ export const SCHEME_MESSAGES = {
   closesBeforeOpens: 'The scheme must close after it opens.',
   closesInPast: 'That time has already passed. Choose a closing time in the future.',
   maxColleagues: `Enter a number of colleagues from 1 to ${MAX_COLLEAGUES}.`,
+  groupMinimum: `Enter a number from 0 to ${MAX_COLLEAGUES}.`,
+  minimumsOverMax: (sum: number, max: number) =>
+    `The minimums add up to ${sum}, more than the ${max} colleagues each employee may invite. Lower a minimum or raise the most colleagues.`,
   minRaters: `Enter a number of colleagues from 1 to ${MIN_RATERS_MAX}.`,
   reminderCadence: `Enter a number of days from 0 (no reminders) to ${REMINDER_CADENCE_MAX}.`,
   reportRelease: 'Choose when the reports show colleagues’ answers.',
@@ -113,6 +116,10 @@ const localDateTime = (message: string) =>
 const whole = (message: string, min: number, max: number) =>
   z.number({ error: message }).check(z.int(message), z.gte(min, message), z.lte(max, message))
 
+function groupMinimum() {
+  return z._default(whole(SCHEME_MESSAGES.groupMinimum, 0, MAX_COLLEAGUES), 0)
+}
+
 const reportRelease = z.enum(REPORT_RELEASES, { error: SCHEME_MESSAGES.reportRelease })
 
 /** The field's message for a wall-clock time that means no instant in the zone. */
@@ -139,7 +146,15 @@ const fields = {
   reportRelease,
   /** A checkbox: Conform reads "on" as true; absent is off. */
   showManagerBelowThreshold: z.optional(z.boolean()),
+  // The fewest colleagues per relationship group (warnings while inviting); absent reads as 0.
+  minManager: groupMinimum(),
+  minPeer: groupMinimum(),
+  minDirectReport: groupMinimum(),
+  minOther: groupMinimum(),
 }
+
+/** The group minimums' fields, in the report's group order. */
+export const GROUP_MINIMUM_FIELDS = ['minManager', 'minPeer', 'minDirectReport', 'minOther'] as const
 
 type Fields = { timeZone: string; opensAt: string; closesAt: string }
 const DATE_FIELDS = new Set(['timeZone', 'opensAt', 'closesAt'])
@@ -174,6 +189,24 @@ function withDateChecks<T extends Fields>(schema: z.ZodMiniType<T>) {
         when: (payload) => !payload.issues.some((issue) => DATE_FIELDS.has(String(issue.path?.[0]))),
       },
     ),
+    z.superRefine<T>(
+      (v, ctx) => {
+        const values = v as T & Record<(typeof GROUP_MINIMUM_FIELDS)[number] | 'maxColleagues', number>
+        const sum = GROUP_MINIMUM_FIELDS.reduce((n, f) => n + (values[f] ?? 0), 0)
+        if (sum > values.maxColleagues)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['minPeer'],
+            message: SCHEME_MESSAGES.minimumsOverMax(sum, values.maxColleagues),
+          })
+      },
+      {
+        when: (payload) =>
+          !payload.issues.some((issue) =>
+            ['maxColleagues', ...GROUP_MINIMUM_FIELDS].includes(String(issue.path?.[0])),
+          ),
+      },
+    ),
   )
 }
 
@@ -182,10 +215,13 @@ export const SchemeCreateSchema = withDateChecks(z.object({ intent: z.literal('c
 export const SchemeUpdateSchema = withDateChecks(z.object({ intent: z.literal('update'), ...fields }))
 
 /** What the scheme service takes to create or change a scheme: the form's values, dates as instants. */
-export type SchemeInput = Omit<z.output<typeof SchemeCreateSchema>, 'intent' | 'opensAt' | 'closesAt'> & {
+export type SchemeInput = Omit<
+  z.output<typeof SchemeCreateSchema>,
+  'intent' | 'opensAt' | 'closesAt' | (typeof GROUP_MINIMUM_FIELDS)[number]
+> & {
   opensAt: Date
   closesAt: Date
-}
+} & Partial<Record<(typeof GROUP_MINIMUM_FIELDS)[number], number>>
 
 /**
  * A checked form's values as the service takes them. The dates become instants here rather than in

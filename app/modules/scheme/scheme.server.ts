@@ -14,7 +14,13 @@ import {
   withdrawProgrammeEmails,
   type ProgrammeMailResult,
 } from './programme-mail.server'
-import { SCHEME_MESSAGES, zonedTimeMessage, type SchemeInput, type SchemeListQuery } from './schemas'
+import {
+  GROUP_MINIMUM_FIELDS,
+  SCHEME_MESSAGES,
+  zonedTimeMessage,
+  type SchemeInput,
+  type SchemeListQuery,
+} from './schemas'
 import { schemePhase, schemePhaseSql, type SchemePhase } from './state'
 import { isUuid } from '#app/lib/ids'
 
@@ -197,6 +203,10 @@ export type SchemeDetail = {
   reminderCadenceDays: number
   reportRelease: ReportRelease
   showManagerBelowThreshold: boolean
+  minManager: number
+  minPeer: number
+  minDirectReport: number
+  minOther: number
   launchedAt: string | null
   closedAt: string | null
   enrolled: number
@@ -250,6 +260,10 @@ export async function getScheme(
       reminderCadenceDays: schemes.reminderCadenceDays,
       reportRelease: schemes.reportRelease,
       showManagerBelowThreshold: schemes.showManagerBelowThreshold,
+      minManager: schemes.minManager,
+      minPeer: schemes.minPeer,
+      minDirectReport: schemes.minDirectReport,
+      minOther: schemes.minOther,
       launchedAt: schemes.launchedAt,
       closedAt: schemes.closedAt,
       companyId: schemes.companyId,
@@ -462,6 +476,8 @@ export async function updateScheme(
       note('timeZone', current.timeZone, input.timeZone)
       note('maxColleagues', current.maxColleagues, input.maxColleagues)
       note('minRaters', current.minRaters, input.minRaters)
+      // Absent (a caller other than the form): unchanged.
+      for (const field of GROUP_MINIMUM_FIELDS) note(field, current[field], input[field] ?? current[field])
       note('reminderCadenceDays', current.reminderCadenceDays, input.reminderCadenceDays)
       note('reportRelease', current.reportRelease, input.reportRelease)
       const showManager = input.showManagerBelowThreshold === true

@@ -204,6 +204,14 @@ describe('create', () => {
     ['min raters 0', { minRaters: '0' }, 'Enter a number of colleagues from 1 to 8.'],
     ['min raters 9', { minRaters: '9' }, 'Enter a number of colleagues from 1 to 8.'],
     ['no min raters', { minRaters: '' }, 'Enter a number of colleagues from 1 to 8.'],
+    ['a negative group minimum', { minPeer: '-1' }, 'Enter a number from 0 to 8.'],
+    ['a group minimum of 9', { minManager: '9' }, 'Enter a number from 0 to 8.'],
+    ['a group minimum in words', { minOther: 'three' }, 'Enter a number from 0 to 8.'],
+    [
+      'group minimums above the most colleagues',
+      { maxColleagues: '6', minManager: '1', minPeer: '3', minDirectReport: '3' },
+      'The minimums add up to 7, more than the 6 colleagues each employee may invite.',
+    ],
     [
       'a negative reminder cadence',
       { reminderCadenceDays: '-1' },
@@ -232,6 +240,15 @@ describe('create', () => {
       expect(await countSchemes()).toBe(before)
     },
   )
+
+  test('stores the minimums per group (absent ones as 0) and audits them with the rest', async () => {
+    const response = await post({ ...valid(), name: 'Minimums 360', minManager: '1', minPeer: '3' })
+    expect(response.status).toBe(302)
+    const id = location(response)!.split('/').pop()!
+    const [row] = await db().select().from(schemes).where(eq(schemes.id, id))
+    expect(row).toMatchObject({ minManager: 1, minPeer: 3, minDirectReport: 0, minOther: 0 })
+    expect(await page(`${PAGE}/${id}`)).toContain('Manager 1 · Peers 3')
+  })
 
   test('refuses a questionnaire that is not published', async () => {
     const before = await countSchemes()

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { assignments, schemes } from '#db/schema/index'
+import { assignments, schemes, users } from '#db/schema/index'
 import { createRaterAssignment, createUser } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
@@ -17,12 +17,19 @@ const db = useTestDatabase()
 const server = useTestServer()
 const PAGE = '/user/colleague-invite'
 
-async function invited(relationships: string[], minRaters = 3, showManager = false) {
+async function invited(
+  relationships: string[],
+  minRaters = 3,
+  showManager = false,
+  minimums: Partial<Record<'minManager' | 'minPeer' | 'minDirectReport' | 'minOther', number>> = {},
+  before?: (w: Awaited<ReturnType<typeof enrolledEmployee>>) => Promise<void>,
+) {
   const w = await enrolledEmployee()
   await db()
     .update(schemes)
-    .set({ minRaters, showManagerBelowThreshold: showManager })
+    .set({ minRaters, showManagerBelowThreshold: showManager, ...minimums })
     .where(eq(schemes.id, w.scheme.id))
+  await before?.(w)
   for (const relationship of relationships) {
     const colleague = await createUser({ role: 'colleague' })
     await createRaterAssignment({
@@ -36,6 +43,65 @@ async function invited(relationships: string[], minRaters = 3, showManager = fal
   expect(response.status).toBe(200)
   return { w, text: textOf(await response.text()) }
 }
+
+describe('the scheme’s minimums per group, and the manager on record', () => {
+  test('nobody invited yet: what the scheme asks for; direct reports only for someone who has them', async () => {
+    const { text } = await invited([], 3, false, { minManager: 1, minPeer: 3, minDirectReport: 3 })
+    expect(text).toContain('Nobody is invited yet. The scheme asks for at least:')
+    expect(text).toContain('Manager (0) None invited yet. The scheme asks for at least 1: invite 1 more.')
+    expect(text).toContain('Peers (0) None invited yet. The scheme asks for at least 3: invite 3 more.')
+    expect(text).not.toContain('Direct reports (0)')
+
+    const managed = await invited([], 3, false, { minDirectReport: 2 }, async (w) => {
+      await createUser({
+        role: 'employee',
+        companyId: w.company.id,
+        managerId: w.employee.id,
+        password: null,
+      })
+    })
+    expect(managed.text).toContain(
+      'Direct reports (0) None invited yet. The scheme asks for at least 2: invite 2 more.',
+    )
+  })
+
+  test('a group below its minimum says how many more; one at it says nothing more', async () => {
+    const { text } = await invited(['peer', 'peer', 'peer', 'manager'], 3, false, {
+      minManager: 1,
+      minPeer: 4,
+    })
+    expect(text).toContain('The scheme asks for at least 4: invite 1 more.')
+    expect(text).not.toMatch(/Manager \(1\)[^.]*\. The scheme asks/)
+  })
+
+  test('the manager on record fills in the form until they are invited', async () => {
+    let managerEmail = ''
+    const { w, text } = await invited([], 3, false, {}, async (w) => {
+      const manager = await createUser({
+        role: 'employee',
+        companyId: w.company.id,
+        displayName: 'Mona Manager',
+        password: null,
+      })
+      managerEmail = manager.email
+      await db().update(users).set({ managerId: manager.id }).where(eq(users.id, w.employee.id))
+    })
+    expect(text).toContain('Your manager on record is Mona Manager : the form is filled in for them.')
+    const html = await (await send(server, PAGE, { cookie: await sessionCookieFor(w.employee.id) })).text()
+    expect(html).toContain(`value="${managerEmail}"`)
+    // Invited: no longer suggested.
+    await createRaterAssignment({
+      scheme: w.scheme,
+      subjectId: w.employee.id,
+      respondentId: (await db().select().from(users).where(eq(users.email, managerEmail)))[0]!.id,
+      relationship: 'manager',
+    })
+    const after = textOf(
+      await (await send(server, PAGE, { cookie: await sessionCookieFor(w.employee.id) })).text(),
+    )
+    expect(after).not.toContain('manager on record')
+  })
+})
 
 describe('the group outlook', () => {
   test('nobody invited: no outlook', async () => {

@@ -17,7 +17,13 @@ export function GroupOutlook({ outlook }: { outlook: { summary: string; lines: O
             <span className="font-semibold text-slate-900 sm:w-44 sm:shrink-0">
               {`${line.label} (${line.invited})`}
             </span>
-            <span className={line.standsAlone ? 'text-emerald-900' : 'text-slate-800'}>{line.text}</span>
+            <span
+              className={
+                line.tone === 'good' ? 'text-emerald-900' : line.tone === 'short' ? 'text-amber-950' : 'text-slate-800'
+              }
+            >
+              {line.text}
+            </span>
           </li>
         ))}
       </ul>

@@ -10,7 +10,10 @@ export function InviteForm({
   action,
   lastResult,
   onBehalf,
+  suggestion,
 }: {
+  /** The manager on record, filled in until the employee changes the fields. */
+  suggestion?: { name: string; email: string } | null
   schemeId: string
   /** This page without ?revoke=, so a sent invitation does not reopen a confirmation. */
   action: string
@@ -19,7 +22,11 @@ export function InviteForm({
 }) {
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'invite'
-  const [form, fields] = useConformForm(InviteSchema, { id: 'invite', lastResult })
+  const [form, fields] = useConformForm(InviteSchema, {
+    id: 'invite',
+    lastResult,
+    defaultValue: suggestion ? { ...suggestion, relationship: 'manager' } : undefined,
+  })
   return (
     <section aria-labelledby="invite-title" className="card flex flex-col gap-4">
       <h2 id="invite-title" className="text-lg font-semibold">
@@ -29,6 +36,12 @@ export function InviteForm({
         Choose people who have seen {onBehalf ? 'the employee' : 'you'} at work recently: a manager, peers,
         people who report to {onBehalf ? 'them' : 'you'}. A mix of perspectives gives the most useful report.
       </p>
+      {suggestion ? (
+        <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
+          {onBehalf ? 'Their' : 'Your'} manager on record is <strong>{suggestion.name}</strong>: the form is
+          filled in for them. Change it to invite someone else.
+        </p>
+      ) : null}
       <Form method="post" action={action} className="flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="invite" />
         <input type="hidden" name="schemeId" value={schemeId} />

@@ -24,7 +24,7 @@ export function InvitePage({
     return (
       <PickEmployee errors={actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined} />
     )
-  const { employee, onBehalf, schemes, scheme, colleagues, confirmRevoke, outlook } = loaderData
+  const { employee, onBehalf, schemes, scheme, colleagues, confirmRevoke, outlook, suggestion } = loaderData
   const employeeName = employee.displayName || employee.email
   const hrefFor = (changes: { scheme?: string; revoke?: string }) => {
     const params = new URLSearchParams()
@@ -89,6 +89,7 @@ export function InvitePage({
               action={hrefFor({})}
               lastResult={actionData?.intent === 'invite' ? actionData.result : undefined}
               onBehalf={onBehalf}
+              suggestion={suggestion}
             />
           ) : (
             <>

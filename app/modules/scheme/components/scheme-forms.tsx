@@ -41,6 +41,10 @@ export type SchemeValues = {
   reminderCadenceDays: number
   reportRelease: string
   showManagerBelowThreshold: boolean
+  minManager: number
+  minPeer: number
+  minDirectReport: number
+  minOther: number
 }
 
 type Fields = {
@@ -152,6 +156,25 @@ function SchemeFields({
         options={REPORT_RELEASES.map((r) => ({ value: r, label: REPORT_RELEASE_LABELS[r] }))}
         placeholder="Choose…"
       />
+      <fieldset className="flex flex-col gap-3 sm:col-span-2">
+        <legend className="label">Fewest colleagues each employee should invite, per group</legend>
+        <p className="text-sm text-slate-700">
+          Employees see, while they invite, which groups are still short. Direct reports count only for
+          people with direct reports recorded. 0 asks for none; together at most the number above.
+        </p>
+        <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+          <ConformField label="Manager" meta={fields.minManager} type="number" min={0} max={MAX_COLLEAGUES} />
+          <ConformField label="Peers" meta={fields.minPeer} type="number" min={0} max={MAX_COLLEAGUES} />
+          <ConformField
+            label="Direct reports"
+            meta={fields.minDirectReport}
+            type="number"
+            min={0}
+            max={MAX_COLLEAGUES}
+          />
+          <ConformField label="Others" meta={fields.minOther} type="number" min={0} max={MAX_COLLEAGUES} />
+        </div>
+      </fieldset>
       <div className="sm:col-span-2">
         <div className="flex items-start gap-2">
           <input
@@ -195,6 +218,11 @@ export function CreateSchemeForm({
       reminderCadenceDays: 7,
       reportRelease: 'on_close',
       showManagerBelowThreshold: false,
+      // The usual advice: the manager, three peers, three direct reports where there are any.
+      minManager: 1,
+      minPeer: 3,
+      minDirectReport: 3,
+      minOther: 0,
     },
   })
   return (

@@ -142,6 +142,10 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               reminderCadenceDays: scheme.reminderCadenceDays,
               reportRelease: scheme.reportRelease,
               showManagerBelowThreshold: scheme.showManagerBelowThreshold,
+              minManager: scheme.minManager,
+              minPeer: scheme.minPeer,
+              minDirectReport: scheme.minDirectReport,
+              minOther: scheme.minOther,
             }}
             options={options}
             locked={{
@@ -422,6 +426,21 @@ function ReleaseAllPanel({
   )
 }
 
+/** "Manager 1 · Peers 3 · Direct reports 3 (if any)", or "None". */
+function minimumsText(scheme: SchemeDetail) {
+  const parts = (
+    [
+      ['Manager', scheme.minManager],
+      ['Peers', scheme.minPeer],
+      ['Direct reports', scheme.minDirectReport],
+      ['Others', scheme.minOther],
+    ] as const
+  )
+    .filter(([, n]) => n > 0)
+    .map(([label, n]) => `${label} ${n}${label === 'Direct reports' ? ' (if any)' : ''}`)
+  return parts.length ? parts.join(' · ') : 'None'
+}
+
 function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string }) {
   const when = (iso: string) => formatDateTime(iso, scheme.timeZone)
   const items: Array<[string, string]> = [
@@ -435,6 +454,7 @@ function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string 
     ['Time zone', scheme.timeZone],
     ['Most colleagues per employee', String(scheme.maxColleagues)],
     ['Colleague answers before a report shows them', String(scheme.minRaters)],
+    ['Fewest colleagues to invite', minimumsText(scheme)],
     [
       'Reminders',
       scheme.reminderCadenceDays ? `Every ${plural(scheme.reminderCadenceDays, 'day', 'days')}` : 'None',
