@@ -42,7 +42,7 @@ export async function resolveInviteTarget(
 /** The page for a target (null: an admin still has to choose the employee), with the revoke to confirm. */
 export async function loadInvitePage(
   target: InviteTarget | null,
-  query: { scheme?: string; revoke?: string },
+  query: { scheme?: string; revoke?: string; fill?: string },
 ) {
   if (!target) return ok({ state: 'pick-employee' as const, brand: null })
   const page = await getInvitePage(target.employee.id, query.scheme)
@@ -64,7 +64,7 @@ export async function loadInvitePage(
       page.scheme?.open &&
       page.org.manager &&
       !page.colleagues.some((c) => c.status !== 'revoked' && c.email === page.org.manager!.email)
-        ? page.org.manager
+        ? { ...page.org.manager, fill: query.fill === 'manager' }
         : null,
     confirmRevoke,
     // The header wears the brand of the scheme shown.
@@ -78,11 +78,14 @@ export type InvitePageData = Extract<PageData<typeof loadInvitePage>, { ok: true
 /** One line of the group outlook, in words (the page ships no rule code). */
 export type OutlookLine = {
   key: string
-  label: string
-  invited: number
+  /** "Peers (3)". */
+  heading: string
   text: string
-  tone: 'good' | 'short' | 'plain'
+  /** The text's colour: a group standing alone, one short of the scheme's minimum, or neither. */
+  tone: (typeof TONES)[keyof typeof TONES]
 }
+
+const TONES = { good: 'text-emerald-900', short: 'text-amber-950', plain: 'text-slate-800' } as const
 
 /**
  * How the report would group the colleagues invited so far (groupOutlook, the report's own rule),
@@ -118,7 +121,8 @@ export function outlookOf(
     const short = Math.max(0, minimum - invited)
     const wanted = short ? ` The scheme asks for at least ${minimum}: invite ${short} more.` : ''
     const o = outlook.find((x) => x.group === g)
-    if (!o) return { key: g, label, invited, text: `None invited yet.${wanted}`, tone: 'short' }
+    const heading = `${label} (${invited})`
+    if (!o) return { key: g, heading, text: `None invited yet.${wanted}`, tone: TONES.short }
     const shown =
       o.shown === 'alone'
         ? g === 'manager' && invited < t
@@ -131,10 +135,9 @@ export function outlookOf(
             : `Not shown until at least ${t} colleagues have answered.`
     return {
       key: g,
-      label,
-      invited,
+      heading,
       text: `${shown}${wanted}`,
-      tone: short ? 'short' : o.shown === 'alone' ? 'good' : 'plain',
+      tone: short ? TONES.short : o.shown === 'alone' ? TONES.good : TONES.plain,
     }
   })
   return { summary, lines }

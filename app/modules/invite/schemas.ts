@@ -108,6 +108,8 @@ export const InvitePageQuerySchema = z.object({
   scheme: queryValue,
   employee: queryValue,
   revoke: queryValue,
+  /** `?fill=manager`: the form filled in for the manager on record. */
+  fill: queryValue,
 })
 
 /** "You can invite 5 more colleagues", or the same about the employee an admin acts for. */

@@ -74,7 +74,7 @@ describe('the scheme’s minimums per group, and the manager on record', () => {
     expect(text).not.toMatch(/Manager \(1\)[^.]*\. The scheme asks/)
   })
 
-  test('the manager on record fills in the form until they are invited', async () => {
+  test('the manager on record is suggested, and fills in the form on request, until they are invited', async () => {
     let managerEmail = ''
     const { w, text } = await invited([], 3, false, {}, async (w) => {
       const manager = await createUser({
@@ -86,9 +86,15 @@ describe('the scheme’s minimums per group, and the manager on record', () => {
       managerEmail = manager.email
       await db().update(users).set({ managerId: manager.id }).where(eq(users.id, w.employee.id))
     })
-    expect(text).toContain('Your manager on record is Mona Manager : the form is filled in for them.')
-    const html = await (await send(server, PAGE, { cookie: await sessionCookieFor(w.employee.id) })).text()
-    expect(html).toContain(`value="${managerEmail}"`)
+    expect(text).toContain(
+      'Your manager on record, Mona Manager , is not invited yet. Fill in the form for them',
+    )
+    const cookie = await sessionCookieFor(w.employee.id)
+    // The form stays empty until asked: someone inviting peers does not clear it each time.
+    expect(await (await send(server, PAGE, { cookie })).text()).not.toContain(`value="${managerEmail}"`)
+    const filled = await (await send(server, `${PAGE}?fill=manager`, { cookie })).text()
+    expect(filled).toContain(`value="${managerEmail}"`)
+    expect(textOf(filled)).toContain('The form is filled in for them.')
     // Invited: no longer suggested.
     await createRaterAssignment({
       scheme: w.scheme,

@@ -13,17 +13,8 @@ export function GroupOutlook({ outlook }: { outlook: { summary: string; lines: O
       <p className="text-slate-800">{outlook.summary}</p>
       <ul className="flex flex-col gap-2">
         {outlook.lines.map((line) => (
-          <li key={line.key} className="flex flex-col gap-0.5 sm:flex-row sm:gap-2">
-            <span className="font-semibold text-slate-900 sm:w-44 sm:shrink-0">
-              {`${line.label} (${line.invited})`}
-            </span>
-            <span
-              className={
-                line.tone === 'good' ? 'text-emerald-900' : line.tone === 'short' ? 'text-amber-950' : 'text-slate-800'
-              }
-            >
-              {line.text}
-            </span>
+          <li key={line.key}>
+            <strong>{line.heading}</strong> <span className={line.tone}>{line.text}</span>
           </li>
         ))}
       </ul>

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
-import { Form, useNavigation } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import { useConformForm } from '#app/components/form-kit'
 import { Field, FormErrors, SelectField } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
@@ -11,9 +11,12 @@ export function InviteForm({
   lastResult,
   onBehalf,
   suggestion,
+  fillHref,
 }: {
-  /** The manager on record, filled in until the employee changes the fields. */
-  suggestion?: { name: string; email: string } | null
+  /** The manager on record while not invited; `fill`: the form filled in for them (`?fill=manager`). */
+  suggestion?: { name: string; email: string; fill: boolean } | null
+  /** This page with `?fill=manager`. */
+  fillHref?: string
   schemeId: string
   /** This page without ?revoke=, so a sent invitation does not reopen a confirmation. */
   action: string
@@ -25,7 +28,9 @@ export function InviteForm({
   const [form, fields] = useConformForm(InviteSchema, {
     id: 'invite',
     lastResult,
-    defaultValue: suggestion ? { ...suggestion, relationship: 'manager' } : undefined,
+    defaultValue: suggestion?.fill
+      ? { name: suggestion.name, email: suggestion.email, relationship: 'manager' }
+      : undefined,
   })
   return (
     <section aria-labelledby="invite-title" className="card flex flex-col gap-4">
@@ -38,8 +43,15 @@ export function InviteForm({
       </p>
       {suggestion ? (
         <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
-          {onBehalf ? 'Their' : 'Your'} manager on record is <strong>{suggestion.name}</strong>: the form is
-          filled in for them. Change it to invite someone else.
+          {onBehalf ? 'Their' : 'Your'} manager on record, <strong>{suggestion.name}</strong>, is not invited
+          yet.{' '}
+          {suggestion.fill ? (
+            'The form is filled in for them.'
+          ) : (
+            <Link className="link" to={fillHref ?? '?fill=manager'} preventScrollReset>
+              Fill in the form for them
+            </Link>
+          )}
         </p>
       ) : null}
       <Form method="post" action={action} className="flex flex-col gap-4" {...getFormProps(form)}>

@@ -26,12 +26,13 @@ export function InvitePage({
     )
   const { employee, onBehalf, schemes, scheme, colleagues, confirmRevoke, outlook, suggestion } = loaderData
   const employeeName = employee.displayName || employee.email
-  const hrefFor = (changes: { scheme?: string; revoke?: string }) => {
+  const hrefFor = (changes: { scheme?: string; revoke?: string; fill?: string }) => {
     const params = new URLSearchParams()
     const schemeId = changes.scheme ?? scheme?.id
     if (schemeId && (schemes.length > 1 || changes.scheme)) params.set('scheme', schemeId)
     if (onBehalf) params.set('employee', employee.id)
     if (changes.revoke) params.set('revoke', changes.revoke)
+    if (changes.fill) params.set('fill', changes.fill)
     const search = params.toString()
     return search ? `${INVITE_PAGE_PATH}?${search}` : INVITE_PAGE_PATH
   }
@@ -84,12 +85,13 @@ export function InvitePage({
           {scheme.open && scheme.remaining > 0 ? (
             <InviteForm
               // After an invitation is sent the list changes and the form starts empty again.
-              key={`${scheme.id}:${colleagues.map((c) => c.id).join(',')}`}
+              key={`${scheme.id}:${colleagues.map((c) => c.id).join(',')}:${suggestion?.fill ? 'fill' : ''}`}
               schemeId={scheme.id}
               action={hrefFor({})}
               lastResult={actionData?.intent === 'invite' ? actionData.result : undefined}
               onBehalf={onBehalf}
               suggestion={suggestion}
+              fillHref={hrefFor({ fill: 'manager' })}
             />
           ) : (
             <>
