@@ -780,7 +780,7 @@ export const IMPORT_MESSAGES = {
     `None of the rows to import are employees of ${company}, the company of that scheme. Choose another scheme, or none.`,
   nothing: 'No row of this file can be imported. Fix the file and upload it again.',
   changed:
-    'Some accounts changed while this file was being imported, so nothing was imported. Upload the file again to see the rows as they are now.',
+    'An account or a company this file refers to changed while it was being imported, so nothing was imported. Upload the file again to see its rows as they are now.',
 } as const
 
 /**
@@ -802,8 +802,9 @@ export async function runImport(
   try {
     return await importInOneTransaction(actor, importId, schemeId, updateNames)
   } catch (error) {
-    // A manager's row that an account created since the check took over (an administrator's, say):
-    // the rows pointing at it cannot be written. Nothing was; the next preview says why.
+    // A manager's row that an account created since the check took over (an administrator's, say),
+    // or a company deleted meanwhile: the rows pointing at it cannot be written. Nothing was; the
+    // next preview says why.
     if (pgErrorCode(error) === PG_ERROR.foreignKeyViolation) return refuse(IMPORT_MESSAGES.changed)
     throw error
   }
