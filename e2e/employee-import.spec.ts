@@ -136,3 +136,60 @@ test('on a phone, the preview tells of a colleague becoming an employee, a repea
   await page.getByRole('button', { name: 'Discard this file' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'File discarded' })).toBeVisible()
 })
+
+/**
+ * Issue 18 §1: a file with managers, departments and job titles. The preview shows them in one
+ * column (narrow enough for a phone), accepts a manager who comes later in the file, and refuses a
+ * manager who is not an employee of the row's company, and a circle of two. Screenshots at 1280
+ * and 390 px; nothing is imported (the seed's people stay as they are).
+ */
+test('the preview shows managers, departments and job titles, and a manager problem', async ({ page }) => {
+  const run = Date.now().toString(36)
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await signInAs(page, 'admin@panorama.test')
+  await expect(page).toHaveURL(/\/admin$/)
+  await page.goto('/admin/employee-management')
+  await waitForHydration(page)
+  await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+    name: 'org-chart.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      [
+        'Name,E-mail,Company,Manager e-mail,Team,Job title',
+        `Rita Report ${run},rita.${run}@example.test,Acme Ltd,hugo.${run}@example.test,Sales,Account Manager`,
+        `Hugo Head ${run},hugo.${run}@example.test,Acme Ltd,employee@panorama.test,Sales,Head of Sales`,
+        `Olga Outside ${run},olga.${run}@example.test,Acme Ltd,admin@panorama.test,Finance,Controller`,
+        `Cy Circle ${run},cy.${run}@example.test,Acme Ltd,dee.${run}@example.test,,`,
+        `Dee Circle ${run},dee.${run}@example.test,Acme Ltd,cy.${run}@example.test,,`,
+      ].join('\n'),
+    ),
+  })
+  await page.getByRole('button', { name: 'Upload and preview' }).click()
+  await expect(page.getByRole('heading', { name: 'Preview of “org-chart.csv”' })).toBeVisible()
+  await expect(page.getByText('5 rows read: 2 rows are ready to import')).toBeVisible()
+  const rows = page.getByRole('table', { name: 'Rows of org-chart.csv' })
+  await expect(rows.getByRole('columnheader', { name: 'Manager, department, job title' })).toBeVisible()
+  await expect(rows.getByRole('row', { name: /Rita Report/ })).toContainText(
+    `Manager: hugo.${run}@example.test`,
+  )
+  await expect(rows.getByRole('row', { name: /Rita Report/ })).toContainText('Ready: new employee')
+  await expect(rows.getByRole('row', { name: /Olga Outside/ })).toContainText(
+    'The manager’s e-mail address is not that of an employee of this company',
+  )
+  await expect(rows.getByRole('row', { name: /Cy Circle/ })).toContainText(
+    'The managers go round in a circle',
+  )
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('import-org-1280.png'), fullPage: true })
+
+  await page.setViewportSize({ width: 390, height: 844 })
+  await expect(rows.getByRole('row', { name: /Olga Outside/ })).toContainText('not that of an employee')
+  await page.screenshot({ path: test.info().outputPath('import-org-390.png'), fullPage: true })
+  await page.setViewportSize({ width: 360, height: 800 })
+  // The table scrolls inside its own box; the page itself never scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+  await expectAccessible(page)
+
+  await page.getByRole('button', { name: 'Discard this file' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'File discarded' })).toBeVisible()
+})

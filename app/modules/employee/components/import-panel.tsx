@@ -115,7 +115,10 @@ function ReadyNote({ row }: { row: ImportRowView }) {
   return <>{`Ready: already an employee.${keepsName}`}</>
 }
 
-/** The row's manager, department and job title, one per line, each named (the cell stays narrow on a phone). */
+/**
+ * The row's manager, department and job title, one per line, each named: one column instead of
+ * three, and an address may wrap anywhere, so the table stays as narrow as it can.
+ */
 function OrgCell({ row }: { row: ImportRowView }) {
   const items = [
     row.managerEmail ? (['Manager', row.managerEmail] as const) : null,
@@ -124,10 +127,10 @@ function OrgCell({ row }: { row: ImportRowView }) {
   ].filter((item) => item !== null)
   if (!items.length) return <Cell className="text-slate-700">—</Cell>
   return (
-    <Cell className="min-w-48">
+    <Cell className="min-w-40 wrap-anywhere">
       <ul className="flex flex-col gap-1">
         {items.map(([label, value]) => (
-          <li key={label} className="break-words">
+          <li key={label}>
             <span className="text-slate-700">{`${label}: `}</span>
             {value}
           </li>
