@@ -300,8 +300,12 @@ describe('the admins', () => {
   })
 
   test('the dashboard tells of a colleague’s request without naming them', async () => {
-    const text = textOf(await page('/admin', adminCookie))
+    const html = await page('/admin', adminCookie)
+    const text = textOf(html)
     expect(text).toContain('A colleague asked for their answers to be reopened')
+    // …and counts the waiting requests, a way into their list.
+    expect(text).toContain('Reopen requests 3')
+    expect(html).toContain('href="/admin/answer-management/reopen-requests"')
     for (const r of [world.asker, world.approved, world.declined])
       expect(text).not.toContain(r.user.displayName!)
   })
