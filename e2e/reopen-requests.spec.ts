@@ -92,3 +92,41 @@ test('a colleague asks to change their submitted answers; an admin reopens them 
   await expect(page.getByText('Your feedback for Sam Second has been submitted.')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Ask to change my answers' })).toBeVisible()
 })
+
+test('an admin declines a request with a reason; the colleague reads it and may ask again', async ({
+  page,
+  browser,
+}) => {
+  await signInAs(page, COLLEAGUE)
+  await page.goto('/user/thank-you')
+  await waitForHydration(page)
+  const card = page.getByRole('region', { name: 'I need to change my answers' })
+  await card.getByRole('button', { name: 'Ask to change my answers' }).click()
+  await expect(card.getByText('Your request has been sent.')).toBeVisible()
+
+  const adminContext = await browser.newContext()
+  const admin = await adminContext.newPage()
+  await signInAs(admin, 'admin@panorama.test')
+  await admin.goto('/admin/answer-management/reopen-requests')
+  const request = admin.getByRole('article', { name: 'A peer’s feedback about Sam Second' })
+  await expect(request.getByText('No note.')).toBeVisible()
+  await waitForHydration(admin)
+  await request.getByText('Decline').first().click()
+  await request
+    .getByLabel('Reason (optional, shown to the respondent)')
+    .fill('The round closes on Friday; please add it as a comment in your next programme.')
+  await expectAccessible(admin)
+  await shoot(admin, 'reopen-requests-decline')
+  await request.getByRole('button', { name: 'Decline the request' }).click()
+  await expect(admin.getByText('Request declined')).toBeVisible()
+  await expect(admin.getByText('No request is waiting.')).toBeVisible()
+  await adminContext.close()
+
+  await page.reload()
+  const declined = page.getByRole('region', { name: 'I need to change my answers' })
+  await expect(declined.getByText('The programme team did not reopen your answers.')).toBeVisible()
+  await expect(declined.getByText(/The round closes on Friday/)).toBeVisible()
+  await expect(declined.getByRole('button', { name: 'Ask to change my answers' })).toBeVisible()
+  await expectAccessible(page)
+  await shoot(page, 'reopen-request-declined')
+})
