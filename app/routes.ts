@@ -23,6 +23,8 @@ export default [
   route('admin/answer-management', 'routes/admin/answer-management.tsx'),
   // The answers as CSV (a resource route, ADR 023), then one response.
   route('admin/answer-management/export.csv', 'routes/admin/answer-management.export-csv.ts'),
+  // Respondents' requests to reopen their submitted answers (issue 18 §5, ADR 039).
+  route('admin/answer-management/reopen-requests', 'routes/admin/answer-management.reopen-requests.tsx'),
   route('admin/answer-management/:responseId', 'routes/admin/answer-management.$responseId.tsx'),
   route('admin/company-management', 'routes/admin/company-management.tsx'),
   route('admin/brand-management', 'routes/admin/brand-management.tsx'),

@@ -83,7 +83,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const mode = ModeSchema.safeParse(url.searchParams.get('mode')).data ?? null
   const code = url.searchParams.get('code')
   if (mode && code !== null) {
-    const refused = await checkLinkCode(mode, code)
+    const refused = await checkLinkCode(mode, code, request)
     if (refused) return data(refused, { status: 410 })
     throw redirect(`/verification?mode=${mode}`, {
       headers: { 'Set-Cookie': await pendingCookie().serialize({ mode, code }) },

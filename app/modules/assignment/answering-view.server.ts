@@ -56,6 +56,11 @@ export type AnsweringView = {
   brand: BrandLook | null
   /** Why the form is not there (closed, not open yet, submitted, admin). */
   notice: string | null
+  /**
+   * The respondent's submitted answers while their round is open: they may ask for them to be
+   * reopened (ADR 039; the form is on the thank-you page).
+   */
+  mayAskToChange: boolean
   sections: SectionSummary[]
   /** The section shown (1-based); 0 when the questionnaire has no questions. */
   current: number
@@ -167,6 +172,7 @@ export async function getAnsweringView(
     mode,
     brand: brandLookOf(row),
     notice,
+    mayAskToChange: mode === 'submitted' && viewer.role !== 'admin' && phase === 'open',
     sections: progress.sections,
     current,
     confirmSubmit: Boolean(options.confirmSubmit) && mode === 'answer' && current === sections.length,

@@ -1,5 +1,5 @@
 import type { AssignmentStatus, Relationship } from '#db/enums'
-import { deadlineOf, isSchemeOpen, schemeOpenSql } from '#app/modules/scheme/state'
+import { deadlineOf, isSchemeOpen, schemeOpenSql, type SchemeTimes } from '#app/modules/scheme/state'
 import { and, asc, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { assignments, responses, schemes, users } from '#db/schema/index'
@@ -44,7 +44,18 @@ export type ThankYouView = {
   } | null
   /** Other assignments still waiting for this person's answers. */
   open: OpenAssignment[]
+  /**
+   * "I need to change my answers" (ADR 039), for a submitted assignment whose round is open:
+   * whether they can ask, have asked (the day), or were declined (with the team's reason, if any).
+   * Null when it does not apply.
+   */
+  reopen: ReopenState | null
 }
+
+export type ReopenState =
+  | { state: 'available' }
+  | { state: 'requested'; requestedOn: DateLabel }
+  | { state: 'declined'; reason: string | null }
 
 /**
  * The page after submitting (or "finish later"): about `?assignment=<id>` when it is the visitor's,
@@ -70,6 +81,13 @@ export async function getThankYou(
       responseId: responses.id,
       invited: sql<number>`${raters}`,
       colleaguesSubmitted: sql<number>`${ratersSubmitted}`,
+      reopenRequestedAt: responses.reopenRequestedAt,
+      // The team's latest "decline" of a request since the last submit (ADR 039): the audit entry is
+      // the record of it ('' when declined without a reason). Read here, not in a statement of its own.
+      declinedReason: sql<string | null>`(SELECT coalesce(l.details->>'reason', '') FROM audit_log l
+        WHERE l.entity = 'response' AND l.entity_id = ${responses.id}::text AND l.action = 'response.reopen_decline'
+          AND l.at > ${responses.submittedAt}
+        ORDER BY l.at DESC LIMIT 1)`,
     },
     db,
   )
@@ -108,6 +126,7 @@ export async function getThankYou(
 
   const isSelf = row?.relationship === 'self'
   return {
+    reopen: row ? reopenStateOf(row) : null,
     role: viewer.role,
     assignment: row
       ? {
@@ -143,4 +162,23 @@ export async function getThankYou(
         deadline: dateLabel(deadlineOf(o), o.timeZone),
       })),
   }
+}
+
+/** Whether the page offers "I need to change my answers", and in which state (ADR 039). */
+function reopenStateOf(row: {
+  status: AssignmentStatus
+  responseId: string | null
+  reopenRequestedAt: Date | null
+  declinedReason: string | null
+  schemeStatus: SchemeTimes['status']
+  opensAt: Date
+  closesAt: Date
+  roundEndedAt: Date | null
+  timeZone: string
+}): ReopenState | null {
+  if (row.status !== 'submitted' || !row.responseId || !isSchemeOpen(schemeOf(row))) return null
+  if (row.reopenRequestedAt)
+    return { state: 'requested', requestedOn: dateLabel(row.reopenRequestedAt, row.timeZone) }
+  if (row.declinedReason !== null) return { state: 'declined', reason: row.declinedReason || null }
+  return { state: 'available' }
 }

@@ -26,7 +26,9 @@ export async function getDashboardCounts() {
       (SELECT count(*) FROM schemes WHERE status = 'open')::int AS launched_schemes,
       ${tallyOf('submitted')}::int AS submitted,
       ${tallyOf('queued_emails')}::int AS queued_emails,
-      ${tallyOf('failed_emails')}::int AS failed_emails`,
+      ${tallyOf('failed_emails')}::int AS failed_emails,
+      -- Respondents waiting for an answer to their reopen request (ADR 039): the partial index, few rows.
+      (SELECT count(*) FROM responses WHERE reopen_requested_at IS NOT NULL)::int AS reopen_requests`,
   )
   return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])) as Record<
     | 'companies'
@@ -37,7 +39,8 @@ export async function getDashboardCounts() {
     | 'launched_schemes'
     | 'submitted'
     | 'queued_emails'
-    | 'failed_emails',
+    | 'failed_emails'
+    | 'reopen_requests',
     number
   >
 }

@@ -90,7 +90,8 @@ const REVEALING_ACTIONS = ['response.reveal', 'answers.export_identities']
 /**
  * The latest audit entries (the audit_log.at index), with who did them — except a colleague's
  * submission, which reads "A colleague submitted feedback" without its assignment: a name beside
- * the exact time would tell which response in answer management is theirs (ADR 024).
+ * the exact time would tell which response in answer management is theirs (ADR 024). A colleague's
+ * request to reopen their answers is told the same way (ADR 039).
  */
 export async function recentActivity(): Promise<Activity[]> {
   const rows = await queryRows<Record<string, unknown>>(
@@ -104,7 +105,7 @@ export async function recentActivity(): Promise<Activity[]> {
       )}) THEN left(l.details->>'reason', 201) END AS reason,
       CASE WHEN l.action = 'response.reveal' THEN l.details->>'schemeName' END AS scheme
     FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id
-    CROSS JOIN LATERAL (SELECT l.action = 'assignment.submit'
+    CROSS JOIN LATERAL (SELECT l.action IN ('assignment.submit', 'response.reopen_request')
       AND coalesce(l.details->>'relationship', '') <> 'self' AS hidden) h
     ORDER BY l.at DESC, l.id DESC
     LIMIT ${DASHBOARD_ACTIVITY}`,
@@ -164,6 +165,8 @@ export function describeAction(
     return `exported answers with respondents’ names${extra.reason ? `: ${quoted(extra.reason)}` : ''}`
   if (action === 'answers.export') return 'exported answers'
   if (action === 'response.reopen') return 'reopened a response'
+  if (action === 'response.reopen_request') return 'asked for their answers to be reopened'
+  if (action === 'response.reopen_decline') return 'declined a request to reopen answers'
   const [, verb = action] = action.split('.')
   const noun = entity.replaceAll('_', ' ')
   const a = withArticle(noun)

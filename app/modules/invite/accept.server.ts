@@ -31,10 +31,31 @@ export type InviteCheck =
    * `submitted`: the link did its job (the answers are in); else it expired or was withdrawn.
    * `brand`: the programme's, when the link still leads to its assignment (the page wears it).
    */
-  | { ok: false; code: 'auth/expired-action-code'; submitted: boolean; brand: BrandLook | null }
+  | {
+      ok: false
+      code: 'auth/expired-action-code'
+      submitted: boolean
+      brand: BrandLook | null
+      /**
+       * A used link whose answers are in, while the round is still open: whose they are, so that
+       * their respondent (signed in) may be offered "I need to change my answers" (ADR 039). Never
+       * handed to a page as it is.
+       */
+      answered?: { assignmentId: string; respondentId: string }
+    }
 
-const expiredInvite = (submitted = false, brand: BrandLook | null = null) =>
-  ({ ok: false, code: 'auth/expired-action-code', submitted, brand }) as const
+const expiredInvite = (
+  submitted = false,
+  brand: BrandLook | null = null,
+  answered?: { assignmentId: string; respondentId: string },
+) =>
+  ({
+    ok: false,
+    code: 'auth/expired-action-code',
+    submitted,
+    brand,
+    ...(answered ? { answered } : {}),
+  }) as const
 
 /**
  * What a colleague's invite link leads to, without using it. A link is valid until the answers are
@@ -73,17 +94,23 @@ export async function checkInvite(code: unknown): Promise<InviteCheck> {
   // Whatever became of the link, its page wears the programme's brand (nothing else of the assignment).
   const brand = brandLookOf(assignment)
   if (assignment.disabledAt) return expiredInvite(false, brand)
-  if (assignment.status === 'submitted') return expiredInvite(true, brand)
+  const phase = schemePhase({
+    status: assignment.schemeStatus,
+    opensAt: assignment.opensAt,
+    closesAt: assignment.closesAt,
+    roundEndedAt: assignment.roundEndedAt,
+  })
+  if (assignment.status === 'submitted')
+    return expiredInvite(
+      true,
+      brand,
+      phase === 'open' ? { assignmentId: assignment.id, respondentId: assignment.respondentId } : undefined,
+    )
   if (
     row.usedAt ||
     row.expiresAt.getTime() <= Date.now() ||
     assignment.status === 'revoked' ||
-    schemePhase({
-      status: assignment.schemeStatus,
-      opensAt: assignment.opensAt,
-      closesAt: assignment.closesAt,
-      roundEndedAt: assignment.roundEndedAt,
-    }) === 'closed'
+    phase === 'closed'
   ) {
     return expiredInvite(false, brand)
   }

@@ -18,6 +18,7 @@ import {
   type ResponseState,
 } from './schemas'
 import { isUuid } from '#app/lib/ids'
+import { approvedReason, REOPEN_REQUEST_MESSAGES } from './reopen-request-schemas'
 
 /**
  * Answer management (DESIGN.md §7, ADR 023, ADR 024): the responses, filtered and keyset-paginated;
@@ -168,7 +169,10 @@ export type SchemeFilterOption = FilterOption & { companyName: string; phase: Sc
 const SCHEME_OPTION_LIMIT = 100
 const OPTION_LIMIT = 1000
 
-/** The filters' choices, in one statement: companies, schemes (of the chosen company), questionnaires. */
+/**
+ * The filters' choices, in one statement: companies, schemes (of the chosen company), questionnaires;
+ * and how many reopen requests are waiting (the page links to them).
+ */
 export async function listFilterOptions(
   filter: Pick<ResponseFilter, 'company' | 'scheme' | 'questionnaire'>,
 ) {
@@ -176,6 +180,7 @@ export async function listFilterOptions(
     companies: FilterOption[] | null
     schemes: SchemeFilterOption[] | null
     questionnaires: FilterOption[] | null
+    reopenRequests: number | string
   }>(
     getDb(),
     sql`SELECT
@@ -197,7 +202,9 @@ export async function listFilterOptions(
            SELECT id, title, version FROM questionnaires WHERE status <> 'draft'
              ${filter.questionnaire ? sql`OR id = ${filter.questionnaire}::uuid` : sql``}
            ORDER BY lower(title), version, id LIMIT ${OPTION_LIMIT}
-         ) q) AS questionnaires`,
+         ) q) AS questionnaires,
+      -- Waiting reopen requests (ADR 039), for the link to their list: the partial index, few rows.
+      (SELECT count(*)::int FROM responses WHERE reopen_requested_at IS NOT NULL) AS "reopenRequests"`,
   )
   const schemes = row?.schemes ?? []
   const schemesNeedCompany = !filter.company && schemes.length > SCHEME_OPTION_LIMIT
@@ -206,6 +213,7 @@ export async function listFilterOptions(
     schemes: schemesNeedCompany ? schemes.filter((s) => s.id === filter.scheme) : schemes,
     schemesNeedCompany,
     questionnaires: row?.questionnaires ?? [],
+    reopenRequests: Number(row?.reopenRequests ?? 0),
   }
 }
 
@@ -240,6 +248,9 @@ type ResponseRecord = {
   respondentId: string
   respondentName: string
   respondentEmail: string
+  /** The respondent's waiting request to reopen (ADR 039), and their note. */
+  reopenRequestedAt: string | null
+  reopenRequestNote: string | null
 }
 
 /**
@@ -262,6 +273,8 @@ export type ResponseHeader = {
   questionnaireTitle: string
   subjectName: string
   respondent: RespondentShown
+  /** The respondent's waiting request to reopen (ADR 039): the day and their own note. */
+  reopenRequest: { requested: Day; note: string | null } | null
 }
 
 export type ViewAnswer = {
@@ -296,7 +309,8 @@ async function readRecord(tx: Tx, responseId: string, lock = false): Promise<Res
         subj.id AS "subjectId", coalesce(nullif(subj.display_name, ''), subj.email) AS "subjectName",
         resp.id AS "respondentId",
         coalesce(nullif(a.respondent_name, ''), nullif(resp.display_name, ''), resp.email) AS "respondentName",
-        resp.email AS "respondentEmail"
+        resp.email AS "respondentEmail",
+        ${responses.reopenRequestedAt} AS "reopenRequestedAt", ${responses.reopenRequestNote} AS "reopenRequestNote"
       ${RESPONSE_JOINS}
       JOIN users resp ON resp.id = a.respondent_id
       JOIN companies c ON c.id = s.company_id
@@ -311,6 +325,7 @@ async function readRecord(tx: Tx, responseId: string, lock = false): Promise<Res
     startedAt: iso(row.startedAt)!,
     submittedAt: iso(row.submittedAt),
     reopenedAt: iso(row.reopenedAt),
+    reopenRequestedAt: iso(row.reopenRequestedAt),
     opensAt: iso(row.opensAt)!,
     closesAt: iso(row.closesAt)!,
   }
@@ -339,6 +354,9 @@ function headerOf(r: ResponseRecord): ResponseHeader {
     questionnaireTitle: r.questionnaireTitle,
     subjectName: r.subjectName,
     respondent: r.relationship === 'self' ? { kind: 'self', name: r.subjectName } : { kind: 'colleague' },
+    reopenRequest: r.reopenRequestedAt
+      ? { requested: dayOf(r.reopenRequestedAt, r.timeZone)!, note: r.reopenRequestNote }
+      : null,
   }
 }
 
@@ -417,24 +435,38 @@ export async function revealRespondent(
  * server finds the respondent's address itself: the admin is never told who it is (ADR 024). The
  * assignment row is locked first, the lock the answering flow takes (save-answers.server.ts), so a
  * submit racing the reopen is put in line and nothing is lost.
+ *
+ * A waiting reopen request (ADR 039) is answered by any reopen and cleared. `options.request`: the
+ * admin pressed "Reopen" on the request itself — refused when it is no longer waiting, and with no
+ * reason of the admin's, the respondent's own note becomes the reason they read.
  */
 export async function reopenResponse(
   actor: Actor,
   responseId: unknown,
-  reason: string,
+  givenReason: string | null,
+  options: { request?: boolean } = {},
 ): Promise<Outcome<{ subjectName: string }>> {
   if (!isUuid(responseId)) return refuseNotFound()
   return getDb().transaction(async (tx) => {
     const record = await readRecord(tx, responseId, true)
     if (!record) return refuseNotFound()
+    if (options.request && !record.reopenRequestedAt) return refuse(REOPEN_REQUEST_MESSAGES.requestGone)
     if (record.assignmentStatus === 'revoked') return refuse(ANSWERS_ADMIN_MESSAGES.revoked)
     if (record.assignmentStatus !== 'submitted' || !record.submittedAt)
       return refuse(ANSWERS_ADMIN_MESSAGES.notSubmitted)
     if (record.phase !== 'open') return refuse(ANSWERS_ADMIN_MESSAGES.schemeNotOpen(record.schemeName))
+    const reason = givenReason ?? approvedReason(record.reopenRequestNote)
 
     await tx
       .update(responses)
-      .set({ submittedAt: null, reopenedAt: sql`now()`, reopenReason: reason, updatedAt: sql`now()` })
+      .set({
+        submittedAt: null,
+        reopenedAt: sql`now()`,
+        reopenReason: reason,
+        reopenRequestedAt: null,
+        reopenRequestNote: null,
+        updatedAt: sql`now()`,
+      })
       .where(sql`${responses.id} = ${responseId}::uuid`)
     await tx
       .update(assignments)
@@ -476,6 +508,7 @@ export async function reopenResponse(
         relationship: record.relationship,
         previousSubmittedAt: record.submittedAt,
         reason,
+        ...(record.reopenRequestedAt ? { requested: true } : {}),
       },
     })
     await publishEvent(tx, {

@@ -50,7 +50,28 @@ const expired = (mode: Mode | null, brand: BrandLook | null = null) => ({
 })
 
 // A colleague opening their link after answering: nothing is wrong, nothing more is needed.
-const submitted = (mode: Mode, brand: BrandLook | null) => ({ state: 'submitted' as const, mode, brand })
+// `changeAnswers`: where this respondent, signed in here, may ask to change their answers (ADR 039).
+const submitted = (mode: Mode, brand: BrandLook | null, changeAnswers: string | null = null) => ({
+  state: 'submitted' as const,
+  mode,
+  brand,
+  changeAnswers,
+})
+
+/**
+ * A used invite link of answers that are in, opened in a browser signed in as their respondent
+ * while the round is open: the way to "I need to change my answers". Anyone else holding the link
+ * learns nothing more than that the feedback is in.
+ */
+async function changeAnswersHref(
+  request: Request,
+  answered: { assignmentId: string; respondentId: string } | undefined,
+) {
+  if (!answered) return null
+  const current = await getRequestSession(request)
+  if (current?.user.id !== answered.respondentId) return null
+  return `/user/thank-you?assignment=${answered.assignmentId}#change-answers`
+}
 
 /** The brand an expired or used link still shows: an activation link's (an invite's comes with its check). */
 function linkBrand(mode: Mode, code: string): Promise<BrandLook | null> {
@@ -58,10 +79,13 @@ function linkBrand(mode: Mode, code: string): Promise<BrandLook | null> {
 }
 
 /** A link's code, checked before it moves into the cookie: null when it works, else the page saying why not. */
-export async function checkLinkCode(mode: Mode, code: string) {
+export async function checkLinkCode(mode: Mode, code: string, request: Request) {
   if (mode === 'invite') {
     const check = await checkInvite(code)
-    if (!check.ok) return check.submitted ? submitted(mode, check.brand) : expired(mode, check.brand)
+    if (!check.ok)
+      return check.submitted
+        ? submitted(mode, check.brand, await changeAnswersHref(request, check.answered))
+        : expired(mode, check.brand)
   } else {
     const check = await checkActionCode(KIND_OF_MODE[mode]!, code)
     if (!check.ok) return expired(mode, await linkBrand(mode, code))
@@ -91,7 +115,10 @@ export async function loadVerificationPage(request: Request, mode: Mode | null, 
   if (!pending) return expired(mode)
   if (mode === 'invite') {
     const check = await checkInvite(pending)
-    if (!check.ok) return check.submitted ? submitted(mode, check.brand) : expired(mode, check.brand)
+    if (!check.ok)
+      return check.submitted
+        ? submitted(mode, check.brand, await changeAnswersHref(request, check.answered))
+        : expired(mode, check.brand)
     // Signed in as someone else here: say so, and let them choose (no automatic switch).
     const signedInAs = await otherSignedIn(request, (user) => user.id === check.respondentId)
     return { state: 'invite' as const, mode, subjectName: check.subjectName, signedInAs, brand: check.brand }

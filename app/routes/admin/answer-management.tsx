@@ -10,6 +10,8 @@ import { loadResponseList } from '#app/modules/response/response-list.server'
 import { authoriseIdentityExport } from '#app/modules/response/export.server'
 import { ExportForm, ResponseList } from '#app/modules/response/components/response-list'
 import { ExportIdentitiesSchema, parseResponseFilters } from '#app/modules/response/schemas'
+import { REOPEN_REQUESTS_PATH } from '#app/modules/response/reopen-request-schemas'
+import { Link } from 'react-router'
 import { requireAdminForm } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
@@ -48,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AnswerManagement({ loaderData, actionData }: Route.ComponentProps) {
   const href = useListHref(PATH)
-  const { query, notices, identitiesAllowed } = loaderData
+  const { query, notices, identitiesAllowed, reopenRequests } = loaderData
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
       <PageHeader title="Answer management">
@@ -56,6 +58,16 @@ export default function AnswerManagement({ loaderData, actionData }: Route.Compo
         answers.
       </PageHeader>
       <Notices notices={notices} />
+      <p className={reopenRequests ? 'card font-medium text-slate-900' : 'text-slate-700'}>
+        <Link className="link" to={REOPEN_REQUESTS_PATH}>
+          {reopenRequests === 0
+            ? 'Reopen requests'
+            : reopenRequests === 1
+              ? 'One reopen request is waiting'
+              : `${reopenRequests} reopen requests are waiting`}
+        </Link>
+        {reopenRequests === 0 ? ': none waiting.' : ': respondents who asked to change their answers.'}
+      </p>
       <ResponseList data={loaderData} path={PATH} href={href} />
       <ExportForm
         query={query}

@@ -1,5 +1,13 @@
-import { data, Link } from 'react-router'
+import { Link } from 'react-router'
 import type { Route } from './+types/thank-you'
+import { resultFor } from '#app/components/form-kit'
+import { readFormData } from '#app/lib/form-data.server'
+import { dispatchIntent, intent, passRetryAfter } from '#app/lib/reply.server'
+import { requestReopen } from '#app/modules/response/reopen-request.server'
+import { ReopenRequestSchema } from '#app/modules/response/reopen-request-schemas'
+import { ReopenRequestCard, requestErrors } from '#app/modules/response/components/reopen-request-form'
+import { FormErrors } from '#app/components/forms'
+import { redirectWithToast } from '#app/modules/toast/toast.server'
 import { getThankYou, type OpenAssignment } from '#app/modules/assignment/thank-you.server'
 import { answersNeeded } from '#app/modules/report/threshold'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -30,13 +38,34 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { ...view, later }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request, { roles: ROUTE_ROLES['user/thank-you'] })
-  return data({ error: 'Nothing to submit on this page.' }, { status: 405 })
+// A refused request's Retry-After (the rate limit) reaches the browser.
+export const headers: Route.HeadersFunction = passRetryAfter
+
+/**
+ * "I need to change my answers" (ADR 039): the respondent's own submitted assignment, while its
+ * round is open; ownership is in the module's query (not theirs: 404).
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/thank-you'] })
+  const formData = await readFormData(request)
+  const actor = { id: user.id, ip: context.ip || null }
+  return dispatchIntent(formData, {
+    'request-reopen': intent(
+      ReopenRequestSchema,
+      ({ assignmentId, note }) => requestReopen(actor, assignmentId, note),
+      (_, { assignmentId }) =>
+        redirectWithToast(`/user/thank-you?assignment=${assignmentId}#change-answers`, {
+          kind: 'success',
+          title: 'Your request has been sent',
+          description:
+            'The programme team will reopen your answers or tell you why not. When they reopen them, you get an e-mail.',
+        }),
+    ),
+  })
 }
 
-export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
-  const { role, assignment, brand, scheme, open, later } = loaderData
+export default function ThankYouPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { role, assignment, brand, scheme, open, later, reopen } = loaderData
   const root = useRootData()
   // The brand's own links win over the portal's; none configured at all → no contact section.
   const contact = contactFor(root?.publicEnv.contact ?? null, brand)
@@ -83,6 +112,18 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
           <p className="text-slate-700">Your invitation link has now expired, so you can close this page.</p>
         </div>
       ) : null}
+
+      {assignment && reopen && !later ? (
+        <ReopenRequestCard
+          assignmentId={assignment.id}
+          reopen={reopen}
+          rater={Boolean(rater)}
+          lastResult={resultFor(actionData, 'request-reopen')}
+        />
+      ) : (
+        // A refused request about an assignment this page is not about (or no longer offers it for).
+        <FormErrors errors={requestErrors(resultFor(actionData, 'request-reopen'))} />
+      )}
 
       {open.length ? <OpenList open={open} /> : null}
 

@@ -250,12 +250,13 @@ describe('/user/thank-you', () => {
     expect(bad.status).toBe(200)
   })
 
-  test('guards: admins and visitors go elsewhere; a POST is not accepted', async () => {
+  test('guards: admins and visitors go elsewhere; a POST naming no request is refused', async () => {
     const w = await createWorld()
     const admin = await sessionCookieFor((await createUser({ role: 'admin' })).id)
     expect(location(await send(server, '/user/thank-you', { cookie: admin }))).toBe('/admin')
     expect(location(await send(server, '/user/thank-you'))).toBe('/sign-in?redirectTo=%2Fuser%2Fthank-you')
-    expect((await send(server, '/user/thank-you', { cookie: w.colleagueCookie, form: {} })).status).toBe(405)
+    // The page's one form is "I need to change my answers" (ADR 039): a post without its intent is 400.
+    expect((await send(server, '/user/thank-you', { cookie: w.colleagueCookie, form: {} })).status).toBe(400)
   })
 })
 

@@ -88,6 +88,9 @@ const EXPECTED = {
   'GET /admin/answer-management': SESSION_READS + 2,
   'GET /admin/answer-management?scheme=…&relationship=…&state=…&q=…': SESSION_READS + 2,
   'GET /admin/answer-management/:responseId': SESSION_READS + 2,
+  // Reopen requests (ADR 039): one page of them, from their partial index. (Answer management's
+  // count of them is a sub-select of its filters' statement.)
+  'GET /admin/answer-management/reopen-requests': SESSION_READS + 1,
   // E-mail management: every template key with its default and the brand's own (one statement),
   // and the brand filter's options; with a brand chosen, its name too.
   'GET /admin/email-management': SESSION_READS + 2,
@@ -402,6 +405,8 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
       cookies.admin,
     ),
   'GET /admin/answer-management/:responseId': () => get(`/admin/answer-management/${ids.rid}`, cookies.admin),
+  'GET /admin/answer-management/reopen-requests': () =>
+    get('/admin/answer-management/reopen-requests', cookies.admin),
   'GET /admin/admin-management': () => get('/admin/admin-management', cookies.admin),
   'GET /admin/admin-management?q=': () => get('/admin/admin-management?q=adm', cookies.admin),
   'GET /admin/admin-management/:uid': () => get(`/admin/admin-management/${ids.admin}`, cookies.admin),

@@ -113,6 +113,7 @@ type Row = { path: () => string; get: Record<Visitor, Outcome>; post: Record<Vis
 const ADMIN_PAGES = [
   '/admin',
   '/admin/answer-management',
+  '/admin/answer-management/reopen-requests',
   '/admin/company-management',
   '/admin/brand-management',
   '/admin/email-management',
@@ -127,6 +128,7 @@ const ADMIN_PAGES = [
 // Admin management pages with forms answer a bare POST with 400 (no intent); the rest are not built.
 const ADMIN_POST: Record<string, number> = {
   '/admin/answer-management': 400,
+  '/admin/answer-management/reopen-requests': 400,
   '/admin/company-management': 400,
   '/admin/employee-management': 400,
   '/admin/admin-management': 400,
@@ -162,7 +164,8 @@ const ROWS = (): Row[] => [
   {
     path: () => '/user/thank-you',
     get: guarded('/user/thank-you', ['employee', 'colleague'], 200),
-    post: guarded('/user/thank-you', ['employee', 'colleague'], 405),
+    // "I need to change my answers" (ADR 039): a bare POST names no intent.
+    post: guarded('/user/thank-you', ['employee', 'colleague'], 400),
   },
   {
     path: () => '/user/colleague-invite',

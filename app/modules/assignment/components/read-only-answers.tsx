@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import { FormErrors } from '#app/components/forms'
 import { scaleLabel } from '#app/modules/assignment/answer-schemas'
 import type { AnsweringView, ViewQuestion } from '#app/modules/assignment/answering-view.server'
@@ -41,6 +42,13 @@ export function ReadOnlyAnswers({
             <p className="mt-1 text-sm">
               Submitted on{' '}
               <time dateTime={view.assignment.submittedAt.iso}>{view.assignment.submittedAt.label}</time>.
+            </p>
+          ) : null}
+          {view.mayAskToChange ? (
+            <p className="mt-2">
+              <Link className="link" to={`/user/thank-you?assignment=${view.assignment.id}#change-answers`}>
+                I need to change my answers
+              </Link>
             </p>
           ) : null}
         </div>

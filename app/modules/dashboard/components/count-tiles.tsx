@@ -9,7 +9,8 @@ type Counts = Record<
   | 'open_schemes'
   | 'submitted'
   | 'queued_emails'
-  | 'failed_emails',
+  | 'failed_emails'
+  | 'reopen_requests',
   number
 >
 
@@ -32,6 +33,8 @@ export function CountTiles({ counts }: { counts: Counts }) {
     ['Submitted responses', counts.submitted, '/admin/answer-management'],
     ['E-mails waiting', counts.queued_emails, '/admin/email-management'],
     ['E-mails failed', counts.failed_emails, '/admin/email-management'],
+    // Respondents who asked to change their submitted answers (ADR 039).
+    ['Reopen requests', counts.reopen_requests, '/admin/answer-management/reopen-requests'],
   ]
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Counts">

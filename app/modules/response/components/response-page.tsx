@@ -82,6 +82,26 @@ export function ResponsePage({
       ) : !revealed ? (
         <RevealForm lastResult={resultFor(actionData, 'reveal')} allowed={data.revealAllowed} />
       ) : null}
+      {header.reopenRequest ? (
+        <Card id="request-title" title="The respondent asked to change these answers" className="gap-2">
+          <p className="text-slate-800">
+            Asked on <DayTime day={header.reopenRequest.requested} />
+            {header.reopenRequest.note ? ':' : ', without a note.'}
+          </p>
+          {header.reopenRequest.note ? (
+            <blockquote className="whitespace-pre-wrap break-words border-l-4 border-slate-300 pl-3 text-slate-800">
+              {`“${header.reopenRequest.note}”`}
+            </blockquote>
+          ) : null}
+          <p className="text-slate-700">
+            Reopening the answers below answers the request; to decline it, use the{' '}
+            <Link className="link" to={`${LIST}/reopen-requests`}>
+              reopen requests
+            </Link>
+            .
+          </p>
+        </Card>
+      ) : null}
       <ReopenForm lastResult={resultFor(actionData, 'reopen')} blockedBy={blockedBy} />
       <ResponseAnswers sections={sections} />
     </section>

@@ -28,7 +28,7 @@ export function VerificationPage({
     <div className="mx-auto flex max-w-md flex-col gap-6 px-6 py-16">
       <h1 className="text-3xl font-bold tracking-tight">{verificationTitle(mode)}</h1>
       {submitted || loaderData.state === 'submitted' ? (
-        <FeedbackIsIn />
+        <FeedbackIsIn changeAnswers={'changeAnswers' in loaderData ? loaderData.changeAnswers : null} />
       ) : expired ? (
         <Expired message={authErrorMessage('auth/expired-action-code')} mode={mode} />
       ) : loaderData.state === 'invalid' || loaderData.state === 'expired' ? (
@@ -92,11 +92,18 @@ function Expired({ message, mode }: { message: string; mode: Mode | null }) {
   )
 }
 
-function FeedbackIsIn() {
+function FeedbackIsIn({ changeAnswers }: { changeAnswers: string | null }) {
   return (
     <div className="card flex flex-col gap-3" role="status">
       <p className="font-semibold">Your feedback is in. Thank you!</p>
       <p className="text-slate-700">Nothing more is needed from you; you can close this page.</p>
+      {changeAnswers ? (
+        <p>
+          <Link to={changeAnswers} className="link">
+            I need to change my answers
+          </Link>
+        </p>
+      ) : null}
     </div>
   )
 }
