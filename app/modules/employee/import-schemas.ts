@@ -1,4 +1,4 @@
-import { EMAIL_MAX, EMPLOYEE_NAME_MAX } from './schemas'
+import { EMAIL_MAX, EMPLOYEE_NAME_MAX, ORG_TEXT_MAX } from './schemas'
 import * as z from '#app/lib/zod'
 import { PHONE_MESSAGE, PHONE_TOO_LONG } from '#app/modules/user/profile-schemas'
 
@@ -22,8 +22,9 @@ export const IMPORT_PAGE_SIZE = 50
  * Longest department and job title (issue 18): a team's or a role's name, one line. The same cap as
  * the employee page's.
  */
-export const DEPARTMENT_MAX = 100
-export const JOB_TITLE_MAX = 100
+/** The employee form's limits (schemas.ts), so a file and the form agree. */
+export const DEPARTMENT_MAX = ORG_TEXT_MAX
+export const JOB_TITLE_MAX = ORG_TEXT_MAX
 
 /**
  * The columns, as the template writes them; headers are matched ignoring case, spaces, dashes and

@@ -34,6 +34,7 @@ import {
 } from './import-schemas'
 import { EMAIL_MAX, EMAIL_PATTERN_SQL, EMPLOYEE_NAME_MAX } from './schemas'
 import { isUuid } from '#app/lib/ids'
+import { lockReportingLines } from './org.server'
 import { PG_ERROR, pgErrorCode } from '#app/lib/pg-error'
 
 /**
@@ -50,13 +51,6 @@ const INSERT_BATCH = 1000
 const MAX_RECORD_BYTES = 64 * 1024
 /** Previews nobody imported are removed after this long (imported ones stay: they are the record). */
 const PREVIEW_RETENTION = sql`interval '7 days'`
-/**
- * The advisory lock an import holds while it checks and writes managers (issue 18): two imports
- * checked one after the other could otherwise close a circle together. A single edit of a manager
- * that takes the same lock is serialised with imports as well.
- */
-export const MANAGER_CHART_LOCK = 1_812_018
-
 /** Problems found while reading the file; the set-based check keeps them when it runs again. */
 const PARSE_PROBLEMS: RowProblem[] = ['too_many_values']
 
@@ -819,8 +813,9 @@ async function importInOneTransaction(
   return getDb().transaction(async (tx): Promise<Outcome<ImportSummary>> => {
     const preview = await lockPreview(tx, importId)
     if (!preview.ok) return preview
-    // One import at a time: two files checked apart could close a circle of managers together.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${MANAGER_CHART_LOCK})`)
+    // Changes to reporting lines take turns (org.server.ts): two files checked apart, or a file and
+    // an admin's edit, could otherwise close a circle of managers together.
+    await lockReportingLines(tx)
 
     await checkRows(tx, importId)
     const [valid] = await queryRows<{ n: number }>(
