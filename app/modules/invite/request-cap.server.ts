@@ -80,31 +80,40 @@ export type NearCapPerson = { id: string; name: string; email: string; open: num
 /**
  * The admin's "who is near the cap" for one company, as a JSON column to fold into the query that
  * reads the company (`company` and `cap` are that query's columns): the people in the company's
- * context — its employees, and everyone with an open request in one of its schemes —
- * whose open requests across all companies reach `cap - 1` (at least one), with their count; the
- * busiest first, at most NEAR_CAP_SHOWN. The context is gathered first (the company's employees
- * through users' company index, its schemes' raters through the schemes' company and the
- * assignments' scheme index), then each person's open requests are counted as the check counts them.
+ * context — its employees, and everyone with an open request in one of its schemes — whose open
+ * requests across all companies reach `cap - 1` (at least one), with their count; the busiest
+ * first, at most NEAR_CAP_SHOWN.
+ *
+ * Shaped for the planner (checked on a million assignments): the context first, through users'
+ * company index and the assignments' scheme index; then each person's open requests counted through
+ * the (respondent_id, status) index, as the check counts them; names read by primary key only for
+ * the people kept. Written as plain joins, Postgres read the whole users table to name them.
  */
 export function nearRequestCapSql(company: SQL, cap: SQL): SQL<NearCapPerson[]> {
   return sql<NearCapPerson[]>`(
+    WITH context AS MATERIALIZED (
+      SELECT e.id FROM users e WHERE e.company_id = ${company}
+      UNION
+      SELECT r.respondent_id FROM assignments r JOIN schemes rs ON rs.id = r.scheme_id
+      WHERE rs.company_id = ${company} AND ${openRequestSql({ assignment: 'r', scheme: 'rs' })}
+    ),
+    near AS MATERIALIZED (
+      SELECT context.id, o.open FROM context CROSS JOIN LATERAL (
+        SELECT count(*)::int AS open FROM assignments a JOIN schemes s ON s.id = a.scheme_id
+        WHERE a.respondent_id = context.id AND ${openRequestSql({ assignment: 'a', scheme: 's' })}
+      ) o
+      WHERE o.open >= greatest(${cap} - 1, 1)
+    )
     SELECT coalesce(json_agg(json_build_object('id', n.id, 'name', n.name, 'email', n.email, 'open', n.open)
       ORDER BY n.open DESC, lower(n.name), n.id), '[]'::json)
     FROM (
-      SELECT u.id, coalesce(nullif(u.display_name, ''), u.email) AS name, u.email, count(*)::int AS open
-      FROM assignments a
-      JOIN schemes s ON s.id = a.scheme_id
-      JOIN users u ON u.id = a.respondent_id
-      WHERE ${openRequestSql({ assignment: 'a', scheme: 's' })}
-        AND a.respondent_id IN (
-          SELECT e.id FROM users e WHERE e.company_id = ${company}
-          UNION
-          SELECT r.respondent_id FROM assignments r JOIN schemes rs ON rs.id = r.scheme_id
-          WHERE rs.company_id = ${company} AND ${openRequestSql({ assignment: 'r', scheme: 'rs' })}
-        )
-      GROUP BY u.id
-      HAVING count(*) >= greatest(${cap} - 1, 1)
-      ORDER BY count(*) DESC, lower(coalesce(nullif(u.display_name, ''), u.email)), u.id
+      SELECT * FROM (
+        SELECT near.id, near.open,
+          (SELECT coalesce(nullif(u.display_name, ''), u.email) FROM users u WHERE u.id = near.id) AS name,
+          (SELECT u.email FROM users u WHERE u.id = near.id) AS email
+        FROM near
+      ) named
+      ORDER BY named.open DESC, lower(named.name), named.id
       LIMIT ${NEAR_CAP_SHOWN}
     ) n
   )`

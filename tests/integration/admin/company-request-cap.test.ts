@@ -119,6 +119,13 @@ describe('who is near the cap', () => {
       displayName: 'Nora Near',
     })
     await openRequests(nearEmployee.id, 4)
+    // As busy as Nora: the same count is ordered by name.
+    const alsoEmployee = await createUser({
+      role: 'employee',
+      companyId: company.id,
+      displayName: 'amy Also',
+    })
+    await openRequests(alsoEmployee.id, 4)
     const calmEmployee = await createUser({
       role: 'employee',
       companyId: company.id,
@@ -157,7 +164,9 @@ describe('who is near the cap', () => {
     )
     expect(text).toContain(`Olga Outside ${outsider.email} 5 of 5 open · at the cap`)
     expect(text).toContain(`Nora Near ${nearEmployee.email} 4 of 5 open`)
-    expect(text.indexOf('Olga Outside')).toBeLessThan(text.indexOf('Nora Near'))
+    expect(text).toContain(`amy Also ${alsoEmployee.email} 4 of 5 open`)
+    expect(text.indexOf('Olga Outside')).toBeLessThan(text.indexOf('amy Also'))
+    expect(text.indexOf('amy Also')).toBeLessThan(text.indexOf('Nora Near'))
     for (const name of ['Carl Calm', 'Sam Stranger', 'Dora Done']) expect(text).not.toContain(name)
 
     // A stricter cap brings Carl in; the list follows the company's own setting.
