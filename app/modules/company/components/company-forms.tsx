@@ -72,7 +72,7 @@ export function EditCompanyForm({
           label="Open feedback requests per person"
           meta={fields.feedbackRequestCap}
           type="number"
-          help={`From ${FEEDBACK_REQUEST_CAP_MIN} to ${FEEDBACK_REQUEST_CAP_MAX}: how many unanswered requests one person may have across all programmes before this company’s schemes may not ask them again.`}
+          help={`From ${FEEDBACK_REQUEST_CAP_MIN} to ${FEEDBACK_REQUEST_CAP_MAX}. Once a person has this many unanswered requests across all programmes, this company’s schemes cannot invite them again.`}
         />
       </div>
       <div className="flex gap-3">
