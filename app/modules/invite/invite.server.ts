@@ -34,8 +34,11 @@ import { atRequestCap, REQUEST_CAP_MESSAGE } from './request-cap.server'
  *
  * The limit holds under concurrency because every change to an employee's invitations for a scheme
  * first locks their scheme_members row: concurrent invites for one employee take turns, and each
- * counts what the previous one committed. Rule failures come back as form messages (`ok: false`);
- * "not found" and "not yours" are the same `notFound`, which routes turn into a 404.
+ * counts what the previous one committed. A person who already holds their cap of open feedback
+ * requests across all schemes is not invited (the rater fatigue cap, request-cap.server.ts, ADR
+ * 038: a per-person lock taken after the membership lock). Rule failures come back as form
+ * messages (`ok: false`); "not found" and "not yours" are the same `notFound`, which routes turn
+ * into a 404.
  */
 
 /** An administrator reopened the assignment's submitted response (ADR 023). */
