@@ -6,6 +6,15 @@
 /** maxColleagues: the most colleagues an employee can invite per scheme, also the per-scheme hard ceiling. */
 export const MAX_COLLEAGUES = 8
 
+/**
+ * The rater fatigue cap (issue 18 §4, ADR 038): a company's default for how many open feedback
+ * requests one person may hold at once across all schemes, and the range an admin may set (the
+ * database's CHECK on companies.feedback_request_cap says the same).
+ */
+export const FEEDBACK_REQUEST_CAP_DEFAULT = 5
+export const FEEDBACK_REQUEST_CAP_MIN = 1
+export const FEEDBACK_REQUEST_CAP_MAX = 50
+
 /** The spec names the chart colours, not their values; these are readable on white yet obviously the named hue. */
 export const CHART_COLOR_NAMES = [
   'black',

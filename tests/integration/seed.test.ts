@@ -4,6 +4,7 @@ import {
   answers,
   assignments,
   brands,
+  companies,
   questionnaires,
   questions,
   responses,
@@ -14,6 +15,7 @@ import { loadReport } from '#app/modules/report/report.server'
 import { DEMO_COMMENTS, DEMO_TIME_ZONE, seed, seedSummary } from '#db/seed'
 import { resetEnvCache } from '#app/config/env.server'
 import { formatDateTime } from '#app/lib/dates'
+import { FEEDBACK_REQUEST_CAP_DEFAULT } from '#app/config/constants'
 import { useTestDatabase } from '#tests/support/database'
 
 /**
@@ -48,6 +50,11 @@ describe('the demo data', () => {
     expect(formatDateTime(scheme!.closesAt, DEMO_TIME_ZONE)).toMatch(
       /^\d{1,2} [A-Z][a-z]+ \d{4} at 23:59 (BST|GMT)$/,
     )
+  })
+
+  test('Acme asks each person for at most the default number of open feedback requests (ADR 038)', async () => {
+    const [acme] = await db().select().from(companies).where(eq(companies.name, 'Acme Ltd'))
+    expect(acme!.feedbackRequestCap).toBe(FEEDBACK_REQUEST_CAP_DEFAULT)
   })
 
   test('the demo brand has real-looking contact links, no example.com placeholders', async () => {

@@ -1,5 +1,6 @@
 import { listNotices } from '#app/lib/list-page.server'
 import { listBrandOptions } from '#app/modules/brand/brand.server'
+import { NEAR_CAP_SHOWN } from '#app/modules/invite/request-cap.server'
 import { companyInUseMessage, getCompany, listCompanies } from './company.server'
 import type { CompanyListQuery } from './schemas'
 
@@ -15,14 +16,23 @@ export async function loadCompanyList(
   const [page, brandOptions, editing, deleting] = await Promise.all([
     listCompanies(query),
     listBrandOptions(),
-    getCompany(open.edit),
+    getCompany(open.edit, { nearCap: true }),
     getCompany(open.delete),
   ])
   return {
     query: { q: query.q, sort: query.sort },
     page,
     brandOptions,
-    editing: editing ? { id: editing.id, name: editing.name, brandId: editing.brandId } : null,
+    editing: editing
+      ? {
+          id: editing.id,
+          name: editing.name,
+          brandId: editing.brandId,
+          feedbackRequestCap: editing.feedbackRequestCap,
+          nearCap: editing.nearCap ?? [],
+          nearCapShown: NEAR_CAP_SHOWN,
+        }
+      : null,
     deleting: deleting
       ? {
           id: deleting.id,

@@ -7,8 +7,9 @@ import { escapeLike, keysetList, timestampKey, type Page } from '#app/lib/keyset
 import { refuse, type Actor, type Outcome } from '#app/lib/outcome'
 import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { nameTaken } from '#app/modules/unique-name/unique-name.server'
-import type { CompanyInput, CompanyListQuery } from './schemas'
+import type { CompanyInput, CompanyListQuery, CompanyUpdateInput } from './schemas'
 import { isUuid } from '#app/lib/ids'
+import { nearRequestCapSql, type NearCapPerson } from '#app/modules/invite/request-cap.server'
 
 /**
  * Companies: every query and rule. A company belongs to one brand (its e-mails and pages use the
@@ -54,16 +55,23 @@ const employeeCount =
 const schemeCount =
   sql<number>`(SELECT count(*) FROM schemes s WHERE s.company_id = companies.id)::int`.mapWith(Number)
 
-/** One company with what stands in the way of deleting it; null for an unknown or malformed id. */
-export async function getCompany(id: string | null | undefined) {
+/**
+ * One company with what stands in the way of deleting it; null for an unknown or malformed id. With
+ * `nearCap` (its edit panel), also the people near its feedback-request cap, in the same statement.
+ */
+export async function getCompany(id: string | null | undefined, options: { nearCap?: boolean } = {}) {
   if (!id || !isUuid(id)) return null
   const [row] = await getDb()
     .select({
       id: companies.id,
       name: companies.name,
       brandId: companies.brandId,
+      feedbackRequestCap: companies.feedbackRequestCap,
       employeeCount,
       schemeCount,
+      nearCap: options.nearCap
+        ? nearRequestCapSql(sql`companies.id`, sql`companies.feedback_request_cap`)
+        : sql<NearCapPerson[]>`NULL`,
     })
     .from(companies)
     .where(eq(companies.id, id))
@@ -95,7 +103,11 @@ const COMPANY_NAMES = { table: companies, id: companies.id, name: companies.name
 /** The company's row, locked for this transaction; null when it no longer exists. */
 async function lockCompany(tx: Tx, id: string) {
   const [row] = await tx
-    .select({ name: companies.name, brandId: companies.brandId })
+    .select({
+      name: companies.name,
+      brandId: companies.brandId,
+      feedbackRequestCap: companies.feedbackRequestCap,
+    })
     .from(companies)
     .where(eq(companies.id, id))
     .for('update')
@@ -143,7 +155,7 @@ export async function createCompany(actor: Actor, input: CompanyInput): Promise<
 export async function updateCompany(
   actor: Actor,
   id: string,
-  input: CompanyInput,
+  input: CompanyUpdateInput,
 ): Promise<Outcome<{ id: string; changed: string[] }>> {
   return refuseOnPgError(
     PG_ERROR.foreignKeyViolation,
@@ -167,10 +179,17 @@ export async function updateCompany(
             return { ok: false, fieldErrors: errors.brandGone }
           changes.brandId = { from: current.brandId, to: input.brandId }
         }
+        if (current.feedbackRequestCap !== input.feedbackRequestCap)
+          changes.feedbackRequestCap = { from: current.feedbackRequestCap, to: input.feedbackRequestCap }
         if (!Object.keys(changes).length) return { ok: true, value: { id, changed: [] } }
         await tx
           .update(companies)
-          .set({ name: input.name, brandId: input.brandId, updatedAt: new Date() })
+          .set({
+            name: input.name,
+            brandId: input.brandId,
+            feedbackRequestCap: input.feedbackRequestCap,
+            updatedAt: new Date(),
+          })
           .where(eq(companies.id, id))
         await recordAudit(tx, actor, {
           action: 'company.update',
@@ -210,7 +229,7 @@ export async function deleteCompany(actor: Actor, id: string): Promise<Outcome<{
           action: 'company.delete',
           entity: 'company',
           entityId: id,
-          details: current,
+          details: { name: current.name, brandId: current.brandId },
         })
         return { ok: true, value: { name: current.name } }
       }),

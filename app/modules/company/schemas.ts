@@ -1,5 +1,6 @@
 import { requiredText } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
+import { FEEDBACK_REQUEST_CAP_MAX, FEEDBACK_REQUEST_CAP_MIN } from '#app/config/constants'
 
 /**
  * The company forms' Zod schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the
@@ -18,6 +19,17 @@ const brandId = z.uuid({ error: 'Choose the brand this company’s e-mails and p
 // A hidden field: a bad value is a stale page or a hand-made request, not a typo.
 const companyId = z.uuid({ error: 'This company could not be identified. Reload the page and try again.' })
 
+export const FEEDBACK_REQUEST_CAP_MESSAGE = `Enter how many open feedback requests one person may have at once, a whole number from ${FEEDBACK_REQUEST_CAP_MIN} to ${FEEDBACK_REQUEST_CAP_MAX}.`
+
+// Conform turns the field's text into a number; an empty field arrives missing, any text stays text.
+const feedbackRequestCap = z
+  .number({ error: FEEDBACK_REQUEST_CAP_MESSAGE })
+  .check(
+    z.int(FEEDBACK_REQUEST_CAP_MESSAGE),
+    z.gte(FEEDBACK_REQUEST_CAP_MIN, FEEDBACK_REQUEST_CAP_MESSAGE),
+    z.lte(FEEDBACK_REQUEST_CAP_MAX, FEEDBACK_REQUEST_CAP_MESSAGE),
+  )
+
 export const CompanyCreateSchema = z.object({
   intent: z.literal('create'),
   name,
@@ -29,6 +41,7 @@ export const CompanyUpdateSchema = z.object({
   companyId,
   name,
   brandId,
+  feedbackRequestCap,
 })
 
 export const CompanyDeleteSchema = z.object({
@@ -37,6 +50,7 @@ export const CompanyDeleteSchema = z.object({
 })
 
 export type CompanyInput = { name: string; brandId: string }
+export type CompanyUpdateInput = CompanyInput & { feedbackRequestCap: number }
 
 /** The list's URL: searched by name, sorted by name or age; bad values fall back to defaults. */
 export {

@@ -25,6 +25,7 @@ import {
   type Relationship,
 } from './schemas'
 import { isUuid } from '#app/lib/ids'
+import { atRequestCap, REQUEST_CAP_MESSAGE } from './request-cap.server'
 
 /**
  * Colleague invitations (DESIGN.md §4.3): every query and rule. An employee invites up to the
@@ -33,8 +34,11 @@ import { isUuid } from '#app/lib/ids'
  *
  * The limit holds under concurrency because every change to an employee's invitations for a scheme
  * first locks their scheme_members row: concurrent invites for one employee take turns, and each
- * counts what the previous one committed. Rule failures come back as form messages (`ok: false`);
- * "not found" and "not yours" are the same `notFound`, which routes turn into a 404.
+ * counts what the previous one committed. A person who already holds their cap of open feedback
+ * requests across all schemes is not invited (the rater fatigue cap, request-cap.server.ts, ADR
+ * 038: a per-person lock taken after the membership lock). Rule failures come back as form
+ * messages (`ok: false`); "not found" and "not yours" are the same `notFound`, which routes turn
+ * into a 404.
  */
 
 /** An administrator reopened the assignment's submitted response (ADR 023). */
@@ -89,6 +93,8 @@ export const inviteMessages = {
    * a disabled account) gets these same words: the form must not tell an employee who they are.
    */
   unavailable: 'This address cannot be invited to give feedback. Choose someone else.',
+  /** The rater fatigue cap (ADR 038): the same neutral words whatever the programmes behind it. */
+  requestCap: REQUEST_CAP_MESSAGE,
   answered: (name: string) => `${name} has already answered, so the invitation can no longer be changed.`,
   revoked: (name: string) =>
     `The invitation to ${name} has already been revoked. Invite them again if you need to.`,
@@ -440,6 +446,7 @@ export async function inviteColleague(
         // A person who already has an account (an employee, an admin, a colleague of someone else)
         // keeps it and their role; anyone else becomes a colleague, who signs in by the link.
         let colleagueId = existing?.id
+        let createdHere = false
         if (!colleagueId) {
           const [created] = await tx
             .insert(users)
@@ -447,6 +454,7 @@ export async function inviteColleague(
             .onConflictDoNothing({ target: users.email })
             .returning({ id: users.id })
           colleagueId = created?.id
+          createdHere = Boolean(colleagueId)
           if (!colleagueId) {
             // Created a moment ago by another invitation (another employee's): use that account.
             const [raced] = await tx
@@ -459,6 +467,10 @@ export async function inviteColleague(
             colleagueId = raced.id
           }
         }
+        // The rater fatigue cap (ADR 038), after the membership lock (the lock order). An account
+        // this transaction created holds no request yet and no one else can see it: nothing to count.
+        if (!createdHere && (await atRequestCap(tx, { respondentId: colleagueId, schemeId })))
+          return { ok: false, fieldErrors: { email: [inviteMessages.requestCap] } }
 
         const now = new Date()
         const [assignment] = await tx

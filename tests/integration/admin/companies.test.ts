@@ -158,7 +158,13 @@ describe('edit', () => {
   test('saves the name and brand, audits the change, and closes the form with a toast', async () => {
     const company = await createCompany({ name: 'Before Name', brandId: brand.id })
     const response = await post(
-      { intent: 'update', companyId: company.id, name: 'After Name', brandId: otherBrand.id },
+      {
+        intent: 'update',
+        companyId: company.id,
+        name: 'After Name',
+        brandId: otherBrand.id,
+        feedbackRequestCap: '5',
+      },
       { path: `${PAGE}?edit=${company.id}&sort=name-desc` },
     )
     expect(response.status).toBe(302)
@@ -199,7 +205,14 @@ describe('edit', () => {
     const company = await createCompany({ name: `Stable ${Math.random()}`, brandId: brand.id })
     const before = await getRow(company.id)
     const response = await post(
-      { intent: 'update', companyId: company.id, name: 'Changed', brandId: brand.id, ...overrides },
+      {
+        intent: 'update',
+        companyId: company.id,
+        name: 'Changed',
+        brandId: brand.id,
+        feedbackRequestCap: '5',
+        ...overrides,
+      },
       { path: `${PAGE}?edit=${company.id}` },
     )
     expect(response.status).toBe(400)
@@ -367,7 +380,13 @@ describe('who may change companies', () => {
     const before = await countCompanies()
     for (const form of [
       { intent: 'create', name: 'Employee Co', brandId: brand.id } as Record<string, string>,
-      { intent: 'update', companyId: company.id, name: 'Hijacked', brandId: brand.id },
+      {
+        intent: 'update',
+        companyId: company.id,
+        name: 'Hijacked',
+        brandId: brand.id,
+        feedbackRequestCap: '5',
+      },
       { intent: 'delete', companyId: company.id },
     ]) {
       const response = await post(form, { cookie: employeeCookie })

@@ -2,7 +2,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { assignments, rateLimits, schemes, sessions, users } from '#db/schema/index'
+import { assignments, companies, rateLimits, schemes, sessions, users } from '#db/schema/index'
+import { FEEDBACK_REQUEST_CAP_MAX } from '#app/config/constants'
 import {
   createRaterAssignment,
   createResponse,
@@ -66,6 +67,12 @@ type World = Awaited<ReturnType<typeof enrolledEmployee>> & { cookie: string }
 
 async function world(options: Parameters<typeof enrolledEmployee>[0] = {}): Promise<World> {
   const w = await enrolledEmployee(options)
+  // Pat Peer is invited by most tests' employees and stays invited: this file is not about the
+  // rater fatigue cap (request-cap.test.ts is), so each world's company allows the most it may.
+  await db()
+    .update(companies)
+    .set({ feedbackRequestCap: FEEDBACK_REQUEST_CAP_MAX })
+    .where(eq(companies.id, w.company.id))
   return { ...w, cookie: await sessionCookieFor(w.employee.id) }
 }
 

@@ -16,6 +16,8 @@ import { parseQnListQuery } from '#app/modules/questionnaire/schemas'
 import { loadSchemeList } from '#app/modules/scheme/scheme-list.server'
 import { loadSchemePage } from '#app/modules/scheme/scheme-page.server'
 import { parseSchemeListQuery } from '#app/modules/scheme/schemas'
+import { getCompany } from '#app/modules/company/company.server'
+import { atRequestCap } from '#app/modules/invite/request-cap.server'
 import { useTestDatabase } from '#tests/support/database'
 import { planOf, recordStatements, scansOf, type Scan, type Statement } from '#tests/support/query-plans'
 import { runNode, TSX } from '#tests/support/run-node'
@@ -297,6 +299,54 @@ describeOnPostgres('on a generated installation', () => {
       const [exact] = await queryRows<{ n: number }>(db(), sql`SELECT count(*)::int AS n FROM email_outbox`)
       expect(counts.all).toBe(exact!.n)
       expect(counts.failed).toBeGreaterThan(0)
+    })
+  })
+
+  describe('the rater fatigue cap (issue 18 §4, ADR 038)', () => {
+    let person = ''
+    let scheme = { id: '', companyId: '' }
+    beforeAll(async () => {
+      // The busiest rater of the installation, and the scale employee's open scheme.
+      const [busiest] = await queryRows<{ id: string }>(
+        db(),
+        sql`SELECT respondent_id AS id FROM assignments WHERE relationship <> 'self'
+          GROUP BY respondent_id ORDER BY count(*) DESC, respondent_id LIMIT 1`,
+      )
+      person = busiest!.id
+      const [row] = await queryRows<typeof scheme>(
+        db(),
+        sql`SELECT s.id, s.company_id AS "companyId"
+          FROM schemes s JOIN scheme_members m ON m.scheme_id = s.id JOIN users u ON u.id = m.employee_id
+          WHERE u.email = 'scale-employee@panorama.test' AND s.status = 'open'
+          ORDER BY s.closes_at DESC, s.id LIMIT 1`,
+      )
+      scheme = row!
+    })
+
+    test('the check: the person’s lock, then one statement reading assignments by (respondent_id, status)', async () => {
+      const { statements } = await recordStatements(() =>
+        db().transaction((tx) => atRequestCap(tx, { respondentId: person, schemeId: scheme.id })),
+      )
+      expect(statements).toHaveLength(2)
+      expect(statements[0]!.text).toMatch(/pg_advisory_xact_lock/)
+      const scans = scansOf(await planOf(statements[1]!)).filter((s) => BIG_TABLES.includes(s.table))
+      expect(scans).toEqual([
+        {
+          table: 'assignments',
+          type: 'Index Scan',
+          index: 'assignments_respondent_id_status_index',
+          condition: expect.stringMatching(/^\(\(respondent_id = .*\) AND \(status = ANY/),
+        },
+      ])
+    })
+
+    test('the near-cap list is folded into the company’s one statement and reads no big table whole', async () => {
+      const { result, statements } = await recordStatements(() =>
+        getCompany(scheme.companyId, { nearCap: true }),
+      )
+      expect(result!.nearCap).toEqual(expect.any(Array))
+      expect(statements).toHaveLength(1)
+      expect(await wholeTableReads(statements)).toEqual([])
     })
   })
 })

@@ -92,7 +92,7 @@ const FREE_TEXT: Array<[string, ZodMiniType, Record<string, unknown>, string, st
   [
     'company update: name',
     CompanyUpdateSchema,
-    { intent: 'update', companyId: UUID, name: 'Acme', brandId: UUID },
+    { intent: 'update', companyId: UUID, name: 'Acme', brandId: UUID, feedbackRequestCap: 5 },
     'name',
     TEXT_MESSAGES.singleLine,
   ],

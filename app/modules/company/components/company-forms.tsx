@@ -4,6 +4,7 @@ import { ConformField, ConformSelect, IntentForm, SubmitButton, RowForm } from '
 import { FormErrors } from '#app/components/forms'
 import { choicesOf } from '#app/components/choices'
 import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/schemas'
+import { FEEDBACK_REQUEST_CAP_MAX, FEEDBACK_REQUEST_CAP_MIN } from '#app/config/constants'
 
 type BrandOption = { id: string; name: string }
 
@@ -35,14 +36,19 @@ export function EditCompanyForm({
   lastResult,
   cancelHref,
 }: {
-  company: { id: string; name: string; brandId: string }
+  company: { id: string; name: string; brandId: string; feedbackRequestCap: number }
   brandOptions: BrandOption[]
   lastResult: FormResult
   cancelHref: string
 }) {
   const [form, fields] = useConformForm(CompanyUpdateSchema, {
     id: `update-company-${company.id}`,
-    defaultValue: { companyId: company.id, name: company.name, brandId: company.brandId },
+    defaultValue: {
+      companyId: company.id,
+      name: company.name,
+      brandId: company.brandId,
+      feedbackRequestCap: company.feedbackRequestCap,
+    },
     lastResult,
   })
   return (
@@ -61,6 +67,12 @@ export function EditCompanyForm({
           meta={fields.brandId}
           options={choicesOf(brandOptions)}
           placeholder="Choose a brand…"
+        />
+        <ConformField
+          label="Open feedback requests per person"
+          meta={fields.feedbackRequestCap}
+          type="number"
+          help={`From ${FEEDBACK_REQUEST_CAP_MIN} to ${FEEDBACK_REQUEST_CAP_MAX}. Once a person has this many unanswered requests across all programmes, this company’s schemes cannot invite them again.`}
         />
       </div>
       <div className="flex gap-3">

@@ -6,6 +6,7 @@ import { resultFor, type IntentReply } from '#app/components/form-kit'
 import { CreateCompanyForm, EditCompanyForm } from '#app/modules/company/components/company-forms'
 import type { loadCompanyList } from '#app/modules/company/company-list.server'
 import { Card } from '#app/components/card'
+import { NearCapList } from './near-cap'
 
 /** The companies page's create form and list, typed by the page's loader (the page-props rule). */
 type Data = PageData<typeof loadCompanyList>
@@ -42,12 +43,20 @@ export function CompanyList({
   actionData: IntentReply
 }) {
   const editForm = editing ? (
-    <EditCompanyForm
-      company={editing}
-      brandOptions={brandOptions}
-      lastResult={resultFor(actionData, 'update')}
-      cancelHref={href({ edit: null })}
-    />
+    <div className="flex flex-col gap-6">
+      <EditCompanyForm
+        company={editing}
+        brandOptions={brandOptions}
+        lastResult={resultFor(actionData, 'update')}
+        cancelHref={href({ edit: null })}
+      />
+      <NearCapList
+        companyName={editing.name}
+        cap={editing.feedbackRequestCap}
+        people={editing.nearCap}
+        limit={editing.nearCapShown}
+      />
+    </div>
   ) : null
   return (
     <NameList

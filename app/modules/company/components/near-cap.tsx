@@ -1,0 +1,58 @@
+import { plural } from '#app/lib/words'
+
+type NearCapPerson = { id: string; name: string; email: string; open: number }
+
+/**
+ * Who is near the company's feedback-request cap (issue 18 §4, ADR 038), shown under its edit form:
+ * the people in its context with at least cap − 1 open requests across every programme, busiest
+ * first, so an admin can steer invitations elsewhere before anyone is refused.
+ */
+export function NearCapList({
+  companyName,
+  cap,
+  people,
+  limit,
+}: {
+  companyName: string
+  cap: number
+  people: NearCapPerson[]
+  limit: number
+}) {
+  return (
+    <section aria-labelledby="near-cap-title" className="flex flex-col gap-2 border-t border-slate-200 pt-4">
+      <h3 id="near-cap-title" className="font-semibold">
+        People near the feedback-request cap
+      </h3>
+      <p className="text-sm text-slate-600">
+        {`Employees of ${companyName} and people asked for feedback in its open schemes who have at least ${plural(
+          Math.max(cap - 1, 1),
+          'open request',
+          'open requests',
+        )} across all programmes. At ${cap}, new invitations to them are refused.`}
+      </p>
+      {people.length ? (
+        <ul className="flex flex-col divide-y divide-slate-200 rounded border border-slate-200 bg-white">
+          {people.map((p) => (
+            <li
+              key={p.id}
+              className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-3 py-2"
+            >
+              <span className="min-w-0">
+                <span className="block font-medium">{p.name}</span>
+                <span className="block text-sm break-all text-slate-600">{p.email}</span>
+              </span>
+              <span className={`text-sm ${p.open >= cap ? 'font-semibold text-red-800' : 'text-slate-800'}`}>
+                {`${p.open} of ${cap} open${p.open >= cap ? ' · at the cap' : ''}`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-slate-800">Nobody is near the cap.</p>
+      )}
+      {people.length >= limit ? (
+        <p className="text-sm text-slate-600">{`Showing the ${limit} people with the most open requests.`}</p>
+      ) : null}
+    </section>
+  )
+}
