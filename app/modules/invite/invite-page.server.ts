@@ -9,7 +9,13 @@ import {
   type RaterGroup,
 } from '#app/modules/report/rater-groups'
 import { threshold } from '#app/modules/report/threshold'
-import { findEmployee, getInvitePage, type InvitedColleague, type InviteEmployee, type InviteScheme } from './invite.server'
+import {
+  findEmployee,
+  getInvitePage,
+  type InvitedColleague,
+  type InviteEmployee,
+  type InviteScheme,
+} from './invite.server'
 
 /**
  * The data of /user/colleague-invite: whose invitations the page is about, and what it shows. "Not
@@ -39,12 +45,21 @@ export async function resolveInviteTarget(
   return employee ? ok({ employee, onBehalf: true }) : refuseNotFound()
 }
 
+/**
+ * What an admin who opened the page without choosing an employee reads. Sent with the page rather
+ * than written into its script: the page's client JS is held to its budget (npm run size).
+ */
+const PICK_EMPLOYEE =
+  'As an administrator you invite colleagues on an employee’s behalf, one employee at a time. Find the ' +
+  'employee on the employees page and open their invitations from there; this page then shows their ' +
+  'schemes, the colleagues already invited and the invitation form.'
+
 /** The page for a target (null: an admin still has to choose the employee), with the revoke to confirm. */
 export async function loadInvitePage(
   target: InviteTarget | null,
   query: { scheme?: string; revoke?: string; fill?: string },
 ) {
-  if (!target) return ok({ state: 'pick-employee' as const, brand: null })
+  if (!target) return ok({ state: 'pick-employee' as const, brand: null, explanation: PICK_EMPLOYEE })
   const page = await getInvitePage(target.employee.id, query.scheme)
   if (!page) return refuseNotFound()
   const confirmRevoke =
@@ -107,7 +122,10 @@ export function outlookOf(
   const asked = RATER_GROUPS.filter((g) => minimumOf(g) > 0)
   if (!total && !asked.length) return null
   const t = threshold(scheme.minRaters)
-  const outlook = groupOutlook(sizes, scheme.minRaters, { showManager: scheme.showManager, room: scheme.remaining })
+  const outlook = groupOutlook(sizes, scheme.minRaters, {
+    showManager: scheme.showManager,
+    room: scheme.remaining,
+  })
   const summary = !total
     ? 'Nobody is invited yet. The scheme asks for at least:'
     : total < t

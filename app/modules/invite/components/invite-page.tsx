@@ -22,7 +22,10 @@ export function InvitePage({
 }) {
   if (loaderData.state === 'pick-employee')
     return (
-      <PickEmployee errors={actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined} />
+      <PickEmployee
+        explanation={loaderData.explanation}
+        errors={actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined}
+      />
     )
   const { employee, onBehalf, schemes, scheme, colleagues, confirmRevoke, outlook, suggestion } = loaderData
   const employeeName = employee.displayName || employee.email
