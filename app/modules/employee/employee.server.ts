@@ -419,7 +419,11 @@ export async function createEmployee(
         managerEmail: input.managerEmail,
       })
       if (!manager.ok) return manager
-      const org = { department: input.department, jobTitle: input.jobTitle, managerId: manager.value?.id ?? null }
+      const org = {
+        department: input.department,
+        jobTitle: input.jobTitle,
+        managerId: manager.value?.id ?? null,
+      }
       let id: string
       if (existing) {
         await tx
@@ -548,7 +552,8 @@ export async function updateEmployee(
       const managerId = manager.value?.id ?? null
       if (current.department !== input.department)
         changes.department = { from: current.department, to: input.department }
-      if (current.jobTitle !== input.jobTitle) changes.jobTitle = { from: current.jobTitle, to: input.jobTitle }
+      if (current.jobTitle !== input.jobTitle)
+        changes.jobTitle = { from: current.jobTitle, to: input.jobTitle }
       if (current.managerId !== managerId) changes.managerId = { from: current.managerId, to: managerId }
       if (current.companyId !== input.companyId) {
         // Their reports stay in the old company: a manager in another company is not allowed.
@@ -556,7 +561,10 @@ export async function updateEmployee(
         if (reports)
           return refuseField(
             'companyId',
-            EMPLOYEE_MESSAGES.managesOthers(reports, (current.companyId && (await companyName(tx, current.companyId))) || 'their company'),
+            EMPLOYEE_MESSAGES.managesOthers(
+              reports,
+              (current.companyId && (await companyName(tx, current.companyId))) || 'their company',
+            ),
           )
         const running = await runningSchemesElsewhere(tx, id, input.companyId)
         if (running.length)

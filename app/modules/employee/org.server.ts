@@ -20,7 +20,10 @@ import { EMPLOYEE_MESSAGES } from './schemas'
 /** The deepest chain of managers followed; an organisation is far shallower than this. */
 export const MAX_CHAIN = 1000
 
-/** Serialises changes to reporting lines until the transaction ends. Take it before any row lock. */
+/**
+ * Serialises changes to reporting lines until the transaction ends. Take it before locking any
+ * `users` row (the import takes it after locking its own preview row, which nothing else locks).
+ */
 export async function lockReportingLines(tx: Tx) {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('reporting-lines'))`)
 }
@@ -38,7 +41,13 @@ export async function resolveManager(
   input: { employeeId: string | null; companyId: string; companyName: string; managerEmail: string | null },
 ): Promise<Outcome<ManagerChoice>> {
   if (!input.managerEmail) return ok(null)
-  const [row] = await queryRows<{ id: string; name: string; company_id: string | null; role: string; cycle: boolean }>(
+  const [row] = await queryRows<{
+    id: string
+    name: string
+    company_id: string | null
+    role: string
+    cycle: boolean
+  }>(
     tx,
     sql`SELECT m.id, coalesce(nullif(m.display_name, ''), m.email) AS name, m.company_id, m.role::text AS role,
         ${

@@ -139,7 +139,13 @@ export const EmployeeListQuerySchema = z.object({
   /** Direct reports of one employee (the employee page links here). */
   manager: idOrEmpty,
   /** One department of the chosen company (exact, as the list offers it); junk reads as none. */
-  department: z.catch(z.pipe(z.string(), z.transform((v: string) => v.trim().slice(0, ORG_TEXT_MAX))), ''),
+  department: z.catch(
+    z.pipe(
+      z.string(),
+      z.transform((v: string) => v.trim().slice(0, ORG_TEXT_MAX)),
+    ),
+    '',
+  ),
   state: z.catch(z.union([z.enum(EMPLOYEE_STATES), z.literal('')]), ''),
 })
 export type EmployeeListQuery = z.output<typeof EmployeeListQuerySchema>

@@ -90,10 +90,16 @@ describe('adding and editing', () => {
     const second = await employee()
     const person = await employee()
     const path = `${PAGE}/${person.id}`
-    const set = await post(path, editForm(person, { managerEmail: first.email, department: 'Ops', jobTitle: 'Lead' }))
+    const set = await post(
+      path,
+      editForm(person, { managerEmail: first.email, department: 'Ops', jobTitle: 'Lead' }),
+    )
     expect(location(set)).toBe(path)
     expect(await row(person.id)).toMatchObject({ managerId: first.id, department: 'Ops', jobTitle: 'Lead' })
-    const same = await post(path, editForm(person, { managerEmail: first.email, department: 'Ops', jobTitle: 'Lead' }))
+    const same = await post(
+      path,
+      editForm(person, { managerEmail: first.email, department: 'Ops', jobTitle: 'Lead' }),
+    )
     expect(await follow(same)).toContain('Nothing to save')
     await post(path, editForm(person, { managerEmail: second.email, department: 'Ops', jobTitle: 'Lead' }))
     expect((await row(person.id)).managerId).toBe(second.id)
@@ -119,7 +125,9 @@ describe('adding and editing', () => {
     const colleague = await createUser({ role: 'colleague' })
     const words = `No employee of ${acme.name} has this address. A manager must be an employee of the same company.`
     for (const address of [outsider.email, colleague.email, adminEmail, 'nobody.at.all@example.test']) {
-      const errors = await managerErrors(await post(`${PAGE}/${person.id}`, editForm(person, { managerEmail: address })))
+      const errors = await managerErrors(
+        await post(`${PAGE}/${person.id}`, editForm(person, { managerEmail: address })),
+      )
       expect(errors).toEqual([words])
     }
     expect(await row(person.id)).toEqual(before)
@@ -127,7 +135,12 @@ describe('adding and editing', () => {
 
   test.each([
     ['a malformed address', { managerEmail: 'boss@' }, 'managerEmail', 'Enter the manager’s e-mail address'],
-    ['a department that is too long', { department: 'd'.repeat(101) }, 'department', '100 characters or fewer'],
+    [
+      'a department that is too long',
+      { department: 'd'.repeat(101) },
+      'department',
+      '100 characters or fewer',
+    ],
     ['a job title on two lines', { jobTitle: 'Head\nof things' }, 'jobTitle', ''],
   ])('refuses %s with a message on its field', async (_label, overrides, field, words) => {
     const person = await employee()
@@ -144,13 +157,17 @@ describe('adding and editing', () => {
     const a = await employee(acme.id, { displayName: 'Ann Top' })
     const b = await employee(acme.id, { displayName: 'Ben Middle', managerId: a.id })
     const c = await employee(acme.id, { displayName: 'Cat Bottom', managerId: b.id })
-    expect(await managerErrors(await post(`${PAGE}/${a.id}`, editForm(a, { managerEmail: a.email })))).toEqual([
-      'An employee cannot be their own manager. Enter someone else’s address, or leave it empty.',
-    ])
-    expect(await managerErrors(await post(`${PAGE}/${a.id}`, editForm(a, { managerEmail: b.email })))).toEqual([
+    expect(
+      await managerErrors(await post(`${PAGE}/${a.id}`, editForm(a, { managerEmail: a.email }))),
+    ).toEqual(['An employee cannot be their own manager. Enter someone else’s address, or leave it empty.'])
+    expect(
+      await managerErrors(await post(`${PAGE}/${a.id}`, editForm(a, { managerEmail: b.email }))),
+    ).toEqual([
       'Ben Middle already reports to this employee, directly or through others: they cannot also be their manager.',
     ])
-    expect(await managerErrors(await post(`${PAGE}/${a.id}`, editForm(a, { managerEmail: c.email })))).toEqual([
+    expect(
+      await managerErrors(await post(`${PAGE}/${a.id}`, editForm(a, { managerEmail: c.email }))),
+    ).toEqual([
       'Cat Bottom already reports to this employee, directly or through others: they cannot also be their manager.',
     ])
     expect((await row(a.id)).managerId).toBeNull()
@@ -184,15 +201,23 @@ describe('adding and editing', () => {
 
 describe('the list', () => {
   const listed = (page: string) =>
-    [...page.matchAll(/<th scope="row"[^>]*><a[^>]*href="\/admin\/employee-management\/([0-9a-f-]{36})"/g)].map(
-      (m) => m[1]!,
-    )
+    [
+      ...page.matchAll(/<th scope="row"[^>]*><a[^>]*href="\/admin\/employee-management\/([0-9a-f-]{36})"/g),
+    ].map((m) => m[1]!)
 
   test('shows job title, department and manager; filters by manager and by a company’s department', async () => {
     const company = await createCompany({ name: `Initech ${crypto.randomBytes(2).toString('hex')}` })
-    const boss = await employee(company.id, { displayName: 'Lee Lead', department: 'Sales', jobTitle: 'Head of sales' })
+    const boss = await employee(company.id, {
+      displayName: 'Lee Lead',
+      department: 'Sales',
+      jobTitle: 'Head of sales',
+    })
     const r1 = await employee(company.id, { displayName: 'Rae One', department: 'Sales', managerId: boss.id })
-    const r2 = await employee(company.id, { displayName: 'Rex Two', department: 'Support', managerId: boss.id })
+    const r2 = await employee(company.id, {
+      displayName: 'Rex Two',
+      department: 'Support',
+      managerId: boss.id,
+    })
     const other = await employee(company.id, { displayName: 'Oli Other', department: 'Support' })
 
     const all = await (await get(`${PAGE}?company=${company.id}`)).text()

@@ -159,8 +159,8 @@ function SchemeFields({
       <fieldset className="flex flex-col gap-3 sm:col-span-2">
         <legend className="label">Fewest colleagues each employee should invite, per group</legend>
         <p className="text-sm text-slate-700">
-          Employees see, while they invite, which groups are still short. Direct reports count only for
-          people with direct reports recorded. 0 asks for none; together at most the number above.
+          Employees see, while they invite, which groups are still short. Direct reports count only for people
+          with direct reports recorded. 0 asks for none; together at most the number above.
         </p>
         <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
           <ConformField label="Manager" meta={fields.minManager} type="number" min={0} max={MAX_COLLEAGUES} />
