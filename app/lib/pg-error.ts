@@ -13,6 +13,8 @@ export const PG_ERROR = {
   foreignKeyViolation: '23503',
   serializationFailure: '40001',
   deadlockDetected: '40P01',
+  /** A lock not granted within the transaction's `lock_timeout`. */
+  lockNotAvailable: '55P03',
 } as const
 
 /**

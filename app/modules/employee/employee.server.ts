@@ -16,7 +16,7 @@ import { schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
 import { EMPLOYEE_MESSAGES, type EmployeeInput, type EmployeeListQuery, type EmployeeState } from './schemas'
 import { isUuid } from '#app/lib/ids'
 import { minutes } from '#app/lib/words'
-import { directReportCount, lockReportingLines, resolveManager } from './org.server'
+import { directReportCount, lockReportingLines, REPORTING_LINES_WAIT_MS, resolveManager } from './org.server'
 
 /**
  * Employees (DESIGN.md §7): every query and rule of the list, the detail page and single changes.
@@ -398,8 +398,9 @@ export async function createEmployee(
   input: EmployeeInput,
 ): Promise<Outcome<{ id: string; promoted: boolean }>> {
   try {
+    // No reporting-lines lock: nobody reports to a person who is only now becoming an employee, so
+    // naming their manager cannot close a circle (org.server.ts).
     return await getDb().transaction(async (tx): Promise<Outcome<{ id: string; promoted: boolean }>> => {
-      await lockReportingLines(tx)
       const company = await companyName(tx, input.companyId)
       if (company === null) return refuseField('companyId', EMPLOYEE_MESSAGES.companyGone)
       const [existing] = await tx
@@ -525,7 +526,7 @@ export async function updateEmployee(
 ): Promise<Outcome<{ changed: string[] }>> {
   try {
     return await getDb().transaction(async (tx): Promise<Outcome<{ changed: string[] }>> => {
-      await lockReportingLines(tx)
+      await lockReportingLines(tx, { waitMs: REPORTING_LINES_WAIT_MS })
       const current = await lockEmployee(tx, id)
       if (!current) return refuseNotFound()
       const changes: Record<string, { from: unknown; to: unknown }> = {}
@@ -600,6 +601,7 @@ export async function updateEmployee(
       return ok({ changed: Object.keys(changes) })
     })
   } catch (error) {
+    if (pgErrorCode(error) === PG_ERROR.lockNotAvailable) return refuse(EMPLOYEE_MESSAGES.reportingLinesBusy)
     if (pgErrorCode(error) === PG_ERROR.uniqueViolation) return unavailable()
     if (pgErrorCode(error) === PG_ERROR.foreignKeyViolation)
       return refuseField('companyId', EMPLOYEE_MESSAGES.companyGone)

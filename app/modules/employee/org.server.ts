@@ -21,11 +21,23 @@ import { EMPLOYEE_MESSAGES } from './schemas'
 export const MAX_CHAIN = 1000
 
 /**
+ * How long a change waits for the reporting-lines lock before it is refused with "try again": a
+ * 10,000-row import holds it for several seconds, and a wait must end in words before the
+ * statement timeout (15 s) would end it in a 500.
+ */
+export const REPORTING_LINES_WAIT_MS = 5_000
+
+/**
  * Serialises changes to reporting lines until the transaction ends. Take it before locking any
  * `users` row (the import takes it after locking its own preview row, which nothing else locks).
+ * Throws Postgres's lock_not_available (PG_ERROR.lockNotAvailable) after REPORTING_LINES_WAIT_MS;
+ * callers answer it with EMPLOYEE_MESSAGES.reportingLinesBusy.
  */
-export async function lockReportingLines(tx: Tx) {
+export async function lockReportingLines(tx: Tx, { waitMs }: { waitMs?: number } = {}) {
+  if (waitMs !== undefined)
+    await tx.execute(sql.raw(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(waitMs))}`))
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('reporting-lines'))`)
+  if (waitMs !== undefined) await tx.execute(sql`SET LOCAL lock_timeout = DEFAULT`)
 }
 
 export type ManagerChoice = { id: string; name: string } | null

@@ -46,6 +46,8 @@ export const EMPLOYEE_MESSAGES = {
     `No employee of ${company} has this address. A manager must be an employee of the same company.`,
   managerCycle: (manager: string) =>
     `${manager} already reports to this employee, directly or through others: they cannot also be their manager.`,
+  reportingLinesBusy:
+    'Another change to reporting lines (an import, or another administrator’s edit) is being saved. Try again in a moment.',
   managesOthers: (count: number, company: string) =>
     `This employee manages ${count === 1 ? 'an employee' : `${count} employees`} of ${company}. Give ${
       count === 1 ? 'them' : 'those employees'

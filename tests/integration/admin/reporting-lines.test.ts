@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
+import pg from 'pg'
 import { and, eq } from 'drizzle-orm'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, inject, test } from 'vitest'
 import { auditLog, users } from '#db/schema/index'
 import { createCompany, createUser } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
@@ -186,6 +187,36 @@ describe('adding and editing', () => {
       expect(managers.filter(Boolean)).toHaveLength(1)
     }
   })
+
+  test.runIf(inject('testDatabase').kind === 'postgres')(
+    'while an import holds the reporting lines, an edit waits a few seconds, then says to try again',
+    async () => {
+      const person = await employee()
+      const boss = await employee()
+      // Another connection holds the lock, as a long CSV import does.
+      const holder = new pg.Client({ connectionString: process.env.DATABASE_URL })
+      await holder.connect()
+      try {
+        await holder.query('BEGIN')
+        await holder.query(`SELECT pg_advisory_xact_lock(hashtext('reporting-lines'))`)
+        const started = Date.now()
+        const response = await post(`${PAGE}/${person.id}`, editForm(person, { managerEmail: boss.email }))
+        expect(response.status).toBe(400)
+        expect(textOf(await response.text())).toContain(
+          'Another change to reporting lines (an import, or another administrator’s edit) is being saved. Try again in a moment.',
+        )
+        expect(Date.now() - started).toBeGreaterThanOrEqual(4_500)
+        expect((await row(person.id)).managerId).toBeNull()
+        await holder.query('COMMIT')
+        const again = await post(`${PAGE}/${person.id}`, editForm(person, { managerEmail: boss.email }))
+        expect(again.status).toBe(302)
+        expect((await row(person.id)).managerId).toBe(boss.id)
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined)
+        await holder.end()
+      }
+    },
+  )
 
   test('a manager cannot move to another company while people report to them', async () => {
     const boss = await employee(acme.id, { displayName: 'Moving Boss' })
