@@ -41,6 +41,10 @@ export const EMAIL_TEMPLATE_KEYS = [
   'admin_invite',
   'response_reopened',
   'sign_in_link',
+  'nomination_submitted',
+  'nomination_sent_back',
+  'nomination_approved',
+  'nomination_reminder',
 ] as const
 export type EmailTemplateKey = (typeof EMAIL_TEMPLATE_KEYS)[number]
 
@@ -56,3 +60,18 @@ export type QuestionKind = (typeof QUESTION_KINDS)[number]
 /** Who released a report: an administrator, or the scheme clock when a scheme releasing on close closed. */
 export const RELEASE_MODES = ['admin', 'clock'] as const
 export type ReleaseMode = (typeof RELEASE_MODES)[number]
+
+/**
+ * Who builds an employee's list of raters in a scheme (issue 18 §2, ADR 042): the employee, an
+ * administrator only, or the employee with administrators free to change it.
+ */
+export const NOMINATION_CHOOSERS = ['employee', 'admin', 'employee_admin_edits'] as const
+export type NominationChooser = (typeof NOMINATION_CHOOSERS)[number]
+
+/** Who approves a list before anyone on it is invited: nobody (direct invitations), the manager, an admin. */
+export const NOMINATION_APPROVALS = ['none', 'manager', 'admin'] as const
+export type NominationApproval = (typeof NOMINATION_APPROVALS)[number]
+
+/** Where an employee's list stands in a scheme that approves lists (null on the membership: not begun). */
+export const NOMINATION_STATUSES = ['draft', 'submitted', 'sent_back', 'approved'] as const
+export type NominationStatus = (typeof NOMINATION_STATUSES)[number]

@@ -1,8 +1,17 @@
-import { ASSIGNMENT_STATUSES, RELATIONSHIPS, REPORT_RELEASES, SCHEME_STATUSES } from '../enums'
+import {
+  ASSIGNMENT_STATUSES,
+  NOMINATION_APPROVALS,
+  NOMINATION_CHOOSERS,
+  NOMINATION_STATUSES,
+  RELATIONSHIPS,
+  REPORT_RELEASES,
+  SCHEME_STATUSES,
+} from '../enums'
 import { sql } from 'drizzle-orm'
 import {
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -20,6 +29,9 @@ import { users } from './users'
 
 export const schemeStatusEnum = pgEnum('scheme_status', SCHEME_STATUSES)
 export const reportReleaseEnum = pgEnum('report_release', REPORT_RELEASES)
+export const nominationChooserEnum = pgEnum('nomination_chooser', NOMINATION_CHOOSERS)
+export const nominationApprovalEnum = pgEnum('nomination_approval', NOMINATION_APPROVALS)
+export const nominationStatusEnum = pgEnum('nomination_status', NOMINATION_STATUSES)
 
 export const schemes = pgTable(
   'schemes',
@@ -47,6 +59,15 @@ export const schemes = pgTable(
     minPeer: integer().notNull().default(0),
     minDirectReport: integer().notNull().default(0),
     minOther: integer().notNull().default(0),
+    /**
+     * Nomination (issue 18 §2, ADR 042): who builds each employee's list of raters, who approves it
+     * before anyone is invited ('none': the employee invites directly, as before), and the last day
+     * lists may be changed or sent for approval (before the answering deadline; null: until it).
+     * Chooser and approval are fixed once any list or invitation exists.
+     */
+    nominationChooser: nominationChooserEnum().notNull().default('employee'),
+    nominationApproval: nominationApprovalEnum().notNull().default('none'),
+    nominationsCloseAt: timestamp({ withTimezone: true }),
     /** Days between reminders to respondents who have not submitted; 0 = no reminders. */
     reminderCadenceDays: integer().notNull().default(7),
     status: schemeStatusEnum().notNull().default('draft'),
@@ -83,6 +104,10 @@ export const schemes = pgTable(
         AND ${t.minOther} BETWEEN 0 AND 8`,
     ),
     check('schemes_dates_order', sql`${t.closesAt} > ${t.opensAt}`),
+    check(
+      'schemes_nominations_close_order',
+      sql`${t.nominationsCloseAt} IS NULL OR ${t.nominationsCloseAt} < ${t.closesAt}`,
+    ),
   ],
 )
 
@@ -97,8 +122,36 @@ export const schemeMembers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     enrolledAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     invitedAt: timestamp({ withTimezone: true }),
+    /**
+     * The employee's list of raters in a scheme that approves lists (ADR 042): null until begun;
+     * then draft → submitted → approved, or sent back (with the approver's comment) and submitted
+     * again. Adding someone after an approval makes it a draft again; only people not yet invited
+     * are invited at the next approval.
+     */
+    nominationStatus: nominationStatusEnum(),
+    nominationSubmittedAt: timestamp({ withTimezone: true }),
+    /** Who must approve the submitted list: the employee's manager at submission; null = administrators. */
+    nominationApproverId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    nominationDecidedAt: timestamp({ withTimezone: true }),
+    nominationDecidedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    /** The approver's words when sending the list back (shown to the employee until they submit again). */
+    nominationComment: text(),
+    /** Reminders to an approver who has not acted on the submitted list. */
+    nominationRemindersSent: integer().notNull().default(0),
+    nominationRemindedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.schemeId, t.employeeId] }), index().on(t.employeeId)],
+  (t) => [
+    primaryKey({ columns: [t.schemeId, t.employeeId] }),
+    index().on(t.employeeId),
+    // "Nominations waiting for you" on a manager's home page: few rows.
+    index('scheme_members_nomination_approver_index')
+      .on(t.nominationApproverId, t.nominationSubmittedAt)
+      .where(sql`${t.nominationStatus} = 'submitted'`),
+    // The admin's queue on the scheme page and the approver reminders: few rows.
+    index('scheme_members_nomination_waiting_index')
+      .on(t.schemeId, t.nominationSubmittedAt)
+      .where(sql`${t.nominationStatus} = 'submitted'`),
+  ],
 )
 
 export const relationshipEnum = pgEnum('relationship', RELATIONSHIPS)
@@ -224,5 +277,43 @@ export const answers = pgTable(
   (t) => [
     uniqueIndex('answers_response_question_unique').on(t.responseId, t.questionId),
     index().on(t.questionId),
+  ],
+)
+
+/**
+ * The people on an employee's list of raters for a scheme that approves lists (ADR 042). A
+ * nominee is a proposal: nobody is e-mailed until the list is approved, when each nominee not yet
+ * invited becomes a rater assignment (`assignment_id`) in the approval's transaction.
+ */
+export const nominees = pgTable(
+  'nominees',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    schemeId: uuid().notNull(),
+    employeeId: uuid().notNull(),
+    /** Stored lower-case, like users.email. */
+    email: text().notNull(),
+    name: text().notNull(),
+    relationship: relationshipEnum().notNull(),
+    /** Who put them on the list (the employee, an admin, or the approver). */
+    addedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+    /** Added by the approver while reviewing: the employee sees it marked so. */
+    addedByApprover: boolean().notNull().default(false),
+    /** Their invitation, once the list was approved. */
+    assignmentId: uuid().references(() => assignments.id, { onDelete: 'set null' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('nominees_person_unique').on(t.schemeId, t.employeeId, t.email),
+    index('nominees_assignment_index')
+      .on(t.assignmentId)
+      .where(sql`${t.assignmentId} IS NOT NULL`),
+    foreignKey({
+      columns: [t.schemeId, t.employeeId],
+      foreignColumns: [schemeMembers.schemeId, schemeMembers.employeeId],
+      name: 'nominees_member_fk',
+    }).onDelete('cascade'),
+    check('nominees_not_self', sql`${t.relationship} <> 'self'`),
+    check('nominees_email_lower', sql`${t.email} = lower(${t.email})`),
   ],
 )

@@ -50,6 +50,9 @@ export const users = pgTable(
     // Name and e-mail search (`ILIKE '%x%'`) on the admin lists: trigram indexes (ADR 011).
     index('users_display_name_trgm').using('gin', t.displayName.op('gin_trgm_ops')),
     index('users_email_trgm').using('gin', t.email.op('gin_trgm_ops')),
+    // The nomination directory's type-ahead also matches department and job title (issue 18 §3).
+    index('users_department_trgm').using('gin', t.department.op('gin_trgm_ops')),
+    index('users_job_title_trgm').using('gin', t.jobTitle.op('gin_trgm_ops')),
     index().on(t.companyId),
     // A manager's reports (nominations suggest the manager; "Nominations waiting for you").
     index().on(t.managerId),

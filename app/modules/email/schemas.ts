@@ -34,6 +34,10 @@ export const TEMPLATE_LABELS: Record<TemplateKey, string> = {
   admin_invite: 'Administrator invitation',
   response_reopened: 'Answers reopened',
   sign_in_link: 'Sign-in link',
+  nomination_submitted: 'Feedback list to approve',
+  nomination_sent_back: 'Feedback list sent back',
+  nomination_approved: 'Feedback list approved',
+  nomination_reminder: 'Feedback list approval reminder',
 }
 
 /** When each e-mail is sent, in the words an admin knows. */
@@ -49,6 +53,10 @@ export const TEMPLATE_DESCRIPTIONS: Record<TemplateKey, string> = {
   admin_invite: 'Sent to someone invited to become an administrator.',
   response_reopened: 'Sent to a respondent when an admin reopens their submitted answers.',
   sign_in_link: 'Sent when an employee or admin asks for a one-time link to sign in without their password.',
+  nomination_submitted: "Sent to an employee's manager when the employee sends their list of raters for approval.",
+  nomination_sent_back: 'Sent to an employee when the approver sends their list of raters back with a comment.',
+  nomination_approved: 'Sent to an employee when their list of raters is approved and the invitations have gone out.',
+  nomination_reminder: 'Sent to a manager who has not yet acted on a list of raters waiting for their approval.',
 }
 
 export const OUTBOX_STATE_LABELS: Record<OutboxStatus, string> = {

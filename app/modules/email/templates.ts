@@ -48,6 +48,10 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, string[]> = {
   admin_invite: [...COMMON, 'link', 'inviterName'],
   response_reopened: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate', 'reason'],
   sign_in_link: [...COMMON, 'link'],
+  nomination_submitted: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate'],
+  nomination_sent_back: [...COMMON, 'link', 'approverName', 'schemeName', 'dueDate', 'comment'],
+  nomination_approved: [...COMMON, 'link', 'approverName', 'schemeName', 'dueDate'],
+  nomination_reminder: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate'],
 }
 
 /**
@@ -70,6 +74,11 @@ export const ONE_TIME_LINK_KIND: Record<TemplateKey, ActionCodeKind | null> = {
   // A colleague's carries a fresh invite code; an employee's links to the page (linkExpiresAt: null).
   response_reopened: 'colleague_invite',
   sign_in_link: 'sign_in_link',
+  // Nomination e-mails link to pages behind sign-in: the reader is an employee with a password.
+  nomination_submitted: null,
+  nomination_sent_back: null,
+  nomination_approved: null,
+  nomination_reminder: null,
 }
 
 /**
@@ -95,6 +104,10 @@ export const LINK_LABELS: Record<TemplateKey, string> = {
   admin_invite: 'Set your password',
   response_reopened: 'Review your answers',
   sign_in_link: 'Sign in',
+  nomination_submitted: 'Review the list',
+  nomination_sent_back: 'Change your list',
+  nomination_approved: 'See who was invited',
+  nomination_reminder: 'Review the list',
 }
 
 /**
@@ -254,6 +267,62 @@ The link works once and expires after 15 minutes. The browser you sign in with i
 If you did not ask for this link, you can safely ignore this e-mail: your account and your password stay as they are.
 
 Kind regards,
+The {{brandName}} team`,
+  },
+  nomination_submitted: {
+    subject: '{{employeeName}} asks you to approve their feedback list',
+    body: `Hello {{recipientName}},
+
+{{employeeName}} has chosen the colleagues they would like feedback from in {{schemeName}}, and the programme asks you to check the list before anyone is invited.
+
+Please sign in and approve the list, change it, or send it back with a comment:
+
+{{link}}
+
+Nobody on the list is contacted until it is approved. Answers can be given until {{dueDate}}, so the sooner the list is settled, the more time colleagues have.
+
+Warm regards,
+The {{brandName}} team`,
+  },
+  nomination_sent_back: {
+    subject: 'Your feedback list in {{schemeName}} needs a change',
+    body: `Hello {{recipientName}},
+
+{{approverName}} has looked at the colleagues you chose to give you feedback in {{schemeName}} and sent the list back to you:
+
+{{comment}}
+
+Please sign in, change the list and send it again:
+
+{{link}}
+
+Nobody on the list has been contacted yet. Answers can be given until {{dueDate}}.
+
+Warm regards,
+The {{brandName}} team`,
+  },
+  nomination_approved: {
+    subject: 'Your feedback list in {{schemeName}} is approved',
+    body: `Hello {{recipientName}},
+
+{{approverName}} has approved your list of colleagues for {{schemeName}}, and each of them has now been invited to give you feedback by {{dueDate}}.
+
+You can follow who has answered, and send an invitation again, on your invitations page:
+
+{{link}}
+
+Warm regards,
+The {{brandName}} team`,
+  },
+  nomination_reminder: {
+    subject: 'Reminder: {{employeeName}} is waiting for you to approve their feedback list',
+    body: `Hello {{recipientName}},
+
+{{employeeName}} sent you their list of colleagues for {{schemeName}} and is waiting for your approval. Nobody on it can be invited until you approve it, and answers are due by {{dueDate}}.
+
+{{link}}
+
+Warm regards,
 The {{brandName}} team`,
   },
 }
