@@ -13,6 +13,8 @@ export default [
   route('user/edit-profile', 'routes/user/edit-profile.tsx'),
   route('user/thank-you', 'routes/user/thank-you.tsx'),
   route('user/colleague-invite', 'routes/user/colleague-invite.tsx'),
+  // An employee's list of raters where the scheme approves lists first (issue 18 §3, ADR 042).
+  route('user/nominations', 'routes/user/nominations.tsx'),
   // React Router has no partial segments: /user/response-:rid is a slug whose loader strips "response-".
   route('user/:responseSlug', 'routes/user/response.tsx'),
 

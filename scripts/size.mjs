@@ -27,6 +27,7 @@ export const EMPLOYEE_ROUTES = [
   { id: 'routes/public/sign-in', url: '/sign-in' },
   { id: 'routes/user/home', url: '/user' },
   { id: 'routes/user/colleague-invite', url: '/user/colleague-invite' },
+  { id: 'routes/user/nominations', url: '/user/nominations' },
   { id: 'routes/assignment.$id', url: '/assignment/:id' },
   { id: 'routes/user/response', url: '/user/response-:rid (report)' },
 ]

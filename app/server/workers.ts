@@ -3,6 +3,7 @@ import { isDatabaseDown, isDatabaseOpen, reportDatabaseFailure } from '#db/clien
 import { startPollingWorker, type PollingWorker } from '#app/lib/polling-worker.server'
 import { pruneExpired } from '#app/modules/auth/session.server'
 import { eraseStaleOutboxBodies } from '#app/modules/email/outbox.server'
+import { sendApproverReminders } from '#app/modules/nomination/nomination.server'
 import { REMINDER_POLL_MS, sendDueReminders } from '#app/modules/scheme/reminders.server'
 import { compactTallies } from '#app/modules/tally/tally.server'
 
@@ -29,6 +30,8 @@ export function startReminderWorker(
     onError: reportDatabaseFailure,
     round: async () => {
       await sendDueReminders()
+      // Managers who have not acted on a list of raters waiting for their approval (ADR 042).
+      await sendApproverReminders()
       await pruneExpired()
       // Housekeeping that must run with or without SMTP: bodies with dead or unneeded links.
       await eraseStaleOutboxBodies()

@@ -115,7 +115,26 @@ export type FeedbackRequest = {
   action: NextAction | null
 }
 
-export type EmployeeHome = { schemes: HomeScheme[]; requests: FeedbackRequest[] }
+/** A list of raters sent to this employee, as a manager, for approval (issue 18 §3, ADR 042). */
+export type WaitingList = {
+  schemeId: string
+  schemeName: string
+  employeeId: string
+  employeeName: string
+  submittedOn: string
+  people: number
+  href: string
+}
+
+export type EmployeeHome = {
+  schemes: HomeScheme[]
+  requests: FeedbackRequest[]
+  /** "Nominations waiting for you": lists this employee must approve (few: a partial index). */
+  waiting: WaitingList[]
+}
+
+/** The most waiting lists the home page shows (a manager of a large team sees the oldest first). */
+const WAITING_SHOWN = 20
 
 /** An employee takes part in a handful of schemes; this only bounds a pathological account. */
 const MAX_SCHEMES = 100
@@ -207,7 +226,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
   )
   const phase = schemePhaseSql(now)
   const orderOf = (p: SQL) => sql`CASE ${p} WHEN 'open' THEN 0 WHEN 'upcoming' THEN 1 ELSE 2 END`
-  const [schemeRows, requestRows] = await Promise.all([
+  const [schemeRows, requestRows, waitingRows] = await Promise.all([
     db
       .select({
         id: schemes.id,
@@ -288,7 +307,39 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         asc(assignments.id),
       )
       .limit(MAX_SCHEMES),
+    // Lists waiting for this employee's approval, through the partial index on the approver.
+    db
+      .select({
+        schemeId: schemeMembers.schemeId,
+        schemeName: schemes.name,
+        employeeId: schemeMembers.employeeId,
+        employeeName: sql<string>`(SELECT coalesce(nullif(e.display_name, ''), e.email) FROM users e
+          WHERE e.id = ${schemeMembers.employeeId})`,
+        submittedAt: schemeMembers.nominationSubmittedAt,
+        timeZone: schemes.timeZone,
+        people: sql<number>`(SELECT count(*) FROM nominees n WHERE n.scheme_id = ${schemeMembers.schemeId}
+          AND n.employee_id = ${schemeMembers.employeeId} AND n.assignment_id IS NULL)::int`.mapWith(Number),
+      })
+      .from(schemeMembers)
+      .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
+      .where(
+        and(
+          eq(schemeMembers.nominationApproverId, employeeId),
+          eq(schemeMembers.nominationStatus, 'submitted'),
+        ),
+      )
+      .orderBy(asc(schemeMembers.nominationSubmittedAt), asc(schemeMembers.employeeId))
+      .limit(WAITING_SHOWN),
   ])
+  const waiting: WaitingList[] = waitingRows.map((w) => ({
+    schemeId: w.schemeId,
+    schemeName: w.schemeName,
+    employeeId: w.employeeId,
+    employeeName: w.employeeName,
+    submittedOn: w.submittedAt ? formatDate(w.submittedAt, w.timeZone) : '',
+    people: w.people,
+    href: `/user/nominations?${new URLSearchParams({ scheme: w.schemeId, employee: w.employeeId })}`,
+  }))
 
   const list: HomeScheme[] = schemeRows.map((r) => {
     const phase = phaseOf(r, now)
@@ -383,5 +434,5 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       }),
     }
   })
-  return { schemes: list, requests }
+  return { schemes: list, requests, waiting }
 }

@@ -1,4 +1,5 @@
 import type { PageData } from '#app/lib/page-data'
+import { possessive } from '#app/lib/words'
 import { refuseNotFound, ok, type Outcome } from '#app/lib/outcome'
 import type { Role } from '#app/modules/auth/permissions'
 import {
@@ -82,9 +83,54 @@ export async function loadInvitePage(
         ? { ...page.org.manager, fill: query.fill === 'manager' }
         : null,
     confirmRevoke,
+    listNotice: page.scheme ? listNoticeOf(page.scheme, target) : null,
+    intro: introOf(target, true),
+    notEnrolled: page.scheme ? null : introOf(target, false),
+    onBehalfNote: target.onBehalf
+      ? `Inviting on behalf of ${target.employee.displayName || target.employee.email} (${target.employee.email}). Invitations you send here come from ${possessive(target.employee.displayName || target.employee.email)} programme.`
+      : null,
+    inviteHelp: `Choose people who have seen ${target.onBehalf ? 'the employee' : 'you'} at work recently: a manager, peers, people who report to ${target.onBehalf ? 'them' : 'you'}. A mix of perspectives gives the most useful report.`,
     // The header wears the brand of the scheme shown.
     brand: page.scheme?.brand ?? null,
   })
+}
+
+/** The page's opening words, or why there is nobody to invite for (sent, not shipped as JS). */
+function introOf(target: InviteTarget, enrolled: boolean) {
+  const name = target.employee.displayName || target.employee.email
+  if (!enrolled)
+    return target.onBehalf
+      ? `${name} is not enrolled in a feedback scheme yet, so there is nobody to invite colleagues for. Enrol them in a scheme first.`
+      : 'You are not enrolled in a feedback scheme yet, so there is nobody to invite colleagues for. Your consultant will enrol you and let you know by e-mail.'
+  return target.onBehalf
+    ? `${possessive(name)} colleagues answer the same questionnaire about them. Each receives a personal link by e-mail; their answers are shown combined and without names, and only once enough of them have answered.`
+    : 'The colleagues you invite answer the same questionnaire about you. Each receives a personal link by e-mail; their answers are shown combined and without names, and only once enough of them have answered.'
+}
+
+/**
+ * In a scheme that approves lists, or whose administrators choose the raters (ADR 042), the page
+ * does not invite: it says why, and links to the list. Words from the server (the JS budget).
+ */
+function listNoticeOf(scheme: Pick<InviteScheme, 'id' | 'approval' | 'adminChooses'>, target: InviteTarget) {
+  const who = target.onBehalf ? target.employee.displayName || target.employee.email : null
+  if (scheme.approval !== 'none') {
+    const params = new URLSearchParams({ scheme: scheme.id })
+    if (target.onBehalf) params.set('employee', target.employee.id)
+    return {
+      title: 'Colleagues are invited from an approved list',
+      text: `In this programme ${who ? `${possessive(who)} list` : 'your list'} of colleagues is approved before anyone is invited; the invitations go out on approval and then show here.`,
+      href: `/user/nominations?${params.toString()}`,
+      label: who ? 'Open their list' : 'Open your list',
+    }
+  }
+  if (scheme.adminChooses && !who)
+    return {
+      title: 'Your administrators choose',
+      text: 'In this programme the administrators choose who gives you feedback; the invitations they send show here.',
+      href: null,
+      label: null,
+    }
+  return null
 }
 
 /** What the page shows (the route returns it unchanged). */
@@ -100,6 +146,17 @@ export type OutlookLine = {
   tone: (typeof TONES)[keyof typeof TONES]
 }
 
+/** The outlook's words: about invitations (this page) or about a list still to be approved (ADR 042). */
+export type OutlookWords = { nobody: string; soFar: string; everyone: string; verb: string; noneYet: string }
+
+const INVITE_WORDS: OutlookWords = {
+  nobody: 'Nobody is invited yet. The scheme asks for at least:',
+  soFar: 'invited so far',
+  everyone: 'If everyone invited answers',
+  verb: 'Invite',
+  noneYet: 'None invited yet.',
+}
+
 const TONES = { good: 'text-emerald-900', short: 'text-amber-950', plain: 'text-slate-800' } as const
 
 /**
@@ -112,6 +169,7 @@ export function outlookOf(
   scheme: Pick<InviteScheme, 'minRaters' | 'showManager' | 'remaining' | 'minimums'>,
   colleagues: Pick<InvitedColleague, 'relationship' | 'status'>[],
   org: { directReports: number },
+  words: OutlookWords = INVITE_WORDS,
 ): { summary: string; lines: OutlookLine[] } | null {
   const sizes: GroupSizes = {}
   for (const c of colleagues)
@@ -127,20 +185,22 @@ export function outlookOf(
     room: scheme.remaining,
   })
   const summary = !total
-    ? 'Nobody is invited yet. The scheme asks for at least:'
+    ? words.nobody
     : total < t
-      ? `Colleagues’ answers show in the report once at least ${t} of them have answered; ${total} ${total === 1 ? 'is' : 'are'} invited so far.`
-      : `If everyone invited answers, the report shows all ${total} colleagues together and, by group:`
-  const more = (k: number | null) => (k ? ` Invite ${k} more to show them on their own.` : '')
+      ? `Colleagues’ answers show in the report once at least ${t} of them have answered; ${total} ${total === 1 ? 'is' : 'are'} ${words.soFar}.`
+      : `${words.everyone}, the report shows all ${total} colleagues together and, by group:`
+  const more = (k: number | null) => (k ? ` ${words.verb} ${k} more to show them on their own.` : '')
   const lines = RATER_GROUPS.filter((g) => (sizes[g] ?? 0) > 0 || minimumOf(g) > 0).map((g): OutlookLine => {
     const label = g === 'other' ? 'Others' : PART_LABELS[g]
     const invited = sizes[g] ?? 0
     const minimum = minimumOf(g)
     const short = Math.max(0, minimum - invited)
-    const wanted = short ? ` The scheme asks for at least ${minimum}: invite ${short} more.` : ''
+    const wanted = short
+      ? ` The scheme asks for at least ${minimum}: ${words.verb.toLowerCase()} ${short} more.`
+      : ''
     const o = outlook.find((x) => x.group === g)
     const heading = `${label} (${invited})`
-    if (!o) return { key: g, heading, text: `None invited yet.${wanted}`, tone: TONES.short }
+    if (!o) return { key: g, heading, text: `${words.noneYet}${wanted}`, tone: TONES.short }
     const shown =
       o.shown === 'alone'
         ? g === 'manager' && invited < t

@@ -2,7 +2,13 @@ import { formatDate } from '#app/lib/dates'
 import { possessive, minutes } from '#app/lib/words'
 import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
 import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
-import type { AssignmentStatus, SchemeStatus } from '#db/enums'
+import type {
+  AssignmentStatus,
+  NominationApproval,
+  NominationChooser,
+  NominationStatus,
+  SchemeStatus,
+} from '#db/enums'
 import type { Outcome } from '#app/lib/outcome'
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import { getDb, type Tx } from '#db/client'
@@ -95,6 +101,11 @@ export const inviteMessages = {
   unavailable: 'This address cannot be invited to give feedback. Choose someone else.',
   /** The rater fatigue cap (ADR 038): the same neutral words whatever the programmes behind it. */
   requestCap: REQUEST_CAP_MESSAGE,
+  /** Direct invitations in a scheme that approves lists first, or whose administrators choose (ADR 042). */
+  approvalFirst:
+    'In this programme your list of colleagues is approved before anyone is invited. Add them to your list instead.',
+  adminChooses:
+    'In this programme the administrators choose who gives you feedback, so you cannot invite colleagues yourself.',
   answered: (name: string) => `${name} has already answered, so the invitation can no longer be changed.`,
   revoked: (name: string) =>
     `The invitation to ${name} has already been revoked. Invite them again if you need to.`,
@@ -144,6 +155,10 @@ export type InviteScheme = {
   showManager: boolean
   /** The fewest colleagues the scheme asks for per group (warnings while inviting, issue 18 §2). */
   minimums: Record<RaterGroup, number>
+  /** Lists are approved before anyone is invited (ADR 042): the page sends the employee to their list. */
+  approval: NominationApproval
+  /** Only administrators choose the raters: the employee does not invite. */
+  adminChooses: boolean
 }
 
 export type InvitedColleague = {
@@ -200,6 +215,8 @@ export async function getInvitePage(
       minPeer: schemes.minPeer,
       minDirectReport: schemes.minDirectReport,
       minOther: schemes.minOther,
+      approval: schemes.nominationApproval,
+      chooser: schemes.nominationChooser,
       // The same for every row: the employee's manager (to suggest) and how many report to them.
       manager: sql<{ name: string; email: string } | null>`(
         SELECT json_build_object('name', coalesce(nullif(m.display_name, ''), m.email), 'email', m.email)
@@ -244,6 +261,8 @@ export async function getInvitePage(
       direct_report: r.minDirectReport,
       other: r.minOther,
     },
+    approval: r.approval,
+    adminChooses: r.chooser === 'admin',
   }))
   if (schemeParam !== undefined && !list.some((s) => s.id === schemeParam)) return null
   const scheme = list.find((s) => s.id === schemeParam) ?? list[0] ?? null
@@ -292,7 +311,7 @@ export async function getInvitePage(
 // ---------------------------------------------------------------------------------------------
 // Changes.
 
-type Membership = {
+export type Membership = {
   schemeName: string
   status: SchemeStatus
   opensAt: Date
@@ -304,6 +323,12 @@ type Membership = {
   employeeName: string
   employeeEmail: string
   brandId: string | null
+  companyId: string
+  nominationChooser: NominationChooser
+  nominationApproval: NominationApproval
+  nominationsCloseAt: Date | null
+  nominationStatus: NominationStatus | null
+  employeeManagerId: string | null
 }
 
 /**
@@ -311,7 +336,11 @@ type Membership = {
  * invite for this employee and scheme queues up (FOR UPDATE OF scheme_members only, so other
  * employees' invites to the same scheme do not wait).
  */
-async function lockMembership(tx: Tx, schemeId: string, employeeId: string): Promise<Membership | null> {
+export async function lockMembership(
+  tx: Tx,
+  schemeId: string,
+  employeeId: string,
+): Promise<Membership | null> {
   // The scheme row too, shared: an admin switching the manager option on (FOR UPDATE) waits for the
   // invitation in flight, and then sees its manager; an invitation that waited reads the new value.
   await tx.select({ id: schemes.id }).from(schemes).where(eq(schemes.id, schemeId)).for('share')
@@ -328,6 +357,12 @@ async function lockMembership(tx: Tx, schemeId: string, employeeId: string): Pro
       employeeName: users.displayName,
       employeeEmail: users.email,
       brandId: companies.brandId,
+      companyId: schemes.companyId,
+      nominationChooser: schemes.nominationChooser,
+      nominationApproval: schemes.nominationApproval,
+      nominationsCloseAt: schemes.nominationsCloseAt,
+      nominationStatus: schemeMembers.nominationStatus,
+      employeeManagerId: users.managerId,
     })
     .from(schemeMembers)
     .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
@@ -340,14 +375,14 @@ async function lockMembership(tx: Tx, schemeId: string, employeeId: string): Pro
 }
 
 /** Why invitations cannot be sent or changed in this scheme now (the one open rule), or null. */
-function closedMessage(scheme: SchemeTimes): string | null {
+export function closedMessage(scheme: SchemeTimes): string | null {
   const phase = schemePhase(scheme)
   if (phase === 'draft' || phase === 'upcoming') return inviteMessages.notOpen
   return phase === 'closed' ? inviteMessages.closed : null
 }
 
 /** May this actor act for this employee? An employee only for themself; an admin for anyone. */
-function actsFor(actor: InviteActor, employeeId: string) {
+export function actsFor(actor: InviteActor, employeeId: string) {
   return actor.role === 'admin' || (actor.role === 'employee' && actor.id === employeeId)
 }
 
@@ -374,23 +409,14 @@ export async function inviteColleague(
   if (!isUuid(input.employeeId) || !actsFor(actor, input.employeeId)) return { ok: false, notFound: true }
   // Checked again here, whoever the caller: the module is the last word on what an invitation is.
   const fields = InviteFieldsSchema.safeParse(input)
-  if (!fields.success) {
-    const fieldErrors: Record<string, string[]> = {}
-    for (const issue of fields.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message)
-    return { ok: false, fieldErrors }
-  }
+  if (!fields.success) return { ok: false, fieldErrors: fieldErrorsOf(fields.error.issues) }
   const { name, email, relationship } = fields.data
   const onBehalf = actor.id !== input.employeeId
   if (!isUuid(input.schemeId)) return { ok: false, formErrors: [INVITE_MESSAGES.schemeMissing] }
   const schemeId = input.schemeId
   const employeeId = input.employeeId
-  for (const [key, rule] of [
-    [`invite:employee:${employeeId}`, INVITE_LIMITS.employee],
-    [`invite:recipient:${email}`, INVITE_LIMITS.recipient],
-  ] as const) {
-    const state = await hit(key, rule)
-    if (state.limited) return refuseLimited(state, inviteMessages.inviteTooMany)
-  }
+  const limited = await hitInviteLimits(employeeId, email)
+  if (limited) return limited
 
   try {
     // Concurrent invitations queue on the membership lock; should Postgres still break one off (a
@@ -398,126 +424,12 @@ export async function inviteColleague(
     return await retryOnConflict(() =>
       getDb().transaction(async (tx): Promise<Outcome<InviteResult>> => {
         const membership = await lockMembership(tx, schemeId, employeeId)
-        if (!membership) {
-          const employee = await findEmployeeName(tx, employeeId)
-          if (!employee) return { ok: false, notFound: true }
-          return { ok: false, formErrors: [inviteMessages.notEnrolled(onBehalf, employee)] }
-        }
-        const employeeName = membership.employeeName || membership.employeeEmail
+        if (!membership) return notEnrolled(tx, employeeId, onBehalf)
         const closed = closedMessage(membership)
         if (closed) return { ok: false, formErrors: [closed] }
-        if (email === membership.employeeEmail)
-          return { ok: false, fieldErrors: { email: [inviteMessages.self(onBehalf, employeeName)] } }
-
-        const [existing] = await tx
-          .select({ id: users.id, disabledAt: users.disabledAt, role: users.role })
-          .from(users)
-          .where(eq(users.email, email))
-          .limit(1)
-
-        const [counts] = await tx
-          .select({
-            live: sql<number>`count(*)::int`.mapWith(Number),
-            same: existing
-              ? sql<number>`count(*) FILTER (WHERE ${assignments.respondentId} = ${existing.id})::int`.mapWith(
-                  Number,
-                )
-              : sql<number>`0`.mapWith(Number),
-          })
-          .from(assignments)
-          .where(
-            and(
-              eq(assignments.schemeId, schemeId),
-              eq(assignments.subjectId, employeeId),
-              ne(assignments.relationship, 'self'),
-              ne(assignments.status, 'revoked'),
-            ),
-          )
-        if (counts!.same > 0) return { ok: false, fieldErrors: { email: [inviteMessages.duplicate(email)] } }
-        const limit = colleagueLimit(membership.maxColleagues)
-        if (counts!.live >= limit)
-          return { ok: false, formErrors: [inviteMessages.limit(limit, onBehalf, employeeName)] }
-        // An admin's invite link would be a password-free way into the back office: never issue one.
-        // Neither this nor a disabled account is named: both get the same words, and only here, where
-        // any other address would have been invited.
-        if (existing?.disabledAt || existing?.role === 'admin')
-          return { ok: false, fieldErrors: { email: [inviteMessages.unavailable] } }
-
-        // A person who already has an account (an employee, an admin, a colleague of someone else)
-        // keeps it and their role; anyone else becomes a colleague, who signs in by the link.
-        let colleagueId = existing?.id
-        let createdHere = false
-        if (!colleagueId) {
-          const [created] = await tx
-            .insert(users)
-            .values({ email, role: 'colleague', displayName: name })
-            .onConflictDoNothing({ target: users.email })
-            .returning({ id: users.id })
-          colleagueId = created?.id
-          createdHere = Boolean(colleagueId)
-          if (!colleagueId) {
-            // Created a moment ago by another invitation (another employee's): use that account.
-            const [raced] = await tx
-              .select({ id: users.id, disabledAt: users.disabledAt })
-              .from(users)
-              .where(eq(users.email, email))
-              .limit(1)
-            if (!raced || raced.disabledAt)
-              return { ok: false, fieldErrors: { email: [inviteMessages.unavailable] } }
-            colleagueId = raced.id
-          }
-        }
-        // The rater fatigue cap (ADR 038), after the membership lock (the lock order). An account
-        // this transaction created holds no request yet and no one else can see it: nothing to count.
-        if (!createdHere && (await atRequestCap(tx, { respondentId: colleagueId, schemeId })))
-          return { ok: false, fieldErrors: { email: [inviteMessages.requestCap] } }
-
-        const now = new Date()
-        const [assignment] = await tx
-          .insert(assignments)
-          .values({
-            schemeId,
-            questionnaireId: membership.questionnaireId,
-            subjectId: employeeId,
-            respondentId: colleagueId,
-            relationship,
-            respondentName: name,
-            status: 'pending',
-            invitedAt: now,
-            dueAt: membership.closesAt,
-          })
-          .returning({ id: assignments.id })
-        const assignmentId = assignment!.id
-        await sendInvitation(tx, {
-          assignmentId,
-          colleagueId,
-          email,
-          colleagueName: name,
-          employeeName,
-          relationship,
-          showManager: membership.showManager,
-          schemeName: membership.schemeName,
-          closesAt: membership.closesAt,
-          timeZone: membership.timeZone,
-          brandId: membership.brandId,
-        })
-        await recordAudit(tx, actor, {
-          action: 'invite.create',
-          entity: 'assignment',
-          entityId: assignmentId,
-          details: { employeeId, schemeId, colleagueId, email, relationship, onBehalf },
-        })
-        await publishEvent(tx, {
-          type: 'assignment.updated',
-          subjectId: employeeId,
-          respondentId: colleagueId,
-          assignmentId,
-          status: 'pending',
-        })
-        return {
-          ok: true,
-          value: { assignmentId, colleagueId, name, email, remaining: Math.max(0, limit - counts!.live - 1) },
-        }
+        const direct = directInviteRefusal(actor, membership)
+        if (direct) return { ok: false, formErrors: [direct] }
+        return inviteOne(tx, actor, membership, { employeeId, schemeId, name, email, relationship, onBehalf })
       }),
     )
   } catch (error) {
@@ -526,6 +438,226 @@ export async function inviteColleague(
     if (pgErrorCode(error) === '23505')
       return { ok: false, fieldErrors: { email: [inviteMessages.duplicate(email)] } }
     throw error
+  }
+}
+
+/** Zod issues as Conform's field errors (the first path segment names the field). */
+export function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]) {
+  const fieldErrors: Record<string, string[]> = {}
+  for (const issue of issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message)
+  return fieldErrors
+}
+
+/** The invitation limits per employee and per recipient, counted: a refusal, or null to go on. */
+export async function hitInviteLimits(employeeId: string, email: string) {
+  for (const [key, rule] of [
+    [`invite:employee:${employeeId}`, INVITE_LIMITS.employee],
+    [`invite:recipient:${email}`, INVITE_LIMITS.recipient],
+  ] as const) {
+    const state = await hit(key, rule)
+    if (state.limited) return refuseLimited(state, inviteMessages.inviteTooMany)
+  }
+  return null
+}
+
+/** The refusal for a scheme the employee is not enrolled in (or a 404 for no such employee). */
+export async function notEnrolled(tx: Tx, employeeId: string, onBehalf: boolean): Promise<Outcome<never>> {
+  const employee = await findEmployeeName(tx, employeeId)
+  if (!employee) return { ok: false, notFound: true }
+  return { ok: false, formErrors: [inviteMessages.notEnrolled(onBehalf, employee)] }
+}
+
+/**
+ * Why this actor may not invite directly in this scheme (issue 18 §2, ADR 042), or null: a scheme
+ * that approves lists invites only at approval; one whose administrators choose the raters takes no
+ * invitation from the employee.
+ */
+export function directInviteRefusal(
+  actor: InviteActor,
+  membership: Pick<Membership, 'nominationApproval' | 'nominationChooser'>,
+): string | null {
+  if (membership.nominationApproval !== 'none') return inviteMessages.approvalFirst
+  if (membership.nominationChooser === 'admin' && actor.role !== 'admin') return inviteMessages.adminChooses
+  return null
+}
+
+export type RaterVetting = {
+  employeeId: string
+  schemeId: string
+  email: string
+  onBehalf: boolean
+  /** People already on the employee's list but not yet invited (nominations, ADR 042). */
+  nominated?: { count: number; emails: string[] }
+}
+
+export type VettedRater = {
+  existing: { id: string; disabledAt: Date | null; role: Role } | undefined
+  live: number
+  limit: number
+}
+
+/**
+ * The one set of rules on whom an employee may ask for feedback in a scheme, for an invitation and
+ * for a nomination alike: not themself, not twice, not beyond the scheme's limit, and nobody whose
+ * account may not be invited (one neutral wording). Run under the membership lock. The fatigue cap
+ * is checked by the caller, after this and with the person's id (`atRequestCap`).
+ */
+export async function vetRater(
+  tx: Tx,
+  membership: Membership,
+  input: RaterVetting,
+): Promise<Outcome<VettedRater>> {
+  const { employeeId, schemeId, email, onBehalf } = input
+  const employeeName = membership.employeeName || membership.employeeEmail
+  if (email === membership.employeeEmail)
+    return { ok: false, fieldErrors: { email: [inviteMessages.self(onBehalf, employeeName)] } }
+
+  const [existing] = await tx
+    .select({ id: users.id, disabledAt: users.disabledAt, role: users.role })
+    .from(users)
+    .where(eq(users.email, email))
+    .limit(1)
+
+  const [counts] = await tx
+    .select({
+      live: sql<number>`count(*)::int`.mapWith(Number),
+      same: existing
+        ? sql<number>`count(*) FILTER (WHERE ${assignments.respondentId} = ${existing.id})::int`.mapWith(
+            Number,
+          )
+        : sql<number>`0`.mapWith(Number),
+    })
+    .from(assignments)
+    .where(
+      and(
+        eq(assignments.schemeId, schemeId),
+        eq(assignments.subjectId, employeeId),
+        ne(assignments.relationship, 'self'),
+        ne(assignments.status, 'revoked'),
+      ),
+    )
+  const nominated = input.nominated ?? { count: 0, emails: [] }
+  if (counts!.same > 0 || nominated.emails.includes(email))
+    return { ok: false, fieldErrors: { email: [inviteMessages.duplicate(email)] } }
+  const limit = colleagueLimit(membership.maxColleagues)
+  if (counts!.live + nominated.count >= limit)
+    return { ok: false, formErrors: [inviteMessages.limit(limit, onBehalf, employeeName)] }
+  // An admin's invite link would be a password-free way into the back office: never issue one.
+  // Neither this nor a disabled account is named: both get the same words, and only here, where
+  // any other address would have been accepted.
+  if (existing?.disabledAt || existing?.role === 'admin')
+    return { ok: false, fieldErrors: { email: [inviteMessages.unavailable] } }
+  return { ok: true, value: { existing, live: counts!.live, limit } }
+}
+
+/**
+ * Invites one person, inside the caller's transaction and under the membership lock: the rules
+ * (vetRater and the fatigue cap), the account, the assignment, its code and e-mail, the audit entry
+ * and the live event. Used by a direct invitation and, per nominee, by a list's approval.
+ */
+export async function inviteOne(
+  tx: Tx,
+  actor: InviteActor,
+  membership: Membership,
+  input: {
+    employeeId: string
+    schemeId: string
+    name: string
+    email: string
+    relationship: Exclude<Relationship, 'self'>
+    onBehalf: boolean
+    /** Written to the audit entry (e.g. the approved nomination it came from). */
+    via?: 'nomination'
+  },
+): Promise<Outcome<InviteResult>> {
+  const { employeeId, schemeId, name, email, relationship, onBehalf } = input
+  const employeeName = membership.employeeName || membership.employeeEmail
+  const vetted = await vetRater(tx, membership, input)
+  if (!vetted.ok) return vetted
+  const { existing, live, limit } = vetted.value
+
+  // A person who already has an account (an employee, an admin, a colleague of someone else)
+  // keeps it and their role; anyone else becomes a colleague, who signs in by the link.
+  let colleagueId = existing?.id
+  let createdHere = false
+  if (!colleagueId) {
+    const [created] = await tx
+      .insert(users)
+      .values({ email, role: 'colleague', displayName: name })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id })
+    colleagueId = created?.id
+    createdHere = Boolean(colleagueId)
+    if (!colleagueId) {
+      // Created a moment ago by another invitation (another employee's): use that account.
+      const [raced] = await tx
+        .select({ id: users.id, disabledAt: users.disabledAt })
+        .from(users)
+        .where(eq(users.email, email))
+        .limit(1)
+      if (!raced || raced.disabledAt)
+        return { ok: false, fieldErrors: { email: [inviteMessages.unavailable] } }
+      colleagueId = raced.id
+    }
+  }
+  // The rater fatigue cap (ADR 038), after the membership lock (the lock order). An account
+  // this transaction created holds no request yet and no one else can see it: nothing to count.
+  if (!createdHere && (await atRequestCap(tx, { respondentId: colleagueId, schemeId })))
+    return { ok: false, fieldErrors: { email: [inviteMessages.requestCap] } }
+
+  const now = new Date()
+  const [assignment] = await tx
+    .insert(assignments)
+    .values({
+      schemeId,
+      questionnaireId: membership.questionnaireId,
+      subjectId: employeeId,
+      respondentId: colleagueId,
+      relationship,
+      respondentName: name,
+      status: 'pending',
+      invitedAt: now,
+      dueAt: membership.closesAt,
+    })
+    .returning({ id: assignments.id })
+  const assignmentId = assignment!.id
+  await sendInvitation(tx, {
+    assignmentId,
+    colleagueId,
+    email,
+    colleagueName: name,
+    employeeName,
+    relationship,
+    showManager: membership.showManager,
+    schemeName: membership.schemeName,
+    closesAt: membership.closesAt,
+    timeZone: membership.timeZone,
+    brandId: membership.brandId,
+  })
+  await recordAudit(tx, actor, {
+    action: 'invite.create',
+    entity: 'assignment',
+    entityId: assignmentId,
+    details: {
+      employeeId,
+      schemeId,
+      colleagueId,
+      email,
+      relationship,
+      onBehalf,
+      ...(input.via ? { via: input.via } : {}),
+    },
+  })
+  await publishEvent(tx, {
+    type: 'assignment.updated',
+    subjectId: employeeId,
+    respondentId: colleagueId,
+    assignmentId,
+    status: 'pending',
+  })
+  return {
+    ok: true,
+    value: { assignmentId, colleagueId, name, email, remaining: Math.max(0, limit - live - 1) },
   }
 }
 

@@ -35,6 +35,8 @@ test('every employee page loads at most 30 kB gzip of client JS above the floor'
     '/sign-in',
     '/user',
     '/user/colleague-invite',
+    // An employee's list of raters, and the manager's review of it (ADR 042).
+    '/user/nominations',
     '/assignment/:id',
     '/user/response-:rid (report)',
   ])

@@ -47,8 +47,9 @@ const EXPECTED = {
   'POST /sign-in': 10,
   // Employee pages (after the session reads).
   // Programmes (each with the colleagues invited to it, as JSON), and the feedback requested from
-  // the employee (ADR 036).
-  'GET /user': SESSION_READS + 2,
+  // the employee (ADR 036), and the lists of raters waiting for their approval as a manager (ADR 042:
+  // one statement through a partial index, whatever the number of lists).
+  'GET /user': SESSION_READS + 3,
   // The report, ownership in its WHERE: header, questions with the self answers, the stored figures
   // (ADR 037).
   'GET /user/response-:rid': SESSION_READS + 1,

@@ -43,7 +43,7 @@ function useStatusAnnouncements(schemes: HomeScheme[]) {
 
 /** The employee's home page (app/routes/user/home.tsx): their programmes, then what others asked of them. */
 export function HomePage({ home }: { home: EmployeeHomePage }) {
-  const { schemes, requests } = home
+  const { schemes, requests, waiting } = home
   const connected = useLiveUpdates('/api/events')
   const announcement = useStatusAnnouncements(schemes)
   return (
@@ -71,6 +71,31 @@ export function HomePage({ home }: { home: EmployeeHomePage }) {
           {announcement}
         </p>
       </div>
+      {waiting.length ? (
+        <section
+          aria-labelledby="waiting-title"
+          className="card flex flex-col gap-3 border border-amber-300 bg-amber-50"
+        >
+          <h2 id="waiting-title" className="text-lg font-semibold text-amber-950">
+            Nominations waiting for you
+          </h2>
+          <p className="text-sm text-amber-950">
+            These people chose colleagues to give them feedback; nobody is invited until you approve the list.
+          </p>
+          <ul className="flex flex-col gap-2">
+            {waiting.map((w) => (
+              <li key={`${w.schemeId}:${w.employeeId}`}>
+                <Link className="link font-medium" to={w.href}>
+                  {w.employeeName}
+                </Link>{' '}
+                <span className="text-sm text-slate-800">
+                  {`· ${w.schemeName} · ${w.people} ${w.people === 1 ? 'person' : 'people'} · sent ${w.submittedOn}`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {schemes.length ? (
         <ul className="flex flex-col gap-8" aria-label="Your feedback programmes">
           {schemes.map((scheme) => (

@@ -12,7 +12,10 @@ export function InviteForm({
   onBehalf,
   suggestion,
   fillHref,
+  help,
 }: {
+  /** Whom to choose, in the page's words (sent by the loader: the page's JS has a budget). */
+  help: string
   /** The manager on record while not invited; `fill`: the form filled in for them (`?fill=manager`). */
   suggestion?: { name: string; email: string; fill: boolean } | null
   /** This page with `?fill=manager`. */
@@ -37,10 +40,7 @@ export function InviteForm({
       <h2 id="invite-title" className="text-lg font-semibold">
         Invite a colleague
       </h2>
-      <p className="text-sm text-slate-700">
-        Choose people who have seen {onBehalf ? 'the employee' : 'you'} at work recently: a manager, peers,
-        people who report to {onBehalf ? 'them' : 'you'}. A mix of perspectives gives the most useful report.
-      </p>
+      <p className="text-sm text-slate-700">{help}</p>
       {suggestion ? (
         <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
           {onBehalf ? 'Their' : 'Your'} manager on record, <strong>{suggestion.name}</strong>, is not invited

@@ -1,7 +1,6 @@
 import { Link } from 'react-router'
 import { type IntentReply } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
-import { possessive } from '#app/lib/words'
 import type { InvitePageData } from '#app/modules/invite/invite-page.server'
 import { ColleagueList } from './colleague-list'
 import { GroupOutlook } from './group-outlook'
@@ -27,7 +26,8 @@ export function InvitePage({
         errors={actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined}
       />
     )
-  const { employee, onBehalf, schemes, scheme, colleagues, confirmRevoke, outlook, suggestion } = loaderData
+  const { employee, onBehalf, schemes, scheme, colleagues, confirmRevoke, outlook, suggestion, listNotice } =
+    loaderData
   const employeeName = employee.displayName || employee.email
   const hrefFor = (changes: { scheme?: string; revoke?: string; fill?: string }) => {
     const params = new URLSearchParams()
@@ -48,30 +48,19 @@ export function InvitePage({
         </h1>
         {onBehalf ? (
           <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
-            Inviting on behalf of <strong>{employeeName}</strong> ({employee.email}). Invitations you send
-            here come from {possessive(employeeName)} programme.{' '}
+            {loaderData.onBehalfNote}{' '}
             <Link className="link" to="/admin/employee-management">
               Choose another employee
             </Link>
           </p>
         ) : null}
-        <p className="text-slate-700">
-          {onBehalf ? `${possessive(employeeName)} colleagues` : 'The colleagues you invite'} answer the same
-          questionnaire about {onBehalf ? 'them' : 'you'}. Each receives a personal link by e-mail; their
-          answers are shown combined and without names, and only once enough of them have answered.
-        </p>
+        <p className="text-slate-700">{loaderData.intro}</p>
       </div>
 
       {!scheme ? (
         <div className="card flex flex-col gap-2">
           <h2 className="text-lg font-semibold">No feedback programme yet</h2>
-          <p className="text-slate-700">
-            {onBehalf ? `${employeeName} is` : 'You are'} not enrolled in a feedback scheme yet, so there is
-            nobody to invite colleagues for.{' '}
-            {onBehalf
-              ? 'Enrol them in a scheme first.'
-              : 'Your consultant will enrol you and let you know by e-mail.'}
-          </p>
+          <p className="text-slate-700">{loaderData.notEnrolled}</p>
         </div>
       ) : (
         <>
@@ -85,7 +74,21 @@ export function InvitePage({
           ) : null}
           <ColleagueList scheme={scheme} colleagues={colleagues} hrefFor={hrefFor} onBehalf={onBehalf} />
           {outlook ? <GroupOutlook outlook={outlook} /> : null}
-          {scheme.open && scheme.remaining > 0 ? (
+          {listNotice ? (
+            <section aria-labelledby="list-title" className="card flex flex-col gap-2">
+              <h2 id="list-title" className="text-lg font-semibold">
+                {listNotice.title}
+              </h2>
+              <p className="text-slate-700">{listNotice.text}</p>
+              {listNotice.href ? (
+                <p>
+                  <Link className="btn btn-primary" to={listNotice.href}>
+                    {listNotice.label}
+                  </Link>
+                </p>
+              ) : null}
+            </section>
+          ) : scheme.open && scheme.remaining > 0 ? (
             <InviteForm
               // After an invitation is sent the list changes and the form starts empty again.
               key={`${scheme.id}:${colleagues.map((c) => c.id).join(',')}:${suggestion?.fill ? 'fill' : ''}`}
@@ -94,6 +97,7 @@ export function InvitePage({
               lastResult={actionData?.intent === 'invite' ? actionData.result : undefined}
               onBehalf={onBehalf}
               suggestion={suggestion}
+              help={loaderData.inviteHelp}
               fillHref={hrefFor({ fill: 'manager' })}
             />
           ) : (

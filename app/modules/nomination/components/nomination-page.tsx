@@ -1,0 +1,439 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
+import { Form, Link } from 'react-router'
+import {
+  formErrorsOf,
+  resultFor,
+  useConformForm,
+  usePendingIntent,
+  type IntentReply,
+} from '#app/components/form-kit'
+import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { possessive } from '#app/lib/words'
+import { GroupOutlook } from '#app/modules/invite/components/group-outlook'
+import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS, RELATIONSHIPS } from '#app/modules/invite/schemas'
+import type { NominationPageData } from '#app/modules/nomination/nomination-page.server'
+import { AddNomineeSchema, COMMENT_MAX, PasteSchema, SendBackSchema } from '#app/modules/nomination/schemas'
+
+type Ready = Extract<NominationPageData, { state: 'ready' }>
+type PasteReply = { paste?: { added: number; problems: { line: string; message: string }[]; text: string } }
+
+const RELATIONSHIP_OPTIONS = RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))
+
+/** The list of raters page (issue 18 §3): build, send for approval, approve or send back. */
+export function NominationPage({
+  loaderData,
+  actionData,
+}: {
+  loaderData: NominationPageData
+  actionData: (IntentReply & PasteReply) | undefined
+}) {
+  if (loaderData.state === 'pick-employee')
+    return (
+      <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-4">
+        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+          Lists of raters
+        </h1>
+        <div className="card flex flex-col gap-3">
+          <h2 className="text-lg font-semibold">Choose an employee first</h2>
+          <p className="text-slate-700">{loaderData.explanation}</p>
+          <p>
+            <Link className="btn btn-primary" to="/admin/employee-management">
+              Go to employees
+            </Link>
+          </p>
+        </div>
+      </section>
+    )
+  const { employee, standing, schemes, scheme, schemeHrefs } = loaderData
+  const name = employee.displayName || employee.email
+  const own = standing === 'employee'
+  // Messages of forms shown above; and of the add forms when they are no longer shown (the list
+  // filled up or changed state since the page was loaded).
+  const stepIntents = ['submit', 'withdraw', 'approve', 'remove']
+  if (!loaderData.can?.edit) stepIntents.push('add', 'paste')
+  const stepErrors =
+    actionData && stepIntents.includes(actionData.intent)
+      ? (formErrorsOf(actionData.result) ?? Object.values(actionData.result.error ?? {}).flat())
+      : undefined
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
+      <div className="flex max-w-3xl flex-col gap-3">
+        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+          {own ? 'Your feedback list' : `${possessive(name)} feedback list`}
+        </h1>
+        {standing === 'admin' ? (
+          <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
+            Acting for <strong>{name}</strong> ({employee.email}): you may change the list, send it for
+            approval, and approve it or send it back.
+          </p>
+        ) : null}
+        <p className="text-slate-700">
+          {own
+            ? 'Choose the colleagues you would like feedback from. In this programme the list is approved before anyone is invited: nobody on it is contacted until then.'
+            : `The colleagues ${name} would like feedback from. Nobody on the list is contacted until it is approved; approving it e-mails each of them a personal link.`}
+        </p>
+      </div>
+
+      {!scheme ? (
+        <div className="card flex flex-col gap-2">
+          <FormErrors errors={stepErrors} />
+          <h2 className="text-lg font-semibold">No list to show</h2>
+          <p className="text-slate-700">
+            {own
+              ? 'None of your feedback programmes asks for a list to be approved. Invite colleagues on the invitations page.'
+              : 'There is no list here for you to review.'}
+          </p>
+          {own ? (
+            <p>
+              <Link className="link" to="/user/colleague-invite">
+                Go to your invitations
+              </Link>
+            </p>
+          ) : null}
+        </div>
+      ) : (
+        <>
+          {schemes.length > 1 ? (
+            <nav aria-label="Programmes" className="flex flex-wrap gap-2">
+              {schemes.map((s) => (
+                <Link
+                  key={s.id}
+                  to={schemeHrefs[s.id]!}
+                  aria-current={s.id === scheme.id ? 'page' : undefined}
+                  className={`rounded-md border px-3 py-2 text-sm ${
+                    s.id === scheme.id
+                      ? 'border-indigo-700 bg-indigo-50 text-indigo-950'
+                      : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50'
+                  }`}
+                >
+                  <span className="font-semibold">{s.name}</span> · {s.companyName}
+                </Link>
+              ))}
+            </nav>
+          ) : null}
+          <ListStatus data={loaderData} />
+          <FormErrors errors={stepErrors} />
+          <NomineeTable data={loaderData} />
+          {loaderData.outlook ? <GroupOutlook outlook={loaderData.outlook} /> : null}
+          <Steps data={loaderData} actionData={actionData} />
+          {loaderData.can?.edit ? <AddForms data={loaderData} actionData={actionData} /> : null}
+          <Invited data={loaderData} />
+        </>
+      )}
+    </section>
+  )
+}
+
+function ListStatus({ data }: { data: Ready }) {
+  const scheme = data.scheme!
+  const status = data.statusNote!
+  return (
+    <section aria-labelledby="status-title" className={`card flex flex-col gap-2 border ${status.tone}`}>
+      <h2 id="status-title" className="text-lg font-semibold">
+        {scheme.name}
+      </h2>
+      {status.lines.map((line) => (
+        <p key={line}>{line}</p>
+      ))}
+      {scheme.comment ? (
+        <blockquote className="rounded-md border border-red-200 bg-white p-3 whitespace-pre-line text-slate-900">
+          {scheme.comment}
+        </blockquote>
+      ) : null}
+    </section>
+  )
+}
+
+function NomineeTable({ data }: { data: Ready }) {
+  const removing = usePendingIntent('remove')
+  const scheme = data.scheme!
+  return (
+    <section aria-labelledby="list-title" className="flex flex-col gap-3">
+      <h2 id="list-title" className="text-lg font-semibold">
+        {`On the list (${data.nominees.length})`}
+      </h2>
+      {data.nominees.length === 0 ? (
+        <p className="text-slate-700">
+          {data.invitations.length
+            ? 'Nobody is waiting to be invited.'
+            : 'Nobody yet. Add colleagues below; the group outlook shows what the report will be able to show.'}
+        </p>
+      ) : (
+        <ul className="flex flex-col divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
+          {data.nominees.map((n) => (
+            <li key={n.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
+              <div className="flex min-w-0 flex-col">
+                <span className="font-medium break-words">{n.name}</span>
+                <span className="text-sm break-words text-slate-700">
+                  {n.email} · {RELATIONSHIP_LABELS[n.relationship]}
+                  {n.addedByApprover ? ' · added by the approver' : ''}
+                </span>
+              </div>
+              {data.can?.remove ? (
+                <Form method="post" action={data.action} preventScrollReset>
+                  <input type="hidden" name="intent" value="remove" />
+                  <input type="hidden" name="schemeId" value={scheme.id} />
+                  <input type="hidden" name="nomineeId" value={n.id} />
+                  <button type="submit" className="btn btn-secondary" disabled={removing}>
+                    Remove<span className="sr-only"> {n.name} from the list</span>
+                  </button>
+                </Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | undefined }) {
+  const scheme = data.scheme!
+  const can = data.can!
+  const submitting = usePendingIntent('submit')
+  const approving = usePendingIntent('approve')
+  const sendingBack = usePendingIntent('send-back')
+  const [form, fields] = useConformForm(SendBackSchema, {
+    id: 'send-back',
+    lastResult: resultFor(actionData, 'send-back'),
+  })
+  if (!can.submit && !can.withdraw && !can.decide) return null
+  return (
+    <section aria-labelledby="steps-title" className="card flex flex-col gap-4">
+      <h2 id="steps-title" className="text-lg font-semibold">
+        {can.decide ? 'Your decision' : 'Send the list'}
+      </h2>
+      {can.submit ? (
+        <Form method="post" action={data.action} className="flex flex-col gap-2">
+          <input type="hidden" name="intent" value="submit" />
+          <input type="hidden" name="schemeId" value={scheme.id} />
+          <p className="text-sm text-slate-700">
+            {scheme.approverName === 'an administrator'
+              ? 'The list goes to the programme’s administrators.'
+              : `${scheme.approverName} is e-mailed a link to review it.`}{' '}
+            Check the group outlook above first: a group below the scheme’s minimum may be sent back.
+          </p>
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={submitting}>
+              {submitting ? 'Sending…' : 'Send for approval'}
+            </button>
+          </div>
+        </Form>
+      ) : null}
+      {can.decide ? (
+        <>
+          <Form method="post" action={data.action} className="flex flex-col gap-2">
+            <input type="hidden" name="intent" value="approve" />
+            <input type="hidden" name="schemeId" value={scheme.id} />
+            <p className="text-sm text-slate-700">
+              Approving e-mails everyone on the list a personal link to give feedback. You can remove or add
+              people first.
+            </p>
+            <div>
+              <button type="submit" className="btn btn-primary" disabled={approving || !data.nominees.length}>
+                {approving ? 'Approving…' : 'Approve and send the invitations'}
+              </button>
+            </div>
+          </Form>
+          <Form method="post" action={data.action} className="flex flex-col gap-3" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="send-back" />
+            <input type="hidden" name="schemeId" value={scheme.id} />
+            <FormErrors id={form.errorId} errors={form.errors} />
+            <div className="flex flex-col gap-1">
+              <label htmlFor={fields.comment.id} className="font-medium">
+                Or send it back with a comment
+              </label>
+              <textarea
+                {...getTextareaProps(fields.comment)}
+                className="input min-h-24"
+                maxLength={COMMENT_MAX}
+                aria-describedby={fields.comment.errors ? fields.comment.errorId : undefined}
+              />
+              {fields.comment.errors ? (
+                <p id={fields.comment.errorId} className="text-sm text-red-800">
+                  {fields.comment.errors[0]}
+                </p>
+              ) : null}
+            </div>
+            <div>
+              <button type="submit" className="btn btn-secondary" disabled={sendingBack}>
+                {sendingBack ? 'Sending…' : 'Send back'}
+              </button>
+            </div>
+          </Form>
+        </>
+      ) : null}
+      {can.withdraw ? (
+        <Form method="post" action={data.action} className="flex flex-col gap-2">
+          <input type="hidden" name="intent" value="withdraw" />
+          <input type="hidden" name="schemeId" value={scheme.id} />
+          <p className="text-sm text-slate-700">
+            Need to change something? Take the list back, change it and send it again.
+          </p>
+          <div>
+            <button type="submit" className="btn btn-secondary">
+              Take the list back
+            </button>
+          </div>
+        </Form>
+      ) : null}
+    </section>
+  )
+}
+
+function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply & PasteReply) | undefined }) {
+  const scheme = data.scheme!
+  const adding = usePendingIntent('add')
+  const pasting = usePendingIntent('paste')
+  const [form, fields] = useConformForm(AddNomineeSchema, {
+    id: 'add-nominee',
+    lastResult: resultFor(actionData, 'add'),
+  })
+  const [pasteForm, pasteFields] = useConformForm(PasteSchema, {
+    id: 'paste-nominees',
+    lastResult: actionData?.paste ? undefined : resultFor(actionData, 'paste'),
+    defaultValue: actionData?.paste ? { text: actionData.paste.text } : undefined,
+  })
+  const who = data.standing === 'employee' ? 'you' : 'them'
+  return (
+    <section aria-labelledby="add-title" className="card flex flex-col gap-4">
+      <h2 id="add-title" className="text-lg font-semibold">
+        Add a colleague
+      </h2>
+      <p className="text-sm text-slate-700">
+        {data.can!.room} more {data.can!.room === 1 ? 'place' : 'places'} on the list. Choose people who have
+        seen {who} at work recently: a manager, peers, people who report to {who}.
+      </p>
+      <Form method="post" action={data.action} className="flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="add" />
+        <input type="hidden" name="schemeId" value={scheme.id} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="Name"
+            inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
+            errors={fields.name.errors}
+          />
+          <Field
+            label="E-mail address"
+            inputProps={{
+              ...getInputProps(fields.email, { type: 'email' }),
+              autoComplete: 'off',
+              spellCheck: false,
+            }}
+            errors={fields.email.errors}
+          />
+        </div>
+        <SelectField
+          label="Relationship"
+          className="flex flex-col gap-1 sm:max-w-xs"
+          selectProps={getSelectProps(fields.relationship)}
+          options={RELATIONSHIP_OPTIONS}
+          placeholder="Choose…"
+          errors={fields.relationship.errors}
+        />
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={adding}>
+            {adding ? 'Adding…' : 'Add to the list'}
+          </button>
+        </div>
+      </Form>
+      <details className="rounded-md border border-slate-200 p-3" open={Boolean(actionData?.paste)}>
+        <summary className="cursor-pointer font-medium">Paste a list of addresses</summary>
+        <Form
+          method="post"
+          action={data.action}
+          className="mt-3 flex flex-col gap-3"
+          {...getFormProps(pasteForm)}
+          key={actionData?.paste?.text ?? 'paste'}
+        >
+          <input type="hidden" name="intent" value="paste" />
+          <input type="hidden" name="schemeId" value={scheme.id} />
+          <FormErrors id={pasteForm.errorId} errors={pasteForm.errors} />
+          {actionData?.paste ? (
+            <div
+              role="status"
+              className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+            >
+              <p>{actionData.paste.added} added. These lines were not, and are left in the box to correct:</p>
+              <ul className="mt-1 list-disc pl-5">
+                {actionData.paste.problems.map((p) => (
+                  <li key={p.line}>
+                    <strong className="break-all">{p.line}</strong>: {p.message}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <div className="flex flex-col gap-1">
+            <label htmlFor={pasteFields.text.id} className="font-medium">
+              Addresses, one per line
+            </label>
+            <p id={`${pasteFields.text.id}-help`} className="text-sm text-slate-700">
+              For example “Ana Silva &lt;ana.silva@example.com&gt;” or just the address. Each line is checked
+              on its own.
+            </p>
+            <textarea
+              {...getTextareaProps(pasteFields.text)}
+              className="input min-h-28 font-mono text-sm"
+              aria-describedby={`${pasteFields.text.id}-help${pasteFields.text.errors ? ` ${pasteFields.text.errorId}` : ''}`}
+            />
+            {pasteFields.text.errors ? (
+              <p id={pasteFields.text.errorId} className="text-sm text-red-800">
+                {pasteFields.text.errors[0]}
+              </p>
+            ) : null}
+          </div>
+          <SelectField
+            label="Relationship of everyone pasted"
+            className="flex flex-col gap-1 sm:max-w-xs"
+            selectProps={getSelectProps(pasteFields.relationship)}
+            options={RELATIONSHIP_OPTIONS}
+            placeholder="Choose…"
+            errors={pasteFields.relationship.errors}
+          />
+          <div>
+            <button type="submit" className="btn btn-secondary" disabled={pasting}>
+              {pasting ? 'Checking…' : 'Add these to the list'}
+            </button>
+          </div>
+        </Form>
+      </details>
+    </section>
+  )
+}
+
+function Invited({ data }: { data: Ready }) {
+  if (!data.invitations.length) return null
+  const own = data.standing === 'employee'
+  return (
+    <section aria-labelledby="invited-title" className="flex flex-col gap-3">
+      <h2 id="invited-title" className="text-lg font-semibold">
+        {`Already invited (${data.invitations.length})`}
+      </h2>
+      <ul className="flex flex-col divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
+        {data.invitations.map((i) => (
+          <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
+            <span className="min-w-0 break-words">
+              <span className="font-medium">{i.name}</span>{' '}
+              <span className="text-sm text-slate-700">· {RELATIONSHIP_LABELS[i.relationship]}</span>
+            </span>
+            <span className="rounded-full border border-slate-300 bg-slate-50 px-2 py-0.5 text-xs font-semibold">
+              {INVITE_STATUS_LABELS[i.status]}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {data.standing !== 'manager' ? (
+        <p className="text-sm">
+          <Link
+            className="link"
+            to={`/user/colleague-invite?scheme=${data.scheme!.id}${own ? '' : `&employee=${data.employee.id}`}`}
+          >
+            Resend or withdraw invitations on the invitations page
+          </Link>
+        </p>
+      ) : null}
+    </section>
+  )
+}

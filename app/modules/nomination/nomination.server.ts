@@ -1,0 +1,1232 @@
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm'
+import { getDb, queryRows, type Tx } from '#db/client'
+import { assignments, brands, companies, nominees, schemeMembers, schemes, users } from '#db/schema/index'
+import type { NominationApproval, NominationChooser, NominationStatus, SchemeStatus } from '#db/enums'
+import { getEnv } from '#app/config/env.server'
+import { formatDate, formatDateTime } from '#app/lib/dates'
+import { isUuid } from '#app/lib/ids'
+import { ok, refuse, refuseNotFound, type Outcome } from '#app/lib/outcome'
+import { retryOnConflict, pgErrorCode } from '#app/lib/pg-error'
+import { possessive } from '#app/lib/words'
+import type { BrandLook } from '#app/components/brand-look'
+import type { Role } from '#app/modules/auth/permissions'
+import { recordAudit } from '#app/modules/audit/audit.server'
+import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
+import { enqueueEmail } from '#app/modules/email/outbox.server'
+import {
+  closedMessage,
+  colleagueLimit,
+  findEmployee,
+  hitInviteLimits,
+  inviteMessages,
+  inviteOne,
+  lockMembership,
+  notEnrolled,
+  remainingSlots,
+  vetRater,
+  type InviteActor,
+  type InviteEmployee,
+  type Membership,
+} from '#app/modules/invite/invite.server'
+import { outlookOf, type OutlookLine } from '#app/modules/invite/invite-page.server'
+import { atRequestCap } from '#app/modules/invite/request-cap.server'
+import {
+  INVITE_MESSAGES,
+  inviteStatusOf,
+  InviteFieldsSchema,
+  type InviteStatus,
+  type Relationship,
+} from '#app/modules/invite/schemas'
+import { schemeOpenSql } from '#app/modules/scheme/state'
+import type { RaterGroup } from '#app/modules/report/rater-groups'
+import { PASTE_MAX_LINES, NOMINATION_MESSAGES, NOMINATIONS_PAGE_PATH } from './schemas'
+
+/**
+ * Nomination with approval (issue 18 §2–3, ADR 042): in a scheme whose `nomination_approval` is not
+ * 'none', an employee's raters are first a list (nominees) that the employee, an administrator, or
+ * the approver builds; nobody is e-mailed until the approver (the employee's manager, or an
+ * administrator) approves it, and then every nominee not yet invited is invited in the approval's
+ * own transaction through the one invitation path (invite.server.ts `inviteOne`: the outbox e-mail,
+ * the fatigue cap, the limit, the neutral refusals).
+ *
+ * Every change to one employee's list first takes their scheme_members row lock (lockMembership),
+ * the same queue direct invitations use: two tabs, an approver and the employee never interleave,
+ * and the maximum holds. The per-person fatigue-cap locks come after it, in respondent-id order at
+ * approval, so two approvals never wait on each other in opposite orders.
+ */
+
+export type ListActor = InviteActor
+
+/** Who is looking at a list: its employee, an administrator, or the employee's manager. */
+export type Standing = 'employee' | 'admin' | 'manager'
+
+export type ListTarget = { employee: InviteEmployee; standing: Standing }
+
+type Viewer = { id: string; role: Role; displayName: string; email: string }
+
+export const NOMINATION_WORDS = {
+  deadlinePassed: (on: string) =>
+    `The nomination deadline (${on}) has passed, so the list can no longer be changed or sent. Ask your programme’s administrator if something must change.`,
+  adminChooses:
+    'In this programme the administrators choose who gives you feedback, so the list cannot be changed here.',
+  waiting: (who: string) =>
+    `The list is waiting for approval by ${who}, so it cannot be changed now. Take it back first if you need to change it.`,
+  notSubmitted: 'This list has not been sent for approval, so there is nothing to approve or send back.',
+  notApprover: 'Only the approver of this list can approve it or send it back.',
+  empty: 'Add at least one colleague before sending the list for approval.',
+  approvalNone: 'This programme does not approve lists: invite colleagues directly on the invitations page.',
+  approveProblems:
+    'The list cannot be approved as it is. Remove or replace these people, then approve again:',
+  nominee: 'That person is no longer on the list. Reload the page to see it as it is now.',
+  invited: (name: string) =>
+    `${name} has already been invited, so they can no longer be taken off the list here. Withdraw the invitation on the invitations page instead.`,
+  pasteNothing: 'No e-mail address was found in what you pasted. Paste one address per line.',
+  person: 'That colleague cannot be added from the directory. Type their name and e-mail address instead.',
+} as const
+
+// ---------------------------------------------------------------------------------------------
+// Whose list.
+
+/**
+ * Whose list this page is about, and as whom the viewer sees it: an employee their own; the
+ * employee's manager (when `?employee=` names one of their direct reports); an administrator the
+ * employee named (none named: null, the page asks them to choose). Anything else is not found.
+ */
+export async function resolveListTarget(
+  user: Viewer,
+  employeeParam: string | undefined,
+): Promise<Outcome<ListTarget | null>> {
+  if (user.role === 'employee') {
+    if (employeeParam === undefined || employeeParam === user.id)
+      return ok({
+        employee: { id: user.id, displayName: user.displayName, email: user.email },
+        standing: 'employee',
+      })
+    if (!isUuid(employeeParam)) return refuseNotFound()
+    const [report] = await getDb()
+      .select({ id: users.id, displayName: users.displayName, email: users.email })
+      .from(users)
+      .where(and(eq(users.id, employeeParam), eq(users.managerId, user.id), eq(users.role, 'employee')))
+      .limit(1)
+    return report ? ok({ employee: report, standing: 'manager' }) : refuseNotFound()
+  }
+  if (user.role !== 'admin') return refuseNotFound()
+  if (employeeParam === undefined) return ok(null)
+  const employee = await findEmployee(employeeParam)
+  return employee ? ok({ employee, standing: 'admin' }) : refuseNotFound()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules: one function per question.
+
+type ListState = {
+  status: SchemeStatus
+  opensAt: Date
+  closesAt: Date
+  nominationChooser: NominationChooser
+  nominationApproval: NominationApproval
+  nominationsCloseAt: Date | null
+  nominationStatus: NominationStatus | null
+  approverId: string | null
+  timeZone: string
+}
+
+/** Has the employees' nomination deadline passed (the approver and admins may still act)? */
+function pastDeadline(state: Pick<ListState, 'nominationsCloseAt'>, now = new Date()) {
+  return state.nominationsCloseAt !== null && state.nominationsCloseAt.getTime() <= now.getTime()
+}
+
+/** Why this viewer may not add to or take from the list now, or null. */
+export function editRefusal(state: ListState, standing: Standing, actorId: string): string | null {
+  const closed = closedMessage(state)
+  if (closed) return closed
+  if (state.nominationApproval === 'none') return NOMINATION_WORDS.approvalNone
+  if (standing === 'admin') return null
+  if (standing === 'manager')
+    return state.nominationStatus === 'submitted' && state.approverId === actorId
+      ? null
+      : NOMINATION_WORDS.notApprover
+  if (state.nominationChooser === 'admin') return NOMINATION_WORDS.adminChooses
+  if (pastDeadline(state))
+    return NOMINATION_WORDS.deadlinePassed(formatDate(state.nominationsCloseAt!, state.timeZone))
+  if (state.nominationStatus === 'submitted') return NOMINATION_WORDS.waiting('the approver')
+  return null
+}
+
+/** Why this viewer may not send the list for approval now, or null. */
+function submitRefusal(state: ListState, standing: Standing, actorId: string): string | null {
+  if (standing === 'manager') return NOMINATION_WORDS.notApprover
+  const refusal = editRefusal(state, standing, actorId)
+  if (refusal) return refusal
+  if (state.nominationStatus === 'submitted') return NOMINATION_WORDS.waiting('the approver')
+  return null
+}
+
+/** Why this viewer may not approve or send back the list now, or null. */
+function decideRefusal(state: ListState, standing: Standing, actorId: string): string | null {
+  const closed = closedMessage(state)
+  if (closed) return closed
+  if (state.nominationStatus !== 'submitted') return NOMINATION_WORDS.notSubmitted
+  if (standing === 'admin') return null
+  if (standing === 'manager' && state.approverId === actorId) return null
+  return NOMINATION_WORDS.notApprover
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading: the page.
+
+export type NominationScheme = {
+  id: string
+  name: string
+  companyName: string
+  closesOn: string
+  nominationsCloseOn: string | null
+  brand: BrandLook | null
+  open: boolean
+  approval: NominationApproval
+  chooser: NominationChooser
+  status: NominationStatus | null
+  submittedOn: string | null
+  comment: string | null
+  /** "Mona Manager" or "an administrator": who approves the list as it stands. */
+  approverName: string
+  limit: number
+  live: number
+  minRaters: number
+  showManager: boolean
+  minimums: Record<RaterGroup, number>
+}
+
+export type Nominee = {
+  id: string
+  name: string
+  email: string
+  relationship: Relationship
+  addedByApprover: boolean
+}
+
+export type ListInvitation = {
+  id: string
+  name: string
+  email: string
+  relationship: Relationship
+  status: InviteStatus
+}
+
+const APPROVER_ADMIN = 'an administrator'
+
+/**
+ * The page in two statements whatever the size of the list: the employee's schemes that approve
+ * lists (with their membership's state, approver, and counts), then the chosen one's nominees and
+ * invitations together. A manager sees only lists sent to them (submitted, sent back or approved).
+ */
+export async function getNominationPage(
+  target: ListTarget,
+  viewerId: string,
+  schemeParam: string | undefined,
+) {
+  const db = getDb()
+  const employeeId = target.employee.id
+  const rows = await db
+    .select({
+      id: schemes.id,
+      name: schemes.name,
+      companyName: companies.name,
+      status: schemes.status,
+      opensAt: schemes.opensAt,
+      closesAt: schemes.closesAt,
+      timeZone: schemes.timeZone,
+      open: schemeOpenSql(),
+      maxColleagues: schemes.maxColleagues,
+      minRaters: schemes.minRaters,
+      showManager: schemes.showManagerBelowThreshold,
+      minManager: schemes.minManager,
+      minPeer: schemes.minPeer,
+      minDirectReport: schemes.minDirectReport,
+      minOther: schemes.minOther,
+      nominationChooser: schemes.nominationChooser,
+      nominationApproval: schemes.nominationApproval,
+      nominationsCloseAt: schemes.nominationsCloseAt,
+      nominationStatus: schemeMembers.nominationStatus,
+      submittedAt: schemeMembers.nominationSubmittedAt,
+      comment: schemeMembers.nominationComment,
+      approverId: schemeMembers.nominationApproverId,
+      approverName: sql<string | null>`(SELECT coalesce(nullif(a.display_name, ''), a.email) FROM users a
+        WHERE a.id = ${schemeMembers.nominationApproverId})`,
+      managerName: sql<string | null>`(SELECT coalesce(nullif(m.display_name, ''), m.email)
+        FROM users e JOIN users m ON m.id = e.manager_id
+        WHERE e.id = ${employeeId}::uuid AND m.disabled_at IS NULL AND m.role = 'employee')`,
+      directReports: sql<number>`(SELECT count(*) FROM users x
+        WHERE x.manager_id = ${employeeId}::uuid AND x.role = 'employee')::int`.mapWith(Number),
+      live: sql<number>`(SELECT count(*) FROM assignments a
+        WHERE a.scheme_id = ${schemes.id} AND a.subject_id = ${employeeId}::uuid
+          AND a.relationship <> 'self' AND a.status <> 'revoked')::int`.mapWith(Number),
+      ...BRAND_LOOK_COLUMNS,
+    })
+    .from(schemeMembers)
+    .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
+    .innerJoin(companies, eq(companies.id, schemes.companyId))
+    .innerJoin(brands, eq(brands.id, companies.brandId))
+    .where(
+      and(
+        eq(schemeMembers.employeeId, employeeId),
+        ne(schemes.nominationApproval, 'none'),
+        target.standing === 'manager'
+          ? sql`${schemeMembers.nominationStatus} IN ('submitted', 'sent_back', 'approved')
+              AND ${schemes.nominationApproval} = 'manager'`
+          : undefined,
+      ),
+    )
+    .orderBy(
+      sql`(${schemeMembers.nominationStatus} = 'submitted') DESC NULLS LAST`,
+      sql`${schemeOpenSql()} DESC`,
+      asc(schemes.closesAt),
+      asc(schemes.id),
+    )
+    .limit(100)
+  // A list the employee took back (or that was never sent) is not the manager's to see: their page
+  // says there is nothing to review rather than "not found", since they followed a real link.
+  if (schemeParam !== undefined && !rows.some((r) => r.id === schemeParam) && target.standing !== 'manager')
+    return null
+  const row = rows.find((r) => r.id === schemeParam) ?? (schemeParam === undefined ? rows[0] : undefined)
+  const list = rows.map((r) => ({ id: r.id, name: r.name, companyName: r.companyName }))
+  if (!row)
+    return {
+      schemes: list,
+      scheme: null,
+      nominees: [],
+      invitations: [],
+      outlook: null,
+      can: null,
+      statusNote: null,
+    }
+
+  const people = await db
+    .select({
+      kind: sql<'nominee' | 'invitation'>`'nominee'`.as('kind'),
+      id: nominees.id,
+      name: nominees.name,
+      email: nominees.email,
+      relationship: nominees.relationship,
+      addedByApprover: nominees.addedByApprover,
+      status: sql<string | null>`NULL::text`.as('status'),
+      reopened: sql<boolean>`false`.as('reopened'),
+      at: nominees.createdAt,
+    })
+    .from(nominees)
+    .where(
+      and(eq(nominees.schemeId, row.id), eq(nominees.employeeId, employeeId), isNull(nominees.assignmentId)),
+    )
+    .unionAll(
+      db
+        .select({
+          kind: sql<'nominee' | 'invitation'>`'invitation'`.as('kind'),
+          id: assignments.id,
+          name: sql<string>`coalesce(${assignments.respondentName}, nullif(${users.displayName}, ''), ${users.email})`.as(
+            'name',
+          ),
+          email: users.email,
+          relationship: assignments.relationship,
+          addedByApprover: sql<boolean>`false`.as('added_by_approver'),
+          status: sql<string | null>`${assignments.status}::text`.as('status'),
+          reopened:
+            sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`.as(
+              'reopened',
+            ),
+          at: assignments.createdAt,
+        })
+        .from(assignments)
+        .innerJoin(users, eq(users.id, assignments.respondentId))
+        .where(
+          and(
+            eq(assignments.schemeId, row.id),
+            eq(assignments.subjectId, employeeId),
+            ne(assignments.relationship, 'self'),
+            ne(assignments.status, 'revoked'),
+          ),
+        ),
+    )
+    .orderBy(sql`9`, sql`2`)
+  const nomineeList: Nominee[] = []
+  const invitations: ListInvitation[] = []
+  for (const p of people) {
+    const relationship = p.relationship as Relationship
+    if (p.kind === 'nominee')
+      nomineeList.push({
+        id: p.id,
+        name: p.name,
+        email: p.email,
+        relationship,
+        addedByApprover: p.addedByApprover,
+      })
+    else
+      invitations.push({
+        id: p.id,
+        name: p.name,
+        email: p.email,
+        relationship,
+        status: inviteStatusOf(p.status as never, p.reopened),
+      })
+  }
+  const limit = colleagueLimit(row.maxColleagues)
+  const state: ListState = { ...row, approverId: row.approverId }
+  const approverName =
+    row.nominationStatus === 'submitted' ||
+    row.nominationStatus === 'approved' ||
+    row.nominationStatus === 'sent_back'
+      ? (row.approverName ?? APPROVER_ADMIN)
+      : row.nominationApproval === 'manager'
+        ? (row.managerName ?? APPROVER_ADMIN)
+        : APPROVER_ADMIN
+  const scheme: NominationScheme = {
+    id: row.id,
+    name: row.name,
+    companyName: row.companyName,
+    closesOn: formatDate(row.closesAt, row.timeZone),
+    nominationsCloseOn: row.nominationsCloseAt ? formatDateTime(row.nominationsCloseAt, row.timeZone) : null,
+    brand: brandLookOf(row),
+    open: Boolean(row.open),
+    approval: row.nominationApproval,
+    chooser: row.nominationChooser,
+    status: row.nominationStatus,
+    submittedOn: row.submittedAt ? formatDate(row.submittedAt, row.timeZone) : null,
+    comment: row.nominationStatus === 'sent_back' ? row.comment : null,
+    approverName,
+    limit,
+    live: row.live,
+    minRaters: row.minRaters,
+    showManager: row.showManager,
+    minimums: {
+      manager: row.minManager,
+      peer: row.minPeer,
+      direct_report: row.minDirectReport,
+      other: row.minOther,
+    },
+  }
+  const everyone = [
+    ...nomineeList.map((n) => ({ relationship: n.relationship, status: 'invited' as const })),
+    ...invitations,
+  ]
+  const room = Math.max(0, limit - everyone.length)
+  const outlook = outlookOf(
+    { ...scheme, remaining: room },
+    everyone,
+    { directReports: row.directReports },
+    LIST_WORDS,
+  )
+  const standing = target.standing
+  const can = {
+    edit: editRefusal(state, standing, viewerId) === null && room > 0,
+    remove: editRefusal(state, standing, viewerId) === null,
+    submit: submitRefusal(state, standing, viewerId) === null && nomineeList.length > 0,
+    withdraw:
+      standing !== 'manager' &&
+      state.nominationStatus === 'submitted' &&
+      !closedMessage(state) &&
+      (standing === 'admin' || (state.nominationChooser !== 'admin' && !pastDeadline(state))),
+    decide: decideRefusal(state, standing, viewerId) === null,
+    /** Why the list cannot be changed, in words (null when it can). */
+    why: editRefusal(state, standing, viewerId),
+    room,
+  }
+  const statusNote = statusNoteOf(scheme, standing, can, nomineeList.length)
+  return { schemes: list, scheme, nominees: nomineeList, invitations, outlook, can, statusNote }
+}
+
+const STATUS_TONES = {
+  plain: 'border-slate-200 bg-white text-slate-900',
+  waiting: 'border-amber-300 bg-amber-50 text-amber-950',
+  back: 'border-red-200 bg-red-50 text-red-950',
+  done: 'border-emerald-300 bg-emerald-50 text-emerald-950',
+} as const
+
+/** Where the list stands, in words for this viewer (written here: the page's JS has a budget). */
+function statusNoteOf(
+  scheme: NominationScheme,
+  standing: Standing,
+  can: { decide: boolean; why: string | null },
+  waiting: number,
+) {
+  const lines = [
+    `${scheme.companyName} · answers due by ${scheme.closesOn} · up to ${scheme.limit} colleagues`,
+  ]
+  let tone: (typeof STATUS_TONES)[keyof typeof STATUS_TONES] = STATUS_TONES.plain
+  switch (scheme.status) {
+    case 'submitted':
+      tone = STATUS_TONES.waiting
+      lines.push(
+        can.decide
+          ? `Waiting for your approval since ${scheme.submittedOn}.`
+          : `Sent for approval on ${scheme.submittedOn}; waiting for ${scheme.approverName}.`,
+      )
+      break
+    case 'sent_back':
+      tone = STATUS_TONES.back
+      lines.push(`Sent back by ${scheme.approverName}. Change the list, then send it again.`)
+      break
+    case 'approved':
+      tone = STATUS_TONES.done
+      lines.push(
+        waiting
+          ? 'Approved earlier; the people added since then wait for the list to be approved again.'
+          : 'Approved: everyone on the list has been invited.',
+      )
+      break
+    default:
+      lines.push(
+        `Not sent yet. When the list is ready, send it to ${scheme.approverName} for approval${
+          standing === 'employee' ? '' : ' (or approve it yourself)'
+        }.`,
+      )
+  }
+  if (scheme.nominationsCloseOn && scheme.status !== 'approved')
+    lines.push(`Lists can be changed and sent until ${scheme.nominationsCloseOn}.`)
+  if (can.why && scheme.status !== 'submitted') lines.push(can.why)
+  return { lines, tone }
+}
+
+/** The outlook's words for a list (people are added, not yet invited). */
+const LIST_WORDS = {
+  nobody: 'Nobody is on the list yet. The scheme asks for at least:',
+  soFar: 'on the list so far',
+  everyone: 'If everyone on the list answers',
+  verb: 'Add',
+  noneYet: 'None on the list yet.',
+}
+
+export type NominationOutlook = { summary: string; lines: OutlookLine[] }
+
+// ---------------------------------------------------------------------------------------------
+// Changes.
+
+type ListInput = { employeeId: string; schemeId: string }
+
+/** The membership, locked, with the approver; or the refusal (not enrolled, not found). */
+async function lockList(
+  tx: Tx,
+  actor: ListActor,
+  input: ListInput,
+): Promise<
+  Outcome<{ membership: Membership; state: ListState; standing: Standing; approverId: string | null }>
+> {
+  if (!isUuid(input.employeeId) || !isUuid(input.schemeId)) return refuseNotFound()
+  const standing = standingOf(actor, input.employeeId)
+  if (!standing) return refuseNotFound()
+  const membership = await lockMembership(tx, input.schemeId, input.employeeId)
+  if (!membership) {
+    if (standing === 'manager') return refuseNotFound()
+    return notEnrolled(tx, input.employeeId, standing === 'admin')
+  }
+  // A manager acts only on a direct report's list (checked here, under the lock, not from the page).
+  if (standing === 'manager' && membership.employeeManagerId !== actor.id) return refuseNotFound()
+  const [member] = await tx
+    .select({ approverId: schemeMembers.nominationApproverId })
+    .from(schemeMembers)
+    .where(and(eq(schemeMembers.schemeId, input.schemeId), eq(schemeMembers.employeeId, input.employeeId)))
+  const approverId = member?.approverId ?? null
+  const state: ListState = {
+    ...membership,
+    approverId,
+  }
+  return ok({ membership, state, standing, approverId })
+}
+
+function standingOf(actor: ListActor, employeeId: string): Standing | null {
+  if (actor.role === 'admin') return 'admin'
+  if (actor.role !== 'employee') return null
+  return actor.id === employeeId ? 'employee' : 'manager'
+}
+
+/** The list's people not yet invited, for the limit and duplicate checks. */
+async function pendingNominees(tx: Tx, input: ListInput) {
+  return tx
+    .select({
+      id: nominees.id,
+      email: nominees.email,
+      name: nominees.name,
+      relationship: nominees.relationship,
+    })
+    .from(nominees)
+    .where(
+      and(
+        eq(nominees.schemeId, input.schemeId),
+        eq(nominees.employeeId, input.employeeId),
+        isNull(nominees.assignmentId),
+      ),
+    )
+    .orderBy(asc(nominees.createdAt), asc(nominees.id))
+}
+
+/** After a change by the employee or an admin: an approved list with new people is a draft again. */
+function statusAfterEdit(current: NominationStatus | null): NominationStatus {
+  if (current === 'submitted' || current === 'sent_back') return current
+  return 'draft'
+}
+
+export type AddInput = ListInput & {
+  name: string
+  email?: string
+  personId?: string
+  relationship: string
+}
+
+export type AddResult = { name: string; email: string; remaining: number }
+
+/**
+ * Adds one person to the list: typed (name and address) or picked from the directory (a colleague
+ * of the same company, whose address the server looks up). The invitation rules apply now (not
+ * self, not twice, the maximum, no account that cannot be invited, the fatigue cap) and again at
+ * approval.
+ */
+export async function addNominee(actor: ListActor, input: AddInput): Promise<Outcome<AddResult>> {
+  return addPeople(actor, input, [{ name: input.name, email: input.email, personId: input.personId }]).then(
+    (outcome) => {
+      if (!outcome.ok) return outcome
+      const [first] = outcome.value.results
+      if (!first || !first.ok) {
+        const message = first && !first.ok ? first.message : NOMINATION_MESSAGES.person
+        return { ok: false, fieldErrors: { [first?.field ?? 'email']: [message] } }
+      }
+      return ok({ name: first.name, email: first.email, remaining: outcome.value.remaining })
+    },
+  )
+}
+
+type Candidate = { name: string; email?: string; personId?: string; line?: string }
+type LineResult =
+  | { ok: true; line: string; name: string; email: string }
+  | { ok: false; line: string; message: string; field: 'email' | 'name' | 'personId' }
+
+/**
+ * A pasted list of addresses, checked line by line under one lock: every line gets its verdict
+ * (added, or why not), and the lines that pass are added even when others do not.
+ */
+export async function addPastedNominees(
+  actor: ListActor,
+  input: ListInput & { text: string; relationship: string },
+): Promise<Outcome<{ results: LineResult[]; remaining: number }>> {
+  const entries = parsePastedList(input.text)
+  if (!entries.length) return refuse(NOMINATION_WORDS.pasteNothing)
+  if (entries.length > PASTE_MAX_LINES) return refuse(NOMINATION_MESSAGES.pasteTooManyLines)
+  return addPeople(actor, input, entries)
+}
+
+async function addPeople(
+  actor: ListActor,
+  input: ListInput & { relationship: string },
+  candidates: Candidate[],
+): Promise<Outcome<{ results: LineResult[]; remaining: number }>> {
+  if (!isUuid(input.employeeId) || !isUuid(input.schemeId)) return refuseNotFound()
+  try {
+    return await retryOnConflict(() =>
+      getDb().transaction(async (tx): Promise<Outcome<{ results: LineResult[]; remaining: number }>> => {
+        const locked = await lockList(tx, actor, input)
+        if (!locked.ok) return locked
+        const { membership, state, standing } = locked.value
+        const refusal = editRefusal(state, standing, actor.id)
+        if (refusal) return refuse(refusal)
+        const onBehalf = standing !== 'employee'
+        const pending = await pendingNominees(tx, input)
+        const emails = pending.map((p) => p.email)
+        const results: LineResult[] = []
+        for (const candidate of candidates) {
+          const line = candidate.line ?? candidate.email ?? candidate.name
+          let name = candidate.name
+          let email = candidate.email
+          if (candidate.personId) {
+            const person = await directoryPerson(tx, membership, input.employeeId, candidate.personId)
+            if (!person) {
+              results.push({ ok: false, line, message: NOMINATION_WORDS.person, field: 'personId' })
+              continue
+            }
+            email = person.email
+            name = name || person.name
+          }
+          const fields = InviteFieldsSchema.safeParse({ name, email, relationship: input.relationship })
+          if (!fields.success) {
+            const issue = fields.error.issues[0]!
+            const field = String(issue.path[0]) === 'name' ? 'name' : 'email'
+            results.push({ ok: false, line, message: issue.message, field })
+            continue
+          }
+          const vetted = await vetRater(tx, membership, {
+            employeeId: input.employeeId,
+            schemeId: input.schemeId,
+            email: fields.data.email,
+            onBehalf,
+            nominated: { count: emails.length, emails },
+          })
+          if (!vetted.ok) {
+            const message =
+              vetted.fieldErrors?.email?.[0] ?? vetted.formErrors?.[0] ?? INVITE_MESSAGES.unreadable
+            results.push({ ok: false, line, message, field: 'email' })
+            continue
+          }
+          const existing = vetted.value.existing
+          if (existing && (await atRequestCap(tx, { respondentId: existing.id, schemeId: input.schemeId }))) {
+            results.push({ ok: false, line, message: inviteMessages.requestCap, field: 'email' })
+            continue
+          }
+          const [row] = await tx
+            .insert(nominees)
+            .values({
+              schemeId: input.schemeId,
+              employeeId: input.employeeId,
+              email: fields.data.email,
+              name: fields.data.name,
+              relationship: fields.data.relationship,
+              addedBy: actor.id,
+              addedByApprover: state.nominationStatus === 'submitted' && standing !== 'employee',
+            })
+            .returning({ id: nominees.id })
+          await recordAudit(tx, actor, {
+            action: 'nomination.add',
+            entity: 'nominee',
+            entityId: row!.id,
+            details: {
+              employeeId: input.employeeId,
+              schemeId: input.schemeId,
+              email: fields.data.email,
+              relationship: fields.data.relationship,
+              standing,
+            },
+          })
+          emails.push(fields.data.email)
+          results.push({ ok: true, line, name: fields.data.name, email: fields.data.email })
+        }
+        if (results.some((r) => r.ok))
+          await tx
+            .update(schemeMembers)
+            .set({ nominationStatus: statusAfterEdit(state.nominationStatus) })
+            .where(
+              and(eq(schemeMembers.schemeId, input.schemeId), eq(schemeMembers.employeeId, input.employeeId)),
+            )
+        const limit = colleagueLimit(membership.maxColleagues)
+        const live = await liveCount(tx, input)
+        return ok({ results, remaining: remainingSlots(limit, live + emails.length) })
+      }),
+    )
+  } catch (error) {
+    // Two tabs adding the same address at once: the unique index answers, as a message.
+    if (pgErrorCode(error) === '23505') return refuse(inviteMessages.duplicate('That address'))
+    throw error
+  }
+}
+
+async function liveCount(tx: Tx, input: ListInput) {
+  const [row] = await tx
+    .select({ live: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(assignments)
+    .where(
+      and(
+        eq(assignments.schemeId, input.schemeId),
+        eq(assignments.subjectId, input.employeeId),
+        ne(assignments.relationship, 'self'),
+        ne(assignments.status, 'revoked'),
+      ),
+    )
+  return row?.live ?? 0
+}
+
+/**
+ * A colleague picked from the directory: an enabled employee of the same company as the list's
+ * employee (never themself). The address is looked up here, so the page never carries it.
+ */
+async function directoryPerson(tx: Tx, membership: Membership, employeeId: string, personId: string) {
+  if (!isUuid(personId) || personId === employeeId) return null
+  const [person] = await tx
+    .select({
+      email: users.email,
+      name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.email})`,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.id, personId),
+        eq(users.role, 'employee'),
+        isNull(users.disabledAt),
+        eq(users.companyId, membership.companyId),
+      ),
+    )
+    .limit(1)
+  return person ?? null
+}
+
+/**
+ * One pasted entry per line (or per ";"): "name@example.com", "Ana Silva <ana@example.com>",
+ * "Ana Silva, ana@example.com" or "ana@example.com, Ana Silva". A line without a name is named
+ * from the address ("ana.silva@…" → "Ana Silva").
+ */
+export function parsePastedList(text: string): Candidate[] {
+  const entries: Candidate[] = []
+  for (const raw of text.split(/[\n;]+/)) {
+    const line = raw.replace(/\s+/g, ' ').trim()
+    if (!line) continue
+    const angle = /^(.*?)<([^<>]*)>\s*$/.exec(line)
+    let email: string
+    let name: string
+    if (angle) {
+      email = angle[2]!.trim()
+      name = angle[1]!
+        .trim()
+        .replace(/,$/, '')
+        .trim()
+        .replace(/^["']|["']$/g, '')
+        .trim()
+    } else {
+      const parts = line
+        .split(/[,\t]| (?=\S+@)/)
+        .map((p) => p.trim())
+        .filter(Boolean)
+      const at = parts.findIndex((p) => p.includes('@'))
+      email = at >= 0 ? parts[at]! : line
+      name = parts
+        .filter((_, i) => i !== at)
+        .join(' ')
+        .replace(/^["']|["']$/g, '')
+        .trim()
+    }
+    email = email
+      .replace(/^mailto:/i, '')
+      .trim()
+      .toLowerCase()
+    entries.push({ name: name || nameFromAddress(email), email, line })
+  }
+  return entries
+}
+
+function nameFromAddress(email: string) {
+  const local = email.split('@')[0] ?? ''
+  const words = local
+    .split(/[._\-+]+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+  return words.join(' ').slice(0, 100) || email.slice(0, 100)
+}
+
+/** Takes someone not yet invited off the list. */
+export async function removeNominee(
+  actor: ListActor,
+  input: ListInput & { nomineeId: string },
+): Promise<Outcome<{ name: string }>> {
+  if (!isUuid(input.nomineeId)) return refuseNotFound()
+  return getDb().transaction(async (tx) => {
+    const locked = await lockList(tx, actor, input)
+    if (!locked.ok) return locked
+    const { state, standing } = locked.value
+    const refusal = editRefusal(state, standing, actor.id)
+    if (refusal) return refuse(refusal)
+    const [row] = await tx
+      .select({
+        id: nominees.id,
+        name: nominees.name,
+        email: nominees.email,
+        assignmentId: nominees.assignmentId,
+      })
+      .from(nominees)
+      .where(
+        and(
+          eq(nominees.id, input.nomineeId),
+          eq(nominees.schemeId, input.schemeId),
+          eq(nominees.employeeId, input.employeeId),
+        ),
+      )
+    if (!row) return refuse(NOMINATION_WORDS.nominee)
+    if (row.assignmentId) return refuse(NOMINATION_WORDS.invited(row.name))
+    await tx.delete(nominees).where(eq(nominees.id, row.id))
+    if (standing !== 'manager' && state.nominationStatus === 'approved')
+      await setStatus(tx, input, { nominationStatus: 'draft' })
+    await recordAudit(tx, actor, {
+      action: 'nomination.remove',
+      entity: 'nominee',
+      entityId: row.id,
+      details: { employeeId: input.employeeId, schemeId: input.schemeId, email: row.email, standing },
+    })
+    return ok({ name: row.name })
+  })
+}
+
+async function setStatus(tx: Tx, input: ListInput, values: Partial<typeof schemeMembers.$inferInsert>) {
+  await tx
+    .update(schemeMembers)
+    .set(values)
+    .where(and(eq(schemeMembers.schemeId, input.schemeId), eq(schemeMembers.employeeId, input.employeeId)))
+}
+
+/** The address of the list's page for a viewer other than its employee. */
+export function listHref(schemeId: string, employeeId?: string) {
+  const params = new URLSearchParams({ scheme: schemeId })
+  if (employeeId) params.set('employee', employeeId)
+  return `${NOMINATIONS_PAGE_PATH}?${params.toString()}`
+}
+
+function absolute(href: string) {
+  return new URL(href, getEnv().APP_URL).toString()
+}
+
+/**
+ * Sends the list for approval: to the employee's manager when the scheme asks for the manager's and
+ * one is recorded (e-mailed a link to review it), else to the administrators (their queue on the
+ * scheme page).
+ */
+export async function submitList(
+  actor: ListActor,
+  input: ListInput,
+): Promise<Outcome<{ approverName: string; count: number }>> {
+  return getDb().transaction(async (tx) => {
+    const locked = await lockList(tx, actor, input)
+    if (!locked.ok) return locked
+    const { membership, state, standing } = locked.value
+    const refusal = submitRefusal(state, standing, actor.id)
+    if (refusal) return refuse(refusal)
+    const pending = await pendingNominees(tx, input)
+    if (!pending.length) return refuse(NOMINATION_WORDS.empty)
+    const manager =
+      membership.nominationApproval === 'manager' && membership.employeeManagerId
+        ? await enabledEmployee(tx, membership.employeeManagerId)
+        : null
+    const now = new Date()
+    await setStatus(tx, input, {
+      nominationStatus: 'submitted',
+      nominationSubmittedAt: now,
+      nominationApproverId: manager?.id ?? null,
+      nominationDecidedAt: null,
+      nominationDecidedBy: null,
+      nominationComment: null,
+      nominationRemindersSent: 0,
+      nominationRemindedAt: null,
+    })
+    const employeeName = membership.employeeName || membership.employeeEmail
+    if (manager)
+      await enqueueEmail(tx, {
+        to: manager.email,
+        template: 'nomination_submitted',
+        brandId: membership.brandId,
+        values: {
+          link: absolute(listHref(input.schemeId, input.employeeId)),
+          recipientName: manager.name,
+          employeeName,
+          schemeName: membership.schemeName,
+          dueDate: formatDate(membership.closesAt, membership.timeZone),
+        },
+        entity: 'nomination',
+        entityId: input.schemeId,
+        linkExpiresAt: null,
+      })
+    await recordAudit(tx, actor, {
+      action: 'nomination.submit',
+      entity: 'scheme_member',
+      entityId: input.schemeId,
+      details: {
+        employeeId: input.employeeId,
+        schemeId: input.schemeId,
+        approverId: manager?.id ?? null,
+        nominees: pending.length,
+        standing,
+      },
+    })
+    return ok({ approverName: manager?.name ?? APPROVER_ADMIN, count: pending.length })
+  })
+}
+
+async function enabledEmployee(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({
+      id: users.id,
+      email: users.email,
+      name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.email})`,
+    })
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.role, 'employee'), isNull(users.disabledAt)))
+    .limit(1)
+  return row ?? null
+}
+
+/** Takes a submitted list back to change it (the employee, or an admin for them). */
+export async function withdrawList(actor: ListActor, input: ListInput): Promise<Outcome<null>> {
+  return getDb().transaction(async (tx) => {
+    const locked = await lockList(tx, actor, input)
+    if (!locked.ok) return locked
+    const { state, standing } = locked.value
+    if (standing === 'manager') return refuse(NOMINATION_WORDS.notApprover)
+    if (state.nominationStatus !== 'submitted') return refuse(NOMINATION_WORDS.notSubmitted)
+    const closed = closedMessage(state)
+    if (closed) return refuse(closed)
+    if (standing === 'employee') {
+      if (state.nominationChooser === 'admin') return refuse(NOMINATION_WORDS.adminChooses)
+      if (pastDeadline(state))
+        return refuse(NOMINATION_WORDS.deadlinePassed(formatDate(state.nominationsCloseAt!, state.timeZone)))
+    }
+    await setStatus(tx, input, {
+      nominationStatus: 'draft',
+      nominationApproverId: null,
+      nominationSubmittedAt: null,
+    })
+    await recordAudit(tx, actor, {
+      action: 'nomination.withdraw',
+      entity: 'scheme_member',
+      entityId: input.schemeId,
+      details: { employeeId: input.employeeId, schemeId: input.schemeId, standing },
+    })
+    return ok(null)
+  })
+}
+
+export type ApproveResult = { invited: number; problems: string[] }
+
+/**
+ * Approves the list: every nominee not yet invited is invited now, in this transaction, through the
+ * one invitation path. All or nothing: if anyone on the list can no longer be invited (the maximum,
+ * the fatigue cap, an account that cannot be invited), nothing is sent and the approver reads who,
+ * in the same neutral words the invitation form uses.
+ */
+export async function approveList(actor: ListActor, input: ListInput): Promise<Outcome<ApproveResult>> {
+  if (!isUuid(input.employeeId) || !isUuid(input.schemeId)) return refuseNotFound()
+  // The invitation limits count every address the approval would e-mail (read before the lock;
+  // a person added meanwhile is counted at the next approval), so approve → revoke → nominate
+  // cannot mail someone without end either.
+  for (const nominee of await pendingNominees(getDb(), input)) {
+    const limited = await hitInviteLimits(input.employeeId, nominee.email)
+    if (limited) return limited
+  }
+  try {
+    return await retryOnConflict(() =>
+      getDb().transaction(async (tx): Promise<Outcome<ApproveResult>> => {
+        const locked = await lockList(tx, actor, input)
+        if (!locked.ok) return locked
+        const { membership, state, standing } = locked.value
+        const refusal = decideRefusal(state, standing, actor.id)
+        if (refusal) return refuse(refusal)
+        const pending = await pendingNominees(tx, input)
+        // The per-person cap locks in one order for every approval: existing accounts by id.
+        const ids = pending.length
+          ? await tx
+              .select({ id: users.id, email: users.email })
+              .from(users)
+              .where(
+                sql`${users.email} IN (${sql.join(
+                  pending.map((p) => sql`${p.email}`),
+                  sql`, `,
+                )})`,
+              )
+          : []
+        const idOf = new Map(ids.map((u) => [u.email, u.id]))
+        const ordered = [...pending].sort((a, b) =>
+          (idOf.get(a.email) ?? '~').localeCompare(idOf.get(b.email) ?? '~'),
+        )
+        const problems: string[] = []
+        const invitedIds: Array<{ nomineeId: string; assignmentId: string }> = []
+        for (const nominee of ordered) {
+          const outcome = await inviteOne(tx, actor, membership, {
+            employeeId: input.employeeId,
+            schemeId: input.schemeId,
+            name: nominee.name,
+            email: nominee.email,
+            relationship: nominee.relationship as Relationship,
+            onBehalf: true,
+            via: 'nomination',
+          })
+          if (!outcome.ok) {
+            const message =
+              outcome.fieldErrors?.email?.[0] ?? outcome.formErrors?.[0] ?? INVITE_MESSAGES.unreadable
+            problems.push(`${nominee.name} (${nominee.email}): ${message}`)
+            continue
+          }
+          invitedIds.push({ nomineeId: nominee.id, assignmentId: outcome.value.assignmentId })
+        }
+        if (problems.length) {
+          // Nothing of this approval stays: the invitations written above are rolled back.
+          throw new ApprovalRefused(problems)
+        }
+        for (const { nomineeId, assignmentId } of invitedIds)
+          await tx.update(nominees).set({ assignmentId }).where(eq(nominees.id, nomineeId))
+        const now = new Date()
+        await setStatus(tx, input, {
+          nominationStatus: 'approved',
+          nominationDecidedAt: now,
+          nominationDecidedBy: actor.id,
+          nominationComment: null,
+        })
+        const approver = await approverName(tx, actor.id)
+        await enqueueEmail(tx, {
+          to: membership.employeeEmail,
+          template: 'nomination_approved',
+          brandId: membership.brandId,
+          values: {
+            link: absolute(
+              '/user/colleague-invite?' + new URLSearchParams({ scheme: input.schemeId }).toString(),
+            ),
+            recipientName: membership.employeeName || membership.employeeEmail,
+            approverName: standing === 'admin' ? 'Your programme’s administrator' : approver,
+            schemeName: membership.schemeName,
+            dueDate: formatDate(membership.closesAt, membership.timeZone),
+          },
+          entity: 'nomination',
+          entityId: input.schemeId,
+          linkExpiresAt: null,
+        })
+        await recordAudit(tx, actor, {
+          action: 'nomination.approve',
+          entity: 'scheme_member',
+          entityId: input.schemeId,
+          details: {
+            employeeId: input.employeeId,
+            schemeId: input.schemeId,
+            invited: invitedIds.length,
+            standing,
+          },
+        })
+        return ok({ invited: invitedIds.length, problems: [] })
+      }),
+    )
+  } catch (error) {
+    if (error instanceof ApprovalRefused) return refuse(NOMINATION_WORDS.approveProblems, ...error.problems)
+    if (pgErrorCode(error) === '23505') return refuse(NOMINATION_WORDS.approveProblems)
+    throw error
+  }
+}
+
+/** Thrown inside the approval's transaction so that every invitation it wrote is rolled back. */
+class ApprovalRefused extends Error {
+  constructor(readonly problems: string[]) {
+    super('approval refused')
+  }
+}
+
+async function approverName(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({ name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.email})` })
+    .from(users)
+    .where(eq(users.id, id))
+  return row?.name ?? 'Your approver'
+}
+
+/** Sends the list back to its employee with the approver's comment (nobody is invited). */
+export async function sendBackList(
+  actor: ListActor,
+  input: ListInput & { comment: string },
+): Promise<Outcome<{ employeeName: string }>> {
+  return getDb().transaction(async (tx) => {
+    const locked = await lockList(tx, actor, input)
+    if (!locked.ok) return locked
+    const { membership, state, standing } = locked.value
+    const refusal = decideRefusal(state, standing, actor.id)
+    if (refusal) return refuse(refusal)
+    const now = new Date()
+    await setStatus(tx, input, {
+      nominationStatus: 'sent_back',
+      nominationDecidedAt: now,
+      nominationDecidedBy: actor.id,
+      nominationComment: input.comment,
+    })
+    const employeeName = membership.employeeName || membership.employeeEmail
+    const approver =
+      standing === 'admin' ? 'Your programme’s administrator' : await approverName(tx, actor.id)
+    await enqueueEmail(tx, {
+      to: membership.employeeEmail,
+      template: 'nomination_sent_back',
+      brandId: membership.brandId,
+      values: {
+        link: absolute(listHref(input.schemeId)),
+        recipientName: employeeName,
+        approverName: approver,
+        schemeName: membership.schemeName,
+        dueDate: formatDate(membership.closesAt, membership.timeZone),
+        comment: input.comment,
+      },
+      entity: 'nomination',
+      entityId: input.schemeId,
+      linkExpiresAt: null,
+    })
+    await recordAudit(tx, actor, {
+      action: 'nomination.send_back',
+      entity: 'scheme_member',
+      entityId: input.schemeId,
+      details: { employeeId: input.employeeId, schemeId: input.schemeId, comment: input.comment, standing },
+    })
+    return ok({ employeeName })
+  })
+}
+
+/** "Mona's list" or "your list": the toast's words for whose list changed. */
+export function whoseList(standing: Standing, employeeName: string) {
+  return standing === 'employee' ? 'your list' : `${possessive(employeeName)} list`
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reminders to approvers.
+
+/** A manager is reminded of a list waiting for them at most this many times. */
+export const APPROVER_REMINDERS_MAX = 3
+const APPROVER_REMINDER_BATCH = 50
+
+/**
+ * Reminds managers of lists waiting for their approval: every `reminder_cadence_days` of the
+ * scheme (0: never) since the list was sent or the last reminder, at most APPROVER_REMINDERS_MAX
+ * times, while the scheme is open. Claimed with FOR UPDATE SKIP LOCKED and the reminder written in
+ * the same transaction, like the respondents' reminders: two workers never remind anyone twice.
+ * Lists waiting for administrators have no e-mail: they sit in the scheme page's queue.
+ */
+export async function sendApproverReminders(now: Date = new Date()): Promise<number> {
+  return getDb().transaction(async (tx) => {
+    const rows = await queryRows<{
+      scheme_id: string
+      employee_id: string
+      approver_email: string
+      approver_name: string
+      employee_name: string
+      scheme_name: string
+      closes_at: string
+      time_zone: string
+      brand_id: string | null
+    }>(
+      tx,
+      sql`
+      SELECT m.scheme_id, m.employee_id, a.email AS approver_email,
+        coalesce(nullif(a.display_name, ''), a.email) AS approver_name,
+        coalesce(nullif(e.display_name, ''), e.email) AS employee_name,
+        s.name AS scheme_name, s.closes_at, s.time_zone,
+        (SELECT c.brand_id FROM companies c WHERE c.id = coalesce(e.company_id, s.company_id)) AS brand_id
+      FROM scheme_members m
+      JOIN schemes s ON s.id = m.scheme_id
+      JOIN users a ON a.id = m.nomination_approver_id
+      JOIN users e ON e.id = m.employee_id
+      WHERE m.nomination_status = 'submitted'
+        AND m.nomination_approver_id IS NOT NULL
+        AND a.disabled_at IS NULL
+        AND s.reminder_cadence_days > 0
+        AND ${schemeOpenSql(now, { scheme: 's' })}
+        AND m.nomination_reminders_sent < ${APPROVER_REMINDERS_MAX}
+        AND coalesce(m.nomination_reminded_at, m.nomination_submitted_at)
+          <= ${now.toISOString()}::timestamptz - make_interval(days => s.reminder_cadence_days)
+      ORDER BY m.nomination_submitted_at
+      LIMIT ${APPROVER_REMINDER_BATCH}
+      FOR UPDATE OF m SKIP LOCKED`,
+    )
+    for (const row of rows) {
+      await tx
+        .update(schemeMembers)
+        .set({
+          nominationRemindersSent: sql`${schemeMembers.nominationRemindersSent} + 1`,
+          nominationRemindedAt: now,
+        })
+        .where(and(eq(schemeMembers.schemeId, row.scheme_id), eq(schemeMembers.employeeId, row.employee_id)))
+      await enqueueEmail(tx, {
+        to: row.approver_email,
+        template: 'nomination_reminder',
+        brandId: row.brand_id,
+        values: {
+          link: absolute(listHref(row.scheme_id, row.employee_id)),
+          recipientName: row.approver_name,
+          employeeName: row.employee_name,
+          schemeName: row.scheme_name,
+          dueDate: formatDate(new Date(row.closes_at), row.time_zone),
+        },
+        entity: 'nomination',
+        entityId: row.scheme_id,
+        linkExpiresAt: null,
+      })
+    }
+    return rows.length
+  })
+}
