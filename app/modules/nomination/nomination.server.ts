@@ -253,7 +253,9 @@ export async function getNominationPage(
       approverId: schemeMembers.nominationApproverId,
       approverName: sql<string | null>`(SELECT coalesce(nullif(a.display_name, ''), a.email) FROM users a
         WHERE a.id = ${schemeMembers.nominationApproverId})`,
-      managerName: sql<string | null>`(SELECT coalesce(nullif(m.display_name, ''), m.email)
+      // The employee's manager on record (suggested for the list, and its approver).
+      manager: sql<{ id: string; name: string; email: string } | null>`(SELECT json_build_object('id', m.id,
+          'name', coalesce(nullif(m.display_name, ''), m.email), 'email', m.email)
         FROM users e JOIN users m ON m.id = e.manager_id
         WHERE e.id = ${employeeId}::uuid AND m.disabled_at IS NULL AND m.role = 'employee')`,
       directReports: sql<number>`(SELECT count(*) FROM users x
@@ -299,6 +301,8 @@ export async function getNominationPage(
       outlook: null,
       can: null,
       statusNote: null,
+      suggestion: null,
+      words: { ...pageWords(target), submit: '', approve: '', add: '' },
     }
 
   const people = await db
@@ -376,7 +380,7 @@ export async function getNominationPage(
     row.nominationStatus === 'sent_back'
       ? (row.approverName ?? APPROVER_ADMIN)
       : row.nominationApproval === 'manager'
-        ? (row.managerName ?? APPROVER_ADMIN)
+        ? (row.manager?.name ?? APPROVER_ADMIN)
         : APPROVER_ADMIN
   const scheme: NominationScheme = {
     id: row.id,
@@ -430,7 +434,65 @@ export async function getNominationPage(
     room,
   }
   const statusNote = statusNoteOf(scheme, standing, can, nomineeList.length)
-  return { schemes: list, scheme, nominees: nomineeList, invitations, outlook, can, statusNote }
+  // The manager on record, suggested while they are neither on the list nor invited (not to
+  // themself when they are the one reviewing it).
+  const manager = row.manager
+  const suggestion =
+    manager &&
+    can.edit &&
+    manager.id !== viewerId &&
+    ![...nomineeList, ...invitations].some((p) => p.email === manager.email)
+      ? {
+          id: manager.id,
+          name: manager.name,
+          text: `${standing === 'employee' ? 'Your' : 'The'} manager on record, ${manager.name}, is not on the list.`,
+          button: `Add ${manager.name} as manager`,
+        }
+      : null
+  return {
+    schemes: list,
+    scheme,
+    nominees: nomineeList,
+    invitations,
+    outlook,
+    can,
+    statusNote,
+    suggestion,
+    words: { ...pageWords(target, row.manager !== null), ...stepWords(scheme, can.room, standing) },
+  }
+}
+
+/** The page's prose for this viewer (written here, not shipped as script: the JS budget). */
+export function pageWords(target: ListTarget, _hasManager = false) {
+  const name = target.employee.displayName || target.employee.email
+  const own = target.standing === 'employee'
+  return {
+    title: own ? 'Your feedback list' : `${possessive(name)} feedback list`,
+    actingFor:
+      target.standing === 'admin'
+        ? `Acting for ${name} (${target.employee.email}): you may change the list, send it for approval, and approve it or send it back.`
+        : null,
+    intro: own
+      ? 'Choose the colleagues you would like feedback from. In this programme the list is approved before anyone is invited: nobody on it is contacted until then.'
+      : `The colleagues ${name} would like feedback from. Nobody on the list is contacted until it is approved; approving it e-mails each of them a personal link.`,
+    none: own
+      ? 'None of your feedback programmes asks for a list to be approved. Invite colleagues on the invitations page.'
+      : 'There is no list here for you to review.',
+  }
+}
+
+function stepWords(scheme: NominationScheme, room: number, standing: Standing) {
+  const who = standing === 'employee' ? 'you' : 'them'
+  return {
+    submit: `${
+      scheme.approverName === APPROVER_ADMIN
+        ? 'The list goes to the programme’s administrators.'
+        : `${scheme.approverName} is e-mailed a link to review it.`
+    } Check the group outlook above first: a group below the scheme’s minimum may be sent back.`,
+    approve:
+      'Approving e-mails everyone on the list a personal link to give feedback. You can remove or add people first.',
+    add: `${room} more ${room === 1 ? 'place' : 'places'} on the list. Choose people who have seen ${who} at work recently: a manager, peers, people who report to ${who}.`,
+  }
 }
 
 const STATUS_TONES = {
@@ -585,7 +647,9 @@ export async function addNominee(actor: ListActor, input: AddInput): Promise<Out
       const [first] = outcome.value.results
       if (!first || !first.ok) {
         const message = first && !first.ok ? first.message : NOMINATION_MESSAGES.person
-        return { ok: false, fieldErrors: { [first?.field ?? 'email']: [message] } }
+        // A directory pick has no field of its own on the page: its refusal is the form's.
+        if (!first || first.field === 'personId') return refuse(message)
+        return { ok: false, fieldErrors: { [first.field]: [message] } }
       }
       return ok({ name: first.name, email: first.email, remaining: outcome.value.remaining })
     },

@@ -212,6 +212,27 @@ describe('building the list', () => {
     )
   })
 
+  test('the manager on record is suggested and added by id, the address looked up by the server', async () => {
+    const s = await listScheme()
+    expect((await page(s)).text).toContain('Your manager on record, Mona Manager, is not on the list.')
+    const added = await post(s, {
+      intent: 'add',
+      personId: s.manager!.id,
+      name: 'Mona Manager',
+      relationship: 'manager',
+    })
+    expect(added.status).toBe(302)
+    expect(await listOf(s)).toMatchObject([{ email: s.manager!.email, relationship: 'manager' }])
+    expect((await page(s)).text).not.toContain('manager on record')
+    // Only a colleague of the same company, enabled and not the employee themself, is found by id.
+    const stranger = await createUser({ role: 'employee' })
+    for (const personId of [stranger.id, s.employee.id]) {
+      const refused = await post(s, { intent: 'add', personId, name: 'Someone', relationship: 'peer' })
+      expect(refused.status).toBe(400)
+      expect(textOf(await refused.text())).toContain('That colleague cannot be added from the directory.')
+    }
+  })
+
   test('concurrent adds never pass the maximum', async () => {
     const s = await listScheme({ maxColleagues: 3 })
     const results = await Promise.all(

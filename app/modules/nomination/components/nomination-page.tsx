@@ -8,7 +8,6 @@ import {
   type IntentReply,
 } from '#app/components/form-kit'
 import { Field, FormErrors, SelectField } from '#app/components/forms'
-import { possessive } from '#app/lib/words'
 import { GroupOutlook } from '#app/modules/invite/components/group-outlook'
 import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS, RELATIONSHIPS } from '#app/modules/invite/schemas'
 import type { NominationPageData } from '#app/modules/nomination/nomination-page.server'
@@ -44,8 +43,7 @@ export function NominationPage({
         </div>
       </section>
     )
-  const { employee, standing, schemes, scheme, schemeHrefs } = loaderData
-  const name = employee.displayName || employee.email
+  const { standing, schemes, scheme, schemeHrefs, words } = loaderData
   const own = standing === 'employee'
   // Messages of forms shown above; and of the add forms when they are no longer shown (the list
   // filled up or changed state since the page was loaded).
@@ -59,30 +57,21 @@ export function NominationPage({
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
       <div className="flex max-w-3xl flex-col gap-3">
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          {own ? 'Your feedback list' : `${possessive(name)} feedback list`}
+          {words.title}
         </h1>
-        {standing === 'admin' ? (
+        {words.actingFor ? (
           <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
-            Acting for <strong>{name}</strong> ({employee.email}): you may change the list, send it for
-            approval, and approve it or send it back.
+            {words.actingFor}
           </p>
         ) : null}
-        <p className="text-slate-700">
-          {own
-            ? 'Choose the colleagues you would like feedback from. In this programme the list is approved before anyone is invited: nobody on it is contacted until then.'
-            : `The colleagues ${name} would like feedback from. Nobody on the list is contacted until it is approved; approving it e-mails each of them a personal link.`}
-        </p>
+        <p className="text-slate-700">{words.intro}</p>
       </div>
 
       {!scheme ? (
         <div className="card flex flex-col gap-2">
           <FormErrors errors={stepErrors} />
           <h2 className="text-lg font-semibold">No list to show</h2>
-          <p className="text-slate-700">
-            {own
-              ? 'None of your feedback programmes asks for a list to be approved. Invite colleagues on the invitations page.'
-              : 'There is no list here for you to review.'}
-          </p>
+          <p className="text-slate-700">{words.none}</p>
           {own ? (
             <p>
               <Link className="link" to="/user/colleague-invite">
@@ -207,12 +196,7 @@ function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | un
         <Form method="post" action={data.action} className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="submit" />
           <input type="hidden" name="schemeId" value={scheme.id} />
-          <p className="text-sm text-slate-700">
-            {scheme.approverName === 'an administrator'
-              ? 'The list goes to the programme’s administrators.'
-              : `${scheme.approverName} is e-mailed a link to review it.`}{' '}
-            Check the group outlook above first: a group below the scheme’s minimum may be sent back.
-          </p>
+          <p className="text-sm text-slate-700">{data.words.submit}</p>
           <div>
             <button type="submit" className="btn btn-primary" disabled={submitting}>
               {submitting ? 'Sending…' : 'Send for approval'}
@@ -225,10 +209,7 @@ function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | un
           <Form method="post" action={data.action} className="flex flex-col gap-2">
             <input type="hidden" name="intent" value="approve" />
             <input type="hidden" name="schemeId" value={scheme.id} />
-            <p className="text-sm text-slate-700">
-              Approving e-mails everyone on the list a personal link to give feedback. You can remove or add
-              people first.
-            </p>
+            <p className="text-sm text-slate-700">{data.words.approve}</p>
             <div>
               <button type="submit" className="btn btn-primary" disabled={approving || !data.nominees.length}>
                 {approving ? 'Approving…' : 'Approve and send the invitations'}
@@ -294,16 +275,29 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
     lastResult: actionData?.paste ? undefined : resultFor(actionData, 'paste'),
     defaultValue: actionData?.paste ? { text: actionData.paste.text } : undefined,
   })
-  const who = data.standing === 'employee' ? 'you' : 'them'
   return (
     <section aria-labelledby="add-title" className="card flex flex-col gap-4">
       <h2 id="add-title" className="text-lg font-semibold">
         Add a colleague
       </h2>
-      <p className="text-sm text-slate-700">
-        {data.can!.room} more {data.can!.room === 1 ? 'place' : 'places'} on the list. Choose people who have
-        seen {who} at work recently: a manager, peers, people who report to {who}.
-      </p>
+      <p className="text-sm text-slate-700">{data.words.add}</p>
+      {data.suggestion ? (
+        <Form
+          method="post"
+          action={data.action}
+          className="flex flex-wrap items-center gap-3 rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950"
+        >
+          <input type="hidden" name="intent" value="add" />
+          <input type="hidden" name="schemeId" value={scheme.id} />
+          <input type="hidden" name="personId" value={data.suggestion.id} />
+          <input type="hidden" name="name" value={data.suggestion.name} />
+          <input type="hidden" name="relationship" value="manager" />
+          <span>{data.suggestion.text}</span>
+          <button type="submit" className="btn btn-secondary" disabled={adding}>
+            {data.suggestion.button}
+          </button>
+        </Form>
+      ) : null}
       <Form method="post" action={data.action} className="flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="add" />
         <input type="hidden" name="schemeId" value={scheme.id} />
