@@ -10,7 +10,7 @@ import { schemeOpenSql } from '#app/modules/scheme/state'
  * employee and every campaign, come from the tallies the database keeps (ADR 010).
  */
 export async function getDashboardCounts() {
-  const [row] = await queryRows<Record<string, number | string>>(
+  const [row] = await queryRows<Record<string, number | string | null>>(
     getDb(),
     sql`
     WITH ${TALLY_CTE}
@@ -28,19 +28,34 @@ export async function getDashboardCounts() {
       ${tallyOf('queued_emails')}::int AS queued_emails,
       ${tallyOf('failed_emails')}::int AS failed_emails,
       -- Respondents waiting for an answer to their reopen request (ADR 039): the partial index, few rows.
-      (SELECT count(*) FROM responses WHERE reopen_requested_at IS NOT NULL)::int AS reopen_requests`,
+      (SELECT count(*) FROM responses WHERE reopen_requested_at IS NOT NULL)::int AS reopen_requests,
+      -- Nomination lists waiting for an administrator's approval (ADR 042: no manager approves them),
+      -- and the scheme of the oldest: the partial index of submitted lists by approver, few rows.
+      (SELECT count(*) FROM scheme_members
+        WHERE nomination_status = 'submitted' AND nomination_approver_id IS NULL)::int AS nominations_waiting,
+      (SELECT scheme_id FROM scheme_members
+        WHERE nomination_status = 'submitted' AND nomination_approver_id IS NULL
+        ORDER BY nomination_submitted_at LIMIT 1) AS nominations_waiting_scheme`,
   )
-  return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])) as Record<
-    | 'companies'
-    | 'brands'
-    | 'employees'
-    | 'active_employees'
-    | 'open_schemes'
-    | 'launched_schemes'
-    | 'submitted'
-    | 'queued_emails'
-    | 'failed_emails'
-    | 'reopen_requests',
-    number
-  >
+  const { nominations_waiting_scheme: firstScheme, ...counts } = row!
+  return {
+    ...(Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])) as DashboardCounts),
+    /** The scheme whose list has waited longest for an administrator (its page has the queue); null: none. */
+    nominationsWaitingScheme: firstScheme ? String(firstScheme) : null,
+  }
 }
+
+type DashboardCounts = Record<
+  | 'companies'
+  | 'brands'
+  | 'employees'
+  | 'active_employees'
+  | 'open_schemes'
+  | 'launched_schemes'
+  | 'submitted'
+  | 'queued_emails'
+  | 'failed_emails'
+  | 'reopen_requests'
+  | 'nominations_waiting',
+  number
+>

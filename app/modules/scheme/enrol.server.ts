@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { schemeMembers, schemes, users } from '#db/schema/index'
-import type { Tx } from '#db/client'
+import { queryRows, type Tx } from '#db/client'
 
 /**
  * Enrolment, set-based: one statement adds the scheme memberships and one the `self` assignments
@@ -28,28 +28,21 @@ export async function enrolEmployees(
     .where(eq(schemes.id, schemeId))
   if (!scheme) return { enrolled: [] }
   const chosen = Array.isArray(employees) ? inArray(users.id, employees) : sql`${users.id} IN (${employees})`
-  const added = await tx
-    .insert(schemeMembers)
-    .select(
-      tx
-        .select({
-          schemeId: sql<string>`${schemeId}::uuid`.as('scheme_id'),
-          employeeId: sql<string>`${users.id}`.as('employee_id'),
-          enrolledAt: sql<Date>`now()`.as('enrolled_at'),
-          invitedAt: sql<Date | null>`NULL::timestamptz`.as('invited_at'),
-        })
-        .from(users)
-        .where(
-          and(
-            chosen,
-            eq(users.role, 'employee'),
-            eq(users.companyId, scheme.companyId),
-            sql`${users.disabledAt} IS NULL`,
-          ),
-        ),
-    )
-    .onConflictDoNothing()
-    .returning({ employeeId: schemeMembers.employeeId })
+  // The columns named: the membership's other columns (its list's state, ADR 042) take their
+  // defaults. (Drizzle's insert-select wants every column of the table, in order.)
+  const added = await queryRows<{ employeeId: string }>(
+    tx,
+    sql`INSERT INTO ${schemeMembers} (scheme_id, employee_id)
+      SELECT ${schemeId}::uuid, ${users.id} FROM ${users}
+      WHERE ${and(
+        chosen,
+        eq(users.role, 'employee'),
+        eq(users.companyId, scheme.companyId),
+        sql`${users.disabledAt} IS NULL`,
+      )}
+      ON CONFLICT DO NOTHING
+      RETURNING employee_id AS "employeeId"`,
+  )
   const enrolled = added.map((r) => r.employeeId)
   // Every member without a self assignment gets one (the new ones, and any an earlier failure left).
   if (enrolled.length) {

@@ -1,4 +1,4 @@
-import { REPORT_RELEASES, type ReportRelease } from '#db/enums'
+import { NOMINATION_APPROVALS, NOMINATION_CHOOSERS, REPORT_RELEASES, type ReportRelease } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { canonicalTimeZone, zonedTimeToInstant, type ZonedTime } from '#app/lib/dates'
 import { requiredText } from '#app/lib/schema-parts'
@@ -55,6 +55,14 @@ export const SCHEME_MESSAGES = {
   employeeName: 'Enter the employee’s name.',
   employeeNameTooLong: 'The name must be 100 characters or fewer.',
   email: 'Enter an e-mail address such as name@example.com.',
+  nominationChooser: 'Choose who chooses the raters.',
+  nominationApproval: 'Choose who approves the lists before invitations go out.',
+  nominationsCloseAt: 'Enter the nomination deadline as a date and a time, or leave it empty.',
+  nominationsCloseBeforeOpens: 'The nomination deadline must come after the scheme opens.',
+  nominationsCloseAfterCloses:
+    'The nomination deadline must come before the scheme closes, so that the people invited have time to answer.',
+  nominationsFixed:
+    'Lists or invitations exist in this scheme already, so who chooses the raters, the approval, the fewest per group and the most colleagues can no longer change. The nomination deadline still can.',
 } as const
 
 export const REPORT_RELEASE_LABELS: Record<ReportRelease, string> = {
@@ -121,11 +129,18 @@ function groupMinimum() {
 }
 
 const reportRelease = z.enum(REPORT_RELEASES, { error: SCHEME_MESSAGES.reportRelease })
+// Absent (a caller other than the form, or the placeholder chosen): unchanged, or the default for a new scheme.
+const nominationChooser = z.optional(
+  z.enum(NOMINATION_CHOOSERS, { error: SCHEME_MESSAGES.nominationChooser }),
+)
+const nominationApproval = z.optional(
+  z.enum(NOMINATION_APPROVALS, { error: SCHEME_MESSAGES.nominationApproval }),
+)
 
 /** The field's message for a wall-clock time that means no instant in the zone. */
 export function zonedTimeMessage(
   result: Extract<ZonedTime, { ok: false }>,
-  field: 'opensAt' | 'closesAt',
+  field: 'opensAt' | 'closesAt' | 'nominationsCloseAt',
   zone: string,
 ) {
   if (result.reason === 'nonexistent') return SCHEME_MESSAGES.nonexistent(zone)
@@ -151,13 +166,33 @@ const fields = {
   minPeer: groupMinimum(),
   minDirectReport: groupMinimum(),
   minOther: groupMinimum(),
+  // Nomination (issue 18 §2, ADR 042): who builds the lists, who approves them, and until when.
+  nominationChooser,
+  nominationApproval,
+  /** Empty: no nomination deadline (lists can change until the scheme closes). */
+  nominationsCloseAt: z.optional(localDateTime(SCHEME_MESSAGES.nominationsCloseAt)),
 }
 
 /** The group minimums' fields, in the report's group order. */
 export const GROUP_MINIMUM_FIELDS = ['minManager', 'minPeer', 'minDirectReport', 'minOther'] as const
 
-type Fields = { timeZone: string; opensAt: string; closesAt: string }
-const DATE_FIELDS = new Set(['timeZone', 'opensAt', 'closesAt'])
+type Fields = { timeZone: string; opensAt: string; closesAt: string; nominationsCloseAt?: string }
+const DATE_FIELDS = new Set(['timeZone', 'opensAt', 'closesAt', 'nominationsCloseAt'])
+
+/**
+ * Where a nomination deadline stands against the scheme's dates: the message for it, or null when
+ * it falls after the opening and before the close. The form's check and the service's (which also
+ * sees a deadline left as it was while the dates move) use this one rule.
+ */
+export function nominationsCloseProblem(
+  deadline: Date | null | undefined,
+  dates: { opensAt: Date; closesAt: Date },
+): string | null {
+  if (!deadline) return null
+  if (deadline.getTime() <= dates.opensAt.getTime()) return SCHEME_MESSAGES.nominationsCloseBeforeOpens
+  if (deadline.getTime() >= dates.closesAt.getTime()) return SCHEME_MESSAGES.nominationsCloseAfterCloses
+  return null
+}
 
 /**
  * The dates as instants in the scheme's zone, checked together: each must exist there, and the
@@ -184,6 +219,22 @@ function withDateChecks<T extends Fields>(schema: z.ZodMiniType<T>) {
           })
         if (opens.ok && closes.ok && closes.instant.getTime() <= opens.instant.getTime())
           ctx.addIssue({ code: 'custom', path: ['closesAt'], message: SCHEME_MESSAGES.closesBeforeOpens })
+        if (v.nominationsCloseAt) {
+          const deadline = zonedTimeToInstant(v.nominationsCloseAt, v.timeZone)
+          if (!deadline.ok)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['nominationsCloseAt'],
+              message: zonedTimeMessage(deadline, 'nominationsCloseAt', v.timeZone),
+            })
+          else if (opens.ok && closes.ok) {
+            const problem = nominationsCloseProblem(deadline.instant, {
+              opensAt: opens.instant,
+              closesAt: closes.instant,
+            })
+            if (problem) ctx.addIssue({ code: 'custom', path: ['nominationsCloseAt'], message: problem })
+          }
+        }
       },
       {
         when: (payload) => !payload.issues.some((issue) => DATE_FIELDS.has(String(issue.path?.[0]))),
@@ -217,10 +268,12 @@ export const SchemeUpdateSchema = withDateChecks(z.object({ intent: z.literal('u
 /** What the scheme service takes to create or change a scheme: the form's values, dates as instants. */
 export type SchemeInput = Omit<
   z.output<typeof SchemeCreateSchema>,
-  'intent' | 'opensAt' | 'closesAt' | (typeof GROUP_MINIMUM_FIELDS)[number]
+  'intent' | 'opensAt' | 'closesAt' | 'nominationsCloseAt' | (typeof GROUP_MINIMUM_FIELDS)[number]
 > & {
   opensAt: Date
   closesAt: Date
+  /** Null: no nomination deadline; absent (a caller other than the form): unchanged, or none. */
+  nominationsCloseAt?: Date | null
 } & Partial<Record<(typeof GROUP_MINIMUM_FIELDS)[number], number>>
 
 /**
@@ -243,6 +296,8 @@ export function schemeInputOf(
     showManagerBelowThreshold: rest.showManagerBelowThreshold === true,
     opensAt: instant(rest.opensAt),
     closesAt: instant(rest.closesAt),
+    // The form always has the field: empty is "no deadline".
+    nominationsCloseAt: rest.nominationsCloseAt ? instant(rest.nominationsCloseAt) : null,
   }
 }
 

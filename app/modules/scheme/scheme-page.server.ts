@@ -1,3 +1,4 @@
+import { getNominationQueue } from '#app/modules/nomination/queue.server'
 import { previewRelease, previewSchemeRelease } from '#app/modules/report/release.server'
 import { getParticipant, listCandidates, listParticipants } from './participants.server'
 import { parseSchemeDetailQuery } from './schemas'
@@ -5,8 +6,9 @@ import { getScheme, getSchemeFormOptions } from './scheme.server'
 
 /**
  * Everything the scheme page shows (ADR 033: the page's props are this function's result): the
- * scheme, its participants and candidates, the edit form's options and the panel the address asks
- * for (`?edit`, `?confirm=`, `?remove=`, `?release=`). Null when there is no such scheme.
+ * scheme, its participants and candidates, the lists waiting for approval (in a scheme that
+ * approves them), the edit form's options and the panel the address asks for (`?edit`,
+ * `?confirm=`, `?remove=`, `?release=`). Null when there is no such scheme.
  */
 export async function loadSchemePage(schemeId: string, searchParams: URLSearchParams) {
   const scheme = await getScheme(schemeId)
@@ -14,17 +16,27 @@ export async function loadSchemePage(schemeId: string, searchParams: URLSearchPa
   const query = parseSchemeDetailQuery(searchParams)
   const editing = query.edit !== undefined
   const releasingAll = query.confirm === 'release-all' || query.confirm === 'release-again-all'
-  const [participants, candidates, options, removing, releasing, releaseVerdict, releasePlan] =
-    await Promise.all([
-      listParticipants(scheme, query),
-      scheme.phase === 'closed' ? null : listCandidates(scheme, query.find),
-      editing ? getSchemeFormOptions(scheme.questionnaireId) : null,
-      query.remove ? getParticipant(scheme, query.remove) : null,
-      query.release ? getParticipant(scheme, query.release) : null,
-      // What a release would do now, under the rule between releases (ADR 025), for its confirmation.
-      query.release ? previewRelease(scheme.id, query.release) : null,
-      releasingAll ? previewSchemeRelease(scheme.id) : null,
-    ])
+  const [
+    participants,
+    candidates,
+    options,
+    removing,
+    releasing,
+    releaseVerdict,
+    releasePlan,
+    nominationQueue,
+  ] = await Promise.all([
+    listParticipants(scheme, query),
+    scheme.phase === 'closed' ? null : listCandidates(scheme, query.find),
+    editing ? getSchemeFormOptions(scheme.questionnaireId) : null,
+    query.remove ? getParticipant(scheme, query.remove) : null,
+    query.release ? getParticipant(scheme, query.release) : null,
+    // What a release would do now, under the rule between releases (ADR 025), for its confirmation.
+    query.release ? previewRelease(scheme.id, query.release) : null,
+    releasingAll ? previewSchemeRelease(scheme.id) : null,
+    // The lists waiting for approval (ADR 042): only in a scheme that approves lists.
+    scheme.nominationApproval === 'none' ? null : getNominationQueue(scheme.id),
+  ])
   const notices: string[] = []
   if (participants.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
   if ((query.remove && !removing) || (query.release && !releasing))
@@ -38,6 +50,7 @@ export async function loadSchemePage(schemeId: string, searchParams: URLSearchPa
     removing,
     releasing: releasing ? { ...releasing, verdict: releaseVerdict } : null,
     releasePlan,
+    nominationQueue,
     notices,
   }
 }

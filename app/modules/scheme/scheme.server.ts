@@ -1,7 +1,13 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { assignments, companies, questionnaires, schemeMembers, schemes } from '#db/schema/index'
-import type { QuestionnaireStatus, ReportRelease, SchemeStatus } from '#db/enums'
+import type {
+  NominationApproval,
+  NominationChooser,
+  QuestionnaireStatus,
+  ReportRelease,
+  SchemeStatus,
+} from '#db/enums'
 import { formatDateTime, zonedTimeToInstant } from '#app/lib/dates'
 import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
@@ -16,6 +22,7 @@ import {
 } from './programme-mail.server'
 import {
   GROUP_MINIMUM_FIELDS,
+  nominationsCloseProblem,
   SCHEME_MESSAGES,
   zonedTimeMessage,
   type SchemeInput,
@@ -183,6 +190,38 @@ async function readOptions(keepQuestionnaireId: string | undefined, filterQuesti
 }
 
 // ---------------------------------------------------------------------------------------------
+// The nomination settings' one rule (issue 18 §2, ADR 042).
+
+/**
+ * Who chooses the raters, the approval, the group minimums and the most colleagues are fixed once
+ * the scheme has any nominee or any rater assignment (any status: a withdrawn invitation was made
+ * under the settings too) — as the questionnaire is fixed once anyone answers. As SQL, for a scheme
+ * id expression: the scheme page reads it inside its one statement, the edit inside its transaction.
+ * Both probes are index ranges: nominees (scheme_id, …) and assignments (scheme_id, status, relationship).
+ */
+export function nominationsFixedSql(schemeId: SQL | typeof schemes.id) {
+  return sql`(EXISTS (SELECT 1 FROM nominees n WHERE n.scheme_id = ${schemeId})
+    OR EXISTS (SELECT 1 FROM assignments a WHERE a.scheme_id = ${schemeId} AND a.relationship <> 'self'))`
+}
+
+/** The settings fixed by lists or invitations (checked under the scheme's lock by the edit). */
+export const NOMINATION_FIXED_FIELDS = [
+  'nominationChooser',
+  'nominationApproval',
+  'maxColleagues',
+  ...GROUP_MINIMUM_FIELDS,
+] as const
+
+/** Whether the scheme's nomination settings are fixed: {@link nominationsFixedSql} as one read. */
+export async function nominationSettingsFixed(tx: Tx, schemeId: string): Promise<boolean> {
+  const [row] = await queryRows<{ fixed: boolean }>(
+    tx,
+    sql`SELECT ${nominationsFixedSql(sql`${schemeId}::uuid`)} AS fixed`,
+  )
+  return Boolean(row?.fixed)
+}
+
+// ---------------------------------------------------------------------------------------------
 // One scheme.
 
 export type SchemeDetail = {
@@ -207,6 +246,11 @@ export type SchemeDetail = {
   minPeer: number
   minDirectReport: number
   minOther: number
+  nominationChooser: NominationChooser
+  nominationApproval: NominationApproval
+  nominationsCloseAt: string | null
+  /** Lists or invitations exist: the nomination settings are fixed ({@link nominationSettingsFixed}). */
+  nominationsFixed: boolean
   launchedAt: string | null
   closedAt: string | null
   enrolled: number
@@ -264,6 +308,9 @@ export async function getScheme(
       minPeer: schemes.minPeer,
       minDirectReport: schemes.minDirectReport,
       minOther: schemes.minOther,
+      nominationChooser: schemes.nominationChooser,
+      nominationApproval: schemes.nominationApproval,
+      nominationsCloseAt: schemes.nominationsCloseAt,
       launchedAt: schemes.launchedAt,
       closedAt: schemes.closedAt,
       companyId: schemes.companyId,
@@ -279,6 +326,7 @@ export async function getScheme(
         FROM scheme_members m JOIN users u ON u.id = m.employee_id WHERE m.scheme_id = ${schemes.id})`,
       answered: sql<boolean>`EXISTS (SELECT 1 FROM assignments a JOIN responses r ON r.assignment_id = a.id
         WHERE a.scheme_id = ${schemes.id})`,
+      nominationsFixed: sql<boolean>`${nominationsFixedSql(schemes.id)}`,
     })
     .from(schemes)
     .innerJoin(companies, eq(companies.id, schemes.companyId))
@@ -296,8 +344,10 @@ export async function getScheme(
     phase: schemePhase(row, now),
     opensAt: row.opensAt.toISOString(),
     closesAt: row.closesAt.toISOString(),
+    nominationsCloseAt: row.nominationsCloseAt?.toISOString() ?? null,
     launchedAt: row.launchedAt?.toISOString() ?? null,
     closedAt: row.closedAt?.toISOString() ?? null,
+    nominationsFixed: Boolean(row.nominationsFixed),
     enrolled: Number(members.enrolled),
     notActivated: Number(members.notActivated),
     disabledMembers: Number(members.disabled),
@@ -338,24 +388,35 @@ export async function createScheme(
   now = new Date(),
 ): Promise<Outcome<{ id: string }>> {
   if (input.closesAt.getTime() <= now.getTime()) return refuseField('closesAt', SCHEME_MESSAGES.closesInPast)
+  const deadlineProblem = nominationsCloseProblem(input.nominationsCloseAt, input)
+  if (deadlineProblem) return refuseField('nominationsCloseAt', deadlineProblem)
   try {
     return await getDb().transaction(async (tx): Promise<Outcome<{ id: string }>> => {
       if (!(await companyExists(tx, input.companyId))) return errors.companyGone
       if ((await questionnaireStatus(tx, input.questionnaireId)) !== 'published')
         return errors.questionnaireNotPublished
+      // New schemes: the employee chooses, nobody approves, no nomination deadline (unless given).
+      const values = {
+        ...input,
+        nominationChooser: input.nominationChooser ?? 'employee',
+        nominationApproval: input.nominationApproval ?? 'none',
+        nominationsCloseAt: input.nominationsCloseAt ?? null,
+        showManagerBelowThreshold: input.showManagerBelowThreshold === true,
+      }
       const [row] = await tx
         .insert(schemes)
-        .values({
-          ...input,
-          showManagerBelowThreshold: input.showManagerBelowThreshold === true,
-          status: 'draft',
-        })
+        .values({ ...values, status: 'draft' })
         .returning({ id: schemes.id })
       await recordAudit(tx, actor, {
         action: 'scheme.create',
         entity: 'scheme',
         entityId: row!.id,
-        details: { ...input, opensAt: input.opensAt.toISOString(), closesAt: input.closesAt.toISOString() },
+        details: {
+          ...values,
+          opensAt: input.opensAt.toISOString(),
+          closesAt: input.closesAt.toISOString(),
+          nominationsCloseAt: values.nominationsCloseAt?.toISOString() ?? null,
+        },
       })
       return ok({ id: row!.id })
     })
@@ -472,12 +533,36 @@ export async function updateScheme(
         )
       if (opensMoved) note('opensAt', current.opensAt.toISOString(), input.opensAt.toISOString())
       if (closesMoved) note('closesAt', current.closesAt.toISOString(), input.closesAt.toISOString())
+      // The nomination settings as they would be (absent, from a caller other than the form: unchanged).
+      const nomination = {
+        nominationChooser: input.nominationChooser ?? current.nominationChooser,
+        nominationApproval: input.nominationApproval ?? current.nominationApproval,
+        maxColleagues: input.maxColleagues,
+        minManager: input.minManager ?? current.minManager,
+        minPeer: input.minPeer ?? current.minPeer,
+        minDirectReport: input.minDirectReport ?? current.minDirectReport,
+        minOther: input.minOther ?? current.minOther,
+      }
+      // Refused only when one of them changes, so a form that posts them unchanged still saves the rest.
+      if (
+        NOMINATION_FIXED_FIELDS.some((field) => nomination[field] !== current[field]) &&
+        (await nominationSettingsFixed(tx, id))
+      )
+        return refuse(SCHEME_MESSAGES.nominationsFixed)
+      const deadline =
+        input.nominationsCloseAt === undefined ? current.nominationsCloseAt : input.nominationsCloseAt
+      const deadlineProblem = nominationsCloseProblem(deadline, input)
+      if (deadlineProblem) return refuseField('nominationsCloseAt', deadlineProblem)
+
       note('name', current.name, input.name)
       note('timeZone', current.timeZone, input.timeZone)
-      note('maxColleagues', current.maxColleagues, input.maxColleagues)
+      for (const field of NOMINATION_FIXED_FIELDS) note(field, current[field], nomination[field])
+      note(
+        'nominationsCloseAt',
+        current.nominationsCloseAt?.toISOString() ?? null,
+        deadline?.toISOString() ?? null,
+      )
       note('minRaters', current.minRaters, input.minRaters)
-      // Absent (a caller other than the form): unchanged.
-      for (const field of GROUP_MINIMUM_FIELDS) note(field, current[field], input[field] ?? current[field])
       note('reminderCadenceDays', current.reminderCadenceDays, input.reminderCadenceDays)
       note('reportRelease', current.reportRelease, input.reportRelease)
       const showManager = input.showManagerBelowThreshold === true
@@ -495,7 +580,13 @@ export async function updateScheme(
 
       await tx
         .update(schemes)
-        .set({ ...input, showManagerBelowThreshold: showManager, updatedAt: now })
+        .set({
+          ...input,
+          ...nomination,
+          nominationsCloseAt: deadline,
+          showManagerBelowThreshold: showManager,
+          updatedAt: now,
+        })
         .where(eq(schemes.id, id))
       if (changes.questionnaireId)
         await tx

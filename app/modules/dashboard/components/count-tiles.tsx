@@ -10,9 +10,10 @@ type Counts = Record<
   | 'submitted'
   | 'queued_emails'
   | 'failed_emails'
-  | 'reopen_requests',
+  | 'reopen_requests'
+  | 'nominations_waiting',
   number
->
+> & { nominationsWaitingScheme: string | null }
 
 /** The dashboard's counts, each a way into the page that manages it. */
 export function CountTiles({ counts }: { counts: Counts }) {
@@ -36,6 +37,16 @@ export function CountTiles({ counts }: { counts: Counts }) {
     // Respondents who asked to change their submitted answers (ADR 039).
     ['Reopen requests', counts.reopen_requests, '/admin/answer-management/reopen-requests'],
   ]
+  // Lists that no manager approves (ADR 042), to the queue of the scheme whose list waited longest:
+  // shown while any waits (most schemes approve nothing, and the tiles fill two rows of four).
+  if (counts.nominations_waiting > 0)
+    tiles.push([
+      'Nomination lists waiting for an administrator',
+      counts.nominations_waiting,
+      counts.nominationsWaitingScheme
+        ? `/admin/scheme-management/${counts.nominationsWaitingScheme}#nomination-queue`
+        : '/admin/scheme-management',
+    ])
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Counts">
       {tiles.map(([label, value, to, detail]) => (

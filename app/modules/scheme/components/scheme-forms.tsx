@@ -5,8 +5,14 @@ import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { choicesOf } from '#app/components/choices'
-import { REPORT_RELEASES } from '#db/enums'
+import { NOMINATION_APPROVALS, NOMINATION_CHOOSERS, REPORT_RELEASES } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
+import {
+  NOMINATION_APPROVAL_HINTS,
+  NOMINATION_APPROVAL_LABELS,
+  NOMINATION_CHOOSER_HINTS,
+  NOMINATION_CHOOSER_LABELS,
+} from '#app/modules/nomination/labels'
 import {
   MIN_RATERS_MAX,
   REMINDER_CADENCE_MAX,
@@ -45,6 +51,10 @@ export type SchemeValues = {
   minPeer: number
   minDirectReport: number
   minOther: number
+  nominationChooser: string
+  nominationApproval: string
+  /** The nomination deadline in the scheme's zone (datetime-local), '' for none. */
+  nominationsCloseAt: string
 }
 
 type Fields = {
@@ -68,6 +78,58 @@ function TimeZoneSuggestions({ id }: { id: string }) {
   )
 }
 
+/**
+ * One setting as a set of radio buttons, each with its one-line hint (readable without JavaScript,
+ * unlike a select whose hint would have to follow the choice). Disabled when `fixed`: a disabled
+ * radio is not posted, so the value travels in a hidden field.
+ */
+function ChoiceGroup<V extends string>({
+  legend,
+  meta,
+  values,
+  labels,
+  hints,
+  fixed,
+}: {
+  legend: string
+  meta: Fields[keyof Fields]
+  values: readonly V[]
+  labels: Record<V, string>
+  hints: Record<V, string>
+  fixed: boolean
+}) {
+  const errorId = meta.errors?.length ? meta.errorId : undefined
+  return (
+    <fieldset className="flex flex-col gap-2" aria-describedby={errorId}>
+      <legend className="label">{legend}</legend>
+      {values.map((value) => {
+        const id = `${meta.id}-${value}`
+        return (
+          <div key={value} className="flex items-start gap-2">
+            <input
+              {...getInputProps(meta, { type: 'radio', value })}
+              id={id}
+              aria-describedby={`${id}-hint`}
+              disabled={fixed}
+              className="mt-1 h-4 w-4 accent-indigo-700"
+            />
+            <div>
+              <label htmlFor={id} className="font-medium text-slate-900">
+                {labels[value]}
+              </label>
+              <p id={`${id}-hint`} className="text-sm text-slate-600">
+                {hints[value]}
+              </p>
+            </div>
+          </div>
+        )
+      })}
+      {fixed ? <input type="hidden" name={meta.name} value={String(meta.initialValue ?? '')} /> : null}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </fieldset>
+  )
+}
+
 function SchemeFields({
   formId,
   fields,
@@ -77,8 +139,9 @@ function SchemeFields({
   formId: string
   fields: Fields
   options: SchemeOptions
-  locked: { company?: string | null; questionnaire?: string | null }
+  locked: { company?: string | null; questionnaire?: string | null; nomination?: string | null }
 }) {
+  const fixed = Boolean(locked.nomination)
   const zoneList = `${formId}-zones`
   return (
     <>
@@ -133,12 +196,6 @@ function SchemeFields({
       />
       <ConformField label="Closes" meta={fields.closesAt} type="datetime-local" />
       <ConformField
-        label="Most colleagues each employee may invite"
-        meta={fields.maxColleagues}
-        type="number"
-        help={`From 1 to ${MAX_COLLEAGUES}. Lowering it keeps invitations already sent.`}
-      />
-      <ConformField
         label="Colleague answers needed before a report shows them"
         meta={fields.minRaters}
         type="number"
@@ -156,25 +213,6 @@ function SchemeFields({
         options={REPORT_RELEASES.map((r) => ({ value: r, label: REPORT_RELEASE_LABELS[r] }))}
         placeholder="Choose…"
       />
-      <fieldset className="flex flex-col gap-3 sm:col-span-2">
-        <legend className="label">Fewest colleagues each employee should invite, per group</legend>
-        <p className="text-sm text-slate-700">
-          Employees see, while they invite, which groups are still short. Direct reports count only for people
-          with direct reports recorded. 0 asks for none; together at most the number above.
-        </p>
-        <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-          <ConformField label="Manager" meta={fields.minManager} type="number" min={0} max={MAX_COLLEAGUES} />
-          <ConformField label="Peers" meta={fields.minPeer} type="number" min={0} max={MAX_COLLEAGUES} />
-          <ConformField
-            label="Direct reports"
-            meta={fields.minDirectReport}
-            type="number"
-            min={0}
-            max={MAX_COLLEAGUES}
-          />
-          <ConformField label="Others" meta={fields.minOther} type="number" min={0} max={MAX_COLLEAGUES} />
-        </div>
-      </fieldset>
       <div className="sm:col-span-2">
         <div className="flex items-start gap-2">
           <input
@@ -195,6 +233,91 @@ function SchemeFields({
           errors={fields.showManagerBelowThreshold.errors}
         />
       </div>
+      <fieldset className="flex flex-col gap-4 border-t border-slate-200 pt-4 sm:col-span-2">
+        <legend className="text-base font-semibold">Nomination</legend>
+        <p className="text-sm text-slate-700">
+          Who chooses each employee’s colleagues, who approves the list before anyone is invited, and how many
+          are asked for.
+        </p>
+        {locked.nomination ? (
+          <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+            {locked.nomination}
+          </p>
+        ) : null}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <ChoiceGroup
+            legend="Who chooses the raters"
+            meta={fields.nominationChooser}
+            values={NOMINATION_CHOOSERS}
+            labels={NOMINATION_CHOOSER_LABELS}
+            hints={NOMINATION_CHOOSER_HINTS}
+            fixed={fixed}
+          />
+          <ChoiceGroup
+            legend="Approval before invitations go out"
+            meta={fields.nominationApproval}
+            values={NOMINATION_APPROVALS}
+            labels={NOMINATION_APPROVAL_LABELS}
+            hints={NOMINATION_APPROVAL_HINTS}
+            fixed={fixed}
+          />
+          <ConformField
+            label="Nomination deadline (optional)"
+            meta={fields.nominationsCloseAt}
+            type="datetime-local"
+            help="The last moment employees can change their list or send it for approval, in the time zone above: after the opening and before the close. Empty: until the scheme closes. It can be moved at any time."
+          />
+          <ConformField
+            label="Most colleagues each employee may invite"
+            meta={fields.maxColleagues}
+            type="number"
+            readOnly={fixed}
+            help={`From 1 to ${MAX_COLLEAGUES}.`}
+          />
+        </div>
+        <fieldset className="flex flex-col gap-3">
+          <legend className="label">Fewest colleagues to invite, per group</legend>
+          <p className="text-sm text-slate-700">
+            Employees see, while they choose, which groups are still short (without approval these are
+            warnings only). Direct reports count only for people with direct reports recorded. 0 asks for
+            none; together at most the most colleagues above.
+          </p>
+          <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+            <ConformField
+              label="Manager"
+              meta={fields.minManager}
+              type="number"
+              min={0}
+              max={MAX_COLLEAGUES}
+              readOnly={fixed}
+            />
+            <ConformField
+              label="Peers"
+              meta={fields.minPeer}
+              type="number"
+              min={0}
+              max={MAX_COLLEAGUES}
+              readOnly={fixed}
+            />
+            <ConformField
+              label="Direct reports"
+              meta={fields.minDirectReport}
+              type="number"
+              min={0}
+              max={MAX_COLLEAGUES}
+              readOnly={fixed}
+            />
+            <ConformField
+              label="Others"
+              meta={fields.minOther}
+              type="number"
+              min={0}
+              max={MAX_COLLEAGUES}
+              readOnly={fixed}
+            />
+          </div>
+        </fieldset>
+      </fieldset>
     </>
   )
 }
@@ -223,6 +346,9 @@ export function CreateSchemeForm({
       minPeer: 3,
       minDirectReport: 3,
       minOther: 0,
+      // New schemes: the employee chooses, invitations go out directly, no nomination deadline.
+      nominationChooser: 'employee',
+      nominationApproval: 'none',
     },
   })
   return (
@@ -247,7 +373,7 @@ export function EditSchemeForm({
 }: {
   values: SchemeValues
   options: SchemeOptions
-  locked: { company: string | null; questionnaire: string | null }
+  locked: { company: string | null; questionnaire: string | null; nomination: string | null }
   lastResult: FormResult
   cancelHref: string
 }) {

@@ -20,6 +20,12 @@ import { plural } from '#app/lib/words'
 import type { PageData } from '#app/lib/page-data'
 import { verdictRefusal, type ReleaseChange } from '#app/modules/report/release-rule'
 import { enoughAnswers } from '#app/modules/report/threshold'
+import {
+  NOMINATION_APPROVAL_LABELS,
+  NOMINATION_CHOOSER_LABELS,
+  NOMINATION_STATUS_LABELS,
+  reviewListHref,
+} from '#app/modules/nomination/labels'
 import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/scheme/labels'
 import type { ParticipantRow } from '#app/modules/scheme/participants.server'
 import type { loadSchemePage } from '#app/modules/scheme/scheme-page.server'
@@ -84,7 +90,18 @@ export function launchMailsSentence({
 }
 
 export function SchemePage({ data, actionData }: { data: Data; actionData: IntentReply }) {
-  const { scheme, query, participants, candidates, options, removing, releasing, releasePlan, notices } = data
+  const {
+    scheme,
+    query,
+    participants,
+    candidates,
+    options,
+    removing,
+    releasing,
+    releasePlan,
+    nominationQueue,
+    notices,
+  } = data
   const path = `/admin/scheme-management/${scheme.id}`
   const href = useListHref(path)
   const closeAll = { edit: null, confirm: null, remove: null, release: null }
@@ -146,6 +163,11 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               minPeer: scheme.minPeer,
               minDirectReport: scheme.minDirectReport,
               minOther: scheme.minOther,
+              nominationChooser: scheme.nominationChooser,
+              nominationApproval: scheme.nominationApproval,
+              nominationsCloseAt: scheme.nominationsCloseAt
+                ? instantToZonedTime(scheme.nominationsCloseAt, scheme.timeZone)
+                : '',
             }}
             options={options}
             locked={{
@@ -155,6 +177,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               questionnaire: scheme.answered
                 ? 'Someone has answered already, so the questionnaire can no longer change.'
                 : null,
+              nomination: scheme.nominationsFixed ? NOMINATIONS_FIXED_REASON : null,
             }}
             lastResult={resultFor(actionData, 'update')}
             cancelHref={href(closeAll)}
@@ -163,6 +186,8 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
       ) : (
         <Details scheme={scheme} editHref={href({ ...closeAll, edit: '1' })} />
       )}
+
+      {nominationQueue ? <NominationQueueCard scheme={scheme} queue={nominationQueue} /> : null}
 
       {candidates ? (
         <Enrolment
@@ -441,6 +466,76 @@ function minimumsText(scheme: SchemeDetail) {
   return parts.length ? parts.join(' · ') : 'None'
 }
 
+/** Why the edit form shows the nomination settings fixed (the server refuses a change with its own words). */
+const NOMINATIONS_FIXED_REASON =
+  'Lists or invitations exist in this scheme, so who chooses the raters, the approval, the most colleagues and the fewest per group can no longer change. The nomination deadline still can.'
+
+function approvalText(scheme: SchemeDetail) {
+  if (scheme.nominationApproval === 'none') return 'None: employees invite colleagues directly'
+  if (scheme.nominationApproval === 'manager')
+    return 'The employee’s manager (administrators for someone with no manager recorded)'
+  return NOMINATION_APPROVAL_LABELS[scheme.nominationApproval]
+}
+
+/**
+ * The lists waiting for an approval (issue 18 §3): the oldest first, who must approve each, how many
+ * people are on it, and a link to the page where an administrator reviews it; above them, how many
+ * lists stand in each state.
+ */
+function NominationQueueCard({
+  scheme,
+  queue,
+}: {
+  scheme: SchemeDetail
+  queue: NonNullable<Data['nominationQueue']>
+}) {
+  const { counts } = queue
+  const states = (['draft', 'submitted', 'sent_back', 'approved', 'not_begun'] as const).map(
+    (state) => `${NOMINATION_STATUS_LABELS[state]} ${counts[state].toLocaleString('en-GB')}`,
+  )
+  return (
+    <Card
+      id="nomination-queue-title"
+      sectionId="nomination-queue"
+      title="Nomination lists waiting for approval"
+    >
+      <p className="text-slate-700">
+        <span className="sr-only">Lists by state: </span>
+        {states.join(' · ')}
+      </p>
+      <DataTable
+        caption="Lists waiting for approval, the oldest first"
+        columns={['Employee', 'Submitted', 'To approve', 'People on the list', 'Action']}
+        rows={queue.rows}
+        // Said in the card's own words below rather than as a card inside the card.
+        empty={null}
+      >
+        {(row) => (
+          <tr key={row.employeeId}>
+            <RowHeader>{row.name}</RowHeader>
+            <Cell className="text-slate-800">{formatDateTime(row.submittedAt, scheme.timeZone)}</Cell>
+            <Cell className="text-slate-800">
+              {row.approverId ? (row.approverName ?? 'Their manager') : 'Administrators'}
+            </Cell>
+            <Cell className="text-slate-800">{row.nominees.toLocaleString('en-GB')}</Cell>
+            <Cell>
+              <Link className="link" to={reviewListHref(scheme.id, row.employeeId)}>
+                Review<span className="sr-only"> the list of {row.name}</span>
+              </Link>
+            </Cell>
+          </tr>
+        )}
+      </DataTable>
+      {queue.rows.length ? null : <p className="text-slate-700">No list is waiting for approval.</p>}
+      {queue.more ? (
+        <p className="text-sm text-slate-700">
+          {plural(queue.more, 'more list is', 'more lists are')} waiting; the oldest are shown first.
+        </p>
+      ) : null}
+    </Card>
+  )
+}
+
 function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string }) {
   const when = (iso: string) => formatDateTime(iso, scheme.timeZone)
   const items: Array<[string, string]> = [
@@ -455,6 +550,14 @@ function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string 
     ['Most colleagues per employee', String(scheme.maxColleagues)],
     ['Colleague answers before a report shows them', String(scheme.minRaters)],
     ['Fewest colleagues to invite', minimumsText(scheme)],
+    ['Who chooses the raters', NOMINATION_CHOOSER_LABELS[scheme.nominationChooser]],
+    ['Approval before invitations go out', approvalText(scheme)],
+    [
+      'Nomination deadline',
+      scheme.nominationsCloseAt
+        ? when(scheme.nominationsCloseAt)
+        : 'None: lists can change until the scheme closes',
+    ],
     [
       'Reminders',
       scheme.reminderCadenceDays ? `Every ${plural(scheme.reminderCadenceDays, 'day', 'days')}` : 'None',
