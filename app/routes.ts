@@ -13,6 +13,8 @@ export default [
   route('user/edit-profile', 'routes/user/edit-profile.tsx'),
   route('user/thank-you', 'routes/user/thank-you.tsx'),
   route('user/colleague-invite', 'routes/user/colleague-invite.tsx'),
+  // The colleague directory's type-ahead (issue 18 §3): a resource route answering JSON.
+  route('user/colleague-invite/directory', 'routes/user/colleague-invite.directory.ts'),
   // React Router has no partial segments: /user/response-:rid is a slug whose loader strips "response-".
   route('user/:responseSlug', 'routes/user/response.tsx'),
 
