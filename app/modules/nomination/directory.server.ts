@@ -79,6 +79,9 @@ export async function searchDirectory(
   const q = searchTerm(input.q, DIRECTORY_QUERY_MAX)
   const searching = [...q].length >= DIRECTORY_MIN_QUERY
   const pattern = `%${escapeLike(q)}%`
+  // Addresses are stored lower-case (users_email_lower): a plain LIKE, cheaper than ILIKE, and
+  // served by the same trigram index.
+  const emailPattern = `%${escapeLike(q.toLowerCase())}%`
   const prefix = `${escapeLike(q)}%`
   const rows = await queryRows<{
     id: string | null
@@ -98,7 +101,7 @@ export async function searchDirectory(
       SELECT u.id, u.display_name AS name, u.department, u.job_title
       FROM users u
       WHERE ${searching ? sql`true` : sql`false`}
-        AND (u.display_name ILIKE ${pattern} OR u.email ILIKE ${pattern}
+        AND (u.display_name ILIKE ${pattern} OR u.email LIKE ${emailPattern}
           OR u.department ILIKE ${pattern} OR u.job_title ILIKE ${pattern})
         -- (An employee without a company on record has nobody to name.)
         AND u.company_id = o.company_id AND u.role = 'employee' AND u.disabled_at IS NULL AND u.id <> o.id

@@ -121,6 +121,7 @@ describe('finds', () => {
     expect((await found('accountant')).names).toEqual(['Pat Peer'])
     expect((await found('finan')).names).toEqual(['Pat Peer'])
     expect((await found('peer.dirtest')).names).toEqual(['Pat Peer'])
+    expect((await found('PEER.DirTest')).names).toEqual(['Pat Peer'])
   })
 
   test('names that start with the letters first, then by name', async () => {
