@@ -10,6 +10,10 @@ import { DirectoryQuerySchema, searchDirectory } from '#app/modules/nomination/d
  * list (`employee` may be left out), their manager and administrators for theirs; anyone else, and
  * an id that is not an employee's, gets the same 404.
  */
+// The combobox asks through a fetcher (a `.data` request): its answer keeps the loader's headers
+// (no shared caching; a 429's Retry-After).
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
+
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/colleague-invite/directory'] })
   const query = DirectoryQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams))

@@ -95,6 +95,8 @@ async function found(q: string, as: keyof typeof cookies = 'employee', employee 
   const response = await search({ employee, q }, cookies[as])
   const text = await response.text()
   expect(response.status, text).toBe(200)
+  // Personal: never kept by a shared cache.
+  expect(response.headers.get('Cache-Control')).toBe('private, no-store')
   // Never an address in the answer, whatever was searched for.
   expect(text).not.toContain('@')
   const body = JSON.parse(text) as { people: Array<Record<string, unknown>>; hint: string | null }
@@ -231,6 +233,15 @@ test('searches are rate limited per person: 429 with Retry-After and the words, 
   const body = (await limited.json()) as { people: unknown[]; hint: string }
   expect(body.people).toEqual([])
   expect(body.hint).toMatch(/^Too many searches in a short time\. Try again in \d+ seconds?\.$/)
+  // The same through the combobox's fetcher (a `.data` request): the words and the Retry-After.
+  const viaFetcher = await send(
+    server,
+    `${DIRECTORY_PATH}.data?${new URLSearchParams({ employee: w.employee.id, q: 'theo', _routes: 'routes/user/colleague-invite.directory' })}`,
+    { cookie: cookies.employee },
+  )
+  expect(viaFetcher.status).toBe(429)
+  expect(Number(viaFetcher.headers.get('Retry-After'))).toBeGreaterThan(0)
+  expect(await viaFetcher.text()).toContain('Too many searches in a short time')
   // Refused ids count too: guessing costs the same as searching.
   expect((await search({ employee: 'not-a-uuid', q: 'theo' })).status).toBe(429)
   // Their manager has a budget of their own.
