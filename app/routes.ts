@@ -15,6 +15,8 @@ export default [
   route('user/colleague-invite', 'routes/user/colleague-invite.tsx'),
   // An employee's list of raters where the scheme approves lists first (issue 18 §3, ADR 042).
   route('user/nominations', 'routes/user/nominations.tsx'),
+  // The colleague directory's type-ahead (issue 18 §3): a resource route answering JSON.
+  route('user/colleague-invite/directory', 'routes/user/colleague-invite.directory.ts'),
   // React Router has no partial segments: /user/response-:rid is a slug whose loader strips "response-".
   route('user/:responseSlug', 'routes/user/response.tsx'),
 

@@ -115,6 +115,15 @@ const BRAND_NAMES = [
   'Orbit Consulting',
   'Summit Advisory',
 ]
+/** Departments and job titles (the colleague directory searches them, issue 18 §3): about one in ten each. */
+const DEPARTMENTS =
+  `Operations;Finance;Sales;Marketing;Engineering;People;Customer service;Legal;Procurement;Research`.split(
+    ';',
+  )
+const JOB_TITLES =
+  `Analyst;Coordinator;Specialist;Team lead;Manager;Associate;Consultant;Assistant;Engineer;Director`.split(
+    ';',
+  )
 const COLOURS = ['#1d4ed8', '#0f766e', '#7c3aed', '#b45309', '#be123c', '#15803d', '#0369a1', '#4d7c0f']
 const COMPANY_FIRST = `Contoso Globex Initech Umbrella Hooli Vandelay Stark Wayne Tyrell Soylent`.split(' ')
 const COMPANY_SECOND = ['Logistics', 'Health', 'Energy', 'Retail', 'Finance']
@@ -285,6 +294,12 @@ CREATE OR REPLACE FUNCTION pg_temp.last_name(u bigint) RETURNS text
 CREATE OR REPLACE FUNCTION pg_temp.person(u bigint) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT pg_temp.first_name(u) || ' ' || pg_temp.last_name(u) $$;
+CREATE OR REPLACE FUNCTION pg_temp.department(u bigint) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT (${sqlArray(DEPARTMENTS)})[1 + pg_temp.pick(u, 24, ${DEPARTMENTS.length})] $$;
+CREATE OR REPLACE FUNCTION pg_temp.job_title(u bigint) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT (${sqlArray(JOB_TITLES)})[1 + pg_temp.pick(u, 25, ${JOB_TITLES.length})] $$;
 CREATE OR REPLACE FUNCTION pg_temp.company_name(c int) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT (${sqlArray(COMPANY_FIRST)})[1 + c % ${COMPANY_FIRST.length}] || ' '
@@ -450,13 +465,14 @@ function steps(passwordHash: string): Step[] {
         exec(
           client,
           `INSERT INTO users (id, email, email_verified_at, display_name, phone, password_hash, role, company_id,
-             disabled_at, created_at, updated_at)
+             disabled_at, created_at, updated_at, department, job_title)
            SELECT pg_temp.sid(${TAG.user}, n), ${employeeEmail('n', 'c')},
              CASE WHEN active THEN created + interval '2 days' END,
              pg_temp.person(n),
              CASE WHEN pg_temp.pick(n, 21, 3) = 0 THEN '+44 20 7946 ' || lpad((n % 10000)::text, 4, '0') END,
              CASE WHEN active THEN $1 END, 'employee', pg_temp.sid(${TAG.company}, c + 1),
-             CASE WHEN pg_temp.pick(n, 22, 100) = 0 THEN now() - interval '20 days' END, created, created
+             CASE WHEN pg_temp.pick(n, 22, 100) = 0 THEN now() - interval '20 days' END, created, created,
+             pg_temp.department(n), pg_temp.job_title(n)
            FROM (
              SELECT n, (n - 1) / ${PER_COMPANY} AS c, pg_temp.pick(n, 20, 10) > 0 AS active,
                now() - make_interval(days => 60 + pg_temp.pick(n, 23, 600)) AS created
@@ -885,12 +901,16 @@ const KNOWN = {
     email: 'scale-employee@panorama.test',
     name: 'Elliot Employee',
     role: 'employee',
+    department: 'Operations',
+    jobTitle: 'Operations lead',
   },
   newcomer: {
     n: KNOWN_BASE + 3,
     email: 'scale-newcomer@panorama.test',
     name: 'Nico Newcomer',
     role: 'employee',
+    department: 'Operations',
+    jobTitle: 'Operations analyst',
   },
   colleague: {
     n: KNOWN_BASE + 4,
@@ -914,6 +934,8 @@ async function createKnownAccounts(passwordHash: string) {
     displayName: k.name,
     role: k.role,
     companyId: k.role === 'employee' ? company : null,
+    department: 'department' in k ? k.department : null,
+    jobTitle: 'jobTitle' in k ? k.jobTitle : null,
     passwordHash: k.role === 'colleague' ? null : passwordHash,
     emailVerifiedAt: k.role === 'colleague' ? null : new Date(),
   }))
@@ -1047,6 +1069,26 @@ async function resetKnownAccounts(passwordHash: string) {
         sid(TAG.user, KNOWN.newcomer.n),
       ]),
     )
+}
+
+/**
+ * Departments and job titles for a database seeded before they were (issue 18 §3's directory
+ * searches them): the employees' generated ones, the known employees' own. Nothing on a database
+ * that has them; the number of rows changed otherwise.
+ */
+async function fillDepartments(client: pg.PoolClient) {
+  let changed = await exec(
+    client,
+    `UPDATE users SET department = pg_temp.department(pg_temp.num(id)), job_title = pg_temp.job_title(pg_temp.num(id))
+     WHERE id BETWEEN '${sid(TAG.user, 1)}' AND '${sid(TAG.user, EMPLOYEES)}' AND department IS NULL AND job_title IS NULL`,
+  )
+  for (const k of [KNOWN.employee, KNOWN.newcomer])
+    changed += await exec(
+      client,
+      `UPDATE users SET department = $1, job_title = $2 WHERE id = $3 AND department IS NULL AND job_title IS NULL`,
+      [k.department, k.jobTitle, sid(TAG.user, k.n)],
+    )
+  return changed
 }
 
 /** A fresh invite link for scale-colleague (older unused ones are voided), like `npm run seed`. */
@@ -1196,6 +1238,14 @@ async function main() {
     )
     if (inserted > before) note('answers, e-mails, audit rows', null, t)
     await resetKnownAccounts(passwordHash)
+    {
+      const t = performance.now()
+      const filled = await fillDepartments(client)
+      if (filled) {
+        inserted += filled
+        note('departments and job titles', filled, t)
+      }
+    }
     await releaseKnownReport()
     const link = await colleagueInviteLink()
 

@@ -80,6 +80,11 @@ const EnvSchema = z.object({
     .default('true')
     .transform((v) => v !== 'false' && v !== '0'),
   /**
+   * How many colleague-directory searches (the type-ahead) one signed-in person may make a minute.
+   * Typing sends one per pause; `npm run bench` raises it to time the search rather than the 429.
+   */
+  DIRECTORY_SEARCHES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /**
    * "Strict confidentiality" (ADR 024): no administrator can ever see who gave a colleague response —
    * no reveal, no export with names. Set by whoever runs the install, never from the back office.
    */

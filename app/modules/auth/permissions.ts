@@ -11,6 +11,7 @@ export const ROUTE_ROLES = {
   'user/thank-you': ['employee', 'colleague'],
   'user/colleague-invite': ['employee', 'admin'],
   'user/nominations': ['employee', 'admin'],
+  'user/colleague-invite/directory': ['employee', 'admin'],
   'user/response': ['admin', 'employee'],
   assignment: ['admin', 'employee', 'colleague'],
   questionnaire: ['admin', 'employee', 'colleague'],

@@ -62,6 +62,9 @@ const EXPECTED = {
   'POST /assignment/:id.data (autosave)': SESSION_READS + 4,
   'GET /questionnaire/:id': SESSION_READS + 2,
   'GET /user/colleague-invite': SESSION_READS + 2,
+  // The colleague directory's type-ahead (a resource route: no root loader): the searcher's rate
+  // limit counter, then the access check and the search in one statement.
+  'GET /user/colleague-invite/directory?q=…': SESSION_READS + 2,
   'GET /user/thank-you': SESSION_READS + 2,
   'GET /user/edit-profile': SESSION_READS + 2,
   // Admin pages.
@@ -353,6 +356,8 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
   'GET /questionnaire/:id': () =>
     get(`/questionnaire/${ids.questionnaire}?assignment=${ids.answering}`, cookies.answerer),
   'GET /user/colleague-invite': () => get('/user/colleague-invite', cookies.employee),
+  'GET /user/colleague-invite/directory?q=…': () =>
+    get('/user/colleague-invite/directory?q=employee', cookies.employee),
   'GET /user/thank-you': () => get('/user/thank-you', cookies.employee),
   'GET /user/edit-profile': () => get('/user/edit-profile', cookies.employee),
   'GET /admin': () => get('/admin', cookies.admin),

@@ -35,6 +35,7 @@ const ids = {
   import: '',
   scheme: '',
   admin: '',
+  other: '',
 }
 
 beforeAll(async () => {
@@ -60,6 +61,7 @@ beforeAll(async () => {
     .returning()
   Object.assign(ids, {
     admin: admin.id,
+    other: other.id,
     employee: employee.id,
     colleague: colleague.id,
     import: staged!.id,
@@ -171,6 +173,31 @@ const ROWS = (): Row[] => [
     path: () => '/user/colleague-invite',
     get: guarded('/user/colleague-invite', ['employee', 'admin'], 200),
     post: guarded('/user/colleague-invite', ['employee', 'admin'], 400),
+  },
+  // The colleague directory's type-ahead (issue 18 §3), a resource route answering JSON, GET only:
+  // an employee's own list; an admin has none of their own (404) but may search an employee's;
+  // another employee's list is not an employee's to search (404, as for any unknown id).
+  {
+    path: () => '/user/colleague-invite/directory?q=emp',
+    get: { ...guarded('/user/colleague-invite/directory?q=emp', ['employee', 'admin'], 200), admin: 404 },
+    post: all(405),
+  },
+  {
+    path: () => `/user/colleague-invite/directory?employee=${ids.employee}&q=emp`,
+    get: guarded(
+      `/user/colleague-invite/directory?employee=${ids.employee}&q=emp`,
+      ['employee', 'admin'],
+      200,
+    ),
+    post: all(405),
+  },
+  {
+    path: () => `/user/colleague-invite/directory?employee=${ids.other}&q=emp`,
+    get: {
+      ...guarded(`/user/colleague-invite/directory?employee=${ids.other}&q=emp`, ['employee', 'admin'], 200),
+      employee: 404,
+    },
+    post: all(405),
   },
   {
     path: () => `/user/response-${ids.rid}`,

@@ -203,6 +203,17 @@ describe('derived settings', () => {
     expect(env.turnstileEnabled).toBe(true)
   })
 
+  test('DIRECTORY_SEARCHES_PER_MINUTE is 120 by default, a whole number from 1 up otherwise', () => {
+    expect(parseEnv(base).DIRECTORY_SEARCHES_PER_MINUTE).toBe(120)
+    expect(
+      parseEnv({ ...base, DIRECTORY_SEARCHES_PER_MINUTE: '1000000' }).DIRECTORY_SEARCHES_PER_MINUTE,
+    ).toBe(1_000_000)
+    for (const bad of ['0', '-5', '2.5', 'many'])
+      expect(problemsOf({ ...base, DIRECTORY_SEARCHES_PER_MINUTE: bad })).toEqual([
+        expect.stringMatching(/^DIRECTORY_SEARCHES_PER_MINUTE /),
+      ])
+  })
+
   test('STRICT_CONFIDENTIALITY is off by default, on with true or 1, and anything else is named', () => {
     expect(parseEnv(base).STRICT_CONFIDENTIALITY).toBe(false)
     expect(parseEnv({ ...base, STRICT_CONFIDENTIALITY: '' }).STRICT_CONFIDENTIALITY).toBe(false)
