@@ -45,8 +45,8 @@ export const NOMINATION_STATUS_LABELS: Record<NominationStatus | 'not_begun', st
 }
 
 /**
- * The page where an administrator reviews one employee's list and acts on their behalf (the invite
- * page with `employee`): the scheme page's queue links there.
+ * The page where an administrator reviews one employee's list and acts on their behalf
+ * (/user/nominations with `employee`, ADR 042): the scheme page's queue links there.
  */
 export const reviewListHref = (schemeId: string, employeeId: string) =>
-  `/user/colleague-invite?${new URLSearchParams({ scheme: schemeId, employee: employeeId })}`
+  `/user/nominations?${new URLSearchParams({ scheme: schemeId, employee: employeeId })}`

@@ -176,7 +176,7 @@ describe('a scheme whose lists the manager approves', () => {
     expect(table).toMatch(/Fay First<\/th><td[^>]*>[^<]*<\/td><td[^>]*>Administrators<\/td><td[^>]*>1<\/td>/)
     expect(table).toMatch(/Lee Later<\/th><td[^>]*>[^<]*<\/td><td[^>]*>Morgan Manager<\/td><td[^>]*>3<\/td>/)
     for (const who of [people.first!, people.later!])
-      expect(table).toContain(`href="/user/colleague-invite?scheme=${scheme.id}&amp;employee=${who.id}"`)
+      expect(table).toContain(`href="/user/nominations?scheme=${scheme.id}&amp;employee=${who.id}"`)
     expect(table).toContain('>Review<span class="sr-only"> the list of Fay First</span>')
     for (const absent of ['Dee Draft', 'Sam Sentback', 'Abe Approved', 'Nat Notbegun', 'Eve Elsewhere'])
       expect(table).not.toContain(absent)

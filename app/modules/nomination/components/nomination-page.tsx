@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
+import { lazy, Suspense, useState } from 'react'
 import { Form, Link } from 'react-router'
 import {
   formErrorsOf,
@@ -14,6 +15,9 @@ import type { NominationPageData } from '#app/modules/nomination/nomination-page
 import { AddNomineeSchema, COMMENT_MAX, PasteSchema, SendBackSchema } from '#app/modules/nomination/schemas'
 
 type Ready = Extract<NominationPageData, { state: 'ready' }>
+
+/** The directory's type-ahead, fetched when the add form shows (outside the page's JS budget). */
+const DirectorySearch = lazy(() => import('./directory-search'))
 type PasteReply = { paste?: { added: number; problems: { line: string; message: string }[]; text: string } }
 
 const RELATIONSHIP_OPTIONS = RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))
@@ -270,6 +274,7 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
     id: 'add-nominee',
     lastResult: resultFor(actionData, 'add'),
   })
+  const [picked, setPicked] = useState<{ id: string; name: string } | null>(null)
   const [pasteForm, pasteFields] = useConformForm(PasteSchema, {
     id: 'paste-nominees',
     lastResult: actionData?.paste ? undefined : resultFor(actionData, 'paste'),
@@ -295,6 +300,37 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
           <span>{data.suggestion.text}</span>
           <button type="submit" className="btn btn-secondary" disabled={adding}>
             {data.suggestion.button}
+          </button>
+        </Form>
+      ) : null}
+      <Suspense fallback={null}>
+        <DirectorySearch employeeId={data.employee.id} onPick={setPicked} />
+      </Suspense>
+      {picked ? (
+        <Form
+          method="post"
+          action={data.action}
+          className="flex flex-wrap items-end gap-3 rounded-md border border-slate-200 p-3"
+          onSubmit={() => setPicked(null)}
+        >
+          <input type="hidden" name="intent" value="add" />
+          <input type="hidden" name="schemeId" value={scheme.id} />
+          <input type="hidden" name="personId" value={picked.id} />
+          <input type="hidden" name="name" value={picked.name} />
+          <strong className="self-center">{picked.name}</strong>
+          <label className="flex flex-col gap-1 text-sm">
+            Relationship
+            <select name="relationship" className="input" required defaultValue="">
+              <option value="">Choose…</option>
+              {RELATIONSHIP_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn btn-primary" disabled={adding}>
+            Add to the list
           </button>
         </Form>
       ) : null}
