@@ -30,6 +30,7 @@ import {
 } from '#app/modules/invite/invite.server'
 import { outlookOf, type OutlookLine } from '#app/modules/invite/invite-page.server'
 import { atRequestCap } from '#app/modules/invite/request-cap.server'
+import { hit, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import {
   INVITE_MESSAGES,
   inviteStatusOf,
@@ -656,6 +657,9 @@ export async function addNominee(actor: ListActor, input: AddInput): Promise<Out
   )
 }
 
+/** Adds (a typed person, a directory pick or a pasted list) per person acting, an hour. */
+export const NOMINATE_LIMIT = { limit: 60, windowMs: 60 * 60 * 1000 } satisfies RateLimitRule
+
 type Candidate = { name: string; email?: string; personId?: string; line?: string }
 type LineResult =
   | { ok: true; line: string; name: string; email: string }
@@ -681,6 +685,10 @@ async function addPeople(
   candidates: Candidate[],
 ): Promise<Outcome<{ results: LineResult[]; remaining: number }>> {
   if (!isUuid(input.employeeId) || !isUuid(input.schemeId)) return refuseNotFound()
+  // Adding shows the address of a colleague picked from the directory: add → remove → add cannot
+  // walk the client's directory for addresses faster than this.
+  const limited = await hit(`nominate:${actor.id}`, NOMINATE_LIMIT)
+  if (limited.limited) return refuseLimited(limited, inviteMessages.inviteTooMany)
   try {
     return await retryOnConflict(() =>
       getDb().transaction(async (tx): Promise<Outcome<{ results: LineResult[]; remaining: number }>> => {
