@@ -326,6 +326,9 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         and(
           eq(schemeMembers.nominationApproverId, employeeId),
           eq(schemeMembers.nominationStatus, 'submitted'),
+          // Still their manager: a former manager can no longer open or act on the list.
+          sql`EXISTS (SELECT 1 FROM users e WHERE e.id = ${schemeMembers.employeeId}
+            AND e.manager_id = ${employeeId}::uuid)`,
         ),
       )
       .orderBy(asc(schemeMembers.nominationSubmittedAt), asc(schemeMembers.employeeId))

@@ -57,8 +57,17 @@ export async function lockRequestsOf(tx: Tx, respondentId: string) {
  * `lockRequestsOf`), then one statement that reads the person's assignments through the
  * (respondent_id, status) index and the scheme's company's cap.
  */
-export async function atRequestCap(tx: Tx, input: { respondentId: string; schemeId: string }) {
-  await lockRequestsOf(tx, input.respondentId)
+export async function atRequestCap(
+  tx: Tx,
+  input: { respondentId: string; schemeId: string },
+  /**
+   * `false` for a check that adds no request (a nomination put on a list, ADR 042: checked again,
+   * locked, at approval). It then takes no person lock, so a caller checking several people in the
+   * order they were typed holds no locks another caller could take in the opposite order.
+   */
+  { lock = true }: { lock?: boolean } = {},
+) {
+  if (lock) await lockRequestsOf(tx, input.respondentId)
   const [row] = await tx
     .select({
       atCap: sql<boolean>`(

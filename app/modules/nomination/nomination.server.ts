@@ -76,6 +76,7 @@ export const NOMINATION_WORDS = {
   notApprover: 'Only the approver of this list can approve it or send it back.',
   empty: 'Add at least one colleague before sending the list for approval.',
   approvalNone: 'This programme does not approve lists: invite colleagues directly on the invitations page.',
+  approveEmpty: 'Nobody on the list is waiting to be invited: add someone, or send the list back.',
   approveProblems:
     'The list cannot be approved as it is. Remove or replace these people, then approve again:',
   nominee: 'That person is no longer on the list. Reload the page to see it as it is now.',
@@ -167,6 +168,7 @@ function submitRefusal(state: ListState, standing: Standing, actorId: string): s
 function decideRefusal(state: ListState, standing: Standing, actorId: string): string | null {
   const closed = closedMessage(state)
   if (closed) return closed
+  if (state.nominationApproval === 'none') return NOMINATION_WORDS.approvalNone
   if (state.nominationStatus !== 'submitted') return NOMINATION_WORDS.notSubmitted
   if (standing === 'admin') return null
   if (standing === 'manager' && state.approverId === actorId) return null
@@ -206,10 +208,10 @@ export type Nominee = {
   addedByApprover: boolean
 }
 
+/** No address: the page does not show it (the invitations page does, to the employee and admins). */
 export type ListInvitation = {
   id: string
   name: string
-  email: string
   relationship: Relationship
   status: InviteStatus
 }
@@ -274,9 +276,12 @@ export async function getNominationPage(
       and(
         eq(schemeMembers.employeeId, employeeId),
         ne(schemes.nominationApproval, 'none'),
+        // A manager sees only the lists sent to them (they are its approver), as the actions allow:
+        // not one a former manager approved, nor one the administrators approved.
         target.standing === 'manager'
           ? sql`${schemeMembers.nominationStatus} IN ('submitted', 'sent_back', 'approved')
-              AND ${schemes.nominationApproval} = 'manager'`
+              AND ${schemes.nominationApproval} = 'manager'
+              AND ${schemeMembers.nominationApproverId} = ${viewerId}::uuid`
           : undefined,
       ),
     )
@@ -354,6 +359,7 @@ export async function getNominationPage(
     .orderBy(sql`9`, sql`2`)
   const nomineeList: Nominee[] = []
   const invitations: ListInvitation[] = []
+  const invitedEmails: string[] = []
   for (const p of people) {
     const relationship = p.relationship as Relationship
     if (p.kind === 'nominee')
@@ -364,14 +370,18 @@ export async function getNominationPage(
         relationship,
         addedByApprover: p.addedByApprover,
       })
-    else
+    else {
+      invitedEmails.push(p.email)
       invitations.push({
         id: p.id,
         name: p.name,
-        email: p.email,
         relationship,
-        status: inviteStatusOf(p.status as never, p.reopened),
+        // Who has answered is the employee's to follow, not the approver's: a manager who knows
+        // which of the few peers answered is closer to knowing who wrote what in the report.
+        status:
+          target.standing === 'manager' ? 'invited' : inviteStatusOf(p.status as never, p.reopened),
       })
+    }
   }
   const limit = colleagueLimit(row.maxColleagues)
   const state: ListState = { ...row, approverId: row.approverId }
@@ -434,7 +444,7 @@ export async function getNominationPage(
     why: editRefusal(state, standing, viewerId),
     room,
   }
-  const statusNote = statusNoteOf(scheme, standing, can, nomineeList.length)
+  const statusNote = statusNoteOf(scheme, standing, can, nomineeList.length, invitations.length, target)
   // The manager on record, suggested while they are neither on the list nor invited (not to
   // themself when they are the one reviewing it).
   const manager = row.manager
@@ -442,7 +452,7 @@ export async function getNominationPage(
     manager &&
     can.edit &&
     manager.id !== viewerId &&
-    ![...nomineeList, ...invitations].some((p) => p.email === manager.email)
+    ![...nomineeList.map((n) => n.email), ...invitedEmails].includes(manager.email)
       ? {
           id: manager.id,
           name: manager.name,
@@ -509,6 +519,8 @@ function statusNoteOf(
   standing: Standing,
   can: { decide: boolean; why: string | null },
   waiting: number,
+  invited: number,
+  target: ListTarget,
 ) {
   const lines = [
     `${scheme.companyName} · answers due by ${scheme.closesOn} · up to ${scheme.limit} colleagues`,
@@ -525,7 +537,11 @@ function statusNoteOf(
       break
     case 'sent_back':
       tone = STATUS_TONES.back
-      lines.push(`Sent back by ${scheme.approverName}. Change the list, then send it again.`)
+      lines.push(
+        standing === 'manager'
+          ? `You sent the list back. ${target.employee.displayName || target.employee.email} can change it and send it again.`
+          : `Sent back by ${scheme.approverName}. Change the list, then send it again.`,
+      )
       break
     case 'approved':
       tone = STATUS_TONES.done
@@ -536,6 +552,13 @@ function statusNoteOf(
       )
       break
     default:
+      // Approved before, then someone was added (the list is a draft again): not "not sent yet".
+      if (invited > 0) {
+        lines.push(
+          `Approved earlier; the people added since then are invited once the list is sent to ${scheme.approverName} and approved again.`,
+        )
+        break
+      }
       lines.push(
         `Not sent yet. When the list is ready, send it to ${scheme.approverName} for approval${
           standing === 'employee' ? '' : ' (or approve it yourself)'
@@ -544,7 +567,9 @@ function statusNoteOf(
   }
   if (scheme.nominationsCloseOn && scheme.status !== 'approved')
     lines.push(`Lists can be changed and sent until ${scheme.nominationsCloseOn}.`)
-  if (can.why && scheme.status !== 'submitted') lines.push(can.why)
+  // The manager's "why" is always that only the approver acts while the list waits, which they
+  // are: no line for them (they see the list only once it was sent to them).
+  if (can.why && scheme.status !== 'submitted' && standing !== 'manager') lines.push(can.why)
   return { lines, tone }
 }
 
@@ -735,7 +760,13 @@ async function addPeople(
             continue
           }
           const existing = vetted.value.existing
-          if (existing && (await atRequestCap(tx, { respondentId: existing.id, schemeId: input.schemeId }))) {
+          // Read without the person's lock: nothing is requested of them yet (approval checks again,
+          // locked, in respondent-id order), and a paste checking people in its own order must not
+          // hold locks another employee's paste takes in the opposite order.
+          if (
+            existing &&
+            (await atRequestCap(tx, { respondentId: existing.id, schemeId: input.schemeId }, { lock: false }))
+          ) {
             results.push({ ok: false, line, message: inviteMessages.requestCap, field: 'email' })
             continue
           }
@@ -1054,6 +1085,16 @@ export type ApproveResult = { invited: number; problems: string[] }
  */
 export async function approveList(actor: ListActor, input: ListInput): Promise<Outcome<ApproveResult>> {
   if (!isUuid(input.employeeId) || !isUuid(input.schemeId)) return refuseNotFound()
+  // Only someone who may approve this list now gets as far as the limits: the employee (or a
+  // manager who is not its approver) posting "approve" must not use up the invitation limits of
+  // the people on the list, which would stop anyone inviting them (checked again under the lock).
+  const allowed = await getDb().transaction(async (tx): Promise<Outcome<null>> => {
+    const locked = await lockList(tx, actor, input)
+    if (!locked.ok) return locked
+    const refusal = decideRefusal(locked.value.state, locked.value.standing, actor.id)
+    return refusal ? refuse(refusal) : ok(null)
+  })
+  if (!allowed.ok) return allowed
   // The invitation limits count every address the approval would e-mail (read before the lock;
   // a person added meanwhile is counted at the next approval), so approve → revoke → nominate
   // cannot mail someone without end either.
@@ -1070,7 +1111,11 @@ export async function approveList(actor: ListActor, input: ListInput): Promise<O
         const refusal = decideRefusal(state, standing, actor.id)
         if (refusal) return refuse(refusal)
         const pending = await pendingNominees(tx, input)
-        // The per-person cap locks in one order for every approval: existing accounts by id.
+        // The approver took everyone off: approving would invite nobody yet tell the employee so.
+        if (!pending.length) return refuse(NOMINATION_WORDS.approveEmpty)
+        // The per-person cap locks in one order for every approval: existing accounts by id, then
+        // new addresses by address (their accounts are created in that order, so two approvals
+        // sharing two new people never wait on each other's new account in opposite orders).
         const ids = pending.length
           ? await tx
               .select({ id: users.id, email: users.email })
@@ -1083,9 +1128,11 @@ export async function approveList(actor: ListActor, input: ListInput): Promise<O
               )
           : []
         const idOf = new Map(ids.map((u) => [u.email, u.id]))
-        const ordered = [...pending].sort((a, b) =>
-          (idOf.get(a.email) ?? '~').localeCompare(idOf.get(b.email) ?? '~'),
-        )
+        const keyOf = (email: string) => idOf.get(email) ?? `~${email}`
+        const ordered = [...pending].sort((a, b) => {
+          const [x, y] = [keyOf(a.email), keyOf(b.email)]
+          return x < y ? -1 : x > y ? 1 : 0
+        })
         const problems: string[] = []
         const invitedIds: Array<{ nomineeId: string; assignmentId: string }> = []
         for (const nominee of ordered) {
@@ -1266,6 +1313,9 @@ export async function sendApproverReminders(now: Date = new Date()): Promise<num
       WHERE m.nomination_status = 'submitted'
         AND m.nomination_approver_id IS NOT NULL
         AND a.disabled_at IS NULL
+        -- Still the employee's manager: a former one can no longer act on the list (it waits in
+        -- the administrators' queue), so a reminder would only send them to a page they cannot open.
+        AND e.manager_id = m.nomination_approver_id
         AND s.reminder_cadence_days > 0
         AND ${schemeOpenSql(now, { scheme: 's' })}
         AND m.nomination_reminders_sent < ${APPROVER_REMINDERS_MAX}

@@ -53,9 +53,13 @@ export function NominationPage({
   // filled up or changed state since the page was loaded).
   const stepIntents = ['submit', 'withdraw', 'approve', 'remove']
   if (!loaderData.can?.edit) stepIntents.push('add', 'paste')
+  if (!loaderData.can?.decide) stepIntents.push('send-back')
+  // (A paste that filled the list: its refused lines here, since the paste form is gone.)
   const stepErrors =
     actionData && stepIntents.includes(actionData.intent)
-      ? (formErrorsOf(actionData.result) ?? Object.values(actionData.result.error ?? {}).flat())
+      ? actionData.paste
+        ? actionData.paste.problems.map((p) => `${p.line}: ${p.message}`)
+        : (formErrorsOf(actionData.result) ?? Object.values(actionData.result.error ?? {}).flat())
       : undefined
   return (
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
