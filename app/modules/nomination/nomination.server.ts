@@ -378,8 +378,7 @@ export async function getNominationPage(
         relationship,
         // Who has answered is the employee's to follow, not the approver's: a manager who knows
         // which of the few peers answered is closer to knowing who wrote what in the report.
-        status:
-          target.standing === 'manager' ? 'invited' : inviteStatusOf(p.status as never, p.reopened),
+        status: target.standing === 'manager' ? 'invited' : inviteStatusOf(p.status as never, p.reopened),
       })
     }
   }
@@ -530,9 +529,12 @@ function statusNoteOf(
     case 'submitted':
       tone = STATUS_TONES.waiting
       lines.push(
-        can.decide
-          ? `Waiting for your approval since ${scheme.submittedOn}.`
-          : `Sent for approval on ${scheme.submittedOn}; waiting for ${scheme.approverName}.`,
+        // An administrator may decide a list sent to a manager: say whose it is to decide first.
+        standing === 'admin' && scheme.approverName !== APPROVER_ADMIN
+          ? `Sent to ${scheme.approverName} for approval on ${scheme.submittedOn}. As an administrator you may also approve it or send it back.`
+          : can.decide
+            ? `Waiting for your approval since ${scheme.submittedOn}.`
+            : `Sent for approval on ${scheme.submittedOn}; waiting for ${scheme.approverName}.`,
       )
       break
     case 'sent_back':

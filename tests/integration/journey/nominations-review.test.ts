@@ -232,6 +232,48 @@ describe('who may reach a list', () => {
   })
 })
 
+describe('the manager when administrators approve, and an admin’s direct invitation', () => {
+  test('approval by administrators: the manager neither reads nor acts on the list', async () => {
+    const s = await submitted({ approval: 'admin' })
+    expect((await memberOf(s)).nominationApproverId).toBeNull()
+    const view = await page(s, 'manager')
+    expect(view.text).toContain('There is no list here for you to review.')
+    expect(view.text).not.toContain('Pat Peer')
+    const forms: Record<string, string>[] = [
+      { intent: 'approve' },
+      { intent: 'send-back', comment: 'No.' },
+      { intent: 'add', name: 'Max', email: s.address('max'), relationship: 'manager' },
+    ]
+    for (const form of forms) {
+      const refused = await post(s, form, 'manager')
+      expect(refused.status).toBe(400)
+    }
+    expect(await mailTo(s.manager!.email, 'nomination_submitted')).toHaveLength(0)
+    expect((await memberOf(s)).nominationStatus).toBe('submitted')
+    expect(await listOf(s)).toHaveLength(2)
+  })
+
+  test('an administrator cannot invite directly around a list waiting for approval', async () => {
+    const s = await submitted()
+    const admin = await createUser({ role: 'admin' })
+    const { inviteColleague } = await import('#app/modules/invite/invite.server')
+    const [direct, approved] = await Promise.all([
+      inviteColleague(
+        { id: admin.id, role: 'admin' },
+        { employeeId: s.employee.id, schemeId: s.scheme.id, name: 'Pat', email: s.pat, relationship: 'peer' },
+      ),
+      post(s, { intent: 'approve' }, 'manager'),
+    ])
+    expect(direct).toMatchObject({
+      ok: false,
+      formErrors: [expect.stringContaining('approved before anyone')],
+    })
+    expect(approved.status).toBe(302)
+    expect(await liveRaters(s.scheme.id, s.employee.id)).toHaveLength(2)
+    expect(await mailTo(s.pat, 'colleague_invite')).toHaveLength(1)
+  })
+})
+
 describe('the state machine', () => {
   test('approving a list the approver emptied is refused: nobody is invited and nobody told it was approved', async () => {
     const s = await submitted()
@@ -413,7 +455,12 @@ describe('bad input is a clear 400, never a 500', () => {
     const disabled = await createUser({ role: 'employee', companyId: s.company.id, disabledAt: new Date() })
     const elsewhere = await createUser({ role: 'employee' })
     for (const person of [admin, colleague, disabled, elsewhere]) {
-      const refused = await post(s, { intent: 'add', personId: person.id, name: 'Someone', relationship: 'peer' })
+      const refused = await post(s, {
+        intent: 'add',
+        personId: person.id,
+        name: 'Someone',
+        relationship: 'peer',
+      })
       expect(refused.status).toBe(400)
       const text = textOf(await refused.text())
       expect(text).toContain('That colleague cannot be added from the directory.')
@@ -516,7 +563,8 @@ describe('concurrency and lock order', () => {
     }
     expect(await liveRaters(a.scheme.id, a.employee.id)).toHaveLength(4)
     expect(await liveRaters(b.scheme.id, b.employee.id)).toHaveLength(4)
-    for (const email of [p.email, q.email, n1, n2]) expect(await mailTo(email, 'colleague_invite')).toHaveLength(2)
+    for (const email of [p.email, q.email, n1, n2])
+      expect(await mailTo(email, 'colleague_invite')).toHaveLength(2)
     expect(await deadlocks()).toBe(before)
   })
 
@@ -529,7 +577,9 @@ describe('concurrency and lock order', () => {
     const people = Array.from({ length: 6 }, (_, i) => `new${i}.${tag}@example.test`)
     for (const [i, s] of lists.entries()) {
       const order = i % 2 ? [...people].reverse() : people
-      expect((await post(s, { intent: 'paste', relationship: 'peer', text: order.join('\n') })).status).toBe(302)
+      expect((await post(s, { intent: 'paste', relationship: 'peer', text: order.join('\n') })).status).toBe(
+        302,
+      )
       expect((await post(s, { intent: 'submit' })).status).toBe(302)
     }
     const before = await deadlocks()
@@ -584,6 +634,10 @@ describe('what each reader is told', () => {
     expect(own.text).toContain('waiting for Mona Manager')
     const manager = await page(s, 'manager')
     expect(manager.text).toContain('Waiting for your approval since')
+    // An administrator reads that it was sent to the manager, not that it waits for them.
+    const asAdmin = await page(s, await adminCookie())
+    expect(asAdmin.text).toContain('Sent to Mona Manager for approval on')
+    expect(asAdmin.text).not.toContain('Waiting for your approval')
     expect((await post(s, { intent: 'approve' }, 'manager')).status).toBe(302)
     expect((await add(s, 'Quinn', s.address('quinn'))).status).toBe(302)
     const after = await page(s)
