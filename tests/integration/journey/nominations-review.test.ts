@@ -589,6 +589,21 @@ describe('concurrency and lock order', () => {
     expect(await deadlocks()).toBe(before)
   })
 
+  test('two pastes at once near the maximum: the list stops at the maximum, every other line told why', async () => {
+    const s = await listScheme({ maxColleagues: 8 })
+    expect((await add(s, 'First', s.address('first'))).status).toBe(302)
+    const lines = (prefix: string) =>
+      Array.from({ length: 5 }, (_, i) => s.address(`${prefix}${i}`)).join('\n')
+    const results = await Promise.all([
+      post(s, { intent: 'paste', relationship: 'peer', text: lines('a') }),
+      post(s, { intent: 'paste', relationship: 'peer', text: lines('b') }),
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual([200, 302])
+    expect(await listOf(s)).toHaveLength(8)
+    const partial = results.find((r) => r.status === 200)!
+    expect(textOf(await partial.text())).toContain('You have already invited 8 colleagues')
+  })
+
   test('approval and a fatigue cap of one for the same person, from two lists at once: one request', async () => {
     const { a, b, p } = await sharedPair()
     await db().execute(sql`UPDATE companies SET feedback_request_cap = 1 WHERE id = ${a.company.id}`)
