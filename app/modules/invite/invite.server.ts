@@ -94,6 +94,11 @@ export const inviteMessages = {
     `${onBehalf ? `${employeeName} has` : 'You have'} already invited ${limit} ${
       limit === 1 ? 'colleague' : 'colleagues'
     }, the most this scheme allows. To invite someone else, revoke an invitation that has not been answered yet.`,
+  /** A list of raters (ADR 042) holding the scheme's most colleagues, invited or waiting. */
+  listFull: (limit: number, invited: number) =>
+    `The list already has ${limit} ${limit === 1 ? 'colleague' : 'colleagues'}${
+      invited ? ', counting those already invited' : ''
+    }, the most this scheme allows. To add someone else, take someone off the list first.`,
   /**
    * Every address that cannot be invited for a reason about its owner (a consultancy administrator,
    * a disabled account) gets these same words: the form must not tell an employee who they are.
@@ -541,7 +546,14 @@ export async function vetRater(
     return { ok: false, fieldErrors: { email: [inviteMessages.duplicate(email)] } }
   const limit = colleagueLimit(membership.maxColleagues)
   if (counts!.live + nominated.count >= limit)
-    return { ok: false, formErrors: [inviteMessages.limit(limit, onBehalf, employeeName)] }
+    return {
+      ok: false,
+      formErrors: [
+        input.nominated
+          ? inviteMessages.listFull(limit, counts!.live)
+          : inviteMessages.limit(limit, onBehalf, employeeName),
+      ],
+    }
   // An admin's invite link would be a password-free way into the back office: never issue one.
   // Neither this nor a disabled account is named: both get the same words, and only here, where
   // any other address would have been accepted.

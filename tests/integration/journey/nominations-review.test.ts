@@ -444,7 +444,7 @@ describe('bad input is a clear 400, never a 500', () => {
     expect(forty.status).toBe(200)
     // The paste form is gone (the list is full), but the refused lines are still on the page.
     const fortyText = textOf(await forty.text())
-    expect(fortyText).toContain(`${s.address('f39')}: You have already invited 8 colleagues`)
+    expect(fortyText).toContain(`${s.address('f39')}: The list already has 8 colleagues`)
     expect(await listOf(s)).toHaveLength(8)
   })
 
@@ -601,7 +601,7 @@ describe('concurrency and lock order', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 302])
     expect(await listOf(s)).toHaveLength(8)
     const partial = results.find((r) => r.status === 200)!
-    expect(textOf(await partial.text())).toContain('You have already invited 8 colleagues')
+    expect(textOf(await partial.text())).toContain('The list already has 8 colleagues')
   })
 
   test('approval and a fatigue cap of one for the same person, from two lists at once: one request', async () => {

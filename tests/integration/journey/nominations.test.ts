@@ -138,7 +138,7 @@ describe('building the list', () => {
     const third = await add(s, 'Rae', 'rae@example.test')
     expect(third.status).toBe(400)
     expect(textOf(await third.text())).toContain(
-      'You have already invited 2 colleagues, the most this scheme allows.',
+      'The list already has 2 colleagues, the most this scheme allows.',
     )
     const bad = await post(s, { intent: 'add', name: '', email: 'not-an-address', relationship: 'boss' })
     expect(bad.status).toBe(400)
