@@ -112,8 +112,10 @@ export function NominationPage({
           <FormErrors errors={stepErrors} />
           <NomineeTable data={loaderData} />
           {loaderData.outlook ? <GroupOutlook outlook={loaderData.outlook} /> : null}
-          <Steps data={loaderData} actionData={actionData} />
+          {/* The approver decides first (adding is the exception); the employee adds, then sends. */}
+          {loaderData.can?.decide ? <Steps data={loaderData} actionData={actionData} /> : null}
           {loaderData.can?.edit ? <AddForms data={loaderData} actionData={actionData} /> : null}
+          {loaderData.can?.decide ? null : <Steps data={loaderData} actionData={actionData} />}
           <Invited data={loaderData} />
         </>
       )}
