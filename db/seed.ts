@@ -11,6 +11,12 @@ import { endOfDay, formatDateTime } from '../app/lib/dates'
 import { createActionCode } from '../app/modules/action-code/action-code.server'
 import { actionLink } from '../app/modules/action-code/action-code.server'
 import { releaseParticipant } from '../app/modules/report/release.server'
+import {
+  addNominee,
+  approveList,
+  sendBackList,
+  submitList,
+} from '../app/modules/nomination/nomination.server'
 import { hashPassword } from '../app/modules/auth/password.server'
 import {
   actionCodes,
@@ -19,6 +25,7 @@ import {
   companies,
   questionnaires,
   responses,
+  schemeMembers,
   schemes,
   users,
   reportReleases,
@@ -398,7 +405,151 @@ export async function seed() {
     if (changed.length) made.push(`reporting line: ${member.user.email} (${jobTitle})`)
   }
 
+  made.push(
+    ...(await seedNominations({
+      companyId: company.id,
+      questionnaireId: questionnaire.id,
+      manager: employee.user,
+      reports: { waiting: second.user, sentBack: third.user, approved: newcomer.user },
+    })),
+  )
+
   return { made, inviteLink, answeringLink, password: PASSWORD }
+}
+
+/** The programme whose lists of raters Erin approves (issue 18 §3, ADR 042). */
+export const DEMO_NOMINATION_SCHEME = 'Acme operations 360 (lists approved by managers)'
+
+/** Erin's words when she sent Wren's list back. */
+export const DEMO_SEND_BACK_COMMENT =
+  'Thanks, Wren. Please add a third peer — someone from the warehouse team you worked with on the move — so that peers can be shown as a group in your report.'
+
+type SeedUser = { id: string; email: string; displayName: string }
+
+/**
+ * A programme that approves lists (nomination_approval 'manager'): Erin's three reports each have a
+ * list in another state — Sam's waits for Erin (her home shows "Nominations waiting for you"),
+ * Erin sent Wren's back with a comment, and she approved Noah's, which invited everyone on it. The
+ * lists are built, sent and decided through the domain functions (the same rules, audit entries,
+ * invitations and outbox e-mails as the pages), only where a list has not been begun, so a re-run
+ * (or a demo that moved a list on) changes nothing. It closes after the leadership programme, so
+ * that programme stays first on its people's pages.
+ */
+async function seedNominations(input: {
+  companyId: string
+  questionnaireId: string
+  manager: SeedUser
+  reports: { waiting: SeedUser; sentBack: SeedUser; approved: SeedUser }
+}): Promise<string[]> {
+  const db = getDb()
+  const made: string[] = []
+  const { manager, reports } = input
+  const [existing] = await db.select().from(schemes).where(eq(schemes.name, DEMO_NOMINATION_SCHEME)).limit(1)
+  const now = Date.now()
+  const scheme =
+    existing ??
+    (await createScheme({
+      name: DEMO_NOMINATION_SCHEME,
+      companyId: input.companyId,
+      questionnaireId: input.questionnaireId,
+      opensAt: new Date(now - 7 * DAY),
+      closesAt: endOfDay(new Date(now + 70 * DAY), DEMO_TIME_ZONE),
+      nominationsCloseAt: endOfDay(new Date(now + 21 * DAY), DEMO_TIME_ZONE),
+      timeZone: DEMO_TIME_ZONE,
+      status: 'open',
+      minRaters: 3,
+      nominationChooser: 'employee',
+      nominationApproval: 'manager',
+      minManager: 1,
+      minPeer: 3,
+      minDirectReport: 0,
+      minOther: 0,
+    }))
+  if (!existing) made.push(`scheme: ${scheme.name} (lists of raters approved by the manager)`)
+
+  const managerActor = { id: manager.id, role: 'employee' as const, ip: null }
+  const erin = { name: manager.displayName, email: manager.email, relationship: 'manager' }
+  const LISTS = [
+    {
+      who: reports.waiting,
+      state: 'submitted',
+      daysAgo: { submitted: 1 },
+      people: [
+        erin,
+        { name: 'Tara Teague', email: 'tara.teague@panorama.test', relationship: 'peer' },
+        { name: 'Omar Okafor', email: 'omar.okafor@panorama.test', relationship: 'peer' },
+        { name: 'Lena Lindqvist', email: 'lena.lindqvist@panorama.test', relationship: 'peer' },
+        { name: 'Felix Ford', email: 'felix.ford@panorama.test', relationship: 'other' },
+      ],
+    },
+    {
+      who: reports.sentBack,
+      state: 'sent_back',
+      daysAgo: { submitted: 3, decided: 2 },
+      people: [
+        erin,
+        { name: 'Priya Patel', email: 'priya.patel@panorama.test', relationship: 'peer' },
+        { name: 'Hugo Hale', email: 'hugo.hale@panorama.test', relationship: 'peer' },
+      ],
+    },
+    {
+      who: reports.approved,
+      state: 'approved',
+      daysAgo: { submitted: 5, decided: 4 },
+      // Noah's manager before he moved to Erin's team: Erin herself answers no questionnaire here,
+      // so her own pages on the demo questionnaire stay about her self-assessment alone.
+      people: [
+        { name: 'Gil Grant', email: 'gil.grant@panorama.test', relationship: 'manager' },
+        { name: 'Maya Moss', email: 'maya.moss@panorama.test', relationship: 'peer' },
+        { name: 'Ivo Ionescu', email: 'ivo.ionescu@panorama.test', relationship: 'peer' },
+        { name: 'Zoe Zhang', email: 'zoe.zhang@panorama.test', relationship: 'peer' },
+      ],
+    },
+  ] as const
+
+  const fail = (what: string, outcome: { ok: false; formErrors?: string[]; fieldErrors?: unknown }) => {
+    throw new Error(
+      `seed: ${what} failed: ${JSON.stringify(outcome.formErrors ?? outcome.fieldErrors ?? outcome)}`,
+    )
+  }
+  for (const list of LISTS) {
+    const self = await enrolEmployee(scheme, list.who.id)
+    if (self) made.push(`enrolled: ${list.who.email} in ${scheme.name}`)
+    const [member] = await db
+      .select({ status: schemeMembers.nominationStatus })
+      .from(schemeMembers)
+      .where(and(eq(schemeMembers.schemeId, scheme.id), eq(schemeMembers.employeeId, list.who.id)))
+    // Begun already (by an earlier run or in the demo): left as it is.
+    if (member?.status) continue
+    const ref = { employeeId: list.who.id, schemeId: scheme.id }
+    const actor = { id: list.who.id, role: 'employee' as const, ip: null }
+    for (const person of list.people) {
+      const added = await addNominee(actor, { ...ref, ...person })
+      if (!added.ok) fail(`adding ${person.email} to ${list.who.email}'s list`, added)
+    }
+    const sent = await submitList(actor, ref)
+    if (!sent.ok) fail(`sending ${list.who.email}'s list`, sent)
+    if (list.state === 'sent_back') {
+      const back = await sendBackList(managerActor, { ...ref, comment: DEMO_SEND_BACK_COMMENT })
+      if (!back.ok) fail(`sending ${list.who.email}'s list back`, back)
+    } else if (list.state === 'approved') {
+      const approved = await approveList(managerActor, ref)
+      if (!approved.ok) fail(`approving ${list.who.email}'s list`, approved)
+    }
+    // Sent (and decided) some days ago, as a demo would find them.
+    const decided = 'decided' in list.daysAgo ? new Date(now - list.daysAgo.decided * DAY) : null
+    await db
+      .update(schemeMembers)
+      .set({
+        nominationSubmittedAt: new Date(now - list.daysAgo.submitted * DAY),
+        ...(decided ? { nominationDecidedAt: decided } : {}),
+      })
+      .where(and(eq(schemeMembers.schemeId, scheme.id), eq(schemeMembers.employeeId, list.who.id)))
+    made.push(
+      `list of raters ${list.state.replace('_', ' ')}: ${list.who.email} (${list.people.length} people)`,
+    )
+  }
+  return made
 }
 
 /** A new invite link for a rater assignment (older unused ones are voided), valid until the scheme closes. */
@@ -541,7 +692,9 @@ export function seedSummary(result: Awaited<ReturnType<typeof seed>>): string[] 
     `Portal: ${appUrl} (sign in at ${appUrl}/sign-in)`,
     `Demo accounts (password: ${password}):`,
     '  admin     admin@panorama.test',
-    '  employee  employee@panorama.test   (report released: groups, blind spots, hidden strengths)',
+    '  employee  employee@panorama.test   (report released: groups, blind spots, hidden strengths;',
+    `                                       manages Sam, Wren and Noah: Sam's list of raters in`,
+    `                                       "${DEMO_NOMINATION_SCHEME}" waits for her approval)`,
     '  employee  employee3@panorama.test  (six colleagues answered, waiting for the release)',
     '  employee  employee2@panorama.test  (below the anonymity threshold)',
     '  employee  new.employee@panorama.test (has not started)',

@@ -360,6 +360,18 @@ export async function discover(target, { answerers: wanted = 1 } = {}) {
     )
     const [brand] = await query(`SELECT id FROM brands ORDER BY name, id LIMIT 1`)
     const [adminRow] = await query(`SELECT id FROM users WHERE email = $1`, [profile.admin])
+    // A list of raters waiting for the profile employee's approval as a manager (ADR 042; the demo
+    // seed's Sam waits for Erin): the manager's review, and the list as its employee reads it. A
+    // seed without one leaves both cases out.
+    const [list] = await query(
+      `SELECT m.scheme_id, m.employee_id, e.email FROM scheme_members m
+       JOIN users a ON a.id = m.nomination_approver_id
+       JOIN users e ON e.id = m.employee_id
+       WHERE a.email = $1 AND m.nomination_status = 'submitted'
+         AND e.password_hash IS NOT NULL AND e.disabled_at IS NULL
+       ORDER BY m.nomination_submitted_at, m.employee_id LIMIT 1`,
+      [profile.employee],
+    )
     // The newest outbox message (the demo seed may have none yet; its case is then left out).
     const [message] = await query(`SELECT id FROM email_outbox ORDER BY created_at DESC, id DESC LIMIT 1`)
     if (!report || !answering || !company || !brand || !person || !scheme) {
@@ -396,7 +408,9 @@ export async function discover(target, { answerers: wanted = 1 } = {}) {
               (SELECT count(*) FROM answers)::int AS answers`,
     )
     return {
-      profile,
+      // `listEmployee` signs in as the list's employee (the cases' role of that name).
+      profile: list ? { ...profile, listEmployee: list.email } : profile,
+      list: list ? { scheme: list.scheme_id, employee: list.employee_id } : null,
       answerers: answerers.map((a) => ({ email: a.email, assignment: a.id, autosaveBody: a.autosaveBody })),
       ids: {
         rid: report.id,
@@ -442,6 +456,20 @@ function cases(found) {
     },
     { name: 'GET /user/edit-profile', path: '/user/edit-profile', role: 'employee' },
     { name: 'GET /user/colleague-invite', path: '/user/colleague-invite', role: 'employee' },
+    ...(found.list
+      ? [
+          {
+            name: 'GET /user/nominations?scheme=&employee= (manager’s review)',
+            path: `/user/nominations?${new URLSearchParams({ scheme: found.list.scheme, employee: found.list.employee })}`,
+            role: 'employee',
+          },
+          {
+            name: 'GET /user/nominations?scheme= (own list)',
+            path: `/user/nominations?${new URLSearchParams({ scheme: found.list.scheme })}`,
+            role: 'listEmployee',
+          },
+        ]
+      : []),
     {
       name: 'GET /user/colleague-invite/directory?q=… (type-ahead)',
       path: `/user/colleague-invite/directory?${new URLSearchParams({ q: found.employee.directorySearch })}`,
@@ -484,6 +512,11 @@ function cases(found) {
     {
       name: 'GET /admin/answer-management/:responseId',
       path: `/admin/answer-management/${rid}`,
+      role: 'admin',
+    },
+    {
+      name: 'GET /admin/answer-management/reopen-requests',
+      path: '/admin/answer-management/reopen-requests',
       role: 'admin',
     },
     { name: 'GET /admin/company-management', path: '/admin/company-management', role: 'admin' },

@@ -1,4 +1,5 @@
 // Test-only: loaded into the browser suite's server process with `node --import` (never by the app).
+// It also makes the nomination spec's fresh world (`/nomination-world?run=…`, below).
 // Specs sign in by having a session row made for the user and setting its cookie on the browser
 // context (epic-stack's `tests/playwright-utils.ts` pattern), not through the form. The row has to be
 // written inside the server process: the embedded database allows one process per data folder, so
@@ -40,8 +41,76 @@ async function createSessionFor(email) {
   return `${id}.${secret}`
 }
 
+/**
+ * A fresh world for the nomination spec (e2e/nominations.spec.ts), written here for the same reason
+ * as the sessions: a company of the demo brand, a manager and an employee reporting to them, and an
+ * open scheme on the demo questionnaire whose lists are approved by the manager (peers ≥ 3,
+ * manager ≥ 1), with the employee enrolled. Nothing of the demo seed is changed.
+ */
+async function nominationWorld(run) {
+  if (!/^[a-z0-9]{1,20}$/.test(run)) throw new Error('run must be a short [a-z0-9] word')
+  const [acme] = await query(`SELECT brand_id FROM companies WHERE name = 'Acme Ltd'`)
+  const [questionnaire] = await query(
+    `SELECT id FROM questionnaires WHERE title = 'Leadership 360' AND status = 'published' ORDER BY created_at LIMIT 1`,
+  )
+  if (!acme || !questionnaire) throw new Error('the demo seed is not there')
+  const [company] = await query(`INSERT INTO companies (name, brand_id) VALUES ($1, $2) RETURNING id`, [
+    `Nomination Works ${run}`,
+    acme.brand_id,
+  ])
+  const person = async (name, email, managerId) =>
+    (
+      await query(
+        `INSERT INTO users (email, email_verified_at, display_name, role, company_id, manager_id, job_title)
+         VALUES ($1, now(), $2, 'employee', $3, $4, $5) RETURNING id`,
+        [email, name, company.id, managerId, managerId ? 'Analyst' : 'Team lead'],
+      )
+    )[0]
+  const manager = { name: 'Mira Manager', email: `mira.${run}@example.test` }
+  const employee = { name: 'Nico Nominee', email: `nico.${run}@example.test` }
+  const managerRow = await person(manager.name, manager.email, null)
+  const employeeRow = await person(employee.name, employee.email, managerRow.id)
+  const now = Date.now()
+  const [scheme] = await query(
+    `INSERT INTO schemes (name, company_id, questionnaire_id, opens_at, closes_at, time_zone, status,
+       min_raters, min_manager, min_peer, nomination_chooser, nomination_approval)
+     VALUES ($1, $2, $3, $4, $5, 'Europe/London', 'open', 3, 1, 3, 'employee', 'manager') RETURNING id, closes_at`,
+    [
+      `Nominated 360 ${run}`,
+      company.id,
+      questionnaire.id,
+      new Date(now - 60 * 60 * 1000),
+      new Date(now + 30 * DAY),
+    ],
+  )
+  await query(`INSERT INTO scheme_members (scheme_id, employee_id) VALUES ($1, $2)`, [
+    scheme.id,
+    employeeRow.id,
+  ])
+  await query(
+    `INSERT INTO assignments (scheme_id, questionnaire_id, subject_id, respondent_id, relationship, due_at)
+     VALUES ($1, $2, $3, $3, 'self', $4)`,
+    [scheme.id, questionnaire.id, employeeRow.id, scheme.closes_at],
+  )
+  return { schemeId: scheme.id, employeeId: employeeRow.id, manager, employee }
+}
+
 const door = http.createServer((req, res) => {
-  const email = new URL(req.url ?? '/', 'http://door').searchParams.get('email') ?? ''
+  const url = new URL(req.url ?? '/', 'http://door')
+  if (url.pathname === '/nomination-world') {
+    nominationWorld(url.searchParams.get('run') ?? '').then(
+      (world) => {
+        res.setHeader('Content-Type', 'application/json')
+        res.end(JSON.stringify(world))
+      },
+      (error) => {
+        res.statusCode = 500
+        res.end(String(error?.stack ?? error))
+      },
+    )
+    return
+  }
+  const email = url.searchParams.get('email') ?? ''
   createSessionFor(email).then(
     (token) => {
       res.statusCode = token ? 200 : 404

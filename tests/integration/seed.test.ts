@@ -1,18 +1,30 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm'
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { afterEach, describe, expect, test } from 'vitest'
 import {
+  actionCodes,
   answers,
   assignments,
   brands,
   companies,
+  emailOutbox,
+  nominees,
   questionnaires,
   questions,
   responses,
+  schemeMembers,
   schemes,
   users,
 } from '#db/schema/index'
 import { loadReport } from '#app/modules/report/report.server'
-import { DEMO_COMMENTS, DEMO_TIME_ZONE, seed, seedSummary } from '#db/seed'
+import {
+  DEMO_COMMENTS,
+  DEMO_NOMINATION_SCHEME,
+  DEMO_SEND_BACK_COMMENT,
+  DEMO_TIME_ZONE,
+  seed,
+  seedSummary,
+} from '#db/seed'
+import { getEmployeeHome } from '#app/modules/home/home.server'
 import { resetEnvCache } from '#app/config/env.server'
 import { formatDateTime } from '#app/lib/dates'
 import { FEEDBACK_REQUEST_CAP_DEFAULT } from '#app/config/constants'
@@ -127,6 +139,98 @@ describe('the demo reports (ADR 022)', () => {
         ),
       )
     expect(open).toHaveLength(2)
+  })
+})
+
+describe('the demo lists of raters (issue 18 §3, ADR 042)', () => {
+  const listOf = async (email: string) => {
+    const [scheme] = await db().select().from(schemes).where(eq(schemes.name, DEMO_NOMINATION_SCHEME))
+    const [user] = await db().select().from(users).where(eq(users.email, email))
+    const [member] = await db()
+      .select()
+      .from(schemeMembers)
+      .where(and(eq(schemeMembers.schemeId, scheme!.id), eq(schemeMembers.employeeId, user!.id)))
+    const people = await db()
+      .select()
+      .from(nominees)
+      .where(and(eq(nominees.schemeId, scheme!.id), eq(nominees.employeeId, user!.id)))
+    return { scheme: scheme!, user: user!, member: member!, people }
+  }
+
+  test('a scheme approved by managers, asking for a manager and three peers, taking lists now', async () => {
+    const { scheme } = await listOf('employee2@panorama.test')
+    expect(scheme).toMatchObject({
+      nominationApproval: 'manager',
+      nominationChooser: 'employee',
+      minManager: 1,
+      minPeer: 3,
+      minDirectReport: 0,
+      minOther: 0,
+      status: 'open',
+    })
+    expect(scheme.opensAt.getTime()).toBeLessThan(Date.now())
+    expect(scheme.nominationsCloseAt!.getTime()).toBeGreaterThan(Date.now())
+    // After the leadership programme: that one stays first on its people's home and invite pages.
+    const [leadership] = await db()
+      .select()
+      .from(schemes)
+      .where(eq(schemes.name, 'Acme leadership programme'))
+    expect(scheme.closesAt.getTime()).toBeGreaterThan(leadership!.closesAt.getTime())
+  })
+
+  test('Sam’s list waits for Erin since a day ago, and her home says so', async () => {
+    const { member, people, user } = await listOf('employee2@panorama.test')
+    const [erin] = await db().select().from(users).where(eq(users.email, 'employee@panorama.test'))
+    expect(member).toMatchObject({ nominationStatus: 'submitted', nominationApproverId: erin!.id })
+    const hoursAgo = (Date.now() - member.nominationSubmittedAt!.getTime()) / 3_600_000
+    expect(hoursAgo).toBeGreaterThan(23)
+    expect(hoursAgo).toBeLessThan(25)
+    expect(people).toHaveLength(5)
+    expect(people.filter((p) => p.relationship === 'manager').map((p) => p.email)).toEqual([erin!.email])
+    expect(people.every((p) => p.assignmentId === null)).toBe(true)
+    const home = await getEmployeeHome(erin!.id)
+    expect(home.waiting).toEqual([
+      expect.objectContaining({ employeeId: user.id, employeeName: 'Sam Second', people: 5 }),
+    ])
+    const [mail] = await db()
+      .select()
+      .from(emailOutbox)
+      .where(
+        and(eq(emailOutbox.recipient, erin!.email), sql`${emailOutbox.templateKey} = 'nomination_submitted'`),
+      )
+    expect(mail).toBeDefined()
+  })
+
+  test('Wren’s list was sent back with Erin’s comment; nobody on it is invited', async () => {
+    const { member, people } = await listOf('employee3@panorama.test')
+    expect(member).toMatchObject({ nominationStatus: 'sent_back', nominationComment: DEMO_SEND_BACK_COMMENT })
+    expect(people.length).toBeGreaterThan(0)
+    expect(people.every((p) => p.assignmentId === null)).toBe(true)
+  })
+
+  test('Noah’s list is approved: everyone on it has a rater assignment, an invite code and an e-mail', async () => {
+    const { member, people, scheme, user } = await listOf('new.employee@panorama.test')
+    expect(member.nominationStatus).toBe('approved')
+    expect(people).toHaveLength(4)
+    for (const p of people) {
+      expect(p.assignmentId, p.email).not.toBeNull()
+      const [assignment] = await db().select().from(assignments).where(eq(assignments.id, p.assignmentId!))
+      expect(assignment).toMatchObject({
+        schemeId: scheme.id,
+        subjectId: user.id,
+        relationship: p.relationship,
+      })
+      const codes = await db()
+        .select()
+        .from(actionCodes)
+        .where(and(eq(actionCodes.assignmentId, p.assignmentId!), eq(actionCodes.kind, 'colleague_invite')))
+      expect(codes, p.email).toHaveLength(1)
+      const mails = await db()
+        .select()
+        .from(emailOutbox)
+        .where(and(eq(emailOutbox.recipient, p.email), sql`${emailOutbox.templateKey} = 'colleague_invite'`))
+      expect(mails, p.email).toHaveLength(1)
+    }
   })
 })
 

@@ -74,8 +74,9 @@ test(
       expect(c.load.after, c.name).toBeGreaterThanOrEqual(0)
       expect(c.referenceSpread, c.name).toBeGreaterThanOrEqual(0)
     }
-    // The demo seed has one open assignment of someone the bench can sign in as: shared, and said so.
-    expect(byName['POST /assignment/:id.data (autosave)']!.distinctAssignments).toBe(1)
+    // The demo seed has three open self-assessments of people the bench can sign in as (Noah's, and
+    // Sam's and Wren's in the programme that approves lists): one per connection, none shared.
+    expect(byName['POST /assignment/:id.data (autosave)']!.distinctAssignments).toBe(2)
     expect(byName['GET /sign-in']!.queriesPerRequest).toBe(0)
     expect(byName['POST /assignment/:id.data (autosave)']!.queriesPerRequest).toBeGreaterThan(0)
   },

@@ -17,6 +17,7 @@ import {
 import { DEMO_QUESTIONS } from '#db/seed'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { releaseParticipant, releaseScheme } from '#app/modules/report/release.server'
+import { addNominee, approveList, submitList } from '#app/modules/nomination/nomination.server'
 import { useTestDatabase } from '#tests/support/database'
 import { sessionCookieFor } from '#tests/support/app'
 import { useQueryCountingServer } from '#tests/support/query-count'
@@ -67,6 +68,12 @@ const EXPECTED = {
   'GET /user/colleague-invite/directory?q=…': SESSION_READS + 2,
   'GET /user/thank-you': SESSION_READS + 2,
   'GET /user/edit-profile': SESSION_READS + 2,
+  // A list of raters (ADR 042): the employee's schemes that approve lists (with the membership's
+  // state, approver and counts), then the chosen one's nominees and invitations in one UNION —
+  // whatever the size of the list.
+  'GET /user/nominations?scheme=… (own list)': SESSION_READS + 2,
+  // …and for their manager, first that the employee reports to them.
+  'GET /user/nominations?scheme=…&employee=… (manager’s review)': SESSION_READS + 3,
   // Admin pages.
   'GET /admin': SESSION_READS + 4,
   'GET /admin/company-management': SESSION_READS + 2,
@@ -150,7 +157,8 @@ const ids = {
   admin: '',
   schemeName: '',
 }
-const cookies = { admin: '', employee: '', answerer: '' }
+const cookies = { admin: '', employee: '', answerer: '', manager: '', report: '' }
+const lists = { scheme: '', report: '' }
 let signInEmail = ''
 
 /** Plausible answers for every question; the text ones carry a comment. */
@@ -179,6 +187,7 @@ const world = {
   scheme: undefined as Scheme | undefined,
   employee: undefined as Awaited<ReturnType<typeof createUser>> | undefined,
   answerer: undefined as Awaited<ReturnType<typeof createUser>> | undefined,
+  manager: undefined as Awaited<ReturnType<typeof createUser>> | undefined,
   seed: 0,
 }
 
@@ -272,6 +281,76 @@ async function smallWorld() {
   cookies.employee = await sessionCookieFor(world.employee.id)
   cookies.answerer = await sessionCookieFor(world.answerer.id)
   signInEmail = world.employee.email
+  await nominationWorld()
+}
+
+/**
+ * A manager and their report, whose list of raters in a scheme approved by managers waits for the
+ * manager (ADR 042), built and sent through the domain functions.
+ */
+async function nominationWorld() {
+  const manager = await createUser({ role: 'employee', companyId: world.company!.id })
+  const report = await createUser({ role: 'employee', companyId: world.company!.id, managerId: manager.id })
+  const scheme = await createScheme({
+    companyId: world.company!.id,
+    questionnaireId: world.questionnaire!.id,
+    nominationApproval: 'manager',
+    minManager: 1,
+    minPeer: 3,
+  })
+  await enrolEmployee(scheme, report.id)
+  const ref = { employeeId: report.id, schemeId: scheme.id }
+  const actor = { id: report.id, role: 'employee' as const }
+  await addNominee(actor, { ...ref, name: 'The Manager', email: manager.email, relationship: 'manager' })
+  for (let k = 0; k < 3; k++)
+    await addNominee(actor, {
+      ...ref,
+      name: `Peer ${k}`,
+      email: `peer.${k}.${report.id}@example.test`,
+      relationship: 'peer',
+    })
+  expect((await submitList(actor, ref)).ok).toBe(true)
+  Object.assign(lists, { scheme: scheme.id, report: report.id })
+  cookies.manager = await sessionCookieFor(manager.id)
+  cookies.report = await sessionCookieFor(report.id)
+  world.manager = manager
+}
+
+/**
+ * The list grows: the manager adds people to it, and a second scheme of the report's has its list
+ * approved (its invitations read with the nominees).
+ */
+async function growLists() {
+  const ref = { employeeId: lists.report, schemeId: lists.scheme }
+  const manager = { id: world.manager!.id, role: 'employee' as const }
+  for (let k = 0; k < 3; k++)
+    expect(
+      (
+        await addNominee(manager, {
+          ...ref,
+          name: `Other ${k}`,
+          email: `other.${k}.${lists.report}@example.test`,
+          relationship: 'other',
+        })
+      ).ok,
+    ).toBe(true)
+  const second = await createScheme({
+    companyId: world.company!.id,
+    questionnaireId: world.questionnaire!.id,
+    nominationApproval: 'manager',
+  })
+  await enrolEmployee(second, lists.report)
+  const secondRef = { employeeId: lists.report, schemeId: second.id }
+  const actor = { id: lists.report, role: 'employee' as const }
+  for (let k = 0; k < 5; k++)
+    await addNominee(actor, {
+      ...secondRef,
+      name: `Second ${k}`,
+      email: `second.${k}.${lists.report}@example.test`,
+      relationship: 'peer',
+    })
+  expect((await submitList(actor, secondRef)).ok).toBe(true)
+  expect((await approveList(manager, secondRef)).ok).toBe(true)
 }
 
 /** Rows of a CSV import, as the upload stages them (lines from + 2 on), some with problems. */
@@ -322,6 +401,7 @@ async function growWorld() {
   await releaseScheme({ id: ids.admin }, scheme!.id)
   await releaseScheme({ id: ids.admin }, second.id)
   await stageImportRows(ids.import, 3, 200)
+  await growLists()
   // The employee is asked for feedback by others too (the detail page lists it).
   for (let k = 0; k < 3; k++) {
     const other = await createUser({ role: 'employee', companyId: world.company!.id })
@@ -360,6 +440,10 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
     get('/user/colleague-invite/directory?q=employee', cookies.employee),
   'GET /user/thank-you': () => get('/user/thank-you', cookies.employee),
   'GET /user/edit-profile': () => get('/user/edit-profile', cookies.employee),
+  'GET /user/nominations?scheme=… (own list)': () =>
+    get(`/user/nominations?scheme=${lists.scheme}`, cookies.report),
+  'GET /user/nominations?scheme=…&employee=… (manager’s review)': () =>
+    get(`/user/nominations?scheme=${lists.scheme}&employee=${lists.report}`, cookies.manager),
   'GET /admin': () => get('/admin', cookies.admin),
   'GET /admin/company-management': () => get('/admin/company-management', cookies.admin),
   'GET /admin/company-management?edit=:id': () =>

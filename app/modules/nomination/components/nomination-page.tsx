@@ -284,7 +284,6 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
   const [pasteForm, pasteFields] = useConformForm(PasteSchema, {
     id: 'paste-nominees',
     lastResult: actionData?.paste ? undefined : resultFor(actionData, 'paste'),
-    defaultValue: actionData?.paste ? { text: actionData.paste.text } : undefined,
   })
   return (
     <section aria-labelledby="add-title" className="card flex flex-col gap-4">
@@ -411,6 +410,9 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
             </p>
             <textarea
               {...getTextareaProps(pasteFields.text)}
+              // The refused lines, left in the box (given here, not as Conform's default value: Conform keeps
+              // the value it first rendered, and the reply comes after hydration; the form's key remounts it).
+              defaultValue={actionData?.paste?.text}
               className="input min-h-28 font-mono text-sm"
               aria-describedby={`${pasteFields.text.id}-help${pasteFields.text.errors ? ` ${pasteFields.text.errorId}` : ''}`}
             />
