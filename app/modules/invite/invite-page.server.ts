@@ -189,7 +189,9 @@ export function outlookOf(
     : total < t
       ? `Colleagues’ answers show in the report once at least ${t} of them have answered; ${total} ${total === 1 ? 'is' : 'are'} ${words.soFar}.`
       : `${words.everyone}, the report shows all ${total} colleagues together and, by group:`
-  const more = (k: number | null) => (k ? ` ${words.verb} ${k} more to show them on their own.` : '')
+  // A person has one manager or two: "add 2 more managers" is no advice, so the manager group gets none.
+  const more = (k: number | null, g: RaterGroup) =>
+    k && g !== 'manager' ? ` ${words.verb} ${k} more to show them on their own.` : ''
   const lines = RATER_GROUPS.filter((g) => (sizes[g] ?? 0) > 0 || minimumOf(g) > 0).map((g): OutlookLine => {
     const label = g === 'other' ? 'Others' : PART_LABELS[g]
     const invited = sizes[g] ?? 0
@@ -207,9 +209,9 @@ export function outlookOf(
           ? 'Shown on their own: the scheme tells managers so when they are invited.'
           : 'Shown as a group of their own.'
         : o.shown === 'others'
-          ? `Combined into “Other colleagues”, so nobody can be picked out.${more(o.toStandAlone)}`
+          ? `Combined into “Other colleagues”, so nobody can be picked out.${more(o.toStandAlone, g)}`
           : o.shown === 'pooled'
-            ? `Only within the all-colleagues figure: a group is shown apart only when the colleagues outside it are enough to show too.${more(o.toStandAlone)}`
+            ? `Only within the all-colleagues figure: a group is shown apart only when the colleagues outside it are enough to show too.${more(o.toStandAlone, g)}`
             : `Not shown until at least ${t} colleagues have answered.`
     return {
       key: g,

@@ -135,9 +135,10 @@ function ListStatus({ data }: { data: Ready }) {
         <p key={line}>{line}</p>
       ))}
       {scheme.comment ? (
-        <blockquote className="rounded-md border border-red-200 bg-white p-3 whitespace-pre-line text-slate-900">
-          {scheme.comment}
-        </blockquote>
+        <figure className="rounded-md border border-red-200 bg-white p-3 text-slate-900">
+          <figcaption className="text-sm font-medium">{`${scheme.approverName}’s comment`}</figcaption>
+          <blockquote className="whitespace-pre-line">{scheme.comment}</blockquote>
+        </figure>
       ) : null}
     </section>
   )
