@@ -16,7 +16,8 @@ import {
  * Nomination with approval (issue 18 §3, ADR 042) in a real browser, on a world of its own (made by
  * the suite's session door: a manager, their report, and a scheme approved by the manager asking
  * for a manager and three peers), so runs do not depend on each other or on the demo seed. The
- * employee builds the list from the invitations page — by the form, and by pasting two lines of
+ * employee builds the list from the invitations page — the suggested manager in one click, a
+ * colleague from the directory's type-ahead, by the form, and by pasting two lines of
  * which one is refused with its reason — reads the group outlook say peers are one short, adds a
  * third and sends the list; the manager, in a browser of their own, opens the link from the e-mail
  * and sends it back with a comment; the employee reads it, swaps a peer and sends again; the manager
@@ -72,6 +73,18 @@ async function addByForm(page: Page, name: string, email: string, relationship: 
   await expect(page.getByText(`${name} added to your list`)).toBeVisible()
 }
 
+/** Finds a colleague in the directory's type-ahead (never shown an address) and adds them. */
+async function addFromDirectory(page: Page, query: string, name: string, relationship: string) {
+  await waitForHydration(page)
+  const box = page.getByRole('combobox', { name: 'Find a colleague in the directory' })
+  await box.fill(query)
+  await page.getByRole('option', { name: new RegExp(name) }).click()
+  const picked = page.locator('form', { has: page.locator('strong', { hasText: name }) })
+  await picked.getByLabel('Relationship').selectOption({ label: relationship })
+  await picked.getByRole('button', { name: 'Add to the list' }).click()
+  await expect(page.getByText(`${name} added to your list`)).toBeVisible()
+}
+
 test('an employee builds a list, the manager sends it back, then approves it; everyone is invited', async ({
   page,
   browser,
@@ -93,8 +106,11 @@ test('an employee builds a list, the manager sends it back, then approves it; ev
   await expect(page.getByRole('heading', { level: 1, name: 'Your feedback list' })).toBeVisible()
   await expect(page.getByText(`send it to ${world.manager.name} for approval`)).toBeVisible()
 
-  await addByForm(page, world.manager.name, world.manager.email, 'Manager')
-  await addByForm(page, ada.name, ada.email, 'Peer')
+  // The manager on record is suggested (one button); a colleague comes from the directory.
+  await waitForHydration(page)
+  await page.getByRole('button', { name: `Add ${world.manager.name} as manager` }).click()
+  await expect(page.getByText(`${world.manager.name} added to your list`)).toBeVisible()
+  await addFromDirectory(page, 'ada', ada.name, 'Peer')
 
   // Two pasted lines: one added, the other back in the box with its reason.
   await waitForHydration(page)

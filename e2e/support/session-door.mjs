@@ -70,6 +70,8 @@ async function nominationWorld(run) {
   const employee = { name: 'Nico Nominee', email: `nico.${run}@example.test` }
   const managerRow = await person(manager.name, manager.email, null)
   const employeeRow = await person(employee.name, employee.email, managerRow.id)
+  // A colleague in the same company, found through the directory's type-ahead.
+  await person('Ada Peer', `ada.${run}@example.test`, managerRow.id)
   const now = Date.now()
   const [scheme] = await query(
     `INSERT INTO schemes (name, company_id, questionnaire_id, opens_at, closes_at, time_zone, status,
