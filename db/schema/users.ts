@@ -40,6 +40,14 @@ export const users = pgTable(
     /** Department or team, as the client names it (free text, filterable). */
     department: text(),
     jobTitle: text(),
+    /**
+     * What the colleague directory's type-ahead matches (issue 18 §3, ADR 042): name, address,
+     * department and title, lower-cased once when written, so a search is one LIKE per row (or one
+     * trigram index) instead of four ILIKEs.
+     */
+    directoryText: text().generatedAlwaysAs(
+      sql`lower(display_name || ' ' || email || ' ' || coalesce(department, '') || ' ' || coalesce(job_title, ''))`,
+    ),
     disabledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -50,9 +58,10 @@ export const users = pgTable(
     // Name and e-mail search (`ILIKE '%x%'`) on the admin lists: trigram indexes (ADR 011).
     index('users_display_name_trgm').using('gin', t.displayName.op('gin_trgm_ops')),
     index('users_email_trgm').using('gin', t.email.op('gin_trgm_ops')),
-    // The nomination directory's type-ahead also matches department and job title (issue 18 §3).
-    index('users_department_trgm').using('gin', t.department.op('gin_trgm_ops')),
-    index('users_job_title_trgm').using('gin', t.jobTitle.op('gin_trgm_ops')),
+    // The colleague directory's type-ahead (issue 18 §3): employees only.
+    index('users_directory_trgm')
+      .using('gin', t.directoryText.op('gin_trgm_ops'))
+      .where(sql`${t.role} = 'employee'`),
     index().on(t.companyId),
     // A manager's reports (nominations suggest the manager; "Nominations waiting for you").
     index().on(t.managerId),

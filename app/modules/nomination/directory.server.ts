@@ -64,10 +64,10 @@ export type DirectoryActor = { id: string; role: Role }
  * that guessing ids costs the same as searching.
  *
  * One statement: the access check finds the list's employee (and their company), and the search
- * joins to it. Postgres reads the matches through the trigram indexes on the four columns (a
- * BitmapOr of users_display_name_trgm, users_email_trgm, users_department_trgm and
- * users_job_title_trgm), ANDed with the company's index when that narrows them, or filtered by
- * company after: never the users table whole (tests/integration/perf/directory-plan.test.ts).
+ * joins to it. One LIKE on `users.directory_text` (name, address, department and title, stored
+ * lower-cased): Postgres reads the matches through its trigram index (users_directory_trgm), ANDed
+ * with the company's index when that narrows them, or reads the company's people and filters:
+ * never the users table whole (tests/integration/perf/directory-plan.test.ts).
  */
 export async function searchDirectory(
   actor: DirectoryActor,
@@ -78,10 +78,9 @@ export async function searchDirectory(
   if (!isUuid(input.employeeId)) return refuseNotFound()
   const q = searchTerm(input.q, DIRECTORY_QUERY_MAX)
   const searching = [...q].length >= DIRECTORY_MIN_QUERY
+  // users.directory_text is name, address, department and title lower-cased by Postgres when the
+  // row is written; the pattern is lower-cased by Postgres too, so both fold letters alike.
   const pattern = `%${escapeLike(q)}%`
-  // Addresses are stored lower-case (users_email_lower): a plain LIKE, cheaper than ILIKE, and
-  // served by the same trigram index.
-  const emailPattern = `%${escapeLike(q.toLowerCase())}%`
   const prefix = `${escapeLike(q)}%`
   const rows = await queryRows<{
     id: string | null
@@ -101,8 +100,7 @@ export async function searchDirectory(
       SELECT u.id, u.display_name AS name, u.department, u.job_title
       FROM users u
       WHERE ${searching ? sql`true` : sql`false`}
-        AND (u.display_name ILIKE ${pattern} OR u.email LIKE ${emailPattern}
-          OR u.department ILIKE ${pattern} OR u.job_title ILIKE ${pattern})
+        AND u.directory_text LIKE lower(${pattern})
         -- (An employee without a company on record has nobody to name.)
         AND u.company_id = o.company_id AND u.role = 'employee' AND u.disabled_at IS NULL AND u.id <> o.id
       ORDER BY u.display_name ILIKE ${prefix} DESC, lower(u.display_name), u.id
