@@ -69,6 +69,23 @@ export const RESEND_LIMITS = {
   employee: { limit: 20, windowMs: 60 * 60 * 1000 },
 } satisfies Record<string, RateLimitRule>
 
+/** A scheme's fewest colleagues per group (issue 18 §2), as columns of a select and as the record. */
+export const GROUP_MINIMUM_COLUMNS = {
+  minManager: schemes.minManager,
+  minPeer: schemes.minPeer,
+  minDirectReport: schemes.minDirectReport,
+  minOther: schemes.minOther,
+}
+
+export function minimumsOf(r: {
+  minManager: number
+  minPeer: number
+  minDirectReport: number
+  minOther: number
+}): Record<RaterGroup, number> {
+  return { manager: r.minManager, peer: r.minPeer, direct_report: r.minDirectReport, other: r.minOther }
+}
+
 /** The most colleagues an employee may have invited (live, not revoked) in a scheme. */
 export function colleagueLimit(maxColleagues: number) {
   return Math.max(0, Math.min(maxColleagues, MAX_COLLEAGUES))
@@ -216,10 +233,7 @@ export async function getInvitePage(
       maxColleagues: schemes.maxColleagues,
       minRaters: schemes.minRaters,
       showManager: schemes.showManagerBelowThreshold,
-      minManager: schemes.minManager,
-      minPeer: schemes.minPeer,
-      minDirectReport: schemes.minDirectReport,
-      minOther: schemes.minOther,
+      ...GROUP_MINIMUM_COLUMNS,
       approval: schemes.nominationApproval,
       chooser: schemes.nominationChooser,
       // The same for every row: the employee's manager (to suggest) and how many report to them.
@@ -260,12 +274,7 @@ export async function getInvitePage(
     remaining: remainingSlots(r.maxColleagues, r.live),
     minRaters: r.minRaters,
     showManager: r.showManager,
-    minimums: {
-      manager: r.minManager,
-      peer: r.minPeer,
-      direct_report: r.minDirectReport,
-      other: r.minOther,
-    },
+    minimums: minimumsOf(r),
     approval: r.approval,
     adminChooses: r.chooser === 'admin',
   }))

@@ -82,8 +82,11 @@ const email = emailField({
 
 const relationship = z.enum(RELATIONSHIPS, { error: INVITE_MESSAGES.relationship })
 
+/** A colleague's name, address and relationship: one rule for an invitation and a list entry (ADR 042). */
+export const COLLEAGUE_FIELDS = { name, email, relationship }
+
 /** The fields of an invitation, as invite.server.ts checks them again whoever calls it. */
-export const InviteFieldsSchema = z.object({ name, email, relationship })
+export const InviteFieldsSchema = z.object(COLLEAGUE_FIELDS)
 
 export const InviteSchema = z.object({
   intent: z.literal('invite'),

@@ -17,6 +17,8 @@ import {
   closedMessage,
   colleagueLimit,
   findEmployee,
+  GROUP_MINIMUM_COLUMNS,
+  minimumsOf,
   hitInviteLimits,
   inviteMessages,
   inviteOne,
@@ -243,10 +245,7 @@ export async function getNominationPage(
       maxColleagues: schemes.maxColleagues,
       minRaters: schemes.minRaters,
       showManager: schemes.showManagerBelowThreshold,
-      minManager: schemes.minManager,
-      minPeer: schemes.minPeer,
-      minDirectReport: schemes.minDirectReport,
-      minOther: schemes.minOther,
+      ...GROUP_MINIMUM_COLUMNS,
       nominationChooser: schemes.nominationChooser,
       nominationApproval: schemes.nominationApproval,
       nominationsCloseAt: schemes.nominationsCloseAt,
@@ -410,12 +409,7 @@ export async function getNominationPage(
     live: row.live,
     minRaters: row.minRaters,
     showManager: row.showManager,
-    minimums: {
-      manager: row.minManager,
-      peer: row.minPeer,
-      direct_report: row.minDirectReport,
-      other: row.minOther,
-    },
+    minimums: minimumsOf(row),
   }
   const everyone = [
     ...nomineeList.map((n) => ({ relationship: n.relationship, status: 'invited' as const })),
@@ -965,8 +959,46 @@ export function listHref(schemeId: string, employeeId?: string) {
   return `${NOMINATIONS_PAGE_PATH}?${params.toString()}`
 }
 
-function absolute(href: string) {
-  return new URL(href, getEnv().APP_URL).toString()
+type MailScheme = { id: string; name: string; brandId: string | null; closesAt: Date; timeZone: string }
+
+function schemeOfMembership(membership: Membership, schemeId: string): MailScheme {
+  return {
+    id: schemeId,
+    name: membership.schemeName,
+    brandId: membership.brandId,
+    closesAt: membership.closesAt,
+    timeZone: membership.timeZone,
+  }
+}
+
+/**
+ * A nomination e-mail, in the scheme's brand: its link is a page behind sign-in (no one-time
+ * code), and every one names the scheme and its answering deadline.
+ */
+async function mailAboutList(
+  tx: Tx,
+  scheme: MailScheme,
+  mail: {
+    to: string
+    template: 'nomination_submitted' | 'nomination_sent_back' | 'nomination_approved' | 'nomination_reminder'
+    href: string
+    values: Record<string, string>
+  },
+) {
+  await enqueueEmail(tx, {
+    to: mail.to,
+    template: mail.template,
+    brandId: scheme.brandId,
+    values: {
+      ...mail.values,
+      link: new URL(mail.href, getEnv().APP_URL).toString(),
+      schemeName: scheme.name,
+      dueDate: formatDate(scheme.closesAt, scheme.timeZone),
+    },
+    entity: 'nomination',
+    entityId: scheme.id,
+    linkExpiresAt: null,
+  })
 }
 
 /**
@@ -1003,20 +1035,11 @@ export async function submitList(
     })
     const employeeName = membership.employeeName || membership.employeeEmail
     if (manager)
-      await enqueueEmail(tx, {
+      await mailAboutList(tx, schemeOfMembership(membership, input.schemeId), {
         to: manager.email,
         template: 'nomination_submitted',
-        brandId: membership.brandId,
-        values: {
-          link: absolute(listHref(input.schemeId, input.employeeId)),
-          recipientName: manager.name,
-          employeeName,
-          schemeName: membership.schemeName,
-          dueDate: formatDate(membership.closesAt, membership.timeZone),
-        },
-        entity: 'nomination',
-        entityId: input.schemeId,
-        linkExpiresAt: null,
+        href: listHref(input.schemeId, input.employeeId),
+        values: { recipientName: manager.name, employeeName },
       })
     await recordAudit(tx, actor, {
       action: 'nomination.submit',
@@ -1168,23 +1191,14 @@ export async function approveList(actor: ListActor, input: ListInput): Promise<O
           nominationDecidedBy: actor.id,
           nominationComment: null,
         })
-        const approver = await approverName(tx, actor.id)
-        await enqueueEmail(tx, {
+        await mailAboutList(tx, schemeOfMembership(membership, input.schemeId), {
           to: membership.employeeEmail,
           template: 'nomination_approved',
-          brandId: membership.brandId,
+          href: `/user/colleague-invite?${new URLSearchParams({ scheme: input.schemeId })}`,
           values: {
-            link: absolute(
-              '/user/colleague-invite?' + new URLSearchParams({ scheme: input.schemeId }).toString(),
-            ),
             recipientName: membership.employeeName || membership.employeeEmail,
-            approverName: standing === 'admin' ? 'Your programme’s administrator' : approver,
-            schemeName: membership.schemeName,
-            dueDate: formatDate(membership.closesAt, membership.timeZone),
+            approverName: await approverWords(tx, standing, actor.id),
           },
-          entity: 'nomination',
-          entityId: input.schemeId,
-          linkExpiresAt: null,
         })
         await recordAudit(tx, actor, {
           action: 'nomination.approve',
@@ -1214,6 +1228,11 @@ class ApprovalRefused extends Error {
   }
 }
 
+/** Who decided, as the employee's e-mail names them: the manager by name, an admin by role. */
+async function approverWords(tx: Tx, standing: Standing, actorId: string) {
+  return standing === 'admin' ? 'Your programme’s administrator' : approverName(tx, actorId)
+}
+
 async function approverName(tx: Tx, id: string) {
   const [row] = await tx
     .select({ name: sql<string>`coalesce(nullif(${users.displayName}, ''), ${users.email})` })
@@ -1241,23 +1260,15 @@ export async function sendBackList(
       nominationComment: input.comment,
     })
     const employeeName = membership.employeeName || membership.employeeEmail
-    const approver =
-      standing === 'admin' ? 'Your programme’s administrator' : await approverName(tx, actor.id)
-    await enqueueEmail(tx, {
+    await mailAboutList(tx, schemeOfMembership(membership, input.schemeId), {
       to: membership.employeeEmail,
       template: 'nomination_sent_back',
-      brandId: membership.brandId,
+      href: listHref(input.schemeId),
       values: {
-        link: absolute(listHref(input.schemeId)),
         recipientName: employeeName,
-        approverName: approver,
-        schemeName: membership.schemeName,
-        dueDate: formatDate(membership.closesAt, membership.timeZone),
+        approverName: await approverWords(tx, standing, actor.id),
         comment: input.comment,
       },
-      entity: 'nomination',
-      entityId: input.schemeId,
-      linkExpiresAt: null,
     })
     await recordAudit(tx, actor, {
       action: 'nomination.send_back',
@@ -1335,20 +1346,18 @@ export async function sendApproverReminders(now: Date = new Date()): Promise<num
           nominationRemindedAt: now,
         })
         .where(and(eq(schemeMembers.schemeId, row.scheme_id), eq(schemeMembers.employeeId, row.employee_id)))
-      await enqueueEmail(tx, {
+      const scheme = {
+        id: row.scheme_id,
+        name: row.scheme_name,
+        brandId: row.brand_id,
+        closesAt: new Date(row.closes_at),
+        timeZone: row.time_zone,
+      }
+      await mailAboutList(tx, scheme, {
         to: row.approver_email,
         template: 'nomination_reminder',
-        brandId: row.brand_id,
-        values: {
-          link: absolute(listHref(row.scheme_id, row.employee_id)),
-          recipientName: row.approver_name,
-          employeeName: row.employee_name,
-          schemeName: row.scheme_name,
-          dueDate: formatDate(new Date(row.closes_at), row.time_zone),
-        },
-        entity: 'nomination',
-        entityId: row.scheme_id,
-        linkExpiresAt: null,
+        href: listHref(row.scheme_id, row.employee_id),
+        values: { recipientName: row.approver_name, employeeName: row.employee_name },
       })
     }
     return rows.length

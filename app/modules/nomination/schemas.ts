@@ -1,6 +1,5 @@
-import { RELATIONSHIPS, INVITE_MESSAGES, COLLEAGUE_NAME_MAX } from '#app/modules/invite/schemas'
-import { emailField, requiredText } from '#app/lib/schema-parts'
-import { multiLine, singleLine } from '#app/lib/text-rules'
+import { COLLEAGUE_FIELDS } from '#app/modules/invite/schemas'
+import { multiLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 
 /**
@@ -25,21 +24,9 @@ export const NOMINATION_MESSAGES = {
   person: 'Choose a colleague from the directory, or type their name and e-mail address.',
 } as const
 
-const relationship = z.enum(RELATIONSHIPS, { error: INVITE_MESSAGES.relationship })
+// The invitation's own field rules: a list entry is checked as an invitation is (ADR 042).
+const { name, email, relationship } = COLLEAGUE_FIELDS
 const schemeId = z.string().check(z.maxLength(100))
-
-const name = requiredText(
-  INVITE_MESSAGES.nameRequired,
-  INVITE_MESSAGES.nameTooLong,
-  COLLEAGUE_NAME_MAX,
-  singleLine(INVITE_MESSAGES.nameLineBreak),
-)
-
-const email = emailField({
-  required: INVITE_MESSAGES.emailRequired,
-  invalid: INVITE_MESSAGES.emailInvalid,
-  tooLong: INVITE_MESSAGES.emailTooLong,
-})
 
 /** Add one person: typed (name and e-mail) or picked from the directory (`personId`, name shown). */
 export const AddNomineeSchema = z.object({

@@ -2,13 +2,21 @@ import pg from 'pg'
 import { and, eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getHandle } from '#db/client'
-import { assignments, emailOutbox, nominees, schemeMembers, schemes, users } from '#db/schema/index'
-import { createCompany, createScheme, createUser, enrolEmployee } from '#db/factories'
+import { assignments, nominees, schemes, users } from '#db/schema/index'
+import { createCompany, createUser } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { textOf } from '#tests/integration/auth/helpers'
 import { sendApproverReminders } from '#app/modules/nomination/nomination.server'
 import { footprint, liveRaters } from './invite-helpers'
+import {
+  listOf,
+  listRequests,
+  listScheme,
+  mailTo,
+  memberOf,
+  NOMINATIONS_PAGE as PAGE,
+} from './nomination-helpers'
 
 /**
  * A review of nomination with approval (ADR 042) as an attacker, a careful reviewer and a new
@@ -17,98 +25,10 @@ import { footprint, liveRaters } from './invite-helpers'
  */
 const db = useTestDatabase()
 const server = useTestServer()
-const PAGE = '/user/nominations'
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
-type Setup = Awaited<ReturnType<typeof listScheme>>
+const { post, add, page } = listRequests(server)
 
-async function listScheme(
-  options: {
-    approval?: 'manager' | 'admin'
-    chooser?: 'employee' | 'admin' | 'employee_admin_edits'
-    maxColleagues?: number
-    withManager?: boolean
-    nominationsCloseAt?: Date
-    companyId?: string
-  } = {},
-) {
-  const company = options.companyId ? { id: options.companyId } : await createCompany({})
-  const scheme = await createScheme({
-    companyId: company.id,
-    nominationApproval: options.approval ?? 'manager',
-    nominationChooser: options.chooser ?? 'employee',
-    maxColleagues: options.maxColleagues ?? 8,
-    nominationsCloseAt: options.nominationsCloseAt ?? null,
-  })
-  const manager =
-    options.withManager === false
-      ? null
-      : await createUser({ role: 'employee', companyId: company.id, displayName: 'Mona Manager' })
-  const employee = await createUser({
-    role: 'employee',
-    companyId: company.id,
-    displayName: 'Erin Employee',
-    managerId: manager?.id ?? null,
-  })
-  await enrolEmployee(scheme, employee.id)
-  const cookie = await sessionCookieFor(employee.id)
-  const managerCookie = manager ? await sessionCookieFor(manager.id) : ''
-  const href = (viewer: 'employee' | 'other' = 'employee') =>
-    viewer === 'employee'
-      ? `${PAGE}?scheme=${scheme.id}`
-      : `${PAGE}?scheme=${scheme.id}&employee=${employee.id}`
-  // Addresses of this setup's own: the database (and the rate limits) are shared by the file.
-  const tag = scheme.id.slice(0, 8)
-  const address = (local: string) => `${local}.${tag}@example.test`
-  return { company, scheme, manager, employee, cookie, managerCookie, href, address }
-}
-
-function cookieOf(s: Setup, as: 'employee' | 'manager' | string) {
-  return as === 'employee' ? s.cookie : as === 'manager' ? s.managerCookie : as
-}
-
-function post(s: Setup, form: Record<string, string>, as: 'employee' | 'manager' | string = 'employee') {
-  return send(server, s.href(as === 'employee' ? 'employee' : 'other'), {
-    cookie: cookieOf(s, as),
-    form: { schemeId: s.scheme.id, ...form },
-  })
-}
-
-function add(s: Setup, name: string, email: string, relationship = 'peer', as = 'employee') {
-  return post(s, { intent: 'add', name, email, relationship }, as)
-}
-
-async function page(s: Setup, as: 'employee' | 'manager' | string = 'employee') {
-  const response = await send(server, s.href(as === 'employee' ? 'employee' : 'other'), {
-    cookie: cookieOf(s, as),
-  })
-  return { status: response.status, text: textOf(await response.text()) }
-}
-
-async function memberOf(s: Setup) {
-  const [row] = await db()
-    .select()
-    .from(schemeMembers)
-    .where(and(eq(schemeMembers.schemeId, s.scheme.id), eq(schemeMembers.employeeId, s.employee.id)))
-  return row!
-}
-
-async function listOf(s: Setup) {
-  return db()
-    .select()
-    .from(nominees)
-    .where(and(eq(nominees.schemeId, s.scheme.id), eq(nominees.employeeId, s.employee.id)))
-    .orderBy(nominees.createdAt)
-}
-
-async function mailTo(to: string, template: string) {
-  return db()
-    .select()
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.recipient, to), sql`${emailOutbox.templateKey} = ${template}`))
-}
-
-/** A list with two people on it, sent to the manager. */
 async function submitted(options: Parameters<typeof listScheme>[0] = {}) {
   const s = await listScheme(options)
   const pat = s.address('pat')

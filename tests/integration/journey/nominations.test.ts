@@ -1,13 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { auditLog, emailOutbox, nominees, schemeMembers, schemes } from '#db/schema/index'
-import { createScheme, createUser, enrolEmployee } from '#db/factories'
+import { auditLog, schemes } from '#db/schema/index'
+import { createUser } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { textOf } from '#tests/integration/auth/helpers'
 import { inviteColleague } from '#app/modules/invite/invite.server'
 import { sendApproverReminders } from '#app/modules/nomination/nomination.server'
 import { footprint, liveRaters } from './invite-helpers'
+import { listOf, listRequests, listScheme, mailTo, memberOf } from './nomination-helpers'
 
 /**
  * Nomination with approval (issue 18 §3, ADR 042), through the real routes: the employee builds a
@@ -16,88 +17,8 @@ import { footprint, liveRaters } from './invite-helpers'
  */
 const db = useTestDatabase()
 const server = useTestServer()
-const PAGE = '/user/nominations'
 
-type Setup = Awaited<ReturnType<typeof listScheme>>
-
-async function listScheme(
-  options: {
-    approval?: 'manager' | 'admin'
-    chooser?: 'employee' | 'admin' | 'employee_admin_edits'
-    maxColleagues?: number
-    withManager?: boolean
-    nominationsCloseAt?: Date
-  } = {},
-) {
-  const { createCompany } = await import('#db/factories')
-  const company = await createCompany({})
-  const scheme = await createScheme({
-    companyId: company.id,
-    nominationApproval: options.approval ?? 'manager',
-    nominationChooser: options.chooser ?? 'employee',
-    maxColleagues: options.maxColleagues ?? 8,
-    nominationsCloseAt: options.nominationsCloseAt ?? null,
-  })
-  const manager =
-    options.withManager === false
-      ? null
-      : await createUser({ role: 'employee', companyId: company.id, displayName: 'Mona Manager' })
-  const employee = await createUser({
-    role: 'employee',
-    companyId: company.id,
-    displayName: 'Erin Employee',
-    managerId: manager?.id ?? null,
-  })
-  await enrolEmployee(scheme, employee.id)
-  const cookie = await sessionCookieFor(employee.id)
-  const managerCookie = manager ? await sessionCookieFor(manager.id) : ''
-  const href = (viewer: 'employee' | 'other' = 'employee') =>
-    viewer === 'employee'
-      ? `${PAGE}?scheme=${scheme.id}`
-      : `${PAGE}?scheme=${scheme.id}&employee=${employee.id}`
-  return { company, scheme, manager, employee, cookie, managerCookie, href }
-}
-
-function post(s: Setup, form: Record<string, string>, as: 'employee' | 'manager' | string = 'employee') {
-  const cookie = as === 'employee' ? s.cookie : as === 'manager' ? s.managerCookie : as
-  return send(server, s.href(as === 'employee' ? 'employee' : 'other'), {
-    cookie,
-    form: { schemeId: s.scheme.id, ...form },
-  })
-}
-
-async function add(s: Setup, name: string, email: string, relationship = 'peer', as = 'employee') {
-  return post(s, { intent: 'add', name, email, relationship }, as)
-}
-
-async function memberOf(s: Setup) {
-  const [row] = await db()
-    .select()
-    .from(schemeMembers)
-    .where(and(eq(schemeMembers.schemeId, s.scheme.id), eq(schemeMembers.employeeId, s.employee.id)))
-  return row!
-}
-
-async function listOf(s: Setup) {
-  return db()
-    .select()
-    .from(nominees)
-    .where(and(eq(nominees.schemeId, s.scheme.id), eq(nominees.employeeId, s.employee.id)))
-    .orderBy(nominees.createdAt)
-}
-
-async function mailTo(to: string, template: string) {
-  return db()
-    .select()
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.recipient, to), sql`${emailOutbox.templateKey} = ${template}`))
-}
-
-async function page(s: Setup, as: 'employee' | 'manager' | string = 'employee') {
-  const cookie = as === 'employee' ? s.cookie : as === 'manager' ? s.managerCookie : as
-  const response = await send(server, s.href(as === 'employee' ? 'employee' : 'other'), { cookie })
-  return { status: response.status, text: textOf(await response.text()) }
-}
+const { post, add, page } = listRequests(server)
 
 describe('building the list', () => {
   test('adding people writes nominees only: no account, invitation, code or e-mail for them', async () => {
