@@ -295,8 +295,8 @@ export async function seed() {
     ['pat.peer@panorama.test', 'Pat Peer', 'peer'],
     ['riley.report@panorama.test', 'Riley Report', 'direct_report'],
     ['quinn.peer@panorama.test', 'Quinn Peer', 'peer'],
-    // Two more (seeds 6 and 14), so that peers stand alone beside "Other colleagues" and Erin rates
-    // herself a point above her colleagues on two questions (blind spots) as well as below on others.
+    // Two more (seeds 6 and 14), so that peers stand alone beside "Other colleagues"; the scores
+    // they all give Erin are written out in DEMO_SCALE_SCORES.
     ['sky.peer@panorama.test', 'Sky Peer', 'peer'],
     ['drew.other@panorama.test', 'Drew Other', 'other'],
   ] as const
@@ -651,18 +651,38 @@ export const DEMO_COMMENTS: Record<'text' | 'textarea', readonly string[]> = {
 }
 
 /** Plausible, varied answers: deterministic per respondent so the demo report is stable. */
+/**
+ * Erin's scores, scale question by scale question, written out so her report reads like a real one
+ * (issue 19 §3, ADR 047): three questions clearly rated highest (4.0, 3.8, 3.7), two lowest (2.5,
+ * 2.0), and between them one blind spot (colleagues 3.5, self 5) and one hidden strength
+ * (colleagues 3.5, self 2). Keyed by seed: 0 is the self-assessment, the rest her six colleagues
+ * (Riley, seed 3, answers "not applicable" to the fourth, so that one averages five scores).
+ */
+const DEMO_SCALE_SCORES: Record<number, number[]> = {
+  0: [4, 3, 4, 2, 5, 2, 4],
+  1: [5, 4, 4, 2, 3, 4, 2],
+  2: [4, 4, 3, 2, 4, 3, 3],
+  3: [4, 3, 4, 0, 3, 4, 2],
+  4: [3, 4, 4, 3, 4, 3, 3],
+  6: [4, 4, 3, 1, 3, 4, 3],
+  14: [4, 4, 4, 2, 4, 3, 2],
+}
+
 function demoAnswers(qs: Awaited<ReturnType<typeof questionsOf>>, seedNo: number): AnswerSeed[] {
+  let scaleIndex = -1
   return qs.map((q, i) => {
     const labels = q.options.labels ?? []
     const pick = (seedNo * 7 + i * 3) % Math.max(labels.length, 1)
     switch (q.kind) {
       case 'scale': {
+        scaleIndex += 1
         const min = q.options.min ?? 1
         const max = q.options.max ?? 5
         if (seedNo === 3 && i === 4) return { questionId: q.id, notApplicable: true }
+        const written = DEMO_SCALE_SCORES[seedNo]?.[scaleIndex]
         return {
           questionId: q.id,
-          numericValue: Math.min(max, Math.max(min, 2 + ((seedNo * 5 + i * 2) % 4))),
+          numericValue: Math.min(max, Math.max(min, written ?? 2 + ((seedNo * 5 + i * 2) % 4))),
         }
       }
       case 'single':

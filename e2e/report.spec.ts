@@ -58,6 +58,17 @@ test('an employee past the threshold reads charts and tables side by side', asyn
     glance.getByRole('region', { name: 'Rated highest by colleagues' }).getByRole('listitem'),
   ).toHaveCount(3)
   await expect(glance.getByRole('table', { name: 'Per category: self and all colleagues' })).toBeVisible()
+  // Each question in one list; its difference in words, and the spread of scores beside it (ADR 047).
+  const blind = glance.getByRole('region', { name: 'Blind spots' }).getByRole('listitem').first()
+  await expect(blind).toContainText('Colleagues rated you 1.5 lower than you rated yourself.')
+  await expect(blind.getByText(/^Colleagues per score: 1: \d+, 2: \d+, 3: \d+, 4: \d+, 5: \d+$/)).toHaveCount(
+    1,
+  )
+  await expect(
+    glance
+      .getByRole('table', { name: 'Per category: self and all colleagues' })
+      .getByRole('cell', { name: '1.5 lower' }),
+  ).toBeVisible()
 
   // The insight comes first; the charts below draw when they come near the screen.
   await page.getByRole('heading', { name: 'By category', level: 2 }).scrollIntoViewIfNeeded()

@@ -1,16 +1,25 @@
-import { Fragment, useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { flushSync } from 'react-dom'
 import { Link } from 'react-router'
 import { TableScroller } from '#app/components/table-scroller'
-import { CHART_COLORS } from '#app/config/constants'
 import { formatDate } from '#app/lib/dates'
 import { plural } from '#app/lib/words'
 import { releaseStatus } from './release-status'
-import { radarScaleNote, type Series } from './chart-series'
+import {
+  radarScaleNote,
+  seriesColor,
+  seriesDash,
+  seriesPoint,
+  type PointShape,
+  type Series,
+} from './chart-series'
 import { ChartSlot, DrawAllCharts, loadCharts, loadedCharts, type Charts } from './chart-slot'
 import {
   describeSelfAnswer,
+  differenceCell,
+  differenceWords,
   formatScore,
+  INSIGHT_GAP,
   type FullCategory,
   type FullQuestion,
   type Insight,
@@ -72,15 +81,81 @@ function ChartWithTable({
   )
 }
 
-/** A colour key in table headers, matching the chart series. */
+/** The key in table headers, matching the chart series: its colour, line pattern and point shape. */
 function Swatch({ index }: { index: number }) {
-  const color = CHART_COLORS[index % CHART_COLORS.length]!
+  const color = seriesColor(index)
+  const stroke = /^rgba\(.*,\s*0\)$/.test(color) ? '#475569' : color
+  const dash = seriesDash(index)
   return (
-    <span
+    <svg
       aria-hidden="true"
-      className="report-swatch mr-1 inline-block h-3 w-3 rounded-sm border border-slate-500 align-[-1px]"
-      style={{ background: color }}
-    />
+      className="report-swatch mr-1 inline-block align-[-2px]"
+      width="22"
+      height="12"
+      viewBox="0 0 22 12"
+    >
+      <line
+        x1="0"
+        y1="6"
+        x2="22"
+        y2="6"
+        stroke={stroke}
+        strokeWidth="2"
+        strokeDasharray={dash.length ? dash.join(' ') : undefined}
+      />
+      <PointMark shape={seriesPoint(index)} color={stroke} />
+    </svg>
+  )
+}
+
+/** A series' point shape at the middle of its key (the shapes Chart.js draws on the charts). */
+function PointMark({ shape, color }: { shape: PointShape; color: string }) {
+  const c = { cx: 11, cy: 6 }
+  switch (shape) {
+    case 'circle':
+      return <circle {...c} r="3.5" fill={color} />
+    case 'rect':
+    case 'rectRounded':
+      return <rect x="7.5" y="2.5" width="7" height="7" rx={shape === 'rectRounded' ? 2 : 0} fill={color} />
+    case 'triangle':
+      return <polygon points="11,1.5 15.5,10 6.5,10" fill={color} />
+    case 'rectRot':
+      return <polygon points="11,1 16,6 11,11 6,6" fill={color} />
+    case 'star':
+      return <path d="M11 1.5v9M6.5 3.5l9 5M6.5 8.5l9-5" stroke={color} strokeWidth="1.8" />
+    case 'crossRot':
+      return <path d="M7.5 2.5l7 7M14.5 2.5l-7 7" stroke={color} strokeWidth="2" />
+    case 'cross':
+      return <path d="M11 1.5v9M6.5 6h9" stroke={color} strokeWidth="2" />
+  }
+}
+
+/**
+ * How many colleagues gave each score (a question's spread), as small bars with the counts: only
+ * where the report may show it (all colleagues past the threshold; `distribution` is empty below).
+ */
+function Spread({ distribution }: { distribution: { value: number; count: number }[] }) {
+  if (!distribution.length) return <>Too few answers to show</>
+  const most = Math.max(1, ...distribution.map((d) => d.count))
+  const words = distribution.map((d) => `${d.value}: ${d.count}`).join(', ')
+  return (
+    <span className="report-spread relative inline-flex items-end gap-1">
+      <span className="sr-only">{`Colleagues per score: ${words}`}</span>
+      {distribution.map((d) => (
+        <span
+          key={d.value}
+          aria-hidden="true"
+          className="flex w-5 flex-col items-center text-xs leading-tight"
+        >
+          <span className="tabular-nums text-slate-800">{d.count}</span>
+          <span
+            className="report-spread-bar w-3 rounded-t-sm bg-slate-600"
+            style={{ height: `${Math.round((d.count / most) * 20)}px` }}
+          />
+          <span className="w-full border-t border-slate-400 text-center text-slate-600">{d.value}</span>
+        </span>
+      ))}
+    </span>
   )
 }
 
@@ -303,15 +378,7 @@ function ScaleQuestions({
                   ))}
                   <td className={td}>{answersCell(q as FullQuestion)}</td>
                   <td className={td}>
-                    {(q as FullQuestion).colleagues.distribution.length ? null : 'Too few answers to show'}
-                    {(q as FullQuestion).colleagues.distribution.map((d, i) => (
-                      <Fragment key={d.value}>
-                        {i ? ' · ' : null}
-                        <span className="whitespace-nowrap">
-                          {d.value}: {d.count}
-                        </span>
-                      </Fragment>
-                    ))}
+                    <Spread distribution={(q as FullQuestion).colleagues.distribution} />
                   </td>
                 </>
               ) : null}
@@ -527,6 +594,9 @@ function AnonymityNote({ minRaters }: { minRaters: number }) {
   )
 }
 
+/** Whose difference the words speak of: "you" on the employee's own report, else the subject's name. */
+type Who = 'you' | { name: string }
+
 function InsightList({
   id,
   title,
@@ -534,6 +604,7 @@ function InsightList({
   items,
   empty,
   selfLabel,
+  who,
 }: {
   id: string
   title: string
@@ -541,6 +612,7 @@ function InsightList({
   items: InsightItem[]
   empty: string
   selfLabel: string
+  who: Who
 }) {
   return (
     <section aria-labelledby={id} className="report-insight-list flex min-w-0 flex-col gap-2">
@@ -551,12 +623,18 @@ function InsightList({
       {items.length ? (
         <ol className="flex flex-col gap-2">
           {items.map((item) => (
-            <li key={item.questionId} className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
-              <span className="block">{item.text}</span>
-              <span className="block text-sm text-slate-700">
-                {item.category} · {AVERAGE_LABEL} {formatScore(item.colleagues)} · {selfLabel}{' '}
-                {formatScore(item.self)}
+            <li
+              key={item.questionId}
+              className="flex flex-wrap items-end justify-between gap-x-4 gap-y-2 rounded-md border border-slate-200 bg-slate-50 px-3 py-2"
+            >
+              <span className="min-w-0 flex-1 basis-48">
+                <span className="block">{item.text}</span>
+                <span className="block text-sm text-slate-700">
+                  {`${item.category} · ${AVERAGE_LABEL} ${formatScore(item.colleagues)} · ${selfLabel} ${formatScore(item.self)}`}
+                </span>
+                <span className="block text-sm text-slate-800">{differenceWords(item.difference, who)}</span>
               </span>
+              <Spread distribution={item.distribution} />
             </li>
           ))}
         </ol>
@@ -567,75 +645,101 @@ function InsightList({
   )
 }
 
-/** The first screen: what stands out, before the detail. */
+/** Why a highest/lowest list is empty: no colleague average, or no real spread between them. */
+function noStandout(insight: Insight) {
+  if (!insight.range) return 'Too few colleague scores to tell.'
+  const { low, high } = insight.range
+  if (low === high)
+    return `No question stands out: colleagues gave every question ${formatScore(low)} on average.`
+  return `No question stands out: colleagues’ averages all lie between ${formatScore(low)} and ${formatScore(high)}.`
+}
+
+/** The first screen: what stands out, before the detail (the rules: `insightOf`, ADR 047). */
 function InsightSection({
   insight,
   categories,
   selfLabel,
+  who,
 }: {
   insight: Insight
   categories: FullCategory[]
   selfLabel: string
+  who: Who
 }) {
-  const you = selfLabel === 'You'
+  const you = who === 'you'
+  const subject = you ? 'you' : who.name
+  const spread = insight.spread.toFixed(2).replace(/0$/, '')
+  const gap = INSIGHT_GAP.toFixed(1)
   return (
     <ReportSection id="insight" title="At a glance" className="report-insight gap-6">
+      <p className="text-sm text-slate-700">
+        {`Each question appears in one list at most. A question counts as rated highest only when its colleague average is in the upper half of all the averages and more than ${spread} above the lowest one (rated lowest: the lower half, more than ${spread} below the highest); questions with the same average are listed together.`}
+      </p>
       <div className="report-insight-grid grid gap-6 md:grid-cols-2">
         <InsightList
           id="insight-highest"
           title="Rated highest by colleagues"
           help="The questions with the highest average of all colleagues."
           items={insight.highest}
-          empty="Too few colleague scores to tell."
+          empty={noStandout(insight)}
           selfLabel={selfLabel}
+          who={who}
         />
         <InsightList
           id="insight-lowest"
           title="Rated lowest by colleagues"
           help="The questions with the lowest average of all colleagues."
           items={insight.lowest}
-          empty={
-            insight.highest.length
-              ? 'Every question with a colleague average is listed above.'
-              : 'Too few colleague scores to tell.'
-          }
+          empty={noStandout(insight)}
           selfLabel={selfLabel}
+          who={who}
         />
         <InsightList
           id="insight-blind-spots"
           title="Blind spots"
-          help={`Where ${you ? 'you rated yourself' : 'the self-assessment is'} at least one point above colleagues.`}
+          help={`Other questions where ${you ? 'you rated yourself' : 'the self-assessment is'} at least ${gap} above colleagues.`}
           items={insight.blindSpots}
-          empty="None: no question where the self score is a point or more above colleagues."
+          empty={`None: no other question where the self score is ${gap} or more above colleagues.`}
           selfLabel={selfLabel}
+          who={who}
         />
         <InsightList
           id="insight-hidden-strengths"
           title="Hidden strengths"
-          help={`Where colleagues rated ${you ? 'you' : 'the employee'} at least one point above ${you ? 'your own score' : 'the self score'}.`}
+          help={`Other questions where colleagues rated ${subject} at least ${gap} above ${you ? 'your own score' : 'the self score'}.`}
           items={insight.hiddenStrengths}
-          empty="None: no question where colleagues scored a point or more above the self score."
+          empty={`None: no other question where colleagues scored ${gap} or more above the self score.`}
           selfLabel={selfLabel}
+          who={who}
         />
       </div>
       {categories.length ? (
-        <TableScroller className="report-table-wrap" label="Table: per category, self and all colleagues">
-          <Table
-            caption="Per category: self and all colleagues"
-            head={['Category', selfLabel, AVERAGE_LABEL, 'Difference']}
-          >
-            {categories.map((c) => (
-              <CategoryRow key={c.category} category={c.category} self={c.self}>
-                <td className={td}>{formatScore(c.colleagues)}</td>
-                <td className={td}>
-                  {c.self === null || c.colleagues === null
-                    ? '—'
-                    : `${c.colleagues - c.self >= 0 ? '+' : '−'}${Math.abs(c.colleagues - c.self).toFixed(1)}`}
-                </td>
-              </CategoryRow>
-            ))}
-          </Table>
-        </TableScroller>
+        <>
+          <p className="text-sm text-slate-700">
+            {you
+              ? 'Difference: how the colleagues’ average compares with your own score. “0.8 higher” means colleagues rated you 0.8 higher than you rated yourself.'
+              : `Difference: how the colleagues’ average compares with the self score. “0.8 higher” means colleagues rated ${who.name} 0.8 higher than ${who.name} rated themself.`}
+          </p>
+          <TableScroller className="report-table-wrap" label="Table: per category, self and all colleagues">
+            <Table
+              caption="Per category: self and all colleagues"
+              head={['Category', selfLabel, AVERAGE_LABEL, 'Difference']}
+            >
+              {categories.map((c) => (
+                <CategoryRow key={c.category} category={c.category} self={c.self}>
+                  <td className={td}>{formatScore(c.colleagues)}</td>
+                  <td className={`${td} whitespace-nowrap`}>
+                    {differenceCell(
+                      c.self === null || c.colleagues === null
+                        ? null
+                        : Math.round(Math.round(c.colleagues * 10) - Math.round(c.self * 10)) / 10,
+                    )}
+                  </td>
+                </CategoryRow>
+              ))}
+            </Table>
+          </TableScroller>
+        </>
       ) : null}
     </ReportSection>
   )
@@ -802,7 +906,12 @@ function ReportSections({
       {report.status === 'ready' ? (
         <>
           <AnonymityNote minRaters={report.header.minRaters} />
-          <InsightSection insight={report.insight} categories={report.categories} selfLabel={selfLabel} />
+          <InsightSection
+            insight={report.insight}
+            categories={report.categories}
+            selfLabel={selfLabel}
+            who={viewer === 'employee' ? 'you' : { name: report.header.subjectName }}
+          />
           <CategorySection
             categories={report.categories}
             groups={report.groups}

@@ -203,19 +203,34 @@ export type InsightItem = {
   text: string
   category: string
   self: number | null
+  /** The all-colleagues average as shown (one decimal): what the lists compare. */
   colleagues: number
+  /** Colleagues' average minus the self score, as shown (one decimal); null without a self score. */
+  difference: number | null
+  /** How many colleagues gave each score, min to max (the question's spread). */
+  distribution: { value: number; count: number }[]
 }
 
-/** The first screen: what stands out, before the detail. */
+/**
+ * The first screen: what stands out, before the detail (the rules: `insightOf`, ADR 047). Each
+ * question appears in at most one list.
+ */
 export type Insight = {
-  /** The three questions colleagues rated highest, best first. */
+  /** Rated highest by colleagues: at most three, more only when tied; best first. */
   highest: InsightItem[]
-  /** The three rated lowest (none of the highest), lowest first. */
+  /** Rated lowest by colleagues: at most three, more only when tied; lowest first. */
   lowest: InsightItem[]
-  /** Self at least one point above colleagues, biggest gap first. */
+  /** Self at least one point above colleagues (not already listed above), biggest gap first. */
   blindSpots: InsightItem[]
-  /** Colleagues at least one point above self, biggest gap first. */
+  /** Colleagues at least one point above self (not already listed above), biggest gap first. */
   hiddenStrengths: InsightItem[]
+  /** The lowest and highest colleague averages over all the questions (null without any). */
+  range: { low: number; high: number } | null
+  /**
+   * How much more than the lowest average a question needs to be "rated highest" (and less than the
+   * highest to be "rated lowest"): the spread that makes a difference real.
+   */
+  spread: number
 }
 
 export type CommentGroup = { questionId: string; question: string; comments: string[] }
@@ -416,33 +431,115 @@ const mean = (values: (number | null)[]) => {
   return present.length ? present.reduce((a, b) => a + b, 0) / present.length : null
 }
 
-/** How much a colleague figure and the self score differ for the insight's gaps (to 2 decimals). */
-const GAP = 1
+/** How much a colleague figure and the self score must differ for a blind spot or hidden strength. */
+export const INSIGHT_GAP = 1
 
-function insightOf(questions: FullQuestion[]): Insight {
-  const items: InsightItem[] = questions
-    .filter((q) => q.kind === 'scale' && q.colleagues.average !== null)
-    .map((q) => ({
+/**
+ * The real spread (as a share of the scale's range): a question is "rated highest" only when its
+ * colleague average is more than this above the lowest average, and "rated lowest" only when more
+ * than this below the highest: 0.5 on a 1–5 scale.
+ */
+export const INSIGHT_SPREAD_SHARE = 1 / 8
+
+/** At most this many questions per highest/lowest list, unless the last place is tied. */
+export const INSIGHT_LIST_SIZE = 3
+
+/** A figure as the report shows it: to one decimal (`formatScore`). */
+const shown = (value: number) => Math.round(value * 10) / 10
+
+/**
+ * The best-first (or worst-first) questions, whole ties at a time: tiers of equal shown score are
+ * taken while fewer than `INSIGHT_LIST_SIZE` questions are in, so a tie is never cut in two.
+ */
+function takeTiers(sorted: InsightItem[]): InsightItem[] {
+  const taken: InsightItem[] = []
+  for (let i = 0; i < sorted.length && taken.length < INSIGHT_LIST_SIZE;) {
+    const score = sorted[i]!.colleagues
+    while (i < sorted.length && sorted[i]!.colleagues === score) taken.push(sorted[i++]!)
+  }
+  return taken
+}
+
+/**
+ * What stands out (ADR 047), from the scale questions with an all-colleagues average shown, compared
+ * as the page shows them (one decimal):
+ * 1. Rated highest: of the questions in the upper half of the averages' range and more than `spread`
+ *    above the lowest average, the best, three at most unless tied for the last place (ties are
+ *    listed together, never cut).
+ * 2. Rated lowest: of those in the lower half and more than `spread` below the highest average, the
+ *    lowest, likewise.
+ *    With no real spread between the averages both lists stay empty rather than calling a 3.0
+ *    "highest".
+ * 3. Blind spots: of the rest, self at least `INSIGHT_GAP` above colleagues, biggest gap first.
+ * 4. Hidden strengths: of the rest, colleagues at least `INSIGHT_GAP` above self, biggest gap first.
+ * A question is in one list at most; every item carries its difference so the words can say it.
+ */
+export function insightOf(questions: readonly FullQuestion[]): Insight {
+  const scales = questions.filter((q) => q.kind === 'scale' && q.colleagues.average !== null)
+  const items: InsightItem[] = scales.map((q) => {
+    const colleagues = shown(q.colleagues.average!)
+    const self = q.self && !q.self.notApplicable ? q.self.value : null
+    return {
       questionId: q.id,
       text: q.text,
       category: q.category,
-      self: q.self && !q.self.notApplicable ? q.self.value : null,
-      colleagues: q.colleagues.average!,
-    }))
-  const byScore = items.toSorted((a, b) => b.colleagues - a.colleagues)
-  const highest = byScore.slice(0, 3)
-  const lowest = byScore
-    .filter((item) => !highest.includes(item))
-    .toReversed()
-    .slice(0, 3)
-  const gap = (item: InsightItem) =>
-    item.self === null ? 0 : Math.round((item.self - item.colleagues) * 100) / 100
+      self,
+      colleagues,
+      difference: self === null ? null : shown(colleagues - self),
+      distribution: q.colleagues.distribution,
+    }
+  })
+  const span = scales.length ? Math.max(...scales.map((q) => q.max - q.min)) : 4
+  const spread = Math.round(span * INSIGHT_SPREAD_SHARE * 100) / 100
+  if (!items.length)
+    return { highest: [], lowest: [], blindSpots: [], hiddenStrengths: [], range: null, spread }
+  const scores = items.map((item) => item.colleagues)
+  const low = Math.min(...scores)
+  const high = Math.max(...scores)
+  // Stable orders: equal scores keep the questionnaire's order. The 1e-9 absorbs float noise in
+  // one-decimal figures (3.5 − 0.5 is exactly 3.0 to the reader).
+  const middle = (low + high) / 2
+  const best = items.filter((item) => item.colleagues > Math.max(middle, low + spread) + 1e-9)
+  const highest = takeTiers(best.toSorted((a, b) => b.colleagues - a.colleagues))
+  const worst = items.filter((item) => item.colleagues < Math.min(middle, high - spread) - 1e-9)
+  const lowest = takeTiers(worst.toSorted((a, b) => a.colleagues - b.colleagues))
+  const listed = new Set([...highest, ...lowest])
+  const rest = items.filter((item) => !listed.has(item) && item.difference !== null)
   return {
     highest,
     lowest,
-    blindSpots: items.filter((item) => gap(item) >= GAP).toSorted((a, b) => gap(b) - gap(a)),
-    hiddenStrengths: items.filter((item) => -gap(item) >= GAP).toSorted((a, b) => gap(a) - gap(b)),
+    blindSpots: rest
+      .filter((item) => -item.difference! >= INSIGHT_GAP)
+      .toSorted((a, b) => a.difference! - b.difference!),
+    hiddenStrengths: rest
+      .filter((item) => item.difference! >= INSIGHT_GAP)
+      .toSorted((a, b) => b.difference! - a.difference!),
+    range: { low, high },
+    spread,
   }
+}
+
+/**
+ * A difference in words, so its sign needs no legend: "Colleagues rated you 0.8 higher than you
+ * rated yourself." `who` is "you" on the employee's own report, else the subject's name.
+ */
+export function differenceWords(difference: number | null, who: 'you' | { name: string }): string {
+  const you = who === 'you'
+  if (difference === null) return you ? 'You gave no score of your own.' : 'No self score to compare.'
+  const amount = Math.abs(difference).toFixed(1)
+  if (you) {
+    if (difference === 0) return 'Colleagues gave the same score as you gave yourself.'
+    return `Colleagues rated you ${amount} ${difference > 0 ? 'higher' : 'lower'} than you rated yourself.`
+  }
+  if (difference === 0) return `Colleagues gave the same score as ${who.name} gave themself.`
+  return `Colleagues rated ${who.name} ${amount} ${difference > 0 ? 'higher' : 'lower'} than ${who.name} rated themself.`
+}
+
+/** A difference in a table cell: "0.8 higher", "0.8 lower", "same", "—". */
+export function differenceCell(difference: number | null): string {
+  if (difference === null) return '—'
+  if (difference === 0) return 'same'
+  return `${Math.abs(difference).toFixed(1)} ${difference > 0 ? 'higher' : 'lower'}`
 }
 
 function scaleRange(questions: SelfQuestion[]): ScaleRange {

@@ -250,7 +250,13 @@ describe('what the numbers mean', () => {
     // Three chose an option on the single-choice question: that one shows.
     expect(report.questions.find((q) => q.kind === 'single')!.colleagues.optionCounts).toHaveLength(3)
     expect(report.categories.every((c) => c.colleagues === null)).toBe(true)
-    expect(report.insight).toEqual({ highest: [], lowest: [], blindSpots: [], hiddenStrengths: [] })
+    expect(report.insight).toMatchObject({
+      highest: [],
+      lowest: [],
+      blindSpots: [],
+      hiddenStrengths: [],
+      range: null,
+    })
     const cookie = await sessionCookieFor(s.employee.id)
     const text = textOf((await get(page(s.rid), cookie)).body)
     expect(text).toContain('Too few answers to show')
@@ -470,29 +476,39 @@ describe('colleague groups (ADR 021)', () => {
 })
 
 describe('the insight', () => {
-  test('highest and lowest by colleagues, blind spots and hidden strengths against the self score of 4', async () => {
-    // Scale questions in order: "communication 1", "communication 2", "collaboration 3", "leadership 6".
+  test('highest and lowest by colleagues; each question in one list, its difference said in words', async () => {
+    // Scale questions in order: "communication 1", "communication 2", "collaboration 3", "leadership 6";
+    // colleagues average 5, 3, 4, 2 against a self score of 4 on each (ADR 047).
     const s = await buildReport({
       minRaters: 3,
       raters: [scoring([5, 2, 4, 1]), scoring([5, 3, 4, 2]), scoring([5, 4, 4, 3])],
     })
     const report = ready(await loadReport(s.rid))
     const text = (items: { text: string }[]) => items.map((i) => i.text)
+    // Highest: the upper half of the range 2–5 (above 3.5) and more than 0.5 above the lowest: 5, 4.
+    // A 3 among four questions is not "highest": it is in the lower half, so among the lowest.
     expect(text(report.insight.highest)).toEqual([
       'I do communication thing 1.',
       'I do collaboration thing 3.',
-      'I do communication thing 2.',
     ])
-    expect(text(report.insight.lowest)).toEqual(['I do leadership thing 6.'])
-    // Self 4: leadership 2 (2 below), communication 2 at 3 (1 below) → blind spots, biggest first.
-    expect(report.insight.blindSpots.map((i) => [i.text, i.self, i.colleagues])).toEqual([
-      ['I do leadership thing 6.', 4, 2],
-      ['I do communication thing 2.', 4, 3],
+    expect(report.insight.lowest.map((i) => [i.text, i.self, i.colleagues, i.difference])).toEqual([
+      ['I do leadership thing 6.', 4, 2, -2],
+      ['I do communication thing 2.', 4, 3, -1],
     ])
-    expect(text(report.insight.hiddenStrengths)).toEqual(['I do communication thing 1.'])
+    // Communication 2 and leadership 6 are gaps too, but already listed: a question appears once,
+    // and its difference goes with it in words.
+    expect(report.insight.blindSpots).toEqual([])
+    expect(report.insight.hiddenStrengths).toEqual([])
     const page_ = textOf((await get(page(s.rid), await sessionCookieFor(s.employee.id))).body)
     for (const heading of ['At a glance', 'Rated highest by colleagues', 'Blind spots', 'Hidden strengths'])
       expect(page_).toContain(heading)
+    expect(page_).toContain('Colleagues rated you 2.0 lower than you rated yourself.')
+    expect(page_).toContain('Colleagues rated you 1.0 higher than you rated yourself.')
+    expect(page_).toContain('None: no other question where the self score is 1.0 or more above colleagues.')
+    // The admin reads the same in the third person.
+    const admin = textOf((await get(page(s.rid), adminCookie)).body)
+    const name = s.employee.displayName
+    expect(admin).toContain(`Colleagues rated ${name} 2.0 lower than ${name} rated themself.`)
   })
 })
 

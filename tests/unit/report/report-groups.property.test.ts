@@ -7,6 +7,7 @@ import {
   type RaterGroup,
 } from '#app/modules/report/rater-groups'
 import {
+  formatScore,
   shapeReport,
   type HeaderRow,
   type QuestionRow,
@@ -284,7 +285,7 @@ describe('colleague groups: every group size 0–8 (at most 8 in all) × every t
           ).toBe(true)
       }
 
-      // The insight lists only shown averages.
+      // The insight lists only shown averages, as the page shows them (one decimal, ADR 047).
       const shownAverages = new Map(r.questions.map((q) => [q.id, q.colleagues.average]))
       for (const item of [
         ...r.insight.highest,
@@ -292,7 +293,7 @@ describe('colleague groups: every group size 0–8 (at most 8 in all) × every t
         ...r.insight.blindSpots,
         ...r.insight.hiddenStrengths,
       ])
-        expect(shownAverages.get(item.questionId), where).toBe(item.colleagues)
+        expect(formatScore(shownAverages.get(item.questionId)), where).toBe(formatScore(item.colleagues))
 
       // Comments: every counted colleague's, unattributed.
       expect(r.comments[0]?.comments.toSorted(), where).toEqual(

@@ -3,6 +3,11 @@ import { describe, expect, test } from 'vitest'
 import { CHART_BORDER_WIDTH, CHART_COLORS } from '#app/config/constants'
 import {
   barStyle,
+  SERIES_COLOR_ORDER,
+  seriesColor,
+  seriesDash,
+  seriesHatch,
+  seriesPoint,
   chartSummary,
   radarScale,
   radarScaleNote,
@@ -236,19 +241,57 @@ test('describeSelfAnswer', () => {
 })
 
 describe('chart series', () => {
-  test('the spec’s colours in order, border width 2: self black, all colleagues red, groups after', () => {
-    expect(seriesStyle(0).borderColor).toBe(CHART_COLORS[0])
-    expect(seriesStyle(1).borderColor).toBe(CHART_COLORS[1])
+  test('the spec’s ten colours, each once, border width 2: self black, all colleagues red, then blue, green…', () => {
+    expect(seriesStyle(0).borderColor).toBe('#000000')
+    expect(seriesStyle(1).borderColor).toBe('#dc2626')
+    expect([2, 3, 4, 5].map((i) => seriesStyle(i).borderColor)).toEqual([
+      '#2563eb',
+      '#16a34a',
+      '#c026d3',
+      '#0891b2',
+    ])
+    expect(new Set(SERIES_COLOR_ORDER.map((i) => CHART_COLORS[i])).size).toBe(10)
     for (let i = 0; i < 9; i++) {
-      expect(seriesStyle(i).borderColor).toBe(CHART_COLORS[i])
+      expect(seriesStyle(i).borderColor).toBe(seriesColor(i))
       expect(seriesStyle(i).borderWidth).toBe(CHART_BORDER_WIDTH)
-      expect(barStyle(i).backgroundColor).toBe(CHART_COLORS[i])
+      expect(barStyle(i).backgroundColor).toBe(seriesColor(i))
     }
     expect(CHART_BORDER_WIDTH).toBe(2)
   })
 
+  test('three or more series stay apart in colour, and in greyscale by pattern and shape', () => {
+    // CIELAB ΔE between the first six series' colours (the most a report draws: self, all
+    // colleagues, four groups): at least 45, where red, orange and gold are 20–30 apart.
+    const lab = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => {
+        const c = parseInt(hex.slice(i, i + 2), 16) / 255
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+      }) as [number, number, number]
+      const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116)
+      const x = f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047)
+      const y = f(0.2126 * r + 0.7152 * g + 0.0722 * b)
+      const z = f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+      return [116 * y - 16, 500 * (x - y), 200 * (y - z)] as const
+    }
+    const distance = (a: string, b: string) => Math.hypot(...lab(a).map((v, k) => v - lab(b)[k]!))
+    expect(distance('#dc2626', '#ea580c')).toBeLessThan(30)
+    for (let i = 0; i < 6; i++)
+      for (let j = i + 1; j < 6; j++) {
+        expect(distance(seriesColor(i), seriesColor(j)), `${i} vs ${j}`).toBeGreaterThanOrEqual(45)
+        // Greyscale keeps no hue: each pair differs in line pattern or point shape, and bars in hatching.
+        const line = (k: number) => `${seriesDash(k).join(',')}|${seriesPoint(k)}`
+        expect(line(i), `${i} vs ${j}`).not.toBe(line(j))
+        expect(seriesPoint(i)).not.toBe(seriesPoint(j))
+        if (i >= 2) expect(JSON.stringify(seriesHatch(i))).not.toBe(JSON.stringify(seriesHatch(j)))
+      }
+    // The first two series (self black, colleagues red) differ in lightness; the rest are hatched.
+    expect(lab('#dc2626')[0] - lab('#000000')[0]).toBeGreaterThan(40)
+    for (let i = 2; i < 6; i++) expect(seriesHatch(i).kind).not.toBe('solid')
+  })
+
   test('the tenth colour, transparent white, stays visible as a dashed outline', () => {
     const tenth = seriesStyle(9)
+    expect(seriesColor(9)).toBe(CHART_COLORS[9])
     expect(tenth.borderColor).not.toBe(CHART_COLORS[9])
     expect(tenth.borderDash.length).toBeGreaterThan(0)
     expect(barStyle(9).backgroundColor).toBe(CHART_COLORS[9])
