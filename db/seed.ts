@@ -440,7 +440,8 @@ const COHORT_RATERS = ['manager', 'peer', 'peer', 'peer', 'direct_report', 'dire
 
 /**
  * Deterministic, varied scores: each question has its own level across the cohort (so strengths and
- * development needs stand out), each participant and rater a small offset; most participants rate
+ * development needs stand out), each participant and rater a small offset, the managers a little
+ * harder on every other question; most participants rate
  * themselves two points up on every fourth question, where colleagues score lowest (a blind spot
  * the group shares).
  */
@@ -459,7 +460,7 @@ function cohortAnswers(
     const value =
       rater === 'self'
         ? level + (i % 4 === 0 && participant % 3 !== 2 ? 2 : 0)
-        : level + ((participant + rater) % 2)
+        : level + ((participant + rater) % 2) - (rater === 0 && i % 2 === 1 ? 1 : 0)
     return { questionId: q.id, numericValue: Math.min(max, Math.max(min, value)) }
   })
 }

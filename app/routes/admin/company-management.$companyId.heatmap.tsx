@@ -1,3 +1,4 @@
+import { data } from 'react-router'
 import type { Route } from './+types/company-management.$companyId.heatmap'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -24,6 +25,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const query = heatmapQuery(new URL(request.url).searchParams)
   const heatmap = (await loadHeatmap('company', params.companyId, query.after)) ?? notFound()
   return { heatmap, view: query.view, pageQuery: query.pageQuery }
+}
+
+// Read-only: a POST is guarded like the page, then answered "method not allowed".
+export async function action({ request }: Route.ActionArgs) {
+  await requireUser(request, { roles: ROUTE_ROLES.admin })
+  return data({ readOnly: true }, { status: 405 })
 }
 
 export default function HeatmapPage({ loaderData }: Route.ComponentProps) {

@@ -1,3 +1,4 @@
+import { data } from 'react-router'
 import type { Route } from './+types/scheme-management.$schemeId.group-report'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -22,6 +23,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   const report = (await loadGroupReport('scheme', params.schemeId)) ?? notFound()
   return { report }
+}
+
+// Read-only: a POST is guarded like the page, then answered "method not allowed".
+export async function action({ request }: Route.ActionArgs) {
+  await requireUser(request, { roles: ROUTE_ROLES.admin })
+  return data({ readOnly: true }, { status: 405 })
 }
 
 export default function GroupReportPage({ loaderData }: Route.ComponentProps) {

@@ -149,13 +149,16 @@ describe('a participant contributes what their own report shows, and nothing els
                       throw new Error(`${where}: ${why}`)
                     }
                     if (JSON.stringify(c).includes('comment')) fail('a comment')
+                    if (report.status === 'self-pending' || report.status === 'awaiting-release')
+                      throw new Error(`${where}: a released report read as ${report.status}`)
                     for (const [key, figures] of Object.entries(c.questions)) {
-                      const q = report.questions.find((x) => x.id === key)!
-                      if (figures.self !== q.self?.value) fail(`${key}: self`)
+                      const selfQ = report.questions.find((x) => x.id === key)!
+                      if (figures.self !== selfQ.self?.value) fail(`${key}: self`)
                       if (report.status !== 'ready') {
                         if (Object.keys(figures).join() !== 'self') fail(`${key}: more than self`)
                         continue
                       }
+                      const q = report.questions.find((x) => x.id === key)!
                       const shown: Record<string, number | undefined> = {
                         all: q.colleagues.average ?? undefined,
                       }

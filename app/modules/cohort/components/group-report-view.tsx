@@ -59,11 +59,11 @@ function FiguresTable({
       label={`Table: ${caption}`}
       className="cohort-table-wrap rounded-md border border-slate-200"
     >
-      <table className="cohort-table w-full min-w-[36rem] border-collapse text-left text-sm">
+      <table className="cohort-table w-full min-w-[36rem] table-fixed border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">
           <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">
+            <th scope="col" className="w-2/5 px-3 py-2 font-semibold">
               {rowLabel}
             </th>
             {columns.map((c) => (
@@ -201,6 +201,7 @@ export function GroupReportView({ report }: { report: GroupReport }) {
   const byCategory = new Map<string, CohortRow[]>()
   for (const q of summary.questions) byCategory.set(q.category, [...(byCategory.get(q.category) ?? []), q])
   const nothing = summary.participants === 0
+  const noFigure = !summary.questions.some((r) => COHORT_SERIES.some((s) => r.figures[s] !== null))
   return (
     <article aria-labelledby="page-title" className="cohort-report flex max-w-6xl flex-col gap-6">
       <BackLink header={header} />
@@ -232,6 +233,10 @@ export function GroupReportView({ report }: { report: GroupReport }) {
         <p className="card">
           No report has been released yet. The group report fills as reports are released, from what each
           released report shows.
+        </p>
+      ) : noFigure ? (
+        <p className="card">
+          {`No group figure yet: a figure needs at least ${plural(header.minRaters, 'participant', 'participants')} released together or earlier, each with that figure on their own report.`}
         </p>
       ) : (
         <>
