@@ -31,6 +31,15 @@ export default [
   route('admin/answer-management/reopen-requests', 'routes/admin/answer-management.reopen-requests.tsx'),
   route('admin/answer-management/:responseId', 'routes/admin/answer-management.$responseId.tsx'),
   route('admin/company-management', 'routes/admin/company-management.tsx'),
+  // A cohort's group report and heatmap, for a company across its schemes (issue 19 §4, ADR 045).
+  route(
+    'admin/company-management/:companyId/group-report',
+    'routes/admin/company-management.$companyId.group-report.tsx',
+  ),
+  route(
+    'admin/company-management/:companyId/heatmap',
+    'routes/admin/company-management.$companyId.heatmap.tsx',
+  ),
   route('admin/brand-management', 'routes/admin/brand-management.tsx'),
   route('admin/brand-management/:id', 'routes/admin/brand-management.$id.tsx'),
   route('admin/email-management', 'routes/admin/email-management.tsx'),
@@ -48,6 +57,11 @@ export default [
   ),
   route('admin/scheme-management', 'routes/admin/scheme-management.tsx'),
   route('admin/scheme-management/:schemeId', 'routes/admin/scheme-management.$schemeId.tsx'),
+  route(
+    'admin/scheme-management/:schemeId/group-report',
+    'routes/admin/scheme-management.$schemeId.group-report.tsx',
+  ),
+  route('admin/scheme-management/:schemeId/heatmap', 'routes/admin/scheme-management.$schemeId.heatmap.tsx'),
   route('admin/questionnaire-management', 'routes/admin/questionnaire-management.tsx'),
   route('admin/questionnaire-management/:qid', 'routes/admin/questionnaire-management.$qid.tsx'),
   // The questionnaire file (docs/questionnaire-format.md): a resource route.

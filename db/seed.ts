@@ -10,7 +10,7 @@ import { getEnv } from '../app/config/env.server'
 import { endOfDay, formatDateTime } from '../app/lib/dates'
 import { createActionCode } from '../app/modules/action-code/action-code.server'
 import { actionLink } from '../app/modules/action-code/action-code.server'
-import { releaseParticipant } from '../app/modules/report/release.server'
+import { releaseOnClose, releaseParticipant } from '../app/modules/report/release.server'
 import {
   addNominee,
   approveList,
@@ -414,7 +414,119 @@ export async function seed() {
     })),
   )
 
+  made.push(...(await seedCohort({ companyId: company.id, questionnaireId: questionnaire.id })))
+
   return { made, inviteLink, answeringLink, password: PASSWORD }
+}
+
+/** Acme's closed cohort (issue 19 §4): enough released reports for a group report and a heatmap. */
+export const DEMO_COHORT_SCHEME = 'Acme management cohort 2026'
+
+/** The cohort's participants; the last has only two colleagues (a report of the self-assessment alone). */
+const COHORT = [
+  'Ada Archer',
+  'Ben Brooks',
+  'Cleo Carter',
+  'Dev Desai',
+  'Ema Evans',
+  'Finn Foster',
+  'Gia Grant',
+  'Hugo Hale',
+  'Iris Irving',
+] as const
+
+/** Who rates each cohort participant: a manager, three peers, two direct reports, one other. */
+const COHORT_RATERS = ['manager', 'peer', 'peer', 'peer', 'direct_report', 'direct_report', 'other'] as const
+
+/**
+ * Deterministic, varied scores: each question has its own level across the cohort (so strengths and
+ * development needs stand out), each participant and rater a small offset, the managers a little
+ * harder on every other question; most participants rate
+ * themselves two points up on every fourth question, where colleagues score lowest (a blind spot
+ * the group shares).
+ */
+function cohortAnswers(
+  qs: Awaited<ReturnType<typeof questionsOf>>,
+  participant: number,
+  rater: number | 'self',
+): AnswerSeed[] {
+  return qs.map((q, i) => {
+    const labels = q.options.labels ?? []
+    if (q.kind === 'single' || q.kind === 'multi') return { questionId: q.id, choices: labels.slice(0, 1) }
+    if (q.kind !== 'scale') return { questionId: q.id, textValue: '' }
+    const min = q.options.min ?? 1
+    const max = q.options.max ?? 5
+    const level = 2 + ((i * 7) % 4) + (((participant + i) % 3) - 1)
+    const value =
+      rater === 'self'
+        ? level + (i % 4 === 0 && participant % 3 !== 2 ? 2 : 0)
+        : level + ((participant + rater) % 2) - (rater === 0 && i % 2 === 1 ? 1 : 0)
+    return { questionId: q.id, numericValue: Math.min(max, Math.max(min, value)) }
+  })
+}
+
+/**
+ * A closed scheme of Acme's with nine participants and their colleagues, released as the clock
+ * would at its close (one moment, ADR 022): the demo's group report and heatmap. It shows the
+ * manager group on its own (its managers were told), so the cohort has a manager column. Only what
+ * is missing is made, so a re-run changes nothing.
+ */
+async function seedCohort(input: { companyId: string; questionnaireId: string }): Promise<string[]> {
+  const db = getDb()
+  const made: string[] = []
+  const [existing] = await db.select().from(schemes).where(eq(schemes.name, DEMO_COHORT_SCHEME)).limit(1)
+  const now = Date.now()
+  const scheme =
+    existing ??
+    (await createScheme({
+      name: DEMO_COHORT_SCHEME,
+      companyId: input.companyId,
+      questionnaireId: input.questionnaireId,
+      opensAt: new Date(now - 60 * DAY),
+      closesAt: endOfDay(new Date(now - 14 * DAY), DEMO_TIME_ZONE),
+      timeZone: DEMO_TIME_ZONE,
+      status: 'closed',
+      minRaters: 3,
+      showManagerBelowThreshold: true,
+    }))
+  if (!existing) made.push(`scheme: ${scheme.name} (closed, ${COHORT.length} participants released)`)
+  const qs = await questionsOf(input.questionnaireId)
+  const raters = await Promise.all(
+    COHORT_RATERS.map((_, r) =>
+      findOrCreateUser(`cohort.rater${r + 1}@panorama.test`, 'colleague', `Cohort Rater ${r + 1}`, null),
+    ),
+  )
+  for (const [p, name] of COHORT.entries()) {
+    const email = `${name.split(' ')[0]!.toLowerCase()}.cohort@panorama.test`
+    const person = await findOrCreateUser(email, 'employee', name, input.companyId)
+    const self = (await enrolEmployee(scheme, person.user.id)) ?? (await findSelf(scheme.id, person.user.id))
+    if (!self || (await hasResponse(self.id))) continue
+    await createResponse({ assignmentId: self.id, answers: cohortAnswers(qs, p, 'self'), submitted: true })
+    const count = p === COHORT.length - 1 ? 2 : COHORT_RATERS.length
+    for (let r = 0; r < count; r++) {
+      const assignment = await findOrCreateRater(
+        scheme,
+        person.user.id,
+        raters[r]!.user.id,
+        COHORT_RATERS[r]!,
+        `Cohort Rater ${r + 1}`,
+      )
+      await createResponse({ assignmentId: assignment.id, answers: cohortAnswers(qs, p, r), submitted: true })
+    }
+    made.push(`cohort participant: ${email} (${count} colleagues)`)
+  }
+  const released = await releaseOnClose(scheme.closesAt, { schemeId: scheme.id })
+  if (released.length) made.push(`reports released: ${scheme.name} (${released.length})`)
+  return made
+}
+
+async function hasResponse(assignmentId: string) {
+  const [row] = await getDb()
+    .select({ id: responses.id })
+    .from(responses)
+    .where(eq(responses.assignmentId, assignmentId))
+    .limit(1)
+  return Boolean(row)
 }
 
 /** The programme whose lists of raters Erin approves (issue 18 §3, ADR 042). */
@@ -718,6 +830,7 @@ export function seedSummary(result: Awaited<ReturnType<typeof seed>>): string[] 
     '  employee  employee3@panorama.test  (six colleagues answered, waiting for the release)',
     '  employee  employee2@panorama.test  (below the anonymity threshold)',
     '  employee  new.employee@panorama.test (has not started)',
+    `  cohort    "${DEMO_COHORT_SCHEME}": nine released reports, its group report and heatmap`,
     `colleague invite: ${inviteLink}`,
     `answering invite: ${answeringLink}`,
   ]

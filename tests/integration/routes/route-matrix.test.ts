@@ -34,6 +34,7 @@ const ids = {
   colleague: '',
   import: '',
   scheme: '',
+  company: '',
   admin: '',
   other: '',
 }
@@ -74,6 +75,7 @@ beforeAll(async () => {
     brand: brand.id,
     outbox,
     scheme: scheme.id,
+    company: scheme.companyId,
   })
   cookies.admin = await sessionCookieFor(admin.id)
   cookies.employee = await sessionCookieFor(employee.id)
@@ -370,6 +372,23 @@ const ROWS = (): Row[] => [
     get: guarded(`/admin/scheme-management/${id}`, ['admin'], 404),
     post: guarded(`/admin/scheme-management/${id}`, ['admin'], 404),
   })),
+  // A cohort's group report and heatmap (issue 19 §4, ADR 045), of a scheme and of a company:
+  // admins only, read-only (a POST is guarded, then 405); unknown and malformed ids are not found.
+  ...(['group-report', 'heatmap'] as const).flatMap((page) =>
+    (['scheme', 'company'] as const).flatMap((scope) => {
+      const path = (id: string) =>
+        `/admin/${scope === 'scheme' ? 'scheme' : 'company'}-management/${id}/${page}`
+      const real = () => path(scope === 'scheme' ? ids.scheme : ids.company)
+      return [
+        { path: real, get: guarded(real(), ['admin'], 200), post: guarded(real(), ['admin'], 405) },
+        ...['some-id', '00000000-0000-4000-8000-000000000000'].map((id) => ({
+          path: () => path(id),
+          get: guarded(path(id), ['admin'], 404),
+          post: guarded(path(id), ['admin'], 405),
+        })),
+      ]
+    }),
+  ),
   // A questionnaire's builder and its JSON download: real ids answer (a bare POST names no intent:
   // 400), unknown and malformed ones are the not-found page.
   {

@@ -94,6 +94,7 @@ export function CompanyList({
               name={row.name}
               actions={[
                 { label: 'Edit', href: href({ edit: row.id, delete: null }) },
+                { label: 'Group report', href: `/admin/company-management/${row.id}/group-report` },
                 { label: 'Delete', href: href({ delete: row.id, edit: null }), danger: true },
               ]}
             />

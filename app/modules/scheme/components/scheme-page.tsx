@@ -251,9 +251,16 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               lastResult={resultFor(actionData, 'release-all')}
             />
           ) : (
-            <div>
+            <div className="flex flex-wrap gap-2">
               <Link className="btn btn-secondary" to={href({ ...closeAll, confirm: 'release-all' })}>
                 Release all reports…
+              </Link>
+              {/* The cohort's pages, from the released reports (issue 19 §4). */}
+              <Link className="btn btn-secondary" to={`/admin/scheme-management/${scheme.id}/group-report`}>
+                Group report
+              </Link>
+              <Link className="btn btn-secondary" to={`/admin/scheme-management/${scheme.id}/heatmap`}>
+                Heatmap
               </Link>
             </div>
           )}

@@ -1,0 +1,293 @@
+import type { ReactNode } from 'react'
+import { Link } from 'react-router'
+import { TableScroller } from '#app/components/table-scroller'
+import { plural } from '#app/lib/words'
+import { formatScore } from '#app/modules/report/report'
+import {
+  COHORT_SERIES,
+  SERIES_LABELS,
+  type CohortFigure,
+  type CohortRow,
+  type CommonBlindSpot,
+} from '../cohort'
+import type { GroupReport } from '../cohort.server'
+import { BackLink, CohortAnonymityNote, CohortBrandBand, cohortHref } from './cohort-parts'
+
+/**
+ * A column of the group report's tables. The series columns come first (self, all colleagues, each
+ * rater group with a figure somewhere); the cohort's change since an earlier cycle and its norm
+ * (issue 19 §5/§6) are further columns of this same shape, appended by `columnsFor`'s caller.
+ */
+export type CohortColumn = { key: string; label: string; cell: (row: CohortRow) => ReactNode }
+
+function FigureCell({ figure }: { figure: CohortFigure }) {
+  if (!figure) return <span title="Too few participants to show">—</span>
+  return (
+    <span className="flex flex-col">
+      <span className="font-semibold tabular-nums">{formatScore(figure.mean)}</span>
+      <span className="text-xs text-slate-700">
+        {figure.fewest === figure.participants
+          ? `n = ${figure.participants}`
+          : `n = ${figure.fewest}–${figure.participants}`}
+      </span>
+    </span>
+  )
+}
+
+/** The series columns that have a figure in at least one row (an empty manager column says nothing). */
+export function columnsFor(rows: CohortRow[]): CohortColumn[] {
+  return COHORT_SERIES.filter((s) => rows.some((r) => r.figures[s] !== null)).map((s) => ({
+    key: s,
+    label: SERIES_LABELS[s],
+    cell: (row: CohortRow) => <FigureCell figure={row.figures[s]} />,
+  }))
+}
+
+function FiguresTable({
+  caption,
+  rows,
+  columns,
+  rowLabel,
+}: {
+  caption: string
+  rows: CohortRow[]
+  columns: CohortColumn[]
+  rowLabel: string
+}) {
+  return (
+    <TableScroller
+      label={`Table: ${caption}`}
+      className="cohort-table-wrap rounded-md border border-slate-200"
+    >
+      <table className="cohort-table w-full min-w-[36rem] table-fixed border-collapse text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            <th scope="col" className="w-2/5 px-3 py-2 font-semibold">
+              {rowLabel}
+            </th>
+            {columns.map((c) => (
+              <th key={c.key} scope="col" className="px-3 py-2 font-semibold">
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key} className="border-t border-slate-200 align-top">
+              <th scope="row" className="px-3 py-2 font-normal">
+                {row.label}
+              </th>
+              {columns.map((c) => (
+                <td key={c.key} className="px-3 py-2">
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroller>
+  )
+}
+
+function Section({
+  id,
+  title,
+  children,
+  className = '',
+}: {
+  id: string
+  title: string
+  children: ReactNode
+  className?: string
+}) {
+  return (
+    <section aria-labelledby={id} className={`cohort-section card flex flex-col gap-4 ${className}`}>
+      <h2 id={id} className="text-xl font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  )
+}
+
+function RowList({
+  id,
+  title,
+  help,
+  rows,
+  empty,
+}: {
+  id: string
+  title: string
+  help: string
+  rows: CohortRow[]
+  empty: string
+}) {
+  return (
+    <section aria-labelledby={id} className="cohort-list flex min-w-0 flex-col gap-2">
+      <h3 id={id} className="font-semibold">
+        {title}
+      </h3>
+      <p className="text-sm text-slate-700">{help}</p>
+      {rows.length ? (
+        <ol className="flex flex-col gap-2">
+          {rows.map((r) => (
+            <li key={r.key} className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
+              <span className="block">{r.label}</span>
+              <span className="block text-sm text-slate-700">
+                {`${r.category} · all colleagues ${formatScore(r.figures.all?.mean)} · self ${formatScore(r.figures.self?.mean)}`}
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="text-sm">{empty}</p>
+      )}
+    </section>
+  )
+}
+
+function BlindSpotList({ spots, minRaters }: { spots: CommonBlindSpot[]; minRaters: number }) {
+  return (
+    <section aria-labelledby="cohort-blind-spots" className="cohort-list flex min-w-0 flex-col gap-2">
+      <h3 id="cohort-blind-spots" className="font-semibold">
+        Blind spots the group shares
+      </h3>
+      <p className="text-sm text-slate-700">
+        Questions where participants rated themselves at least one point above their colleagues’ view, on
+        their own reports — listed when a third or more of the participants share it (and at least{' '}
+        {plural(minRaters, 'participant', 'participants')}).
+      </p>
+      {spots.length ? (
+        <ol className="flex flex-col gap-2">
+          {spots.map((s) => (
+            <li key={s.key} className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
+              <span className="block">{s.label}</span>
+              <span className="block text-sm text-slate-700">{`${s.category} · ${s.with} of ${s.of} participants`}</span>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="text-sm">No blind spot is shared by enough participants.</p>
+      )}
+    </section>
+  )
+}
+
+function PrintButton() {
+  return (
+    <button
+      type="button"
+      className="btn btn-secondary no-print noscript:hidden"
+      onClick={() => window.print()}
+    >
+      Save as PDF
+    </button>
+  )
+}
+
+/**
+ * The group report of a cohort (issue 19 §4): what an admin reads and shares with the client's HR
+ * contact. Server-rendered throughout, with no chart that waits for a script, so a printout (or the
+ * PDF renderer) gets every figure; each section starts a page on paper (cohort.css).
+ */
+export function GroupReportView({ report }: { report: GroupReport }) {
+  const { header, summary } = report
+  const categoryColumns = columnsFor(summary.categories)
+  const questionColumns = columnsFor(summary.questions)
+  const byCategory = new Map<string, CohortRow[]>()
+  for (const q of summary.questions) byCategory.set(q.category, [...(byCategory.get(q.category) ?? []), q])
+  const nothing = summary.participants === 0
+  const noFigure = !summary.questions.some((r) => COHORT_SERIES.some((s) => r.figures[s] !== null))
+  return (
+    <article aria-labelledby="page-title" className="cohort-report flex max-w-6xl flex-col gap-6">
+      <BackLink header={header} />
+      <CohortBrandBand header={header} />
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+            {`Group report: ${header.name}`}
+          </h1>
+          <p className="mt-1 text-slate-700">
+            {header.scope === 'company'
+              ? `${header.companyName}, across ${plural(header.schemes.length, 'scheme', 'schemes')}`
+              : header.companyName}
+          </p>
+        </div>
+        <div className="no-print flex flex-wrap gap-2">
+          <Link className="btn btn-secondary" to={cohortHref(header, 'heatmap')}>
+            Heatmap
+          </Link>
+          <PrintButton />
+        </div>
+      </div>
+      <p>
+        {`${plural(summary.participants, 'participant', 'participants')} with a released report, ${summary.withColleagues} of them with colleagues’ results.`}
+      </p>
+      <CohortAnonymityNote header={header} />
+
+      {nothing ? (
+        <p className="card">
+          No report has been released yet. The group report fills as reports are released, from what each
+          released report shows.
+        </p>
+      ) : noFigure ? (
+        <p className="card">
+          {`No group figure yet: a figure needs at least ${plural(header.minRaters, 'participant', 'participants')} released together or earlier, each with that figure on their own report.`}
+        </p>
+      ) : (
+        <>
+          <Section id="cohort-glance" title="At a glance" className="cohort-glance">
+            <div className="cohort-glance-grid grid gap-6 md:grid-cols-3">
+              <RowList
+                id="cohort-strengths"
+                title="Strengths"
+                help="The questions colleagues rated highest across the group (ties shown together)."
+                rows={summary.strengths}
+                empty="The group’s scores are too close together, or too few, to single any out."
+              />
+              <RowList
+                id="cohort-needs"
+                title="Development needs"
+                help="The questions colleagues rated lowest across the group, lowest first."
+                rows={summary.developmentNeeds}
+                empty="The group’s scores are too close together, or too few, to single any out."
+              />
+              <BlindSpotList spots={summary.blindSpots} minRaters={header.minRaters} />
+            </div>
+          </Section>
+
+          <Section id="cohort-competencies" title="Competencies">
+            <p className="text-sm text-slate-700">
+              Each competency’s figure is the mean of its question figures below, per rater group; n is the
+              number of participants behind them.
+            </p>
+            <FiguresTable
+              caption="Competency averages by rater group"
+              rows={summary.categories}
+              columns={categoryColumns}
+              rowLabel="Competency"
+            />
+          </Section>
+
+          <Section id="cohort-questions" title="Questions">
+            {[...byCategory].map(([category, rows]) => (
+              <div key={category} className="cohort-question-group flex flex-col gap-2">
+                <h3 className="font-semibold">{category}</h3>
+                <FiguresTable
+                  caption={`${category}: question averages by rater group`}
+                  rows={rows}
+                  columns={questionColumns}
+                  rowLabel="Question"
+                />
+              </div>
+            ))}
+          </Section>
+        </>
+      )}
+    </article>
+  )
+}
