@@ -20,7 +20,7 @@
  */
 
 import { threshold } from '#app/modules/report/threshold'
-import type { ReportData } from '#app/modules/report/report'
+import { INSIGHT_GAP, type ReportData } from '#app/modules/report/report'
 
 /** The series of a group report: self, all colleagues, then each rater group as reports show them. */
 export const COHORT_SERIES = ['self', 'all', 'manager', 'peer', 'direct_report', 'others'] as const
@@ -87,7 +87,21 @@ export function contributionOf(
     parts.forEach((key, i) => (figures[key] = q.colleagues.groups[i] ?? undefined))
     Object.assign(questions[keyOf.get(q.id)!]!, present(figures))
   }
-  const blindSpots = report.insight.blindSpots.map((b) => keyOf.get(b.questionId)!)
+  // A blind spot by the report's measure (self at least INSIGHT_GAP above the colleagues' average as
+  // shown), whichever of the report's lists shows it: "At a glance" lists a question once (ADR 047),
+  // so a lowest-rated blind spot is listed under "lowest" with its difference in words.
+  const blindSpots = report.questions
+    .filter((q) => {
+      const self = q.self && !q.self.notApplicable ? q.self.value : null
+      const average = q.colleagues.average
+      return (
+        q.kind === 'scale' &&
+        self !== null &&
+        average !== null &&
+        self - Math.round(average * 10) / 10 >= INSIGHT_GAP
+      )
+    })
+    .map((q) => keyOf.get(q.id)!)
   return { id, schemeId, minRaters, joinedAt, questions, blindSpots }
 }
 
