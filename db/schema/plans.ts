@@ -88,10 +88,7 @@ export const planFocusAreas = pgTable(
       .on(t.targetDate)
       .where(sql`${t.targetDate} IS NOT NULL AND ${t.checkInSentFor} IS DISTINCT FROM ${t.targetDate}`),
     check('plan_focus_areas_position_range', sql`${t.position} BETWEEN 1 AND 3`),
-    check(
-      'plan_focus_areas_target',
-      sql`(${t.kind} = 'question') = (${t.questionId} IS NOT NULL)`,
-    ),
+    check('plan_focus_areas_target', sql`(${t.kind} = 'question') = (${t.questionId} IS NOT NULL)`),
   ],
 )
 

@@ -175,6 +175,8 @@ export type InviteScheme = {
   /** The report's anonymity threshold and manager option: the group outlook reads them. */
   minRaters: number
   showManager: boolean
+  /** The manager reads the released report without consent (ADR 043): said before inviting. */
+  managerSeesReport: boolean
   /** The fewest colleagues the scheme asks for per group (warnings while inviting, issue 18 §2). */
   minimums: Record<RaterGroup, number>
   /** Lists are approved before anyone is invited (ADR 042): the page sends the employee to their list. */
@@ -233,6 +235,7 @@ export async function getInvitePage(
       maxColleagues: schemes.maxColleagues,
       minRaters: schemes.minRaters,
       showManager: schemes.showManagerBelowThreshold,
+      managerSeesReport: schemes.managerSeesReport,
       ...GROUP_MINIMUM_COLUMNS,
       approval: schemes.nominationApproval,
       chooser: schemes.nominationChooser,
@@ -274,6 +277,7 @@ export async function getInvitePage(
     remaining: remainingSlots(r.maxColleagues, r.live),
     minRaters: r.minRaters,
     showManager: r.showManager,
+    managerSeesReport: r.managerSeesReport,
     minimums: minimumsOf(r),
     approval: r.approval,
     adminChooses: r.chooser === 'admin',

@@ -199,6 +199,8 @@ export type NominationScheme = {
   live: number
   minRaters: number
   showManager: boolean
+  /** The manager reads the released report without consent (ADR 043): said before inviting. */
+  managerSeesReport: boolean
   minimums: Record<RaterGroup, number>
 }
 
@@ -245,6 +247,7 @@ export async function getNominationPage(
       maxColleagues: schemes.maxColleagues,
       minRaters: schemes.minRaters,
       showManager: schemes.showManagerBelowThreshold,
+      managerSeesReport: schemes.managerSeesReport,
       ...GROUP_MINIMUM_COLUMNS,
       nominationChooser: schemes.nominationChooser,
       nominationApproval: schemes.nominationApproval,
@@ -409,6 +412,7 @@ export async function getNominationPage(
     live: row.live,
     minRaters: row.minRaters,
     showManager: row.showManager,
+    managerSeesReport: row.managerSeesReport,
     minimums: minimumsOf(row),
   }
   const everyone = [

@@ -5,6 +5,7 @@ import { TableScroller } from '#app/components/table-scroller'
 import { CHART_COLORS } from '#app/config/constants'
 import { formatDate } from '#app/lib/dates'
 import { plural } from '#app/lib/words'
+import { AddToPlan } from '#app/modules/plan/components/add-to-plan'
 import { releaseStatus } from './release-status'
 import { radarScaleNote, type Series } from './chart-series'
 import { ChartSlot, DrawAllCharts, loadCharts, loadedCharts, type Charts } from './chart-slot'
@@ -114,16 +115,20 @@ function ReportSection({
 function CategoryRow({
   category,
   self,
+  after,
   children,
 }: {
   category: string
   self: number | null
+  /** Beside the name: the employee's "Add to my plan" (app/modules/plan). */
+  after?: ReactNode
   children: ReactNode
 }) {
   return (
     <tr>
       <th scope="row" className={rowTh}>
         {category}
+        {after}
       </th>
       <td className={td}>{formatScore(self)}</td>
       {children}
@@ -209,7 +214,12 @@ function CategorySection({
         table={
           <Table caption={title} head={['Category', ...seriesHeads(selfLabel, groups)]}>
             {categories.map((c) => (
-              <CategoryRow key={c.category} category={c.category} self={c.self}>
+              <CategoryRow
+                key={c.category}
+                category={c.category}
+                self={c.self}
+                after={<AddToPlan focus={`category:${c.category}`} name={c.category} />}
+              >
                 {groups ? (
                   <>
                     <td className={td}>{formatScore((c as FullCategory).colleagues)}</td>
@@ -291,6 +301,7 @@ function ScaleQuestions({
             <tr key={q.id}>
               <th scope="row" className={rowTh}>
                 {q.text}
+                {withColleagues ? <AddToPlan focus={`question:${q.id}`} name={q.text} /> : null}
               </th>
               <td className={`${td} whitespace-nowrap`}>{describeSelfAnswer(q)}</td>
               {withColleagues ? (
@@ -755,12 +766,27 @@ function useDrawAllCharts() {
   return { drawAll, drawAllCharts }
 }
 
-export function ReportView({ report, viewer }: { report: ReportData; viewer: Viewer }) {
+export function ReportView({
+  report,
+  viewer,
+  comments = true,
+}: {
+  report: ReportData
+  viewer: Viewer
+  /** False for a manager's shared view (ADR 043): the comments section is left out, not emptied. */
+  comments?: boolean
+}) {
   const selfLabel = viewer === 'employee' ? 'You' : 'Self'
   const { drawAll, drawAllCharts } = useDrawAllCharts()
   return (
     <DrawAllCharts.Provider value={drawAll}>
-      <ReportSections report={report} viewer={viewer} selfLabel={selfLabel} drawAllCharts={drawAllCharts} />
+      <ReportSections
+        report={report}
+        viewer={viewer}
+        selfLabel={selfLabel}
+        drawAllCharts={drawAllCharts}
+        comments={comments}
+      />
     </DrawAllCharts.Provider>
   )
 }
@@ -770,11 +796,13 @@ function ReportSections({
   viewer,
   selfLabel,
   drawAllCharts,
+  comments,
 }: {
   report: ReportData
   viewer: Viewer
   selfLabel: string
   drawAllCharts: () => void
+  comments: boolean
 }) {
   return (
     <article aria-labelledby="page-title" className="report flex flex-col gap-8">
@@ -810,7 +838,7 @@ function ReportSections({
             selfLabel={selfLabel}
           />
           <QuestionSection questions={report.questions} groups={report.groups} selfLabel={selfLabel} />
-          <CommentsSection comments={report.comments} />
+          {comments ? <CommentsSection comments={report.comments} /> : null}
         </>
       ) : null}
     </article>

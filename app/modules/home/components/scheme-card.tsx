@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import { daysLeftLabel } from '#app/lib/words'
 import type { HomeScheme } from '#app/modules/home/home.server'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
+import { ManagerSeesReportNote } from '#app/modules/plan/components/manager-sees-report-note'
 import { BrandBand, StatusText } from './home-parts'
 
 /**
@@ -111,6 +112,7 @@ function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
       <h3 id={headingId} className="text-base font-semibold">
         Colleagues you invited
       </h3>
+      {scheme.managerSeesReport ? <ManagerSeesReportNote /> : null}
       {colleagues.length ? (
         <>
           <p className="text-sm text-slate-700">
@@ -181,6 +183,22 @@ function ReportSection({ scheme }: { scheme: HomeScheme }) {
           </Link>
         ) : null}
       </div>
+      {report.plan ? <PlanLine scheme={scheme} plan={report.plan} /> : null}
     </section>
+  )
+}
+
+/** Development plan (ADR 043): how far it is and who it is shared with, and the way in. */
+function PlanLine({ scheme, plan }: { scheme: HomeScheme; plan: NonNullable<HomeScheme['report']['plan']> }) {
+  const text = plan.focusAreas
+    ? `Development plan: ${plan.focusAreas} focus ${plan.focusAreas === 1 ? 'area' : 'areas'}${plan.sharedWith ? `, shared with ${plan.sharedWith}` : ', private'}.`
+    : 'Turn your report into a development plan: one to three focus areas, with actions and a check-in date.'
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-3">
+      <p className="text-slate-800">{text}</p>
+      <Link to={plan.href} className="btn btn-secondary" aria-describedby={titleIdOf(scheme)}>
+        {plan.focusAreas ? 'Open your plan' : 'Start your plan'}
+      </Link>
+    </div>
   )
 }

@@ -1,3 +1,4 @@
+import { ManagerSeesReportNote } from '#app/modules/plan/components/manager-sees-report-note'
 import { Link } from 'react-router'
 import { type IntentReply } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
@@ -68,6 +69,7 @@ export function InvitePage({
             <SchemePicker schemes={schemes} current={scheme.id} hrefFor={hrefFor} />
           ) : null}
           <SchemeSummary scheme={scheme} who={onBehalf ? employeeName : null} />
+          {scheme.managerSeesReport && !onBehalf ? <ManagerSeesReportNote /> : null}
           <FormErrors errors={listErrors} />
           {confirmRevoke ? (
             <RevokePanel key={confirmRevoke.id} colleague={confirmRevoke} cancelHref={hrefFor({})} />

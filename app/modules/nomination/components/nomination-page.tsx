@@ -1,3 +1,4 @@
+import { ManagerSeesReportNote } from '#app/modules/plan/components/manager-sees-report-note'
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { lazy, Suspense, useState } from 'react'
 import { Form, Link } from 'react-router'
@@ -109,6 +110,7 @@ export function NominationPage({
             </nav>
           ) : null}
           <ListStatus data={loaderData} />
+          {own && scheme.managerSeesReport ? <ManagerSeesReportNote /> : null}
           <FormErrors errors={stepErrors} />
           <NomineeTable data={loaderData} />
           {loaderData.outlook ? <GroupOutlook outlook={loaderData.outlook} /> : null}
