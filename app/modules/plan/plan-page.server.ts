@@ -1,4 +1,5 @@
 import type { BrandLook } from '#app/components/brand-look'
+import { isUuid } from '#app/lib/ids'
 import { formatScore } from '#app/modules/report/report'
 import { loadReport } from '#app/modules/report/report.server'
 import { loadPlanContext, type PlanContext } from './plan.server'
@@ -22,6 +23,8 @@ const scores = (self: number | null, colleagues: number | null) =>
   `you ${formatScore(self)}, colleagues ${formatScore(colleagues)}`
 
 export async function loadPlanPage(rid: string, employeeId: string): Promise<PlanPage | null> {
+  // Not an id: not found, before any query (the report's would refuse it with a database error).
+  if (!isUuid(rid)) return null
   const [report, context] = await Promise.all([
     loadReport(rid, { id: employeeId, role: 'employee' }),
     loadPlanContext(rid, employeeId),
