@@ -112,7 +112,13 @@ function PlanForm({ areas, today, result }: { areas: FocusArea[]; today: string;
           <button type="submit" name="intent" value="save" className="btn btn-primary">
             Save plan
           </button>
-          <SaveStatusLine status={status} onRetry={retryNow} />
+          {status.state === 'idle' ? (
+            <p role="status" aria-live="polite" className="text-sm text-slate-700">
+              Your plan is saved as you type.
+            </p>
+          ) : (
+            <SaveStatusLine status={status} onRetry={retryNow} />
+          )}
         </div>
       </Form>
       {/* Remove buttons post their own forms (a form cannot hold another): each button names its form. */}
