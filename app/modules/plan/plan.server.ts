@@ -204,22 +204,46 @@ export async function loadPlanContext(rid: string, employeeId: string, now = new
   return row ? toContext(row, now) : null
 }
 
+/** What the report page carries of the plan (its `.data` too): nothing about relationships. */
+export type PlanBeside = {
+  responseId: string
+  ready: boolean
+  /** The focus areas the viewer may read: the employee theirs; an admin only coach-shared ones. */
+  areas: FocusArea[]
+  focusAreaCount: number
+  sharedWithCoach: boolean
+  /** For the employee: who reads their report and plan, in a sentence. */
+  sharingNote: string | null
+}
+
 /**
  * What the report page shows of the plan, by viewer: the employee their own; an administrator the
- * focus areas only when the plan is shared with the coach (otherwise only that one exists). One
+ * focus areas only when the plan is shared with the coach (otherwise only how many there are). One
  * statement.
  */
-export async function loadPlanBeside(rid: string, viewer: { id: string; role: string }, now = new Date()) {
+export async function loadPlanBeside(
+  rid: string,
+  viewer: { id: string; role: string },
+  now = new Date(),
+): Promise<PlanBeside | null> {
   const row = await contextRow(getDb(), rid, viewer.role === 'admin' ? null : viewer.id)
   if (!row) return null
   const context = toContext(row, now)
-  if (viewer.role !== 'admin') return context
+  const admin = viewer.role === 'admin'
+  const share = context.share?.stillManager ? context.share : null
   return {
-    ...context,
-    areas: context.sharedWithCoach ? context.areas : [],
+    responseId: context.responseId,
+    ready: context.ready,
+    areas: admin && !context.sharedWithCoach ? [] : context.areas,
     focusAreaCount: context.areas.length,
-    share: null,
-    manager: null,
+    sharedWithCoach: context.sharedWithCoach,
+    sharingNote: admin
+      ? null
+      : share
+        ? `Shared with ${share.managerName} since ${share.grantedAt}${share.includePlan ? ', with your plan' : ''}.`
+        : context.managerSeesReport
+          ? 'In this programme the person you report to can read your released report. Your plan stays private unless you share it.'
+          : 'Your report and plan are private: only you can read them until you share them.',
   }
 }
 

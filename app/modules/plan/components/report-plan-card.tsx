@@ -1,19 +1,17 @@
 import { Link } from 'react-router'
-import type { loadPlanBeside } from '../plan.server'
+import type { PlanBeside } from '../plan.server'
 import { PlanSection } from './plan-section'
-
-type Beside = NonNullable<Awaited<ReturnType<typeof loadPlanBeside>>>
 
 /**
  * Below a released report: for the employee, their plan (printed with the report) and a card to
  * open it and share; for an administrator, whether the employee has a plan, and its text only when
  * the employee shared it with the coach (ADR 043).
  */
-export function ReportPlanCard({ plan, viewer }: { plan: Beside; viewer: 'employee' | 'admin' }) {
+export function ReportPlanCard({ plan, viewer }: { plan: PlanBeside; viewer: 'employee' | 'admin' }) {
   if (!plan.ready) return null
   const href = `/user/development-plan/${plan.responseId}`
   if (viewer === 'admin') {
-    const count = 'focusAreaCount' in plan ? plan.focusAreaCount : plan.areas.length
+    const count = plan.focusAreaCount
     if (plan.sharedWithCoach && plan.areas.length)
       return (
         <PlanSection
@@ -30,7 +28,6 @@ export function ReportPlanCard({ plan, viewer }: { plan: Beside; viewer: 'employ
       </p>
     )
   }
-  const share = plan.share?.stillManager ? plan.share : null
   return (
     <>
       {plan.areas.length ? <PlanSection areas={plan.areas} /> : null}
@@ -43,13 +40,7 @@ export function ReportPlanCard({ plan, viewer }: { plan: Beside; viewer: 'employ
             ? `${plan.areas.length} of 3 focus areas chosen.`
             : 'Choose one to three focus areas — with “Add to my plan” beside a competency or question above, or on the plan page — and write what you will do.'}
         </p>
-        <p className="text-slate-800">
-          {share
-            ? `Shared with ${share.managerName} since ${share.grantedAt}${share.includePlan ? ', with your plan' : ''}.`
-            : plan.managerSeesReport
-              ? `In this programme your manager can read your released report. Your plan stays private unless you share it.`
-              : 'Your report and plan are private: only you can read them until you share them.'}
-        </p>
+        <p className="text-slate-800">{plan.sharingNote}</p>
         <p>
           <Link className="btn btn-primary" to={href}>
             {plan.areas.length ? 'Open your plan' : 'Start your plan'}
