@@ -15,7 +15,7 @@ import { brandLookOf } from '#app/modules/brand/look.server'
 import { ASSIGNMENT_SUMMARY, selectAssignmentsWithBrand } from '#app/modules/assignment/assignment-row.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
 import { listSharedWithYou, type SharedWithYou } from '#app/modules/plan/plan.server'
-import { planHref } from '#app/modules/plan/schemas'
+import { MANAGER_SEES_REPORT_NOTE, planHref } from '#app/modules/plan/words'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import { answersNeeded, enoughAnswers } from '#app/modules/report/threshold'
 import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/scheme/labels'
@@ -104,7 +104,7 @@ export type HomeScheme = {
     plan: { href: string; focusAreas: number; sharedWith: string | null } | null
   }
   /** The scheme lets the manager read the released report without consent: said before inviting. */
-  managerSeesReport: boolean
+  managerSeesReportNote: string | null
 }
 
 /** Feedback someone asked of this employee: one of their own rater assignments. */
@@ -442,7 +442,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
               }
             : null,
       },
-      managerSeesReport: r.managerSeesReport,
+      managerSeesReportNote: r.managerSeesReport ? MANAGER_SEES_REPORT_NOTE : null,
     }
   })
   const requests: FeedbackRequest[] = requestRows.map((r) => {

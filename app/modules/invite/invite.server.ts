@@ -1,4 +1,5 @@
 import { formatDate } from '#app/lib/dates'
+import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
 import { possessive, minutes } from '#app/lib/words'
 import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
 import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
@@ -176,7 +177,7 @@ export type InviteScheme = {
   minRaters: number
   showManager: boolean
   /** The manager reads the released report without consent (ADR 043): said before inviting. */
-  managerSeesReport: boolean
+  managerSeesReportNote: string | null
   /** The fewest colleagues the scheme asks for per group (warnings while inviting, issue 18 §2). */
   minimums: Record<RaterGroup, number>
   /** Lists are approved before anyone is invited (ADR 042): the page sends the employee to their list. */
@@ -277,7 +278,7 @@ export async function getInvitePage(
     remaining: remainingSlots(r.maxColleagues, r.live),
     minRaters: r.minRaters,
     showManager: r.showManager,
-    managerSeesReport: r.managerSeesReport,
+    managerSeesReportNote: r.managerSeesReport ? MANAGER_SEES_REPORT_NOTE : null,
     minimums: minimumsOf(r),
     approval: r.approval,
     adminChooses: r.chooser === 'admin',

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm'
+import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { assignments, brands, companies, nominees, schemeMembers, schemes, users } from '#db/schema/index'
 import type { NominationApproval, NominationChooser, NominationStatus, SchemeStatus } from '#db/enums'
@@ -200,7 +201,7 @@ export type NominationScheme = {
   minRaters: number
   showManager: boolean
   /** The manager reads the released report without consent (ADR 043): said before inviting. */
-  managerSeesReport: boolean
+  managerSeesReportNote: string | null
   minimums: Record<RaterGroup, number>
 }
 
@@ -412,7 +413,7 @@ export async function getNominationPage(
     live: row.live,
     minRaters: row.minRaters,
     showManager: row.showManager,
-    managerSeesReport: row.managerSeesReport,
+    managerSeesReportNote: row.managerSeesReport ? MANAGER_SEES_REPORT_NOTE : null,
     minimums: minimumsOf(row),
   }
   const everyone = [

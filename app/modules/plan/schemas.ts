@@ -1,24 +1,25 @@
-import { FOCUS_STANCES, type FocusKind, type FocusStance } from '#db/enums'
+import { FOCUS_STANCES, type FocusKind } from '#db/enums'
 import { multiLine, singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
+import { ACTIONS_MAX, MAX_FOCUS_AREAS, SUPPORT_MAX } from './words'
+
+export {
+  ACTIONS_MAX,
+  addDays,
+  focusTitle,
+  MAX_FOCUS_AREAS,
+  planHref,
+  sharedHref,
+  STANCE_LABELS,
+  SUPPORT_MAX,
+  TARGET_MAX_DAYS,
+} from './words'
 
 /**
  * The development plan's and the report share's forms (issue 19 §1–2, ADR 043): their Zod schemas
  * and wording, shared by the pages and the server. No server-only imports: this file reaches the
  * client.
  */
-
-/** A plan has one to three focus areas: few enough to act on (ADR 043). */
-export const MAX_FOCUS_AREAS = 3
-export const ACTIONS_MAX = 2000
-export const SUPPORT_MAX = 1000
-/** A check-in date at most this many days ahead: a plan is for the coming months, not years. */
-export const TARGET_MAX_DAYS = 2 * 366
-
-export const STANCE_LABELS: Record<FocusStance, string> = {
-  strength: 'Strength to use',
-  develop: 'Area to develop',
-}
 
 export const PLAN_MESSAGES = {
   tooMany: `A plan has at most ${MAX_FOCUS_AREAS} focus areas. Remove one to add another.`,
@@ -112,20 +113,3 @@ export const RevokeSchema = z.object({ intent: z.literal('revoke') })
 
 /** Share the plan's text with the programme's coach (its administrators), or stop. */
 export const CoachSchema = z.object({ intent: z.literal('coach'), share: z.enum(['on', 'off']) })
-
-/** The day `days` after an ISO date ("2026-09-30"). */
-export function addDays(isoDate: string, days: number): string {
-  const d = new Date(`${isoDate}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + days)
-  return d.toISOString().slice(0, 10)
-}
-
-/** A focus area's name as the pages and e-mails say it: "Communication" or "Communication: <question>". */
-export function focusTitle(area: { kind: string; category: string; questionText: string | null }): string {
-  return area.kind === 'question' && area.questionText ? area.questionText : area.category
-}
-
-/** The employee's plan page for their report (its self response id, as /user/response-:rid). */
-export const planHref = (rid: string) => `/user/development-plan/${rid}`
-/** A report shared with its employee's manager, as the manager opens it. */
-export const sharedHref = (rid: string) => `/user/shared/${rid}`

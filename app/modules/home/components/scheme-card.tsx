@@ -2,7 +2,6 @@ import { Link } from 'react-router'
 import { daysLeftLabel } from '#app/lib/words'
 import type { HomeScheme } from '#app/modules/home/home.server'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
-import { ManagerSeesReportNote } from '#app/modules/plan/components/manager-sees-report-note'
 import { BrandBand, StatusText } from './home-parts'
 
 /**
@@ -112,7 +111,11 @@ function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
       <h3 id={headingId} className="text-base font-semibold">
         Colleagues you invited
       </h3>
-      {scheme.managerSeesReport ? <ManagerSeesReportNote /> : null}
+      {scheme.managerSeesReportNote ? (
+        <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          {scheme.managerSeesReportNote}
+        </p>
+      ) : null}
       {colleagues.length ? (
         <>
           <p className="text-sm text-slate-700">

@@ -1,4 +1,3 @@
-import { ManagerSeesReportNote } from '#app/modules/plan/components/manager-sees-report-note'
 import { Link } from 'react-router'
 import { type IntentReply } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
@@ -69,7 +68,14 @@ export function InvitePage({
             <SchemePicker schemes={schemes} current={scheme.id} hrefFor={hrefFor} />
           ) : null}
           <SchemeSummary scheme={scheme} who={onBehalf ? employeeName : null} />
-          {scheme.managerSeesReport && !onBehalf ? <ManagerSeesReportNote /> : null}
+          {scheme.managerSeesReportNote && !onBehalf ? (
+            <p
+              role="note"
+              className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+            >
+              {scheme.managerSeesReportNote}
+            </p>
+          ) : null}
           <FormErrors errors={listErrors} />
           {confirmRevoke ? (
             <RevokePanel key={confirmRevoke.id} colleague={confirmRevoke} cancelHref={hrefFor({})} />

@@ -1,4 +1,3 @@
-import { ManagerSeesReportNote } from '#app/modules/plan/components/manager-sees-report-note'
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { lazy, Suspense, useState } from 'react'
 import { Form, Link } from 'react-router'
@@ -110,7 +109,14 @@ export function NominationPage({
             </nav>
           ) : null}
           <ListStatus data={loaderData} />
-          {own && scheme.managerSeesReport ? <ManagerSeesReportNote /> : null}
+          {own && scheme.managerSeesReportNote ? (
+            <p
+              role="note"
+              className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+            >
+              {scheme.managerSeesReportNote}
+            </p>
+          ) : null}
           <FormErrors errors={stepErrors} />
           <NomineeTable data={loaderData} />
           {loaderData.outlook ? <GroupOutlook outlook={loaderData.outlook} /> : null}

@@ -6,7 +6,7 @@ import { SaveStatusLine } from '#app/modules/assignment/components/save-status'
 import { useAutosave } from '#app/modules/assignment/components/use-autosave'
 import type { FocusArea } from '../plan.server'
 import type { PlanPage as PlanPageData } from '../plan-page.server'
-import { ACTIONS_MAX, focusTitle, MAX_FOCUS_AREAS, STANCE_LABELS, SUPPORT_MAX } from '../schemas'
+import { ACTIONS_MAX, focusTitle, MAX_FOCUS_AREAS, STANCE_LABELS, SUPPORT_MAX } from '../words'
 import { FOCUS_STANCES } from '#db/enums'
 
 /** What the plan route's action may answer the page with (besides a redirect). */

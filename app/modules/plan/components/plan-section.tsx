@@ -1,6 +1,6 @@
 import { formatDate } from '#app/lib/dates'
 import type { FocusArea } from '../plan.server'
-import { focusTitle, STANCE_LABELS } from '../schemas'
+import { focusTitle, STANCE_LABELS } from '../words'
 
 /** "30 September 2026" for a date-only value. */
 export function dateLabel(isoDate: string) {
