@@ -115,20 +115,16 @@ function ReportSection({
 function CategoryRow({
   category,
   self,
-  after,
   children,
 }: {
   category: string
   self: number | null
-  /** Beside the name: the employee's "Add to my plan" (app/modules/plan). */
-  after?: ReactNode
   children: ReactNode
 }) {
   return (
     <tr>
       <th scope="row" className={rowTh}>
         {category}
-        {after}
       </th>
       <td className={td}>{formatScore(self)}</td>
       {children}
@@ -214,12 +210,7 @@ function CategorySection({
         table={
           <Table caption={title} head={['Category', ...seriesHeads(selfLabel, groups)]}>
             {categories.map((c) => (
-              <CategoryRow
-                key={c.category}
-                category={c.category}
-                self={c.self}
-                after={<AddToPlan focus={`category:${c.category}`} name={c.category} />}
-              >
+              <CategoryRow key={c.category} category={c.category} self={c.self}>
                 {groups ? (
                   <>
                     <td className={td}>{formatScore((c as FullCategory).colleagues)}</td>
@@ -235,6 +226,9 @@ function CategorySection({
           </Table>
         }
       />
+      {groups ? (
+        <AddToPlan items={categories.map((c) => ({ focus: `category:${c.category}`, name: c.category }))} />
+      ) : null}
     </ReportSection>
   )
 }
@@ -301,7 +295,6 @@ function ScaleQuestions({
             <tr key={q.id}>
               <th scope="row" className={rowTh}>
                 {q.text}
-                {withColleagues ? <AddToPlan focus={`question:${q.id}`} name={q.text} /> : null}
               </th>
               <td className={`${td} whitespace-nowrap`}>{describeSelfAnswer(q)}</td>
               {withColleagues ? (

@@ -2,13 +2,14 @@ import { createContext, useContext } from 'react'
 import { Form } from 'react-router'
 
 /**
- * "Add to my plan" beside a competency or question of the employee's own released report. The report
- * page provides where the plan lives and what is in it; without a provider (another viewer, a report
- * not released with colleagues' views, a printout) nothing is drawn. A plain form: it works without
- * JavaScript, and the plan page answers it (a refusal, such as a fourth focus area, is said there).
+ * "Add to my plan" under the competencies of the employee's own released report. The report page
+ * provides where the plan lives and what is in it; without a provider (another viewer, a report not
+ * released with colleagues' views) nothing is drawn, and it never prints. Each competency is a plain
+ * form: it works without JavaScript, and the plan page answers it (a refusal, such as a fourth focus
+ * area, is said there). Outside the table, so that its row headers stay the competencies' names.
  */
 export type PlanTargets = {
-  /** The plan page, which the button posts to. */
+  /** The plan page, which the buttons post to. */
   action: string
   /** "category:Communication" and "question:<id>" already in the plan. */
   chosen: string[]
@@ -17,23 +18,39 @@ export type PlanTargets = {
 
 export const PlanTargetsContext = createContext<PlanTargets | null>(null)
 
-export function AddToPlan({ focus, name }: { focus: string; name: string }) {
+export function AddToPlan({ items }: { items: { focus: string; name: string }[] }) {
   const targets = useContext(PlanTargetsContext)
-  if (!targets) return null
-  if (targets.chosen.includes(focus))
-    return (
-      <span className="no-print ml-2 whitespace-nowrap text-xs font-normal text-emerald-800">
-        In your plan
-      </span>
-    )
-  if (targets.full) return null
+  if (!targets || !items.length) return null
   return (
-    <Form method="post" action={targets.action} className="no-print mt-1 block">
-      <input type="hidden" name="intent" value="add" />
-      <input type="hidden" name="focus" value={focus} />
-      <button type="submit" className="link text-xs font-normal" aria-label={`Add “${name}” to my plan`}>
-        + Add to my plan
-      </button>
-    </Form>
+    <div className="no-print flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3">
+      <p className="text-sm font-semibold text-slate-800">
+        {targets.full
+          ? 'Your plan has three focus areas, the most it takes.'
+          : 'Add a competency to your development plan:'}
+      </p>
+      <ul className="flex flex-wrap gap-2">
+        {items.map((item) =>
+          targets.chosen.includes(item.focus) ? (
+            <li key={item.focus} className="px-2 py-1 text-sm text-emerald-800">
+              {`${item.name} ✓ in your plan`}
+            </li>
+          ) : targets.full ? null : (
+            <li key={item.focus}>
+              <Form method="post" action={targets.action}>
+                <input type="hidden" name="intent" value="add" />
+                <input type="hidden" name="focus" value={item.focus} />
+                <button
+                  type="submit"
+                  className="btn btn-secondary px-3 py-1"
+                  aria-label={`Add “${item.name}” to my plan`}
+                >
+                  {item.name}
+                </button>
+              </Form>
+            </li>
+          ),
+        )}
+      </ul>
+    </div>
   )
 }
