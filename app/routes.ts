@@ -17,6 +17,10 @@ export default [
   route('user/nominations', 'routes/user/nominations.tsx'),
   // The colleague directory's type-ahead (issue 18 §3): a resource route answering JSON.
   route('user/colleague-invite/directory', 'routes/user/colleague-invite.directory.ts'),
+  // A development plan made from a released report, and a report shared with its employee's manager
+  // (issue 19 §1–2, ADR 043); :rid is the report's id, as in /user/response-:rid.
+  route('user/development-plan/:rid', 'routes/user/development-plan.tsx'),
+  route('user/shared/:rid', 'routes/user/shared.tsx'),
   // React Router has no partial segments: /user/response-:rid is a slug whose loader strips "response-".
   route('user/:responseSlug', 'routes/user/response.tsx'),
 

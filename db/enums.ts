@@ -45,6 +45,8 @@ export const EMAIL_TEMPLATE_KEYS = [
   'nomination_sent_back',
   'nomination_approved',
   'nomination_reminder',
+  'plan_check_in',
+  'report_shared',
 ] as const
 export type EmailTemplateKey = (typeof EMAIL_TEMPLATE_KEYS)[number]
 
@@ -75,3 +77,14 @@ export type NominationApproval = (typeof NOMINATION_APPROVALS)[number]
 /** Where an employee's list stands in a scheme that approves lists (null on the membership: not begun). */
 export const NOMINATION_STATUSES = ['draft', 'submitted', 'sent_back', 'approved'] as const
 export type NominationStatus = (typeof NOMINATION_STATUSES)[number]
+
+/**
+ * What a development plan's focus area makes of its competency or question (issue 19 §1, ADR 043):
+ * a strength to use more, or an area to develop.
+ */
+export const FOCUS_STANCES = ['strength', 'develop'] as const
+export type FocusStance = (typeof FOCUS_STANCES)[number]
+
+/** What a focus area points at in the report: a competency (a questionnaire category) or one question. */
+export const FOCUS_KINDS = ['category', 'question'] as const
+export type FocusKind = (typeof FOCUS_KINDS)[number]

@@ -11,6 +11,7 @@ import { endOfDay, formatDateTime } from '../app/lib/dates'
 import { createActionCode } from '../app/modules/action-code/action-code.server'
 import { actionLink } from '../app/modules/action-code/action-code.server'
 import { releaseOnClose, releaseParticipant } from '../app/modules/report/release.server'
+import { addFocusArea, loadPlanContext, savePlan, shareReport } from '../app/modules/plan/plan.server'
 import {
   addNominee,
   approveList,
@@ -24,6 +25,7 @@ import {
   brands,
   companies,
   questionnaires,
+  questions,
   responses,
   schemeMembers,
   schemes,
@@ -383,15 +385,19 @@ export async function seed() {
   if (newcomer.created) made.push(`employee: ${newcomer.user.email} (not started)`)
   await enrolEmployee(scheme, newcomer.user.id)
 
-  // A small reporting line (issue 18 §1): Erin leads Acme's operations team.
+  // A small reporting line (issue 18 §1): Erin leads Acme's operations team, and reports to Dana
+  // (issue 19 §2: the manager she shares her report with).
+  const dana = await findOrCreateUser(DEMO_MANAGER_EMAIL, 'employee', 'Dana Director', company.id)
+  if (dana.created) made.push(`employee: ${DEMO_MANAGER_EMAIL} (Erin's manager)`)
   const team: [typeof employee, string, string][] = [
+    [dana, 'Head of operations', 'Operations'],
     [employee, 'Operations lead', 'Operations'],
     [second, 'Operations analyst', 'Operations'],
     [third, 'Project coordinator', 'Operations'],
     [newcomer, 'Operations analyst', 'Operations'],
   ]
   for (const [member, jobTitle, department] of team) {
-    const managerId = member === employee ? null : employee.user.id
+    const managerId = member === dana ? null : member === employee ? dana.user.id : employee.user.id
     const changed = await db
       .update(users)
       .set({ jobTitle, department, managerId })
@@ -404,6 +410,8 @@ export async function seed() {
       .returning({ id: users.id })
     if (changed.length) made.push(`reporting line: ${member.user.email} (${jobTitle})`)
   }
+
+  made.push(...(await seedPlanAndShare({ employee: employee.user, schemeId: scheme.id })))
 
   made.push(
     ...(await seedNominations({
@@ -527,6 +535,79 @@ async function hasResponse(assignmentId: string) {
     .where(eq(responses.assignmentId, assignmentId))
     .limit(1)
   return Boolean(row)
+}
+
+/** Erin's manager, who reads the report Erin shared with her (issue 19 §2, ADR 043). */
+export const DEMO_MANAGER_EMAIL = 'manager@panorama.test'
+
+/**
+ * Erin's development plan and its share (issue 19 §1–2, ADR 043): Dana Director manages Erin; Erin
+ * chose two focus areas from her released report (a competency to develop, a question whose
+ * strength to use), wrote actions, support and check-in dates, and shared the report with the plan
+ * with Dana, through the same functions the pages call (consent audited, Dana e-mailed).
+ */
+async function seedPlanAndShare(input: { employee: SeedUser; schemeId: string }) {
+  const db = getDb()
+  const made: string[] = []
+  const [self] = await db
+    .select({ rid: responses.id })
+    .from(responses)
+    .innerJoin(assignments, eq(assignments.id, responses.assignmentId))
+    .where(
+      and(
+        eq(assignments.schemeId, input.schemeId),
+        eq(assignments.subjectId, input.employee.id),
+        eq(assignments.relationship, 'self'),
+      ),
+    )
+    .limit(1)
+  if (!self) return made
+  const actor = { id: input.employee.id, ip: null }
+  const context = await loadPlanContext(self.rid, input.employee.id)
+  if (context?.ready && !context.areas.length) {
+    const [listening] = await db
+      .select({ id: questions.id })
+      .from(questions)
+      .innerJoin(assignments, eq(assignments.questionnaireId, questions.questionnaireId))
+      .where(
+        and(
+          eq(assignments.subjectId, input.employee.id),
+          eq(assignments.schemeId, input.schemeId),
+          eq(questions.text, DEMO_QUESTIONS[0]!.text),
+        ),
+      )
+      .limit(1)
+    await addFocusArea(actor, self.rid, { focus: 'category:Delivery', stance: 'develop' })
+    if (listening)
+      await addFocusArea(actor, self.rid, { focus: `question:${listening.id}`, stance: 'strength' })
+    const areas = (await loadPlanContext(self.rid, input.employee.id))!.areas
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+    const words = [
+      {
+        actions:
+          'Agree a delivery date with the team at each planning meeting, and flag slips the day I see them.',
+        support: 'Dana: a monthly look at the roadmap together.',
+        targetDate: inDays(30),
+      },
+      {
+        actions: 'Run the weekly operations review as a listening session: questions first, my view last.',
+        support: 'Peers: tell me when I jump in too soon.',
+        targetDate: inDays(60),
+      },
+    ]
+    await savePlan(
+      actor,
+      self.rid,
+      areas.map((a, i) => ({ id: a.id, stance: a.stance, ...words[i]! })),
+    )
+    made.push(`development plan: ${input.employee.email} (${areas.length} focus areas)`)
+  }
+  if (context?.ready && !context.share) {
+    const shared = await shareReport(actor, self.rid, { includePlan: true })
+    if (shared.ok)
+      made.push(`report shared: ${input.employee.email} with ${DEMO_MANAGER_EMAIL}, with the plan`)
+  }
+  return made
 }
 
 /** The programme whose lists of raters Erin approves (issue 18 §3, ADR 042). */
@@ -827,6 +908,8 @@ export function seedSummary(result: Awaited<ReturnType<typeof seed>>): string[] 
     '  employee  employee@panorama.test   (report released: groups, blind spots, hidden strengths;',
     `                                       manages Sam, Wren and Noah: Sam's list of raters in`,
     `                                       "${DEMO_NOMINATION_SCHEME}" waits for her approval)`,
+    '                                       a development plan, shared with her manager Dana)',
+    `  employee  ${DEMO_MANAGER_EMAIL}    (Dana, Erin's manager: "Shared with you" on her home)`,
     '  employee  employee3@panorama.test  (six colleagues answered, waiting for the release)',
     '  employee  employee2@panorama.test  (below the anonymity threshold)',
     '  employee  new.employee@panorama.test (has not started)',

@@ -34,7 +34,10 @@ test('an admin reads a reporting line both ways and cannot close a circle', asyn
   ).toBeVisible()
   await expect(manager).toHaveAttribute('aria-invalid', 'true')
   await page.reload()
-  await expect(page.getByRole('region', { name: 'Reporting line' })).toContainText('No manager is recorded.')
+  // Nothing was saved: she still reports to Dana (the seed's manager of Erin, issue 19 §2).
+  await expect(page.getByRole('region', { name: 'Reporting line' })).toContainText(
+    'Reports to Dana Director.',
+  )
 
   // The list shows the line, and filters by a department of the chosen company.
   const erin = new URL(page.url()).pathname.split('/').pop()

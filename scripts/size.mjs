@@ -30,6 +30,9 @@ export const EMPLOYEE_ROUTES = [
   { id: 'routes/user/nominations', url: '/user/nominations' },
   { id: 'routes/assignment.$id', url: '/assignment/:id' },
   { id: 'routes/user/response', url: '/user/response-:rid (report)' },
+  // The development plan and a report shared with the manager (issue 19, ADR 043).
+  { id: 'routes/user/development-plan', url: '/user/development-plan/:rid' },
+  { id: 'routes/user/shared', url: '/user/shared/:rid' },
 ]
 
 /** The manifest the last build wrote (the newest, should an old one have stayed behind). */

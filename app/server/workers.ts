@@ -4,6 +4,7 @@ import { startPollingWorker, type PollingWorker } from '#app/lib/polling-worker.
 import { pruneExpired } from '#app/modules/auth/session.server'
 import { eraseStaleOutboxBodies } from '#app/modules/email/outbox.server'
 import { sendApproverReminders } from '#app/modules/nomination/nomination.server'
+import { sendPlanCheckIns } from '#app/modules/plan/plan.server'
 import { REMINDER_POLL_MS, sendDueReminders } from '#app/modules/scheme/reminders.server'
 import { compactTallies } from '#app/modules/tally/tally.server'
 
@@ -32,6 +33,8 @@ export function startReminderWorker(
       await sendDueReminders()
       // Managers who have not acted on a list of raters waiting for their approval (ADR 042).
       await sendApproverReminders()
+      // Development plans' check-ins on the dates their employees chose (ADR 043), claimed once.
+      await sendPlanCheckIns()
       await pruneExpired()
       // Housekeeping that must run with or without SMTP: bodies with dead or unneeded links.
       await eraseStaleOutboxBodies()

@@ -84,6 +84,12 @@ export const schemes = pgTable(
      * manager is invited.
      */
     showManagerBelowThreshold: boolean().notNull().default(false),
+    /**
+     * The employee's manager reads the released report without the employee's consent (issue 19 §2,
+     * ADR 043). Employees are told so before they invite anyone, so it may be changed only before
+     * the scheme's first invitation or list.
+     */
+    managerSeesReport: boolean().notNull().default(false),
     /** When an admin launched it (draft → open); its e-mails are held until opens_at. */
     launchedAt: timestamp({ withTimezone: true }),
     /** When it closed (at closes_at by the worker, or by an admin's "close now"). */

@@ -16,6 +16,7 @@ import {
   users,
 } from '#db/schema/index'
 import { loadReport } from '#app/modules/report/report.server'
+import { listSharedWithYou, loadPlanContext } from '#app/modules/plan/plan.server'
 import {
   DEMO_COMMENTS,
   DEMO_NOMINATION_SCHEME,
@@ -23,6 +24,7 @@ import {
   DEMO_TIME_ZONE,
   seed,
   seedSummary,
+  DEMO_MANAGER_EMAIL,
 } from '#db/seed'
 import { getEmployeeHome } from '#app/modules/home/home.server'
 import { resetEnvCache } from '#app/config/env.server'
@@ -116,6 +118,24 @@ describe('the demo reports (ADR 022)', () => {
     expect(report.insight.blindSpots.length).toBeGreaterThan(0)
     expect(report.insight.hiddenStrengths.length).toBeGreaterThan(0)
     expect(report.comments.length).toBeGreaterThan(0)
+  })
+
+  test('Erin has a development plan, shared with her manager Dana, who finds it under "Shared with you"', async () => {
+    const report = await reportOf('employee@panorama.test')
+    const [erin] = await db().select().from(users).where(eq(users.email, 'employee@panorama.test'))
+    const [dana] = await db().select().from(users).where(eq(users.email, DEMO_MANAGER_EMAIL))
+    expect(erin!.managerId).toBe(dana!.id)
+    const plan = await loadPlanContext(report!.header.responseId, erin!.id)
+    expect(plan?.areas.map((a) => [a.kind, a.stance])).toEqual([
+      ['category', 'develop'],
+      ['question', 'strength'],
+    ])
+    expect(plan?.areas.every((a) => a.actions && a.targetDate)).toBe(true)
+    expect(plan?.share).toMatchObject({ managerId: dana!.id, includePlan: true, stillManager: true })
+    const shared = await listSharedWithYou(dana!.id)
+    expect(shared.map((s) => [s.employeeName, s.consented, s.includesPlan])).toEqual([
+      ['Erin Employee', true, true],
+    ])
   })
 
   test('Wren has enough answers and waits for the release; Sam is below the threshold', async () => {

@@ -13,6 +13,9 @@ export const ROUTE_ROLES = {
   'user/nominations': ['employee', 'admin'],
   'user/colleague-invite/directory': ['employee', 'admin'],
   'user/response': ['admin', 'employee'],
+  // The employee's own plan; a report shared with them as a manager (managers are employees).
+  'user/development-plan': ['employee'],
+  'user/shared': ['employee'],
   assignment: ['admin', 'employee', 'colleague'],
   questionnaire: ['admin', 'employee', 'colleague'],
   admin: ['admin'],

@@ -38,6 +38,8 @@ export const TEMPLATE_LABELS: Record<TemplateKey, string> = {
   nomination_sent_back: 'Feedback list sent back',
   nomination_approved: 'Feedback list approved',
   nomination_reminder: 'Feedback list approval reminder',
+  plan_check_in: 'Development plan check-in',
+  report_shared: 'Report shared with a manager',
 }
 
 /** When each e-mail is sent, in the words an admin knows. */
@@ -57,6 +59,8 @@ export const TEMPLATE_DESCRIPTIONS: Record<TemplateKey, string> = {
   nomination_sent_back: 'Sent to an employee when the approver sends their list of raters back with a comment.',
   nomination_approved: 'Sent to an employee when their list of raters is approved and the invitations have gone out.',
   nomination_reminder: 'Sent to a manager who has not yet acted on a list of raters waiting for their approval.',
+  plan_check_in: 'Sent to an employee on a check-in date they chose in their development plan.',
+  report_shared: "Sent to an employee's manager when the employee shares their released report with them.",
 }
 
 export const OUTBOX_STATE_LABELS: Record<OutboxStatus, string> = {
@@ -250,6 +254,9 @@ export function sampleValues(appUrl: string): Record<string, string> {
     schemeName: 'Leadership 360 (sample)',
     dueDate: '30 June 2026',
     inviterName: 'Jordan Admin',
+    focusAreas: '• Communication: an area to develop\n• Listening actively: a strength to use',
+    targetDate: '30 September 2026',
+    planNote: ' Their development plan is shared with it.',
     // What a peer is told (colleaguePrivacyNote in report/rater-groups.ts): the e-mail module only
     // receives the sentence, so its preview carries a copy of the usual one.
     privacyNote:

@@ -52,6 +52,8 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, string[]> = {
   nomination_sent_back: [...COMMON, 'link', 'approverName', 'schemeName', 'dueDate', 'comment'],
   nomination_approved: [...COMMON, 'link', 'approverName', 'schemeName', 'dueDate'],
   nomination_reminder: [...COMMON, 'link', 'employeeName', 'schemeName', 'dueDate'],
+  plan_check_in: [...COMMON, 'link', 'schemeName', 'focusAreas', 'targetDate'],
+  report_shared: [...COMMON, 'link', 'employeeName', 'schemeName', 'planNote'],
 }
 
 /**
@@ -79,6 +81,9 @@ export const ONE_TIME_LINK_KIND: Record<TemplateKey, ActionCodeKind | null> = {
   nomination_sent_back: null,
   nomination_approved: null,
   nomination_reminder: null,
+  // Plan e-mails link to pages behind sign-in, read by employees with a password.
+  plan_check_in: null,
+  report_shared: null,
 }
 
 /**
@@ -108,6 +113,8 @@ export const LINK_LABELS: Record<TemplateKey, string> = {
   nomination_sent_back: 'Change your list',
   nomination_approved: 'See who was invited',
   nomination_reminder: 'Review the list',
+  plan_check_in: 'Open your plan',
+  report_shared: 'Read the report',
 }
 
 /**
@@ -319,6 +326,34 @@ The {{brandName}} team`,
     body: `Hello {{recipientName}},
 
 {{employeeName}} sent you their list of colleagues for {{schemeName}} and is waiting for your approval. Nobody on it can be invited until you approve it, and answers are due by {{dueDate}}.
+
+{{link}}
+
+Warm regards,
+The {{brandName}} team`,
+  },
+  plan_check_in: {
+    subject: 'Time to check in on your development plan',
+    body: `Hello {{recipientName}},
+
+Today is the date you chose to look back at your development plan from {{schemeName}} ({{targetDate}}):
+
+{{focusAreas}}
+
+How far have you come? Take a few minutes to note what worked, what did not, and what you will try next. You can change your actions and choose a new date in your plan:
+
+{{link}}
+
+Warm regards,
+The {{brandName}} team`,
+  },
+  report_shared: {
+    subject: '{{employeeName}} has shared their feedback report with you',
+    body: `Hello {{recipientName}},
+
+{{employeeName}} has chosen to share their feedback report from {{schemeName}} with you.{{planNote}}
+
+The report shows colleagues' views only combined, never who said what. {{employeeName}} can stop sharing at any time.
 
 {{link}}
 

@@ -14,6 +14,8 @@ import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
 import { ASSIGNMENT_SUMMARY, selectAssignmentsWithBrand } from '#app/modules/assignment/assignment-row.server'
 import { colleagueLimit } from '#app/modules/invite/invite.server'
+import { listSharedWithYou, type SharedWithYou } from '#app/modules/plan/plan.server'
+import { MANAGER_SEES_REPORT_NOTE, planHref } from '#app/modules/plan/words'
 import { releaseStatus, type ReleaseStatus } from '#app/modules/report/release-status'
 import { answersNeeded, enoughAnswers } from '#app/modules/report/threshold'
 import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/scheme/labels'
@@ -95,7 +97,14 @@ export type HomeScheme = {
     needed: number
     /** What the report page says of its release too (release-status.ts). */
     release: ReleaseStatus
+    /**
+     * The development plan once the report is released with colleagues' views (ADR 043): its
+     * page, how many focus areas it has, and the manager it is shared with (null: not shared).
+     */
+    plan: { href: string; focusAreas: number; sharedWith: string | null } | null
   }
+  /** The scheme lets the manager read the released report without consent: said before inviting. */
+  managerSeesReportNote: string | null
 }
 
 /** Feedback someone asked of this employee: one of their own rater assignments. */
@@ -131,6 +140,8 @@ export type EmployeeHome = {
   requests: FeedbackRequest[]
   /** "Nominations waiting for you": lists this employee must approve (few: a partial index). */
   waiting: WaitingList[]
+  /** "Shared with you": direct reports' released reports this employee may read as their manager. */
+  shared: SharedWithYou[]
 }
 
 /** The most waiting lists the home page shows (a manager of a large team sees the oldest first). */
@@ -226,7 +237,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
   )
   const phase = schemePhaseSql(now)
   const orderOf = (p: SQL) => sql`CASE ${p} WHEN 'open' THEN 0 WHEN 'upcoming' THEN 1 ELSE 2 END`
-  const [schemeRows, requestRows, waitingRows] = await Promise.all([
+  const [schemeRows, requestRows, waitingRows, shared] = await Promise.all([
     db
       .select({
         id: schemes.id,
@@ -248,6 +259,16 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
         selfResponseId: responses.id,
         selfSubmittedAt: responses.submittedAt,
         reportRelease: schemes.reportRelease,
+        managerSeesReport: schemes.managerSeesReport,
+        // The plan and its share (ADR 043): a live share counts only while its manager still is.
+        plan: sql<{ areas: number; sharedWith: string | null }>`jsonb_build_object(
+          'areas', (SELECT count(*) FROM plan_focus_areas fa
+            JOIN development_plans p ON p.id = fa.plan_id
+            WHERE p.scheme_id = ${schemes.id} AND p.employee_id = ${schemeMembers.employeeId}),
+          'sharedWith', (SELECT coalesce(nullif(x.display_name, ''), x.email) FROM report_shares sh
+            JOIN users x ON x.id = sh.manager_id JOIN users e ON e.id = sh.employee_id
+            WHERE sh.scheme_id = ${schemes.id} AND sh.employee_id = ${schemeMembers.employeeId}
+              AND sh.revoked_at IS NULL AND e.manager_id = sh.manager_id))`,
         // The latest release of this employee's report (ADR 022, 024): when, and what it shows.
         release: sql<{ at: string; shown: boolean; answers: number } | null>`(
           SELECT jsonb_build_object('at', rr.released_at, 'shown', rr.colleagues_shown,
@@ -333,6 +354,8 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       )
       .orderBy(asc(schemeMembers.nominationSubmittedAt), asc(schemeMembers.employeeId))
       .limit(WAITING_SHOWN),
+    // Reports shared with this employee as a manager (one statement, ADR 043).
+    listSharedWithYou(employeeId),
   ])
   const waiting: WaitingList[] = waitingRows.map((w) => ({
     schemeId: w.schemeId,
@@ -410,7 +433,16 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
           answeredNow: answered,
           minRaters: r.minRaters,
         }),
+        plan:
+          submitted && r.release?.shown && Number(r.release.answers) >= r.minRaters
+            ? {
+                href: planHref(r.selfResponseId!),
+                focusAreas: Number(r.plan?.areas ?? 0),
+                sharedWith: r.plan?.sharedWith ?? null,
+              }
+            : null,
       },
+      managerSeesReportNote: r.managerSeesReport ? MANAGER_SEES_REPORT_NOTE : null,
     }
   })
   const requests: FeedbackRequest[] = requestRows.map((r) => {
@@ -437,5 +469,5 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       }),
     }
   })
-  return { schemes: list, requests, waiting }
+  return { schemes: list, requests, waiting, shared }
 }

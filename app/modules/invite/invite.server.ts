@@ -1,4 +1,5 @@
 import { formatDate } from '#app/lib/dates'
+import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
 import { possessive, minutes } from '#app/lib/words'
 import { pgErrorCode, retryOnConflict } from '#app/lib/pg-error'
 import { schemeOpenSql, schemePhase, type SchemeTimes } from '#app/modules/scheme/state'
@@ -175,6 +176,8 @@ export type InviteScheme = {
   /** The report's anonymity threshold and manager option: the group outlook reads them. */
   minRaters: number
   showManager: boolean
+  /** The manager reads the released report without consent (ADR 043): said before inviting. */
+  managerSeesReportNote: string | null
   /** The fewest colleagues the scheme asks for per group (warnings while inviting, issue 18 §2). */
   minimums: Record<RaterGroup, number>
   /** Lists are approved before anyone is invited (ADR 042): the page sends the employee to their list. */
@@ -233,6 +236,7 @@ export async function getInvitePage(
       maxColleagues: schemes.maxColleagues,
       minRaters: schemes.minRaters,
       showManager: schemes.showManagerBelowThreshold,
+      managerSeesReport: schemes.managerSeesReport,
       ...GROUP_MINIMUM_COLUMNS,
       approval: schemes.nominationApproval,
       chooser: schemes.nominationChooser,
@@ -274,6 +278,7 @@ export async function getInvitePage(
     remaining: remainingSlots(r.maxColleagues, r.live),
     minRaters: r.minRaters,
     showManager: r.showManager,
+    managerSeesReportNote: r.managerSeesReport ? MANAGER_SEES_REPORT_NOTE : null,
     minimums: minimumsOf(r),
     approval: r.approval,
     adminChooses: r.chooser === 'admin',

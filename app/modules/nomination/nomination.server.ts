@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm'
+import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { assignments, brands, companies, nominees, schemeMembers, schemes, users } from '#db/schema/index'
 import type { NominationApproval, NominationChooser, NominationStatus, SchemeStatus } from '#db/enums'
@@ -199,6 +200,8 @@ export type NominationScheme = {
   live: number
   minRaters: number
   showManager: boolean
+  /** The manager reads the released report without consent (ADR 043): said before inviting. */
+  managerSeesReportNote: string | null
   minimums: Record<RaterGroup, number>
 }
 
@@ -245,6 +248,7 @@ export async function getNominationPage(
       maxColleagues: schemes.maxColleagues,
       minRaters: schemes.minRaters,
       showManager: schemes.showManagerBelowThreshold,
+      managerSeesReport: schemes.managerSeesReport,
       ...GROUP_MINIMUM_COLUMNS,
       nominationChooser: schemes.nominationChooser,
       nominationApproval: schemes.nominationApproval,
@@ -409,6 +413,7 @@ export async function getNominationPage(
     live: row.live,
     minRaters: row.minRaters,
     showManager: row.showManager,
+    managerSeesReportNote: row.managerSeesReport ? MANAGER_SEES_REPORT_NOTE : null,
     minimums: minimumsOf(row),
   }
   const everyone = [

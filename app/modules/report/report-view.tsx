@@ -4,6 +4,7 @@ import { Link } from 'react-router'
 import { TableScroller } from '#app/components/table-scroller'
 import { formatDate } from '#app/lib/dates'
 import { plural } from '#app/lib/words'
+import { AddToPlan } from '#app/modules/plan/components/add-to-plan'
 import { releaseStatus } from './release-status'
 import {
   radarScaleNote,
@@ -300,6 +301,9 @@ function CategorySection({
           </Table>
         }
       />
+      {groups ? (
+        <AddToPlan items={categories.map((c) => ({ focus: `category:${c.category}`, name: c.category }))} />
+      ) : null}
     </ReportSection>
   )
 }
@@ -859,12 +863,27 @@ function useDrawAllCharts() {
   return { drawAll, drawAllCharts }
 }
 
-export function ReportView({ report, viewer }: { report: ReportData; viewer: Viewer }) {
+export function ReportView({
+  report,
+  viewer,
+  comments = true,
+}: {
+  report: ReportData
+  viewer: Viewer
+  /** False for a manager's shared view (ADR 043): the comments section is left out, not emptied. */
+  comments?: boolean
+}) {
   const selfLabel = viewer === 'employee' ? 'You' : 'Self'
   const { drawAll, drawAllCharts } = useDrawAllCharts()
   return (
     <DrawAllCharts.Provider value={drawAll}>
-      <ReportSections report={report} viewer={viewer} selfLabel={selfLabel} drawAllCharts={drawAllCharts} />
+      <ReportSections
+        report={report}
+        viewer={viewer}
+        selfLabel={selfLabel}
+        drawAllCharts={drawAllCharts}
+        comments={comments}
+      />
     </DrawAllCharts.Provider>
   )
 }
@@ -874,11 +893,13 @@ function ReportSections({
   viewer,
   selfLabel,
   drawAllCharts,
+  comments,
 }: {
   report: ReportData
   viewer: Viewer
   selfLabel: string
   drawAllCharts: () => void
+  comments: boolean
 }) {
   return (
     <article aria-labelledby="page-title" className="report flex flex-col gap-8">
@@ -919,7 +940,7 @@ function ReportSections({
             selfLabel={selfLabel}
           />
           <QuestionSection questions={report.questions} groups={report.groups} selfLabel={selfLabel} />
-          <CommentsSection comments={report.comments} />
+          {comments ? <CommentsSection comments={report.comments} /> : null}
         </>
       ) : null}
     </article>

@@ -67,6 +67,12 @@ export type ParticipantRow = {
    * may be released again only when this is 0 or at least the threshold.
    */
   changedSinceRelease: number
+  /**
+   * Their development plan (ADR 043): how many focus areas it has (0: none), and whether they
+   * shared their report with their manager. Never the plan's text: that is the employee's.
+   */
+  planAreas: number
+  sharedWithManager: boolean
   /** Their self-assessment has a response (begun or submitted). */
   started: boolean
   /** No response and no live colleague invitation: the enrolment may be removed. */
@@ -109,6 +115,8 @@ type RawParticipant = {
   releasedAt: Date | string | null
   colleaguesShown: boolean | null
   changed: number
+  planAreas: number
+  shared: boolean
   createdKey: string
 }
 
@@ -176,7 +184,11 @@ export async function listParticipants(
         EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = self.id) AS "hasResponse",
         coalesce(c.invited, 0) AS invited, coalesce(c.answered, 0) AS answered,
         latest.released_at AS "releasedAt", latest.colleagues_shown AS "colleaguesShown",
-        coalesce(changes.changed, 0) AS changed
+        coalesce(changes.changed, 0) AS changed,
+        (SELECT count(*) FROM plan_focus_areas fa JOIN development_plans p ON p.id = fa.plan_id
+          WHERE p.scheme_id = ${scheme.id} AND p.employee_id = page.id)::int AS "planAreas",
+        EXISTS (SELECT 1 FROM report_shares sh WHERE sh.scheme_id = ${scheme.id}
+          AND sh.employee_id = page.id AND sh.revoked_at IS NULL) AS shared
       FROM page
       LEFT JOIN assignments self
         ON self.scheme_id = ${scheme.id} AND self.subject_id = page.id AND self.relationship = 'self'
@@ -220,6 +232,8 @@ export async function listParticipants(
       }),
       releasedAt: r.releasedAt ? new Date(r.releasedAt).toISOString() : null,
       changedSinceRelease: Number(r.changed),
+      planAreas: Number(r.planAreas),
+      sharedWithManager: Boolean(r.shared),
       started: Boolean(r.hasResponse),
       removable: !r.hasResponse && invited === 0,
       createdAt: r.createdKey,

@@ -47,6 +47,8 @@ export const SCHEME_MESSAGES = {
   reportRelease: 'Choose when the reports show colleagues’ answers.',
   showManagerTooLate:
     'Managers have already been invited here, told that their answers are combined with others’. Switch this on only before the first manager is invited.',
+  managerSeesReportTooLate:
+    'Employees have already invited or listed colleagues here, told who would read their report. Change this only before the first invitation or list.',
   scheme: 'This scheme could not be identified. Reload the page and try again.',
   employee: 'This employee could not be identified. Reload the page and try again.',
   releaseKind: 'This release could not be understood. Reload the page and try again.',
@@ -161,6 +163,8 @@ const fields = {
   reportRelease,
   /** A checkbox: Conform reads "on" as true; absent is off. */
   showManagerBelowThreshold: z.optional(z.boolean()),
+  /** A checkbox (ADR 043): the manager reads the released report without the employee's consent. */
+  managerSeesReport: z.optional(z.boolean()),
   // The fewest colleagues per relationship group (warnings while inviting); absent reads as 0.
   minManager: groupMinimum(),
   minPeer: groupMinimum(),
@@ -294,6 +298,7 @@ export function schemeInputOf(
   return {
     ...rest,
     showManagerBelowThreshold: rest.showManagerBelowThreshold === true,
+    managerSeesReport: rest.managerSeesReport === true,
     opensAt: instant(rest.opensAt),
     closesAt: instant(rest.closesAt),
     // The form always has the field: empty is "no deadline".

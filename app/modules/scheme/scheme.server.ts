@@ -242,6 +242,7 @@ export type SchemeDetail = {
   reminderCadenceDays: number
   reportRelease: ReportRelease
   showManagerBelowThreshold: boolean
+  managerSeesReport: boolean
   minManager: number
   minPeer: number
   minDirectReport: number
@@ -304,6 +305,7 @@ export async function getScheme(
       reminderCadenceDays: schemes.reminderCadenceDays,
       reportRelease: schemes.reportRelease,
       showManagerBelowThreshold: schemes.showManagerBelowThreshold,
+      managerSeesReport: schemes.managerSeesReport,
       minManager: schemes.minManager,
       minPeer: schemes.minPeer,
       minDirectReport: schemes.minDirectReport,
@@ -402,6 +404,7 @@ export async function createScheme(
         nominationApproval: input.nominationApproval ?? 'none',
         nominationsCloseAt: input.nominationsCloseAt ?? null,
         showManagerBelowThreshold: input.showManagerBelowThreshold === true,
+        managerSeesReport: input.managerSeesReport === true,
       }
       const [row] = await tx
         .insert(schemes)
@@ -576,6 +579,18 @@ export async function updateScheme(
         if (manager) return refuseField('showManagerBelowThreshold', SCHEME_MESSAGES.showManagerTooLate)
       }
       note('showManagerBelowThreshold', current.showManagerBelowThreshold, showManager)
+      // Employees are told who reads their report before they invite anyone (ADR 043): once anyone
+      // has been invited or listed, what they were told stands.
+      const managerSees = input.managerSeesReport === true
+      if (managerSees !== current.managerSeesReport) {
+        const [asked] = await queryRows<{ one: number }>(
+          tx,
+          sql`SELECT 1 AS one FROM assignments WHERE scheme_id = ${id} AND relationship <> 'self'
+            UNION ALL SELECT 1 FROM nominees WHERE scheme_id = ${id} LIMIT 1`,
+        )
+        if (asked) return refuseField('managerSeesReport', SCHEME_MESSAGES.managerSeesReportTooLate)
+      }
+      note('managerSeesReport', current.managerSeesReport, managerSees)
       if (!Object.keys(changes).length) return ok({ changed: [] })
 
       await tx
@@ -585,6 +600,7 @@ export async function updateScheme(
           ...nomination,
           nominationsCloseAt: deadline,
           showManagerBelowThreshold: showManager,
+          managerSeesReport: managerSees,
           updatedAt: now,
         })
         .where(eq(schemes.id, id))

@@ -5,6 +5,10 @@ import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadReport } from '#app/modules/report/report.server'
 import { ReportView } from '#app/modules/report/report-view'
+import { loadPlanBeside } from '#app/modules/plan/plan.server'
+import { MAX_FOCUS_AREAS, planHref } from '#app/modules/plan/words'
+import { PlanTargetsContext } from '#app/modules/plan/components/add-to-plan'
+import { ReportPlanCard } from '#app/modules/plan/components/report-plan-card'
 import type { RouteHandle } from '#app/root'
 import printSheet from '#app/modules/report/report.css?url'
 
@@ -33,10 +37,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Ownership is in the report's one query: another employee's report is not found, like none.
   // Below the anonymity threshold this holds no colleague answer at all (report.server.ts): what the
   // loader returns is what both the HTML and the `.data` request carry.
-  const report = await loadReport(requireReportId(rid), user)
+  const id = requireReportId(rid)
+  // The plan beside it (ADR 043): the employee's own, or for an admin whether there is one (its text
+  // only when shared with the coach). Its own statement, ownership in it too.
+  const [report, plan] = await Promise.all([loadReport(id, user), loadPlanBeside(id, user)])
   if (!report) notFound()
   return {
     report,
+    plan: report.status === 'ready' ? plan : null,
     viewer: user.role === 'admin' ? ('admin' as const) : ('employee' as const),
     // The layout's header wears the programme's brand (it came with the report's header query).
     brand: report.header.brand,
@@ -52,5 +60,23 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  return <ReportView report={loaderData.report} viewer={loaderData.viewer} />
+  const { plan, viewer } = loaderData
+  const targets =
+    plan?.ready && viewer === 'employee'
+      ? {
+          action: planHref(plan.responseId),
+          chosen: plan.areas.map((a) =>
+            a.kind === 'question' ? `question:${a.questionId}` : `category:${a.category}`,
+          ),
+          full: plan.areas.length >= MAX_FOCUS_AREAS,
+        }
+      : null
+  return (
+    <PlanTargetsContext.Provider value={targets}>
+      <div className="flex flex-col gap-8">
+        <ReportView report={loaderData.report} viewer={viewer} />
+        {plan ? <ReportPlanCard plan={plan} viewer={viewer} /> : null}
+      </div>
+    </PlanTargetsContext.Provider>
+  )
 }

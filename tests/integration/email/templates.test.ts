@@ -176,13 +176,15 @@ describe('default templates in the database', () => {
 
   it('are inserted by a migration that is safe to run again', () => {
     // 0001 inserted the first keys; 0007 the keys the back office added (programme_open, admin_invite);
-    // 0014 answer management's response_reopened; 0016 the one-time sign-in link; 0026 nomination's four.
+    // 0014 answer management's response_reopened; 0016 the one-time sign-in link; 0026 nomination's four;
+    // 0028 the development plan's check-in and the report shared with a manager.
     const files = [
       '0001_default-email-templates.sql',
       '0007_back-office-people-and-programmes.sql',
       '0014_answer-management.sql',
       '0017_sign-in-link.sql',
       '0026_nominations.sql',
+      '0028_plans-and-sharing.sql',
     ]
     const texts = files.map((f) => fs.readFileSync(path.resolve('migrations', f), 'utf8'))
     for (const text of texts) expect(text).toMatch(/ON CONFLICT DO NOTHING;\s*$/)

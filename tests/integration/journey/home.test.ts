@@ -247,6 +247,8 @@ describe('the loader data', () => {
           'Colleagues’ results are shown only once at least 3 colleagues have answered, so that no one’s answers can be singled out: 3 more answers are needed.',
         ],
       },
+      // Not released with colleagues' views: no development plan yet (ADR 043).
+      plan: null,
     })
   })
 
@@ -281,6 +283,8 @@ describe('the loader data', () => {
           'Colleagues’ results are shown only once at least 2 colleagues have answered, so that no one’s answers can be singled out: 1 more answer is needed.',
         ],
       },
+      // Not released with colleagues' views: no development plan yet (ADR 043).
+      plan: null,
     })
   })
 
@@ -312,6 +316,8 @@ describe('the loader data', () => {
           'Enough colleagues have answered (3) for their results to be shown.',
         ],
       },
+      // Not released with colleagues' views: no development plan yet (ADR 043).
+      plan: null,
     })
   })
 
@@ -383,7 +389,7 @@ describe('a constant number of queries', () => {
   }
 
   // The programmes, the requests, and the lists waiting for this employee's approval (ADR 042).
-  test('one scheme or three, no colleague or eight: the same three queries', async () => {
+  test('one scheme or three, no colleague or eight: the same four queries', async () => {
     const one = await employeeWith(1, 0)
     const three = await employeeWith(3, 0)
     const eight = await employeeWith(1, 8)
@@ -394,7 +400,9 @@ describe('a constant number of queries', () => {
       eight: await countQueries(() => getEmployeeHome(eight.id)),
       threeByEight: await countQueries(() => getEmployeeHome(threeByEight.id)),
     }
-    expect(counts).toEqual({ one: 3, three: 3, eight: 3, threeByEight: 3 })
+    // Programmes, feedback requests, lists waiting for approval, and reports shared with them as a
+    // manager (ADR 043).
+    expect(counts).toEqual({ one: 4, three: 4, eight: 4, threeByEight: 4 })
     // The spy saw real work: the data is all there.
     const home = await getEmployeeHome(threeByEight.id)
     expect(home.schemes).toHaveLength(3)

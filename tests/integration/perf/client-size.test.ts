@@ -39,6 +39,9 @@ test('every employee page loads at most 30 kB gzip of client JS above the floor'
     '/user/nominations',
     '/assignment/:id',
     '/user/response-:rid (report)',
+    // The development plan and a report shared with the manager (ADR 043).
+    '/user/development-plan/:rid',
+    '/user/shared/:rid',
   ])
   // The floor is React and React Router (≈ 113 kB) plus the root's few kB, nothing a page could shed.
   expect(report.floor.gzip).toBeGreaterThan(100_000)

@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { queryRows } from '#db/client'
-import { employeeImportRows, employeeImports } from '#db/schema/index'
+import { eq } from 'drizzle-orm'
+import {
+  developmentPlans,
+  employeeImportRows,
+  employeeImports,
+  planFocusAreas,
+  users,
+} from '#db/schema/index'
 import {
   createBrand,
   createCompany,
@@ -18,6 +25,7 @@ import { DEMO_QUESTIONS } from '#db/seed'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { releaseParticipant, releaseScheme } from '#app/modules/report/release.server'
 import { addNominee, approveList, submitList } from '#app/modules/nomination/nomination.server'
+import { addFocusArea, shareReport } from '#app/modules/plan/plan.server'
 import { useTestDatabase } from '#tests/support/database'
 import { sessionCookieFor } from '#tests/support/app'
 import { useQueryCountingServer } from '#tests/support/query-count'
@@ -49,11 +57,21 @@ const EXPECTED = {
   // Employee pages (after the session reads).
   // Programmes (each with the colleagues invited to it, as JSON), and the feedback requested from
   // the employee (ADR 036), and the lists of raters waiting for their approval as a manager (ADR 042:
-  // one statement through a partial index, whatever the number of lists).
-  'GET /user': SESSION_READS + 3,
+  // one statement through a partial index, whatever the number of lists), and the reports shared
+  // with them as a manager (ADR 043: one statement, whatever the size of their team).
+  'GET /user': SESSION_READS + 4,
   // The report, ownership in its WHERE: header, questions with the self answers, the stored figures
   // (ADR 037).
-  'GET /user/response-:rid': SESSION_READS + 1,
+  // …and the development plan beside it, with its share (ADR 043), in one statement.
+  'GET /user/response-:rid': SESSION_READS + 2,
+  // The plan page: the report (for its competencies and questions) and the plan with its share.
+  'GET /user/development-plan/:rid': SESSION_READS + 2,
+  // A fetcher's POST (no root loader): in a transaction, the plan locked with its share and areas,
+  // then one UPDATE of every area and the plan's time (ADR 043).
+  'POST /user/development-plan/:rid.data (autosave)': SESSION_READS + 3,
+  // A report shared with its employee's manager: the access (still the manager, consent or the
+  // scheme's setting, with the plan) and the report.
+  'GET /user/shared/:rid (manager)': SESSION_READS + 2,
   // The assignment with its questions and their answers as JSON (ADR 036).
   'GET /assignment/:id': SESSION_READS + 1,
   // A fetcher's POST runs the action alone (no root loader). The assignment with its questions, and
@@ -159,6 +177,8 @@ const ids = {
 }
 const cookies = { admin: '', employee: '', answerer: '', manager: '', report: '' }
 const lists = { scheme: '', report: '' }
+/** The employee's development plan's focus areas (ADR 043). */
+const plan = { areas: [] as string[] }
 let signInEmail = ''
 
 /** Plausible answers for every question; the text ones carry a comment. */
@@ -314,6 +334,28 @@ async function nominationWorld() {
   cookies.manager = await sessionCookieFor(manager.id)
   cookies.report = await sessionCookieFor(report.id)
   world.manager = manager
+  // The same manager manages the employee whose report is read: a plan, shared with them (ADR 043).
+  await db().update(users).set({ managerId: manager.id }).where(eq(users.id, world.employee!.id))
+  await addToPlan(1)
+  expect((await shareReport({ id: world.employee!.id }, ids.rid, { includePlan: true })).ok).toBe(true)
+}
+
+/** Adds `count` of the report's scale questions to the employee's plan. */
+async function addToPlan(count: number) {
+  const scales = world.questions
+    .filter((q) => q.kind === 'scale')
+    .slice(plan.areas.length, plan.areas.length + count)
+  for (const q of scales)
+    expect((await addFocusArea({ id: world.employee!.id }, ids.rid, { focus: `question:${q.id}` })).ok).toBe(
+      true,
+    )
+  const rows = await db()
+    .select({ id: planFocusAreas.id })
+    .from(planFocusAreas)
+    .innerJoin(developmentPlans, eq(developmentPlans.id, planFocusAreas.planId))
+    .where(eq(developmentPlans.employeeId, world.employee!.id))
+    .orderBy(planFocusAreas.position)
+  plan.areas = rows.map((r) => r.id)
 }
 
 /**
@@ -402,6 +444,24 @@ async function growWorld() {
   await releaseScheme({ id: ids.admin }, second.id)
   await stageImportRows(ids.import, 3, 200)
   await growLists()
+  // The plan fills up (three focus areas), and the manager's team grows with reports shared too.
+  await addToPlan(2)
+  for (let k = 0; k < 3; k++) {
+    const member = await createUser({
+      role: 'employee',
+      companyId: world.company!.id,
+      managerId: world.manager!.id,
+    })
+    const self = await enrolEmployee(scheme!, member.id)
+    const response = await createResponse({
+      assignmentId: self!.id,
+      answers: answersFor(world.questions, 7),
+      submitted: true,
+    })
+    for (let j = 0; j < 3; j++) await rater(scheme!, member.id, true)
+    await releaseParticipant({ id: ids.admin }, scheme!.id, member.id)
+    expect((await shareReport({ id: member.id }, response.id, { includePlan: false })).ok).toBe(true)
+  }
   // The employee is asked for feedback by others too (the detail page lists it).
   for (let k = 0; k < 3; k++) {
     const other = await createUser({ role: 'employee', companyId: world.company!.id })
@@ -421,6 +481,22 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
     return { status: response.status, queries }
   },
   'GET /user': () => get('/user', cookies.employee),
+  'GET /user/development-plan/:rid': () => get(`/user/development-plan/${ids.rid}`, cookies.employee),
+  'POST /user/development-plan/:rid.data (autosave)': async () => {
+    const fields = Object.fromEntries(
+      plan.areas.flatMap((id, i) => [
+        [`areas[${i}].id`, id],
+        [`areas[${i}].stance`, 'develop'],
+        [`areas[${i}].actions`, `Step ${world.seed++}`],
+      ]),
+    )
+    const { response, queries } = await request(`/user/development-plan/${ids.rid}.data`, {
+      cookie: cookies.employee,
+      form: { intent: 'autosave', ...fields },
+    })
+    return { status: response.status, queries }
+  },
+  'GET /user/shared/:rid (manager)': () => get(`/user/shared/${ids.rid}`, cookies.manager),
   'GET /user/response-:rid': () => get(`/user/response-${ids.rid}`, cookies.employee),
   'GET /assignment/:id': () => get(`/assignment/${ids.answering}`, cookies.answerer),
   'POST /assignment/:id.data (autosave)': async () => {

@@ -218,6 +218,31 @@ const ROWS = (): Row[] => [
     post: { ...guarded('/user/response-not-a-uuid', ['employee', 'admin'], 404) },
   },
   { path: () => '/user/responses', get: all(404), post: all(404) },
+  // The development plan (ADR 043): the employee's own report's (not released here: the page says
+  // why); another employee's is a 404. A bare POST names no intent (400) whoever's it is: each
+  // intent checks ownership in its own statement, so the answer never tells one report from another.
+  {
+    path: () => `/user/development-plan/${ids.rid}`,
+    get: guarded(`/user/development-plan/${ids.rid}`, ['employee'], 200),
+    post: guarded(`/user/development-plan/${ids.rid}`, ['employee'], 400),
+  },
+  {
+    path: () => `/user/development-plan/${ids.otherRid}`,
+    get: guarded(`/user/development-plan/${ids.otherRid}`, ['employee'], 404),
+    post: guarded(`/user/development-plan/${ids.otherRid}`, ['employee'], 400),
+  },
+  {
+    path: () => '/user/development-plan/not-a-uuid',
+    get: guarded('/user/development-plan/not-a-uuid', ['employee'], 404),
+    post: guarded('/user/development-plan/not-a-uuid', ['employee'], 400),
+  },
+  // A report shared with a manager: this employee manages nobody, so nothing is shared with them
+  // (404, the same as no report); an admin reads reports at /user/response-:rid instead.
+  {
+    path: () => `/user/shared/${ids.otherRid}`,
+    get: guarded(`/user/shared/${ids.otherRid}`, ['employee'], 404),
+    post: guarded(`/user/shared/${ids.otherRid}`, ['employee'], 404),
+  },
   {
     path: () => `/assignment/${ids.selfAssignment}`,
     get: {

@@ -11,6 +11,7 @@ import type {
 import { useRootData } from '#app/root'
 import { BrandBand, StatusText } from './home-parts'
 import { SchemeCard } from './scheme-card'
+import { SharedWithYouSection } from '#app/modules/plan/components/shared-with-you'
 
 /** What the home page shows: the domain's own page data (the route returns it unchanged). */
 export type EmployeeHomePage = Awaited<ReturnType<typeof getEmployeeHome>>
@@ -96,6 +97,7 @@ export function HomePage({ home }: { home: EmployeeHomePage }) {
           </ul>
         </section>
       ) : null}
+      {home.shared.length ? <SharedWithYouSection shared={home.shared} /> : null}
       {schemes.length ? (
         <ul className="flex flex-col gap-8" aria-label="Your feedback programmes">
           {schemes.map((scheme) => (

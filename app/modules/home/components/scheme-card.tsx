@@ -111,6 +111,11 @@ function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
       <h3 id={headingId} className="text-base font-semibold">
         Colleagues you invited
       </h3>
+      {scheme.managerSeesReportNote ? (
+        <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          {scheme.managerSeesReportNote}
+        </p>
+      ) : null}
       {colleagues.length ? (
         <>
           <p className="text-sm text-slate-700">
@@ -181,6 +186,22 @@ function ReportSection({ scheme }: { scheme: HomeScheme }) {
           </Link>
         ) : null}
       </div>
+      {report.plan ? <PlanLine scheme={scheme} plan={report.plan} /> : null}
     </section>
+  )
+}
+
+/** Development plan (ADR 043): how far it is and who it is shared with, and the way in. */
+function PlanLine({ scheme, plan }: { scheme: HomeScheme; plan: NonNullable<HomeScheme['report']['plan']> }) {
+  const text = plan.focusAreas
+    ? `Development plan: ${plan.focusAreas} focus ${plan.focusAreas === 1 ? 'area' : 'areas'}${plan.sharedWith ? `, shared with ${plan.sharedWith}` : ', private'}.`
+    : 'Turn your report into a development plan: one to three focus areas, with actions and a check-in date.'
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-3">
+      <p className="text-slate-800">{text}</p>
+      <Link to={plan.href} className="btn btn-secondary" aria-describedby={titleIdOf(scheme)}>
+        {plan.focusAreas ? 'Open your plan' : 'Start your plan'}
+      </Link>
+    </div>
   )
 }

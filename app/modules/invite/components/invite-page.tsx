@@ -68,6 +68,14 @@ export function InvitePage({
             <SchemePicker schemes={schemes} current={scheme.id} hrefFor={hrefFor} />
           ) : null}
           <SchemeSummary scheme={scheme} who={onBehalf ? employeeName : null} />
+          {scheme.managerSeesReportNote && !onBehalf ? (
+            <p
+              role="note"
+              className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+            >
+              {scheme.managerSeesReportNote}
+            </p>
+          ) : null}
           <FormErrors errors={listErrors} />
           {confirmRevoke ? (
             <RevokePanel key={confirmRevoke.id} colleague={confirmRevoke} cancelHref={hrefFor({})} />

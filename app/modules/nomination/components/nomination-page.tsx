@@ -109,6 +109,14 @@ export function NominationPage({
             </nav>
           ) : null}
           <ListStatus data={loaderData} />
+          {own && scheme.managerSeesReportNote ? (
+            <p
+              role="note"
+              className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+            >
+              {scheme.managerSeesReportNote}
+            </p>
+          ) : null}
           <FormErrors errors={stepErrors} />
           <NomineeTable data={loaderData} />
           {loaderData.outlook ? <GroupOutlook outlook={loaderData.outlook} /> : null}

@@ -47,6 +47,7 @@ export type SchemeValues = {
   reminderCadenceDays: number
   reportRelease: string
   showManagerBelowThreshold: boolean
+  managerSeesReport: boolean
   minManager: number
   minPeer: number
   minDirectReport: number
@@ -233,6 +234,24 @@ function SchemeFields({
           errors={fields.showManagerBelowThreshold.errors}
         />
       </div>
+      <div className="sm:col-span-2">
+        <div className="flex items-start gap-2">
+          <input
+            {...getInputProps(fields.managerSeesReport, { type: 'checkbox' })}
+            aria-describedby={`${fields.managerSeesReport.id}-help ${fields.managerSeesReport.errorId}`}
+            className="mt-1 h-4 w-4 accent-indigo-700"
+          />
+          <label htmlFor={fields.managerSeesReport.id} className="label">
+            The manager sees each employee’s report at release
+          </label>
+        </div>
+        <p id={`${fields.managerSeesReport.id}-help`} className="mt-1 text-sm text-slate-700">
+          Off by default: employees choose whether to share their report with their manager. When on, each
+          manager reads their team’s released reports (figures only, no comments), and employees are told so
+          before they invite anyone. It can be changed only before the first invitation or list.
+        </p>
+        <ErrorList id={fields.managerSeesReport.errorId} errors={fields.managerSeesReport.errors} />
+      </div>
       <fieldset className="flex flex-col gap-4 border-t border-slate-200 pt-4 sm:col-span-2">
         <legend className="text-base font-semibold">Nomination</legend>
         <p className="text-sm text-slate-700">
@@ -341,6 +360,7 @@ export function CreateSchemeForm({
       reminderCadenceDays: 7,
       reportRelease: 'on_close',
       showManagerBelowThreshold: false,
+      managerSeesReport: false,
       // The usual advice: the manager, three peers, three direct reports where there are any.
       minManager: 1,
       minPeer: 3,

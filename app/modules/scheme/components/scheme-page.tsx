@@ -159,6 +159,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               reminderCadenceDays: scheme.reminderCadenceDays,
               reportRelease: scheme.reportRelease,
               showManagerBelowThreshold: scheme.showManagerBelowThreshold,
+              managerSeesReport: scheme.managerSeesReport,
               minManager: scheme.minManager,
               minPeer: scheme.minPeer,
               minDirectReport: scheme.minDirectReport,
@@ -576,6 +577,12 @@ function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string 
         ? 'Shown on their own, even below the number of answers needed'
         : 'Shown on their own only with enough answers, like every group',
     ],
+    [
+      'Manager reads the report',
+      scheme.managerSeesReport
+        ? 'At release, without the employee’s consent (employees are told before inviting)'
+        : 'Only when the employee shares it',
+    ],
   ]
   if (scheme.launchedAt) items.push(['Launched', when(scheme.launchedAt)])
   if (scheme.closedAt) items.push(['Closed', when(scheme.closedAt)])
@@ -933,6 +940,12 @@ function ReportCell({ row, scheme }: { row: ParticipantRow; scheme: SchemeDetail
           {!enoughAnswers(changed, scheme.minRaters)
             ? ` (${scheme.minRaters} needed to release again)`
             : ': may be released again'}
+        </span>
+      ) : null}
+      {row.report === 'released' ? (
+        // Whether there is a plan, never what it says (ADR 043).
+        <span className="block text-slate-700">
+          {`${row.planAreas ? `Plan: ${plural(row.planAreas, 'focus area', 'focus areas')}` : 'No plan yet'}${row.sharedWithManager ? ' · shared with manager' : ''}`}
         </span>
       ) : null}
     </>

@@ -1,0 +1,407 @@
+import { useRef, useState, type ReactNode } from 'react'
+import { Form, Link } from 'react-router'
+import { ErrorList, FormErrors } from '#app/components/forms'
+import type { FormResult } from '#app/components/form-kit'
+import { SaveStatusLine } from '#app/modules/assignment/components/save-status'
+import { useAutosave } from '#app/modules/assignment/components/use-autosave'
+import type { FocusArea } from '../plan.server'
+import type { PlanPage as PlanPageData } from '../plan-page.server'
+import { ACTIONS_MAX, focusTitle, MAX_FOCUS_AREAS, STANCE_LABELS, SUPPORT_MAX } from '../words'
+import { FOCUS_STANCES } from '#db/enums'
+
+/** What the plan route's action may answer the page with (besides a redirect). */
+export type PlanActionData = { intent: string; result: FormResult } | { kind: string } | undefined
+
+function errorsOf(result: FormResult, name: string) {
+  return result?.error?.[name] ?? undefined
+}
+
+const noop = () => undefined
+
+/**
+ * The employee's development plan (issue 19 §1, ADR 043): one to three focus areas chosen from their
+ * released report, each with actions, support needed and a check-in date; autosaved as they type
+ * (the answering page's autosave, use-autosave.ts), with a plain "Save plan" that works without
+ * JavaScript. Beside it, sharing with the manager and with the coach.
+ */
+export function PlanPage({ page, actionData }: { page: PlanPageData; actionData: PlanActionData }) {
+  const { context } = page
+  const result = actionData && 'intent' in actionData ? actionData : undefined
+  const resultOf = (intent: string) => (result?.intent === intent ? result.result : undefined)
+  const reportHref = `/user/response-${context.responseId}`
+  return (
+    <section aria-labelledby="page-title" className="flex max-w-4xl flex-col gap-6">
+      <div>
+        <p className="text-sm font-semibold uppercase tracking-wide text-slate-700">{context.schemeName}</p>
+        <h1 id="page-title" className="text-2xl font-bold tracking-tight">
+          Your development plan
+        </h1>
+        <p className="mt-1 text-slate-700">
+          Choose one to three focus areas from your report — strengths to use more, or areas to develop — and
+          write what you will do, the support you need and when you will check in. Your plan is private until
+          you share it.
+        </p>
+        <p className="mt-2">
+          <Link className="link" to={reportHref}>
+            Back to your report
+          </Link>
+        </p>
+      </div>
+      {context.ready ? (
+        <>
+          <FormErrors id="plan-errors" errors={formLevel(result?.result)} />
+          <PlanForm
+            key={context.areas.map((a) => a.id).join()}
+            areas={context.areas}
+            today={context.today}
+            result={resultOf('save')}
+          />
+          {context.areas.length < MAX_FOCUS_AREAS ? (
+            <AddFocusCard options={page.options} chosen={context.areas} result={resultOf('add')} />
+          ) : (
+            <p className="text-sm text-slate-700">
+              {`Your plan has ${MAX_FOCUS_AREAS} focus areas, the most it takes. Remove one to choose another.`}
+            </p>
+          )}
+          <ShareCard page={page} />
+        </>
+      ) : (
+        <div role="status" className="card border-sky-300 bg-sky-50">
+          <h2 className="text-lg font-semibold">Not yet</h2>
+          <p className="mt-2">
+            Your plan opens once your report has been released with your colleagues’ views: it is made from
+            what they said. Until then there is nothing to choose from.
+          </p>
+        </div>
+      )}
+    </section>
+  )
+}
+
+function formLevel(result: FormResult) {
+  const list = result?.error?.[''] ?? undefined
+  return list?.length ? list : undefined
+}
+
+function PlanForm({ areas, today, result }: { areas: FocusArea[]; today: string; result: FormResult }) {
+  const formRef = useRef<HTMLFormElement>(null)
+  const { status, errors, retryNow, beforeSubmit } = useAutosave(formRef, noop)
+  const fieldErrors = (name: string) => errors?.[name] ?? errorsOf(result, name)
+  if (!areas.length)
+    return (
+      <div className="card">
+        <h2 className="text-lg font-semibold">No focus areas yet</h2>
+        <p className="mt-2 text-slate-700">
+          Choose one below, or use “Add to my plan” beside a competency or question of your report.
+        </p>
+      </div>
+    )
+  return (
+    <>
+      <Form
+        method="post"
+        ref={formRef}
+        onSubmit={beforeSubmit}
+        className="flex flex-col gap-4"
+        aria-label="Your focus areas"
+      >
+        {areas.map((area, i) => (
+          <FocusAreaFields key={area.id} area={area} index={i} today={today} errors={fieldErrors} />
+        ))}
+        <div className="flex flex-wrap items-center gap-4">
+          <button type="submit" name="intent" value="save" className="btn btn-primary">
+            Save plan
+          </button>
+          {status.state === 'idle' ? (
+            <p role="status" aria-live="polite" className="text-sm text-slate-700">
+              Your plan is saved as you type.
+            </p>
+          ) : (
+            <SaveStatusLine status={status} onRetry={retryNow} />
+          )}
+        </div>
+      </Form>
+      {/* Remove buttons post their own forms (a form cannot hold another): each button names its form. */}
+      {areas.map((area) => (
+        <Form key={area.id} method="post" id={`remove-${area.id}`} hidden>
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="id" value={area.id} />
+        </Form>
+      ))}
+    </>
+  )
+}
+
+function FocusAreaFields({
+  area,
+  index,
+  today,
+  errors,
+}: {
+  area: FocusArea
+  index: number
+  today: string
+  errors: (name: string) => string[] | undefined
+}) {
+  const name = (field: string) => `areas[${index}].${field}`
+  const id = (field: string) => `area-${area.id}-${field}`
+  const titleId = id('title')
+  const field = (f: string) => {
+    const list = errors(name(f))
+    return { list, describedBy: list?.length ? `${id(f)}-error` : undefined }
+  }
+  const actions = field('actions')
+  const support = field('support')
+  const target = field('targetDate')
+  const stance = field('stance')
+  return (
+    <fieldset aria-labelledby={titleId} className="card flex min-w-0 flex-col gap-4">
+      <input type="hidden" name={name('id')} value={area.id} />
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 id={titleId} className="text-lg font-semibold break-words">
+            {`${index + 1}. ${focusTitle(area)}`}
+          </h2>
+          <p className="text-sm text-slate-700">
+            {area.kind === 'question' ? `Question · ${area.category}` : 'Competency'}
+          </p>
+        </div>
+        <button
+          type="submit"
+          form={`remove-${area.id}`}
+          className="btn btn-secondary"
+          aria-label={`Remove “${focusTitle(area)}” from my plan`}
+        >
+          Remove
+        </button>
+      </div>
+      <div
+        role="radiogroup"
+        aria-label={`What “${focusTitle(area)}” is for you`}
+        aria-describedby={stance.describedBy}
+        className="flex flex-wrap gap-4"
+      >
+        {FOCUS_STANCES.map((s) => (
+          <label key={s} className="flex items-center gap-2">
+            <input type="radio" name={name('stance')} value={s} defaultChecked={area.stance === s} />
+            {STANCE_LABELS[s]}
+          </label>
+        ))}
+      </div>
+      <ErrorList id={stance.describedBy} errors={stance.list} />
+      <Labelled id={id('actions')} label="What I will do" errors={actions}>
+        <textarea
+          id={id('actions')}
+          name={name('actions')}
+          className="input"
+          rows={4}
+          maxLength={ACTIONS_MAX}
+          defaultValue={area.actions}
+          aria-invalid={actions.list?.length ? true : undefined}
+          aria-describedby={actions.describedBy}
+        />
+      </Labelled>
+      <Labelled id={id('support')} label="Support I need (from whom)" errors={support}>
+        <textarea
+          id={id('support')}
+          name={name('support')}
+          className="input"
+          rows={2}
+          maxLength={SUPPORT_MAX}
+          defaultValue={area.support}
+          aria-invalid={support.list?.length ? true : undefined}
+          aria-describedby={support.describedBy}
+        />
+      </Labelled>
+      <Labelled
+        id={id('targetDate')}
+        label="Check-in date (we e-mail you a reminder that day)"
+        errors={target}
+      >
+        <input
+          id={id('targetDate')}
+          name={name('targetDate')}
+          type="date"
+          className="input sm:max-w-xs"
+          min={area.targetDate && area.targetDate < today ? area.targetDate : today}
+          defaultValue={area.targetDate ?? ''}
+          aria-invalid={target.list?.length ? true : undefined}
+          aria-describedby={target.describedBy}
+        />
+      </Labelled>
+    </fieldset>
+  )
+}
+
+function Labelled({
+  id,
+  label,
+  errors,
+  children,
+}: {
+  id: string
+  label: string
+  errors: { list: string[] | undefined; describedBy: string | undefined }
+  children: ReactNode
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      {children}
+      <ErrorList id={errors.describedBy} errors={errors.list} />
+    </div>
+  )
+}
+
+function AddFocusCard({
+  options,
+  chosen,
+  result,
+}: {
+  options: PlanPageData['options']
+  chosen: FocusArea[]
+  result: FormResult
+}) {
+  const taken = new Set(
+    chosen.map((a) => (a.kind === 'question' ? `question:${a.questionId}` : `category:${a.category}`)),
+  )
+  const groups: string[] = []
+  for (const o of options) if (!groups.includes(o.group)) groups.push(o.group)
+  const [value, setValue] = useState('')
+  const focusErrors = errorsOf(result, 'focus')
+  const errorId = focusErrors?.length ? 'focus-error' : undefined
+  return (
+    <section aria-labelledby="add-focus-title" className="card flex flex-col gap-4">
+      <h2 id="add-focus-title" className="text-lg font-semibold">
+        Add a focus area
+      </h2>
+      <Form method="post" className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="add" />
+        <div className="flex flex-col gap-1">
+          <label htmlFor="focus" className="label">
+            Competency or question from your report
+          </label>
+          <select
+            id="focus"
+            name="focus"
+            className="input"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            aria-invalid={errorId ? true : undefined}
+            aria-describedby={errorId}
+            required
+          >
+            <option value="">Choose…</option>
+            {groups.map((g) => (
+              <optgroup key={g} label={g}>
+                {options
+                  .filter((o) => o.group === g && !taken.has(o.value))
+                  .map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+              </optgroup>
+            ))}
+          </select>
+          <ErrorList id={errorId} errors={focusErrors} />
+        </div>
+        <fieldset className="flex flex-col gap-2">
+          <legend className="label">It is</legend>
+          <div className="flex flex-wrap gap-4">
+            {FOCUS_STANCES.map((s) => (
+              <label key={s} className="flex items-center gap-2">
+                <input type="radio" name="stance" value={s} defaultChecked={s === 'develop'} />
+                {STANCE_LABELS[s]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div>
+          <button type="submit" className="btn btn-secondary">
+            Add to my plan
+          </button>
+        </div>
+      </Form>
+    </section>
+  )
+}
+
+function ShareCard({ page }: { page: PlanPageData }) {
+  const { context } = page
+  const { manager, share } = context
+  const live = share?.stillManager ? share : null
+  return (
+    <section aria-labelledby="share-title" className="card flex flex-col gap-4">
+      <h2 id="share-title" className="text-lg font-semibold">
+        Share with your manager
+      </h2>
+      {context.managerSeesReport ? (
+        <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
+          {`In ${context.schemeName}, ${manager ? manager.name : 'your manager'} can read your released report without your consent: the programme is set up that way, as you were told before inviting colleagues. Your plan stays private unless you share it here.`}
+        </p>
+      ) : null}
+      {share && !share.stillManager ? (
+        <p>
+          {`You shared your report with ${share.managerName} on ${share.grantedAt}. They are no longer your manager, so they can no longer read it.`}
+        </p>
+      ) : null}
+      {live ? (
+        <p role="status" className="font-medium">
+          {`Shared with ${live.managerName} since ${live.grantedAt}: your report${live.includePlan ? ' and this plan' : ' (not this plan)'}. They see figures, never who said what, and no comments.`}
+        </p>
+      ) : null}
+      {manager ? (
+        <Form method="post" className="flex flex-col gap-3">
+          <input type="hidden" name="intent" value="share" />
+          <p className="text-slate-800">
+            {`Let ${manager.name} read your released report — the combined figures, not the colleagues’ comments — so you can talk it through. You can stop sharing at any time; every change is recorded.`}
+          </p>
+          <label className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              name="includePlan"
+              value="on"
+              defaultChecked={live ? live.includePlan : true}
+            />
+            Include my development plan
+          </label>
+          <div className="flex flex-wrap gap-3">
+            <button type="submit" className="btn btn-primary">
+              {live ? 'Update sharing' : `Share with ${manager.name}`}
+            </button>
+          </div>
+        </Form>
+      ) : (
+        <p>
+          No manager is recorded for you, so there is nobody to share with. Your programme team can add one.
+        </p>
+      )}
+      {share ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="revoke" />
+          <button type="submit" className="btn btn-secondary">
+            Stop sharing
+          </button>
+        </Form>
+      ) : null}
+      <h3 className="mt-2 font-semibold">Your coach</h3>
+      <Form method="post" className="flex flex-col gap-3">
+        <input type="hidden" name="intent" value="coach" />
+        <input type="hidden" name="share" value={context.sharedWithCoach ? 'off' : 'on'} />
+        <p className="text-slate-800">
+          {context.sharedWithCoach
+            ? 'Your plan is shared with the programme team (your coach): they can read it with your report.'
+            : 'The programme team (your coach) sees only whether you have a plan, not what it says, unless you share it.'}
+        </p>
+        <div>
+          <button type="submit" className="btn btn-secondary" disabled={!context.hasPlan}>
+            {context.sharedWithCoach ? 'Stop sharing with the coach' : 'Share my plan with the coach'}
+          </button>
+        </div>
+      </Form>
+    </section>
+  )
+}

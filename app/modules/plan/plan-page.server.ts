@@ -1,0 +1,50 @@
+import type { BrandLook } from '#app/components/brand-look'
+import { isUuid } from '#app/lib/ids'
+import { formatScore } from '#app/modules/report/report'
+import { loadReport } from '#app/modules/report/report.server'
+import { loadPlanContext, type PlanContext } from './plan.server'
+
+/**
+ * The plan page's data (/user/development-plan/:rid): the employee's plan and share, and what they
+ * may choose from — the competencies and scale questions of their released report, each with the
+ * self score and the colleagues' average the report shows. Two statements (the report's and the
+ * plan's), both bound to the employee.
+ */
+export type FocusOption = { value: string; label: string; group: string }
+
+export type PlanPage = {
+  context: PlanContext
+  subjectName: string
+  options: FocusOption[]
+  brand: BrandLook
+}
+
+const scores = (self: number | null, colleagues: number | null) =>
+  `you ${formatScore(self)}, colleagues ${formatScore(colleagues)}`
+
+export async function loadPlanPage(rid: string, employeeId: string): Promise<PlanPage | null> {
+  // Not an id: not found, before any query (the report's would refuse it with a database error).
+  if (!isUuid(rid)) return null
+  const [report, context] = await Promise.all([
+    loadReport(rid, { id: employeeId, role: 'employee' }),
+    loadPlanContext(rid, employeeId),
+  ])
+  if (!report || !context) return null
+  const options: FocusOption[] = []
+  if (report.status === 'ready' && context.ready) {
+    for (const c of report.categories)
+      options.push({
+        value: `category:${c.category}`,
+        label: `${c.category} (${scores(c.self, c.colleagues)})`,
+        group: 'Competencies',
+      })
+    for (const q of report.questions)
+      if (q.kind === 'scale')
+        options.push({
+          value: `question:${q.id}`,
+          label: `${q.text} (${scores(q.self?.notApplicable ? null : (q.self?.value ?? null), q.colleagues.average)})`,
+          group: `Questions: ${q.category}`,
+        })
+  }
+  return { context, subjectName: report.header.subjectName, options, brand: report.header.brand }
+}

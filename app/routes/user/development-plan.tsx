@@ -1,0 +1,148 @@
+import { data, type ShouldRevalidateFunctionArgs } from 'react-router'
+import type { Route } from './+types/development-plan'
+import { parseForm, readFormData } from '#app/lib/form-data.server'
+import { dispatchIntent, intent } from '#app/lib/reply.server'
+import { changesNothingShown } from '#app/lib/revalidation'
+import { notFound, requireUser } from '#app/modules/auth/guards.server'
+import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import {
+  addFocusArea,
+  removeFocusArea,
+  revokeShare,
+  savePlan,
+  setCoachShare,
+  shareReport,
+} from '#app/modules/plan/plan.server'
+import { loadPlanPage } from '#app/modules/plan/plan-page.server'
+import {
+  AddFocusSchema,
+  CoachSchema,
+  PLAN_MESSAGES,
+  planHref,
+  RemoveFocusSchema,
+  RevokeSchema,
+  SavePlanSchema,
+  ShareSchema,
+} from '#app/modules/plan/schemas'
+import { PlanPage } from '#app/modules/plan/components/plan-page'
+import { redirectWithToast } from '#app/modules/toast/toast.server'
+import type { RouteHandle } from '#app/root'
+
+/** /user/development-plan/:rid — the employee's plan made from their released report (ADR 043). */
+export const handle: RouteHandle = { layout: 'user', transition: true }
+
+export const meta: Route.MetaFunction = () => [{ title: 'Your development plan · Panorama' }]
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/development-plan'] })
+  // Ownership is in both statements: another employee's report is not found, like none.
+  const page = await loadPlanPage(params.rid, user.id)
+  if (!page) notFound()
+  return { ...page, brand: page.brand }
+}
+
+/** An autosave stores what the page already shows: no loader needs to run again after it. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (changesNothingShown(formData)) return false
+  return defaultShouldRevalidate
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/development-plan'] })
+  const rid = params.rid
+  const actor = { id: user.id, ip: context.ip || null }
+  const formData = await readFormData(request)
+  const back = planHref(rid)
+  if (formData.get('intent') === 'autosave') return autosave(actor, rid, formData)
+  return dispatchIntent(formData, {
+    add: intent(
+      AddFocusSchema,
+      (v) => addFocusArea(actor, rid, v),
+      (added) =>
+        redirectWithToast(back, {
+          kind: 'success',
+          title: `“${added.title}” added to your plan`,
+          description: 'Write what you will do and when you will check in.',
+        }),
+    ),
+    save: intent(
+      SavePlanSchema,
+      (v) => savePlan(actor, rid, v.areas),
+      () => redirectWithToast(back, { kind: 'success', title: 'Your plan is saved' }),
+    ),
+    remove: intent(
+      RemoveFocusSchema,
+      (v) => removeFocusArea(actor, rid, v.id),
+      (removed) =>
+        redirectWithToast(back, { kind: 'success', title: `“${removed.title}” removed from your plan` }),
+    ),
+    share: intent(
+      ShareSchema,
+      (v) => shareReport(actor, rid, { includePlan: v.includePlan === true }),
+      (shared) =>
+        redirectWithToast(back, {
+          kind: 'success',
+          title: `Shared with ${shared.managerName}`,
+          description: 'You can stop sharing at any time.',
+        }),
+    ),
+    revoke: intent(
+      RevokeSchema,
+      () => revokeShare(actor, rid),
+      (revoked) =>
+        redirectWithToast(back, {
+          kind: 'success',
+          title: `${revoked.managerName} can no longer read your report`,
+        }),
+    ),
+    coach: intent(
+      CoachSchema,
+      (v) => setCoachShare(actor, rid, v.share === 'on'),
+      (done) =>
+        redirectWithToast(back, {
+          kind: 'success',
+          title: done.shared
+            ? 'Your plan is shared with your coach'
+            : 'Your plan is no longer shared with your coach',
+        }),
+    ),
+  })
+}
+
+/**
+ * The autosave's answer, in the shape the answering page's autosave reads (use-autosave.ts): saved,
+ * or refused with the fields' messages (invalid) or a message (anything else).
+ */
+async function autosave(actor: { id: string; ip: string | null }, rid: string, formData: FormData) {
+  const submission = parseForm(formData, { schema: SavePlanSchema })
+  if (submission.status !== 'success') {
+    const fieldErrors = Object.fromEntries(
+      Object.entries(submission.error ?? {}).filter((e): e is [string, string[]] => Array.isArray(e[1])),
+    )
+    return data(
+      { kind: 'refused' as const, reason: 'invalid', message: 'Check the fields marked.', fieldErrors },
+      { status: 400 },
+    )
+  }
+  const outcome = await savePlan(actor, rid, submission.value.areas)
+  if (outcome.ok) return data({ kind: 'saved' as const, savedAt: outcome.value.savedAt })
+  if (outcome.notFound) notFound()
+  if (outcome.fieldErrors)
+    return data(
+      {
+        kind: 'refused' as const,
+        reason: 'invalid',
+        message: 'Check the fields marked.',
+        fieldErrors: outcome.fieldErrors,
+      },
+      { status: 400 },
+    )
+  return data(
+    { kind: 'refused' as const, reason: 'refused', message: outcome.formErrors?.[0] ?? PLAN_MESSAGES.stale },
+    { status: 400 },
+  )
+}
+
+export default function DevelopmentPlan({ loaderData, actionData }: Route.ComponentProps) {
+  return <PlanPage page={loaderData} actionData={actionData} />
+}
