@@ -19,6 +19,8 @@ export default [
   route('user/colleague-invite/directory', 'routes/user/colleague-invite.directory.ts'),
   // React Router has no partial segments: /user/response-:rid is a slug whose loader strips "response-".
   route('user/:responseSlug', 'routes/user/response.tsx'),
+  // The released report as a PDF, printed by headless Chromium (issue 19 §7, ADR 046).
+  route('user/:responseSlug/report.pdf', 'routes/user/response.report-pdf.ts'),
 
   route('assignment/:id', 'routes/assignment.$id.tsx'),
   route('questionnaire/:id', 'routes/questionnaire.$id.tsx'),
@@ -48,6 +50,11 @@ export default [
   ),
   route('admin/scheme-management', 'routes/admin/scheme-management.tsx'),
   route('admin/scheme-management/:schemeId', 'routes/admin/scheme-management.$schemeId.tsx'),
+  // Every released report of a scheme as one streamed ZIP of PDFs (issue 19 §7, ADR 046).
+  route(
+    'admin/scheme-management/:schemeId/reports.zip',
+    'routes/admin/scheme-management.$schemeId.reports-zip.ts',
+  ),
   route('admin/questionnaire-management', 'routes/admin/questionnaire-management.tsx'),
   route('admin/questionnaire-management/:qid', 'routes/admin/questionnaire-management.$qid.tsx'),
   // The questionnaire file (docs/questionnaire-format.md): a resource route.

@@ -13,9 +13,11 @@ export const ROUTE_ROLES = {
   'user/nominations': ['employee', 'admin'],
   'user/colleague-invite/directory': ['employee', 'admin'],
   'user/response': ['admin', 'employee'],
+  'user/response/report.pdf': ['admin', 'employee'],
   assignment: ['admin', 'employee', 'colleague'],
   questionnaire: ['admin', 'employee', 'colleague'],
   admin: ['admin'],
+  'admin/scheme-management/reports.zip': ['admin'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type ProtectedRoute = keyof typeof ROUTE_ROLES

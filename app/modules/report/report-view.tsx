@@ -488,7 +488,32 @@ function PrintButton({ drawAllCharts }: { drawAllCharts: () => void }) {
   )
 }
 
-function Header({ header, drawAllCharts }: { header: ReportHeader; drawAllCharts: () => void }) {
+/**
+ * The released report as a PDF made by the server (ADR 046): a download link, or — where the server
+ * has no Chromium — a sentence saying so. Null before the release: there is no PDF to have yet.
+ */
+export type ReportPdfLink = { href: string } | { unavailable: string } | null
+
+function PdfDownload({ pdf }: { pdf: ReportPdfLink }) {
+  if (!pdf) return null
+  if ('unavailable' in pdf)
+    return <p className="no-print max-w-sm text-sm text-slate-700">{pdf.unavailable}</p>
+  return (
+    <a className="btn btn-primary no-print" href={pdf.href} download>
+      Download PDF
+    </a>
+  )
+}
+
+function Header({
+  header,
+  drawAllCharts,
+  pdf,
+}: {
+  header: ReportHeader
+  drawAllCharts: () => void
+  pdf: ReportPdfLink
+}) {
   return (
     <div className="report-header flex flex-col gap-3">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -500,7 +525,10 @@ function Header({ header, drawAllCharts }: { header: ReportHeader; drawAllCharts
             Feedback report: {header.subjectName}
           </h1>
         </div>
-        <PrintButton drawAllCharts={drawAllCharts} />
+        <div className="flex flex-wrap items-start gap-2">
+          <PdfDownload pdf={pdf} />
+          <PrintButton drawAllCharts={drawAllCharts} />
+        </div>
       </div>
       <dl className="grid gap-x-6 gap-y-1 text-sm text-slate-800 sm:grid-cols-[auto_1fr]">
         <dt className="font-semibold">Scheme</dt>
@@ -755,12 +783,26 @@ function useDrawAllCharts() {
   return { drawAll, drawAllCharts }
 }
 
-export function ReportView({ report, viewer }: { report: ReportData; viewer: Viewer }) {
+export function ReportView({
+  report,
+  viewer,
+  pdf = null,
+}: {
+  report: ReportData
+  viewer: Viewer
+  pdf?: ReportPdfLink
+}) {
   const selfLabel = viewer === 'employee' ? 'You' : 'Self'
   const { drawAll, drawAllCharts } = useDrawAllCharts()
   return (
     <DrawAllCharts.Provider value={drawAll}>
-      <ReportSections report={report} viewer={viewer} selfLabel={selfLabel} drawAllCharts={drawAllCharts} />
+      <ReportSections
+        report={report}
+        viewer={viewer}
+        selfLabel={selfLabel}
+        drawAllCharts={drawAllCharts}
+        pdf={pdf}
+      />
     </DrawAllCharts.Provider>
   )
 }
@@ -770,15 +812,17 @@ function ReportSections({
   viewer,
   selfLabel,
   drawAllCharts,
+  pdf,
 }: {
   report: ReportData
   viewer: Viewer
   selfLabel: string
   drawAllCharts: () => void
+  pdf: ReportPdfLink
 }) {
   return (
     <article aria-labelledby="page-title" className="report flex flex-col gap-8">
-      <Header header={report.header} drawAllCharts={drawAllCharts} />
+      <Header header={report.header} drawAllCharts={drawAllCharts} pdf={pdf} />
       {report.status === 'self-pending' ? <SelfPending header={report.header} viewer={viewer} /> : null}
       {report.status === 'gathering' || report.status === 'awaiting-release' ? (
         <>

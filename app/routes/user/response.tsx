@@ -7,6 +7,7 @@ import { loadReport } from '#app/modules/report/report.server'
 import { ReportView } from '#app/modules/report/report-view'
 import type { RouteHandle } from '#app/root'
 import printSheet from '#app/modules/report/report.css?url'
+import { pdfAvailable, PDF_UNAVAILABLE_MESSAGE } from '#app/modules/pdf/browser.server'
 
 /** /user/response-:rid (STYLE.md §1: a slug whose loader strips "response-"). */
 export const handle: RouteHandle = { layout: 'user', transition: true }
@@ -40,6 +41,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     viewer: user.role === 'admin' ? ('admin' as const) : ('employee' as const),
     // The layout's header wears the programme's brand (it came with the report's header query).
     brand: report.header.brand,
+    // A released report downloads as a PDF the server prints (ADR 046), where it has Chromium.
+    pdf: !report.header.releasedAt
+      ? null
+      : pdfAvailable()
+        ? { href: `/user/response-${report.header.responseId}/report.pdf` }
+        : { unavailable: PDF_UNAVAILABLE_MESSAGE },
   }
 }
 
@@ -52,5 +59,5 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  return <ReportView report={loaderData.report} viewer={loaderData.viewer} />
+  return <ReportView report={loaderData.report} viewer={loaderData.viewer} pdf={loaderData.pdf} />
 }
