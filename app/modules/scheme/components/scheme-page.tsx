@@ -251,10 +251,18 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               lastResult={resultFor(actionData, 'release-all')}
             />
           ) : (
-            <div>
+            <div className="flex flex-wrap gap-2">
               <Link className="btn btn-secondary" to={href({ ...closeAll, confirm: 'release-all' })}>
                 Release all reports…
               </Link>
+              {/* One PDF per released report, as one ZIP (issue 19 §7, ADR 046). */}
+              <a
+                className="btn btn-secondary"
+                href={`/admin/scheme-management/${scheme.id}/reports.zip`}
+                download
+              >
+                Download released reports (ZIP of PDFs)
+              </a>
             </div>
           )}
         </section>
