@@ -134,7 +134,7 @@ function pieces(pdf: Buffer, size = 64 * 1024) {
   )
 }
 
-export type ZipProgress = { rendered: number; failed: number; peakMs: number }
+type ZipProgress = { rendered: number; failed: number; peakMs: number }
 
 /**
  * Every released report of a scheme as one ZIP, for an admin: a stream that renders a report, adds
@@ -143,15 +143,14 @@ export type ZipProgress = { rendered: number; failed: number; peakMs: number }
  * report that fails to print is replaced by a short text file saying so; the client going away
  * stops the work.
  */
-export function schemeReportsZip(
-  reports: ReleasedRow[],
-  viewer: SessionResult,
-  onDone?: (progress: ZipProgress) => void,
-): ReadableStream<Uint8Array> {
+export function schemeReportsZip(reports: ReleasedRow[], viewer: SessionResult): ReadableStream<Uint8Array> {
   const archive = archiver('zip', { store: true })
   const name = uniqueNames()
   const progress: ZipProgress = { rendered: 0, failed: 0, peakMs: 0 }
   let stopped = false
+  let stop: () => void = () => undefined
+  // The client went away: the loop stops waiting for an entry the ZIP will never take.
+  const cancelled = new Promise<void>((resolve) => (stop = resolve))
   // An error of the ZIP itself ends the download (the client sees it cut short).
   const failed = new Promise<never>((_, reject) => archive.once('error', reject))
   failed.catch(() => undefined)
@@ -184,13 +183,13 @@ export function schemeReportsZip(
         const base = reportFileName({ subjectName: done.row.subject_name, responseId: done.row.rid })
         archive.append(`${done.error}\n`, { name: name(base.replace(/\.pdf$/, '.txt')) })
       }
-      await Promise.race([added, failed])
+      await Promise.race([added, failed, cancelled])
     }
     await next?.catch(() => undefined)
     if (!stopped) await archive.finalize()
   }
   produce().then(
-    () => onDone?.(progress),
+    () => log.info('report ZIP', { ...progress, reports: reports.length, stopped }),
     (error: unknown) => {
       log.error('report ZIP failed', { error })
       archive.abort()
@@ -207,6 +206,7 @@ export function schemeReportsZip(
       },
       cancel() {
         stopped = true
+        stop()
         archive.abort()
       },
     },

@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { Writable } from 'node:stream'
+import { Readable, Writable } from 'node:stream'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { pipeline } from 'node:stream/promises'
 import yauzl from 'yauzl'
 import { expect, test } from 'vitest'
@@ -115,7 +116,7 @@ test(
     expect(response.status).toBe(200)
     const out = fs.createWriteStream(file)
     await pipeline(
-      response.body!,
+      Readable.fromWeb(response.body! as NodeReadableStream<Uint8Array>),
       new Writable({
         write(chunk: Buffer, _encoding, done) {
           bytes += chunk.length
