@@ -11,9 +11,14 @@ COPY . .
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
+# Chromium prints reports as PDF (ADR 046); fonts so that every script's text has glyphs.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends chromium fonts-dejavu-core fonts-liberation fonts-noto-core \
+    && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=3000 \
-    PGLITE_DIR=/data/pglite
+    PGLITE_DIR=/data/pglite \
+    CHROMIUM_PATH=/usr/bin/chromium
 WORKDIR /app
 # Only what the server (and `npm run seed` / `npm run db:migrate`) needs at run time.
 COPY --from=build --chown=node:node /app/package.json /app/package-lock.json ./

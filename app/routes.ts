@@ -23,6 +23,8 @@ export default [
   route('user/shared/:rid', 'routes/user/shared.tsx'),
   // React Router has no partial segments: /user/response-:rid is a slug whose loader strips "response-".
   route('user/:responseSlug', 'routes/user/response.tsx'),
+  // The released report as a PDF, printed by headless Chromium (issue 19 §7, ADR 046).
+  route('user/:responseSlug/report.pdf', 'routes/user/response.report-pdf.ts'),
 
   route('assignment/:id', 'routes/assignment.$id.tsx'),
   route('questionnaire/:id', 'routes/questionnaire.$id.tsx'),
@@ -66,6 +68,11 @@ export default [
     'routes/admin/scheme-management.$schemeId.group-report.tsx',
   ),
   route('admin/scheme-management/:schemeId/heatmap', 'routes/admin/scheme-management.$schemeId.heatmap.tsx'),
+  // Every released report of a scheme as one streamed ZIP of PDFs (issue 19 §7, ADR 046).
+  route(
+    'admin/scheme-management/:schemeId/reports.zip',
+    'routes/admin/scheme-management.$schemeId.reports-zip.ts',
+  ),
   route('admin/questionnaire-management', 'routes/admin/questionnaire-management.tsx'),
   route('admin/questionnaire-management/:qid', 'routes/admin/questionnaire-management.$qid.tsx'),
   // The questionnaire file (docs/questionnaire-format.md): a resource route.

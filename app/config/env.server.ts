@@ -85,6 +85,11 @@ const EnvSchema = z.object({
    */
   DIRECTORY_SEARCHES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /**
+   * The headless Chromium that prints reports as PDF (ADR 046). Without one there, the report pages
+   * say that PDF download is unavailable and point to the browser's own "Save as PDF".
+   */
+  CHROMIUM_PATH: z.string().trim().min(1).default('/usr/bin/chromium'),
+  /**
    * "Strict confidentiality" (ADR 024): no administrator can ever see who gave a colleague response —
    * no reveal, no export with names. Set by whoever runs the install, never from the back office.
    */

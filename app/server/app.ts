@@ -25,6 +25,7 @@ import { startReminderWorker } from '#app/server/workers'
 import { startSchemeClock } from '#app/modules/scheme/clock.server'
 import { initSentry, flushSentry } from '#app/modules/monitoring/sentry.server'
 import { closeRealtime } from '#app/modules/realtime/listener.server'
+import { closePdfBrowser } from '#app/modules/pdf/browser.server'
 import { compressResponses } from './compression'
 import { outageAnswer, wantsPage } from './outage'
 import { installProcessGuards } from './process-guards'
@@ -281,6 +282,8 @@ export async function main(
       await closed
       clearInterval(sweep)
       clearTimeout(force)
+      // The PDF renderer's Chromium (ADR 046), if a PDF was made: its pages ended with their requests.
+      await closePdfBrowser()
       // Work answered requests left behind (a reset e-mail) still needs the database.
       await settleBackgroundWork()
       await schemeClock?.stop()

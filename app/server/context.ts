@@ -1,4 +1,5 @@
 import 'react-router'
+import type { SessionResult } from '#app/modules/auth/session.server'
 
 /** What the Express adapter hands every loader and action. */
 export type PanoramaContext = {
@@ -14,6 +15,12 @@ export type PanoramaContext = {
    * delay nor time the answer starts after it (lib/background.server.ts).
    */
   responseSent: Promise<void>
+  /**
+   * Set only by the server's own render of a page to print it (app/modules/pdf/render.server.ts,
+   * ADR 046), never from anything in an HTTP request: whose page it is, for that one path. Every
+   * request from outside has a load context built by app.ts, without it.
+   */
+  renderAs?: { path: string; session: SessionResult }
 }
 
 declare module 'react-router' {

@@ -16,9 +16,11 @@ export const ROUTE_ROLES = {
   // The employee's own plan; a report shared with them as a manager (managers are employees).
   'user/development-plan': ['employee'],
   'user/shared': ['employee'],
+  'user/response/report.pdf': ['admin', 'employee'],
   assignment: ['admin', 'employee', 'colleague'],
   questionnaire: ['admin', 'employee', 'colleague'],
   admin: ['admin'],
+  'admin/scheme-management/reports.zip': ['admin'],
 } as const satisfies Record<string, readonly Role[]>
 
 export type ProtectedRoute = keyof typeof ROUTE_ROLES

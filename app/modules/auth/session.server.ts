@@ -265,8 +265,21 @@ function remember(request: Request, renew: boolean, pending: Promise<SessionResu
   return pending
 }
 
+/**
+ * The server printing a page for a signed-in viewer (ADR 046): the viewer it put in the load
+ * context, for exactly the path it renders (any other request of that render is anonymous);
+ * undefined for every request from outside, whose load context never carries one.
+ */
+function renderedFor(request: Request): SessionResult | null | undefined {
+  const render = currentLoadContext()?.renderAs
+  if (!render) return undefined
+  return new URL(request.url).pathname === render.path ? render.session : null
+}
+
 /** The signed-in session of a request, or null. Never renews (the root loader does that). */
 export function getRequestSession(request: Request): Promise<SessionResult | null> {
+  const rendered = renderedFor(request)
+  if (rendered !== undefined) return Promise.resolve(rendered)
   return (
     remembered(request)?.pending ?? remember(request, false, validateSessionToken(readSessionToken(request)))
   )
@@ -277,6 +290,8 @@ export function getRequestSession(request: Request): Promise<SessionResult | nul
  * loaders then see the renewed session. The root loader calls it first, so one read serves them all.
  */
 export function getRenewedRequestSession(request: Request): Promise<SessionResult | null> {
+  const rendered = renderedFor(request)
+  if (rendered !== undefined) return Promise.resolve(rendered)
   const earlier = remembered(request)
   if (earlier?.renew) return earlier.pending
   if (!earlier)

@@ -559,7 +559,32 @@ function PrintButton({ drawAllCharts }: { drawAllCharts: () => void }) {
   )
 }
 
-function Header({ header, drawAllCharts }: { header: ReportHeader; drawAllCharts: () => void }) {
+/**
+ * The released report as a PDF made by the server (ADR 046): a download link, or — where the server
+ * has no Chromium — a sentence saying so. Null before the release: there is no PDF to have yet.
+ */
+export type ReportPdfLink = { href: string } | { unavailable: string } | null
+
+function PdfDownload({ pdf }: { pdf: ReportPdfLink }) {
+  if (!pdf) return null
+  if ('unavailable' in pdf)
+    return <p className="no-print max-w-sm text-sm text-slate-700">{pdf.unavailable}</p>
+  return (
+    <a className="btn btn-primary no-print" href={pdf.href} download>
+      Download PDF
+    </a>
+  )
+}
+
+function Header({
+  header,
+  drawAllCharts,
+  pdf,
+}: {
+  header: ReportHeader
+  drawAllCharts: () => void
+  pdf: ReportPdfLink
+}) {
   return (
     <div className="report-header flex flex-col gap-3">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -571,7 +596,10 @@ function Header({ header, drawAllCharts }: { header: ReportHeader; drawAllCharts
             Feedback report: {header.subjectName}
           </h1>
         </div>
-        <PrintButton drawAllCharts={drawAllCharts} />
+        <div className="flex flex-wrap items-start gap-2">
+          <PdfDownload pdf={pdf} />
+          <PrintButton drawAllCharts={drawAllCharts} />
+        </div>
       </div>
       <dl className="grid gap-x-6 gap-y-1 text-sm text-slate-800 sm:grid-cols-[auto_1fr]">
         <dt className="font-semibold">Scheme</dt>
@@ -867,11 +895,13 @@ export function ReportView({
   report,
   viewer,
   comments = true,
+  pdf = null,
 }: {
   report: ReportData
   viewer: Viewer
   /** False for a manager's shared view (ADR 043): the comments section is left out, not emptied. */
   comments?: boolean
+  pdf?: ReportPdfLink
 }) {
   const selfLabel = viewer === 'employee' ? 'You' : 'Self'
   const { drawAll, drawAllCharts } = useDrawAllCharts()
@@ -883,6 +913,7 @@ export function ReportView({
         selfLabel={selfLabel}
         drawAllCharts={drawAllCharts}
         comments={comments}
+        pdf={pdf}
       />
     </DrawAllCharts.Provider>
   )
@@ -894,16 +925,18 @@ function ReportSections({
   selfLabel,
   drawAllCharts,
   comments,
+  pdf,
 }: {
   report: ReportData
   viewer: Viewer
   selfLabel: string
   drawAllCharts: () => void
   comments: boolean
+  pdf: ReportPdfLink
 }) {
   return (
     <article aria-labelledby="page-title" className="report flex flex-col gap-8">
-      <Header header={report.header} drawAllCharts={drawAllCharts} />
+      <Header header={report.header} drawAllCharts={drawAllCharts} pdf={pdf} />
       {report.status === 'self-pending' ? <SelfPending header={report.header} viewer={viewer} /> : null}
       {report.status === 'gathering' || report.status === 'awaiting-release' ? (
         <>

@@ -11,6 +11,7 @@ import { PlanTargetsContext } from '#app/modules/plan/components/add-to-plan'
 import { ReportPlanCard } from '#app/modules/plan/components/report-plan-card'
 import type { RouteHandle } from '#app/root'
 import printSheet from '#app/modules/report/report.css?url'
+import { pdfAvailable, PDF_UNAVAILABLE_MESSAGE } from '#app/modules/pdf/browser.server'
 
 /** /user/response-:rid (STYLE.md §1: a slug whose loader strips "response-"). */
 export const handle: RouteHandle = { layout: 'user', transition: true }
@@ -48,6 +49,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     viewer: user.role === 'admin' ? ('admin' as const) : ('employee' as const),
     // The layout's header wears the programme's brand (it came with the report's header query).
     brand: report.header.brand,
+    // A released report downloads as a PDF the server prints (ADR 046), where it has Chromium.
+    pdf: !report.header.releasedAt
+      ? null
+      : pdfAvailable()
+        ? { href: `/user/response-${report.header.responseId}/report.pdf` }
+        : { unavailable: PDF_UNAVAILABLE_MESSAGE },
   }
 }
 
@@ -74,7 +81,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
   return (
     <PlanTargetsContext.Provider value={targets}>
       <div className="flex flex-col gap-8">
-        <ReportView report={loaderData.report} viewer={viewer} />
+        <ReportView report={loaderData.report} viewer={viewer} pdf={loaderData.pdf} />
         {plan ? <ReportPlanCard plan={plan} viewer={viewer} /> : null}
       </div>
     </PlanTargetsContext.Provider>

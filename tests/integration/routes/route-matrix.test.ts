@@ -217,6 +217,27 @@ const ROWS = (): Row[] => [
     get: { ...guarded('/user/response-not-a-uuid', ['employee', 'admin'], 404) },
     post: { ...guarded('/user/response-not-a-uuid', ['employee', 'admin'], 404) },
   },
+  // The report as a PDF (issue 19 §7, ADR 046): these reports are not released, so the employee and
+  // admins are refused in words (409) before any browser runs; another employee's is a 404; GET only.
+  {
+    path: () => `/user/response-${ids.rid}/report.pdf`,
+    get: guarded(`/user/response-${ids.rid}/report.pdf`, ['employee', 'admin'], 409),
+    post: all(405),
+  },
+  {
+    path: () => `/user/response-${ids.otherRid}/report.pdf`,
+    get: {
+      ...guarded(`/user/response-${ids.otherRid}/report.pdf`, ['employee', 'admin'], 409),
+      employee: 404,
+    },
+    post: all(405),
+  },
+  {
+    path: () => '/user/response-not-a-uuid/report.pdf',
+    get: guarded('/user/response-not-a-uuid/report.pdf', ['employee', 'admin'], 404),
+    post: all(405),
+  },
+  { path: () => `/user/answers-${ids.rid}/report.pdf`, get: all(404), post: all(405) },
   { path: () => '/user/responses', get: all(404), post: all(404) },
   // The development plan (ADR 043): the employee's own report's (not released here: the page says
   // why); another employee's is a 404. A bare POST names no intent (400) whoever's it is: each
@@ -392,6 +413,18 @@ const ROWS = (): Row[] => [
     get: guarded(`/admin/scheme-management/${ids.scheme}?confirm=release-all`, ['admin'], 200),
     post: guarded(`/admin/scheme-management/${ids.scheme}?confirm=release-all`, ['admin'], 400),
   },
+  // Every released report of a scheme as one ZIP (issue 19 §7): none is released here, so the admin
+  // is refused in words (409); unknown and malformed schemes are a 404; GET only.
+  {
+    path: () => `/admin/scheme-management/${ids.scheme}/reports.zip`,
+    get: guarded(`/admin/scheme-management/${ids.scheme}/reports.zip`, ['admin'], 409),
+    post: all(405),
+  },
+  ...['some-scheme', '00000000-0000-4000-8000-000000000000'].map((id) => ({
+    path: () => `/admin/scheme-management/${id}/reports.zip`,
+    get: guarded(`/admin/scheme-management/${id}/reports.zip`, ['admin'], 404),
+    post: all(405),
+  })),
   ...['some-scheme', '00000000-0000-4000-8000-000000000000'].map((id) => ({
     path: () => `/admin/scheme-management/${id}`,
     get: guarded(`/admin/scheme-management/${id}`, ['admin'], 404),

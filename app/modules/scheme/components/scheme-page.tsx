@@ -263,6 +263,14 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               <Link className="btn btn-secondary" to={`/admin/scheme-management/${scheme.id}/heatmap`}>
                 Heatmap
               </Link>
+              {/* One PDF per released report, as one ZIP (issue 19 §7, ADR 046). */}
+              <a
+                className="btn btn-secondary"
+                href={`/admin/scheme-management/${scheme.id}/reports.zip`}
+                download
+              >
+                Download released reports (ZIP of PDFs)
+              </a>
             </div>
           )}
         </section>

@@ -1,0 +1,42 @@
+import type { Route } from './+types/response.report-pdf'
+import { notFound, requireUser } from '#app/modules/auth/guards.server'
+import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import { requireReportId } from '#app/modules/report/access.server'
+import { pdfAnswer, pdfRefusal } from '#app/modules/pdf/answers.server'
+import {
+  auditReportDownload,
+  NOT_RELEASED_MESSAGE,
+  releasedReport,
+  renderReportPdf,
+  reportFileName,
+} from '#app/modules/pdf/report-pdf.server'
+
+/**
+ * /user/response-:rid/report.pdf: the released report as a PDF (ADR 046), for its employee and for
+ * admins — the report page itself, printed for the one who asks. Another employee's report is a
+ * 404 like none; an unreleased one is refused with a sentence, never printed.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  if (!params.responseSlug.startsWith('response-')) notFound()
+  const session = await requireUser(request, { roles: ROUTE_ROLES['user/response/report.pdf'] })
+  const rid = requireReportId(params.responseSlug.slice('response-'.length))
+  const found = await releasedReport(rid, session.user)
+  if (!found.ok) {
+    if (found.refusal === 'not-found') notFound()
+    return pdfRefusal(409, NOT_RELEASED_MESSAGE)
+  }
+  const { header } = found.report
+  return pdfAnswer(async () => {
+    const { pdf } = await renderReportPdf(header, session)
+    if (session.user.role === 'admin')
+      await auditReportDownload({ id: session.user.id, ip: context.ip || null }, header)
+    return new Response(new Uint8Array(pdf), {
+      headers: {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `attachment; filename="${reportFileName(header)}"`,
+        'Content-Length': String(pdf.length),
+        'Cache-Control': 'no-store',
+      },
+    })
+  })
+}
