@@ -168,6 +168,8 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               nominationsCloseAt: scheme.nominationsCloseAt
                 ? instantToZonedTime(scheme.nominationsCloseAt, scheme.timeZone)
                 : '',
+              followsSchemeId: scheme.followsSchemeId ?? '',
+              showNorm: scheme.showNorm,
             }}
             options={options}
             locked={{
@@ -569,6 +571,8 @@ function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string 
         ? 'Shown on their own, even below the number of answers needed'
         : 'Shown on their own only with enough answers, like every group',
     ],
+    ['Follows', scheme.followsSchemeName ?? 'No earlier scheme (a first cycle)'],
+    ['Norm on reports', scheme.showNorm ? 'Shown where enough participants stand behind it' : 'Not shown'],
   ]
   if (scheme.launchedAt) items.push(['Launched', when(scheme.launchedAt)])
   if (scheme.closedAt) items.push(['Closed', when(scheme.closedAt)])
