@@ -755,12 +755,27 @@ function useDrawAllCharts() {
   return { drawAll, drawAllCharts }
 }
 
-export function ReportView({ report, viewer }: { report: ReportData; viewer: Viewer }) {
+export function ReportView({
+  report,
+  viewer,
+  afterInsight,
+}: {
+  report: ReportData
+  viewer: Viewer
+  /** A released report's further section after "At a glance" (the previous cycle and the norm, ADR 044). */
+  afterInsight?: ReactNode
+}) {
   const selfLabel = viewer === 'employee' ? 'You' : 'Self'
   const { drawAll, drawAllCharts } = useDrawAllCharts()
   return (
     <DrawAllCharts.Provider value={drawAll}>
-      <ReportSections report={report} viewer={viewer} selfLabel={selfLabel} drawAllCharts={drawAllCharts} />
+      <ReportSections
+        report={report}
+        viewer={viewer}
+        selfLabel={selfLabel}
+        drawAllCharts={drawAllCharts}
+        afterInsight={afterInsight}
+      />
     </DrawAllCharts.Provider>
   )
 }
@@ -770,11 +785,13 @@ function ReportSections({
   viewer,
   selfLabel,
   drawAllCharts,
+  afterInsight,
 }: {
   report: ReportData
   viewer: Viewer
   selfLabel: string
   drawAllCharts: () => void
+  afterInsight?: ReactNode
 }) {
   return (
     <article aria-labelledby="page-title" className="report flex flex-col gap-8">
@@ -803,6 +820,7 @@ function ReportSections({
         <>
           <AnonymityNote minRaters={report.header.minRaters} />
           <InsightSection insight={report.insight} categories={report.categories} selfLabel={selfLabel} />
+          {afterInsight}
           <CategorySection
             categories={report.categories}
             groups={report.groups}

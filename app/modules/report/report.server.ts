@@ -30,12 +30,12 @@ import {
 /** Who reads the report: an employee only their own, an admin any. */
 export type ReportViewer = { id: string; role: string }
 
-type ReportRow = HeaderRow & {
+export type ReportRow = HeaderRow & {
   questions: QuestionRow[] | null
   colleague_figures: ReleasedFigures | null
 }
 
-async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer | undefined) {
+export async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer | undefined) {
   const [row] = await queryRows<ReportRow>(
     tx,
     sql`
@@ -116,6 +116,11 @@ export async function loadReport(responseId: string, viewer?: ReportViewer): Pro
   const db = getDb()
   const row = await reportRow(db, responseId, viewer)
   if (!row) return null
+  return reportOf(db, row)
+}
+
+/** A report row (reportRow) as the page shows it; a release's figures are stored on its first view. */
+export async function reportOf(db: Tx, row: ReportRow): Promise<ReportData> {
   const { questions: questionRows, colleague_figures: stored, ...header } = row
   const questions = header.self_submitted_at ? (questionRows ?? []) : []
   const { open } =

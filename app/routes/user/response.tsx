@@ -5,6 +5,8 @@ import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadReport } from '#app/modules/report/report.server'
 import { ReportView } from '#app/modules/report/report-view'
+import { loadCycleView } from '#app/modules/cycle/cycle.server'
+import { CycleSection } from '#app/modules/cycle/components/cycle-section'
 import type { RouteHandle } from '#app/root'
 import printSheet from '#app/modules/report/report.css?url'
 
@@ -37,6 +39,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!report) notFound()
   return {
     report,
+    // The previous cycle and the norm (ADR 044): for a released report the viewer may read, at most
+    // three more statements; the previous report read as its own page reads it.
+    cycle: await loadCycleView(report),
     viewer: user.role === 'admin' ? ('admin' as const) : ('employee' as const),
     // The layout's header wears the programme's brand (it came with the report's header query).
     brand: report.header.brand,
@@ -52,5 +57,16 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  return <ReportView report={loaderData.report} viewer={loaderData.viewer} />
+  const { report, viewer, cycle } = loaderData
+  return (
+    <ReportView
+      report={report}
+      viewer={viewer}
+      afterInsight={
+        cycle && report.status === 'ready' ? (
+          <CycleSection view={cycle} scale={report.scale} timeZone={report.header.timeZone} />
+        ) : null
+      }
+    />
+  )
 }
