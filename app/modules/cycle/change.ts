@@ -8,7 +8,12 @@
  * live answers; a figure either report leaves out is left out of the comparison too.
  */
 
-import { formatScore, type FullCategory, type FullQuestion, type ScaleRange } from '#app/modules/report/report'
+import {
+  formatScore,
+  type FullCategory,
+  type FullQuestion,
+  type ScaleRange,
+} from '#app/modules/report/report'
 
 /**
  * The noise band on a 1–5 scale: a change of the all-colleagues average smaller than this (as the
@@ -42,8 +47,7 @@ export function changeOf(previous: number | null, now: number | null, scale: Sca
   // The figures as the page shows them (one decimal), then their difference.
   const change = oneDecimal(oneDecimal(now) - oneDecimal(previous))
   const band = noiseBand(scale)
-  const verdict: ChangeVerdict =
-    Math.abs(change) < band - 1e-9 ? 'same' : change > 0 ? 'higher' : 'lower'
+  const verdict: ChangeVerdict = Math.abs(change) < band - 1e-9 ? 'same' : change > 0 ? 'higher' : 'lower'
   return { change, verdict }
 }
 

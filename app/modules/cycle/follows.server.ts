@@ -48,7 +48,8 @@ export async function followsProblem(tx: Tx, input: FollowsCandidate): Promise<s
   if (!row) return FOLLOWS_MESSAGES.gone
   if (row.company_id !== input.companyId) return FOLLOWS_MESSAGES.otherCompany(row.name)
   if (row.own_lineage_id !== row.lineage_id) return FOLLOWS_MESSAGES.otherLine(row.name)
-  if (new Date(row.opens_at).getTime() >= input.opensAt.getTime()) return FOLLOWS_MESSAGES.notEarlier(row.name)
+  if (new Date(row.opens_at).getTime() >= input.opensAt.getTime())
+    return FOLLOWS_MESSAGES.notEarlier(row.name)
   return null
 }
 
