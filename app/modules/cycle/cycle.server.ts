@@ -73,6 +73,7 @@ export async function loadCycleView(report: ReportData): Promise<CycleView | nul
   ])
   const previousReport = previousRow ? await reportOf(db, previousRow) : null
   const shown = previousReport?.status === 'ready' ? previousReport : null
+  if (!shown && !norm) return null
   return {
     previous: shown ? { schemeName: shown.header.schemeName, releasedAt: shown.header.releasedAt } : null,
     comparison: compareCycles(report, shown ?? { scale: report.scale, categories: [], questions: [] }, {
