@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
 import type { ReportData } from '#app/modules/report/report'
-import { reportOf, reportRow } from '#app/modules/report/report.server'
+import { reportOf, reportRow, type ReportViewer } from '#app/modules/report/report.server'
 import { loadNorms } from '#app/modules/norm/norm.server'
 import type { NormFigures } from '#app/modules/norm/norm'
 import { compareCycles, type CycleComparison } from './change'
@@ -39,7 +39,21 @@ type CycleFacts = {
   previous_keys: Record<string, string> | null
 }
 
-/** Question id → key, per questionnaire of the line this report and its previous cycle use. */
+/**
+ * The report page's read (the route's): the report as loadReport reads it (ownership in its query),
+ * and its cycle section only when its scheme follows another or shows the norm — so a report of
+ * neither costs not one statement more.
+ */
+export async function loadReportWithCycle(responseId: string, viewer?: ReportViewer) {
+  const db = getDb()
+  const row = await reportRow(db, responseId, viewer)
+  if (!row) return null
+  const report = await reportOf(db, row)
+  const cycle = row.follows_scheme_id || row.show_norm ? await loadCycleView(report) : null
+  return { report, cycle }
+}
+
+/** The cycle section of a report the caller may read: null when there is nothing to show. */
 export async function loadCycleView(report: ReportData): Promise<CycleView | null> {
   if (report.status !== 'ready') return null
   const db = getDb()

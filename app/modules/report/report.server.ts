@@ -33,6 +33,9 @@ export type ReportViewer = { id: string; role: string }
 export type ReportRow = HeaderRow & {
   questions: QuestionRow[] | null
   colleague_figures: ReleasedFigures | null
+  /** The scheme follows an earlier one, and shows the norm (ADR 044: the cycle section's reads). */
+  follows_scheme_id?: string | null
+  show_norm?: boolean | null
 }
 
 export async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer | undefined) {
@@ -62,6 +65,8 @@ export async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer
       r.submitted_at AS self_submitted_at,
       s.min_raters,
       s.show_manager_below_threshold,
+      s.follows_scheme_id,
+      s.show_norm,
       (SELECT count(*) FROM assignments c
         WHERE c.scheme_id = a.scheme_id AND c.subject_id = a.subject_id
           AND c.relationship <> 'self' AND c.status <> 'revoked')::int AS invited,

@@ -3,9 +3,8 @@ import type { Route } from './+types/response'
 import { requireReportAccess, requireReportId } from '#app/modules/report/access.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { loadReport } from '#app/modules/report/report.server'
 import { ReportView } from '#app/modules/report/report-view'
-import { loadCycleView } from '#app/modules/cycle/cycle.server'
+import { loadReportWithCycle } from '#app/modules/cycle/cycle.server'
 import { CycleSection } from '#app/modules/cycle/components/cycle-section'
 import type { RouteHandle } from '#app/root'
 import printSheet from '#app/modules/report/report.css?url'
@@ -35,13 +34,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Ownership is in the report's one query: another employee's report is not found, like none.
   // Below the anonymity threshold this holds no colleague answer at all (report.server.ts): what the
   // loader returns is what both the HTML and the `.data` request carry.
-  const report = await loadReport(requireReportId(rid), user)
-  if (!report) notFound()
+  // The previous cycle and the norm (ADR 044): only for a scheme that follows another or shows the
+  // norm, at most three more statements; the previous report read as its own page reads it.
+  const read = await loadReportWithCycle(requireReportId(rid), user)
+  if (!read) notFound()
+  const { report, cycle } = read
   return {
     report,
-    // The previous cycle and the norm (ADR 044): for a released report the viewer may read, at most
-    // three more statements; the previous report read as its own page reads it.
-    cycle: await loadCycleView(report),
+    cycle,
     viewer: user.role === 'admin' ? ('admin' as const) : ('employee' as const),
     // The layout's header wears the programme's brand (it came with the report's header query).
     brand: report.header.brand,
