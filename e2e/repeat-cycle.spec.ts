@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { expect, expectAccessible, expectFits, NARROW_SCREEN, signInAs, test } from './support/fixtures'
 
 /**
@@ -6,7 +7,7 @@ import { expect, expectAccessible, expectFits, NARROW_SCREEN, signInAs, test } f
  * averages beside this one's, the change, and "about the same" where it is noise.
  */
 
-async function openReport(page: import('@playwright/test').Page) {
+async function openReport(page: Page) {
   await signInAs(page, 'employee@panorama.test')
   await expect(page).toHaveURL(/\/user$/)
   await page.locator('a[href^="/user/response-"]').first().click()

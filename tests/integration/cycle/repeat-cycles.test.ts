@@ -21,7 +21,11 @@ import {
   newVersion,
   publishQuestionnaire,
 } from '#app/modules/questionnaire/questionnaire.server'
-import { createScheme as saveNewScheme, updateScheme } from '#app/modules/scheme/scheme.server'
+import {
+  createScheme as saveNewScheme,
+  getSchemeFormOptions,
+  updateScheme,
+} from '#app/modules/scheme/scheme.server'
 import type { SchemeInput } from '#app/modules/scheme/schemas'
 import { useTestDatabase } from '#tests/support/database'
 
@@ -213,6 +217,13 @@ describe('follows: which scheme may follow which', () => {
     expect(good).toMatchObject({ ok: true, value: { changed: ['followsSchemeId'] } })
     const [row] = await db().select().from(schemes).where(eq(schemes.id, current.id))
     expect(row!.followsSchemeId).toBe(earlier.id)
+    // The edit form offers exactly the schemes that pass; the create form every scheme, with its company.
+    const editing = await getSchemeFormOptions(current.questionnaireId, current.id)
+    expect(editing.follows).toEqual([{ id: earlier.id, name: earlier.name }])
+    const creating = await getSchemeFormOptions()
+    expect(creating.follows.map((f) => f.id)).toEqual(
+      expect.arrayContaining([earlier.id, elsewhere.id, later.id]),
+    )
     const cleared = await updateScheme(actor, current.id, input(row!, { followsSchemeId: null }))
     expect(cleared).toMatchObject({ ok: true, value: { changed: ['followsSchemeId'] } })
 
