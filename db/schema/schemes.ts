@@ -107,7 +107,10 @@ export const schemes = pgTable(
     index('schemes_follows_index')
       .on(t.followsSchemeId)
       .where(sql`${t.followsSchemeId} IS NOT NULL`),
-    check('schemes_not_following_itself', sql`${t.followsSchemeId} IS NULL OR ${t.followsSchemeId} <> ${t.id}`),
+    check(
+      'schemes_not_following_itself',
+      sql`${t.followsSchemeId} IS NULL OR ${t.followsSchemeId} <> ${t.id}`,
+    ),
     check('schemes_max_colleagues_range', sql`${t.maxColleagues} BETWEEN 1 AND 8`),
     check('schemes_min_raters_range', sql`${t.minRaters} BETWEEN 1 AND 8`),
     check(

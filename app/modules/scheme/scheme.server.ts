@@ -338,7 +338,9 @@ export async function getScheme(
       nominationApproval: schemes.nominationApproval,
       nominationsCloseAt: schemes.nominationsCloseAt,
       followsSchemeId: schemes.followsSchemeId,
-      followsSchemeName: sql<string | null>`(SELECT f.name FROM schemes f WHERE f.id = ${schemes.followsSchemeId})`,
+      followsSchemeName: sql<
+        string | null
+      >`(SELECT f.name FROM schemes f WHERE f.id = ${schemes.followsSchemeId})`,
       showNorm: schemes.showNorm,
       launchedAt: schemes.launchedAt,
       closedAt: schemes.closedAt,

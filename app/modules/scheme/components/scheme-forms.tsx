@@ -159,8 +159,8 @@ function CycleFields({ fields, options }: { fields: Fields; options: SchemeOptio
           </label>
         </div>
         <p id={`${fields.showNorm.id}-help`} className="mt-1 text-sm text-slate-700">
-          The norm is the average across all clients’ released reports of this questionnaire, shown only
-          where enough participants stand behind it.
+          The norm is the average across all clients’ released reports of this questionnaire, shown only where
+          enough participants stand behind it.
         </p>
         <ErrorList id={fields.showNorm.errorId} errors={fields.showNorm.errors} />
       </div>
