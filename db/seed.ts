@@ -603,7 +603,7 @@ async function hasRelease(schemeId: string, subjectId: string) {
 }
 
 /** The demo's previous cycle: a year earlier, closed, its name. */
-export const DEMO_PREVIOUS_SCHEME = 'Acme leadership programme (last year)'
+export const DEMO_PREVIOUS_SCHEME = 'Acme leadership review, last year'
 
 /**
  * A first cycle a year before the demo programme, which follows it (ADR 044): Erin's self-assessment

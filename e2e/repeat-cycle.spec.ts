@@ -20,7 +20,7 @@ test('the report shows the previous cycle beside this one, with the change and i
   await openReport(page)
   const section = page.getByRole('region', { name: 'Over time' })
   await expect(section).toBeVisible()
-  await expect(section).toContainText('Acme leadership programme (last year)')
+  await expect(section).toContainText('Acme leadership review, last year')
   await expect(section).toContainText('A change smaller than 0.3 on this 1–5 scale reads “about the same”')
   const competencies = section.getByRole('table', { name: 'Per competency: colleagues’ average' })
   await expect(competencies.getByRole('columnheader')).toHaveText([
