@@ -106,7 +106,15 @@ describe('the demo reports (ADR 022)', () => {
       .from(responses)
       .innerJoin(assignments, eq(assignments.id, responses.assignmentId))
       .innerJoin(users, eq(users.id, assignments.subjectId))
-      .where(and(eq(users.email, email), eq(assignments.relationship, 'self')))
+      .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+      // The demo programme's report (Erin also has last year's, issue 19 §5).
+      .where(
+        and(
+          eq(users.email, email),
+          eq(assignments.relationship, 'self'),
+          eq(schemes.name, 'Acme leadership programme'),
+        ),
+      )
     return loadReport(row!.id)
   }
 
