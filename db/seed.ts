@@ -320,6 +320,9 @@ export async function seed() {
       made.push(`report released: ${employee.user.email} (${released.value.raters} colleagues)`)
   }
 
+  // Last year's round (issue 19 §5): Erin's report shows the change since then.
+  await seedPreviousCycle({ made, scheme, company, questionnaireId: questionnaire.id, employee, admin, qs })
+
   const [raterRow] = await db
     .select()
     .from(assignments)
@@ -790,6 +793,90 @@ async function hasRelease(schemeId: string, subjectId: string) {
     .where(and(eq(reportReleases.schemeId, schemeId), eq(reportReleases.subjectId, subjectId)))
     .limit(1)
   return Boolean(row)
+}
+
+/** The demo's previous cycle: a year earlier, closed, its name. */
+export const DEMO_PREVIOUS_SCHEME = 'Acme leadership review, last year'
+
+/**
+ * A first cycle a year before the demo programme, which follows it (ADR 044): Erin's self-assessment
+ * and four colleagues' answers (some of the same people, answering otherwise), released, so her
+ * report shows the previous cycle beside this one, with changes both ways and "about the same".
+ */
+async function seedPreviousCycle(input: {
+  made: string[]
+  scheme: typeof schemes.$inferSelect
+  company: { id: string }
+  questionnaireId: string
+  employee: { user: { id: string; email: string } }
+  admin: { user: { id: string } }
+  qs: Awaited<ReturnType<typeof questionsOf>>
+}) {
+  const db = getDb()
+  const { made, scheme, employee } = input
+  const [existing] = await db.select().from(schemes).where(eq(schemes.name, DEMO_PREVIOUS_SCHEME)).limit(1)
+  const opensAt = new Date(scheme.opensAt.getTime() - 365 * DAY)
+  const previous =
+    existing ??
+    (await createScheme({
+      name: DEMO_PREVIOUS_SCHEME,
+      companyId: input.company.id,
+      questionnaireId: input.questionnaireId,
+      opensAt,
+      closesAt: endOfDay(new Date(opensAt.getTime() + 30 * DAY), DEMO_TIME_ZONE),
+      timeZone: DEMO_TIME_ZONE,
+      status: 'closed',
+      closedAt: new Date(opensAt.getTime() + 30 * DAY),
+      reportRelease: 'by_admin',
+      minRaters: 3,
+    }))
+  if (!existing) made.push(`scheme: ${previous.name} (closed; the demo programme follows it)`)
+  const self =
+    (await enrolEmployee(previous, employee.user.id)) ?? (await findSelf(previous.id, employee.user.id))
+  const submit = async (assignmentId: string, seedNo: number) => {
+    const [done] = await db
+      .select({ id: responses.id })
+      .from(responses)
+      .where(eq(responses.assignmentId, assignmentId))
+      .limit(1)
+    if (done) return
+    await createResponse({ assignmentId, answers: previousAnswers(input.qs, seedNo), submitted: true })
+  }
+  if (self) await submit(self.id, 5)
+  const RATERS = [
+    ['morgan.manager@panorama.test', 'Morgan Manager', 'manager'],
+    ['pat.peer@panorama.test', 'Pat Peer', 'peer'],
+    ['quinn.peer@panorama.test', 'Quinn Peer', 'peer'],
+    ['riley.report@panorama.test', 'Riley Report', 'direct_report'],
+  ] as const
+  for (const [i, [email, name, relationship]] of RATERS.entries()) {
+    const rater = await findOrCreateUser(email, 'colleague', name, null)
+    const assignment = await findOrCreateRater(previous, employee.user.id, rater.user.id, relationship, name)
+    await submit(assignment.id, 21 + i)
+  }
+  if (!(await hasRelease(previous.id, employee.user.id))) {
+    const released = await releaseParticipant({ id: input.admin.user.id }, previous.id, employee.user.id)
+    if (released.ok) made.push(`report released: ${employee.user.email} in ${previous.name}`)
+  }
+  if (scheme.followsSchemeId !== previous.id) {
+    await db.update(schemes).set({ followsSchemeId: previous.id }).where(eq(schemes.id, scheme.id))
+    made.push(`${scheme.name} follows ${previous.name}`)
+  }
+}
+
+/** Last year's answers: the demo's, a little lower on most questions, so the change reads both ways. */
+function previousAnswers(qs: Awaited<ReturnType<typeof questionsOf>>, seedNo: number): AnswerSeed[] {
+  return demoAnswers(qs, seedNo).map((a, i) =>
+    a.numericValue === undefined || a.numericValue === null
+      ? a
+      : {
+          ...a,
+          numericValue: Math.max(
+            1,
+            Math.min(5, a.numericValue - (i % 3 === 0 ? 1 : 0) + (i % 5 === 4 ? 1 : 0)),
+          ),
+        },
+  )
 }
 
 async function findOrCreateRater(

@@ -90,6 +90,17 @@ const EnvSchema = z.object({
    */
   CHROMIUM_PATH: z.string().trim().min(1).default('/usr/bin/chromium'),
   /**
+   * The fewest participants (released reports, each counted once per cycle) a norm needs before a
+   * report shows it (issue 19 §6, ADR 044). Install-wide, set by whoever runs the install: 30 by
+   * default; the demo and tests lower it. Never below 5.
+   */
+  NORM_MIN_PARTICIPANTS: z.coerce
+    .number()
+    .int()
+    .min(5, { message: 'must be at least 5 (fewer would let a norm be worked back to a person)' })
+    .max(100_000)
+    .default(30),
+  /**
    * "Strict confidentiality" (ADR 024): no administrator can ever see who gave a colleague response —
    * no reveal, no export with names. Set by whoever runs the install, never from the back office.
    */

@@ -79,6 +79,12 @@ export const questions = pgTable(
       .references(() => questionnaires.id, { onDelete: 'cascade' }),
     /** The order through the whole questionnaire (sections in their order, then within each). */
     position: integer().notNull(),
+    /**
+     * The question's stable key across the versions of its questionnaire line (issue 19 §5, ADR 044):
+     * a new version's copy of a question keeps it, a new question gets a new one. The previous
+     * cycle's figures and the norms match questions by it.
+     */
+    key: uuid().notNull().defaultRandom(),
     sectionId: uuid()
       .notNull()
       .references(() => questionnaireSections.id, { onDelete: 'cascade' }),
@@ -97,5 +103,9 @@ export const questions = pgTable(
       .notNull()
       .default(sql`'{}'::jsonb`),
   },
-  (t) => [uniqueIndex().on(t.questionnaireId, t.position), index().on(t.sectionId)],
+  (t) => [
+    uniqueIndex().on(t.questionnaireId, t.position),
+    index().on(t.sectionId),
+    uniqueIndex('questions_questionnaire_key_unique').on(t.questionnaireId, t.key),
+  ],
 )

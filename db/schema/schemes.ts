@@ -22,6 +22,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core'
 import { companies } from './companies'
 import { questionnaires, questions } from './questionnaires'
@@ -90,6 +91,13 @@ export const schemes = pgTable(
      * the scheme's first invitation or list.
      */
     managerSeesReport: boolean().notNull().default(false),
+    /**
+     * The earlier scheme this one repeats (issue 19 §5, ADR 044): same company, a questionnaire of the
+     * same line, opening before this one. An employee in both reads the previous release beside this one.
+     */
+    followsSchemeId: uuid().references((): AnyPgColumn => schemes.id, { onDelete: 'set null' }),
+    /** Reports show the colleagues' view against the norm of the questionnaire line (ADR 044). */
+    showNorm: boolean().notNull().default(false),
     /** When an admin launched it (draft → open); its e-mails are held until opens_at. */
     launchedAt: timestamp({ withTimezone: true }),
     /** When it closed (at closes_at by the worker, or by an admin's "close now"). */
@@ -102,6 +110,13 @@ export const schemes = pgTable(
     index().on(t.questionnaireId),
     index().on(t.status, t.closesAt),
     index().on(t.name, t.id),
+    index('schemes_follows_index')
+      .on(t.followsSchemeId)
+      .where(sql`${t.followsSchemeId} IS NOT NULL`),
+    check(
+      'schemes_not_following_itself',
+      sql`${t.followsSchemeId} IS NULL OR ${t.followsSchemeId} <> ${t.id}`,
+    ),
     check('schemes_max_colleagues_range', sql`${t.maxColleagues} BETWEEN 1 AND 8`),
     check('schemes_min_raters_range', sql`${t.minRaters} BETWEEN 1 AND 8`),
     check(

@@ -17,9 +17,11 @@ import {
 } from '#db/schema/index'
 import { loadReport } from '#app/modules/report/report.server'
 import { listSharedWithYou, loadPlanContext } from '#app/modules/plan/plan.server'
+import { loadCycleView } from '#app/modules/cycle/cycle.server'
 import {
   DEMO_COMMENTS,
   DEMO_NOMINATION_SCHEME,
+  DEMO_PREVIOUS_SCHEME,
   DEMO_SEND_BACK_COMMENT,
   DEMO_TIME_ZONE,
   seed,
@@ -106,7 +108,15 @@ describe('the demo reports (ADR 022)', () => {
       .from(responses)
       .innerJoin(assignments, eq(assignments.id, responses.assignmentId))
       .innerJoin(users, eq(users.id, assignments.subjectId))
-      .where(and(eq(users.email, email), eq(assignments.relationship, 'self')))
+      .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+      // The demo programme's report (Erin also has last year's, issue 19 §5).
+      .where(
+        and(
+          eq(users.email, email),
+          eq(assignments.relationship, 'self'),
+          eq(schemes.name, 'Acme leadership programme'),
+        ),
+      )
     return loadReport(row!.id)
   }
 
@@ -272,5 +282,31 @@ describe('what the seed prints', () => {
     const lines = seedSummary(await seed()).join('\n')
     expect(lines).toContain('Portal: https://feedback.consultancy.test')
     expect(lines).toMatch(/^colleague invite: https:\/\/feedback\.consultancy\.test\/verification\?/m)
+  })
+})
+
+describe('the previous cycle (issue 19 §5)', () => {
+  test('Erin’s report shows last year’s released figures beside this year’s, with changes both ways', async () => {
+    await seed()
+    const [erin] = await db().select().from(users).where(eq(users.email, 'employee@panorama.test'))
+    const [self] = await db()
+      .select({ id: responses.id })
+      .from(responses)
+      .innerJoin(assignments, eq(assignments.id, responses.assignmentId))
+      .innerJoin(schemes, eq(schemes.id, assignments.schemeId))
+      .where(
+        and(
+          eq(assignments.subjectId, erin!.id),
+          eq(assignments.relationship, 'self'),
+          eq(schemes.name, 'Acme leadership programme'),
+        ),
+      )
+    const report = await loadReport(self!.id)
+    const view = await loadCycleView(report!)
+    expect(view?.previous?.schemeName).toBe(DEMO_PREVIOUS_SCHEME)
+    const verdicts = new Set(view!.comparison.questions.map((q) => q.change?.verdict))
+    expect([...verdicts].sort()).toEqual(['higher', 'lower', 'same'])
+    expect(view!.comparison.categories.length).toBeGreaterThan(0)
+    expect(view!.norm).toBeNull()
   })
 })

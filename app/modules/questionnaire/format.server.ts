@@ -39,6 +39,8 @@ export type QnContent = {
   sections: Array<{
     title: string
     questions: Array<{
+      /** The question's stable key across versions (ADR 044); absent: a new key is made. */
+      key?: string
       kind: QuestionKind
       text: string
       raterText: string
@@ -93,6 +95,8 @@ const labelList = z
   })
 
 const base = {
+  /** Optional: the question's stable key across versions (ADR 044), kept on import when given. */
+  key: z.uuid('must be a question key as exported (a UUID)').optional(),
   text: line(QUESTION_TEXT_MAX),
   raterText: line(QUESTION_TEXT_MAX).superRefine((v, ctx) => {
     const problem = placeholderProblem(v)
@@ -175,6 +179,20 @@ export const QuestionnaireFileSchema = z
         })
       titles.add(s.title)
     })
+    const keys = new Set<string>()
+    file.sections.forEach((s, i) =>
+      s.questions.forEach((q, j) => {
+        if (q.key === undefined) return
+        const key = q.key.toLowerCase()
+        if (keys.has(key))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['sections', i, 'questions', j, 'key'],
+            message: 'repeats the key of an earlier question: each question needs its own',
+          })
+        keys.add(key)
+      }),
+    )
     const count = file.sections.reduce((n, s) => n + s.questions.length, 0)
     if (count > QUESTIONS_MAX)
       ctx.addIssue({
@@ -229,6 +247,7 @@ export function readQuestionnaireFile(text: string): ImportRead {
       sections: file.sections.map((s) => ({
         title: s.title,
         questions: s.questions.map((q) => ({
+          ...(q.key === undefined ? {} : { key: q.key.toLowerCase() }),
           kind: q.kind,
           text: q.text,
           raterText: q.raterText,
@@ -258,6 +277,7 @@ export function questionnaireFile(content: QnContent) {
       questions: s.questions.map((q) => {
         const options = normalOptions(q.kind, q.options)
         const common = {
+          ...(q.key === undefined ? {} : { key: q.key }),
           kind: q.kind,
           text: q.text,
           raterText: q.raterText,

@@ -163,6 +163,13 @@ async function readFamilies(query: QnListQuery, { keyset, limit, field, directio
 
 export type QnQuestion = {
   id: string
+  /** The stable key across the line's versions (ADR 044). */
+  key: string
+  /**
+   * The builder's marker (ADR 044): the previous version of the line has this question (same key);
+   * false for a question new in this version; absent for a first version.
+   */
+  carriedOver?: boolean
   kind: QuestionKind
   text: string
   raterText: string
@@ -199,6 +206,7 @@ export async function getQuestionnaire(id: string | null | undefined): Promise<Q
       updatedAt: string | Date
       use: SchemeUse | string | null
       competencies: string[] | null
+      parentKeys: string[] | null
     }
   >(
     db,
@@ -207,18 +215,24 @@ export async function getQuestionnaire(id: string | null | undefined): Promise<Q
         ${schemeUseSql(sql`q.id`, true)} AS use,
         (SELECT json_agg(json_build_object('id', v.id, 'version', v.version, 'status', v.status) ORDER BY v.version DESC)
           FROM questionnaires v WHERE v.lineage_id = q.lineage_id) AS versions,
+        (SELECT coalesce(array_agg(pq.key), '{}') FROM questions pq
+          WHERE q.parent_id IS NOT NULL AND pq.questionnaire_id = q.parent_id) AS "parentKeys",
         (SELECT array_agg(c.category ORDER BY c.category) FROM
           (SELECT DISTINCT category FROM questions ORDER BY category LIMIT 200) c) AS competencies
       FROM questionnaires q WHERE q.id = ${id}`,
   )
   if (!row) return null
   // The builder's view of a question carries no section id: the section holds it.
+  const { parentKeys: keyList, ...rest } = row
+  const parentKeys = row.parentId ? new Set(keyList ?? []) : null
   const sections: QnSection[] = (await readContent(db, id)).map((section) => ({
     ...section,
-    questions: section.questions.map(({ sectionId: _sectionId, ...question }) => question),
+    questions: section.questions.map(({ sectionId: _sectionId, ...question }) =>
+      parentKeys ? { ...question, carriedOver: parentKeys.has(question.key) } : question,
+    ),
   }))
   return {
-    ...row,
+    ...rest,
     version: Number(row.version),
     updatedAt: new Date(row.updatedAt).toISOString(),
     sections,
@@ -236,6 +250,7 @@ export function contentOf(detail: QnDetail): QnContent {
     sections: detail.sections.map((s) => ({
       title: s.title,
       questions: s.questions.map((q) => ({
+        key: q.key,
         kind: q.kind,
         text: q.text,
         raterText: q.raterText,
@@ -277,6 +292,7 @@ async function insertQuestionnaire(
     )
   const rows = content.sections.flatMap((s, n) =>
     s.questions.map((q) => ({
+      ...(q.key === undefined ? {} : { key: q.key }),
       questionnaireId: id,
       sectionId: sectionIds[n]!,
       section: s.title,
@@ -342,7 +358,15 @@ export async function duplicateQuestionnaire(
 ): Promise<Outcome<{ id: string; title: string }>> {
   const source = await getQuestionnaire(sourceId)
   if (!source) return refuseNotFound()
-  const content = contentOf(source)
+  const copied = contentOf(source)
+  // A copy starts a new line: its questions are new ones, with new keys (ADR 044).
+  const content: QnContent = {
+    ...copied,
+    sections: copied.sections.map((s) => ({
+      ...s,
+      questions: s.questions.map(({ key: _key, ...q }) => q),
+    })),
+  }
   const title = `Copy of ${content.title}`.slice(0, TITLE_MAX)
   return getDb().transaction(async (tx) => {
     const id = await insertQuestionnaire(tx, { ...content, title }, {})
@@ -489,6 +513,7 @@ async function readContent(tx: Tx, id: string): Promise<StructSection[]> {
   const questionRows = await tx
     .select({
       id: questions.id,
+      key: questions.key,
       sectionId: questions.sectionId,
       kind: questions.kind,
       text: questions.text,
@@ -678,8 +703,8 @@ export function addQuestion(
         required: true,
         options,
       })
-      .returning({ id: questions.id })
-    section.questions.push({ ...input, id: row!.id, required: true, options })
+      .returning({ id: questions.id, key: questions.key })
+    section.questions.push({ ...input, id: row!.id, key: row!.key, required: true, options })
     await writeOrder(tx, id, sections)
     return {
       value: { id: row!.id, section: section.title },

@@ -896,12 +896,15 @@ export function ReportView({
   viewer,
   comments = true,
   pdf = null,
+  afterInsight,
 }: {
   report: ReportData
   viewer: Viewer
   /** False for a manager's shared view (ADR 043): the comments section is left out, not emptied. */
   comments?: boolean
   pdf?: ReportPdfLink
+  /** A released report's further section after "At a glance" (the previous cycle and the norm, ADR 044). */
+  afterInsight?: ReactNode
 }) {
   const selfLabel = viewer === 'employee' ? 'You' : 'Self'
   const { drawAll, drawAllCharts } = useDrawAllCharts()
@@ -914,6 +917,7 @@ export function ReportView({
         drawAllCharts={drawAllCharts}
         comments={comments}
         pdf={pdf}
+        afterInsight={afterInsight}
       />
     </DrawAllCharts.Provider>
   )
@@ -926,6 +930,7 @@ function ReportSections({
   drawAllCharts,
   comments,
   pdf,
+  afterInsight,
 }: {
   report: ReportData
   viewer: Viewer
@@ -933,6 +938,7 @@ function ReportSections({
   drawAllCharts: () => void
   comments: boolean
   pdf: ReportPdfLink
+  afterInsight?: ReactNode
 }) {
   return (
     <article aria-labelledby="page-title" className="report flex flex-col gap-8">
@@ -966,6 +972,7 @@ function ReportSections({
             selfLabel={selfLabel}
             who={viewer === 'employee' ? 'you' : { name: report.header.subjectName }}
           />
+          {afterInsight}
           <CategorySection
             categories={report.categories}
             groups={report.groups}

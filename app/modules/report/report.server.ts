@@ -30,12 +30,15 @@ import {
 /** Who reads the report: an employee only their own, an admin any. */
 export type ReportViewer = { id: string; role: string }
 
-type ReportRow = HeaderRow & {
+export type ReportRow = HeaderRow & {
   questions: QuestionRow[] | null
   colleague_figures: ReleasedFigures | null
+  /** The scheme follows an earlier one, and shows the norm (ADR 044: the cycle section's reads). */
+  follows_scheme_id?: string | null
+  show_norm?: boolean | null
 }
 
-async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer | undefined) {
+export async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer | undefined) {
   const [row] = await queryRows<ReportRow>(
     tx,
     sql`
@@ -62,6 +65,8 @@ async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer | unde
       r.submitted_at AS self_submitted_at,
       s.min_raters,
       s.show_manager_below_threshold,
+      s.follows_scheme_id,
+      s.show_norm,
       (SELECT count(*) FROM assignments c
         WHERE c.scheme_id = a.scheme_id AND c.subject_id = a.subject_id
           AND c.relationship <> 'self' AND c.status <> 'revoked')::int AS invited,
@@ -116,6 +121,11 @@ export async function loadReport(responseId: string, viewer?: ReportViewer): Pro
   const db = getDb()
   const row = await reportRow(db, responseId, viewer)
   if (!row) return null
+  return reportOf(db, row)
+}
+
+/** A report row (reportRow) as the page shows it; a release's figures are stored on its first view. */
+export async function reportOf(db: Tx, row: ReportRow): Promise<ReportData> {
   const { questions: questionRows, colleague_figures: stored, ...header } = row
   const questions = header.self_submitted_at ? (questionRows ?? []) : []
   const { open } =

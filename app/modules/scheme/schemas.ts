@@ -49,6 +49,7 @@ export const SCHEME_MESSAGES = {
     'Managers have already been invited here, told that their answers are combined with others’. Switch this on only before the first manager is invited.',
   managerSeesReportTooLate:
     'Employees have already invited or listed colleagues here, told who would read their report. Change this only before the first invitation or list.',
+  followsScheme: 'Choose an earlier scheme from the list, or none.',
   scheme: 'This scheme could not be identified. Reload the page and try again.',
   employee: 'This employee could not be identified. Reload the page and try again.',
   releaseKind: 'This release could not be understood. Reload the page and try again.',
@@ -175,6 +176,9 @@ const fields = {
   nominationApproval,
   /** Empty: no nomination deadline (lists can change until the scheme closes). */
   nominationsCloseAt: z.optional(localDateTime(SCHEME_MESSAGES.nominationsCloseAt)),
+  // Repeat cycles and norms (issue 19 §5–6, ADR 044). Empty: follows no scheme; absent checkbox: off.
+  followsSchemeId: z.optional(z.uuid({ error: SCHEME_MESSAGES.followsScheme })),
+  showNorm: z.optional(z.boolean()),
 }
 
 /** The group minimums' fields, in the report's group order. */
@@ -272,12 +276,19 @@ export const SchemeUpdateSchema = withDateChecks(z.object({ intent: z.literal('u
 /** What the scheme service takes to create or change a scheme: the form's values, dates as instants. */
 export type SchemeInput = Omit<
   z.output<typeof SchemeCreateSchema>,
-  'intent' | 'opensAt' | 'closesAt' | 'nominationsCloseAt' | (typeof GROUP_MINIMUM_FIELDS)[number]
+  | 'intent'
+  | 'opensAt'
+  | 'closesAt'
+  | 'nominationsCloseAt'
+  | 'followsSchemeId'
+  | (typeof GROUP_MINIMUM_FIELDS)[number]
 > & {
   opensAt: Date
   closesAt: Date
   /** Null: no nomination deadline; absent (a caller other than the form): unchanged, or none. */
   nominationsCloseAt?: Date | null
+  /** The earlier scheme this one follows (ADR 044); absent or null: none. */
+  followsSchemeId?: string | null
 } & Partial<Record<(typeof GROUP_MINIMUM_FIELDS)[number], number>>
 
 /**
@@ -299,6 +310,8 @@ export function schemeInputOf(
     ...rest,
     showManagerBelowThreshold: rest.showManagerBelowThreshold === true,
     managerSeesReport: rest.managerSeesReport === true,
+    showNorm: rest.showNorm === true,
+    followsSchemeId: rest.followsSchemeId ?? null,
     opensAt: instant(rest.opensAt),
     closesAt: instant(rest.closesAt),
     // The form always has the field: empty is "no deadline".

@@ -28,7 +28,7 @@ export async function loadSchemePage(schemeId: string, searchParams: URLSearchPa
   ] = await Promise.all([
     listParticipants(scheme, query),
     scheme.phase === 'closed' ? null : listCandidates(scheme, query.find),
-    editing ? getSchemeFormOptions(scheme.questionnaireId) : null,
+    editing ? getSchemeFormOptions(scheme.questionnaireId, scheme.id) : null,
     query.remove ? getParticipant(scheme, query.remove) : null,
     query.release ? getParticipant(scheme, query.release) : null,
     // What a release would do now, under the rule between releases (ADR 025), for its confirmation.

@@ -11,6 +11,7 @@ import type {
 import { formatDateTime, zonedTimeToInstant } from '#app/lib/dates'
 import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
+import { followOptionsSql, followsProblem } from '#app/modules/cycle/follows.server'
 import { ok, refuse, refuseField, type Actor, type Outcome, type Refusal } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -130,6 +131,8 @@ async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direc
 export type SchemeFormOptions = {
   companies: Array<{ id: string; name: string }>
   questionnaires: Array<{ id: string; title: string }>
+  /** The schemes it may follow (ADR 044). */
+  follows: Array<{ id: string; name: string }>
 }
 
 /** The list's choices: the create form's, and the questionnaire filter's. */
@@ -147,8 +150,15 @@ const versionLabel = sql`title || CASE WHEN version > 1 THEN ' (version ' || ver
  * The create and edit forms' choices in one statement: every company, and the published
  * questionnaires (plus `keepQuestionnaireId`, the one a scheme already uses, whatever its state).
  */
-export async function getSchemeFormOptions(keepQuestionnaireId?: string): Promise<SchemeFormOptions> {
-  const { filterQuestionnaires: _filter, ...options } = await readOptions(keepQuestionnaireId, null)
+export async function getSchemeFormOptions(
+  keepQuestionnaireId?: string,
+  forSchemeId?: string,
+): Promise<SchemeFormOptions> {
+  const { filterQuestionnaires: _filter, ...options } = await readOptions(
+    keepQuestionnaireId,
+    null,
+    forSchemeId && isUuid(forSchemeId) ? forSchemeId : null,
+  )
   return options
 }
 
@@ -157,13 +167,21 @@ export async function getSchemeFormOptions(keepQuestionnaireId?: string): Promis
  * every version but drafts (no scheme uses a draft), plus the one filtered by, whatever its state.
  */
 export async function getSchemeListOptions(filterQuestionnaireId?: string): Promise<SchemeListOptions> {
-  return readOptions(undefined, filterQuestionnaireId ?? '')
+  return readOptions(undefined, filterQuestionnaireId ?? '', null)
 }
 
-async function readOptions(keepQuestionnaireId: string | undefined, filterQuestionnaireId: string | null) {
+async function readOptions(
+  keepQuestionnaireId: string | undefined,
+  filterQuestionnaireId: string | null,
+  forSchemeId: string | null,
+) {
   const keep = keepQuestionnaireId && isUuid(keepQuestionnaireId) ? keepQuestionnaireId : null
   const filtered = filterQuestionnaireId && isUuid(filterQuestionnaireId) ? filterQuestionnaireId : null
-  const rows = await queryRows<{ kind: 'company' | 'questionnaire' | 'filter'; id: string; label: string }>(
+  const rows = await queryRows<{
+    kind: 'company' | 'questionnaire' | 'filter' | 'follows'
+    id: string
+    label: string
+  }>(
     getDb(),
     sql`(SELECT 'company' AS kind, id, name AS label FROM companies ORDER BY name, id LIMIT ${OPTIONS_MAX})
       UNION ALL
@@ -180,12 +198,15 @@ async function readOptions(keepQuestionnaireId: string | undefined, filterQuesti
         FROM questionnaires
         WHERE status <> 'draft' ${filtered ? sql`OR id = ${filtered}` : sql``}
         ORDER BY title, version DESC, id LIMIT ${OPTIONS_MAX})`
-      }`,
+      }
+      UNION ALL
+      ${followOptionsSql(forSchemeId, OPTIONS_MAX)}`,
   )
   return {
     companies: rows.filter((r) => r.kind === 'company').map((r) => ({ id: r.id, name: r.label })),
     questionnaires: rows.filter((r) => r.kind === 'questionnaire').map((r) => ({ id: r.id, title: r.label })),
     filterQuestionnaires: rows.filter((r) => r.kind === 'filter').map((r) => ({ id: r.id, name: r.label })),
+    follows: rows.filter((r) => r.kind === 'follows').map((r) => ({ id: r.id, name: r.label })),
   }
 }
 
@@ -249,6 +270,11 @@ export type SchemeDetail = {
   minOther: number
   nominationChooser: NominationChooser
   nominationApproval: NominationApproval
+  /** The earlier scheme this one follows (ADR 044), and its name. */
+  followsSchemeId: string | null
+  followsSchemeName: string | null
+  /** Reports show the colleagues' view against the norm (ADR 044). */
+  showNorm: boolean
   nominationsCloseAt: string | null
   /** Lists or invitations exist: the nomination settings are fixed ({@link nominationSettingsFixed}). */
   nominationsFixed: boolean
@@ -313,6 +339,11 @@ export async function getScheme(
       nominationChooser: schemes.nominationChooser,
       nominationApproval: schemes.nominationApproval,
       nominationsCloseAt: schemes.nominationsCloseAt,
+      followsSchemeId: schemes.followsSchemeId,
+      followsSchemeName: sql<
+        string | null
+      >`(SELECT f.name FROM schemes f WHERE f.id = ${schemes.followsSchemeId})`,
+      showNorm: schemes.showNorm,
       launchedAt: schemes.launchedAt,
       closedAt: schemes.closedAt,
       companyId: schemes.companyId,
@@ -397,6 +428,16 @@ export async function createScheme(
       if (!(await companyExists(tx, input.companyId))) return errors.companyGone
       if ((await questionnaireStatus(tx, input.questionnaireId)) !== 'published')
         return errors.questionnaireNotPublished
+      if (input.followsSchemeId) {
+        const problem = await followsProblem(tx, {
+          schemeId: null,
+          companyId: input.companyId,
+          questionnaireId: input.questionnaireId,
+          opensAt: input.opensAt,
+          followsSchemeId: input.followsSchemeId,
+        })
+        if (problem) return refuseField('followsSchemeId', problem)
+      }
       // New schemes: the employee chooses, nobody approves, no nomination deadline (unless given).
       const values = {
         ...input,
@@ -405,6 +446,8 @@ export async function createScheme(
         nominationsCloseAt: input.nominationsCloseAt ?? null,
         showManagerBelowThreshold: input.showManagerBelowThreshold === true,
         managerSeesReport: input.managerSeesReport === true,
+        followsSchemeId: input.followsSchemeId ?? null,
+        showNorm: input.showNorm === true,
       }
       const [row] = await tx
         .insert(schemes)
@@ -591,6 +634,21 @@ export async function updateScheme(
         if (asked) return refuseField('managerSeesReport', SCHEME_MESSAGES.managerSeesReportTooLate)
       }
       note('managerSeesReport', current.managerSeesReport, managerSees)
+      // The scheme it follows is checked on every save with one: company, questionnaire or dates may have moved.
+      const follows = input.followsSchemeId ?? null
+      if (follows) {
+        const problem = await followsProblem(tx, {
+          schemeId: id,
+          companyId: input.companyId,
+          questionnaireId: input.questionnaireId,
+          opensAt: input.opensAt,
+          followsSchemeId: follows,
+        })
+        if (problem) return refuseField('followsSchemeId', problem)
+      }
+      note('followsSchemeId', current.followsSchemeId, follows)
+      const showNorm = input.showNorm === true
+      note('showNorm', current.showNorm, showNorm)
       if (!Object.keys(changes).length) return ok({ changed: [] })
 
       await tx
@@ -601,6 +659,8 @@ export async function updateScheme(
           nominationsCloseAt: deadline,
           showManagerBelowThreshold: showManager,
           managerSeesReport: managerSees,
+          followsSchemeId: follows,
+          showNorm,
           updatedAt: now,
         })
         .where(eq(schemes.id, id))

@@ -3,12 +3,13 @@ import type { Route } from './+types/response'
 import { requireReportAccess, requireReportId } from '#app/modules/report/access.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { loadReport } from '#app/modules/report/report.server'
 import { ReportView } from '#app/modules/report/report-view'
 import { loadPlanBeside } from '#app/modules/plan/plan.server'
 import { MAX_FOCUS_AREAS, planHref } from '#app/modules/plan/words'
 import { PlanTargetsContext } from '#app/modules/plan/components/add-to-plan'
 import { ReportPlanCard } from '#app/modules/plan/components/report-plan-card'
+import { loadReportWithCycle } from '#app/modules/cycle/cycle.server'
+import { CycleSection } from '#app/modules/cycle/components/cycle-section'
 import type { RouteHandle } from '#app/root'
 import printSheet from '#app/modules/report/report.css?url'
 import { pdfAvailable, PDF_UNAVAILABLE_MESSAGE } from '#app/modules/pdf/browser.server'
@@ -38,13 +39,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Ownership is in the report's one query: another employee's report is not found, like none.
   // Below the anonymity threshold this holds no colleague answer at all (report.server.ts): what the
   // loader returns is what both the HTML and the `.data` request carry.
+  // The previous cycle and the norm (ADR 044): only for a scheme that follows another or shows the
+  // norm, at most three more statements; the previous report read as its own page reads it. The plan
+  // beside it (ADR 043): the employee's own, or for an admin whether there is one (its text only when
+  // shared with the coach). Its own statement, ownership in it too.
   const id = requireReportId(rid)
-  // The plan beside it (ADR 043): the employee's own, or for an admin whether there is one (its text
-  // only when shared with the coach). Its own statement, ownership in it too.
-  const [report, plan] = await Promise.all([loadReport(id, user), loadPlanBeside(id, user)])
-  if (!report) notFound()
+  const [read, plan] = await Promise.all([loadReportWithCycle(id, user), loadPlanBeside(id, user)])
+  if (!read) notFound()
+  const { report, cycle } = read
   return {
     report,
+    cycle,
     plan: report.status === 'ready' ? plan : null,
     viewer: user.role === 'admin' ? ('admin' as const) : ('employee' as const),
     // The layout's header wears the programme's brand (it came with the report's header query).
@@ -67,7 +72,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  const { plan, viewer } = loaderData
+  const { report, plan, viewer, cycle } = loaderData
   const targets =
     plan?.ready && viewer === 'employee'
       ? {
@@ -81,7 +86,16 @@ export default function Report({ loaderData }: Route.ComponentProps) {
   return (
     <PlanTargetsContext.Provider value={targets}>
       <div className="flex flex-col gap-8">
-        <ReportView report={loaderData.report} viewer={viewer} pdf={loaderData.pdf} />
+        <ReportView
+          report={report}
+          viewer={viewer}
+          pdf={loaderData.pdf}
+          afterInsight={
+            cycle && report.status === 'ready' ? (
+              <CycleSection view={cycle} scale={report.scale} timeZone={report.header.timeZone} />
+            ) : null
+          }
+        />
         {plan ? <ReportPlanCard plan={plan} viewer={viewer} /> : null}
       </div>
     </PlanTargetsContext.Provider>

@@ -135,6 +135,7 @@ describe('export → import round trip', () => {
         title: 'First',
         questions: [
           {
+            key: crypto.randomUUID(),
             kind: 'scale',
             text: 'I a.',
             raterText: '{{name}} a.',
@@ -143,6 +144,7 @@ describe('export → import round trip', () => {
             options: { min: 0, max: 4, labels: ['n', 'l', 'm', 'h', 'x'], allowNa: true },
           },
           {
+            key: crypto.randomUUID(),
             kind: 'single',
             text: 'I b.',
             raterText: 'Does {{ name }} b?',
@@ -157,6 +159,7 @@ describe('export → import round trip', () => {
         title: 'Second “quoted” ünïcode 🎉',
         questions: [
           {
+            key: crypto.randomUUID(),
             kind: 'multi',
             text: 'I c.',
             raterText: '{{name}} c.',
@@ -165,6 +168,7 @@ describe('export → import round trip', () => {
             options: { labels: ['p', 'q', 'r'] },
           },
           {
+            key: crypto.randomUUID(),
             kind: 'text',
             text: 'I d.',
             raterText: '{{name}} d.',
@@ -173,6 +177,7 @@ describe('export → import round trip', () => {
             options: {},
           },
           {
+            key: crypto.randomUUID(),
             kind: 'textarea',
             text: 'I e.',
             raterText: '{{name}} e.',
@@ -181,6 +186,7 @@ describe('export → import round trip', () => {
             options: {},
           },
           {
+            key: crypto.randomUUID(),
             kind: 'scale',
             text: 'I f.',
             raterText: '{{name}} f.',
@@ -234,6 +240,7 @@ describe('export → import round trip', () => {
             const labels = Array.from({ length: rand(5) }, (_, i) => `L${i} ${word()}`)
             const min = rand(3)
             return {
+              key: crypto.randomUUID(),
               kind,
               text: `Q${n} ${word()}`,
               raterText: `{{name}} ${word()}`,

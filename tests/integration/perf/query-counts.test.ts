@@ -72,6 +72,9 @@ const EXPECTED = {
   // A report shared with its employee's manager: the access (still the manager, consent or the
   // scheme's setting, with the plan) and the report.
   'GET /user/shared/:rid (manager)': SESSION_READS + 2,
+  // …of a scheme that follows an earlier one and shows the norm (ADR 044): the cycle's facts (keys,
+  // the previous self response), the previous report's row and the norm's one aggregate.
+  'GET /user/response-:rid (a second cycle, with the norm)': SESSION_READS + 5,
   // The assignment with its questions and their answers as JSON (ADR 036).
   'GET /assignment/:id': SESSION_READS + 1,
   // A fetcher's POST runs the action alone (no root loader). The assignment with its questions, and
@@ -164,6 +167,7 @@ const { request } = useQueryCountingServer()
 const PASSWORD = 'correct horse battery'
 const ids = {
   rid: '',
+  cycleRid: '',
   answering: '',
   questionnaire: '',
   brand: '',
@@ -175,7 +179,7 @@ const ids = {
   admin: '',
   schemeName: '',
 }
-const cookies = { admin: '', employee: '', answerer: '', manager: '', report: '' }
+const cookies = { admin: '', employee: '', answerer: '', manager: '', report: '', cycle: '' }
 const lists = { scheme: '', report: '' }
 /** The employee's development plan's focus areas (ADR 043). */
 const plan = { areas: [] as string[] }
@@ -208,6 +212,7 @@ const world = {
   employee: undefined as Awaited<ReturnType<typeof createUser>> | undefined,
   answerer: undefined as Awaited<ReturnType<typeof createUser>> | undefined,
   manager: undefined as Awaited<ReturnType<typeof createUser>> | undefined,
+  cycleScheme: undefined as Scheme | undefined,
   seed: 0,
 }
 
@@ -302,6 +307,39 @@ async function smallWorld() {
   cookies.answerer = await sessionCookieFor(world.answerer.id)
   signInEmail = world.employee.email
   await nominationWorld()
+  await cycleWorld(admin.id)
+}
+
+/** One employee in two cycles of a company (the second follows the first and shows the norm), both released. */
+async function cycleWorld(adminId: string) {
+  const DAY = 24 * 60 * 60 * 1000
+  const previous = await createScheme({
+    companyId: world.company!.id,
+    questionnaireId: world.questionnaire!.id,
+    opensAt: new Date(Date.now() - 400 * DAY),
+    closesAt: new Date(Date.now() - 370 * DAY),
+    status: 'closed',
+  })
+  const current = await createScheme({
+    companyId: world.company!.id,
+    questionnaireId: world.questionnaire!.id,
+    followsSchemeId: previous.id,
+    showNorm: true,
+  })
+  const employee = await createUser({ role: 'employee', companyId: world.company!.id, password: PASSWORD })
+  for (const scheme of [previous, current]) {
+    const self = await enrolEmployee(scheme, employee.id)
+    const response = await createResponse({
+      assignmentId: self!.id,
+      answers: answersFor(world.questions, ++world.seed),
+      submitted: true,
+    })
+    for (let k = 0; k < 3; k++) await rater(scheme, employee.id, true)
+    await releaseParticipant({ id: adminId }, scheme.id, employee.id)
+    ids.cycleRid = response.id
+  }
+  cookies.cycle = await sessionCookieFor(employee.id)
+  world.cycleScheme = current
 }
 
 /**
@@ -439,6 +477,10 @@ async function growWorld() {
 
   await crowd(scheme!, 16)
   await crowd(second, 4)
+  // Another company's releases of the same line: the norm's aggregate reads them.
+  const elsewhere = await createScheme({ questionnaireId: world.questionnaire!.id })
+  await crowd(elsewhere, 8)
+  await releaseScheme({ id: ids.admin }, elsewhere.id)
   // Many releases in the tables, the crowd's among them.
   await releaseScheme({ id: ids.admin }, scheme!.id)
   await releaseScheme({ id: ids.admin }, second.id)
@@ -498,6 +540,8 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
   },
   'GET /user/shared/:rid (manager)': () => get(`/user/shared/${ids.rid}`, cookies.manager),
   'GET /user/response-:rid': () => get(`/user/response-${ids.rid}`, cookies.employee),
+  'GET /user/response-:rid (a second cycle, with the norm)': () =>
+    get(`/user/response-${ids.cycleRid}`, cookies.cycle),
   'GET /assignment/:id': () => get(`/assignment/${ids.answering}`, cookies.answerer),
   'POST /assignment/:id.data (autosave)': async () => {
     // The page's form posts every question of its section (the first: two scales).

@@ -653,6 +653,23 @@ function AddQuestionForm({
   )
 }
 
+/**
+ * Whether a question carries over from the previous version (same key: the report compares it with
+ * the previous cycle and the norm counts it, ADR 044) or is new in this one. Nothing on a first version.
+ */
+function CarriedMarker({ carriedOver }: { carriedOver?: boolean }) {
+  if (carriedOver === undefined) return null
+  return (
+    <p className="text-sm text-slate-700" data-carried={carriedOver ? 'yes' : 'no'}>
+      <span
+        className={`rounded-full border px-2.5 py-0.5 font-medium ${carriedOver ? 'border-slate-300 bg-slate-50 text-slate-800' : 'border-sky-300 bg-sky-50 text-sky-900'}`}
+      >
+        {carriedOver ? 'Carried over from the previous version' : 'New in this version'}
+      </span>
+    </p>
+  )
+}
+
 function QuestionCard({
   question: q,
   label,
@@ -680,6 +697,7 @@ function QuestionCard({
     return (
       <div id={`question-${q.id}`} className="flex flex-col gap-1 rounded-lg border border-slate-200 p-3">
         <p className="font-medium text-slate-900">{q.text}</p>
+        <CarriedMarker carriedOver={q.carriedOver} />
         <p className="text-slate-700">Colleague: {q.raterText}</p>
         <p className="text-sm text-slate-600">
           {KIND_LABELS[q.kind]} · {q.category} · {q.required ? 'Required' : 'Optional'}
@@ -700,6 +718,7 @@ function QuestionCard({
         <p className="font-semibold text-slate-900">
           {label.charAt(0).toUpperCase() + label.slice(1)} · {KIND_LABELS[q.kind]}
         </p>
+        <CarriedMarker carriedOver={q.carriedOver} />
         <div className="flex flex-wrap gap-2">
           <Form method="post" preventScrollReset>
             <input type="hidden" name="intent" value="move-question" />

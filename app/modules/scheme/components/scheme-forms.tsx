@@ -33,6 +33,8 @@ import {
 export type SchemeOptions = {
   companies: Array<{ id: string; name: string }>
   questionnaires: Array<{ id: string; title: string }>
+  /** The earlier schemes it may follow (ADR 044). */
+  follows: Array<{ id: string; name: string }>
 }
 
 export type SchemeValues = {
@@ -56,6 +58,9 @@ export type SchemeValues = {
   nominationApproval: string
   /** The nomination deadline in the scheme's zone (datetime-local), '' for none. */
   nominationsCloseAt: string
+  /** The earlier scheme it follows, '' for none; whether reports show the norm (ADR 044). */
+  followsSchemeId: string
+  showNorm: boolean
 }
 
 type Fields = {
@@ -127,6 +132,39 @@ function ChoiceGroup<V extends string>({
       })}
       {fixed ? <input type="hidden" name={meta.name} value={String(meta.initialValue ?? '')} /> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
+    </fieldset>
+  )
+}
+
+/** A repeat cycle and the norm (issue 19 §5–6, ADR 044). */
+function CycleFields({ fields, options }: { fields: Fields; options: SchemeOptions }) {
+  return (
+    <fieldset className="flex flex-col gap-4 border-t border-slate-200 pt-4 sm:col-span-2">
+      <legend className="text-base font-semibold">Repeat cycles and norm</legend>
+      <ConformSelect
+        label="Follows"
+        meta={fields.followsSchemeId}
+        options={choicesOf(options.follows)}
+        placeholder="No earlier scheme (a first cycle)"
+        help="An earlier scheme of the same company with a version of the same questionnaire. Employees in both see their previous results beside these."
+      />
+      <div>
+        <div className="flex items-start gap-2">
+          <input
+            {...getInputProps(fields.showNorm, { type: 'checkbox' })}
+            aria-describedby={`${fields.showNorm.id}-help ${fields.showNorm.errorId}`}
+            className="mt-1 h-4 w-4 accent-indigo-700"
+          />
+          <label htmlFor={fields.showNorm.id} className="label">
+            Show the colleagues’ view against the norm on reports
+          </label>
+        </div>
+        <p id={`${fields.showNorm.id}-help`} className="mt-1 text-sm text-slate-700">
+          The norm is the average across all clients’ released reports of this questionnaire, shown only where
+          enough participants stand behind it.
+        </p>
+        <ErrorList id={fields.showNorm.errorId} errors={fields.showNorm.errors} />
+      </div>
     </fieldset>
   )
 }
@@ -252,6 +290,7 @@ function SchemeFields({
         </p>
         <ErrorList id={fields.managerSeesReport.errorId} errors={fields.managerSeesReport.errors} />
       </div>
+      <CycleFields fields={fields} options={options} />
       <fieldset className="flex flex-col gap-4 border-t border-slate-200 pt-4 sm:col-span-2">
         <legend className="text-base font-semibold">Nomination</legend>
         <p className="text-sm text-slate-700">
@@ -369,6 +408,8 @@ export function CreateSchemeForm({
       // New schemes: the employee chooses, invitations go out directly, no nomination deadline.
       nominationChooser: 'employee',
       nominationApproval: 'none',
+      followsSchemeId: '',
+      showNorm: false,
     },
   })
   return (

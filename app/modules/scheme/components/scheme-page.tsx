@@ -169,6 +169,8 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
               nominationsCloseAt: scheme.nominationsCloseAt
                 ? instantToZonedTime(scheme.nominationsCloseAt, scheme.timeZone)
                 : '',
+              followsSchemeId: scheme.followsSchemeId ?? '',
+              showNorm: scheme.showNorm,
             }}
             options={options}
             locked={{
@@ -591,6 +593,8 @@ function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string 
         ? 'At release, without the employee’s consent (employees are told before inviting)'
         : 'Only when the employee shares it',
     ],
+    ['Follows', scheme.followsSchemeName ?? 'No earlier scheme (a first cycle)'],
+    ['Norm on reports', scheme.showNorm ? 'Shown where enough participants stand behind it' : 'Not shown'],
   ]
   if (scheme.launchedAt) items.push(['Launched', when(scheme.launchedAt)])
   if (scheme.closedAt) items.push(['Closed', when(scheme.closedAt)])
