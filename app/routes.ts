@@ -46,6 +46,10 @@ export default [
     'admin/company-management/:companyId/heatmap',
     'routes/admin/company-management.$companyId.heatmap.tsx',
   ),
+  route(
+    'admin/company-management/:companyId/group-report.pdf',
+    'routes/admin/company-management.$companyId.group-report-pdf.ts',
+  ),
   route('admin/brand-management', 'routes/admin/brand-management.tsx'),
   route('admin/brand-management/:id', 'routes/admin/brand-management.$id.tsx'),
   route('admin/email-management', 'routes/admin/email-management.tsx'),
@@ -68,6 +72,11 @@ export default [
     'routes/admin/scheme-management.$schemeId.group-report.tsx',
   ),
   route('admin/scheme-management/:schemeId/heatmap', 'routes/admin/scheme-management.$schemeId.heatmap.tsx'),
+  // A group report as a branded PDF for the client's HR contact (issue 19 §4, §7).
+  route(
+    'admin/scheme-management/:schemeId/group-report.pdf',
+    'routes/admin/scheme-management.$schemeId.group-report-pdf.ts',
+  ),
   // Every released report of a scheme as one streamed ZIP of PDFs (issue 19 §7, ADR 046).
   route(
     'admin/scheme-management/:schemeId/reports.zip',

@@ -3,6 +3,7 @@ import type { Route } from './+types/company-management.$companyId.group-report'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadGroupReport } from '#app/modules/cohort/cohort.server'
+import { pdfAvailable } from '#app/modules/pdf/browser.server'
 import { GroupReportView } from '#app/modules/cohort/components/group-report-view'
 import printSheet from '#app/modules/cohort/cohort.css?url'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
@@ -22,7 +23,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   const report = (await loadGroupReport('company', params.companyId)) ?? notFound()
-  return { report }
+  return { report, pdfAvailable: pdfAvailable() }
 }
 
 // Read-only: a POST is guarded like the page, then answered "method not allowed".
@@ -32,5 +33,5 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function GroupReportPage({ loaderData }: Route.ComponentProps) {
-  return <GroupReportView report={loaderData.report} />
+  return <GroupReportView report={loaderData.report} pdfAvailable={loaderData.pdfAvailable} />
 }

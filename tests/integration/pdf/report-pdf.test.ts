@@ -214,3 +214,49 @@ describe('a scheme’s released reports as one ZIP', () => {
     expect(await refused.text()).toContain('No report of this scheme has been released yet')
   })
 })
+
+describe('a group report as PDF (issue 19 §4)', () => {
+  test('an admin downloads the scheme’s and the company’s group report, branded and recorded; the page links it', async () => {
+    const [scheme] = await db().select().from(schemes).where(eq(schemes.id, ids.scheme))
+    for (const [scope, id, name] of [
+      ['scheme', ids.scheme, scheme!.name],
+      ['company', scheme!.companyId, null],
+    ] as const) {
+      const path = `/admin/${scope}-management/${id}/group-report.pdf`
+      const { response, bytes } = await download(path, cookies.admin)
+      expect(response.status, path).toBe(200)
+      expect(response.headers.get('Content-Type')).toBe('application/pdf')
+      expect(response.headers.get('Content-Disposition')).toMatch(
+        new RegExp(`^attachment; filename="group-report-[a-z0-9-]+-${id.slice(0, 8)}\\.pdf"$`),
+      )
+      expect(isPdf(bytes)).toBe(true)
+      expect(pdfPages(bytes)).toBeGreaterThan(1)
+      expect(pdfTitle(bytes)).toMatch(new RegExp(`^Group report · .+ · ${names.brand}$`))
+      if (name) expect(pdfTitle(bytes)).toBe(`Group report · ${name} · ${names.brand}`)
+      const audits = await db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'cohort.pdf_download'), eq(auditLog.entityId, id)))
+      expect(audits).toHaveLength(1)
+      expect(audits[0]!.details).toEqual({ participants: 2 })
+      const page = await (
+        await send(server, `/admin/${scope}-management/${id}/group-report`, { cookie: cookies.admin })
+      ).text()
+      expect(page).toContain(`href="/admin/${scope}-management/${id}/group-report.pdf"`)
+    }
+  }, 120_000)
+
+  test('only admins; unknown ids are not found', async () => {
+    const path = `/admin/scheme-management/${ids.scheme}/group-report.pdf`
+    for (const cookie of [cookies.employee, cookies.colleague]) {
+      const response = await send(server, path, { cookie })
+      expect(response.status).toBe(302)
+      expect(response.headers.get('Location')).not.toContain('group-report.pdf')
+    }
+    for (const id of ['nope', '00000000-0000-4000-8000-000000000000'])
+      expect(
+        (await send(server, `/admin/company-management/${id}/group-report.pdf`, { cookie: cookies.admin }))
+          .status,
+      ).toBe(404)
+  })
+})

@@ -447,6 +447,20 @@ const ROWS = (): Row[] => [
       ]
     }),
   ),
+  // A group report as a branded PDF (issue 19 §4, §7): admins only, GET only; with nothing released
+  // here, the admin is refused in words (409); unknown and malformed ids are not found.
+  ...(['scheme', 'company'] as const).flatMap((scope) => {
+    const path = (id: string) => `/admin/${scope}-management/${id}/group-report.pdf`
+    const real = () => path(scope === 'scheme' ? ids.scheme : ids.company)
+    return [
+      { path: real, get: guarded(real(), ['admin'], 409), post: all(405) },
+      ...['some-id', '00000000-0000-4000-8000-000000000000'].map((id) => ({
+        path: () => path(id),
+        get: guarded(path(id), ['admin'], 404),
+        post: all(405),
+      })),
+    ]
+  }),
   // A questionnaire's builder and its JSON download: real ids answer (a bare POST names no intent:
   // 400), unknown and malformed ones are the not-found page.
   {

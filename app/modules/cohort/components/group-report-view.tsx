@@ -194,7 +194,14 @@ function PrintButton() {
  * contact. Server-rendered throughout, with no chart that waits for a script, so a printout (or the
  * PDF renderer) gets every figure; each section starts a page on paper (cohort.css).
  */
-export function GroupReportView({ report }: { report: GroupReport }) {
+export function GroupReportView({
+  report,
+  pdfAvailable = false,
+}: {
+  report: GroupReport
+  /** The server can print the page as a branded PDF (ADR 046); else "Save as PDF" alone. */
+  pdfAvailable?: boolean
+}) {
   const { header, summary } = report
   const categoryColumns = columnsFor(summary.categories)
   const questionColumns = columnsFor(summary.questions)
@@ -221,6 +228,11 @@ export function GroupReportView({ report }: { report: GroupReport }) {
           <Link className="btn btn-secondary" to={cohortHref(header, 'heatmap')}>
             Heatmap
           </Link>
+          {pdfAvailable && summary.participants > 0 ? (
+            <a className="btn btn-primary" href={`${cohortHref(header, 'group-report')}.pdf`} download>
+              Download PDF
+            </a>
+          ) : null}
           <PrintButton />
         </div>
       </div>

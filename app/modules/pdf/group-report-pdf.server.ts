@@ -1,0 +1,75 @@
+import { getDb } from '#db/client'
+import type { Actor } from '#app/lib/outcome'
+import { plural } from '#app/lib/words'
+import { recordAudit } from '#app/modules/audit/audit.server'
+import type { SessionResult } from '#app/modules/auth/session.server'
+import { loadGroupReport, type CohortScope, type GroupReport } from '#app/modules/cohort/cohort.server'
+import { cohortHref } from '#app/modules/cohort/components/cohort-parts'
+import { pdfAnswer, pdfRefusal } from './answers.server'
+import { fileSlug } from './report-pdf.server'
+import { renderPagePdf } from './render.server'
+
+/**
+ * A cohort's group report as a branded PDF (issue 19 §4 and §7, ADR 046): the group report page
+ * itself printed for the administrator who asks, with a cover — what an admin hands the client's HR
+ * contact. The page holds only figures of at least the threshold of participants and never a comment
+ * (ADR 045), so the PDF does too.
+ */
+
+export const NO_COHORT_FIGURE_MESSAGE =
+  'No report has been released yet: the group report has nothing to print until reports are released.'
+
+export function groupReportFileName(report: GroupReport): string {
+  return `group-report-${fileSlug(report.header.name)}-${report.header.id.slice(0, 8)}.pdf`
+}
+
+/** The answer of a group-report PDF route: 404 for no such scheme/company, 409 with nothing released. */
+export async function groupReportPdfResponse(
+  scope: CohortScope,
+  id: string,
+  viewer: SessionResult,
+  ip: string | null,
+): Promise<Response | null> {
+  const report = await loadGroupReport(scope, id)
+  if (!report) return null
+  if (report.summary.participants === 0) return pdfRefusal(409, NO_COHORT_FIGURE_MESSAGE)
+  const { header, summary } = report
+  return pdfAnswer(async () => {
+    const { pdf } = await renderPagePdf({
+      path: cohortHref(header, 'group-report'),
+      viewer,
+      cover: {
+        brand: header.brand,
+        title: 'Group report',
+        subject: header.name,
+        lines: [
+          ['Company', header.companyName],
+          [header.schemes.length === 1 ? 'Scheme' : 'Schemes', header.schemes.map((s) => s.name).join(', ')],
+          ['Participants', `${summary.participants} with a released report`],
+        ],
+        note: `Confidential. Every figure stands on at least ${plural(header.minRaters, 'participant', 'participants')}, each counted only through what their own report shows; no comment and no name of a colleague appears.`,
+      },
+      headerRight: `Group report · ${header.name}`,
+      footer: `Group report · ${header.companyName}`,
+      title: `Group report · ${header.name}${header.brand ? ` · ${header.brand.name}` : ''}`,
+    })
+    await auditGroupReportDownload({ id: viewer.user.id, ip }, scope, id, summary.participants)
+    return new Response(new Uint8Array(pdf), {
+      headers: {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `attachment; filename="${groupReportFileName(report)}"`,
+        'Content-Length': String(pdf.length),
+        'Cache-Control': 'no-store',
+      },
+    })
+  })
+}
+
+async function auditGroupReportDownload(actor: Actor, scope: CohortScope, id: string, participants: number) {
+  await recordAudit(getDb(), actor, {
+    action: 'cohort.pdf_download',
+    entity: scope,
+    entityId: id,
+    details: { participants },
+  })
+}
