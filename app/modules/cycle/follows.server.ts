@@ -59,16 +59,12 @@ export async function followsProblem(tx: Tx, input: FollowsCandidate): Promise<s
  * questionnaire is of its line; for a new scheme (company and questionnaire not chosen yet), every
  * scheme with its company's name, the save checking the rest.
  */
-export function followOptionsSql(forSchemeId: string | null, limit: number) {
-  if (forSchemeId)
-    return sql`(SELECT 'follows' AS kind, e.id, e.name AS label
+export function followOptionsSql(forSchemeId: string, limit: number) {
+  return sql`(SELECT 'follows' AS kind, e.id, e.name AS label
       FROM schemes me
       JOIN questionnaires mq ON mq.id = me.questionnaire_id
       JOIN schemes e ON e.company_id = me.company_id AND e.id <> me.id AND e.opens_at < me.opens_at
       JOIN questionnaires eq ON eq.id = e.questionnaire_id AND eq.lineage_id = mq.lineage_id
       WHERE me.id = ${forSchemeId}
       ORDER BY e.opens_at DESC, e.id LIMIT ${limit})`
-  return sql`(SELECT 'follows' AS kind, e.id, e.name || ' (' || c.name || ')' AS label
-      FROM schemes e JOIN companies c ON c.id = e.company_id
-      ORDER BY c.name, e.opens_at DESC, e.id LIMIT ${limit})`
 }

@@ -131,7 +131,11 @@ async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direc
 export type SchemeFormOptions = {
   companies: Array<{ id: string; name: string }>
   questionnaires: Array<{ id: string; title: string }>
-  /** The schemes it may follow (ADR 044). */
+  /**
+   * The schemes it may follow (ADR 044): an existing scheme's earlier ones of its company and
+   * questionnaire line; none on the create form, where the choice waits for the scheme to exist
+   * (listing every scheme of every company would not scale, nor mean anything yet).
+   */
   follows: Array<{ id: string; name: string }>
 }
 
@@ -199,8 +203,7 @@ async function readOptions(
         WHERE status <> 'draft' ${filtered ? sql`OR id = ${filtered}` : sql``}
         ORDER BY title, version DESC, id LIMIT ${OPTIONS_MAX})`
       }
-      UNION ALL
-      ${followOptionsSql(forSchemeId, OPTIONS_MAX)}`,
+      ${forSchemeId ? sql`UNION ALL ${followOptionsSql(forSchemeId, OPTIONS_MAX)}` : sql``}`,
   )
   return {
     companies: rows.filter((r) => r.kind === 'company').map((r) => ({ id: r.id, name: r.label })),

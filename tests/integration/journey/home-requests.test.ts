@@ -197,9 +197,10 @@ describe('the loader data', () => {
     const nobody = await createUser({ role: 'employee' })
     const none = await countQueries(() => getEmployeeHome(nobody.id))
     const three = await countQueries(() => getEmployeeHome(erin.id))
-    // Three in all: the programmes (with their colleagues), the requests (ADR 036), and the lists of
-    // raters waiting for this employee's approval as a manager (ADR 042, a partial index).
-    expect({ none, three }).toEqual({ none: 3, three: 3 })
+    // Four in all: the programmes (with their colleagues), the requests (ADR 036), the lists of
+    // raters waiting for this employee's approval as a manager (ADR 042, a partial index), and the
+    // reports shared with them as a manager (ADR 043).
+    expect({ none, three }).toEqual({ none: 4, three: 4 })
   })
 })
 

@@ -137,17 +137,33 @@ function ChoiceGroup<V extends string>({
 }
 
 /** A repeat cycle and the norm (issue 19 §5–6, ADR 044). */
-function CycleFields({ fields, options }: { fields: Fields; options: SchemeOptions }) {
+function CycleFields({
+  fields,
+  options,
+  creating,
+}: {
+  fields: Fields
+  options: SchemeOptions
+  creating: boolean
+}) {
   return (
     <fieldset className="flex flex-col gap-4 border-t border-slate-200 pt-4 sm:col-span-2">
       <legend className="text-base font-semibold">Repeat cycles and norm</legend>
-      <ConformSelect
-        label="Follows"
-        meta={fields.followsSchemeId}
-        options={choicesOf(options.follows)}
-        placeholder="No earlier scheme (a first cycle)"
-        help="An earlier scheme of the same company with a version of the same questionnaire. Employees in both see their previous results beside these."
-      />
+      {creating ? (
+        <p className="text-sm text-slate-700">
+          Follows an earlier scheme? Once this scheme is created, edit it to choose the earlier scheme of its
+          company with a version of the same questionnaire: employees in both then see their previous results
+          beside these.
+        </p>
+      ) : (
+        <ConformSelect
+          label="Follows"
+          meta={fields.followsSchemeId}
+          options={choicesOf(options.follows)}
+          placeholder="No earlier scheme (a first cycle)"
+          help="An earlier scheme of the same company with a version of the same questionnaire. Employees in both see their previous results beside these."
+        />
+      )}
       <div>
         <div className="flex items-start gap-2">
           <input
@@ -174,11 +190,14 @@ function SchemeFields({
   fields,
   options,
   locked,
+  creating = false,
 }: {
   formId: string
   fields: Fields
   options: SchemeOptions
   locked: { company?: string | null; questionnaire?: string | null; nomination?: string | null }
+  /** The create form: the scheme it follows is chosen once it exists (its company and line known). */
+  creating?: boolean
 }) {
   const fixed = Boolean(locked.nomination)
   const zoneList = `${formId}-zones`
@@ -290,7 +309,7 @@ function SchemeFields({
         </p>
         <ErrorList id={fields.managerSeesReport.errorId} errors={fields.managerSeesReport.errors} />
       </div>
-      <CycleFields fields={fields} options={options} />
+      <CycleFields fields={fields} options={options} creating={creating} />
       <fieldset className="flex flex-col gap-4 border-t border-slate-200 pt-4 sm:col-span-2">
         <legend className="text-base font-semibold">Nomination</legend>
         <p className="text-sm text-slate-700">
@@ -417,7 +436,13 @@ export function CreateSchemeForm({
       <div className="sm:col-span-2">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
-      <SchemeFields formId={form.id} fields={fields as unknown as Fields} options={options} locked={{}} />
+      <SchemeFields
+        formId={form.id}
+        fields={fields as unknown as Fields}
+        options={options}
+        locked={{}}
+        creating
+      />
       <div className="sm:col-span-2">
         <SubmitButton intent="create" label="Create scheme" pendingLabel="Creating…" />
       </div>
