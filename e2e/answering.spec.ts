@@ -42,11 +42,19 @@ test('the employee’s questionnaire page leads into their self-assessment', asy
   await expect(page).toHaveURL(/\/user$/)
   await page.goto(path)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Leadership 360')
-  await expect(page.getByText('Your self-assessment: the questions are about yourself.')).toBeVisible()
   await expect(page.getByText('11 questions in 5 sections')).toBeVisible()
   await expect(page.getByText('About 9 minutes')).toBeVisible()
   await expectAccessible(page)
-  const way = page.getByRole('link', { name: /^(Start|Continue where you stopped|View your answers)$/ })
+  // Erin answers this questionnaire in two programmes (the demo follows last year's cycle, ADR 044):
+  // the page lists both self-assessments, this year's first.
+  const list = page.getByRole('region', { name: 'You have 2 questionnaires to answer' })
+  await expect(list.getByRole('listitem')).toHaveCount(2)
+  await expect(list.getByRole('listitem').first()).toContainText('Acme leadership programme')
+  await expect(list.getByRole('listitem').nth(1)).toContainText('Acme leadership review, last year')
+  const way = list
+    .getByRole('listitem')
+    .first()
+    .getByRole('link', { name: /^(Start|Continue where you stopped|View your answers)/ })
   await expect(way).toHaveAttribute('href', /^\/assignment\/[0-9a-f-]{36}/)
   await way.click()
   await expect(page).toHaveURL(/\/assignment\/[0-9a-f-]{36}/)
