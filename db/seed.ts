@@ -425,13 +425,26 @@ export async function seed() {
     })),
   )
 
-  made.push(...(await seedCohort({ companyId: company.id, questionnaireId: questionnaire.id })))
+  // Last year's cohort first, then this year's, which follows it (its group report shows the change).
+  const cohortInput = { companyId: company.id, questionnaireId: questionnaire.id }
+  const lastYear = await seedCohort({ ...cohortInput, name: DEMO_PREVIOUS_COHORT_SCHEME, cycle: 0 })
+  const thisYear = await seedCohort({ ...cohortInput, name: DEMO_COHORT_SCHEME, cycle: 1 })
+  made.push(...lastYear.made, ...thisYear.made)
+  if (thisYear.scheme.followsSchemeId !== lastYear.scheme.id) {
+    await getDb()
+      .update(schemes)
+      .set({ followsSchemeId: lastYear.scheme.id })
+      .where(eq(schemes.id, thisYear.scheme.id))
+    made.push(`${DEMO_COHORT_SCHEME} follows ${DEMO_PREVIOUS_COHORT_SCHEME}`)
+  }
 
   return { made, inviteLink, answeringLink, password: PASSWORD }
 }
 
 /** Acme's closed cohort (issue 19 §4): enough released reports for a group report and a heatmap. */
 export const DEMO_COHORT_SCHEME = 'Acme management cohort 2026'
+/** The same cohort's first cycle, a year earlier (issue 19 §5): the 2026 cohort follows it. */
+export const DEMO_PREVIOUS_COHORT_SCHEME = 'Acme management cohort 2025'
 
 /** The cohort's participants; the last has only two colleagues (a report of the self-assessment alone). */
 const COHORT = [
@@ -454,12 +467,14 @@ const COHORT_RATERS = ['manager', 'peer', 'peer', 'peer', 'direct_report', 'dire
  * development needs stand out), each participant and rater a small offset, the managers a little
  * harder on every other question; most participants rate
  * themselves two points up on every fourth question, where colleagues score lowest (a blind spot
- * the group shares).
+ * the group shares). A year earlier (cycle 0) colleagues scored every third question a point lower
+ * and the third of every four a point higher, so the cohort's change reads both ways and "about the same".
  */
 function cohortAnswers(
   qs: Awaited<ReturnType<typeof questionsOf>>,
   participant: number,
   rater: number | 'self',
+  cycle: 0 | 1,
 ): AnswerSeed[] {
   return qs.map((q, i) => {
     const labels = q.options.labels ?? []
@@ -471,7 +486,10 @@ function cohortAnswers(
     const value =
       rater === 'self'
         ? level + (i % 4 === 0 && participant % 3 !== 2 ? 2 : 0)
-        : level + ((participant + rater) % 2) - (rater === 0 && i % 2 === 1 ? 1 : 0)
+        : level +
+          ((participant + rater) % 2) -
+          (rater === 0 && i % 2 === 1 ? 1 : 0) +
+          (cycle === 0 ? (i % 3 === 0 ? -1 : i % 4 === 2 ? 1 : 0) : 0)
     return { questionId: q.id, numericValue: Math.min(max, Math.max(min, value)) }
   })
 }
@@ -479,18 +497,23 @@ function cohortAnswers(
 /**
  * A closed scheme of Acme's with nine participants and their colleagues, released as the clock
  * would at its close (one moment, ADR 022): the demo's group report and heatmap. It shows the
- * manager group on its own (its managers were told), so the cohort has a manager column. Only what
- * is missing is made, so a re-run changes nothing.
+ * manager group on its own (its managers were told), so the cohort has a manager column. Cycle 0 is
+ * the same cohort a year earlier. Only what is missing is made, so a re-run changes nothing.
  */
-async function seedCohort(input: { companyId: string; questionnaireId: string }): Promise<string[]> {
+async function seedCohort(input: {
+  companyId: string
+  questionnaireId: string
+  name: string
+  cycle: 0 | 1
+}): Promise<{ made: string[]; scheme: typeof schemes.$inferSelect }> {
   const db = getDb()
   const made: string[] = []
-  const [existing] = await db.select().from(schemes).where(eq(schemes.name, DEMO_COHORT_SCHEME)).limit(1)
-  const now = Date.now()
+  const [existing] = await db.select().from(schemes).where(eq(schemes.name, input.name)).limit(1)
+  const now = Date.now() - (input.cycle === 0 ? 365 * DAY : 0)
   const scheme =
     existing ??
     (await createScheme({
-      name: DEMO_COHORT_SCHEME,
+      name: input.name,
       companyId: input.companyId,
       questionnaireId: input.questionnaireId,
       opensAt: new Date(now - 60 * DAY),
@@ -512,7 +535,11 @@ async function seedCohort(input: { companyId: string; questionnaireId: string })
     const person = await findOrCreateUser(email, 'employee', name, input.companyId)
     const self = (await enrolEmployee(scheme, person.user.id)) ?? (await findSelf(scheme.id, person.user.id))
     if (!self || (await hasResponse(self.id))) continue
-    await createResponse({ assignmentId: self.id, answers: cohortAnswers(qs, p, 'self'), submitted: true })
+    await createResponse({
+      assignmentId: self.id,
+      answers: cohortAnswers(qs, p, 'self', input.cycle),
+      submitted: true,
+    })
     const count = p === COHORT.length - 1 ? 2 : COHORT_RATERS.length
     for (let r = 0; r < count; r++) {
       const assignment = await findOrCreateRater(
@@ -522,13 +549,17 @@ async function seedCohort(input: { companyId: string; questionnaireId: string })
         COHORT_RATERS[r]!,
         `Cohort Rater ${r + 1}`,
       )
-      await createResponse({ assignmentId: assignment.id, answers: cohortAnswers(qs, p, r), submitted: true })
+      await createResponse({
+        assignmentId: assignment.id,
+        answers: cohortAnswers(qs, p, r, input.cycle),
+        submitted: true,
+      })
     }
-    made.push(`cohort participant: ${email} (${count} colleagues)`)
+    made.push(`cohort participant: ${email} in ${scheme.name} (${count} colleagues)`)
   }
   const released = await releaseOnClose(scheme.closesAt, { schemeId: scheme.id })
   if (released.length) made.push(`reports released: ${scheme.name} (${released.length})`)
-  return made
+  return { made, scheme }
 }
 
 async function hasResponse(assignmentId: string) {
@@ -1000,7 +1031,7 @@ export function seedSummary(result: Awaited<ReturnType<typeof seed>>): string[] 
     '  employee  employee3@panorama.test  (six colleagues answered, waiting for the release)',
     '  employee  employee2@panorama.test  (below the anonymity threshold)',
     '  employee  new.employee@panorama.test (has not started)',
-    `  cohort    "${DEMO_COHORT_SCHEME}": nine released reports, its group report and heatmap`,
+    `  cohort    "${DEMO_COHORT_SCHEME}": nine released reports, its group report (with the change since "${DEMO_PREVIOUS_COHORT_SCHEME}") and heatmap`,
     `colleague invite: ${inviteLink}`,
     `answering invite: ${answeringLink}`,
   ]

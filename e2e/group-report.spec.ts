@@ -50,8 +50,15 @@ test('the admin opens a scheme’s group report and its heatmap, from released r
   await expect(communication.getByRole('cell').nth(1)).toContainText('n = 8')
   await expect(page.getByRole('heading', { name: 'Blind spots the group shares' })).toBeVisible()
   await expect(page.getByText(/of 8 participants/).first()).toBeVisible()
+  // The cohort beside its previous cycle (the seed's 2025 cohort, which this scheme follows).
+  await expect(page.getByRole('heading', { level: 2, name: 'Over time' })).toBeVisible()
+  await expect(page.getByText('“Acme management cohort 2025”')).toBeVisible()
+  const overTime = page.getByRole('table', { name: 'Per competency: colleagues’ average' })
+  await expect(overTime.getByRole('columnheader', { name: 'Change' })).toBeVisible()
+  await expect(overTime.getByRole('cell', { name: /· higher$/ }).first()).toBeVisible()
   // The brand's header is part of the page (and of its printout).
   await expect(page.locator('.cohort-brand')).toContainText('Acme')
+  await page.screenshot({ path: '/tmp/shots/group-over-time.png', fullPage: true })
   await expectAccessible(page)
 
   await page.getByRole('link', { name: 'Heatmap', exact: true }).first().click()

@@ -12,11 +12,15 @@ import {
   storeReleasedFigures,
   type ColleagueQuestionFigures,
 } from '#app/modules/report/released-figures.server'
+import { loadNorms } from '#app/modules/norm/norm.server'
+import { compareCycles, type ShownReport } from '#app/modules/cycle/change'
+import { normByQuestionId, type CycleView } from '#app/modules/cycle/cycle.server'
 import {
   contributionOf,
   questionKey,
   summarise,
   type CohortItem,
+  type CohortRow,
   type CohortSummary,
   type Contribution,
 } from './cohort'
@@ -58,7 +62,7 @@ type QuestionMeta = Omit<
   | 'distribution'
   | 'option_counts'
   | 'groups'
-> & { questionnaire_id: string }
+> & { questionnaire_id: string; key: string }
 
 type HeadRow = {
   id: string
@@ -74,6 +78,11 @@ type HeadRow = {
   brand_profile_url: string | null
   schemes: SchemeMeta[] | null
   questions: QuestionMeta[] | null
+  /** A scheme's cycle facts (null for a company): the scheme it follows, if that still qualifies. */
+  previous_scheme_id: string | null
+  previous_scheme_name: string | null
+  show_norm: boolean | null
+  lineage_id: string | null
 }
 
 type TrimmedFigures = Pick<ColleagueQuestionFigures, 'id' | 'avg' | 'answered' | 'groups'>
@@ -101,11 +110,21 @@ const brandColumns = sql`b.name AS brand_name, b.logo_file_id AS brand_logo_file
   b.callback_url AS brand_callback_url, b.contact_email AS brand_contact_email,
   b.profile_url AS brand_profile_url`
 
-/** The schemes of a scope: one scheme, or a company's launched schemes. */
+/**
+ * The schemes of a scope: one scheme, or a company's launched schemes — each programme with its
+ * latest cycle only: a scheme that a later one follows (ADR 044) drops out once that one has released
+ * a report, so one person's two cycles never count twice. Whole schemes come and go, so the company's
+ * cohort stays a union of whole admitted sets (cohort.ts).
+ */
 function schemesOf(scope: CohortScope, id: string): SQL {
   return scope === 'scheme'
     ? sql`SELECT id FROM schemes WHERE id = ${id}`
-    : sql`SELECT id FROM schemes WHERE company_id = ${id} AND status <> 'draft'`
+    : sql`SELECT s.id FROM schemes s WHERE s.company_id = ${id} AND s.status <> 'draft'
+        AND NOT EXISTS (
+          SELECT 1 FROM schemes f
+          WHERE f.follows_scheme_id = s.id AND f.company_id = s.company_id
+            AND EXISTS (SELECT 1 FROM report_releases fr WHERE fr.scheme_id = f.id)
+        )`
 }
 
 async function cohortHead(scope: CohortScope, id: string) {
@@ -124,12 +143,29 @@ async function cohortHead(scope: CohortScope, id: string) {
         FROM schemes s WHERE s.id IN (SELECT id FROM chosen)) AS schemes,
       (SELECT json_agg(json_build_object('id', q.id, 'questionnaire_id', q.questionnaire_id,
           'position', q.position, 'section', q.section, 'kind', q.kind, 'text', q.text,
-          'category', q.category, 'options', q.options) ORDER BY q.questionnaire_id, q.position)
+          'category', q.category, 'options', q.options, 'key', q.key) ORDER BY q.questionnaire_id, q.position)
         FROM questions q
         WHERE q.questionnaire_id IN (SELECT s.questionnaire_id FROM schemes s WHERE s.id IN (SELECT id FROM chosen))
-      ) AS questions
+      ) AS questions,
+      ${
+        scope === 'scheme'
+          ? sql`s0.show_norm, qn.lineage_id, prev.id AS previous_scheme_id, prev.name AS previous_scheme_name`
+          : sql`NULL AS show_norm, NULL AS lineage_id, NULL AS previous_scheme_id, NULL AS previous_scheme_name`
+      }
     FROM ${from}
     JOIN brands b ON b.id = co.brand_id
+    ${
+      // The scheme it follows, by the same rule as the report's (ADR 044): same company, same
+      // questionnaire line, opened before it.
+      scope === 'scheme'
+        ? sql`JOIN questionnaires qn ON qn.id = s0.questionnaire_id
+    LEFT JOIN LATERAL (
+      SELECT ps.id, ps.name FROM schemes ps
+      JOIN questionnaires pq ON pq.id = ps.questionnaire_id AND pq.lineage_id = qn.lineage_id
+      WHERE ps.id = s0.follows_scheme_id AND ps.company_id = s0.company_id AND ps.opens_at < s0.opens_at
+    ) prev ON true`
+        : sql``
+    }
     WHERE ${where}`,
   )
   return row
@@ -181,7 +217,7 @@ function shapeParticipant(row: ParticipantRow, scheme: SchemeMeta, questions: Qu
   const figures = new Map((row.figures ?? []).map((f) => [f.id, f]))
   const questionRows: QuestionRow[] = questions
     .filter((q) => q.questionnaire_id === scheme.questionnaire_id)
-    .map(({ questionnaire_id: _, ...q }) => {
+    .map(({ questionnaire_id: _, key: _key, ...q }) => {
       const s = self.get(q.id)
       const f = figures.get(q.id)
       return {
@@ -338,11 +374,20 @@ function headerOf(scope: CohortScope, head: HeadRow): CohortHeader {
   }
 }
 
-export type GroupReport = { header: CohortHeader; summary: CohortSummary }
+export type GroupReport = {
+  header: CohortHeader
+  summary: CohortSummary
+  /**
+   * A scheme's group report beside the cycle it follows and the norm (issue 19 §5–6): the same view
+   * a report's "Over time" section reads, built from the two cohorts' all-colleagues figures as each
+   * group report shows them. Null for a company (its schemes are several cycles at once) and for a
+   * scheme that neither follows another nor shows the norm.
+   */
+  cycle: CycleView | null
+}
 
-/** The group report of a scheme or a company; null when there is no such scheme or company. */
-export async function loadGroupReport(scope: CohortScope, id: string): Promise<GroupReport | null> {
-  if (!isUuid(id)) return null
+/** A cohort's header row and its summary, in two statements (plus figures stored once, if missing). */
+async function cohortSummary(scope: CohortScope, id: string) {
   const head = await cohortHead(scope, id)
   if (!head) return null
   const schemes = new Map((head.schemes ?? []).map((s) => [s.id, s]))
@@ -363,7 +408,63 @@ export async function loadGroupReport(scope: CohortScope, id: string): Promise<G
     if (c) contributions.push(c)
   }
   const { categories, items } = itemsOf(scope, [...schemes.values()], questions)
-  return { header: headerOf(scope, head), summary: summarise(contributions, categories, items) }
+  return { head, summary: summarise(contributions, categories, items) }
+}
+
+/** The group report's figures as a report's cycle section reads them: all colleagues, as shown. */
+function shownOf(summary: CohortSummary, scale: { min: number; max: number }): ShownReport {
+  const shown = (row: CohortRow) => (row.figures.all ? Math.round(row.figures.all.mean * 10) / 10 : null)
+  return {
+    scale,
+    categories: summary.categories.map((c) => ({ category: c.key, colleagues: shown(c) })),
+    questions: summary.questions.map((q) => ({
+      id: q.key,
+      kind: 'scale' as const,
+      text: q.label,
+      category: q.category,
+      colleagues: { average: shown(q) },
+    })),
+  }
+}
+
+const keysOf = (questions: readonly QuestionMeta[]) => Object.fromEntries(questions.map((q) => [q.id, q.key]))
+
+/**
+ * A scheme's cohort beside the cohort of the scheme it follows, and the norm: two statements more for
+ * the previous cohort, one for the norm, only when the scheme has them. Only figures each group report
+ * shows are compared (each passed its own cohort rules), so the change is the difference of two
+ * published figures; the norm leaves out the cohort's own company (ADR 044).
+ */
+async function cohortCycle(head: HeadRow, summary: CohortSummary): Promise<CycleView | null> {
+  if (!head.previous_scheme_id && !head.show_norm) return null
+  const [previous, norm] = await Promise.all([
+    head.previous_scheme_id ? cohortSummary('scheme', head.previous_scheme_id) : null,
+    head.show_norm && head.lineage_id
+      ? loadNorms({ lineageId: head.lineage_id, excludeCompanyId: head.company_id })
+      : null,
+  ])
+  const scale = scaleOf(head.questions ?? [])
+  const now = shownOf(summary, scale)
+  const before = previous ? shownOf(previous.summary, scale) : { scale, categories: [], questions: [] }
+  const keys = keysOf(head.questions ?? [])
+  const comparison = compareCycles(now, before, { now: keys, previous: keysOf(previous?.head.questions ?? []) })
+  const shownBefore = previous && previous.summary.questions.some((q) => q.figures.all !== null)
+  if (!shownBefore && !norm) return null
+  return {
+    previous: shownBefore ? { schemeName: previous.head.name, releasedAt: null } : null,
+    comparison,
+    norm: norm ? normByQuestionId(norm, keys) : null,
+  }
+}
+
+/** The group report of a scheme or a company; null when there is no such scheme or company. */
+export async function loadGroupReport(scope: CohortScope, id: string): Promise<GroupReport | null> {
+  if (!isUuid(id)) return null
+  const found = await cohortSummary(scope, id)
+  if (!found) return null
+  const { head, summary } = found
+  const cycle = scope === 'scheme' ? await cohortCycle(head, summary) : null
+  return { header: headerOf(scope, head), summary, cycle }
 }
 
 /** One heatmap row: a participant's competency figures as their own report shows them. */

@@ -63,7 +63,9 @@ export function changeText(change: Change | null): string {
 export type ShownReport = {
   scale: ScaleRange
   categories: readonly Pick<FullCategory, 'category' | 'colleagues'>[]
-  questions: readonly Pick<FullQuestion, 'id' | 'kind' | 'text' | 'category' | 'colleagues'>[]
+  questions: readonly (Pick<FullQuestion, 'id' | 'kind' | 'text' | 'category'> & {
+    colleagues: Pick<FullQuestion['colleagues'], 'average'>
+  })[]
 }
 
 export type ComparedRow = {

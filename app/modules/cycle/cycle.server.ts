@@ -99,7 +99,7 @@ export async function loadCycleView(report: ReportData): Promise<CycleView | nul
 }
 
 /** The norm keyed as the report is: question ids of this report, competency names. */
-function normByQuestionId(norm: NormFigures, keys: Record<string, string>) {
+export function normByQuestionId(norm: NormFigures, keys: Record<string, string>) {
   const questions: Record<string, number> = {}
   for (const [id, key] of Object.entries(keys)) {
     const value = norm.questions[key]

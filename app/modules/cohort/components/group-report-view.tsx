@@ -11,12 +11,13 @@ import {
   type CommonBlindSpot,
 } from '../cohort'
 import type { GroupReport } from '../cohort.server'
+import { CycleSection } from '#app/modules/cycle/components/cycle-section'
 import { BackLink, CohortAnonymityNote, CohortBrandBand, cohortHref } from './cohort-parts'
 
 /**
- * A column of the group report's tables. The series columns come first (self, all colleagues, each
- * rater group with a figure somewhere); the cohort's change since an earlier cycle and its norm
- * (issue 19 §5/§6) are further columns of this same shape, appended by `columnsFor`'s caller.
+ * A column of the group report's tables: self, all colleagues, each rater group with a figure
+ * somewhere. The cohort's change since an earlier cycle and its norm (issue 19 §5/§6) have their own
+ * section, the report's "Over time" (CycleSection), so both pages read them alike.
  */
 export type CohortColumn = { key: string; label: string; cell: (row: CohortRow) => ReactNode }
 
@@ -202,7 +203,7 @@ export function GroupReportView({
   /** The server can print the page as a branded PDF (ADR 046); else "Save as PDF" alone. */
   pdfAvailable?: boolean
 }) {
-  const { header, summary } = report
+  const { header, summary, cycle } = report
   const categoryColumns = columnsFor(summary.categories)
   const questionColumns = columnsFor(summary.questions)
   const byCategory = new Map<string, CohortRow[]>()
@@ -240,6 +241,13 @@ export function GroupReportView({
         {`${plural(summary.participants, 'participant', 'participants')} with a released report, ${summary.withColleagues} of them with colleagues’ results.`}
       </p>
       <CohortAnonymityNote header={header} />
+      {header.scope === 'company' ? (
+        <p className="text-sm text-slate-700">
+          Each programme counts with its latest cycle: an earlier cycle leaves the company’s figures once the
+          scheme that follows it has released a report. Change over time and the norm are shown on each
+          scheme’s group report.
+        </p>
+      ) : null}
 
       {nothing ? (
         <p className="card">
@@ -271,6 +279,8 @@ export function GroupReportView({
               <BlindSpotList spots={summary.blindSpots} minRaters={header.minRaters} />
             </div>
           </Section>
+
+          {cycle ? <CycleSection view={cycle} scale={header.scale} timeZone="UTC" of="group" /> : null}
 
           <Section id="cohort-competencies" title="Competencies">
             <p className="text-sm text-slate-700">

@@ -90,10 +90,13 @@ export function CycleSection({
   view,
   scale,
   timeZone,
+  of = 'report',
 }: {
   view: CycleView
   scale: ScaleRange
   timeZone: string
+  /** Whose figures: one employee's report, or a cohort's group report (issue 19 §4–5). */
+  of?: 'report' | 'group'
 }) {
   const previous = view.previous
   const norm = view.norm
@@ -104,7 +107,9 @@ export function CycleSection({
   if (previous)
     notes.push(
       <p key="previous">
-        {`Colleagues’ averages in “${previous.schemeName}”${previous.releasedAt ? ` (released ${formatDateTime(previous.releasedAt, timeZone)})` : ''} beside this cycle’s. A change smaller than ${band} on this ${scale.min}–${scale.max} scale reads “about the same”: with a handful of colleagues, an average moves that much by chance. Different colleagues may have answered each time.`}
+        {of === 'group'
+          ? `The group’s all-colleagues averages in “${previous.schemeName}” beside this cycle’s, each as its own group report shows it. A change smaller than ${band} on this ${scale.min}–${scale.max} scale reads “about the same”. Participants and colleagues may differ between the cycles.`
+          : `Colleagues’ averages in “${previous.schemeName}”${previous.releasedAt ? ` (released ${formatDateTime(previous.releasedAt, timeZone)})` : ''} beside this cycle’s. A change smaller than ${band} on this ${scale.min}–${scale.max} scale reads “about the same”: with a handful of colleagues, an average moves that much by chance. Different colleagues may have answered each time.`}
       </p>,
     )
   if (norm) {
@@ -112,7 +117,7 @@ export function CycleSection({
     notes.push(
       <p key="norm">
         {any
-          ? `The norm is the average colleagues’ view across other organisations’ released reports of this questionnaire; it is shown only where enough participants stand behind it.`
+          ? `The norm is the average colleagues’ view across other organisations’ released reports of this questionnaire${of === 'group' ? ' (this organisation’s are left out)' : ''}; it is shown only where enough participants stand behind it.`
           : `No norm yet: too few participants in other organisations have released reports of this questionnaire.`}
       </p>,
     )
