@@ -67,6 +67,13 @@ async function admin() {
   return createUser({ role: 'admin', password: null })
 }
 
+/** A scheme's dates a year ago, closed: an earlier cycle. */
+const lastYear = () => ({
+  opensAt: new Date(Date.now() - 400 * DAY),
+  closesAt: new Date(Date.now() - 370 * DAY),
+  status: 'closed' as const,
+})
+
 /** `n` colleagues who gave the same scores (one per question). */
 const alike = (n: number, scores: number[]) => Array.from({ length: n }, () => scores)
 
@@ -146,13 +153,7 @@ describe('follows: which scheme may follow which', () => {
     const company = await createCompany()
     const { v1, v2 } = await twoVersions()
     const now = Date.now()
-    const earlier = await createScheme({
-      companyId: company.id,
-      questionnaireId: v1.id,
-      opensAt: new Date(now - 400 * DAY),
-      closesAt: new Date(now - 370 * DAY),
-      status: 'closed',
-    })
+    const earlier = await createScheme({ companyId: company.id, questionnaireId: v1.id, ...lastYear() })
     const current = await createScheme({ companyId: company.id, questionnaireId: v2 })
     const later = await createScheme({
       companyId: company.id,
@@ -160,25 +161,14 @@ describe('follows: which scheme may follow which', () => {
       opensAt: new Date(now + DAY),
       closesAt: new Date(now + 40 * DAY),
     })
-    const elsewhere = await createScheme({
-      questionnaireId: v1.id,
-      opensAt: new Date(now - 400 * DAY),
-      closesAt: new Date(now - 370 * DAY),
-      status: 'closed',
-    })
-    const otherLine = await createScheme({
-      companyId: company.id,
-      opensAt: new Date(now - 400 * DAY),
-      closesAt: new Date(now - 370 * DAY),
-      status: 'closed',
-    })
+    const elsewhere = await createScheme({ questionnaireId: v1.id, ...lastYear() })
+    const otherLine = await createScheme({ companyId: company.id, ...lastYear() })
 
+    // The edit form saved with only 'Follows' changed (from the stored scheme `row`).
+    const follow = (followsSchemeId: string | null, row = current) =>
+      updateScheme(actor, current.id, schemeInputFromRow(row, { followsSchemeId }))
     const refusal = async (follows: string) => {
-      const result = await updateScheme(
-        actor,
-        current.id,
-        schemeInputFromRow(current, { followsSchemeId: follows }),
-      )
+      const result = await follow(follows)
       expect(result.ok).toBe(false)
       return result.ok ? null : result
     }
@@ -191,11 +181,7 @@ describe('follows: which scheme may follow which', () => {
     expect(JSON.stringify(await refusal(crypto.randomUUID()))).toContain(FOLLOWS_MESSAGES.gone)
 
     // An earlier scheme of the same company and line (another version of it) is fine, and can be unset.
-    const good = await updateScheme(
-      actor,
-      current.id,
-      schemeInputFromRow(current, { followsSchemeId: earlier.id }),
-    )
+    const good = await follow(earlier.id)
     expect(good).toMatchObject({ ok: true, value: { changed: ['followsSchemeId'] } })
     const [row] = await db().select().from(schemes).where(eq(schemes.id, current.id))
     expect(row!.followsSchemeId).toBe(earlier.id)
@@ -205,7 +191,7 @@ describe('follows: which scheme may follow which', () => {
     expect(editing.follows).toEqual([{ id: earlier.id, name: earlier.name }])
     const creating = await getSchemeFormOptions()
     expect(creating.follows).toEqual([])
-    const cleared = await updateScheme(actor, current.id, schemeInputFromRow(row!, { followsSchemeId: null }))
+    const cleared = await follow(null, row!)
     expect(cleared).toMatchObject({ ok: true, value: { changed: ['followsSchemeId'] } })
 
     // Creating a scheme checks the same.
@@ -226,13 +212,10 @@ describe('the report beside the previous cycle', () => {
   async function cycles(options: { showNorm?: boolean } = {}) {
     const { v1, v2 } = await twoVersions()
     const company = await createCompany()
-    const now = Date.now()
     const previous = await createScheme({
       companyId: company.id,
       questionnaireId: v1.id,
-      opensAt: new Date(now - 400 * DAY),
-      closesAt: new Date(now - 370 * DAY),
-      status: 'closed',
+      ...lastYear(),
       reportRelease: 'by_admin',
     })
     const current = await createScheme({
@@ -244,9 +227,12 @@ describe('the report beside the previous cycle', () => {
     return { previous, current }
   }
 
+  /** This cycle's three colleagues, as most tests have them. */
+  const LATER = [...alike(2, [4, 4, 5]), [4, 5, 5]]
+
   /**
    * One employee in both cycles, their colleagues' scores in each (one array per colleague); each
-   * report released unless told. `view` is the cycle section of this cycle's report.
+   * report released unless told; `view` is then the cycle section of this cycle's report.
    */
   async function bothCycles(input: {
     before: number[][]
@@ -261,15 +247,11 @@ describe('the report beside the previous cycle', () => {
       subjectId: before.subjectId,
       release: input.releaseAfter,
     })
-    return { previous, view: async () => loadCycleView((await loadReport(after.selfResponseId))!) }
+    return { previous, view: await loadCycleView((await loadReport(after.selfResponseId))!) }
   }
 
   test('shows the previous release’s colleague averages, the change and "about the same"', async () => {
-    const { previous, view: cycleView } = await bothCycles({
-      before: alike(3, [3, 4]),
-      after: alike(3, [4, 4, 5]),
-    })
-    const view = await cycleView()
+    const { previous, view } = await bothCycles({ before: alike(3, [3, 4]), after: alike(3, [4, 4, 5]) })
     expect(view!.previous?.schemeName).toBe(previous.name)
     expect(
       view!.comparison.questions.map((q) => [q.label, q.previous, q.now, q.change?.verdict ?? null]),
@@ -302,41 +284,24 @@ describe('the report beside the previous cycle', () => {
       answers: qs.map((q) => ({ questionId: q.id, numericValue: 1 })),
       submitted: true,
     })
-    const after = await participant(current, [...alike(2, [4, 4, 5]), [4, 5, 5]], {
-      subjectId: before.subjectId,
-    })
+    const after = await participant(current, LATER, { subjectId: before.subjectId })
     const view = await loadCycleView((await loadReport(after.selfResponseId))!)
     expect(view!.comparison.questions[0]!.previous).toBe(3)
   })
 
-  test('an unreleased previous report shows no previous column', async () => {
-    const { view } = await bothCycles({
-      before: alike(3, [3, 4]),
-      after: [...alike(2, [4, 4, 5]), [4, 5, 5]],
-      releaseBefore: false,
-    })
-    // Nothing to show: no previous release and no norm.
-    expect(await view()).toBeNull()
-  })
-
   test('a previous release below its threshold (the self-assessment alone) shows no previous column', async () => {
-    const { view: cycleView } = await bothCycles({
-      before: alike(2, [3, 4]),
-      after: [...alike(2, [4, 4, 5]), [4, 5, 5]],
-      showNorm: true,
-    })
-    const view = await cycleView()
+    const { view } = await bothCycles({ before: alike(2, [3, 4]), after: LATER, showNorm: true })
     expect(view!.previous).toBeNull()
     expect(view!.comparison.questions.every((q) => q.previous === null)).toBe(true)
   })
 
-  test('the current report not released: nothing', async () => {
-    const { view } = await bothCycles({
-      before: alike(3, [3, 4]),
-      after: [...alike(2, [4, 4, 5]), [4, 5, 5]],
-      releaseAfter: false,
-    })
-    expect(await view()).toBeNull()
+  // Nothing to show: no previous release (or no current one) and no norm.
+  test.each([
+    ['an unreleased previous report shows no previous column', { releaseBefore: false }],
+    ['the current report not released: nothing', { releaseAfter: false }],
+  ])('%s', async (_, unreleased) => {
+    const { view } = await bothCycles({ before: alike(3, [3, 4]), after: LATER, ...unreleased })
+    expect(view).toBeNull()
   })
 })
 
