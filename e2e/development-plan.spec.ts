@@ -1,10 +1,8 @@
-import path from 'node:path'
 import type { Page } from '@playwright/test'
 import {
   expect,
-  expectAccessible,
-  expectFits,
-  NARROW_SCREEN,
+  expectAccessibleAndFits,
+  saveShots,
   signInAs,
   test,
   waitForHydration,
@@ -20,29 +18,9 @@ import {
  * both fit 360 px. `E2E_SHOTS=<dir>` saves both at 1280 and 390 px.
  */
 
-const SHOTS = process.env.E2E_SHOTS
 const ERIN = 'employee@panorama.test'
 const DANA = 'manager@panorama.test'
 const ACTIONS = 'Pair with a peer from another team each sprint and share the notes on Friday.'
-
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return
-  const size = page.viewportSize()
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 })
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true })
-  }
-  if (size) await page.setViewportSize(size)
-}
-
-/** axe, and no sideways scroll at 360 px, on the page as it is now (then back to its own size). */
-async function checkPage(page: Page, label: string) {
-  await expectAccessible(page)
-  const size = page.viewportSize()
-  await page.setViewportSize(NARROW_SCREEN)
-  await expectFits(page, label)
-  if (size) await page.setViewportSize(size)
-}
 
 async function openReport(page: Page) {
   await page.goto('/user')
@@ -79,8 +57,8 @@ test('Erin writes a plan from her report and shares it; Dana reads it until Erin
   await expect(page.getByRole('group', { name: /Collaboration/ }).getByLabel('What I will do')).toHaveValue(
     ACTIONS,
   )
-  await checkPage(page, 'the plan page')
-  await shoot(page, 'plan-page')
+  await expectAccessibleAndFits(page, 'the plan page')
+  await saveShots(page, 'plan-page')
 
   // The seed shared the report already: stop, so that the share below is this run's own.
   const share = page.getByRole('region', { name: 'Share with your manager' })
@@ -114,8 +92,8 @@ test('Erin writes a plan from her report and shares it; Dana reads it until Erin
   await expect(dana.getByText(ACTIONS)).toBeVisible()
   await expect(dana.getByRole('heading', { name: 'Comments from colleagues' })).toHaveCount(0)
   await expect(dana.getByRole('button', { name: /to my plan/ })).toHaveCount(0)
-  await checkPage(dana, 'the shared report')
-  await shoot(dana, 'shared-report')
+  await expectAccessibleAndFits(dana, 'the shared report')
+  await saveShots(dana, 'shared-report')
 
   // Erin stops sharing: Dana's next look is the not-found page, and her list is gone.
   await share.getByRole('button', { name: 'Stop sharing' }).click()

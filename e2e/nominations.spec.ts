@@ -1,10 +1,9 @@
-import path from 'node:path'
 import type { Page } from '@playwright/test'
 import {
   expect,
   expectAccessible,
-  expectFits,
-  NARROW_SCREEN,
+  expectAccessibleAndFits,
+  saveShots,
   signInAs,
   test,
   waitForHydration,
@@ -26,7 +25,6 @@ import {
  * list at 1280 and 390 px (the employee with a sent-back list; the manager reviewing).
  */
 
-const SHOTS = process.env.E2E_SHOTS
 const COMMENT = 'Please ask someone from the Leeds office instead of Pia: she joined the team last week.'
 
 type World = {
@@ -42,25 +40,6 @@ async function freshWorld(run: string): Promise<World> {
   const response = await fetch(door)
   if (!response.ok) throw new Error(`No nomination world: ${await response.text()}`)
   return (await response.json()) as World
-}
-
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return
-  const size = page.viewportSize()
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 })
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true })
-  }
-  if (size) await page.setViewportSize(size)
-}
-
-/** axe, and no sideways scroll at 360 px, on the page as it is now (then back to its own size). */
-async function checkPage(page: Page, label: string) {
-  await expectAccessible(page)
-  const size = page.viewportSize()
-  await page.setViewportSize(NARROW_SCREEN)
-  await expectFits(page, label)
-  if (size) await page.setViewportSize(size)
 }
 
 async function addByForm(page: Page, name: string, email: string, relationship: string) {
@@ -156,8 +135,8 @@ test('an employee builds a list, the manager sends it back, then approves it; ev
   ).toBeVisible()
   await expect(manager.getByText(/^Waiting for your approval since /)).toBeVisible()
   await expect(manager.getByRole('heading', { name: 'On the list (4)' })).toBeVisible()
-  await checkPage(manager, 'the manager’s review')
-  await shoot(manager, 'nominations-manager-review')
+  await expectAccessibleAndFits(manager, 'the manager’s review')
+  await saveShots(manager, 'nominations-manager-review')
   await waitForHydration(manager)
   await manager.getByLabel('Or send it back with a comment').fill(COMMENT)
   await manager.getByRole('button', { name: 'Send back' }).click()
@@ -167,8 +146,8 @@ test('an employee builds a list, the manager sends it back, then approves it; ev
   await page.reload()
   await expect(page.getByText(`Sent back by ${world.manager.name}.`)).toBeVisible()
   await expect(page.getByText(COMMENT)).toBeVisible()
-  await checkPage(page, 'the employee’s sent-back list')
-  await shoot(page, 'nominations-sent-back')
+  await expectAccessibleAndFits(page, 'the employee’s sent-back list')
+  await saveShots(page, 'nominations-sent-back')
   await waitForHydration(page)
   await page.getByRole('button', { name: `Remove ${pia.name} from the list` }).click()
   await expect(page.getByText(`${pia.name} taken off your list`)).toBeVisible()

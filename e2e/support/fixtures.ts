@@ -1,3 +1,4 @@
+import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import {
   test as base,
@@ -192,6 +193,30 @@ export async function expectFits(page: Page, label = new URL(page.url()).pathnam
     `${label} scrolls sideways at ${fit.clientWidth} px: ${fit.scrollWidth} px wide (${fit.offenders.join('; ')})`,
   ).toBeLessThanOrEqual(fit.clientWidth)
   return fit
+}
+
+/** axe, and no sideways scroll at 360 px, on the page as it is now (then back to its own size). */
+export async function expectAccessibleAndFits(page: Page, label: string) {
+  await expectAccessible(page)
+  const size = page.viewportSize()
+  await page.setViewportSize(NARROW_SCREEN)
+  await expectFits(page, label)
+  if (size) await page.setViewportSize(size)
+}
+
+/**
+ * With `E2E_SHOTS=<dir>`, full-page screenshots of the page as it is now at 1280 and 390 px, named
+ * `<name>-<width>.png`, for a human to look at (then back to its own size); otherwise nothing.
+ */
+export async function saveShots(page: Page, name: string) {
+  const dir = process.env.E2E_SHOTS
+  if (!dir) return
+  const size = page.viewportSize()
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true })
+  }
+  if (size) await page.setViewportSize(size)
 }
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>

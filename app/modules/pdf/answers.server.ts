@@ -15,6 +15,18 @@ export function pdfRefusal(status: number, message: string) {
   })
 }
 
+/** A PDF handed out as a download named `fileName`, never cached (it is one viewer's). */
+export function pdfDownload(pdf: Buffer, fileName: string) {
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${fileName}"`,
+      'Content-Length': String(pdf.length),
+      'Cache-Control': 'no-store',
+    },
+  })
+}
+
 /**
  * A PDF download's answer: what `make` returns, or a sentence when the server cannot make PDFs
  * (no Chromium: 503), is busy (503, try again) or took too long (504); anything else is logged and

@@ -5,7 +5,7 @@ import { recordAudit } from '#app/modules/audit/audit.server'
 import type { SessionResult } from '#app/modules/auth/session.server'
 import { loadGroupReport, type CohortScope, type GroupReport } from '#app/modules/cohort/cohort.server'
 import { cohortHref } from '#app/modules/cohort/components/cohort-parts'
-import { pdfAnswer, pdfRefusal } from './answers.server'
+import { pdfAnswer, pdfDownload, pdfRefusal } from './answers.server'
 import { fileSlug } from './report-pdf.server'
 import { renderPagePdf } from './render.server'
 
@@ -54,14 +54,7 @@ export async function groupReportPdfResponse(
       title: `Group report · ${header.name}${header.brand ? ` · ${header.brand.name}` : ''}`,
     })
     await auditGroupReportDownload({ id: viewer.user.id, ip }, scope, id, summary.participants)
-    return new Response(new Uint8Array(pdf), {
-      headers: {
-        'Content-Type': 'application/pdf',
-        'Content-Disposition': `attachment; filename="${groupReportFileName(report)}"`,
-        'Content-Length': String(pdf.length),
-        'Cache-Control': 'no-store',
-      },
-    })
+    return pdfDownload(pdf, groupReportFileName(report))
   })
 }
 

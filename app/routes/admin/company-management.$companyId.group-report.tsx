@@ -1,35 +1,26 @@
-import { data } from 'react-router'
 import type { Route } from './+types/company-management.$companyId.group-report'
-import { notFound, requireUser } from '#app/modules/auth/guards.server'
-import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { loadGroupReport } from '#app/modules/cohort/cohort.server'
-import { pdfAvailable } from '#app/modules/pdf/browser.server'
 import { GroupReportView } from '#app/modules/cohort/components/group-report-view'
-import printSheet from '#app/modules/cohort/cohort.css?url'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
-
-export const handle = ADMIN_HANDLE
-
-// The print sheet ("Save as PDF", and the branded PDF for the client's HR contact), print only.
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: printSheet, media: 'print' }]
-
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  adminTitle(loaderData ? `Group report · ${loaderData.report.header.name}` : 'Group report')
+import { ADMIN_HANDLE } from './admin-meta'
+import { cohortPrintLinks, cohortTitle } from './cohort-meta'
+import { cohortReadOnlyAction, groupReportLoader } from './cohort-routes.server'
 
 /**
- * The group report of a company's schemes (issue 19 §4, ADR 045): from released reports only, each
- * participant counted through what their own report shows. Unknown or malformed ids are a 404.
+ * The group report of a company’s schemes (issue 19 §4, ADR 045). The guard, the 404 and the
+ * read-only POST are cohort-routes.server.ts's, shared with its sibling routes.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const report = (await loadGroupReport('company', params.companyId)) ?? notFound()
-  return { report, pdfAvailable: pdfAvailable() }
+export const handle = ADMIN_HANDLE
+
+export const links: Route.LinksFunction = cohortPrintLinks
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  cohortTitle('Group report', loaderData?.report.header.name)
+
+export function loader({ request, params }: Route.LoaderArgs) {
+  return groupReportLoader(request, 'company', params.companyId)
 }
 
-// Read-only: a POST is guarded like the page, then answered "method not allowed".
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return data({ readOnly: true }, { status: 405 })
+export function action({ request }: Route.ActionArgs) {
+  return cohortReadOnlyAction(request)
 }
 
 export default function GroupReportPage({ loaderData }: Route.ComponentProps) {

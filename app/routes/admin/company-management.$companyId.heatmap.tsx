@@ -1,36 +1,26 @@
-import { data } from 'react-router'
 import type { Route } from './+types/company-management.$companyId.heatmap'
-import { notFound, requireUser } from '#app/modules/auth/guards.server'
-import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { loadHeatmap } from '#app/modules/cohort/cohort.server'
-import { heatmapQuery } from '#app/modules/cohort/schemas'
 import { HeatmapView } from '#app/modules/cohort/components/heatmap-view'
-import printSheet from '#app/modules/cohort/cohort.css?url'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
-
-export const handle = ADMIN_HANDLE
-
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: printSheet, media: 'print' }]
-
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  adminTitle(loaderData ? `Heatmap · ${loaderData.heatmap.header.name}` : 'Heatmap')
+import { ADMIN_HANDLE } from './admin-meta'
+import { cohortPrintLinks, cohortTitle } from './cohort-meta'
+import { cohortReadOnlyAction, heatmapLoader } from './cohort-routes.server'
 
 /**
- * Participants × competencies of a company's schemes (issue 19 §4, ADR 045), a page of participants
- * at a time (`?after=&name=`, by name; `?view=table` adds the self scores). Unknown or malformed
- * ids are a 404; a query it does not understand reads as the first page.
+ * Participants × competencies of a company’s schemes (issue 19 §4, ADR 045). The guard, the 404 and the
+ * read-only POST are cohort-routes.server.ts's, shared with its sibling routes.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const query = heatmapQuery(new URL(request.url).searchParams)
-  const heatmap = (await loadHeatmap('company', params.companyId, query.after)) ?? notFound()
-  return { heatmap, view: query.view, pageQuery: query.pageQuery }
+export const handle = ADMIN_HANDLE
+
+export const links: Route.LinksFunction = cohortPrintLinks
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  cohortTitle('Heatmap', loaderData?.heatmap.header.name)
+
+export function loader({ request, params }: Route.LoaderArgs) {
+  return heatmapLoader(request, 'company', params.companyId)
 }
 
-// Read-only: a POST is guarded like the page, then answered "method not allowed".
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return data({ readOnly: true }, { status: 405 })
+export function action({ request }: Route.ActionArgs) {
+  return cohortReadOnlyAction(request)
 }
 
 export default function HeatmapPage({ loaderData }: Route.ComponentProps) {

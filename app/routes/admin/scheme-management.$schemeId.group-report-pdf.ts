@@ -1,13 +1,10 @@
 import type { Route } from './+types/scheme-management.$schemeId.group-report-pdf'
-import { notFound, requireUser } from '#app/modules/auth/guards.server'
-import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { groupReportPdfResponse } from '#app/modules/pdf/group-report-pdf.server'
+import { groupReportPdfLoader } from './cohort-routes.server'
 
 /**
- * The scheme's group report as a branded PDF (issue 19 §4 and §7): admins only, recorded; an unknown or
- * malformed id is a 404, nothing released yet a 409 in words.
+ * The group report of a scheme as a branded PDF (issue 19 §4 and §7). Admins only,
+ * recorded; the guard, the 404 and the 409 are cohort-routes.server.ts's, shared with its sibling routes.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const session = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return (await groupReportPdfResponse('scheme', params.schemeId, session, context.ip || null)) ?? notFound()
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  return groupReportPdfLoader(request, context, 'scheme', params.schemeId)
 }

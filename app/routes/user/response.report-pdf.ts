@@ -2,7 +2,7 @@ import type { Route } from './+types/response.report-pdf'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { requireReportId } from '#app/modules/report/access.server'
-import { pdfAnswer, pdfRefusal } from '#app/modules/pdf/answers.server'
+import { pdfAnswer, pdfDownload, pdfRefusal } from '#app/modules/pdf/answers.server'
 import {
   auditReportDownload,
   NOT_RELEASED_MESSAGE,
@@ -30,13 +30,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const { pdf } = await renderReportPdf(header, session)
     if (session.user.role === 'admin')
       await auditReportDownload({ id: session.user.id, ip: context.ip || null }, header)
-    return new Response(new Uint8Array(pdf), {
-      headers: {
-        'Content-Type': 'application/pdf',
-        'Content-Disposition': `attachment; filename="${reportFileName(header)}"`,
-        'Content-Length': String(pdf.length),
-        'Cache-Control': 'no-store',
-      },
-    })
+    return pdfDownload(pdf, reportFileName(header))
   })
 }

@@ -7,7 +7,6 @@ import {
   createResponse,
   createScheme,
   createUser,
-  enrolEmployee,
   questionsOf,
   type AnswerSeed,
 } from '#db/factories'
@@ -15,6 +14,7 @@ import { DEMO_QUESTIONS } from '#db/seed'
 import { HEATMAP_PAGE_SIZE } from '#app/modules/cohort/cohort.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
 import { useTestDatabase } from '#tests/support/database'
+import { addParticipant } from '#tests/integration/journey/report-scenario'
 import { sessionCookieFor } from '#tests/support/app'
 import { useQueryCountingServer } from '#tests/support/query-count'
 
@@ -45,38 +45,23 @@ function answers(value: (i: number) => number, comment: string): AnswerSeed[] {
   })
 }
 
-type Scheme = Awaited<ReturnType<typeof createScheme>>
+type Scheme = Parameters<typeof addParticipant>[0]
 
 /** Participants with a submitted self-assessment and `colleagues` answered (a manager, then peers). */
 async function participants(scheme: Scheme, count: number, colleagues: number, prefix: string) {
   const made: string[] = []
   for (let p = 0; p < count; p++) {
-    const person = await createUser({
-      role: 'employee',
-      companyId: scheme.companyId,
-      displayName: `${prefix} ${p}`,
-    })
-    made.push(person.id)
-    const self = await enrolEmployee(scheme, person.id)
-    await createResponse({
-      assignmentId: self!.id,
-      answers: answers((i) => 1 + ((i + p) % 5), `My own remark ${++seedNo}`),
-      submitted: true,
-    })
-    for (let r = 0; r < colleagues; r++) {
-      const colleague = await createUser({ role: 'colleague' })
-      const assignment = await createRaterAssignment({
-        scheme,
-        subjectId: person.id,
-        respondentId: colleague.id,
-        relationship: r === 0 ? 'manager' : 'peer',
-      })
-      await createResponse({
-        assignmentId: assignment.id,
+    const { subjectId } = await addParticipant(scheme, {
+      name: `${prefix} ${p}`,
+      self: answers((i) => 1 + ((i + p) % 5), `My own remark ${++seedNo}`),
+      colleagues: Array.from({ length: colleagues }, (_, r) => ({
         answers: answers((i) => 2 + ((i + r) % 3), `Secret remark ${++seedNo}`),
-        submitted: true,
-      })
-    }
+        relationship: r === 0 ? ('manager' as const) : ('peer' as const),
+      })),
+      // Released at the scheme's close, as the tests' schemes are (releaseOnClose).
+      release: false,
+    })
+    made.push(subjectId)
   }
   return made
 }
@@ -237,7 +222,7 @@ describe('statements per page', () => {
       closesAt: new Date(Date.now() - DAY),
       companyId: ids.company,
     }
-    await participants(a as Scheme, HEATMAP_PAGE_SIZE + 10, 3, 'Zeta')
+    await participants(a, HEATMAP_PAGE_SIZE + 10, 3, 'Zeta')
     await releaseOnClose(new Date(), { schemeId: ids.a })
     for (const path of pages()) expect((await get(path)).queries, path).toBe(STATEMENTS)
     const grown = await get(schemePage(ids.a, 'group-report'))

@@ -8,7 +8,6 @@ import {
   createResponse,
   createScheme,
   createUser,
-  enrolEmployee,
   questionsOf,
 } from '#db/factories'
 import { resetEnvCache } from '#app/config/env.server'
@@ -26,8 +25,9 @@ import {
   getSchemeFormOptions,
   updateScheme,
 } from '#app/modules/scheme/scheme.server'
-import type { SchemeInput } from '#app/modules/scheme/schemas'
 import { useTestDatabase } from '#tests/support/database'
+import { schemeInputFromRow } from '#tests/support/scheme-input'
+import { addParticipant } from '#tests/integration/journey/report-scenario'
 
 /**
  * Repeat cycles and norms (issue 19 §5–6, ADR 044): which scheme may follow which, the report's
@@ -67,53 +67,34 @@ async function admin() {
   return createUser({ role: 'admin', password: null })
 }
 
-/** A subject in a scheme: self and three colleagues submitted with these scores (one per question). */
+/** A scheme's dates a year ago, closed: an earlier cycle. */
+const lastYear = () => ({
+  opensAt: new Date(Date.now() - 400 * DAY),
+  closesAt: new Date(Date.now() - 370 * DAY),
+  status: 'closed' as const,
+})
+
+/** `n` colleagues who gave the same scores (one per question). */
+const alike = (n: number, scores: number[]) => Array.from({ length: n }, () => scores)
+
+/**
+ * A subject in a scheme (report-scenario's addParticipant): self 3 on every question and one colleague
+ * per entry of `scores` (their score per question, 3 where none), released unless told.
+ */
 async function participant(
   scheme: typeof schemes.$inferSelect,
   scores: number[][],
-  options: { subjectId?: string; release?: boolean; actor?: { id: string } } = {},
+  options: { subjectId?: string; release?: boolean } = {},
 ) {
-  const subjectId =
-    options.subjectId ??
-    (await createUser({ role: 'employee', password: null, companyId: scheme.companyId })).id
-  const self = await enrolEmployee(scheme, subjectId)
   const qs = await questionsOf(scheme.questionnaireId)
   const answersOf = (values: number[]) =>
     qs.map((q, i) => ({ questionId: q.id, numericValue: values[i] ?? 3 }))
-  const selfResponse = await createResponse({
-    assignmentId: self!.id,
-    answers: answersOf([3, 3]),
-    submitted: true,
+  const { subjectId, rid } = await addParticipant(scheme, {
+    ...options,
+    self: answersOf([]),
+    colleagues: scores.map((values) => ({ answers: answersOf(values) })),
   })
-  for (const values of scores) {
-    const rater = await createUser({ role: 'colleague', password: null })
-    const a = await createRaterAssignment({ scheme, subjectId, respondentId: rater.id, relationship: 'peer' })
-    await createResponse({ assignmentId: a.id, answers: answersOf(values), submitted: true })
-  }
-  if (options.release !== false) {
-    const released = await releaseParticipant(options.actor ?? (await admin()), scheme.id, subjectId, {
-      kind: scores.length >= 3 ? 'full' : 'self-only',
-    })
-    expect(released.ok).toBe(true)
-  }
-  return { subjectId, selfResponseId: selfResponse.id }
-}
-
-function input(scheme: typeof schemes.$inferSelect, overrides: Partial<SchemeInput> = {}): SchemeInput {
-  return {
-    name: scheme.name,
-    companyId: scheme.companyId,
-    questionnaireId: scheme.questionnaireId,
-    timeZone: 'UTC',
-    opensAt: scheme.opensAt,
-    closesAt: scheme.closesAt,
-    maxColleagues: 8,
-    minRaters: 3,
-    reminderCadenceDays: 7,
-    reportRelease: 'on_close',
-    showManagerBelowThreshold: false,
-    ...overrides,
-  }
+  return { subjectId, selfResponseId: rid }
 }
 
 /** A line of two published versions: v2 copied from v1 (keys carried), with one question added. */
@@ -172,13 +153,7 @@ describe('follows: which scheme may follow which', () => {
     const company = await createCompany()
     const { v1, v2 } = await twoVersions()
     const now = Date.now()
-    const earlier = await createScheme({
-      companyId: company.id,
-      questionnaireId: v1.id,
-      opensAt: new Date(now - 400 * DAY),
-      closesAt: new Date(now - 370 * DAY),
-      status: 'closed',
-    })
+    const earlier = await createScheme({ companyId: company.id, questionnaireId: v1.id, ...lastYear() })
     const current = await createScheme({ companyId: company.id, questionnaireId: v2 })
     const later = await createScheme({
       companyId: company.id,
@@ -186,21 +161,14 @@ describe('follows: which scheme may follow which', () => {
       opensAt: new Date(now + DAY),
       closesAt: new Date(now + 40 * DAY),
     })
-    const elsewhere = await createScheme({
-      questionnaireId: v1.id,
-      opensAt: new Date(now - 400 * DAY),
-      closesAt: new Date(now - 370 * DAY),
-      status: 'closed',
-    })
-    const otherLine = await createScheme({
-      companyId: company.id,
-      opensAt: new Date(now - 400 * DAY),
-      closesAt: new Date(now - 370 * DAY),
-      status: 'closed',
-    })
+    const elsewhere = await createScheme({ questionnaireId: v1.id, ...lastYear() })
+    const otherLine = await createScheme({ companyId: company.id, ...lastYear() })
 
+    // The edit form saved with only 'Follows' changed (from the stored scheme `row`).
+    const follow = (followsSchemeId: string | null, row = current) =>
+      updateScheme(actor, current.id, schemeInputFromRow(row, { followsSchemeId }))
     const refusal = async (follows: string) => {
-      const result = await updateScheme(actor, current.id, input(current, { followsSchemeId: follows }))
+      const result = await follow(follows)
       expect(result.ok).toBe(false)
       return result.ok ? null : result
     }
@@ -213,7 +181,7 @@ describe('follows: which scheme may follow which', () => {
     expect(JSON.stringify(await refusal(crypto.randomUUID()))).toContain(FOLLOWS_MESSAGES.gone)
 
     // An earlier scheme of the same company and line (another version of it) is fine, and can be unset.
-    const good = await updateScheme(actor, current.id, input(current, { followsSchemeId: earlier.id }))
+    const good = await follow(earlier.id)
     expect(good).toMatchObject({ ok: true, value: { changed: ['followsSchemeId'] } })
     const [row] = await db().select().from(schemes).where(eq(schemes.id, current.id))
     expect(row!.followsSchemeId).toBe(earlier.id)
@@ -223,13 +191,13 @@ describe('follows: which scheme may follow which', () => {
     expect(editing.follows).toEqual([{ id: earlier.id, name: earlier.name }])
     const creating = await getSchemeFormOptions()
     expect(creating.follows).toEqual([])
-    const cleared = await updateScheme(actor, current.id, input(row!, { followsSchemeId: null }))
+    const cleared = await follow(null, row!)
     expect(cleared).toMatchObject({ ok: true, value: { changed: ['followsSchemeId'] } })
 
     // Creating a scheme checks the same.
     const created = await saveNewScheme(
       actor,
-      input(current, {
+      schemeInputFromRow(current, {
         name: 'Next',
         opensAt: new Date(now + 2 * DAY),
         closesAt: new Date(now + 50 * DAY),
@@ -241,48 +209,49 @@ describe('follows: which scheme may follow which', () => {
 })
 
 describe('the report beside the previous cycle', () => {
-  async function cycles() {
-    const { actor, v1, v2 } = await twoVersions()
+  async function cycles(options: { showNorm?: boolean } = {}) {
+    const { v1, v2 } = await twoVersions()
     const company = await createCompany()
-    const now = Date.now()
     const previous = await createScheme({
       companyId: company.id,
       questionnaireId: v1.id,
-      opensAt: new Date(now - 400 * DAY),
-      closesAt: new Date(now - 370 * DAY),
-      status: 'closed',
+      ...lastYear(),
       reportRelease: 'by_admin',
     })
     const current = await createScheme({
       companyId: company.id,
       questionnaireId: v2,
       followsSchemeId: previous.id,
+      showNorm: options.showNorm ?? false,
     })
-    return { actor, previous, current }
+    return { previous, current }
+  }
+
+  /** This cycle's three colleagues, as most tests have them. */
+  const LATER = [...alike(2, [4, 4, 5]), [4, 5, 5]]
+
+  /**
+   * One employee in both cycles, their colleagues' scores in each (one array per colleague); each
+   * report released unless told; `view` is then the cycle section of this cycle's report.
+   */
+  async function bothCycles(input: {
+    before: number[][]
+    after: number[][]
+    releaseBefore?: boolean
+    releaseAfter?: boolean
+    showNorm?: boolean
+  }) {
+    const { previous, current } = await cycles(input)
+    const before = await participant(previous, input.before, { release: input.releaseBefore })
+    const after = await participant(current, input.after, {
+      subjectId: before.subjectId,
+      release: input.releaseAfter,
+    })
+    return { previous, view: await loadCycleView((await loadReport(after.selfResponseId))!) }
   }
 
   test('shows the previous release’s colleague averages, the change and "about the same"', async () => {
-    const { actor, previous, current } = await cycles()
-    const before = await participant(
-      previous,
-      [
-        [3, 4],
-        [3, 4],
-        [3, 4],
-      ],
-      { actor },
-    )
-    const after = await participant(
-      current,
-      [
-        [4, 4, 5],
-        [4, 4, 5],
-        [4, 4, 5],
-      ],
-      { actor, subjectId: before.subjectId },
-    )
-    const report = await loadReport(after.selfResponseId)
-    const view = await loadCycleView(report!)
+    const { previous, view } = await bothCycles({ before: alike(3, [3, 4]), after: alike(3, [4, 4, 5]) })
     expect(view!.previous?.schemeName).toBe(previous.name)
     expect(
       view!.comparison.questions.map((q) => [q.label, q.previous, q.now, q.change?.verdict ?? null]),
@@ -299,16 +268,8 @@ describe('the report beside the previous cycle', () => {
   })
 
   test('only what the previous release showed: a later answer in the previous scheme changes nothing', async () => {
-    const { actor, previous, current } = await cycles()
-    const before = await participant(
-      previous,
-      [
-        [3, 4],
-        [3, 4],
-        [3, 4],
-      ],
-      { actor },
-    )
+    const { previous, current } = await cycles()
+    const before = await participant(previous, alike(3, [3, 4]))
     // A fourth colleague submits in the previous scheme after its release: not released, not compared.
     const late = await createUser({ role: 'colleague', password: null })
     const a = await createRaterAssignment({
@@ -323,90 +284,24 @@ describe('the report beside the previous cycle', () => {
       answers: qs.map((q) => ({ questionId: q.id, numericValue: 1 })),
       submitted: true,
     })
-    const after = await participant(
-      current,
-      [
-        [4, 4, 5],
-        [4, 4, 5],
-        [4, 5, 5],
-      ],
-      { actor, subjectId: before.subjectId },
-    )
+    const after = await participant(current, LATER, { subjectId: before.subjectId })
     const view = await loadCycleView((await loadReport(after.selfResponseId))!)
     expect(view!.comparison.questions[0]!.previous).toBe(3)
   })
 
-  test('an unreleased previous report shows no previous column', async () => {
-    const { actor, previous, current } = await cycles()
-    const before = await participant(
-      previous,
-      [
-        [3, 4],
-        [3, 4],
-        [3, 4],
-      ],
-      { actor, release: false },
-    )
-    const after = await participant(
-      current,
-      [
-        [4, 4, 5],
-        [4, 4, 5],
-        [4, 5, 5],
-      ],
-      { actor, subjectId: before.subjectId },
-    )
-    const view = await loadCycleView((await loadReport(after.selfResponseId))!)
-    // Nothing to show: no previous release and no norm.
-    expect(view).toBeNull()
-  })
-
   test('a previous release below its threshold (the self-assessment alone) shows no previous column', async () => {
-    const { actor, previous, current } = await cycles()
-    const before = await participant(
-      previous,
-      [
-        [3, 4],
-        [3, 4],
-      ],
-      { actor },
-    )
-    await db().update(schemes).set({ showNorm: true }).where(eq(schemes.id, current.id))
-    const after = await participant(
-      current,
-      [
-        [4, 4, 5],
-        [4, 4, 5],
-        [4, 5, 5],
-      ],
-      { actor, subjectId: before.subjectId },
-    )
-    const view = await loadCycleView((await loadReport(after.selfResponseId))!)
+    const { view } = await bothCycles({ before: alike(2, [3, 4]), after: LATER, showNorm: true })
     expect(view!.previous).toBeNull()
     expect(view!.comparison.questions.every((q) => q.previous === null)).toBe(true)
   })
 
-  test('the current report not released: nothing', async () => {
-    const { actor, previous, current } = await cycles()
-    const before = await participant(
-      previous,
-      [
-        [3, 4],
-        [3, 4],
-        [3, 4],
-      ],
-      { actor },
-    )
-    const after = await participant(
-      current,
-      [
-        [4, 4, 5],
-        [4, 4, 5],
-        [4, 5, 5],
-      ],
-      { actor, subjectId: before.subjectId, release: false },
-    )
-    expect(await loadCycleView((await loadReport(after.selfResponseId))!)).toBeNull()
+  // Nothing to show: no previous release (or no current one) and no norm.
+  test.each([
+    ['an unreleased previous report shows no previous column', { releaseBefore: false }],
+    ['the current report not released: nothing', { releaseAfter: false }],
+  ])('%s', async (_, unreleased) => {
+    const { view } = await bothCycles({ before: alike(3, [3, 4]), after: LATER, ...unreleased })
+    expect(view).toBeNull()
   })
 })
 
@@ -419,37 +314,10 @@ describe('the norm', () => {
     const own = await createScheme({ questionnaireId: qn.id, showNorm: true })
     const other = await createScheme({ questionnaireId: qn.id })
     // The viewer's own company: its other participants are left out of the norm.
-    await participant(
-      own,
-      [
-        [1, 1],
-        [1, 1],
-        [1, 1],
-      ],
-      { actor },
-    )
-    const viewer = await participant(
-      own,
-      [
-        [4, 4],
-        [4, 4],
-        [4, 4],
-      ],
-      { actor },
-    )
+    await participant(own, alike(3, [1, 1]))
+    const viewer = await participant(own, alike(3, [4, 4]))
     const others = []
-    for (let i = 0; i < 4; i++)
-      others.push(
-        await participant(
-          other,
-          [
-            [2, 3],
-            [2, 3],
-            [2, 3],
-          ],
-          { actor },
-        ),
-      )
+    for (let i = 0; i < 4; i++) others.push(await participant(other, alike(3, [2, 3])))
     const norm = async () => (await loadCycleView((await loadReport(viewer.selfResponseId))!))!.norm!
     // Four participants elsewhere: below five, no norm.
     expect(await norm()).toEqual({ questions: {}, categories: {} })
@@ -457,15 +325,7 @@ describe('the norm', () => {
     const again = await releaseParticipant(actor, other.id, others[0]!.subjectId)
     expect(again.ok).toBe(false)
     // A fifth: shown, from the other company's released figures only.
-    await participant(
-      other,
-      [
-        [4, 3],
-        [4, 3],
-        [4, 3],
-      ],
-      { actor },
-    )
+    await participant(other, alike(3, [4, 3]))
     const shown = await norm()
     expect(Object.values(shown.questions).sort()).toEqual([2.4, 3])
     expect(shown.categories).toEqual({ Vision: 2.4, Communication: 3 })

@@ -19,11 +19,12 @@ import {
   questionsOf,
 } from '#db/factories'
 import { updateScheme } from '#app/modules/scheme/scheme.server'
-import { SCHEME_MESSAGES, type SchemeInput } from '#app/modules/scheme/schemas'
+import { SCHEME_MESSAGES } from '#app/modules/scheme/schemas'
 import { addFocusArea, localDate, sendPlanCheckIns, shareReport } from '#app/modules/plan/plan.server'
 import { ACTIONS_MAX, PLAN_MESSAGES } from '#app/modules/plan/schemas'
 import { useTestDatabase } from '#tests/support/database'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { schemeInputFromRow } from '#tests/support/scheme-input'
 import { answersFor, buildReport, QUESTIONS, type RaterSpec } from './report-scenario'
 
 /**
@@ -448,20 +449,8 @@ async function planId(w: World) {
 }
 
 describe('the scheme setting "the manager sees the report at release"', () => {
-  const inputOf = (scheme: typeof schemes.$inferSelect, managerSeesReport: boolean): SchemeInput => ({
-    name: scheme.name,
-    companyId: scheme.companyId,
-    questionnaireId: scheme.questionnaireId,
-    timeZone: scheme.timeZone,
-    opensAt: scheme.opensAt,
-    closesAt: scheme.closesAt,
-    maxColleagues: scheme.maxColleagues,
-    minRaters: scheme.minRaters,
-    reminderCadenceDays: scheme.reminderCadenceDays,
-    reportRelease: scheme.reportRelease,
-    showManagerBelowThreshold: scheme.showManagerBelowThreshold,
-    managerSeesReport,
-  })
+  const inputOf = (scheme: typeof schemes.$inferSelect, managerSeesReport: boolean) =>
+    schemeInputFromRow(scheme, { managerSeesReport })
 
   test('changes (audited) before anyone is invited; refused beside the field once someone is', async () => {
     const admin = await createUser({ role: 'admin', password: null })

@@ -5,8 +5,9 @@ import { createCompany, createScheme, createUser, enrolEmployee } from '#db/fact
 import { inviteColleague } from '#app/modules/invite/invite.server'
 import { loadReport } from '#app/modules/report/report.server'
 import { updateScheme } from '#app/modules/scheme/scheme.server'
-import { SCHEME_MESSAGES, type SchemeInput } from '#app/modules/scheme/schemas'
+import { SCHEME_MESSAGES } from '#app/modules/scheme/schemas'
 import { useTestDatabase } from '#tests/support/database'
+import { schemeInputFromRow } from '#tests/support/scheme-input'
 import { answersFor, buildReport, type RaterSpec } from './report-scenario'
 
 /**
@@ -96,19 +97,8 @@ describe('what colleagues are told', () => {
 })
 
 describe('switching the option on', () => {
-  const inputOf = (scheme: typeof schemes.$inferSelect, showManagerBelowThreshold: boolean): SchemeInput => ({
-    name: scheme.name,
-    companyId: scheme.companyId,
-    questionnaireId: scheme.questionnaireId,
-    timeZone: scheme.timeZone,
-    opensAt: scheme.opensAt,
-    closesAt: scheme.closesAt,
-    maxColleagues: scheme.maxColleagues,
-    minRaters: scheme.minRaters,
-    reminderCadenceDays: scheme.reminderCadenceDays,
-    reportRelease: scheme.reportRelease,
-    showManagerBelowThreshold,
-  })
+  const inputOf = (scheme: typeof schemes.$inferSelect, showManagerBelowThreshold: boolean) =>
+    schemeInputFromRow(scheme, { showManagerBelowThreshold })
 
   test('works before a manager is invited (audited), and is refused beside the field after', async () => {
     const admin = await createUser({ role: 'admin', password: null })

@@ -170,6 +170,51 @@ export async function buildReport(input: {
   return { scheme, employee, self, rid: selfResponse.id, qs, raters }
 }
 
+/** A colleague of {@link addParticipant}: what they answered, and who they are to the employee (default peer). */
+export type ColleagueSpec = { answers: AnswerSeed[]; relationship?: RaterSpec['relationship'] }
+
+/**
+ * One more participant of a scheme (a cohort, a cycle): a submitted self-assessment and one submitted
+ * response per colleague, then released as an administrator would (ADR 025), unless `release: false`.
+ * A new employee of the scheme's company, named `name`, or `subjectId` taking part once more (the
+ * same employee in a later cycle).
+ */
+export async function addParticipant(
+  scheme: { id: string; questionnaireId: string; closesAt: Date; companyId?: string },
+  input: {
+    self: AnswerSeed[]
+    colleagues: ColleagueSpec[]
+    subjectId?: string
+    name?: string
+    release?: boolean
+  },
+) {
+  const subjectId =
+    input.subjectId ??
+    (
+      await createUser({
+        role: 'employee',
+        password: null,
+        companyId: scheme.companyId,
+        ...(input.name ? { displayName: input.name } : {}),
+      })
+    ).id
+  const self = (await enrolEmployee(scheme, subjectId))!
+  const response = await createResponse({ assignmentId: self.id, answers: input.self, submitted: true })
+  for (const colleague of input.colleagues) {
+    const user = await createUser({ role: 'colleague', password: null })
+    const assignment = await createRaterAssignment({
+      scheme,
+      subjectId,
+      respondentId: user.id,
+      relationship: colleague.relationship,
+    })
+    await createResponse({ assignmentId: assignment.id, answers: colleague.answers, submitted: true })
+  }
+  if (input.release ?? true) await releaseNow(scheme.id, subjectId)
+  return { subjectId, rid: response.id }
+}
+
 /**
  * Releases (again) the employee's report as an administrator would, through the real release module:
  * below the threshold the administrator chooses to release the self-assessment alone (ADR 025).

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { auditLog, brands, companies, schemes } from '#db/schema/index'
-import { createBrand, createRaterAssignment, createResponse, createUser, enrolEmployee } from '#db/factories'
+import { createBrand, createUser } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { isPdf, pdfImages, pdfPages, pdfTitle, zipEntries } from '#tests/support/pdf'
-import { answersFor, buildReport, releaseNow } from '#tests/integration/journey/report-scenario'
+import { addParticipant, answersFor, buildReport } from '#tests/integration/journey/report-scenario'
 
 /**
  * Reports as PDF (issue 19 §7, ADR 046), printed by the server's Chromium from the report page: the
@@ -20,27 +20,14 @@ const ids = { scheme: '', rid: '', otherRid: '', unreleasedRid: '', employee: ''
 const cookies = { employee: '', other: '', admin: '', colleague: '', unreleased: '' }
 const names = { employee: '', other: '', brand: '' }
 
-/** An employee enrolled in the scheme with `raters` colleagues who answered, released unless told. */
-async function addParticipant(
-  scheme: Awaited<ReturnType<typeof buildReport>>['scheme'],
-  qs: Awaited<ReturnType<typeof buildReport>>['qs'],
-  name: string,
-  release: boolean,
-) {
-  const employee = await createUser({ role: 'employee', displayName: name, password: null })
-  const self = (await enrolEmployee(scheme, employee.id))!
-  const response = await createResponse({ assignmentId: self.id, answers: answersFor(qs), submitted: true })
-  for (let i = 0; i < 3; i++) {
-    const rater = await createUser({ role: 'colleague', password: null })
-    const assignment = await createRaterAssignment({ scheme, subjectId: employee.id, respondentId: rater.id })
-    await createResponse({
-      assignmentId: assignment.id,
-      answers: answersFor(qs, { value: 2 + i }),
-      submitted: true,
-    })
-  }
-  if (release) await releaseNow(scheme.id, employee.id)
-  return { employee, rid: response.id }
+/** An employee of the scheme with three colleagues who answered, released unless told. */
+async function addEmployee(built: Awaited<ReturnType<typeof buildReport>>, name: string, release: boolean) {
+  return addParticipant(built.scheme, {
+    name,
+    self: answersFor(built.qs),
+    colleagues: [2, 3, 4].map((value) => ({ answers: answersFor(built.qs, { value }) })),
+    release,
+  })
 }
 
 beforeAll(async () => {
@@ -60,8 +47,8 @@ beforeAll(async () => {
     .update((await import('#db/schema/index')).users)
     .set({ displayName: employeeName })
     .where(eq((await import('#db/schema/index')).users.id, built.employee.id))
-  const other = await addParticipant(built.scheme, built.qs, 'Zoë Ölander', true)
-  const unreleased = await addParticipant(built.scheme, built.qs, 'Una Unreleased', false)
+  const other = await addEmployee(built, 'Zoë Ölander', true)
+  const unreleased = await addEmployee(built, 'Una Unreleased', false)
   const admin = await createUser({ role: 'admin', password: null })
   Object.assign(ids, {
     scheme: built.scheme.id,
@@ -69,16 +56,16 @@ beforeAll(async () => {
     otherRid: other.rid,
     unreleasedRid: unreleased.rid,
     employee: built.employee.id,
-    other: other.employee.id,
+    other: other.subjectId,
     colleague: built.raters[0]!.user.id,
   })
   Object.assign(names, { employee: employeeName, other: 'Zoë Ölander', brand: brand.name })
   Object.assign(cookies, {
     employee: await sessionCookieFor(built.employee.id),
-    other: await sessionCookieFor(other.employee.id),
+    other: await sessionCookieFor(other.subjectId),
     admin: await sessionCookieFor(admin.id),
     colleague: await sessionCookieFor(built.raters[0]!.user.id),
-    unreleased: await sessionCookieFor(unreleased.employee.id),
+    unreleased: await sessionCookieFor(unreleased.subjectId),
   })
   void brands
 }, 60_000)

@@ -146,9 +146,17 @@ function FocusAreaFields({
   const name = (field: string) => `areas[${index}].${field}`
   const id = (field: string) => `area-${area.id}-${field}`
   const titleId = id('title')
+  /** A field's errors, and the attributes its control carries (id, name, invalid, described by). */
   const field = (f: string) => {
     const list = errors(name(f))
-    return { list, describedBy: list?.length ? `${id(f)}-error` : undefined }
+    const describedBy = list?.length ? `${id(f)}-error` : undefined
+    const control = {
+      id: id(f),
+      name: name(f),
+      'aria-invalid': list?.length ? true : undefined,
+      'aria-describedby': describedBy,
+    }
+    return { list, describedBy, control }
   }
   const actions = field('actions')
   const support = field('support')
@@ -189,44 +197,31 @@ function FocusAreaFields({
         ))}
       </div>
       <ErrorList id={stance.describedBy} errors={stance.list} />
-      <Labelled id={id('actions')} label="What I will do" errors={actions}>
+      <Labelled label="What I will do" field={actions}>
         <textarea
-          id={id('actions')}
-          name={name('actions')}
+          {...actions.control}
           className="input"
           rows={4}
           maxLength={ACTIONS_MAX}
           defaultValue={area.actions}
-          aria-invalid={actions.list?.length ? true : undefined}
-          aria-describedby={actions.describedBy}
         />
       </Labelled>
-      <Labelled id={id('support')} label="Support I need (from whom)" errors={support}>
+      <Labelled label="Support I need (from whom)" field={support}>
         <textarea
-          id={id('support')}
-          name={name('support')}
+          {...support.control}
           className="input"
           rows={2}
           maxLength={SUPPORT_MAX}
           defaultValue={area.support}
-          aria-invalid={support.list?.length ? true : undefined}
-          aria-describedby={support.describedBy}
         />
       </Labelled>
-      <Labelled
-        id={id('targetDate')}
-        label="Check-in date (we e-mail you a reminder that day)"
-        errors={target}
-      >
+      <Labelled label="Check-in date (we e-mail you a reminder that day)" field={target}>
         <input
-          id={id('targetDate')}
-          name={name('targetDate')}
+          {...target.control}
           type="date"
           className="input sm:max-w-xs"
           min={area.targetDate && area.targetDate < today ? area.targetDate : today}
           defaultValue={area.targetDate ?? ''}
-          aria-invalid={target.list?.length ? true : undefined}
-          aria-describedby={target.describedBy}
         />
       </Labelled>
     </fieldset>
@@ -234,23 +229,22 @@ function FocusAreaFields({
 }
 
 function Labelled({
-  id,
   label,
-  errors,
+  field,
   children,
 }: {
-  id: string
   label: string
-  errors: { list: string[] | undefined; describedBy: string | undefined }
+  /** The field's errors and its control's attributes (AreaFields' `field`). */
+  field: { list: string[] | undefined; describedBy: string | undefined; control: { id: string } }
   children: ReactNode
 }) {
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="label">
+      <label htmlFor={field.control.id} className="label">
         {label}
       </label>
       {children}
-      <ErrorList id={errors.describedBy} errors={errors.list} />
+      <ErrorList id={field.describedBy} errors={field.list} />
     </div>
   )
 }
