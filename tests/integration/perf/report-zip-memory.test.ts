@@ -76,6 +76,7 @@ function countEntries(file: string): Promise<string[]> {
 test(
   `a ZIP of ${REPORTS} released reports streams at a steady memory`,
   async () => {
+    const building = performance.now()
     const first = await buildReport({ minRaters: 3, raters: [{}, {}, {}], release: false })
     for (let i = 1; i < REPORTS; i++) {
       const employee = await createUser({ role: 'employee', displayName: `Zip Person ${i}`, password: null })
@@ -96,8 +97,13 @@ test(
       }
     }
     const admin = await createUser({ role: 'admin', password: null })
+    const releasing = performance.now()
     const released = await releaseScheme({ id: admin.id }, first.scheme.id)
     expect(released.ok && released.value.released).toBe(REPORTS)
+    console.info(
+      `report ZIP: ${REPORTS} reports built in ${((releasing - building) / 1000).toFixed(1)} s, ` +
+        `released in ${((performance.now() - releasing) / 1000).toFixed(1)} s`,
+    )
 
     const file = path.join(os.tmpdir(), `wtc-report-zip-${process.pid}.zip`)
     let bytes = 0
