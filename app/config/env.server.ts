@@ -54,8 +54,8 @@ const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   /**
    * The key that encrypts secrets at rest (an identity provider's client secret): 32 random bytes,
-   * hex or base64 (app/lib/secret-box.server.ts). Required in production on Postgres, like
-   * SESSION_SECRET; the embedded default generates one into its data folder.
+   * hex or base64 (app/lib/secret-box.server.ts). The embedded default generates one into its data
+   * folder; a Postgres deployment sets it on every instance before it stores a secret (ADR 049).
    */
   SECRET_KEY: optionalString.refine((v) => v === undefined || parseSecretKey(v) !== null, {
     message: 'must be 32 random bytes written as 64 hex digits or in base64 (openssl rand -base64 32)',
@@ -177,13 +177,7 @@ function crossVariableProblems(source: Record<string, string | undefined>): stri
   ) {
     problems.push('SESSION_SECRET must be set to a random value of at least 32 characters in production')
   }
-  // The secret key encrypts what is stored (ADR 049): every instance of a Postgres deployment must
-  // have the same one, so production does not run on a made-up one.
-  if (production && !v('SECRET_KEY') && v('DATABASE_URL')) {
-    problems.push(
-      'SECRET_KEY must be set in production on Postgres: 32 random bytes, e.g. openssl rand -base64 32',
-    )
-  }
+  // The development key is public: nothing sealed with it is secret (ADR 049).
   if (production && v('SECRET_KEY') === DEV_SECRET_KEY) {
     problems.push('SECRET_KEY must not be the development key in production')
   }
@@ -243,8 +237,11 @@ export type Env = Omit<
 > & {
   APP_URL: string
   SESSION_SECRET: string
-  /** The 32-byte key of app/lib/secret-box.server.ts. */
-  SECRET_KEY: Buffer
+  /**
+   * The 32-byte key of app/lib/secret-box.server.ts; null in production on Postgres without
+   * SECRET_KEY, where nothing can be sealed (the back office says so) until it is set.
+   */
+  SECRET_KEY: Buffer | null
   /** The install-wide OpenID provider, when OIDC_ISSUER and its companions are set. */
   oidcProvider: EnvIdentityProvider | null
   /** true when APP_URL is https: cookies get Secure, responses get HSTS. */
@@ -277,7 +274,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return {
     ...env,
     SESSION_SECRET: env.SESSION_SECRET ?? localSessionSecret(env.PGLITE_DIR, env.NODE_ENV),
-    SECRET_KEY: SECRET_KEY ? parseSecretKey(SECRET_KEY)! : localSecretKey(env.PGLITE_DIR, env.NODE_ENV),
+    SECRET_KEY: SECRET_KEY
+      ? parseSecretKey(SECRET_KEY)!
+      : env.DATABASE_URL && env.NODE_ENV === 'production'
+        ? null
+        : localSecretKey(env.PGLITE_DIR, env.NODE_ENV, Boolean(env.DATABASE_URL)),
     oidcProvider:
       env.OIDC_ISSUER && env.OIDC_CLIENT_ID && OIDC_CLIENT_SECRET && env.OIDC_DOMAINS
         ? {
@@ -317,10 +318,12 @@ function localSessionSecret(pgliteDir: string, nodeEnv: string): string {
 
 /**
  * Without SECRET_KEY, the embedded single-process default keeps a random key beside its data (as it
- * does the session secret, ADR 003); tests and in-memory databases use the public development key.
+ * does the session secret, ADR 003); tests, in-memory databases and development on Postgres use the
+ * public development key. (Production on Postgres has none: its instances must share one.)
  */
-function localSecretKey(pgliteDir: string, nodeEnv: string): Buffer {
-  if (nodeEnv === 'test' || pgliteDir === 'memory://') return Buffer.from(DEV_SECRET_KEY, 'hex')
+function localSecretKey(pgliteDir: string, nodeEnv: string, postgres: boolean): Buffer {
+  if (nodeEnv !== 'production' && (nodeEnv === 'test' || pgliteDir === 'memory://' || postgres))
+    return Buffer.from(DEV_SECRET_KEY, 'hex')
   const file = path.join(path.dirname(path.resolve(pgliteDir)), 'secret-key')
   try {
     const existing = parseSecretKey(fs.readFileSync(file, 'utf8'))

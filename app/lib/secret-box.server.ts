@@ -22,8 +22,19 @@ export class SecretBoxError extends Error {
   }
 }
 
+/** The configured key, or a {@link SecretBoxError} saying how to set one. */
+function configuredKey(): Buffer {
+  const key = getEnv().SECRET_KEY
+  if (!key) throw new SecretBoxError(NO_KEY_MESSAGE)
+  return key
+}
+
+/** Why nothing can be sealed or opened on this server, for the person who can fix it. */
+export const NO_KEY_MESSAGE =
+  'This server has no SECRET_KEY, so it cannot store a secret safely. Set SECRET_KEY (32 random bytes, for example from openssl rand -base64 32) on every instance and restart.'
+
 /** Seals a secret for storage. */
-export function encryptSecret(plaintext: string, context: string, key: Buffer = getEnv().SECRET_KEY): string {
+export function encryptSecret(plaintext: string, context: string, key: Buffer = configuredKey()): string {
   const nonce = crypto.randomBytes(NONCE_BYTES)
   const cipher = crypto.createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES })
   cipher.setAAD(Buffer.from(context, 'utf8'))
@@ -38,7 +49,7 @@ export function encryptSecret(plaintext: string, context: string, key: Buffer = 
  * {@link SecretBoxError} (never the secret) when it was sealed with another key, for another
  * place, or was changed.
  */
-export function decryptSecret(sealed: string, context: string, key: Buffer = getEnv().SECRET_KEY): string {
+export function decryptSecret(sealed: string, context: string, key: Buffer = configuredKey()): string {
   const parts = sealed.split('.')
   if (parts.length !== 4 || parts[0] !== VERSION) throw new SecretBoxError('not a sealed secret')
   const [nonce, ciphertext, tag] = parts.slice(1).map((part) => Buffer.from(part, 'base64url'))

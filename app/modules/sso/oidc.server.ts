@@ -195,6 +195,12 @@ function classify(step: string, error: unknown): ProviderError {
       `${step}: ${code}`,
     )
   }
+  if (error instanceof oidc.WWWAuthenticateChallengeError) {
+    // A 401 with a challenge at the token endpoint: the provider does not take our client id or
+    // secret (its `error` parameter says which, usually invalid_client).
+    const code = error.cause.find((c) => c.parameters.error)?.parameters.error ?? `http ${error.status}`
+    return new ProviderError(error.status === 401 ? 'misconfigured' : 'refused', `${step}: ${code}`)
+  }
   if (error instanceof oidc.ClientError) {
     const code = e.code ?? 'client_error'
     if (step === 'discovery')

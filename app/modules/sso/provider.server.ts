@@ -338,10 +338,22 @@ async function writeMembers(tx: Tx, id: string, input: Pick<ProviderInput, 'doma
       .values(input.companyIds.map((companyId) => ({ providerId: id, companyId })))
 }
 
+/** A secret sealed for its column, or the refusal of a server that has no SECRET_KEY. */
+function seal(secret: string): { ok: true; sealed: string } | Refusal {
+  try {
+    return { ok: true, sealed: encryptSecret(secret, SECRET_CONTEXT) }
+  } catch (error) {
+    if (error instanceof SecretBoxError) return { ok: false, formErrors: [error.message] }
+    throw error
+  }
+}
+
 export async function createIdentityProvider(
   actor: Actor,
   input: ProviderInput & { clientSecret: string },
 ): Promise<Outcome<{ id: string }>> {
+  const secret = seal(input.clientSecret)
+  if (!secret.ok) return secret
   return refusingRaces(() =>
     getDb().transaction(async (tx): Promise<Outcome<{ id: string }>> => {
       if (await nameTaken(tx, PROVIDER_NAMES, input.name))
@@ -354,7 +366,7 @@ export async function createIdentityProvider(
           name: input.name,
           issuer: input.issuer,
           clientId: input.clientId,
-          clientSecretSealed: encryptSecret(input.clientSecret, SECRET_CONTEXT),
+          clientSecretSealed: secret.sealed,
           scopes: input.scopes.join(' '),
           allowPassword: input.allowPassword,
           jitCompanyId: input.jitCompanyId,
@@ -393,6 +405,8 @@ export async function updateIdentityProvider(
   input: ProviderInput,
 ): Promise<Outcome<{ id: string; changed: string[] }>> {
   if (!isUuid(id)) return PROVIDER_UNKNOWN
+  const secret = input.clientSecret ? seal(input.clientSecret) : null
+  if (secret && !secret.ok) return secret
   return refusingRaces(() =>
     getDb().transaction(async (tx): Promise<Outcome<{ id: string; changed: string[] }>> => {
       const current = await lockProvider(tx, id)

@@ -103,14 +103,20 @@ const domains = z.pipe(
   z.transform((v: string) => parseDomainList(v) ?? []),
 )
 
-// Checkboxes: the ids of the companies ticked; none ticked arrives missing.
+// Checkboxes: the ids of the companies ticked; none ticked arrives missing. Checked as a whole, so
+// that a bad id (a stale page, a hand-made request) is said beside the list, not beside one box.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 const companyIds = z.pipe(
   z.optional(
-    z
-      .array(z.uuid({ error: 'A company could not be identified. Reload the page and try again.' }))
-      .check(z.maxLength(1000, 'Choose 1,000 companies at most.')),
+    z.array(z.string()).check(
+      z.maxLength(1000, 'Choose 1,000 companies at most.'),
+      z.refine(
+        (ids) => ids.every((id) => UUID.test(id)),
+        'A company could not be identified. Reload the page and try again.',
+      ),
+    ),
   ),
-  z.transform((v: string[] | undefined) => [...new Set(v ?? [])]),
+  z.transform((v: string[] | undefined) => [...new Set((v ?? []).map((id) => id.toLowerCase()))]),
 )
 
 const jitCompanyId = z.pipe(

@@ -47,6 +47,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         }),
       ({ changed }, { name }) =>
         redirectWithToast(`${LIST}/${params.id}`, savedToast(changed, 'provider', `“${name}” was updated.`)),
+      // The secret typed never comes back in a refusal (nor in the page's data).
+      { hideFields: ['clientSecret'] },
     ),
     delete: intent(
       ProviderDeleteSchema,

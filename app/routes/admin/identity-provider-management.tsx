@@ -44,6 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
           title: 'Identity provider added',
           description: `Addresses at ${input.domains.join(', ')} now continue to “${input.name}” from the sign-in page.`,
         }),
+      // The secret typed never comes back in a refusal (nor in the page's data).
+      { hideFields: ['clientSecret'] },
     ),
   })
 }
