@@ -4,6 +4,10 @@ import { index, route, type RouteConfig } from '@react-router/dev/routes'
 export default [
   index('routes/public/index.tsx'),
   route('sign-in', 'routes/public/sign-in.tsx'),
+  // Single sign-on through a client organisation's OpenID provider (issue 20 §1, ADR 049): the start
+  // (a GET the sign-in page's first step leads to) and the callback every provider sends back to.
+  route('sign-in/sso', 'routes/public/sign-in.sso.tsx'),
+  route('sign-in/sso/callback', 'routes/public/sign-in.sso-callback.tsx'),
   route('forgot-password', 'routes/public/forgot-password.tsx'),
   route('verification', 'routes/verification.tsx'),
   route('sign-out', 'routes/sign-out.ts'),
@@ -55,6 +59,9 @@ export default [
   route('admin/email-management', 'routes/admin/email-management.tsx'),
   route('admin/email-management/outbox/:messageId', 'routes/admin/email-management.outbox.$messageId.tsx'),
   route('admin/email-management/:id', 'routes/admin/email-management.$id.tsx'),
+  // The client organisations' OpenID providers (issue 20 §1, ADR 049).
+  route('admin/identity-provider-management', 'routes/admin/identity-provider-management.tsx'),
+  route('admin/identity-provider-management/:id', 'routes/admin/identity-provider-management.$id.tsx'),
   route('admin/admin-management', 'routes/admin/admin-management.tsx'),
   route('admin/admin-management/:uid', 'routes/admin/admin-management.$uid.tsx'),
   route('admin/employee-management', 'routes/admin/employee-management.tsx'),

@@ -2,6 +2,12 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import {
+  DEFAULT_SCOPES,
+  isAllowedIssuerUrl,
+  parseDomainList,
+  SCOPE_TOKEN,
+} from '#app/lib/identity-provider-values'
 
 /**
  * Every setting of a deployment, parsed once at start-up. A bad or missing variable is reported in
@@ -9,6 +15,20 @@ import { z } from 'zod'
  */
 
 const DEV_SESSION_SECRET = 'panorama-local-development-secret-change-me'
+/**
+ * The development key of app/lib/secret-box.server.ts (32 bytes, hex): for tests and in-memory
+ * databases only. It is public, so nothing encrypted with it is secret.
+ */
+export const DEV_SECRET_KEY = '70616e6f72616d612d6c6f63616c2d6465762d6b65792d6368616e67652d6d65'
+
+/** SECRET_KEY: 32 bytes written as 64 hex digits or as base64 (43–44 characters, base64url too). */
+export function parseSecretKey(value: string): Buffer | null {
+  const text = value.trim()
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex')
+  if (!/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(text)) return null
+  const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
+  return bytes.length === 32 ? bytes : null
+}
 
 const optionalUrl = z
   .string()
@@ -32,6 +52,34 @@ const EnvSchema = z.object({
   APP_URL: z.url({ message: 'must be an absolute http(s) URL, e.g. http://localhost:3000' }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
+  /**
+   * The key that encrypts secrets at rest (an identity provider's client secret): 32 random bytes,
+   * hex or base64 (app/lib/secret-box.server.ts). The embedded default generates one into its data
+   * folder; a Postgres deployment sets it on every instance before it stores a secret (ADR 049).
+   */
+  SECRET_KEY: optionalString.refine((v) => v === undefined || parseSecretKey(v) !== null, {
+    message: 'must be 32 random bytes written as 64 hex digits or in base64 (openssl rand -base64 32)',
+  }),
+  /**
+   * One install-wide OpenID provider configured by variables instead of the back office (ADR 049):
+   * its issuer, the app's client id and secret there, the scopes asked for, and the e-mail domains
+   * it signs in. OIDC_PASSWORD_SIGN_IN=false refuses passwords to employees of those domains.
+   */
+  OIDC_ISSUER: optionalString,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_SCOPES: z
+    .string()
+    .trim()
+    .transform((v) => v.split(/\s+/).filter(Boolean))
+    .pipe(z.array(z.string().regex(SCOPE_TOKEN, { message: 'must be scopes separated by spaces' })).max(20))
+    .optional(),
+  OIDC_DOMAINS: optionalString,
+  OIDC_NAME: z.string().trim().max(60).optional(),
+  OIDC_PASSWORD_SIGN_IN: z
+    .enum(['true', 'false', '1', '0', ''], { message: 'must be true or false' })
+    .default('true')
+    .transform((v) => v !== 'false' && v !== '0'),
   SESSION_SECRET: z
     .string()
     .transform((v) => (v === '' ? undefined : v))
@@ -129,6 +177,11 @@ function crossVariableProblems(source: Record<string, string | undefined>): stri
   ) {
     problems.push('SESSION_SECRET must be set to a random value of at least 32 characters in production')
   }
+  // The development key is public: nothing sealed with it is secret (ADR 049).
+  if (production && v('SECRET_KEY') === DEV_SECRET_KEY) {
+    problems.push('SECRET_KEY must not be the development key in production')
+  }
+  problems.push(...oidcProblems(v))
   if (Boolean(v('TURNSTILE_SITE_KEY')) !== Boolean(v('TURNSTILE_SECRET_KEY'))) {
     problems.push(
       `${v('TURNSTILE_SITE_KEY') ? 'TURNSTILE_SECRET_KEY' : 'TURNSTILE_SITE_KEY'} TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together`,
@@ -147,9 +200,50 @@ function crossVariableProblems(source: Record<string, string | undefined>): stri
   return problems
 }
 
-export type Env = Omit<z.output<typeof EnvSchema>, 'APP_URL' | 'SESSION_SECRET'> & {
+/** The install-wide provider's variables: all of issuer, client id, secret and domains, or none. */
+function oidcProblems(v: (name: string) => string | undefined): string[] {
+  const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_DOMAINS'] as const
+  const set = names.filter((name) => v(name))
+  if (!set.length) return []
+  const problems: string[] = []
+  const missing = names.filter((name) => !v(name))
+  if (missing.length)
+    problems.push(`${missing[0]} ${names.join(', ')} must be set together (missing: ${missing.join(', ')})`)
+  const issuer = v('OIDC_ISSUER')
+  if (issuer && !isAllowedIssuerUrl(issuer))
+    problems.push('OIDC_ISSUER must be an https:// URL (http only for localhost), without query or fragment')
+  const domains = v('OIDC_DOMAINS')
+  if (domains && !parseDomainList(domains)?.length)
+    problems.push('OIDC_DOMAINS must list e-mail domains separated by commas, e.g. example.com,example.org')
+  const scopes = v('OIDC_SCOPES')
+  if (scopes && !scopes.split(/\s+/).includes('openid')) problems.push('OIDC_SCOPES must include openid')
+  return problems
+}
+
+/** The install-wide OpenID provider set by variables, as the sign-in code uses it. */
+export type EnvIdentityProvider = {
+  name: string
+  issuer: string
+  clientId: string
+  clientSecret: string
+  scopes: string[]
+  domains: string[]
+  allowPassword: boolean
+}
+
+export type Env = Omit<
+  z.output<typeof EnvSchema>,
+  'APP_URL' | 'SESSION_SECRET' | 'SECRET_KEY' | 'OIDC_CLIENT_SECRET'
+> & {
   APP_URL: string
   SESSION_SECRET: string
+  /**
+   * The 32-byte key of app/lib/secret-box.server.ts; null in production on Postgres without
+   * SECRET_KEY, where nothing can be sealed (the back office says so) until it is set.
+   */
+  SECRET_KEY: Buffer | null
+  /** The install-wide OpenID provider, when OIDC_ISSUER and its companions are set. */
+  oidcProvider: EnvIdentityProvider | null
   /** true when APP_URL is https: cookies get Secure, responses get HSTS. */
   secure: boolean
   turnstileEnabled: boolean
@@ -175,11 +269,28 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       })
   problems.push(...crossVariableProblems(source))
   if (!result.success || problems.length) throw new ConfigError(problems)
-  const env = result.data
+  const { OIDC_CLIENT_SECRET, SECRET_KEY, ...env } = result.data
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')
   return {
     ...env,
     SESSION_SECRET: env.SESSION_SECRET ?? localSessionSecret(env.PGLITE_DIR, env.NODE_ENV),
+    SECRET_KEY: SECRET_KEY
+      ? parseSecretKey(SECRET_KEY)!
+      : env.DATABASE_URL && env.NODE_ENV === 'production'
+        ? null
+        : localSecretKey(env.PGLITE_DIR, env.NODE_ENV, Boolean(env.DATABASE_URL)),
+    oidcProvider:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && OIDC_CLIENT_SECRET && env.OIDC_DOMAINS
+        ? {
+            name: env.OIDC_NAME || 'your organisation’s sign-in',
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: OIDC_CLIENT_SECRET,
+            scopes: env.OIDC_SCOPES?.length ? env.OIDC_SCOPES : [...DEFAULT_SCOPES],
+            domains: parseDomainList(env.OIDC_DOMAINS) ?? [],
+            allowPassword: env.OIDC_PASSWORD_SIGN_IN,
+          }
+        : null,
     APP_URL: appUrl,
     secure: appUrl.startsWith('https://'),
     turnstileEnabled: Boolean(env.TURNSTILE_SITE_KEY && env.TURNSTILE_SECRET_KEY),
@@ -203,6 +314,27 @@ function localSessionSecret(pgliteDir: string, nodeEnv: string): string {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   fs.writeFileSync(file, secret, { mode: 0o600 })
   return secret
+}
+
+/**
+ * Without SECRET_KEY, the embedded single-process default keeps a random key beside its data (as it
+ * does the session secret, ADR 003); tests, in-memory databases and development on Postgres use the
+ * public development key. (Production on Postgres has none: its instances must share one.)
+ */
+function localSecretKey(pgliteDir: string, nodeEnv: string, postgres: boolean): Buffer {
+  if (nodeEnv !== 'production' && (nodeEnv === 'test' || pgliteDir === 'memory://' || postgres))
+    return Buffer.from(DEV_SECRET_KEY, 'hex')
+  const file = path.join(path.dirname(path.resolve(pgliteDir)), 'secret-key')
+  try {
+    const existing = parseSecretKey(fs.readFileSync(file, 'utf8'))
+    if (existing) return existing
+  } catch {
+    // first start
+  }
+  const key = crypto.randomBytes(32)
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, key.toString('hex'), { mode: 0o600 })
+  return key
 }
 
 /** The deployment's contact links as the pages use them: null when none is configured. */

@@ -15,22 +15,39 @@ type Replying = {
   reply: (options?: {
     formErrors?: string[]
     fieldErrors?: Record<string, string[]>
+    hideFields?: string[]
   }) => SubmissionResult<string[]>
 }
 
+/** What a reply leaves out of the values it sends back: secrets typed into the form. */
+export type ReplyOptions = { hideFields?: string[] }
+
 /** Bad input: the submission's own field messages, 400. */
-export function replyInvalid<Intent extends string>(intent: Intent, submission: Replying) {
-  return data({ intent, result: submission.reply() }, { status: 400 })
+export function replyInvalid<Intent extends string>(
+  intent: Intent,
+  submission: Replying,
+  options: ReplyOptions = {},
+) {
+  return data({ intent, result: submission.reply({ hideFields: options.hideFields }) }, { status: 400 })
 }
 
 /** A refusal from a domain module: its messages on the form; a 404 is thrown as the not-found page. */
-export function replyRefused<Intent extends string>(intent: Intent, submission: Replying, refusal: Refusal) {
+export function replyRefused<Intent extends string>(
+  intent: Intent,
+  submission: Replying,
+  refusal: Refusal,
+  options: ReplyOptions = {},
+) {
   const status = refusalStatus(refusal)
   if (status === 404) throw new Response('Page Not Found', { status: 404, statusText: 'Not Found' })
   return data(
     {
       intent,
-      result: submission.reply({ formErrors: refusal.formErrors, fieldErrors: refusal.fieldErrors }),
+      result: submission.reply({
+        formErrors: refusal.formErrors,
+        fieldErrors: refusal.fieldErrors,
+        hideFields: options.hideFields,
+      }),
     },
     {
       status,
@@ -50,11 +67,12 @@ export async function submitIntent<Intent extends string, Schema extends $ZodTyp
   schema: Schema,
   run: (value: output<Schema>) => Promise<Outcome<T>>,
   done: (result: T, value: output<Schema>) => Done | Promise<Done>,
+  options: ReplyOptions = {},
 ) {
   const submission = parseForm<Schema>(formData, { schema })
-  if (submission.status !== 'success') return replyInvalid(intent, submission)
+  if (submission.status !== 'success') return replyInvalid(intent, submission, options)
   const outcome = await run(submission.value)
-  if (!outcome.ok) return replyRefused(intent, submission, outcome)
+  if (!outcome.ok) return replyRefused(intent, submission, outcome, options)
   return done(outcome.value, submission.value)
 }
 
@@ -106,8 +124,10 @@ export function intent<Schema extends $ZodType, T, Done = Response>(
   schema: Schema,
   run: (value: output<Schema>) => Promise<Outcome<T>>,
   done: (result: T, value: output<Schema>) => Done | Promise<Done>,
+  /** `hideFields`: fields whose typed value never comes back in a refusal (a secret). */
+  options: ReplyOptions = {},
 ) {
-  return (formData: FormData, name: string) => submitIntent(formData, name, schema, run, done)
+  return (formData: FormData, name: string) => submitIntent(formData, name, schema, run, done, options)
 }
 
 type IntentRow = (formData: FormData, name: string) => Promise<unknown>

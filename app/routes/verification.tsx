@@ -157,6 +157,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const reset = mode === 'resetPassword'
   const kind = reset ? 'reset_password' : 'activate_account'
   const result = await setPasswordWithCode(kind, code, submission.value.password, about)
+  if (!result.ok && result.code === 'auth/sso-required')
+    return refused(submission.reply({ formErrors: [authErrorMessage(result.code)], hideFields: PASSWORDS }))
   if (!result.ok) return gone(clear)
   const toast = await toastHeader({
     kind: 'success',

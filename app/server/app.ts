@@ -237,6 +237,8 @@ export async function main(
   const contact = contactWarning(env)
   if (contact)
     log.warn('contact links not configured: pages show none of them (a brand may still set its own)', contact)
+  if (!env.SECRET_KEY)
+    log.warn('SECRET_KEY not set: identity providers cannot be added or used until it is (ADR 049)')
   const worker = env.WORKER ? startOutboxWorker(env) : undefined
   // Reminders are queued even without SMTP: they wait in the outbox like every other message.
   const reminders = env.WORKER ? startReminderWorker(env) : undefined

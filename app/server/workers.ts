@@ -2,6 +2,7 @@ import type { Env } from '#app/config/env.server'
 import { isDatabaseDown, isDatabaseOpen, reportDatabaseFailure } from '#db/client'
 import { startPollingWorker, type PollingWorker } from '#app/lib/polling-worker.server'
 import { pruneExpired } from '#app/modules/auth/session.server'
+import { pruneSsoStates } from '#app/modules/sso/sign-in.server'
 import { eraseStaleOutboxBodies } from '#app/modules/email/outbox.server'
 import { sendApproverReminders } from '#app/modules/nomination/nomination.server'
 import { sendPlanCheckIns } from '#app/modules/plan/plan.server'
@@ -36,6 +37,8 @@ export function startReminderWorker(
       // Development plans' check-ins on the dates their employees chose (ADR 043), claimed once.
       await sendPlanCheckIns()
       await pruneExpired()
+      // Sign-ins through an organisation's provider that never came back (ADR 049).
+      await pruneSsoStates()
       // Housekeeping that must run with or without SMTP: bodies with dead or unneeded links.
       await eraseStaleOutboxBodies()
       // The admin counts' rows since the last round, folded into one per count (ADR 010).

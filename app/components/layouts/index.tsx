@@ -365,6 +365,7 @@ const ADMIN_NAV = [
   ['/admin/brand-management', 'Brands'],
   ['/admin/email-management', 'E-mails'],
   ['/admin/admin-management', 'Admins'],
+  ['/admin/identity-provider-management', 'Identity providers'],
   ['/admin/employee-management', 'Employees'],
   ['/admin/scheme-management', 'Schemes'],
   ['/admin/questionnaire-management', 'Questionnaires'],

@@ -30,6 +30,7 @@ import {
   takeTurn,
 } from '#app/modules/rate-limit/rate-limit.server'
 import { createSession, invalidateSession, invalidateUserSessions } from './session.server'
+import { passwordAllowedSql } from './password-policy.server'
 
 export function normalizeEmail(email: string) {
   return email.trim().toLowerCase()
@@ -84,6 +85,8 @@ export async function signIn(input: {
       role: users.role,
       passwordHash: users.passwordHash,
       disabledAt: users.disabledAt,
+      // Employees of a company that signs in through its identity provider only (ADR 049).
+      passwordAllowed: passwordAllowedSql(),
     })
     .from(users)
     .where(eq(users.email, email))
@@ -122,6 +125,9 @@ export async function signIn(input: {
   if (!user || !valid || user.disabledAt) return { ok: false, code: 'auth/invalid-credential' }
   if (trusted) await reset(keys.device)
   else await Promise.all([refund(keys.address), reset(keys.pair), reset(keys.account)])
+  // The right password, but this account signs in through its organisation's provider: said only
+  // now, so it tells nothing to someone guessing (and the counters treat it as no failure).
+  if (!user.passwordAllowed) return { ok: false, code: 'auth/sso-required' }
   const { token, session } = await createSession(user.id, { ip: input.ip, userAgent: input.userAgent })
   return { ok: true, token, expiresAt: session.expiresAt, user: { id: user.id, role: user.role } }
 }
@@ -157,7 +163,8 @@ export async function requestPasswordReset(
 
 /**
  * The enabled employee or admin with this address, with what their e-mails need (colleagues have
- * their invite links and no password), else undefined.
+ * their invite links and no password), else undefined. Not an account that signs in through its
+ * organisation's provider only (ADR 049): a reset or a sign-in link would be a way round it.
  */
 async function mailableAccount(email: string) {
   const [user] = await getDb()
@@ -169,7 +176,14 @@ async function mailableAccount(email: string) {
     })
     .from(users)
     .leftJoin(companies, eq(companies.id, users.companyId))
-    .where(and(eq(users.email, email), sql`${users.disabledAt} IS NULL`, sql`${users.role} <> 'colleague'`))
+    .where(
+      and(
+        eq(users.email, email),
+        sql`${users.disabledAt} IS NULL`,
+        sql`${users.role} <> 'colleague'`,
+        passwordAllowedSql(),
+      ),
+    )
     .limit(1)
   return user
 }
@@ -344,7 +358,7 @@ export async function brandOfActivationCode(code: unknown): Promise<BrandLook | 
 
 type PasswordResult =
   | { ok: true; token: string; expiresAt: Date; userId: string; role: Role }
-  | { ok: false; code: 'auth/expired-action-code' }
+  | { ok: false; code: 'auth/expired-action-code' | 'auth/sso-required' }
 
 /**
  * Reset or activation: uses the code, sets the password, verifies the address (the link proved
@@ -356,6 +370,9 @@ export async function setPasswordWithCode(
   password: string,
   meta: { ip: string; userAgent: string | null },
 ): Promise<PasswordResult> {
+  // An account that signs in through its organisation's provider only gets no password, and no
+  // session this way (ADR 049); the link is left unused, so it still works if that changes.
+  if (!(await passwordAllowedForCode(kind, code))) return { ok: false, code: 'auth/sso-required' }
   const passwordHash = await hashPassword(password)
   const result = await getDb().transaction(async (tx) => {
     const row = await consumeActionCode(kind, code, tx)
@@ -400,6 +417,18 @@ export async function setPasswordWithCode(
     userId: result.userId,
     role: result.role,
   }
+}
+
+/** false when the live link's account may not use a password (ADR 049); true otherwise. */
+async function passwordAllowedForCode(kind: ActionCodeKind, code: unknown) {
+  const row = await findActionCode(kind, code)
+  if (!row?.userId) return true
+  const [user] = await getDb()
+    .select({ passwordAllowed: passwordAllowedSql() })
+    .from(users)
+    .where(eq(users.id, row.userId))
+    .limit(1)
+  return user?.passwordAllowed !== false
 }
 
 /** The advisory lock that serialises creating the first admin (setup link and ADMIN_EMAIL alike). */

@@ -22,6 +22,9 @@ export const AUTH_ERROR_MESSAGES = {
   'auth/timeout': 'The server took too long to answer. Please try again.',
   'auth/invalid-email': 'Enter a valid e-mail address.',
   'auth/cross-site-request': 'This request came from another site and was refused.',
+  // Said only after the right password (or a live link): it tells nothing to someone guessing.
+  'auth/sso-required':
+    'Your organisation signs you in through its own sign-in service, not with a password here. Enter your work e-mail address on the sign-in page and continue from there, or ask your administrator.',
 } as const
 
 export type AuthErrorCode = keyof typeof AUTH_ERROR_MESSAGES

@@ -19,6 +19,17 @@ export const SignInSchema = z.object({
 
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })
 
+/**
+ * The sign-in page's first step when identity providers are set up (ADR 049): the address alone.
+ * Its domain decides: its organisation's provider, or the password form.
+ */
+export const CONTINUE_INTENT = 'continue'
+export const ContinueSchema = z.object({
+  intent: z.literal(CONTINUE_INTENT),
+  email: EmailSchema,
+  redirectTo: z.optional(z.string().check(z.maxLength(2048))),
+})
+
 /** The sign-in page's second form, offered after a refusal: a one-time sign-in link by e-mail. */
 export const SIGN_IN_LINK_INTENT = 'sign-in-link'
 export const SignInLinkSchema = z.object({ email: EmailSchema })

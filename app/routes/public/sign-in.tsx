@@ -1,4 +1,4 @@
-import { data, redirect } from 'react-router'
+import { data, redirect, redirectDocument } from 'react-router'
 import type { Route } from './+types/sign-in'
 import { parseForm, readFormData } from '#app/lib/form-data.server'
 import { passRetryAfter, refusedInit } from '#app/lib/reply.server'
@@ -11,7 +11,14 @@ import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
 import { getBrandLook } from '#app/modules/brand/look.server'
 import { homeFor, requireAnonymous } from '#app/modules/auth/guards.server'
-import { SIGN_IN_LINK_INTENT, SignInLinkSchema, SignInSchema } from '#app/modules/auth/schemas'
+import {
+  CONTINUE_INTENT,
+  ContinueSchema,
+  SIGN_IN_LINK_INTENT,
+  SignInLinkSchema,
+  SignInSchema,
+} from '#app/modules/auth/schemas'
+import { identityProvidersExist, providerForEmail } from '#app/modules/sso/provider.server'
 import { sessionCookie } from '#app/modules/auth/session.server'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
 import type { RouteHandle } from '#app/root'
@@ -31,13 +38,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   // The sign-in step of an invitation wears its programme's brand: /sign-in?brand=<brand id> (a brand's
   // look is public, like its logo). Without one, Panorama's own sign-in page.
   const brandId = new URL(request.url).searchParams.get('brand')
-  return isUuid(brandId) ? { brand: await getBrandLook(brandId) } : {}
+  // With identity providers set up, the page asks for the address first (ADR 049).
+  const [brand, emailFirst] = await Promise.all([
+    isUuid(brandId) ? getBrandLook(brandId) : undefined,
+    identityProvidersExist(),
+  ])
+  return brand === undefined ? { emailFirst } : { brand, emailFirst }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request)
   const formData = await readFormData(request)
   if (formData.get('intent') === SIGN_IN_LINK_INTENT) return askForSignInLink(formData, context)
+  if (formData.get('intent') === CONTINUE_INTENT) return continueWithEmail(formData)
   const submission = parseForm(formData, { schema: SignInSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
@@ -67,8 +80,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       {
         result: submission.reply({ formErrors: [authErrorMessage(result.code)], hideFields: ['password'] }),
         // Refused, by the limits or the password: offer a way in that needs neither (ADR 007). Said
-        // for every address alike, so it tells nothing about the account.
-        offerLinkTo: submission.value.email,
+        // for every address alike, so it tells nothing about the account. Not to an account that
+        // signs in through its organisation's provider (said only after the right password).
+        offerLinkTo: result.code === 'auth/sso-required' ? null : submission.value.email,
       },
       refusedInit({ retryAfterSeconds: limited ? (result.retryAfterSeconds ?? 60) : undefined }),
     )
@@ -78,6 +92,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   // This browser is now a trusted device for the account (ADR 007).
   headers.append('Set-Cookie', await trustDeviceCookie(result.user.id, device))
   return redirect(safeRedirect(submission.value.redirectTo, home), { headers })
+}
+
+/**
+ * The first step where identity providers are set up (ADR 049): the address's domain has a provider
+ * (the answer is where to start its sign-in), or the password form follows with the address filled
+ * in. The domain alone decides: the same answer for an address with an account and one without.
+ */
+async function continueWithEmail(formData: FormData) {
+  const intent = CONTINUE_INTENT
+  const submission = parseForm(formData, { schema: ContinueSchema })
+  if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+  const { email, redirectTo } = submission.value
+  const provider = await providerForEmail(email)
+  if (!provider) return { intent, result: submission.reply(), password: { email } }
+  const start = new URLSearchParams({ email })
+  const to = safeRedirect(redirectTo, '')
+  if (to) start.set('redirectTo', to)
+  return { intent, result: submission.reply(), sso: { href: `/sign-in/sso?${start}`, name: provider.name } }
 }
 
 /**
@@ -114,13 +146,17 @@ async function askForSignInLink(formData: FormData, context: Route.ActionArgs['c
  */
 export async function clientAction({ serverAction }: Route.ClientActionArgs) {
   try {
-    return await withTimeout(serverAction(), signInTimeoutMs(navigator.userAgent))
+    const reply = await withTimeout(serverAction(), signInTimeoutMs(navigator.userAgent))
+    // The address's organisation signs it in: off to its provider at once, as a document load (the
+    // start answers with a redirect to the provider's site; ADR 049).
+    if (reply && 'sso' in reply && reply.sso) return redirectDocument(reply.sso.href)
+    return reply
   } catch (error) {
     if (!isTimeoutError(error)) throw error
     return { result: { status: 'error' as const, error: { '': [authErrorMessage('auth/timeout')] } } }
   }
 }
 
-export default function SignIn({ actionData }: Route.ComponentProps) {
-  return <SignInPage actionData={actionData} />
+export default function SignIn({ actionData, loaderData }: Route.ComponentProps) {
+  return <SignInPage actionData={actionData} emailFirst={loaderData.emailFirst} />
 }

@@ -26,6 +26,7 @@ import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { releaseParticipant, releaseScheme } from '#app/modules/report/release.server'
 import { addNominee, approveList, submitList } from '#app/modules/nomination/nomination.server'
 import { addFocusArea, shareReport } from '#app/modules/plan/plan.server'
+import { createIdentityProvider } from '#app/modules/sso/provider.server'
 import { useTestDatabase } from '#tests/support/database'
 import { sessionCookieFor } from '#tests/support/app'
 import { useQueryCountingServer } from '#tests/support/query-count'
@@ -49,7 +50,9 @@ const SESSION_READS = 1
 const EXPECTED = {
   // Anonymous pages: no cookie, no statement.
   'GET /': 0,
-  'GET /sign-in': 0,
+  // …but the sign-in page: whether any identity provider is set up (it then asks for the address
+  // first, ADR 049), one EXISTS. (None when the provider is set by variables.)
+  'GET /sign-in': 1,
   'GET /bench/ping': 0,
   // Sign-in (ADR 007): the address, pair and account-turn counters taken before the password check,
   // the user, the three given back on success, the trusted-device check and the new session.
@@ -106,6 +109,11 @@ const EXPECTED = {
   // The admin and their brand's look, and a pending e-mail change.
   'GET /admin/profile': SESSION_READS + 2,
   'GET /admin/admin-management': SESSION_READS + 1,
+  // Identity providers (ADR 049): one page of providers with their domains and company counts, and
+  // the companies the create form offers; a provider with its domains, companies, linked accounts
+  // and the form's companies in one statement.
+  'GET /admin/identity-provider-management': SESSION_READS + 2,
+  'GET /admin/identity-provider-management/:id': SESSION_READS + 1,
   'GET /admin/admin-management?q=': SESSION_READS + 1,
   'GET /admin/admin-management/:uid': SESSION_READS + 1,
   // The page of employees, and the companies and schemes its filters and forms offer.
@@ -178,6 +186,7 @@ const ids = {
   import: '',
   admin: '',
   schemeName: '',
+  provider: '',
 }
 const cookies = { admin: '', employee: '', answerer: '', manager: '', report: '', cycle: '' }
 const lists = { scheme: '', report: '' }
@@ -303,6 +312,7 @@ async function smallWorld() {
   })
   cookies.admin = await sessionCookieFor(admin.id)
   ids.admin = admin.id
+  ids.provider = await addProvider(1, [world.company!.id])
   cookies.employee = await sessionCookieFor(world.employee.id)
   cookies.answerer = await sessionCookieFor(world.answerer.id)
   signInEmail = world.employee.email
@@ -454,9 +464,37 @@ async function stageImportRows(importId: string, from: number, count: number) {
  * on the employee (eight, the most a scheme allows) and a second scheme for them, more employees
  * with colleagues and answers, and a second answering scheme for the answerer.
  */
+/** An identity provider for the companies given (ADR 049), with two domains. */
+async function addProvider(n: number, companyIds: string[]) {
+  const created = await createIdentityProvider(
+    { id: ids.admin },
+    {
+      name: `Provider ${n}`,
+      issuer: `https://login${n}.example/v2.0`,
+      clientId: `client-${n}`,
+      clientSecret: `secret-${n}`,
+      scopes: ['openid', 'email', 'profile'],
+      domains: [`p${n}.example`, `p${n}.example.org`],
+      companyIds,
+      allowPassword: true,
+      jitCompanyId: null,
+    },
+  )
+  if (!created.ok) throw new Error('the provider was refused')
+  return created.value.id
+}
+
 async function growWorld() {
   const { scheme, employee, answerer } = world as Required<typeof world>
   for (let i = 0; i < 8; i++) await createCompany({ brandId: (await createBrand()).id })
+  // More providers, the measured one with every company.
+  for (let n = 2; n < 6; n++) await addProvider(n, [world.company!.id])
+  const everyCompany = await queryRows<{ id: string }>(db(), sql`SELECT id FROM companies`)
+  await db().execute(
+    sql`INSERT INTO identity_provider_companies (provider_id, company_id)
+        SELECT ${ids.provider}, c.id FROM companies c ON CONFLICT DO NOTHING`,
+  )
+  expect(everyCompany.length).toBeGreaterThan(8)
   for (let k = 0; k < 4; k++) await rater(scheme!, employee!.id, k < 3)
   // Released again with the new colleagues: the report reads the latest of two releases.
   await releaseParticipant({ id: ids.admin }, scheme!.id, employee!.id)
@@ -571,6 +609,9 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
   'GET /admin/company-management?delete=:id': () =>
     get(`/admin/company-management?delete=${ids.company}`, cookies.admin),
   'GET /admin/brand-management': () => get('/admin/brand-management', cookies.admin),
+  'GET /admin/identity-provider-management': () => get('/admin/identity-provider-management', cookies.admin),
+  'GET /admin/identity-provider-management/:id': () =>
+    get(`/admin/identity-provider-management/${ids.provider}`, cookies.admin),
   'GET /admin/email-management': () => get('/admin/email-management', cookies.admin),
   'GET /admin/email-management?brand=:id': () =>
     get(`/admin/email-management?brand=${ids.brand}`, cookies.admin),

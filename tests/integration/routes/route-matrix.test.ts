@@ -4,6 +4,7 @@ import { createBrand, createRaterAssignment, createScheme, createUser, enrolEmpl
 import { useTestDatabase } from '#tests/support/database'
 import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
+import { createIdentityProvider } from '#app/modules/sso/provider.server'
 
 /**
  * The whole route × visitor matrix of the spec (portal-spec §2, DESIGN.md §2): every path, for an
@@ -37,6 +38,7 @@ const ids = {
   company: '',
   admin: '',
   other: '',
+  provider: '',
 }
 
 beforeAll(async () => {
@@ -77,6 +79,23 @@ beforeAll(async () => {
     scheme: scheme.id,
     company: scheme.companyId,
   })
+  // An identity provider (issue 20 §1): its page, and the sign-in page asking for the address first.
+  const provider = await createIdentityProvider(
+    { id: admin.id },
+    {
+      name: 'Matrix SSO',
+      issuer: 'https://login.matrix.example/v2.0',
+      clientId: 'matrix',
+      clientSecret: 'matrix-secret',
+      scopes: ['openid', 'email'],
+      domains: ['matrix.example'],
+      companyIds: [],
+      allowPassword: true,
+      jitCompanyId: null,
+    },
+  )
+  if (!provider.ok) throw new Error('the matrix provider was refused')
+  ids.provider = provider.value.id
   cookies.admin = await sessionCookieFor(admin.id)
   cookies.employee = await sessionCookieFor(employee.id)
   cookies.colleague = await sessionCookieFor(colleague.id)
@@ -103,7 +122,7 @@ function guarded(path: string, roles: Visitor[], page: number): Record<Visitor, 
     ]),
   ) as Record<Visitor, Outcome>
 }
-function loggedOut(page: number): Record<Visitor, Outcome> {
+function loggedOut(page: Outcome): Record<Visitor, Outcome> {
   return {
     anonymous: page,
     colleague: { to: home('colleague') },
@@ -124,6 +143,7 @@ const ADMIN_PAGES = [
   '/admin/email-management?tab=outbox&state=failed',
   '/admin/email-management/colleague_invite',
   '/admin/admin-management',
+  '/admin/identity-provider-management',
   '/admin/employee-management',
   '/admin/scheme-management',
   '/admin/questionnaire-management',
@@ -136,6 +156,7 @@ const ADMIN_POST: Record<string, number> = {
   '/admin/company-management': 400,
   '/admin/employee-management': 400,
   '/admin/admin-management': 400,
+  '/admin/identity-provider-management': 400,
   '/admin/brand-management': 400,
   '/admin/email-management/colleague_invite': 400,
   '/admin/scheme-management': 400,
@@ -149,6 +170,11 @@ const ROWS = (): Row[] => [
   { path: () => '/?index', get: loggedOut(200), post: loggedOut(405) },
   { path: () => '/sign-in', get: loggedOut(200), post: loggedOut(400) },
   { path: () => '/forgot-password', get: loggedOut(200), post: loggedOut(400) },
+  // Single sign-on (issue 20 §1, ADR 049): the start and the callback are GETs for signed-out
+  // visitors. Without an address the start goes back to the sign-in page; a callback without a state
+  // is a clear page (400). Neither has an action.
+  { path: () => '/sign-in/sso', get: loggedOut({ to: '/sign-in' }), post: all(405) },
+  { path: () => '/sign-in/sso/callback', get: loggedOut(400), post: all(405) },
   { path: () => '/verification', get: all(400), post: all(400) },
   {
     path: () => '/login',
@@ -384,6 +410,18 @@ const ROWS = (): Row[] => [
     get: guarded('/admin/brand-management/00000000-0000-4000-8000-000000000000', ['admin'], 404),
     post: guarded('/admin/brand-management/00000000-0000-4000-8000-000000000000', ['admin'], 404),
   },
+  // An identity provider's page: a real id answers (a bare POST names no intent: 400); unknown and
+  // malformed ids are the not-found page.
+  {
+    path: () => `/admin/identity-provider-management/${ids.provider}`,
+    get: guarded(`/admin/identity-provider-management/${ids.provider}`, ['admin'], 200),
+    post: guarded(`/admin/identity-provider-management/${ids.provider}`, ['admin'], 400),
+  },
+  ...['00000000-0000-4000-8000-000000000000', 'some-id'].map((id) => ({
+    path: () => `/admin/identity-provider-management/${id}`,
+    get: guarded(`/admin/identity-provider-management/${id}`, ['admin'], 404),
+    post: guarded(`/admin/identity-provider-management/${id}`, ['admin'], 404),
+  })),
   // An administrator's page: real ids answer (a bare POST names no admin: 400); unknown, malformed
   // and non-admin ids are the not-found page.
   {

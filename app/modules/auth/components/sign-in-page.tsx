@@ -4,12 +4,22 @@ import { ConformField } from '#app/components/form-parts'
 import { useConformForm } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
-import { SIGN_IN_LINK_INTENT, SignInSchema } from '#app/modules/auth/schemas'
+import { CONTINUE_INTENT, ContinueSchema, SIGN_IN_LINK_INTENT, SignInSchema } from '#app/modules/auth/schemas'
 import { AuthPage } from './auth-page'
 
 /** Said whether or not the address has an account (and whatever the limits did): nothing to learn. */
 export const SIGN_IN_LINK_SENT_MESSAGE =
   'If an account exists for that address, we have sent it a one-time sign-in link. The link works for 15 minutes.'
+
+/** The first step's answer (ADR 049): the address's organisation signs it in, or the password form. */
+export type ContinueReply = {
+  intent: typeof CONTINUE_INTENT
+  result: SubmissionResult<string[]>
+  /** Its domain's provider: the start of its sign-in (the browser is sent there at once with JavaScript). */
+  sso?: { href: string; name: string }
+  /** No provider for its domain: the password form, with the address filled in. */
+  password?: { email: string }
+}
 
 /** What the sign-in action answers when it does not redirect: a refusal, or the link's answer. */
 export type SignInReply =
@@ -20,10 +30,114 @@ export type SignInReply =
       sent: boolean
       offerLinkTo: string | null
     }
+  | ContinueReply
   | undefined
 
-/** The sign-in page: the password form, and after a refusal the offer of a one-time link. */
-export function SignInPage({ actionData }: { actionData: SignInReply }) {
+/**
+ * The sign-in page: the password form, and after a refusal the offer of a one-time link. Where
+ * identity providers are set up (`emailFirst`), the address comes first (ADR 049): an address whose
+ * domain has a provider goes there; any other gets the password form. Only the domain decides, so the
+ * step tells nothing about whether an account exists.
+ */
+export function SignInPage({
+  actionData,
+  emailFirst = false,
+}: {
+  actionData: SignInReply
+  emailFirst?: boolean
+}) {
+  const continued =
+    actionData && 'intent' in actionData && actionData.intent === CONTINUE_INTENT ? actionData : null
+  if (emailFirst && (!actionData || (continued && !continued.password)))
+    return continued?.sso ? (
+      <ContinueToProvider sso={continued.sso} />
+    ) : (
+      <EmailStep lastResult={continued?.result} />
+    )
+  return (
+    <PasswordStep
+      actionData={continued ? undefined : (actionData as Exclude<SignInReply, ContinueReply>)}
+      email={continued?.password?.email ?? null}
+    />
+  )
+}
+
+const INTRO = 'Welcome back. Sign in to see your feedback.'
+
+function InviteNote() {
+  return (
+    <p className="text-sm text-slate-700">
+      Asked to give feedback on a colleague? Use the link in your invitation e-mail; you do not need an
+      account.
+    </p>
+  )
+}
+
+/** The first step where providers are set up: the address, then Continue. */
+function EmailStep({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const [searchParams] = useSearchParams()
+  const navigation = useNavigation()
+  const [form, fields] = useConformForm(ContinueSchema, { id: 'sign-in-email', lastResult })
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === CONTINUE_INTENT
+  return (
+    <AuthPage title="Sign in" intro={INTRO}>
+      <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="intent" value={CONTINUE_INTENT} />
+        <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
+        <ConformField
+          label="E-mail address"
+          meta={fields.email}
+          type="email"
+          autoComplete="email"
+          autoFocus
+          help="If your organisation has its own sign-in, you continue there."
+        />
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Continuing…' : 'Continue'}
+        </button>
+        <Link to="/forgot-password" className="link self-start text-sm">
+          Forgot your password?
+        </Link>
+      </Form>
+      <InviteNote />
+    </AuthPage>
+  )
+}
+
+/**
+ * The address's organisation signs it in. With JavaScript the browser is already on its way (the
+ * route's clientAction); without, this link takes it: a link, not a form's redirect, because the
+ * page's Content-Security-Policy lets forms post to this site only (form-action 'self').
+ */
+function ContinueToProvider({ sso }: { sso: { href: string; name: string } }) {
+  return (
+    <AuthPage title="Sign in" intro={INTRO}>
+      <div className="card flex flex-col gap-4">
+        <p className="text-slate-800">
+          Your organisation signs you in with <strong className="break-words">{sso.name}</strong>.
+        </p>
+        <a href={sso.href} className="btn btn-primary">
+          Continue with {sso.name}
+        </a>
+        <Link to="/sign-in" className="link self-start text-sm">
+          Use another e-mail address
+        </Link>
+      </div>
+      <InviteNote />
+    </AuthPage>
+  )
+}
+
+/** The password form, and after a refusal the offer of a one-time link. */
+function PasswordStep({
+  actionData,
+  email,
+}: {
+  actionData: Exclude<SignInReply, ContinueReply>
+  /** The address from the first step, filled in. */
+  email: string | null
+}) {
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
   const link = actionData && 'intent' in actionData ? actionData : null
@@ -32,16 +146,13 @@ export function SignInPage({ actionData }: { actionData: SignInReply }) {
     id: 'sign-in',
     // A link sent resets the sign-in form too (its refusal message is no longer the news).
     lastResult: link ? (link.sent ? link.result : undefined) : actionData?.result,
+    defaultValue: email ? { email } : undefined,
   })
   const posting = navigation.state !== 'idle' && Boolean(navigation.formAction?.startsWith('/sign-in'))
   const askingForLink = posting && navigation.formData?.get('intent') === SIGN_IN_LINK_INTENT
   const busy = posting && !askingForLink
   return (
-    <AuthPage
-      title="Sign in"
-      intro="Welcome back. Sign in to see your feedback."
-      sentMessage={link?.sent ? SIGN_IN_LINK_SENT_MESSAGE : null}
-    >
+    <AuthPage title="Sign in" intro={INTRO} sentMessage={link?.sent ? SIGN_IN_LINK_SENT_MESSAGE : null}>
       <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
@@ -50,13 +161,14 @@ export function SignInPage({ actionData }: { actionData: SignInReply }) {
           meta={fields.email}
           type="email"
           autoComplete="email"
-          autoFocus
+          autoFocus={!email}
         />
         <ConformField
           label="Password"
           meta={fields.password}
           type="password"
           autoComplete="current-password"
+          autoFocus={Boolean(email)}
         />
         <BotCheck />
         <button type="submit" className="btn btn-primary" disabled={busy}>
@@ -75,10 +187,7 @@ export function SignInPage({ actionData }: { actionData: SignInReply }) {
           busy={askingForLink}
         />
       ) : null}
-      <p className="text-sm text-slate-700">
-        Asked to give feedback on a colleague? Use the link in your invitation e-mail; you do not need an
-        account.
-      </p>
+      <InviteNote />
     </AuthPage>
   )
 }

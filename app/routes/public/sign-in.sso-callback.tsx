@@ -1,0 +1,60 @@
+import { data, redirect } from 'react-router'
+import type { Route } from './+types/sign-in.sso-callback'
+import { safeRedirect } from '#app/lib/safe-redirect'
+import { homeFor, requireAnonymous } from '#app/modules/auth/guards.server'
+import { sessionCookie } from '#app/modules/auth/session.server'
+import { SsoFailurePage } from '#app/modules/sso/components/sso-failure-page'
+import { ssoFailureStatus } from '#app/modules/sso/failure'
+import { browserSecretCookie, finishSsoSignIn, readBrowserSecret } from '#app/modules/sso/sign-in.server'
+import type { RouteHandle } from '#app/root'
+
+export const handle: RouteHandle = { layout: 'default' }
+
+export const meta: Route.MetaFunction = () => [{ title: 'Sign In' }]
+
+// The callback's address carries a one-time code: the page behind it is never cached.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
+  const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const retryAfter = loaderHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
+}
+
+/**
+ * /sign-in/sso/callback — where every provider sends the browser back (issue 20 §1, ADR 049; the
+ * redirect URI registered at the provider is APP_URL + this path). A GET, as the authorization
+ * response is (its query carries the code and the state). Signed in: the same session cookie as a
+ * password sign-in, and on to where the sign-in started (a path on this site) or the role's home.
+ * Anything else — a cancelled consent, a provider that does not answer, an unknown person, a
+ * replayed or forged callback — ends on a page that says what happened (never a 500), audited.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAnonymous(request)
+  const result = await finishSsoSignIn({
+    url: new URL(request.url),
+    browserSecret: readBrowserSecret(request),
+    meta: { ip: context.ip, userAgent: request.headers.get('user-agent') },
+  })
+  if (result.ok) {
+    const headers = new Headers()
+    headers.append('Set-Cookie', sessionCookie(result.token, result.expiresAt))
+    headers.append('Set-Cookie', browserSecretCookie(null))
+    throw redirect(safeRedirect(result.redirectTo, await homeFor(result.user)), { headers })
+  }
+  const { failure, providerName, email, retryAfterSeconds } = result
+  return data(
+    { failure: { failure, providerName, email: email ?? null } },
+    {
+      status: ssoFailureStatus(failure),
+      headers: retryAfterSeconds
+        ? { 'Retry-After': String(retryAfterSeconds) }
+        : failure === 'unreachable'
+          ? { 'Retry-After': '60' }
+          : undefined,
+    },
+  )
+}
+
+export default function SsoCallback({ loaderData }: Route.ComponentProps) {
+  return <SsoFailurePage failure={loaderData.failure} />
+}

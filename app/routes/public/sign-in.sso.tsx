@@ -1,0 +1,62 @@
+import { data, redirect } from 'react-router'
+import type { Route } from './+types/sign-in.sso'
+import { safeRedirect } from '#app/lib/safe-redirect'
+import { requireAnonymous } from '#app/modules/auth/guards.server'
+import { EmailSchema } from '#app/modules/auth/schemas'
+import { SsoFailurePage } from '#app/modules/sso/components/sso-failure-page'
+import { ssoFailureStatus } from '#app/modules/sso/failure'
+import { readBrowserSecret, startSsoSignIn } from '#app/modules/sso/sign-in.server'
+import type { RouteHandle } from '#app/root'
+
+export const handle: RouteHandle = { layout: 'default' }
+
+export const meta: Route.MetaFunction = () => [{ title: 'Sign In' }]
+
+// The start of a sign-in is never cached, and a 429 or 503 says when to come back.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
+  const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const retryAfter = loaderHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
+}
+
+/**
+ * /sign-in/sso?email=…&redirectTo=… — the start of a sign-in through the address's organisation
+ * (issue 20 §1, ADR 049): a GET, reached from the sign-in page's first step (by a link, or by its
+ * script as a document load: the page's form-action allows this site only, so a form's redirect to
+ * another site would be blocked). It answers a redirect to the provider, with this browser's
+ * `__sso` cookie; an address no provider signs in goes back to the sign-in page; a provider that
+ * does not answer ends on a page saying so.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAnonymous(request)
+  const url = new URL(request.url)
+  const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '') || null
+  const back = `/sign-in${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ''}`
+  const email = EmailSchema.safeParse(url.searchParams.get('email') ?? '')
+  if (!email.success) throw redirect(back)
+  const start = await startSsoSignIn({
+    email: email.data,
+    redirectTo,
+    browserSecret: readBrowserSecret(request),
+    meta: { ip: context.ip, userAgent: request.headers.get('user-agent') },
+  })
+  if (start.ok) throw redirect(start.location, { headers: { 'Set-Cookie': start.cookie } })
+  if (start.failure === null) throw redirect(back)
+  const { failure, providerName, retryAfterSeconds } = start
+  return data(
+    { failure: { failure, providerName } },
+    {
+      status: ssoFailureStatus(failure),
+      headers: retryAfterSeconds
+        ? { 'Retry-After': String(retryAfterSeconds) }
+        : failure === 'unreachable'
+          ? { 'Retry-After': '60' }
+          : undefined,
+    },
+  )
+}
+
+export default function SsoStart({ loaderData }: Route.ComponentProps) {
+  return <SsoFailurePage failure={loaderData.failure} />
+}
