@@ -11,6 +11,14 @@ type BuiltServer = {
 }
 
 /**
+ * How long the test servers keep an idle connection open: longer than any test. The test and the
+ * server share one process, so while a test builds its world (PGlite works synchronously) no timer
+ * runs; the server's idle timer (5 s by default) could then close a socket just as fetch reuses it
+ * for the next request, which fails with ECONNRESET. afterAll closes every connection.
+ */
+export const TEST_KEEP_ALIVE_MS = 10 * 60_000
+
+/**
  * The production build (npm run build), served in this test process on a free port: requests go
  * through the same Express stack, headers, guards and React Router handler as in production. The
  * build shares this process's database handle (db/client keeps it on globalThis).
@@ -29,6 +37,7 @@ export function useTestServer() {
     build.resetEnvCache()
     state.build = build
     server = http.createServer(build.createApp())
+    server.keepAliveTimeout = TEST_KEEP_ALIVE_MS
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
     state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   })

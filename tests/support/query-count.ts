@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll } from 'vitest'
 import { countQueriesIn, type QueryTally } from '#db/client'
-import { send, type RequestOptions } from './app'
+import { send, TEST_KEEP_ALIVE_MS, type RequestOptions } from './app'
 
 type BuiltServer = {
   createApp: (options?: object) => http.RequestListener
@@ -39,6 +39,7 @@ export function useQueryCountingServer() {
       recording?.push({ tally, done })
       countQueriesIn(tally, () => app(req, res))
     })
+    server.keepAliveTimeout = TEST_KEEP_ALIVE_MS
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
     state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   })
