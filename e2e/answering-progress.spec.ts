@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { expect, expectAccessible, test, waitForHydration } from './support/fixtures'
+import { expect, expectAccessible, passInterstitial, test, waitForHydration } from './support/fixtures'
 
 /**
  * The answering page's progress in a real browser (issue 7, item 17), on the seeded colleague Casey
@@ -32,13 +32,7 @@ async function choose(group: Locator) {
 /** Casey's invite link, followed to their assignment: its path. */
 async function openAssignment(page: Page): Promise<string> {
   await page.goto(process.env.E2E_INVITE_LINK!)
-  if (new URL(page.url()).pathname === '/verification') {
-    // An interstitial, if the invitation has one: its button continues (pressed by script once the
-    // page hydrates; by hand if the script has not gone on by then).
-    await waitForHydration(page)
-    if (new URL(page.url()).pathname === '/verification')
-      await page.getByRole('main').getByRole('button').first().click()
-  }
+  await passInterstitial(page)
   await expect(page).toHaveURL(/\/questionnaire\/[0-9a-f-]{36}/)
   await page.getByRole('link', { name: /^(Start|Continue where you stopped)$/ }).click()
   await expect(page).toHaveURL(/\/assignment\/[0-9a-f-]{36}/)

@@ -4,6 +4,7 @@ import {
   expectAccessible,
   expectFits,
   NARROW_SCREEN,
+  passInterstitial,
   signInAs,
   test,
   waitForHydration,
@@ -35,13 +36,7 @@ async function visit(page: Page, path: string, problems: string[], label = path)
 /** The invitation link's questionnaire (the interstitial, if any, is passed through with its button). */
 async function openInvite(page: Page, link: string) {
   await page.goto(link)
-  if (new URL(page.url()).pathname === '/verification') {
-    await waitForHydration(page)
-    // Hydrated, the page presses its own button (ADR 007) and is usually gone by now: press it only
-    // if it is still there (waiting for a button on the questionnaire page timed out the spec).
-    if (new URL(page.url()).pathname === '/verification')
-      await page.getByRole('main').getByRole('button').first().click()
-  }
+  await passInterstitial(page)
   await expect(page).toHaveURL(/\/questionnaire\/[0-9a-f-]{36}/)
   return new URL(page.url()).pathname
 }

@@ -36,6 +36,17 @@ export async function waitForHydration(page: Page) {
   await page.waitForLoadState('networkidle')
 }
 
+/**
+ * An invitation link's interstitial (ADR 007), if the page is on it: hydrated, the page presses its
+ * own button and goes on. Wait for that; never race it with a click (a click that started while the
+ * page's own submit was under way waited on the next page's buttons until the spec timed out).
+ */
+export async function passInterstitial(page: Page) {
+  if (new URL(page.url()).pathname !== '/verification') return
+  await waitForHydration(page)
+  await page.waitForURL((url) => url.pathname !== '/verification')
+}
+
 export async function signIn(page: Page, email: string, password = PASSWORD()) {
   await page.goto('/sign-in')
   await waitForHydration(page)
