@@ -120,6 +120,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
     onRestored: () => void revalidate(),
   })
   const { sentryDsn, sentryEnvironment } = loaderData.publicEnv
+  // Hydration has settled (the head's title included): the PDF printer waits for this mark before it
+  // changes the page (render.server.ts), so React cannot put back what it changed.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = ''
+  }, [])
   useEffect(() => {
     // Sentry's browser SDK is a separate chunk, fetched only when a DSN is configured.
     if (sentryDsn) {

@@ -152,6 +152,13 @@ async function printPage(context: BrowserContext, options: RenderPdfOptions, htm
   const page = await context.newPage()
   page.on('pageerror', (error) => log.warn('pdf page error', { path: documentUrl.pathname, error }))
   await page.goto(documentUrl.href, { waitUntil: 'load' })
+  // Hydration first: a title or cover set before React has settled the document would be undone.
+  await page
+    .waitForFunction(() => 'hydrated' in document.documentElement.dataset, undefined, {
+      timeout: CHARTS_WAIT_MS,
+      polling: 50,
+    })
+    .catch(() => log.warn('pdf page not hydrated in time', { path: documentUrl.pathname }))
   await page
     .waitForFunction(chartsDrawn, undefined, { timeout: CHARTS_WAIT_MS, polling: 100 })
     .catch(() =>
