@@ -8,6 +8,8 @@ export default [
   // (a GET the sign-in page's first step leads to) and the callback every provider sends back to.
   route('sign-in/sso', 'routes/public/sign-in.sso.tsx'),
   route('sign-in/sso/callback', 'routes/public/sign-in.sso-callback.tsx'),
+  // The second step of signing in (a code, or an admin's first authenticator): ADR 048.
+  route('sign-in/second-factor', 'routes/public/sign-in.second-factor.tsx'),
   route('forgot-password', 'routes/public/forgot-password.tsx'),
   route('verification', 'routes/verification.tsx'),
   route('sign-out', 'routes/sign-out.ts'),

@@ -149,6 +149,23 @@ const EnvSchema = z.object({
     .max(100_000)
     .default(30),
   /**
+   * Admins' second factor (ADR 048): `true` makes a TOTP authenticator mandatory for every admin who
+   * signs in with a password (an admin without one enrols right after the password, before any admin
+   * page). Off by default: an admin may still enrol on their profile.
+   */
+  ADMIN_TOTP_REQUIRED: z
+    .enum(['true', 'false', '1', '0', ''], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /**
+   * Admins who sign in through single sign-on rely on the identity provider's own MFA: no TOTP step
+   * after the provider's callback (ADR 048). `false` asks them for their code as after a password.
+   */
+  SSO_ADMINS_SKIP_TOTP: z
+    .enum(['true', 'false', '1', '0', ''], { message: 'must be true or false' })
+    .default('true')
+    .transform((v) => v !== 'false' && v !== '0'),
+  /**
    * "Strict confidentiality" (ADR 024): no administrator can ever see who gave a colleague response —
    * no reveal, no export with names. Set by whoever runs the install, never from the back office.
    */
@@ -180,6 +197,16 @@ function crossVariableProblems(source: Record<string, string | undefined>): stri
   // The development key is public: nothing sealed with it is secret (ADR 049).
   if (production && v('SECRET_KEY') === DEV_SECRET_KEY) {
     problems.push('SECRET_KEY must not be the development key in production')
+  }
+  // An authenticator's secret is sealed with SECRET_KEY (ADR 048/049): requiring one without a key
+  // would lock every admin out.
+  if (
+    production &&
+    v('DATABASE_URL') &&
+    !v('SECRET_KEY') &&
+    ['true', '1'].includes(v('ADMIN_TOTP_REQUIRED') ?? '')
+  ) {
+    problems.push('ADMIN_TOTP_REQUIRED needs SECRET_KEY: authenticator secrets are sealed with it')
   }
   problems.push(...oidcProblems(v))
   if (Boolean(v('TURNSTILE_SITE_KEY')) !== Boolean(v('TURNSTILE_SECRET_KEY'))) {

@@ -2,7 +2,8 @@ import crypto from 'node:crypto'
 import { getEnv } from '#app/config/env.server'
 
 /**
- * Secrets kept at rest (an identity provider's client secret): AES-256-GCM with the 32-byte
+ * Every secret kept at rest (an identity provider’s client secret, an admin’s TOTP secret — the one
+ * helper and the one key rule for both, ADR 048/049): AES-256-GCM with the 32-byte
  * SECRET_KEY (app/config/env.server.ts), a fresh 12-byte nonce per value, and the value's place
  * (`context`, e.g. "identity_providers.client_secret") bound in as associated data, so a sealed value
  * copied into another column or row does not open there. A copy of the database without the key

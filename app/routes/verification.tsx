@@ -16,6 +16,7 @@ import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
 import { authErrorMessage } from '#app/modules/auth/errors'
 import { homeFor } from '#app/modules/auth/guards.server'
 import { newPasswordSchema, setupSchema } from '#app/modules/auth/schemas'
+import { afterFirstFactor } from '#app/modules/auth/second-factor.server'
 import { getRequestSession, sessionCookie } from '#app/modules/auth/session.server'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
 import { VERIFICATION_MODES, verificationTitle } from '#app/modules/verification/verification'
@@ -121,7 +122,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const result = await signInWithLink(code, about, signedIn)
     if (!result.ok) return gone(clear)
-    const session = result.session ? sessionCookie(result.session.token, result.session.expiresAt) : ''
+    const next = result.opened ? afterFirstFactor(result.opened) : null
+    // The link proves the inbox, not the authenticator: the second step first (ADR 048).
+    if (next?.secondFactor) throw redirect(next.location, { headers: cookies(clear, next.cookie) })
+    const session = next?.cookie ?? ''
     // The link proved the owner: this browser is now a trusted device for the account (ADR 007).
     const device = await trustDeviceCookie(result.userId, await readDevice(request))
     throw redirect(await homeFor({ id: result.userId, role: result.role }), {
@@ -148,8 +152,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       title: 'Welcome to Panorama',
       description: 'Your admin account is ready.',
     } as const
-    const session = sessionCookie(result.token, result.expiresAt)
-    throw redirect('/admin', { headers: cookies(clear, session, await toastHeader(welcome)) })
+    const next = afterFirstFactor(result.opened)
+    if (next.secondFactor) throw redirect(next.location, { headers: cookies(clear, next.cookie) })
+    throw redirect('/admin', { headers: cookies(clear, next.cookie, await toastHeader(welcome)) })
   }
 
   const submission = parseForm(formData, { schema: newPasswordSchema(minLength) })
@@ -160,14 +165,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok && result.code === 'auth/sso-required')
     return refused(submission.reply({ formErrors: [authErrorMessage(result.code)], hideFields: PASSWORDS }))
   if (!result.ok) return gone(clear)
+  const next = afterFirstFactor(result.opened)
+  // The password is set; signing in still takes the second factor (ADR 048).
+  if (next.secondFactor) throw redirect(next.location, { headers: cookies(clear, next.cookie) })
   const toast = await toastHeader({
     kind: 'success',
     title: reset ? 'Your password has been changed' : 'Your account is active',
     description: reset ? 'You are signed in; other devices have been signed out.' : undefined,
   })
-  const session = sessionCookie(result.token, result.expiresAt)
   throw redirect(await homeFor({ id: result.userId, role: result.role }), {
-    headers: cookies(clear, session, toast),
+    headers: cookies(clear, next.cookie, toast),
   })
 }
 

@@ -89,8 +89,78 @@ export const sessions = pgTable(
     lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     ip: text(),
     userAgent: text(),
+    /**
+     * How the session was opened: `sso` through an identity provider, `password` otherwise (a
+     * password, an e-mailed link). Admins signed in through SSO may rely on the provider's MFA
+     * instead of TOTP (ADR 048), so the guard must tell the two apart.
+     */
+    signInMethod: text().notNull().default('password'),
   },
-  (t) => [index().on(t.userId), index().on(t.expiresAt)],
+  (t) => [
+    index().on(t.userId),
+    index().on(t.expiresAt),
+    check('sessions_sign_in_method', sql`${t.signInMethod} IN ('password', 'sso')`),
+  ],
+)
+
+/**
+ * A TOTP authenticator (ADR 048), one per user: the secret encrypted at rest (app/lib/encryption.server.ts,
+ * bound to the user), `confirmedAt` null while enrolment waits for the first good code. The last time
+ * step used makes every code single-use: a code is accepted only for a later step.
+ */
+export const totpCredentials = pgTable('totp_credentials', {
+  userId: uuid()
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text().notNull(),
+  confirmedAt: timestamp({ withTimezone: true }),
+  lastUsedStep: integer(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+})
+
+/** Recovery codes of a TOTP enrolment: shown once, stored as SHA-256 only, each usable once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex().on(t.userId, t.codeHash)],
+)
+
+/**
+ * The state between a good password and the second factor (ADR 048): not a session, it opens no
+ * page but /sign-in/second-factor. The browser holds `id.secret` in its own short-lived cookie, the
+ * table only SHA-256(secret), as for sessions. `step` says what is asked: a code (`verify`) or, for an
+ * admin who must have a second factor and has none, enrolment (`enrol`); `enrolledAt` marks an
+ * enrolment confirmed whose recovery codes are on screen, waiting for "Continue".
+ */
+export const secondFactorChallenges = pgTable(
+  'second_factor_challenges',
+  {
+    id: text().primaryKey(),
+    secretHash: text().notNull(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    step: text().notNull(),
+    signInMethod: text().notNull().default('password'),
+    attempts: integer().notNull().default(0),
+    enrolledAt: timestamp({ withTimezone: true }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index().on(t.userId),
+    index().on(t.expiresAt),
+    check('second_factor_challenges_step', sql`${t.step} IN ('verify', 'enrol')`),
+    check('second_factor_challenges_sign_in_method', sql`${t.signInMethod} IN ('password', 'sso')`),
+  ],
 )
 
 export const actionCodeKindEnum = pgEnum('action_code_kind', ACTION_CODE_KINDS)

@@ -19,6 +19,8 @@ export function serverEnv(options: { port: number; pgliteDir: string; smtpUrl: s
     SENTRY_DSN: '',
     ADMIN_EMAIL: '',
     ADMIN_PASSWORD: '',
+    // Second factor optional (ADR 048): the specs sign the demo's admin in without one.
+    ADMIN_TOTP_REQUIRED: '',
     // A deployment with its contact links configured (there are no defaults).
     CONTACT_CALLBACK_URL: 'https://www.panorama-consulting.test/request-a-callback',
     CONTACT_EMAIL: 'hello@panorama-consulting.test',

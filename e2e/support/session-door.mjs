@@ -97,8 +97,38 @@ async function nominationWorld(run) {
   return { schemeId: scheme.id, employeeId: employeeRow.id, manager, employee }
 }
 
+/**
+ * An admin of their own for the second-factor spec (e2e/admin-second-factor.spec.ts), signing in with
+ * the seed's password: that journey types the password, and sets up an authenticator, which the
+ * demo's admin must never get (other specs and the demo sign in as them).
+ */
+async function adminWithPassword(run) {
+  if (!/^[a-z0-9]{1,20}$/.test(run)) throw new Error('run must be a short [a-z0-9] word')
+  const { hash } = await import('@node-rs/argon2')
+  const email = `admin.${run}@example.test`
+  await query(
+    `INSERT INTO users (email, email_verified_at, display_name, role, password_hash)
+     VALUES ($1, now(), $2, 'admin', $3)`,
+    [email, `Tess Two-Factor ${run}`, await hash(process.env.SEED_PASSWORD || 'panorama-demo')],
+  )
+  return { email }
+}
+
 const door = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://door')
+  if (url.pathname === '/admin-with-password') {
+    adminWithPassword(url.searchParams.get('run') ?? '').then(
+      (admin) => {
+        res.setHeader('Content-Type', 'application/json')
+        res.end(JSON.stringify(admin))
+      },
+      (error) => {
+        res.statusCode = 500
+        res.end(String(error?.stack ?? error))
+      },
+    )
+    return
+  }
   if (url.pathname === '/nomination-world') {
     nominationWorld(url.searchParams.get('run') ?? '').then(
       (world) => {

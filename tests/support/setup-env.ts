@@ -16,6 +16,9 @@ for (const name of [
   'SENTRY_DSN',
   'ADMIN_EMAIL',
   'ADMIN_PASSWORD',
+  // Admins' second factor (ADR 048): off, SSO admins exempt.
+  'ADMIN_TOTP_REQUIRED',
+  'SSO_ADMINS_SKIP_TOTP',
 ]) {
   delete process.env[name]
 }

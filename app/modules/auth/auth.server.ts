@@ -1,7 +1,7 @@
 import type { Role } from '#db/enums'
 import { and, eq, sql } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
-import { brands, companies, users } from '#db/schema/index'
+import { brands, companies, totpCredentials, users } from '#db/schema/index'
 import { runInBackground } from '#app/lib/background.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
@@ -29,8 +29,9 @@ import {
   SIGN_IN_LINK_LIMITS,
   takeTurn,
 } from '#app/modules/rate-limit/rate-limit.server'
-import { createSession, invalidateSession, invalidateUserSessions } from './session.server'
+import { invalidateSession, invalidateUserSessions } from './session.server'
 import { passwordAllowedSql } from './password-policy.server'
+import { openSignIn, type OpenedSignIn } from './second-factor.server'
 
 export function normalizeEmail(email: string) {
   return email.trim().toLowerCase()
@@ -39,8 +40,8 @@ export function normalizeEmail(email: string) {
 type SignInResult =
   | {
       ok: true
-      token: string
-      expiresAt: Date
+      /** The session, or the second step's challenge (ADR 048): /sign-in/second-factor. */
+      opened: OpenedSignIn
       user: { id: string; role: Role }
     }
   | { ok: false; code: AuthErrorCode; retryAfterSeconds?: number }
@@ -87,8 +88,11 @@ export async function signIn(input: {
       disabledAt: users.disabledAt,
       // Employees of a company that signs in through its identity provider only (ADR 049).
       passwordAllowed: passwordAllowedSql(),
+      totpEnabled: sql<boolean>`${totpCredentials.confirmedAt} IS NOT NULL`,
     })
     .from(users)
+    // Whether a second factor is due (ADR 048), read with the user: one statement, as before.
+    .leftJoin(totpCredentials, eq(totpCredentials.userId, users.id))
     .where(eq(users.email, email))
     .limit(1)
   const trusted = Boolean(user && input.device && input.device.uid === user.id)
@@ -128,8 +132,8 @@ export async function signIn(input: {
   // The right password, but this account signs in through its organisation's provider: said only
   // now, so it tells nothing to someone guessing (and the counters treat it as no failure).
   if (!user.passwordAllowed) return { ok: false, code: 'auth/sso-required' }
-  const { token, session } = await createSession(user.id, { ip: input.ip, userAgent: input.userAgent })
-  return { ok: true, token, expiresAt: session.expiresAt, user: { id: user.id, role: user.role } }
+  const opened = await openSignIn(getDb(), user, { ip: input.ip, userAgent: input.userAgent })
+  return { ok: true, opened, user: { id: user.id, role: user.role } }
 }
 
 /** A new password proves the owner: the account's failures and its address pairs are forgotten. */
@@ -260,8 +264,11 @@ type LinkSignInResult =
       ok: true
       userId: string
       role: Role
-      /** The new session; null when the browser's live session already belongs to this user. */
-      session: { token: string; expiresAt: Date } | null
+      /**
+       * The new session or the second step's challenge (ADR 048); null when the browser's live
+       * session already belongs to this user.
+       */
+      opened: OpenedSignIn | null
     }
   | { ok: false; code: 'auth/expired-action-code' }
 
@@ -295,11 +302,10 @@ export async function signInWithLink(
       )
       .returning({ id: users.id, role: users.role })
     if (!user) return { ok: false, code: 'auth/expired-action-code' } as const
-    let session: { token: string; expiresAt: Date } | null = null
+    let opened: OpenedSignIn | null = null
     if (current?.userId !== user.id) {
       if (current) await invalidateSession(current.sessionId, tx)
-      const created = await createSession(user.id, meta, tx)
-      session = { token: created.token, expiresAt: created.session.expiresAt }
+      opened = await openSignIn(tx, user, meta)
     }
     await recordAudit(
       tx,
@@ -310,7 +316,7 @@ export async function signInWithLink(
         entityId: user.id,
       },
     )
-    return { ok: true, userId: user.id, role: user.role, session } as const
+    return { ok: true, userId: user.id, role: user.role, opened } as const
   })
 }
 
@@ -357,7 +363,7 @@ export async function brandOfActivationCode(code: unknown): Promise<BrandLook | 
 }
 
 type PasswordResult =
-  | { ok: true; token: string; expiresAt: Date; userId: string; role: Role }
+  | { ok: true; opened: OpenedSignIn; userId: string; role: Role }
   | { ok: false; code: 'auth/expired-action-code' | 'auth/sso-required' }
 
 /**
@@ -388,7 +394,8 @@ export async function setPasswordWithCode(
       .returning({ id: users.id, role: users.role, email: users.email })
     if (!user) return { ok: false, code: 'auth/expired-action-code' } as const
     await invalidateUserSessions(user.id, undefined, tx)
-    const { token, session } = await createSession(user.id, meta, tx)
+    // A link proves the inbox, not the authenticator: a second factor is still asked (ADR 048).
+    const opened = await openSignIn(tx, user, meta)
     await recordAudit(
       tx,
       { id: user.id, ip: meta.ip },
@@ -398,25 +405,12 @@ export async function setPasswordWithCode(
         entityId: user.id,
       },
     )
-    return {
-      ok: true,
-      token,
-      expiresAt: session.expiresAt,
-      userId: user.id,
-      role: user.role,
-      email: user.email,
-    } as const
+    return { ok: true, opened, userId: user.id, role: user.role, email: user.email } as const
   })
   if (!result.ok) return result
   // Locked out of one address by someone's guesses, or by one's own? A new password lifts it.
   await forgiveSignInFailures(result.email)
-  return {
-    ok: true,
-    token: result.token,
-    expiresAt: result.expiresAt,
-    userId: result.userId,
-    role: result.role,
-  }
+  return { ok: true, opened: result.opened, userId: result.userId, role: result.role }
 }
 
 /** false when the live link's account may not use a password (ADR 049); true otherwise. */
@@ -435,7 +429,7 @@ async function passwordAllowedForCode(kind: ActionCodeKind, code: unknown) {
 export const SETUP_LOCK = 7415926536
 
 type SetupResult =
-  | { ok: true; token: string; expiresAt: Date; userId: string }
+  | { ok: true; opened: OpenedSignIn; userId: string }
   | { ok: false; code: 'auth/expired-action-code' | 'auth/email-already-in-use' }
 
 /** The one-time setup link creates the first admin (refused once any admin exists). */
@@ -470,7 +464,8 @@ export async function createFirstAdmin(
         emailVerifiedAt: new Date(),
       })
       .returning({ id: users.id })
-    const { token, session } = await createSession(user!.id, meta, tx)
+    // The first admin too sets up an authenticator first when the install requires one (ADR 048).
+    const opened = await openSignIn(tx, { id: user!.id, role: 'admin' }, meta)
     await recordAudit(
       tx,
       { id: user!.id, ip: meta.ip },
@@ -480,7 +475,7 @@ export async function createFirstAdmin(
         entityId: user!.id,
       },
     )
-    return { ok: true, token, expiresAt: session.expiresAt, userId: user!.id } as const
+    return { ok: true, opened, userId: user!.id } as const
   })
 }
 

@@ -3,6 +3,7 @@ import { redirect } from 'react-router'
 import { getDb } from '#db/client'
 import { assignments } from '#db/schema/index'
 import { ROLE_HOME, type Role } from './permissions'
+import { mustSetUpSecondFactor, SECOND_FACTOR_SETUP_PATH } from './second-factor.server'
 import { getRequestSession, type SessionResult, type SessionUser } from './session.server'
 
 /**
@@ -10,10 +11,14 @@ import { getRequestSession, type SessionResult, type SessionUser } from './sessi
  * (a redirect) and return the session so callers need not look it up again.
  */
 
-/** `auth`: signed in and in one of the roles, else /sign-in?redirectTo=… or the role's own home. */
+/**
+ * `auth`: signed in and in one of the roles, else /sign-in?redirectTo=… or the role's own home. An
+ * admin who must set up a second factor and has none (ADR 048) is sent to their profile from every
+ * page but the one that sets it up (`settingUpSecondFactor`).
+ */
 export async function requireUser(
   request: Request,
-  { roles }: { roles: readonly Role[] },
+  { roles, settingUpSecondFactor = false }: { roles: readonly Role[]; settingUpSecondFactor?: boolean },
 ): Promise<SessionResult> {
   const result = await getRequestSession(request)
   if (!result) {
@@ -22,6 +27,7 @@ export async function requireUser(
     throw redirect(`/sign-in?${new URLSearchParams({ redirectTo })}`)
   }
   if (!roles.includes(result.user.role)) throw redirect(await homeFor(result.user))
+  if (!settingUpSecondFactor && mustSetUpSecondFactor(result)) throw redirect(SECOND_FACTOR_SETUP_PATH)
   return result
 }
 

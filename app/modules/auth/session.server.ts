@@ -1,8 +1,8 @@
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
+import { and, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
 import { getDb, preparedOnce, type Db, type Tx } from '#db/client'
-import { sessions, users } from '#db/schema/index'
+import { secondFactorChallenges, sessions, totpCredentials, users } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
 import { hashSecret } from '#app/lib/secret-hash.server'
 import { currentLoadContext } from '#app/lib/request-scope.server'
@@ -27,9 +27,20 @@ export type SessionUser = {
   role: Role
   companyId: string | null
   hasPassword: boolean
+  /** A confirmed TOTP authenticator (ADR 048). */
+  totpEnabled: boolean
 }
 
-export type Session = { id: string; userId: string; createdAt: Date; expiresAt: Date }
+/** How a session was opened: through an identity provider (`sso`), or not (ADR 048). */
+export type SignInMethod = 'password' | 'sso'
+
+export type Session = {
+  id: string
+  userId: string
+  createdAt: Date
+  expiresAt: Date
+  signInMethod: SignInMethod
+}
 export type SessionResult = { session: Session; user: SessionUser; token: string; renewed: boolean }
 
 function randomPart() {
@@ -41,6 +52,26 @@ function randomPart() {
 // Both halves of a token are lower-case base32; anything else (a NUL byte, a quote) never reaches SQL.
 const TOKEN_PART = /^[a-z2-7]{1,64}$/
 
+/** A new `id.secret` pair (the second-factor challenge's cookie is made the same way). */
+export function newToken() {
+  return { id: randomPart(), secret: randomPart() }
+}
+
+/** The id and secret of a well-formed `id.secret` token, else null. */
+export function tokenParts(token: string | null | undefined): { id: string; secret: string } | null {
+  if (!token) return null
+  const parts = token.split('.')
+  if (parts.length !== 2 || !TOKEN_PART.test(parts[0]!) || !TOKEN_PART.test(parts[1]!)) return null
+  return { id: parts[0]!, secret: parts[1]! }
+}
+
+/** Whether a secret matches its stored SHA-256, in constant time. */
+export function secretMatches(secret: string, storedHash: string) {
+  const given = new TextEncoder().encode(hashSecret(secret))
+  const stored = new TextEncoder().encode(storedHash)
+  return given.length === stored.length && constantTimeEqual(given, stored)
+}
+
 /** The session id part of a well-formed `id.secret` token, else null. */
 export function sessionIdOf(token: string | null | undefined): string | null {
   if (!token) return null
@@ -51,13 +82,18 @@ export function sessionIdOf(token: string | null | undefined): string | null {
 /** A new session for a user: returns the token (`id.secret`) for the cookie. */
 export async function createSession(
   userId: string,
-  meta: { ip?: string | null; userAgent?: string | null } = {},
+  meta: { ip?: string | null; userAgent?: string | null; method?: SignInMethod } = {},
   tx: Tx = getDb(),
 ): Promise<{ token: string; session: Session }> {
-  const id = randomPart()
-  const secret = randomPart()
+  const { id, secret } = newToken()
   const now = new Date()
-  const session = { id, userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) }
+  const session = {
+    id,
+    userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    signInMethod: meta.method ?? 'password',
+  }
   await tx.insert(sessions).values({
     ...session,
     secretHash: hashSecret(secret),
@@ -74,28 +110,37 @@ export async function createSession(
  * on every read.
  */
 function prepareSessionRead(db: Db) {
-  return db
-    .select({
-      id: sessions.id,
-      secretHash: sessions.secretHash,
-      userId: sessions.userId,
-      createdAt: sessions.createdAt,
-      expiresAt: sessions.expiresAt,
-      email: users.email,
-      emailVerifiedAt: users.emailVerifiedAt,
-      displayName: users.displayName,
-      photoFileId: users.photoFileId,
-      phone: users.phone,
-      role: users.role,
-      companyId: users.companyId,
-      passwordHash: users.passwordHash,
-      disabledAt: users.disabledAt,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('session_read')
+  return (
+    db
+      .select({
+        id: sessions.id,
+        secretHash: sessions.secretHash,
+        userId: sessions.userId,
+        createdAt: sessions.createdAt,
+        expiresAt: sessions.expiresAt,
+        signInMethod: sessions.signInMethod,
+        email: users.email,
+        emailVerifiedAt: users.emailVerifiedAt,
+        displayName: users.displayName,
+        photoFileId: users.photoFileId,
+        phone: users.phone,
+        role: users.role,
+        companyId: users.companyId,
+        passwordHash: users.passwordHash,
+        disabledAt: users.disabledAt,
+        totpConfirmedAt: totpCredentials.confirmedAt,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      // One row per user at most (its primary key): the read stays one statement.
+      .leftJoin(
+        totpCredentials,
+        and(eq(totpCredentials.userId, users.id), isNotNull(totpCredentials.confirmedAt)),
+      )
+      .where(eq(sessions.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('session_read')
+  )
 }
 
 const sessionRead = (db: Db) => preparedOnce(db, 'session_read', prepareSessionRead)
@@ -115,9 +160,7 @@ export async function validateSessionToken(
   const db = getDb()
   const [row] = await sessionRead(db).execute({ id })
   if (!row) return null
-  const given = new TextEncoder().encode(hashSecret(secret))
-  const stored = new TextEncoder().encode(row.secretHash)
-  if (given.length !== stored.length || !constantTimeEqual(given, stored)) return null
+  if (!secretMatches(secret, row.secretHash)) return null
   const now = Date.now()
   if (row.expiresAt.getTime() <= now || row.disabledAt) {
     await db.delete(sessions).where(eq(sessions.id, id))
@@ -137,7 +180,13 @@ export async function validateSessionToken(
   return {
     token,
     renewed,
-    session: { id: row.id, userId: row.userId, createdAt: row.createdAt, expiresAt },
+    session: {
+      id: row.id,
+      userId: row.userId,
+      createdAt: row.createdAt,
+      expiresAt,
+      signInMethod: row.signInMethod === 'sso' ? 'sso' : 'password',
+    },
     user: {
       id: row.userId,
       email: row.email,
@@ -148,6 +197,7 @@ export async function validateSessionToken(
       role: row.role,
       companyId: row.companyId,
       hasPassword: Boolean(row.passwordHash),
+      totpEnabled: Boolean(row.totpConfirmedAt),
     },
   }
 }
@@ -182,6 +232,7 @@ export async function invalidateUserSessions(userId: string, exceptSessionId?: s
 export async function pruneExpired() {
   const db = getDb()
   await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`))
+  await db.delete(secondFactorChallenges).where(lt(secondFactorChallenges.expiresAt, sql`now()`))
   await db.execute(sql`DELETE FROM rate_limits WHERE window_start < now() - interval '2 days'`)
 }
 

@@ -9,7 +9,7 @@ import { PG_ERROR, pgErrorCode } from '#app/lib/pg-error'
 import { safeRedirect } from '#app/lib/safe-redirect'
 import { hashSecret } from '#app/lib/secret-hash.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import { createSession } from '#app/modules/auth/session.server'
+import { openSignIn, type OpenedSignIn } from '#app/modules/auth/second-factor.server'
 import { hit, peek } from '#app/modules/rate-limit/rate-limit.server'
 import {
   authorizationUrl,
@@ -193,8 +193,8 @@ async function failed(
 
 export type SsoSignIn = {
   ok: true
-  token: string
-  expiresAt: Date
+  /** A session, or (an admin when SSO_ADMINS_SKIP_TOTP is off) the second factor's step (ADR 048). */
+  opened: OpenedSignIn
   user: { id: string; role: Role }
   /** Where the sign-in started from (a path on this site), else null for the role's home. */
   redirectTo: string | null
@@ -470,7 +470,8 @@ async function startSession(
   how: { linked: boolean; created: boolean },
 ) {
   const via = 'sso' as const
-  const { token, session } = await createSession(user.id, meta, tx)
+  // The one way in for every first factor (ADR 048): a session, or a second step still owed.
+  const opened = await openSignIn(tx, user, { ...meta, method: via })
   await recordAudit(
     tx,
     { id: user.id, ip: meta.ip },
@@ -481,7 +482,7 @@ async function startSession(
       details: { via, providerId: provider.id, provider: provider.name, ...how },
     },
   )
-  return { token, expiresAt: session.expiresAt, user: { id: user.id, role: user.role } }
+  return { opened, user: { id: user.id, role: user.role } }
 }
 
 /** A failed sign-in through a provider, in the audit log (no token, code or secret; the address the provider gave). */

@@ -7,14 +7,9 @@ import { createActionCode, revokeActionCodes } from '#app/modules/action-code/ac
 import { actionLink } from '#app/modules/action-code/action-code.server'
 import { AUTH_ERROR_MESSAGES } from '#app/modules/auth/errors'
 import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
-import { hashPassword, verifyPassword } from '#app/modules/auth/password.server'
-import {
-  hit,
-  peek,
-  refuseLimited,
-  reset,
-  type RateLimitRule,
-} from '#app/modules/rate-limit/rate-limit.server'
+import { hashPassword } from '#app/modules/auth/password.server'
+import { checkCurrentPassword, refusedPassword } from '#app/modules/auth/current-password.server'
+import { hit, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { deleteFile, storeImage, type ImageType } from '#app/modules/file/file.server'
@@ -31,8 +26,9 @@ export type ProfileActor = { id: string; sessionId: string; ip?: string | null }
 
 export type { Outcome }
 
-/** Wrong current passwords, counted per account across the password and e-mail forms. */
-export const CURRENT_PASSWORD_LIMIT: RateLimitRule = { limit: 5, windowMs: 15 * 60 * 1000 }
+// The current password's check and its limit are the auth module's (the second factor asks for it too).
+export { CURRENT_PASSWORD_LIMIT, WRONG_CURRENT_PASSWORD } from '#app/modules/auth/current-password.server'
+
 /**
  * E-mail change requests (with the right password) per account: each one mails an address the user
  * typed, so the form must not become a way to send our mail to anyone, nor to test many addresses
@@ -40,12 +36,10 @@ export const CURRENT_PASSWORD_LIMIT: RateLimitRule = { limit: 5, windowMs: 15 * 
  */
 export const EMAIL_CHANGE_LIMIT: RateLimitRule = { limit: 5, windowMs: 60 * 60 * 1000 }
 
-export const WRONG_CURRENT_PASSWORD = 'That is not your current password.'
 export const SAME_EMAIL = 'That is already your e-mail address.'
 export const EMAIL_TAKEN = AUTH_ERROR_MESSAGES['auth/email-already-in-use']
 export const TOO_MANY = AUTH_ERROR_MESSAGES['auth/too-many-requests']
 
-const passwordKey = (userId: string) => `profile:current-password:${userId}`
 const emailChangeKey = (userId: string) => `profile:email-change:${userId}`
 
 export type Profile = NonNullable<Awaited<ReturnType<typeof getProfile>>>
@@ -161,37 +155,6 @@ export async function updatePhoto(
     })
     return { ok: true, value: { photoFileId: next, changed: true } }
   })
-}
-
-type PasswordCheck =
-  { ok: true } | { ok: false; limited: true; retryAfterSeconds: number } | { ok: false; limited: false }
-
-/**
- * The current password, asked again before a password or e-mail change (a session left open on a
- * shared computer must not be enough to take the account over). Wrong guesses are rate-limited per
- * account: 5 in 15 minutes, then every attempt is refused (even a right one) until the window ends.
- */
-async function checkCurrentPassword(userId: string, password: string): Promise<PasswordCheck> {
-  const key = passwordKey(userId)
-  const state = await peek(key, CURRENT_PASSWORD_LIMIT)
-  if (state.limited) return { ok: false, limited: true, retryAfterSeconds: state.retryAfterSeconds }
-  const [row] = await getDb()
-    .select({ passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1)
-  if (!(await verifyPassword(row?.passwordHash, password))) {
-    await hit(key, CURRENT_PASSWORD_LIMIT)
-    return { ok: false, limited: false }
-  }
-  await reset(key)
-  return { ok: true }
-}
-
-function refusedPassword(check: Exclude<PasswordCheck, { ok: true }>): Outcome<never> {
-  return check.limited
-    ? refuseLimited(check, () => TOO_MANY)
-    : { ok: false, fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD] } }
 }
 
 /** A new password under the policy; every other session of the user ends, this one stays. */

@@ -1,10 +1,17 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { data } from 'react-router'
 import type { Route } from './+types/profile'
 import { FormErrors } from '#app/components/forms'
 import { getEnv } from '#app/config/env.server'
 import { readFormData } from '#app/lib/form-data.server'
-import { passRetryAfter, replyAnswer } from '#app/lib/reply.server'
+import { replyAnswer } from '#app/lib/reply.server'
+import { TwoFactorSettings, type TwoFactorReply } from '#app/modules/auth/components/two-factor-settings'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
+import { TWO_FACTOR_INTENTS, type TwoFactorIntent } from '#app/modules/auth/schemas'
+import { mustSetUpSecondFactor } from '#app/modules/auth/second-factor.server'
+import { getSecondFactorState } from '#app/modules/auth/totp.server'
+import { submitTwoFactorForm } from '#app/modules/auth/two-factor-action.server'
 import { submitProfileForm } from '#app/modules/user/profile-action.server'
 import { DetailsForm, EmailForm, PasswordForm, type Reply } from '#app/modules/user/profile-forms'
 import type { ProfileIntent } from '#app/modules/user/profile-schemas'
@@ -17,30 +24,80 @@ export const handle: RouteHandle = { layout: 'admin' }
 export const meta: Route.MetaFunction = () => [{ title: 'Your profile · Panorama' }]
 
 const PAGE = '/admin/profile'
-/** An admin's own name, password and e-mail address, under the same rules as an employee's. */
+/**
+ * An admin's own name, password and e-mail address, under the same rules as an employee's, and their
+ * second factor (ADR 048). An admin who must set one up and has none is sent here from every other
+ * page, so this page alone lets them through (`settingUpSecondFactor`).
+ */
 const INTENTS = ['profile', 'password', 'email'] as const satisfies readonly ProfileIntent[]
+const GUARD = { roles: ROUTE_ROLES.admin, settingUpSecondFactor: true }
 
-export const headers: Route.HeadersFunction = passRetryAfter
+const isTwoFactorIntent = (value: FormDataEntryValue | null): value is TwoFactorIntent =>
+  (TWO_FACTOR_INTENTS as readonly unknown[]).includes(value)
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const profile = await getProfile(user.id)
-  if (!profile) notFound()
-  return { profile, passwordMinLength: getEnv().PASSWORD_MIN_LENGTH }
+// The set-up shows a secret, and the recovery codes are shown once: the browser keeps no copy of
+// this page (ADR 009). A 429's Retry-After passes through.
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const retryAfter = actionHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
 }
 
+export async function loader({ request }: Route.LoaderArgs) {
+  const signedIn = await requireUser(request, GUARD)
+  const [profile, twoFactor] = await Promise.all([
+    getProfile(signedIn.user.id),
+    getSecondFactorState(signedIn.user.id),
+  ])
+  if (!profile) notFound()
+  return {
+    profile,
+    passwordMinLength: getEnv().PASSWORD_MIN_LENGTH,
+    twoFactor,
+    twoFactorRequired: getEnv().ADMIN_TOTP_REQUIRED,
+    mustSetUp: mustSetUpSecondFactor(signedIn),
+  }
+}
+
+const SHOWN: SubmissionResult<string[]> = { status: 'success', initialValue: null }
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user, session } = await requireUser(request, { roles: ROUTE_ROLES.admin })
+  const { user, session } = await requireUser(request, GUARD)
   const actor = { id: user.id, sessionId: session.id, ip: context.ip || null }
-  const answer = await submitProfileForm(await readFormData(request), actor, INTENTS)
+  const formData = await readFormData(request)
+  const intent = formData.get('intent')
+  if (isTwoFactorIntent(intent)) {
+    const required = getEnv().ADMIN_TOTP_REQUIRED
+    const answer = await submitTwoFactorForm(formData, actor, intent, { required })
+    return replyAnswer(answer, (done) =>
+      'toast' in done
+        ? // Back to the card, not the top of a long page.
+          redirectWithToast(`${PAGE}#two-factor`, done.toast)
+        : // Shown once, in this answer only (no redirect: nothing keeps them).
+          data({ intent: answer.intent, result: SHOWN, recoveryCodes: done.recoveryCodes }),
+    )
+  }
+  const answer = await submitProfileForm(formData, actor, INTENTS)
   return replyAnswer(answer, (toast) => redirectWithToast(PAGE, toast))
 }
 
 export default function AdminProfile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, passwordMinLength } = loaderData
+  const { profile, passwordMinLength, twoFactor, twoFactorRequired, mustSetUp } = loaderData
+  const twoFactorReply =
+    actionData && isTwoFactorIntent(actionData.intent) ? (actionData as TwoFactorReply) : undefined
   const resultFor = (intent: ProfileIntent) =>
     actionData?.intent === intent ? (actionData.result as Reply) : undefined
   const unknownErrors = actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined
+  // First on the page while it is all the admin may do; else after the other forms.
+  const twoFactorSettings = (
+    <TwoFactorSettings
+      view={twoFactor}
+      required={twoFactorRequired}
+      email={profile.email}
+      reply={twoFactorReply}
+    />
+  )
   return (
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-8">
       <div className="flex flex-col gap-2">
@@ -51,7 +108,17 @@ export default function AdminProfile({ loaderData, actionData }: Route.Component
           Your name appears in the header and in the audit trail of what you change.
         </p>
       </div>
+      {mustSetUp ? (
+        <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
+          <p className="font-semibold">Set up two-factor sign-in to continue.</p>
+          <p>
+            This portal requires administrators to sign in with a second factor. The rest of the back office
+            opens once your authenticator app is set up below.
+          </p>
+        </div>
+      ) : null}
       <FormErrors errors={unknownErrors} />
+      {mustSetUp ? twoFactorSettings : null}
       {/* Keyed by the saved values: after a save each form starts again from them. */}
       <DetailsForm
         key={`${profile.displayName}\n${profile.phone ?? ''}`}
@@ -64,6 +131,7 @@ export default function AdminProfile({ loaderData, actionData }: Route.Component
         profile={profile}
         lastResult={resultFor('email')}
       />
+      {mustSetUp ? null : twoFactorSettings}
     </section>
   )
 }

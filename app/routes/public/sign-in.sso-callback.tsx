@@ -2,7 +2,7 @@ import { data, redirect } from 'react-router'
 import type { Route } from './+types/sign-in.sso-callback'
 import { safeRedirect } from '#app/lib/safe-redirect'
 import { homeFor, requireAnonymous } from '#app/modules/auth/guards.server'
-import { sessionCookie } from '#app/modules/auth/session.server'
+import { afterFirstFactor } from '#app/modules/auth/second-factor.server'
 import { SsoFailurePage } from '#app/modules/sso/components/sso-failure-page'
 import { ssoFailureStatus } from '#app/modules/sso/failure'
 import { browserSecretCookie, finishSsoSignIn, readBrowserSecret } from '#app/modules/sso/sign-in.server'
@@ -36,9 +36,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     meta: { ip: context.ip, userAgent: request.headers.get('user-agent') },
   })
   if (result.ok) {
+    const next = afterFirstFactor(result.opened, result.redirectTo)
     const headers = new Headers()
-    headers.append('Set-Cookie', sessionCookie(result.token, result.expiresAt))
+    headers.append('Set-Cookie', next.cookie)
     headers.append('Set-Cookie', browserSecretCookie(null))
+    // An admin who still owes a code (SSO_ADMINS_SKIP_TOTP off) goes to its step, not home.
+    if (next.secondFactor) throw redirect(next.location, { headers })
     throw redirect(safeRedirect(result.redirectTo, await homeFor(result.user)), { headers })
   }
   const { failure, providerName, email, retryAfterSeconds } = result

@@ -19,7 +19,7 @@ import {
   SignInSchema,
 } from '#app/modules/auth/schemas'
 import { identityProvidersExist, providerForEmail } from '#app/modules/sso/provider.server'
-import { sessionCookie } from '#app/modules/auth/session.server'
+import { afterFirstFactor } from '#app/modules/auth/second-factor.server'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
 import type { RouteHandle } from '#app/root'
 
@@ -87,8 +87,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       refusedInit({ retryAfterSeconds: limited ? (result.retryAfterSeconds ?? 60) : undefined }),
     )
   }
+  const next = afterFirstFactor(result.opened, submission.value.redirectTo)
+  // A second factor is due (ADR 048): its step, not a session, and no trusted device yet.
+  if (next.secondFactor) return redirect(next.location, { headers: { 'Set-Cookie': next.cookie } })
   const home = await homeFor(result.user)
-  const headers = new Headers([['Set-Cookie', sessionCookie(result.token, result.expiresAt)]])
+  const headers = new Headers([['Set-Cookie', next.cookie]])
   // This browser is now a trusted device for the account (ADR 007).
   headers.append('Set-Cookie', await trustDeviceCookie(result.user.id, device))
   return redirect(safeRedirect(submission.value.redirectTo, home), { headers })

@@ -1,3 +1,4 @@
+import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import {
@@ -15,6 +16,13 @@ import { AUTH_ERROR_MESSAGES } from '#app/modules/auth/errors'
 import { resetEnvCache } from '#app/config/env.server'
 import { createActionCode } from '#app/modules/action-code/action-code.server'
 import { setPasswordWithCode } from '#app/modules/auth/auth.server'
+import {
+  confirmEnrolment,
+  getSecondFactorState,
+  startEnrolment,
+  timeStep,
+  totpCodeAt,
+} from '#app/modules/auth/totp.server'
 import { createIdentityProvider, updateIdentityProvider } from '#app/modules/sso/provider.server'
 import { ssoFailureText } from '#app/modules/sso/failure'
 import { useTestDatabase } from '#tests/support/database'
@@ -222,6 +230,33 @@ describe('the subject link', () => {
     const { callback } = await signInThrough(admin.email, providerAccount(admin.email))
     expect(callback.status).toBe(302)
     expect(location(callback)).toBe('/admin')
+  })
+
+  test('an admin with an authenticator: straight in by default; with SSO_ADMINS_SKIP_TOTP=false the code is asked as after a password', async () => {
+    const admin = await createUser({ role: 'admin', email: `abe.${accounts}@${DOMAIN}` })
+    await startEnrolment({ id: admin.id })
+    const key = decodeBase32IgnorePadding((await getSecondFactorState(admin.id)).setup!.secret.replace(/\s/g, ''))
+    expect((await confirmEnrolment({ id: admin.id }, totpCodeAt(key, timeStep() - 1))).ok).toBe(true)
+    const sub = providerAccount(admin.email)
+
+    const relied = await signInThrough(admin.email, sub)
+    expect(location(relied.callback)).toBe('/admin')
+    expect(sessionTokenFrom(relied.callback)).toBeTruthy()
+
+    process.env.SSO_ADMINS_SKIP_TOTP = 'false'
+    resetEnvCache()
+    server.build!.resetEnvCache()
+    try {
+      const asked = await signInThrough(admin.email, sub)
+      expect(asked.callback.status).toBe(302)
+      expect(location(asked.callback)).toBe('/sign-in/second-factor')
+      expect(sessionTokenFrom(asked.callback)).toBeFalsy()
+      expect(setCookie(asked.callback, '__second_factor')).toBeDefined()
+    } finally {
+      delete process.env.SSO_ADMINS_SKIP_TOTP
+      resetEnvCache()
+      server.build!.resetEnvCache()
+    }
   })
 
   test('the sign-in returns to where it started (a path on this site only)', async () => {

@@ -175,6 +175,13 @@ const ROWS = (): Row[] => [
   // is a clear page (400). Neither has an action.
   { path: () => '/sign-in/sso', get: loggedOut({ to: '/sign-in' }), post: all(405) },
   { path: () => '/sign-in/sso/callback', get: loggedOut(400), post: all(405) },
+  // The sign-in's second step (ADR 048): logged-out, and only with the challenge a good password
+  // leaves (tests/integration/auth/second-factor.test.ts); without one, back to the password.
+  {
+    path: () => '/sign-in/second-factor',
+    get: { ...loggedOut(200), anonymous: { to: '/sign-in' } },
+    post: { ...loggedOut(200), anonymous: { to: '/sign-in' } },
+  },
   { path: () => '/verification', get: all(400), post: all(400) },
   {
     path: () => '/login',

@@ -91,6 +91,8 @@ describe('bad variables', () => {
     ['NODE_ENV', 'staging'],
     ['CONTACT_EMAIL', 'not-an-address'],
     ['TURNSTILE_VERIFY_URL', 'not a url'],
+    ['ADMIN_TOTP_REQUIRED', 'yes'],
+    ['SSO_ADMINS_SKIP_TOTP', 'sometimes'],
   ])('%s=%s is refused', (name, value) => {
     expect(names(problemsOf({ ...base, [name]: value }))).toContain(name)
   })
@@ -179,6 +181,35 @@ describe('defaults', () => {
     expect(env.DATABASE_URL).toBeUndefined()
     expect(env.SMTP_URL).toBeUndefined()
     expect(env.turnstileEnabled).toBe(false)
+  })
+
+  test('the second factor (ADR 048): optional for admins, SSO admins exempt; required only with a SECRET_KEY to seal it', () => {
+    const env = parseEnv(base)
+    expect(env.ADMIN_TOTP_REQUIRED).toBe(false)
+    expect(env.SSO_ADMINS_SKIP_TOTP).toBe(true)
+    expect(parseEnv({ ...base, ADMIN_TOTP_REQUIRED: 'true', SSO_ADMINS_SKIP_TOTP: 'false' })).toMatchObject({
+      ADMIN_TOTP_REQUIRED: true,
+      SSO_ADMINS_SKIP_TOTP: false,
+    })
+    expect(parseEnv({ ...base, ADMIN_TOTP_REQUIRED: '', SSO_ADMINS_SKIP_TOTP: '' })).toMatchObject({
+      ADMIN_TOTP_REQUIRED: false,
+      SSO_ADMINS_SKIP_TOTP: true,
+    })
+    // Production on Postgres has no key unless SECRET_KEY is set: requiring authenticators then
+    // would lock every admin out, so the server does not start.
+    const production = {
+      ...base,
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://panorama@db.example/panorama',
+      SESSION_SECRET: 's'.repeat(40),
+    }
+    expect(problemsOf({ ...production, ADMIN_TOTP_REQUIRED: 'true' })).toContain(
+      'ADMIN_TOTP_REQUIRED needs SECRET_KEY: authenticator secrets are sealed with it',
+    )
+    expect(
+      parseEnv({ ...production, ADMIN_TOTP_REQUIRED: 'true', SECRET_KEY: 'ab'.repeat(32) }).ADMIN_TOTP_REQUIRED,
+    ).toBe(true)
+    expect(parseEnv({ ...production, ADMIN_TOTP_REQUIRED: 'false' }).SECRET_KEY).toBeNull()
   })
 
   test('APP_URL defaults to localhost on PORT', () => {

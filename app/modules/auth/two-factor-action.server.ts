@@ -1,0 +1,111 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { parseForm } from '#app/lib/form-data.server'
+import type { Actor, Outcome } from '#app/lib/outcome'
+import type { FormAnswer } from '#app/lib/reply.server'
+import type { Toast } from '#app/modules/toast/toast.server'
+import { checkCurrentPassword, refusedPassword } from './current-password.server'
+import {
+  DisableTwoFactorSchema,
+  RecoveryCodesSchema,
+  TwoFactorConfirmSchema,
+  type TwoFactorIntent,
+} from './schemas'
+import {
+  cancelEnrolment,
+  confirmEnrolment,
+  regenerateRecoveryCodes,
+  removeSecondFactor,
+  startEnrolment,
+} from './totp.server'
+
+/**
+ * The two-factor forms of an admin's profile (ADR 048), told apart by `intent` like the page's other
+ * forms: start a set-up, confirm it with the app's first code, cancel it, make new recovery codes
+ * (a code), turn it off (the password and a code). The answer is a toast to redirect with, or the
+ * recovery codes to show once in this answer only.
+ */
+export type TwoFactorDone = { toast: Toast } | { recoveryCodes: string[] }
+export type TwoFactorAnswer = FormAnswer<TwoFactorIntent, TwoFactorDone>
+
+type Submission = { reply: (options?: object) => SubmissionResult<string[]> }
+
+function answer<T>(
+  intent: TwoFactorIntent,
+  submission: Submission | null,
+  outcome: Outcome<T>,
+  done: (value: T) => TwoFactorDone,
+  hideFields?: string[],
+): TwoFactorAnswer {
+  if (outcome.ok) return { ok: true, intent, value: done(outcome.value) }
+  const { formErrors, fieldErrors } = outcome
+  const result = submission
+    ? submission.reply({ formErrors, fieldErrors, hideFields })
+    : ({ status: 'error', error: { '': formErrors ?? [] } } satisfies SubmissionResult<string[]>)
+  return { ok: false, intent, result, refusal: outcome }
+}
+
+const CODES_SHOWN = (value: { recoveryCodes: string[] }): TwoFactorDone => ({
+  recoveryCodes: value.recoveryCodes,
+})
+
+export async function submitTwoFactorForm(
+  formData: FormData,
+  actor: Actor,
+  intent: TwoFactorIntent,
+  { required }: { required: boolean },
+): Promise<TwoFactorAnswer> {
+  if (intent === 'two-factor-start')
+    return answer(intent, null, await startEnrolment(actor), () => ({
+      toast: {
+        kind: 'info',
+        title: 'Scan the QR code',
+        description: 'Then enter the code your app shows to turn two-factor sign-in on.',
+      },
+    }))
+
+  if (intent === 'two-factor-cancel')
+    return answer(intent, null, await cancelEnrolment(actor), () => ({
+      toast: { kind: 'info', title: 'Set-up cancelled', description: 'Two-factor sign-in stays off.' },
+    }))
+
+  if (intent === 'two-factor-confirm') {
+    const submission = parseForm(formData, { schema: TwoFactorConfirmSchema })
+    if (submission.status !== 'success') return { ok: false, intent, result: submission.reply() }
+    return answer(intent, submission, await confirmEnrolment(actor, submission.value.code), CODES_SHOWN)
+  }
+
+  if (intent === 'two-factor-codes') {
+    const hideFields = ['code']
+    const submission = parseForm(formData, { schema: RecoveryCodesSchema })
+    if (submission.status !== 'success')
+      return { ok: false, intent, result: submission.reply({ hideFields }) }
+    const outcome = await regenerateRecoveryCodes(actor, submission.value.code)
+    return answer(intent, submission, outcome, CODES_SHOWN, hideFields)
+  }
+
+  // intent === 'two-factor-disable'
+  const hideFields = ['currentPassword', 'code']
+  const submission = parseForm(formData, { schema: DisableTwoFactorSchema })
+  if (submission.status !== 'success') return { ok: false, intent, result: submission.reply({ hideFields }) }
+  const check = await checkCurrentPassword(actor.id, submission.value.currentPassword)
+  const outcome = check.ok ? await removeSecondFactor(actor, submission.value.code) : refusedPassword(check)
+  return answer(
+    intent,
+    submission,
+    outcome,
+    () => ({
+      toast: required
+        ? {
+            kind: 'info',
+            title: 'Two-factor sign-in is off',
+            description: 'This portal requires it for administrators: set up your new authenticator now.',
+          }
+        : {
+            kind: 'success',
+            title: 'Two-factor sign-in is off',
+            description: 'You sign in with your password alone.',
+          },
+    }),
+    hideFields,
+  )
+}
