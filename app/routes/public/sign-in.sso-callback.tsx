@@ -1,10 +1,10 @@
-import { data, redirect } from 'react-router'
+import { redirect } from 'react-router'
 import type { Route } from './+types/sign-in.sso-callback'
 import { safeRedirect } from '#app/lib/safe-redirect'
 import { homeFor, requireAnonymous } from '#app/modules/auth/guards.server'
 import { afterFirstFactor } from '#app/modules/auth/second-factor.server'
 import { SsoFailurePage } from '#app/modules/sso/components/sso-failure-page'
-import { ssoFailureStatus } from '#app/modules/sso/failure'
+import { ssoFailureReply, ssoPageHeaders } from '#app/modules/sso/failure-reply.server'
 import { browserSecretCookie, finishSsoSignIn, readBrowserSecret } from '#app/modules/sso/sign-in.server'
 import type { RouteHandle } from '#app/root'
 
@@ -12,13 +12,7 @@ export const handle: RouteHandle = { layout: 'default' }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Sign In' }]
 
-// The callback's address carries a one-time code: the page behind it is never cached.
-export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
-  const headers = new Headers({ 'Cache-Control': 'no-store' })
-  const retryAfter = loaderHeaders.get('Retry-After')
-  if (retryAfter) headers.set('Retry-After', retryAfter)
-  return headers
-}
+export const headers: Route.HeadersFunction = ssoPageHeaders
 
 /**
  * /sign-in/sso/callback — where every provider sends the browser back (issue 20 §1, ADR 049; the
@@ -45,17 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect(safeRedirect(result.redirectTo, await homeFor(result.user)), { headers })
   }
   const { failure, providerName, email, retryAfterSeconds } = result
-  return data(
-    { failure: { failure, providerName, email: email ?? null } },
-    {
-      status: ssoFailureStatus(failure),
-      headers: retryAfterSeconds
-        ? { 'Retry-After': String(retryAfterSeconds) }
-        : failure === 'unreachable'
-          ? { 'Retry-After': '60' }
-          : undefined,
-    },
-  )
+  return ssoFailureReply({ failure, providerName, email: email ?? null }, retryAfterSeconds)
 }
 
 export default function SsoCallback({ loaderData }: Route.ComponentProps) {

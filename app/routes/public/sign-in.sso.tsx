@@ -1,10 +1,10 @@
-import { data, redirect } from 'react-router'
+import { redirect } from 'react-router'
 import type { Route } from './+types/sign-in.sso'
 import { safeRedirect } from '#app/lib/safe-redirect'
 import { requireAnonymous } from '#app/modules/auth/guards.server'
 import { EmailSchema } from '#app/modules/auth/schemas'
 import { SsoFailurePage } from '#app/modules/sso/components/sso-failure-page'
-import { ssoFailureStatus } from '#app/modules/sso/failure'
+import { ssoFailureReply, ssoPageHeaders } from '#app/modules/sso/failure-reply.server'
 import { readBrowserSecret, startSsoSignIn } from '#app/modules/sso/sign-in.server'
 import type { RouteHandle } from '#app/root'
 
@@ -12,13 +12,7 @@ export const handle: RouteHandle = { layout: 'default' }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Sign In' }]
 
-// The start of a sign-in is never cached, and a 429 or 503 says when to come back.
-export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
-  const headers = new Headers({ 'Cache-Control': 'no-store' })
-  const retryAfter = loaderHeaders.get('Retry-After')
-  if (retryAfter) headers.set('Retry-After', retryAfter)
-  return headers
-}
+export const headers: Route.HeadersFunction = ssoPageHeaders
 
 /**
  * /sign-in/sso?email=…&redirectTo=… — the start of a sign-in through the address's organisation
@@ -44,17 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (start.ok) throw redirect(start.location, { headers: { 'Set-Cookie': start.cookie } })
   if (start.failure === null) throw redirect(back)
   const { failure, providerName, retryAfterSeconds } = start
-  return data(
-    { failure: { failure, providerName } },
-    {
-      status: ssoFailureStatus(failure),
-      headers: retryAfterSeconds
-        ? { 'Retry-After': String(retryAfterSeconds) }
-        : failure === 'unreachable'
-          ? { 'Retry-After': '60' }
-          : undefined,
-    },
-  )
+  return ssoFailureReply({ failure, providerName }, retryAfterSeconds)
 }
 
 export default function SsoStart({ loaderData }: Route.ComponentProps) {
