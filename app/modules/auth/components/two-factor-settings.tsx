@@ -1,7 +1,7 @@
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { Form, useNavigation } from 'react-router'
-import { ConformField } from '#app/components/form-parts'
-import { useConformForm } from '#app/components/form-kit'
+import { type SubmissionResult } from '@conform-to/react'
+import { Form } from 'react-router'
+import { ConformField, IntentForm, SubmitButton } from '#app/components/form-parts'
+import { useConformForm, usePendingIntent } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import { formatDate } from '#app/lib/dates'
 import { DisableTwoFactorSchema, RecoveryCodesSchema, type TwoFactorIntent } from '#app/modules/auth/schemas'
@@ -21,11 +21,6 @@ export type TwoFactorReply = {
   recoveryCodes?: string[]
 }
 
-function useBusy(intent: TwoFactorIntent) {
-  const navigation = useNavigation()
-  return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
-}
-
 /**
  * The profile's "Two-factor sign-in" card (ADR 048): set up an authenticator (QR code, key, first
  * code), then make new recovery codes or turn it off with the password and a code.
@@ -43,9 +38,7 @@ export function TwoFactorSettings({
   reply: TwoFactorReply | undefined
 }) {
   const resultFor = (intent: TwoFactorIntent) => (reply?.intent === intent ? reply.result : undefined)
-  const startBusy = useBusy('two-factor-start')
-  const confirmBusy = useBusy('two-factor-confirm')
-  const cancelBusy = useBusy('two-factor-cancel')
+  const confirmBusy = usePendingIntent('two-factor-confirm')
   // A refusal whose form is no longer on the page (the state changed meanwhile) is said here.
   const shown: TwoFactorIntent[] = view.enabled
     ? ['two-factor-codes', 'two-factor-disable']
@@ -84,9 +77,12 @@ export function TwoFactorSettings({
           secondary={
             <Form method="post">
               <input type="hidden" name="intent" value="two-factor-cancel" />
-              <button type="submit" className="btn btn-secondary" disabled={cancelBusy}>
-                Cancel set-up
-              </button>
+              <SubmitButton
+                intent="two-factor-cancel"
+                label="Cancel set-up"
+                pendingLabel="Cancelling…"
+                className="btn btn-secondary"
+              />
             </Form>
           }
         />
@@ -99,9 +95,7 @@ export function TwoFactorSettings({
           </p>
           <Form method="post">
             <input type="hidden" name="intent" value="two-factor-start" />
-            <button type="submit" className="btn btn-primary" disabled={startBusy}>
-              {startBusy ? 'Starting…' : 'Set up two-factor sign-in'}
-            </button>
+            <SubmitButton intent="two-factor-start" label="Set up two-factor sign-in" pendingLabel="Starting…" />
           </Form>
         </>
       )}
@@ -110,20 +104,18 @@ export function TwoFactorSettings({
 }
 
 function NewRecoveryCodesForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
-  const busy = useBusy('two-factor-codes')
   const [form, fields] = useConformForm(RecoveryCodesSchema, { id: 'two-factor-codes', lastResult })
   return (
-    <Form
-      method="post"
+    <IntentForm
+      form={form}
+      intent="two-factor-codes"
       aria-labelledby="two-factor-codes-title"
       className="flex flex-col gap-3 border-t border-slate-200 pt-4"
-      {...getFormProps(form)}
     >
       <h3 id="two-factor-codes-title" className="font-semibold">
         New recovery codes
       </h3>
       <p className="text-slate-700">Lost them, or used most? New codes replace every earlier one.</p>
-      <input type="hidden" name="intent" value="two-factor-codes" />
       <FormErrors id={form.errorId} errors={form.errors} />
       <ConformField
         label="Code from your app"
@@ -132,11 +124,14 @@ function NewRecoveryCodesForm({ lastResult }: { lastResult: SubmissionResult<str
         spellCheck={false}
       />
       <div>
-        <button type="submit" className="btn btn-secondary" disabled={busy}>
-          {busy ? 'Making…' : 'Make new recovery codes'}
-        </button>
+        <SubmitButton
+          intent="two-factor-codes"
+          label="Make new recovery codes"
+          pendingLabel="Making…"
+          className="btn btn-secondary"
+        />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
 
@@ -149,14 +144,13 @@ function TurnOffForm({
   required: boolean
   lastResult: SubmissionResult<string[]> | undefined
 }) {
-  const busy = useBusy('two-factor-disable')
   const [form, fields] = useConformForm(DisableTwoFactorSchema, { id: 'two-factor-disable', lastResult })
   return (
-    <Form
-      method="post"
+    <IntentForm
+      form={form}
+      intent="two-factor-disable"
       aria-labelledby="two-factor-disable-title"
       className="flex flex-col gap-3 border-t border-slate-200 pt-4"
-      {...getFormProps(form)}
     >
       <h3 id="two-factor-disable-title" className="font-semibold">
         Turn off
@@ -166,7 +160,6 @@ function TurnOffForm({
           ? 'This portal requires a second factor: once it is off you set up a new authenticator straight away (for a new phone, say).'
           : 'Your password alone will sign you in again.'}
       </p>
-      <input type="hidden" name="intent" value="two-factor-disable" />
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <FormErrors id={form.errorId} errors={form.errors} />
       <ConformField
@@ -182,10 +175,13 @@ function TurnOffForm({
         spellCheck={false}
       />
       <div>
-        <button type="submit" className="btn btn-danger" disabled={busy}>
-          {busy ? 'Turning off…' : 'Turn off two-factor sign-in'}
-        </button>
+        <SubmitButton
+          intent="two-factor-disable"
+          label="Turn off two-factor sign-in"
+          pendingLabel="Turning off…"
+          className="btn btn-danger"
+        />
       </div>
-    </Form>
+    </IntentForm>
   )
 }
