@@ -1,9 +1,10 @@
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, Link, useNavigation } from 'react-router'
 import { useConformForm } from '#app/components/form-kit'
-import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { FormErrors } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
-import { InviteSchema, RELATIONSHIP_LABELS, RELATIONSHIPS } from '#app/modules/invite/schemas'
+import { InviteSchema } from '#app/modules/invite/schemas'
+import { ColleagueFields } from './colleague-fields'
 
 export function InviteForm({
   schemeId,
@@ -58,30 +59,11 @@ export function InviteForm({
         <input type="hidden" name="intent" value="invite" />
         <input type="hidden" name="schemeId" value={schemeId} />
         <FormErrors id={form.errorId} errors={form.errors} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Name"
-            inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-            errors={fields.name.errors}
-          />
-          <Field
-            label="E-mail address"
-            inputProps={{
-              ...getInputProps(fields.email, { type: 'email' }),
-              autoComplete: 'off',
-              spellCheck: false,
-            }}
-            errors={fields.email.errors}
-          />
-        </div>
-        <SelectField
-          label="Relationship"
-          className="flex flex-col gap-1 sm:max-w-xs"
-          selectProps={getSelectProps(fields.relationship)}
-          options={RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))}
-          placeholder="Choose…"
-          help={`How this person works with ${onBehalf ? 'the employee' : 'you'}.`}
-          errors={fields.relationship.errors}
+        <ColleagueFields
+          name={fields.name}
+          email={fields.email}
+          relationship={fields.relationship}
+          relationshipHelp={`How this person works with ${onBehalf ? 'the employee' : 'you'}.`}
         />
         <BotCheck />
         <div>

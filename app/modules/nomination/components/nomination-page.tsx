@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
+import { getFormProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { lazy, Suspense, useState } from 'react'
 import { Form, Link } from 'react-router'
 import {
@@ -8,9 +8,10 @@ import {
   usePendingIntent,
   type IntentReply,
 } from '#app/components/form-kit'
-import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { FormErrors, SelectField } from '#app/components/forms'
+import { ColleagueFields, RELATIONSHIP_OPTIONS } from '#app/modules/invite/components/colleague-fields'
 import { GroupOutlook } from '#app/modules/invite/components/group-outlook'
-import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS, RELATIONSHIPS } from '#app/modules/invite/schemas'
+import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
 import type { NominationPageData } from '#app/modules/nomination/nomination-page.server'
 import { AddNomineeSchema, COMMENT_MAX, PasteSchema, SendBackSchema } from '#app/modules/nomination/schemas'
 
@@ -20,7 +21,6 @@ type Ready = Extract<NominationPageData, { state: 'ready' }>
 const DirectorySearch = lazy(() => import('./directory-search'))
 type PasteReply = { paste?: { added: number; problems: { line: string; message: string }[]; text: string } }
 
-const RELATIONSHIP_OPTIONS = RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))
 
 /** The list of raters page (issue 18 §3): build, send for approval, approve or send back. */
 export function NominationPage({
@@ -352,30 +352,7 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
         <input type="hidden" name="intent" value="add" />
         <input type="hidden" name="schemeId" value={scheme.id} />
         <FormErrors id={form.errorId} errors={form.errors} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Name"
-            inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'off' }}
-            errors={fields.name.errors}
-          />
-          <Field
-            label="E-mail address"
-            inputProps={{
-              ...getInputProps(fields.email, { type: 'email' }),
-              autoComplete: 'off',
-              spellCheck: false,
-            }}
-            errors={fields.email.errors}
-          />
-        </div>
-        <SelectField
-          label="Relationship"
-          className="flex flex-col gap-1 sm:max-w-xs"
-          selectProps={getSelectProps(fields.relationship)}
-          options={RELATIONSHIP_OPTIONS}
-          placeholder="Choose…"
-          errors={fields.relationship.errors}
-        />
+        <ColleagueFields name={fields.name} email={fields.email} relationship={fields.relationship} />
         <div>
           <button type="submit" className="btn btn-primary" disabled={adding}>
             {adding ? 'Adding…' : 'Add to the list'}
