@@ -49,7 +49,15 @@ import { atRequestCap, REQUEST_CAP_MESSAGE } from './request-cap.server'
  */
 
 /** An administrator reopened the assignment's submitted response (ADR 023). */
-const reopenedSql = sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`
+export const reopenedSql = sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`
+
+/** The colleagues' assignments (not the self-assessment) about one employee in one scheme. */
+export const colleagueAssignmentsOf = (schemeId: string, subjectId: string) =>
+  and(
+    eq(assignments.schemeId, schemeId),
+    eq(assignments.subjectId, subjectId),
+    ne(assignments.relationship, 'self'),
+  )
 
 export type InviteActor = { id: string; role: Role; ip?: string | null }
 
@@ -208,11 +216,36 @@ export type InvitePage = {
 /** Revoked invitations shown beside the live ones (the most recent first); live ones are at most 8. */
 const REVOKED_SHOWN = 20
 
-const liveCount = sql<number>`(
-  SELECT count(*) FROM assignments a
-  WHERE a.scheme_id = ${schemes.id} AND a.subject_id = ${schemeMembers.employeeId}
-    AND a.relationship <> 'self' AND a.status <> 'revoked'
-)::int`.mapWith(Number)
+/**
+ * What both of the employee's colleague pages (invitations here, nominations in
+ * nomination.server.ts) read of each scheme the employee is in: the scheme, its rules, how many
+ * report to the employee, the live invitations, the brand. Read from schemeMembers joined to
+ * schemes, companies and brands.
+ */
+export function memberSchemeColumns(employeeId: string) {
+  return {
+    id: schemes.id,
+    name: schemes.name,
+    companyName: companies.name,
+    status: schemes.status,
+    closesAt: schemes.closesAt,
+    timeZone: schemes.timeZone,
+    open: schemeOpenSql(),
+    maxColleagues: schemes.maxColleagues,
+    minRaters: schemes.minRaters,
+    showManager: schemes.showManagerBelowThreshold,
+    managerSeesReport: schemes.managerSeesReport,
+    ...GROUP_MINIMUM_COLUMNS,
+    directReports: sql<number>`(SELECT count(*) FROM users x
+      WHERE x.manager_id = ${employeeId}::uuid AND x.role = 'employee')::int`.mapWith(Number),
+    live: sql<number>`(
+      SELECT count(*) FROM assignments a
+      WHERE a.scheme_id = ${schemes.id} AND a.subject_id = ${schemeMembers.employeeId}
+        AND a.relationship <> 'self' AND a.status <> 'revoked'
+    )::int`.mapWith(Number),
+    ...BRAND_LOOK_COLUMNS,
+  }
+}
 
 /**
  * Everything the page shows, in three queries whatever the number of schemes or colleagues: the
@@ -226,29 +259,14 @@ export async function getInvitePage(
   const db = getDb()
   const rows = await db
     .select({
-      id: schemes.id,
-      name: schemes.name,
-      companyName: companies.name,
-      status: schemes.status,
-      closesAt: schemes.closesAt,
-      timeZone: schemes.timeZone,
-      open: schemeOpenSql(),
-      maxColleagues: schemes.maxColleagues,
-      minRaters: schemes.minRaters,
-      showManager: schemes.showManagerBelowThreshold,
-      managerSeesReport: schemes.managerSeesReport,
-      ...GROUP_MINIMUM_COLUMNS,
+      ...memberSchemeColumns(employeeId),
       approval: schemes.nominationApproval,
       chooser: schemes.nominationChooser,
-      // The same for every row: the employee's manager (to suggest) and how many report to them.
+      // The same for every row: the employee's manager, to suggest.
       manager: sql<{ name: string; email: string } | null>`(
         SELECT json_build_object('name', coalesce(nullif(m.display_name, ''), m.email), 'email', m.email)
         FROM users e JOIN users m ON m.id = e.manager_id
         WHERE e.id = ${employeeId}::uuid AND m.disabled_at IS NULL)`,
-      directReports: sql<number>`(SELECT count(*) FROM users x
-        WHERE x.manager_id = ${employeeId}::uuid AND x.role = 'employee')::int`.mapWith(Number),
-      live: liveCount,
-      ...BRAND_LOOK_COLUMNS,
     })
     .from(schemeMembers)
     .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
@@ -301,13 +319,7 @@ export async function getInvitePage(
     })
     .from(assignments)
     .innerJoin(users, eq(users.id, assignments.respondentId))
-    .where(
-      and(
-        eq(assignments.schemeId, scheme.id),
-        eq(assignments.subjectId, employeeId),
-        ne(assignments.relationship, 'self'),
-      ),
-    )
+    .where(colleagueAssignmentsOf(scheme.id, employeeId))
     .orderBy(
       sql`(${assignments.status} = 'revoked')`,
       sql`CASE WHEN ${assignments.status} = 'revoked' THEN ${assignments.createdAt} END DESC`,

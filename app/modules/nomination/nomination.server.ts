@@ -12,20 +12,22 @@ import { possessive } from '#app/lib/words'
 import type { BrandLook } from '#app/components/brand-look'
 import type { Role } from '#app/modules/auth/permissions'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
+import { brandLookOf } from '#app/modules/brand/look.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import {
   closedMessage,
+  colleagueAssignmentsOf,
   colleagueLimit,
   findEmployee,
-  GROUP_MINIMUM_COLUMNS,
   minimumsOf,
   hitInviteLimits,
   inviteMessages,
   inviteOne,
   lockMembership,
+  memberSchemeColumns,
   notEnrolled,
   remainingSlots,
+  reopenedSql,
   vetRater,
   type InviteActor,
   type InviteEmployee,
@@ -237,19 +239,8 @@ export async function getNominationPage(
   const employeeId = target.employee.id
   const rows = await db
     .select({
-      id: schemes.id,
-      name: schemes.name,
-      companyName: companies.name,
-      status: schemes.status,
+      ...memberSchemeColumns(employeeId),
       opensAt: schemes.opensAt,
-      closesAt: schemes.closesAt,
-      timeZone: schemes.timeZone,
-      open: schemeOpenSql(),
-      maxColleagues: schemes.maxColleagues,
-      minRaters: schemes.minRaters,
-      showManager: schemes.showManagerBelowThreshold,
-      managerSeesReport: schemes.managerSeesReport,
-      ...GROUP_MINIMUM_COLUMNS,
       nominationChooser: schemes.nominationChooser,
       nominationApproval: schemes.nominationApproval,
       nominationsCloseAt: schemes.nominationsCloseAt,
@@ -264,12 +255,6 @@ export async function getNominationPage(
           'name', coalesce(nullif(m.display_name, ''), m.email), 'email', m.email)
         FROM users e JOIN users m ON m.id = e.manager_id
         WHERE e.id = ${employeeId}::uuid AND m.disabled_at IS NULL AND m.role = 'employee')`,
-      directReports: sql<number>`(SELECT count(*) FROM users x
-        WHERE x.manager_id = ${employeeId}::uuid AND x.role = 'employee')::int`.mapWith(Number),
-      live: sql<number>`(SELECT count(*) FROM assignments a
-        WHERE a.scheme_id = ${schemes.id} AND a.subject_id = ${employeeId}::uuid
-          AND a.relationship <> 'self' AND a.status <> 'revoked')::int`.mapWith(Number),
-      ...BRAND_LOOK_COLUMNS,
     })
     .from(schemeMembers)
     .innerJoin(schemes, eq(schemes.id, schemeMembers.schemeId))
@@ -342,22 +327,12 @@ export async function getNominationPage(
           relationship: assignments.relationship,
           addedByApprover: sql<boolean>`false`.as('added_by_approver'),
           status: sql<string | null>`${assignments.status}::text`.as('status'),
-          reopened:
-            sql<boolean>`EXISTS (SELECT 1 FROM responses r WHERE r.assignment_id = ${assignments.id} AND r.reopened_at IS NOT NULL)`.as(
-              'reopened',
-            ),
+          reopened: sql<boolean>`${reopenedSql}`.as('reopened'),
           at: assignments.createdAt,
         })
         .from(assignments)
         .innerJoin(users, eq(users.id, assignments.respondentId))
-        .where(
-          and(
-            eq(assignments.schemeId, row.id),
-            eq(assignments.subjectId, employeeId),
-            ne(assignments.relationship, 'self'),
-            ne(assignments.status, 'revoked'),
-          ),
-        ),
+        .where(and(colleagueAssignmentsOf(row.id, employeeId), ne(assignments.status, 'revoked'))),
     )
     .orderBy(sql`9`, sql`2`)
   const nomineeList: Nominee[] = []
