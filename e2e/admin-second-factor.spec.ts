@@ -6,6 +6,7 @@ import {
   expectAccessible,
   expectFits,
   NARROW_SCREEN,
+  saveShots,
   signIn,
   test,
   waitForHydration,
@@ -55,6 +56,7 @@ test('an admin sets up TOTP, signs out, signs in with a code, then with a recove
   await expect(card.getByRole('img', { name: /QR code for your authenticator app/ })).toBeVisible()
   await expectFits(page, '/admin/profile while setting up')
   await expectAccessible(page)
+  await saveShots(page, 'two-factor-set-up')
 
   const key = decodeBase32IgnorePadding(
     ((await card.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, ''),
@@ -75,6 +77,7 @@ test('an admin sets up TOTP, signs out, signs in with a code, then with a recove
   await expect(card).toContainText('On since')
   await expectFits(page, '/admin/profile with the recovery codes')
   await expectAccessible(page)
+  await saveShots(page, 'two-factor-recovery-codes')
 
   // Signed out, the password alone no longer opens the back office.
   await signOut(page)
@@ -96,6 +99,7 @@ test('an admin sets up TOTP, signs out, signs in with a code, then with a recove
   await expect(page.getByText(/That code is not right/)).toBeVisible()
   await expectFits(page, '/sign-in/second-factor after a wrong code')
   await expectAccessible(page)
+  await saveShots(page, 'second-factor-step')
   await page.getByLabel('Authentication code').fill(codeFor(key, 1))
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page).toHaveURL(/\/admin$/)
