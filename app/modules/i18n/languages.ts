@@ -57,3 +57,19 @@ export function intlLocale(code: string | null | undefined): string {
 /** The namespaces of the catalogues (one JSON file per language and namespace). */
 export const NAMESPACES = ['common', 'auth'] as const
 export type Namespace = (typeof NAMESPACES)[number]
+
+/** Said when a posted language is not one of those offered (a stale form, a crafted post). */
+export const LANGUAGE_NOT_OFFERED = 'Choose one of the languages offered.'
+
+/**
+ * A language select's options: the languages offered, each by its own name, and the one already
+ * stored if it is no longer offered (so saving the form does not change it behind the person's back).
+ */
+export function languageOptions(offered: readonly Language[], current?: string | null) {
+  const codes = isLanguage(current) && !offered.includes(current) ? [...offered, current] : offered
+  return codes.map((code) => {
+    const info = languageInfo(code)
+    const label = info.nativeName === info.name ? info.name : `${info.nativeName} (${info.name})`
+    return { value: code, label: offered.includes(code) ? label : `${label}, not offered yet` }
+  })
+}
