@@ -6,11 +6,12 @@ import { afterFirstFactor } from '#app/modules/auth/second-factor.server'
 import { SsoFailurePage } from '#app/modules/sso/components/sso-failure-page'
 import { ssoFailureStatus } from '#app/modules/sso/failure'
 import { browserSecretCookie, finishSsoSignIn, readBrowserSecret } from '#app/modules/sso/sign-in.server'
+import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'default' }
+export const handle: RouteHandle = { layout: 'default', i18n: 'auth' }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Sign In' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'auth:signIn.metaTitle') }]
 
 // The callback's address carries a one-time code: the page behind it is never cached.
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {

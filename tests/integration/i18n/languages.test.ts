@@ -105,6 +105,17 @@ describe('the sign-in page', () => {
     expect(textOf(await english.text())).toContain(AUTH_ERROR_MESSAGES['auth/invalid-credential'])
   })
 
+  test('the single sign-on failure page speaks the same language', async () => {
+    preview('de')
+    const { status, html } = await get('/sign-in/sso/callback?state=forged&code=x', { accept: 'de' })
+    expect(status).toBe(400)
+    expect(langOf(html)).toBe('de')
+    expect(textOf(html)).toContain('Diese Anmeldung ist abgelaufen')
+    expect(textOf(html)).toContain('innerhalb von 10 Minuten')
+    const english = await get('/sign-in/sso/callback?state=forged&code=x', { accept: 'en' })
+    expect(textOf(english.html)).toContain('This sign-in has expired or was already used.')
+  })
+
   test('the landing page hands the browser the chrome’s messages only', async () => {
     const boot = bootOf((await get('/')).html)
     expect(boot.ns).toEqual(['common'])

@@ -15,6 +15,7 @@ import {
   type Language,
 } from '#app/modules/i18n/languages'
 import { RESOURCES } from '#app/modules/i18n/resources.server'
+import { SSO_FAILURE_KEYS, ssoFailureMessage, ssoFailureText } from '#app/modules/sso/failure'
 import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-password'
 
 /**
@@ -141,6 +142,23 @@ describe('English equals the wordings modules export', () => {
       expect(format(`common:error.${kind}.description`)).toBe(text.description)
     }
     expect(format('common:error.unavailable.title')).toBe(UNAVAILABLE_CONTENT.title)
+  })
+
+  test('the single sign-on failure page, with and without a provider’s name and an address', () => {
+    const formatWith = (key: string, values: Record<string, string | number>) =>
+      new IntlMessageFormat(english.get(`auth:${key}`)!, intlLocale('en')).format(values) as string
+    for (const failure of [...SSO_FAILURE_KEYS, 'invalid-callback', 'something-new']) {
+      for (const providerName of ['Acme SSO', null]) {
+        for (const email of ['erin@acme.test', null]) {
+          const view = { failure, providerName, email }
+          const { title, body, values } = ssoFailureMessage(view)
+          expect(formatWith(title, values), `${failure} title`).toBe(ssoFailureText(view).title)
+          expect(formatWith(body, values), `${failure} ${providerName} ${email}`).toBe(
+            ssoFailureText(view).body,
+          )
+        }
+      }
+    }
   })
 
   test('plurals follow each language’s rules', () => {
