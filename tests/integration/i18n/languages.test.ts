@@ -116,6 +116,20 @@ describe('the sign-in page', () => {
     expect(textOf(english.html)).toContain('This sign-in has expired or was already used.')
   })
 
+  test('the e-mail links’ page (reset, one-time sign-in link) speaks it too, its refusals included', async () => {
+    preview('de')
+    const reset = await get('/verification?mode=resetPassword', { accept: 'de' })
+    expect(langOf(reset.html)).toBe('de')
+    expect(titleOf(reset.html)).toBe('Neues Passwort wählen · Panorama')
+    expect(textOf(reset.html)).toContain('Dieser Link ist abgelaufen oder wurde schon verwendet.')
+    expect(textOf(reset.html)).toContain('einen neuen Link für ein Passwort anfordern')
+    const link = await get('/verification?mode=signIn', { accept: 'de' })
+    expect(textOf(link.html)).toContain('Ein Anmeldelink gilt einmal, für 15 Minuten.')
+    const english = await get('/verification?mode=signIn', { accept: 'en' })
+    expect(textOf(english.html)).toContain(AUTH_ERROR_MESSAGES['auth/expired-action-code'])
+    expect(textOf(english.html)).toContain('A sign-in link works once, for 15 minutes.')
+  })
+
   test('the landing page hands the browser the chrome’s messages only', async () => {
     const boot = bootOf((await get('/')).html)
     expect(boot.ns).toEqual(['common'])

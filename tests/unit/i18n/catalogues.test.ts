@@ -16,6 +16,11 @@ import {
 } from '#app/modules/i18n/languages'
 import { RESOURCES } from '#app/modules/i18n/resources.server'
 import { SSO_FAILURE_KEYS, ssoFailureMessage, ssoFailureText } from '#app/modules/sso/failure'
+import {
+  VERIFICATION_MODES,
+  verificationTitle,
+  verificationTitleKey,
+} from '#app/modules/verification/verification'
 import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-password'
 
 /**
@@ -142,6 +147,12 @@ describe('English equals the wordings modules export', () => {
       expect(format(`common:error.${kind}.description`)).toBe(text.description)
     }
     expect(format('common:error.unavailable.title')).toBe(UNAVAILABLE_CONTENT.title)
+  })
+
+  test('the verification page’s headings', () => {
+    for (const mode of [...VERIFICATION_MODES, null]) {
+      expect(format(`auth:${verificationTitleKey(mode)}`)).toBe(verificationTitle(mode))
+    }
   })
 
   test('the single sign-on failure page, with and without a provider’s name and an address', () => {
