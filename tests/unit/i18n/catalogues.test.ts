@@ -5,6 +5,7 @@ import { ERROR_PAGE_TEXTS, UNAVAILABLE_CONTENT } from '#app/components/error-bou
 import { AUTH_ERROR_MESSAGES } from '#app/modules/auth/errors'
 import { SIGN_IN_LINK_MINUTES, SIGN_IN_LINK_SENT_MESSAGE } from '#app/modules/auth/components/sign-in-page'
 import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
+import { WRONG_CODE, WRONG_SETUP_CODE } from '#app/modules/auth/totp.server'
 import { flatten, type Messages } from '#app/modules/i18n/catalogues'
 import {
   intlLocale,
@@ -147,6 +148,17 @@ describe('English equals the wordings modules export', () => {
       expect(format(`common:error.${kind}.description`)).toBe(text.description)
     }
     expect(format('common:error.unavailable.title')).toBe(UNAVAILABLE_CONTENT.title)
+  })
+
+  test('the second factor’s refusals (totp.server.ts) and the tries left', () => {
+    expect(format('auth:secondFactor.wrongCode')).toBe(WRONG_CODE)
+    expect(format('auth:secondFactor.wrongSetUpCode')).toBe(WRONG_SETUP_CODE)
+    expect(format('auth:secondFactor.triesLeft', { count: 1 })).toBe(
+      '1 try left before you need to sign in again.',
+    )
+    expect(format('auth:secondFactor.triesLeft', { count: 4 })).toBe(
+      '4 tries left before you need to sign in again.',
+    )
   })
 
   test('the verification page’s headings', () => {
