@@ -38,7 +38,7 @@ import type { RouteHandle } from '#app/root'
  * password form, or a single button for an invitation (pressed by script when there is one), for
  * confirming a new e-mail address and for a one-time sign-in link.
  */
-export const handle: RouteHandle = { layout: 'default', i18n: 'auth' }
+export const handle: RouteHandle = { layout: 'default', i18n: 'verification' }
 
 // Every mode acts on a one-time code (kept in a cookie, never in the page) and most set a password:
 // the browser keeps no copy of these pages, not even in its back/forward cache (ADR 009).
@@ -50,7 +50,11 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   const mode = (loaderData && 'mode' in loaderData ? loaderData.mode : null) ?? null
   // A programme's page names its brand in the tab too, as in its header (white label).
   const brand = loaderData && 'brand' in loaderData ? loaderData.brand : null
-  return [{ title: `${metaT(matches, `auth:${verificationTitleKey(mode)}`)} · ${brand?.name ?? 'Panorama'}` }]
+  return [
+    {
+      title: `${metaT(matches, `verification:${verificationTitleKey(mode)}`)} · ${brand?.name ?? 'Panorama'}`,
+    },
+  ]
 }
 
 /**

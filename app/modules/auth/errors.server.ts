@@ -17,11 +17,11 @@ export async function translatedAuthError(
     : t('errors.generic')
 }
 
-/** The second factor's refusals (totp.server.ts's English constants) and their keys in the auth namespace. */
-const SECOND_FACTOR_KEYS = new Map<string, string>([
-  [WRONG_CODE, 'secondFactor.wrongCode'],
-  [WRONG_SETUP_CODE, 'secondFactor.wrongSetUpCode'],
-  [TOO_MANY_CODES, 'errors.auth/too-many-requests'],
+/** The second factor's refusals (totp.server.ts's English constants) and their namespaces and keys. */
+const SECOND_FACTOR_KEYS = new Map<string, ['second-factor' | 'auth', string]>([
+  [WRONG_CODE, ['second-factor', 'wrongCode']],
+  [WRONG_SETUP_CODE, ['second-factor', 'wrongSetUpCode']],
+  [TOO_MANY_CODES, ['auth', 'errors.auth/too-many-requests']],
 ])
 
 /**
@@ -29,14 +29,15 @@ const SECOND_FACTOR_KEYS = new Map<string, string>([
  * constants; a message it has no key for yet is passed on as it is.
  */
 export async function translatedSecondFactorMessage(request: Request, message: string): Promise<string> {
-  const key = SECOND_FACTOR_KEYS.get(message)
-  if (!key) return message
-  const t = await getFixedT(request, 'auth')
+  const found = SECOND_FACTOR_KEYS.get(message)
+  if (!found) return message
+  const [namespace, key] = found
+  const t = await getFixedT(request, namespace)
   return t(key)
 }
 
 /** "2 tries left before you need to sign in again.", as a plural of the request's language. */
 export async function triesLeftMessage(request: Request, count: number): Promise<string> {
-  const t = await getFixedT(request, 'auth')
-  return t('secondFactor.triesLeft', { count })
+  const t = await getFixedT(request, 'second-factor')
+  return t('triesLeft', { count })
 }

@@ -33,15 +33,15 @@ export const SSO_SIGN_IN_MINUTES = 10
 
 /**
  * The page's words in the reader's language (ADR 050): the catalogue key (auth namespace) and its
- * ICU values. The English catalogue equals {@link ssoFailureText}, which stays the English source.
+ * ICU values (sso namespace). The English catalogue equals {@link ssoFailureText}, which stays the English source.
  */
 export function ssoFailureMessage({ failure, providerName, email }: SsoFailureView) {
   const key: SsoFailureKey = (SSO_FAILURE_KEYS as readonly string[]).includes(failure)
     ? (failure as SsoFailureKey)
     : 'expired'
   return {
-    title: `ssoFailure.${key}.title`,
-    body: `ssoFailure.${key}.body`,
+    title: `${key}.title`,
+    body: `${key}.body`,
     values: {
       named: providerName ? 'yes' : 'no',
       provider: providerName ?? '',

@@ -25,6 +25,5 @@ export const VERIFICATION_TITLES: Record<VerificationMode, string> = {
 export const verificationTitle = (mode: VerificationMode | null) =>
   mode ? VERIFICATION_TITLES[mode] : 'Verification'
 
-/** The heading's key in the auth namespace (ADR 050). */
-export const verificationTitleKey = (mode: VerificationMode | null) =>
-  `verification.titles.${mode ?? 'none'}` as const
+/** The heading's key in the verification namespace (ADR 050). */
+export const verificationTitleKey = (mode: VerificationMode | null) => `titles.${mode ?? 'none'}` as const

@@ -27,8 +27,8 @@ import { availableLanguages } from '#app/modules/i18n/i18n.server'
 import { languageOptions } from '#app/modules/i18n/languages'
 import type { RouteHandle } from '#app/root'
 
-// The authenticator's set-up and the recovery codes are shared with the sign-in's second step (auth).
-export const handle: RouteHandle = { layout: 'admin', i18n: 'auth' }
+// The authenticator's set-up and the recovery codes are shared with the sign-in's second step (second-factor).
+export const handle: RouteHandle = { layout: 'admin', i18n: 'second-factor' }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your profile · Panorama' }]
 

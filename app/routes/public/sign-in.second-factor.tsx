@@ -30,15 +30,13 @@ import type { RouteHandle } from '#app/root'
  * for an admin who must have a second factor and has none, setting one up. Reached only with the
  * challenge cookie a good password (or an e-mailed link) left; it opens no other page.
  */
-export const handle: RouteHandle = { layout: 'default', i18n: 'auth' }
+export const handle: RouteHandle = { layout: 'default', i18n: 'second-factor' }
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
   {
     title: metaT(
       matches,
-      loaderData?.step === 'verify' || !loaderData
-        ? 'auth:secondFactor.title'
-        : 'auth:secondFactor.setUpTitle',
+      loaderData?.step === 'verify' || !loaderData ? 'second-factor:title' : 'second-factor:setUpTitle',
     ),
   },
 ]

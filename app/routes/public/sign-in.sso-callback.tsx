@@ -9,9 +9,9 @@ import { browserSecretCookie, finishSsoSignIn, readBrowserSecret } from '#app/mo
 import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'default', i18n: 'auth' }
+export const handle: RouteHandle = { layout: 'default', i18n: 'sso' }
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'auth:signIn.metaTitle') }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'sso:metaTitle') }]
 
 // The callback's address carries a one-time code: the page behind it is never cached.
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {

@@ -9,9 +9,9 @@ import { readBrowserSecret, startSsoSignIn } from '#app/modules/sso/sign-in.serv
 import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'default', i18n: 'auth' }
+export const handle: RouteHandle = { layout: 'default', i18n: 'sso' }
 
-export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'auth:signIn.metaTitle') }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'sso:metaTitle') }]
 
 // The start of a sign-in is never cached, and a 429 or 503 says when to come back.
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {

@@ -125,6 +125,8 @@ describe('the sign-in page', () => {
     expect(textOf(reset.html)).toContain('einen neuen Link für ein Passwort anfordern')
     const link = await get('/verification?mode=signIn', { accept: 'de' })
     expect(textOf(link.html)).toContain('Ein Anmeldelink gilt einmal, für 15 Minuten.')
+    // Its own messages only: not the sign-in page's.
+    expect(bootOf(link.html).ns.sort()).toEqual(['common', 'verification'])
     const english = await get('/verification?mode=signIn', { accept: 'en' })
     expect(textOf(english.html)).toContain(AUTH_ERROR_MESSAGES['auth/expired-action-code'])
     expect(textOf(english.html)).toContain('A sign-in link works once, for 15 minutes.')

@@ -131,6 +131,9 @@ describe('English equals the wordings modules export', () => {
     new IntlMessageFormat(english.get(key)!, intlLocale('en')).format(values) as string
 
   test('identity errors (AUTH_ERROR_MESSAGES)', () => {
+    // The e-mail links' page carries the two it shows (the verification namespace).
+    for (const code of ['auth/expired-action-code', 'auth/invalid-action-code'] as const)
+      expect(format(`verification:errors.${code}`)).toBe(AUTH_ERROR_MESSAGES[code])
     for (const [code, text] of Object.entries(AUTH_ERROR_MESSAGES))
       expect(format(`auth:errors.${code}`)).toBe(text)
   })
@@ -138,6 +141,7 @@ describe('English equals the wordings modules export', () => {
   test('the sign-in link and the reset link answers, with the links’ real lifetimes', () => {
     expect(SIGN_IN_LINK_MINUTES * 60_000).toBe(ACTION_CODE_TTL_MS.sign_in_link)
     expect(RESET_LINK_HOURS * 3_600_000).toBe(ACTION_CODE_TTL_MS.reset_password)
+    expect(format('sso:metaTitle')).toBe(format('auth:signIn.metaTitle'))
     expect(format('auth:signIn.linkSent', { minutes: SIGN_IN_LINK_MINUTES })).toBe(SIGN_IN_LINK_SENT_MESSAGE)
     expect(format('auth:forgotPassword.sent', { hours: RESET_LINK_HOURS })).toBe(RESET_SENT_MESSAGE)
   })
@@ -151,25 +155,25 @@ describe('English equals the wordings modules export', () => {
   })
 
   test('the second factor’s refusals (totp.server.ts) and the tries left', () => {
-    expect(format('auth:secondFactor.wrongCode')).toBe(WRONG_CODE)
-    expect(format('auth:secondFactor.wrongSetUpCode')).toBe(WRONG_SETUP_CODE)
-    expect(format('auth:secondFactor.triesLeft', { count: 1 })).toBe(
+    expect(format('second-factor:wrongCode')).toBe(WRONG_CODE)
+    expect(format('second-factor:wrongSetUpCode')).toBe(WRONG_SETUP_CODE)
+    expect(format('second-factor:triesLeft', { count: 1 })).toBe(
       '1 try left before you need to sign in again.',
     )
-    expect(format('auth:secondFactor.triesLeft', { count: 4 })).toBe(
+    expect(format('second-factor:triesLeft', { count: 4 })).toBe(
       '4 tries left before you need to sign in again.',
     )
   })
 
   test('the verification page’s headings', () => {
     for (const mode of [...VERIFICATION_MODES, null]) {
-      expect(format(`auth:${verificationTitleKey(mode)}`)).toBe(verificationTitle(mode))
+      expect(format(`verification:${verificationTitleKey(mode)}`)).toBe(verificationTitle(mode))
     }
   })
 
   test('the single sign-on failure page, with and without a provider’s name and an address', () => {
     const formatWith = (key: string, values: Record<string, string | number>) =>
-      new IntlMessageFormat(english.get(`auth:${key}`)!, intlLocale('en')).format(values) as string
+      new IntlMessageFormat(english.get(`sso:${key}`)!, intlLocale('en')).format(values) as string
     for (const failure of [...SSO_FAILURE_KEYS, 'invalid-callback', 'something-new']) {
       for (const providerName of ['Acme SSO', null]) {
         for (const email of ['erin@acme.test', null]) {

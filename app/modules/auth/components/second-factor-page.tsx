@@ -28,7 +28,7 @@ export function SecondFactorPage({
   loaderData: SecondFactorPageData
   actionData: SecondFactorReply
 }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('second-factor')
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
   const busy = (intent: string) =>
@@ -41,27 +41,24 @@ export function SecondFactorPage({
     <Form method="post">
       <input type="hidden" name="intent" value="cancel" />
       <button type="submit" className="btn btn-secondary" disabled={busy('cancel')}>
-        {t('secondFactor.cancel')}
+        {t('cancel')}
       </button>
     </Form>
   )
 
   if (recoveryCodes || loaderData.step === 'enrolled') {
     return (
-      <AuthPage
-        title={t('secondFactor.savedTitle')}
-        intro={t('secondFactor.on', { email: loaderData.email })}
-      >
+      <AuthPage title={t('savedTitle')} intro={t('on', { email: loaderData.email })}>
         {recoveryCodes ? (
           <RecoveryCodes codes={recoveryCodes} />
         ) : (
-          <p className="card text-slate-700">{t('secondFactor.shownOnce')}</p>
+          <p className="card text-slate-700">{t('shownOnce')}</p>
         )}
         <Form method="post" className="flex flex-col gap-3">
           <input type="hidden" name="intent" value="continue" />
           {redirectTo}
           <button type="submit" className="btn btn-primary" disabled={busy('continue')}>
-            {busy('continue') ? t('secondFactor.signingIn') : t('secondFactor.continue')}
+            {busy('continue') ? t('signingIn') : t('continue')}
           </button>
         </Form>
       </AuthPage>
@@ -71,8 +68,8 @@ export function SecondFactorPage({
   if (loaderData.step === 'enrol') {
     return (
       <AuthPage
-        title={t('secondFactor.setUpTitle')}
-        intro={richT(t, 'secondFactor.enrolIntro', {
+        title={t('setUpTitle')}
+        intro={richT(t, 'enrolIntro', {
           email: <strong className="break-words">{loaderData.email}</strong>,
         })}
       >
@@ -89,7 +86,7 @@ export function SecondFactorPage({
           </div>
         ) : (
           <p role="alert" className="card text-slate-700">
-            {t('secondFactor.unreadable')}
+            {t('unreadable')}
           </p>
         )}
         {cancel}
@@ -99,8 +96,8 @@ export function SecondFactorPage({
 
   return (
     <AuthPage
-      title={t('secondFactor.title')}
-      intro={richT(t, 'secondFactor.verifyIntro', {
+      title={t('title')}
+      intro={richT(t, 'verifyIntro', {
         email: <strong className="break-words">{loaderData.email}</strong>,
       })}
     >
@@ -121,7 +118,7 @@ function CodeForm({
   hidden: ReactNode
   errors?: string[]
 }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('second-factor')
   const [form, fields] = useConformForm(SecondFactorSchema, { id: 'second-factor', lastResult })
   return (
     <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
@@ -129,15 +126,15 @@ function CodeForm({
       {hidden}
       <FormErrors id={form.errorId} errors={form.errors ?? errors} />
       <ConformField
-        label={t('secondFactor.code')}
-        help={t('secondFactor.codeHelp')}
+        label={t('code')}
+        help={t('codeHelp')}
         meta={fields.code}
         autoComplete="one-time-code"
         spellCheck={false}
         autoFocus
       />
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        {busy ? t('secondFactor.checking') : t('secondFactor.verify')}
+        {busy ? t('checking') : t('verify')}
       </button>
     </Form>
   )

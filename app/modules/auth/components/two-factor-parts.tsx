@@ -38,23 +38,23 @@ export function SetUpAuthenticator({
   /** Another button beside "Turn on" (cancel), in a form of its own. */
   secondary?: ReactNode
 }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('second-factor')
   const [form, fields] = useConformForm(SetUpFormSchema, { id: formId, lastResult })
   return (
     <div className="flex flex-col gap-4">
       <ol className="flex list-decimal flex-col gap-4 pl-5 text-slate-700">
         <li>
-          <p>{t('secondFactor.setUp.scan')}</p>
+          <p>{t('setUp.scan')}</p>
           <img
             src={setup.qrCode}
-            alt={t('secondFactor.setUp.qrAlt')}
+            alt={t('setUp.qrAlt')}
             width={180}
             height={180}
             className="mt-3 h-45 w-45 rounded border border-slate-200 bg-white"
           />
         </li>
         <li>
-          <p>{t('secondFactor.setUp.type')}</p>
+          <p>{t('setUp.type')}</p>
           <p
             className="mt-2 rounded bg-slate-100 p-2 font-mono text-sm break-all text-slate-900"
             data-testid="totp-secret"
@@ -63,7 +63,7 @@ export function SetUpAuthenticator({
           </p>
         </li>
         <li>
-          <p>{t('secondFactor.setUp.enter')}</p>
+          <p>{t('setUp.enter')}</p>
         </li>
       </ol>
       <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
@@ -71,7 +71,7 @@ export function SetUpAuthenticator({
         {hidden}
         <FormErrors id={form.errorId} errors={form.errors} />
         <ConformField
-          label={t('secondFactor.setUp.code')}
+          label={t('setUp.code')}
           meta={fields.code}
           autoComplete="one-time-code"
           inputMode="numeric"
@@ -79,7 +79,7 @@ export function SetUpAuthenticator({
         />
         <div className="flex flex-wrap gap-3">
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? t('secondFactor.checking') : t('secondFactor.setUp.turnOn')}
+            {busy ? t('checking') : t('setUp.turnOn')}
           </button>
         </div>
       </Form>
@@ -90,20 +90,17 @@ export function SetUpAuthenticator({
 
 /** The recovery codes, once: what they are for, and that they will not be shown again. */
 export function RecoveryCodes({ codes, children }: { codes: string[]; children?: ReactNode }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('second-factor')
   return (
     <section
       aria-labelledby="recovery-codes-title"
       className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950"
     >
       <h3 id="recovery-codes-title" className="font-semibold">
-        {t('secondFactor.recovery.title')}
+        {t('recovery.title')}
       </h3>
-      <p>{t('secondFactor.recovery.text')}</p>
-      <ul
-        className="grid grid-cols-1 gap-1 font-mono text-sm sm:grid-cols-2"
-        aria-label={t('secondFactor.recovery.list')}
-      >
+      <p>{t('recovery.text')}</p>
+      <ul className="grid grid-cols-1 gap-1 font-mono text-sm sm:grid-cols-2" aria-label={t('recovery.list')}>
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}

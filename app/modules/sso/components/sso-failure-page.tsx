@@ -4,7 +4,7 @@ import { ssoFailureMessage, type SsoFailureView } from '#app/modules/sso/failure
 
 /** Where a sign-in through an organisation's provider ended when it failed: what happened, and the way back. */
 export function SsoFailurePage({ failure }: { failure: SsoFailureView }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('sso')
   const { title, body, values } = ssoFailureMessage(failure)
   return (
     <div className="mx-auto flex max-w-md flex-col gap-6 px-6 py-16">
@@ -12,7 +12,7 @@ export function SsoFailurePage({ failure }: { failure: SsoFailureView }) {
       <div role="alert" className="card flex flex-col gap-4">
         <p className="break-words text-slate-800">{t(body, values)}</p>
         <Link to="/sign-in" className="btn btn-primary self-start">
-          {t('ssoFailure.back')}
+          {t('back')}
         </Link>
       </div>
     </div>

@@ -26,7 +26,7 @@ export function InviteForm({
   signedInAs: string | null
   errors: string[] | undefined
 }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('verification')
   const form = useRef<HTMLFormElement>(null)
   const pressed = useRef(false)
   const botCheck = Boolean(useRootData()?.publicEnv.turnstileSiteKey)
@@ -45,10 +45,10 @@ export function InviteForm({
     <Form method="post" ref={form} className="card flex flex-col gap-4">
       <FormErrors errors={errors} />
       <SignedInAs name={signedInAs} />
-      <p>{t('verification.invite.text', { name: subjectName })}</p>
+      <p>{t('invite.text', { name: subjectName })}</p>
       <BotCheck onSuccess={press} />
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        {t('verification.invite.submit', { name: subjectName })}
+        {t('invite.submit', { name: subjectName })}
       </button>
     </Form>
   )
@@ -56,17 +56,17 @@ export function InviteForm({
 
 /** Confirming a new e-mail address takes a press: a mail scanner's GET must not change an account. */
 export function ConfirmEmailForm({ newEmail }: { newEmail: string | null }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('verification')
   const busy = useNavigation().state !== 'idle'
   return (
     <Form method="post" className="card flex flex-col gap-4">
       <p>
         {newEmail
-          ? richT(t, 'verification.confirmEmail.text', { email: <strong>{newEmail}</strong> })
-          : t('verification.confirmEmail.textNoAddress')}
+          ? richT(t, 'confirmEmail.text', { email: <strong>{newEmail}</strong> })
+          : t('confirmEmail.textNoAddress')}
       </p>
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        {t('verification.confirmEmail.submit')}
+        {t('confirmEmail.submit')}
       </button>
     </Form>
   )
@@ -77,21 +77,21 @@ export function ConfirmEmailForm({ newEmail }: { newEmail: string | null }) {
  * scanner must not sign a browser in (nor, pressed by script, into someone else's account).
  */
 export function SignInLinkForm({ email, signedInAs }: { email: string | null; signedInAs: string | null }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('verification')
   const busy = useNavigation().state !== 'idle'
   return (
     <Form method="post" className="card flex flex-col gap-4">
       <SignedInAs name={signedInAs} />
       <p>
         {email
-          ? richT(t, 'verification.signInLink.text', {
+          ? richT(t, 'signInLink.text', {
               email: <strong className="break-words">{email}</strong>,
             })
-          : t('verification.signInLink.textNoAddress')}{' '}
-        {t('verification.signInLink.remembered')}
+          : t('signInLink.textNoAddress')}{' '}
+        {t('signInLink.remembered')}
       </p>
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        {t('verification.signInLink.submit')}
+        {t('signInLink.submit')}
       </button>
     </Form>
   )
@@ -108,7 +108,7 @@ export function PasswordForm({
   minLength: number
   lastResult: FormResult
 }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('verification')
   const schema = mode === 'setup' ? setupSchema(minLength) : newPasswordSchema(minLength)
   const [form, fields] = useConformForm(schema, { id: `verification-${mode}`, lastResult })
   const f = fields as Record<string, (typeof fields)[keyof typeof fields]>
@@ -116,32 +116,30 @@ export function PasswordForm({
     <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
       <FormErrors id={form.errorId} errors={form.errors} />
       {email && mode !== 'setup' ? (
-        <p className="text-slate-700">
-          {richT(t, 'verification.password.account', { email: <strong>{email}</strong> })}
-        </p>
+        <p className="text-slate-700">{richT(t, 'password.account', { email: <strong>{email}</strong> })}</p>
       ) : null}
       {mode === 'setup' ? (
         <>
           <Field
-            label={t('verification.password.name')}
+            label={t('password.name')}
             inputProps={{ ...getInputProps(f.displayName!, { type: 'text' }), autoComplete: 'name' }}
             errors={f.displayName!.errors}
           />
           <Field
-            label={t('verification.password.email')}
+            label={t('password.email')}
             inputProps={{ ...getInputProps(f.email!, { type: 'email' }), autoComplete: 'email' }}
             errors={f.email!.errors}
           />
         </>
       ) : null}
       <Field
-        label={t('verification.password.new')}
-        help={t('verification.password.newHelp', { minLength })}
+        label={t('password.new')}
+        help={t('password.newHelp', { minLength })}
         inputProps={{ ...getInputProps(f.password!, { type: 'password' }), autoComplete: 'new-password' }}
         errors={f.password!.errors}
       />
       <Field
-        label={t('verification.password.repeat')}
+        label={t('password.repeat')}
         inputProps={{
           ...getInputProps(f.confirmPassword!, { type: 'password' }),
           autoComplete: 'new-password',
@@ -149,7 +147,7 @@ export function PasswordForm({
         errors={f.confirmPassword!.errors}
       />
       <button type="submit" className="btn btn-primary">
-        {t(`verification.password.${mode}`)}
+        {t(`password.${mode}`)}
       </button>
     </Form>
   )
@@ -157,11 +155,11 @@ export function PasswordForm({
 
 /** A press on this page replaces the browser's session: say whose, before it happens. */
 function SignedInAs({ name }: { name: string | null }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('verification')
   if (!name) return null
   return (
     <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-      {t('verification.signedInAs', { name })}
+      {t('signedInAs', { name })}
     </p>
   )
 }

@@ -19,7 +19,7 @@ export function VerificationPage({
   loaderData: VerificationPageData
   actionData: VerificationReply
 }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('verification')
   const expired = actionData && 'expired' in actionData && actionData.expired
   const submitted = actionData && 'submitted' in actionData && actionData.submitted
   const mode = ('mode' in loaderData ? loaderData.mode : null) ?? null
@@ -38,9 +38,9 @@ export function VerificationPage({
         <Expired message={t(`errors.${loaderData.code}`)} mode={mode} />
       ) : loaderData.state === 'done' ? (
         <div className="card" role="status">
-          <p className="font-semibold">{t('verification.confirmed')}</p>
+          <p className="font-semibold">{t('confirmed')}</p>
           <Link to="/sign-in" className="link mt-2 inline-block">
-            {t('verification.continue')}
+            {t('continue')}
           </Link>
         </div>
       ) : loaderData.state === 'invite' ? (
@@ -66,21 +66,21 @@ export function VerificationPage({
 }
 
 function Expired({ message, mode }: { message: string; mode: Mode | null }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('verification')
   return (
     <div className="card flex flex-col gap-3" role="alert">
       <p className="font-semibold">{message}</p>
       {mode === 'invite' ? (
-        <p className="text-slate-700">{t('verification.expired.invite')}</p>
+        <p className="text-slate-700">{t('expired.invite')}</p>
       ) : mode === 'signIn' ? (
         <p className="text-slate-700">
           {richT(
             t,
-            'verification.expired.signIn',
+            'expired.signIn',
             {
               signIn: (
                 <Link to="/sign-in" className="link">
-                  {t('verification.expired.signInLink')}
+                  {t('expired.signInLink')}
                 </Link>
               ),
             },
@@ -89,10 +89,10 @@ function Expired({ message, mode }: { message: string; mode: Mode | null }) {
         </p>
       ) : (
         <p className="text-slate-700">
-          {richT(t, 'verification.expired.other', {
+          {richT(t, 'expired.other', {
             newLink: (
               <Link to="/forgot-password" className="link">
-                {t('verification.expired.newLink')}
+                {t('expired.newLink')}
               </Link>
             ),
           })}
@@ -103,15 +103,15 @@ function Expired({ message, mode }: { message: string; mode: Mode | null }) {
 }
 
 function FeedbackIsIn({ changeAnswers }: { changeAnswers: string | null }) {
-  const { t } = useTranslation('auth')
+  const { t } = useTranslation('verification')
   return (
     <div className="card flex flex-col gap-3" role="status">
-      <p className="font-semibold">{t('verification.feedbackIn.title')}</p>
-      <p className="text-slate-700">{t('verification.feedbackIn.text')}</p>
+      <p className="font-semibold">{t('feedbackIn.title')}</p>
+      <p className="text-slate-700">{t('feedbackIn.text')}</p>
       {changeAnswers ? (
         <p>
           <Link to={changeAnswers} className="link">
-            {t('verification.feedbackIn.change')}
+            {t('feedbackIn.change')}
           </Link>
         </p>
       ) : null}
