@@ -153,6 +153,7 @@ describe('the order: the user’s setting, the brand’s default, Accept-Languag
     const { html } = await get('/no-such-page', { cookie, accept: 'fr' })
     expect(langOf(html)).toBe('de')
     expect(textOf(html)).toContain('Seite nicht gefunden')
+    expect(titleOf(html)).toBe('Seite nicht gefunden · Panorama')
   })
 
   test('without one, the brand’s default wins over the browser’s', async () => {
