@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { I18nextProvider } from 'react-i18next'
 import type {
   AppLoadContext,
   EntryContext,
@@ -12,6 +13,7 @@ import { isRouteErrorResponse, ServerRouter } from 'react-router'
 import { reportDatabaseFailure } from '#db/client'
 import { NonceProvider } from '#app/components/nonce'
 import { log } from '#app/lib/logger.server'
+import { createServerI18n, documentLanguage, routeNamespaces } from '#app/modules/i18n/i18n.server'
 import { reportServerError } from '#app/modules/monitoring/sentry.server'
 import { outageAnswer } from '#app/server/outage'
 
@@ -28,6 +30,8 @@ export default function handleRequest(
   // a 500 (handleError has flagged it; the log has it once).
   if (loadContext?.databaseUnavailable) return outageResponse('html', responseHeaders)
   const nonce = loadContext?.nonce
+  // The page's language (the root loader resolved it, ADR 050) and only its routes' namespaces.
+  const i18n = createServerI18n(documentLanguage(request, routerContext), routeNamespaces(routerContext))
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const userAgent = request.headers.get('user-agent')
@@ -35,9 +39,11 @@ export default function handleRequest(
     const readyOption =
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceProvider>,
+      <I18nextProvider i18n={i18n}>
+        <NonceProvider value={nonce}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </NonceProvider>
+      </I18nextProvider>,
       {
         nonce,
         [readyOption]() {

@@ -11,6 +11,7 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import type { Route } from './+types/root'
 import { errorPageContent, GeneralErrorBoundary } from '#app/components/error-boundary'
 import { LAYOUTS, type LayoutName } from '#app/components/layouts'
@@ -22,6 +23,10 @@ import { useSessionSync } from '#app/lib/use-session-sync'
 import { signIdentityToken } from '#app/modules/auth/identity-token.server'
 import { getRenewedRequestSession, sessionCookie } from '#app/modules/auth/session.server'
 import { readToast } from '#app/modules/toast/toast.server'
+import { I18nBootScript } from '#app/modules/i18n/boot'
+import { languageOf } from '#app/modules/i18n/i18n.server'
+import { languageInfo, type Language, type Namespace } from '#app/modules/i18n/languages'
+import { metaT } from '#app/modules/i18n/meta'
 import './app.css'
 
 export type RouteHandle = {
@@ -29,7 +34,12 @@ export type RouteHandle = {
   layout?: LayoutName
   /** Animate navigation to this page with a view transition. */
   transition?: boolean
+  /** The catalogues' namespaces this page's words are in (ADR 050): only these reach the browser. */
+  i18n?: Namespace | Namespace[]
 }
+
+// The site's chrome (header, footer, skip link, error pages) is on every page.
+export const handle: RouteHandle = { i18n: 'common' }
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
@@ -53,6 +63,8 @@ export async function loader({ request }: Route.LoaderArgs) {
           }
         : null,
       identity,
+      // The page's language (ADR 050): the user's, their brand's, the browser's, else English.
+      language: languageOf(request, result?.user ?? null),
       toast,
       publicEnv: {
         turnstileSiteKey: env.turnstileEnabled ? env.TURNSTILE_SITE_KEY! : null,
@@ -81,13 +93,17 @@ export function useRootData() {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce()
+  // The i18next instance's language is the one the root loader resolved (entry.server, entry.client).
+  const { i18n } = useTranslation()
+  const language = i18n.language as Language
   return (
-    <html lang="en">
+    <html lang={language} dir={languageInfo(language)?.dir ?? 'ltr'}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        <I18nBootScript />
       </head>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
         {children}
@@ -111,6 +127,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const { layout, transition } = useLayoutName()
   const LayoutComponent = LAYOUTS[layout] ?? LAYOUTS.default
   const { revalidate } = useRevalidator()
+  // A new language (the profile's setting saved, a sign-in) is taken up without a reload: i18next
+  // fetches the namespaces it lacks, then re-renders.
+  const { i18n } = useTranslation()
+  useEffect(() => {
+    if (i18n.language !== loaderData.language) void i18n.changeLanguage(loaderData.language)
+  }, [i18n, loaderData.language])
   useSessionSync({
     token: loaderData.identity?.token ?? null,
     expiresAt: loaderData.identity?.expiresAt ?? null,
@@ -145,8 +167,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
   )
 }
 
-export function meta({ error }: Route.MetaArgs) {
-  if (error) return [{ title: `${errorPageContent(error).title} · Panorama` }]
+export function meta({ error, matches }: Route.MetaArgs) {
+  if (error) return [{ title: `${metaT(matches, `common:${errorPageContent(error).titleKey}`)} · Panorama` }]
   return [{ title: 'Panorama' }]
 }
 

@@ -88,3 +88,14 @@ export type FocusStance = (typeof FOCUS_STANCES)[number]
 /** What a focus area points at in the report: a competency (a questionnaire category) or one question. */
 export const FOCUS_KINDS = ['category', 'question'] as const
 export type FocusKind = (typeof FOCUS_KINDS)[number]
+
+/**
+ * The portal's languages (issue 20 §3, ADR 050): users.language and brands.default_language are
+ * checked against these. What each one is (its name, Intl locale, whether it is shipped) is
+ * app/modules/i18n/languages.ts, which must describe every code here.
+ */
+export const LANGUAGE_CODES = ['en', 'de', 'fr'] as const
+export type Language = (typeof LANGUAGE_CODES)[number]
+
+/** `'en', 'de', 'fr'`: the codes as an SQL list, for the check constraints (fixed literals, never input). */
+export const LANGUAGE_SQL_LIST = LANGUAGE_CODES.map((c) => `'${c}'`).join(', ')

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { LANGUAGE_CODES, type Language } from '#app/modules/i18n/languages'
 import {
   DEFAULT_SCOPES,
   isAllowedIssuerUrl,
@@ -172,7 +173,27 @@ const EnvSchema = z.object({
   STRICT_CONFIDENTIALITY: z
     .enum(['true', 'false', '1', '0', ''], { message: 'must be true or false' })
     .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+    .transform((v) => v === 'true' || v === '1') /**
+   * Languages served although their catalogues are not complete yet (ADR 050): `de,fr` lets
+   * translators (and the tests) see an unfinished language as users would, missing keys in English.
+   * Never set in production: a visitor whose browser asks for such a language would get it too.
+   */,
+  LANGUAGES_PREVIEW: z
+    .string()
+    .trim()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((c) => c.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.enum(LANGUAGE_CODES, { message: `must list language codes among ${LANGUAGE_CODES.join(', ')}` }),
+      ),
+    )
+    .transform((codes): Language[] => [...new Set(codes)]),
 })
 
 /**

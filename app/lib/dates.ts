@@ -1,18 +1,27 @@
 /**
- * Dates as the portal writes them, in a scheme's time zone (schemes.time_zone, an IANA name). The
- * server formats them (pages and e-mails), so the first render and the hydrated page read the same.
- * An unknown zone name falls back to UTC rather than failing a page.
+ * Dates as the portal writes them, in a scheme's time zone (schemes.time_zone, an IANA name), in the
+ * reader's language (an Intl locale: `intlLocale(language)` of app/modules/i18n/languages.ts, ADR
+ * 050; 'en-GB' when none is given, as the portal has always written them). The server formats them
+ * (pages and e-mails), so the first render and the hydrated page read the same. An unknown zone name
+ * falls back to UTC rather than failing a page.
  */
 import { daysLeftLabel } from './words'
 
-/** The formats the portal uses; each is built once per zone (a formatter costs far more than a format). */
+/** The locale of dates read by people when the caller names none. */
+export const DEFAULT_DATE_LOCALE = 'en-GB'
+
+/**
+ * The formats the portal uses; each is built once per zone and locale (a formatter costs far more
+ * than a format). The first ones are read by people, in the reader's locale (`null` here); the others
+ * are for machines and keep theirs.
+ */
 const FORMATS = {
-  /** "30 June 2026" */
-  date: ['en-GB', { dateStyle: 'long' }],
-  /** "23:59" */
-  time: ['en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }],
-  /** "BST" */
-  zone: ['en-GB', { timeZoneName: 'short' }],
+  /** "30 June 2026", "30. Juni 2026" */
+  date: [null, { dateStyle: 'long' }],
+  /** "30 June 2026 at 23:59", "30. Juni 2026 um 23:59": the language's own way of joining them. */
+  dateTime: [null, { dateStyle: 'long', timeStyle: 'short', hourCycle: 'h23' }],
+  /** "BST", "MESZ" */
+  zone: [null, { timeZoneName: 'short' }],
   /** "2026-06-30": the calendar day in the zone. */
   day: ['en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }],
   /** The wall clock to the second, as parts (the zone's offset at an instant). */
@@ -40,18 +49,23 @@ const FORMATS = {
       minute: '2-digit',
     },
   ],
-} as const satisfies Record<string, readonly [string, Intl.DateTimeFormatOptions]>
+} as const satisfies Record<string, readonly [string | null, Intl.DateTimeFormatOptions]>
 
-// Keyed by format and zone name. Only zones the runtime accepted are kept (a refused name throws
-// before it is stored), so the map is bounded by the runtime's zone list.
+// Keyed by format, zone name and locale. Only zones the runtime accepted are kept (a refused name
+// throws before it is stored), and locales are the portal's few, so the map stays bounded.
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
-function formatter(kind: keyof typeof FORMATS, timeZone: string): Intl.DateTimeFormat {
-  const key = `${kind}|${timeZone}`
+function formatter(
+  kind: keyof typeof FORMATS,
+  timeZone: string,
+  locale: string = DEFAULT_DATE_LOCALE,
+): Intl.DateTimeFormat {
+  const [fixed, options] = FORMATS[kind]
+  const resolved = fixed ?? locale
+  const key = `${kind}|${timeZone}|${resolved}`
   let f = formatters.get(key)
   if (!f) {
-    const [locale, options] = FORMATS[kind]
-    f = new Intl.DateTimeFormat(locale, { ...options, timeZone })
+    f = new Intl.DateTimeFormat(resolved, { ...options, timeZone })
     formatters.set(key, f)
   }
   return f
@@ -71,21 +85,24 @@ export function safeTimeZone(timeZone: string | null | undefined): string {
 const toDate = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value)
 
 /** "30 June 2026": the calendar day in the scheme's zone. */
-export function formatDate(value: Date | string, timeZone = 'UTC'): string {
-  return formatter('date', safeTimeZone(timeZone)).format(toDate(value))
+export function formatDate(value: Date | string, timeZone = 'UTC', locale = DEFAULT_DATE_LOCALE): string {
+  return formatter('date', safeTimeZone(timeZone), locale).format(toDate(value))
 }
 
-/** "BST", "CET", "UTC", "GMT-4": the zone's short name at that instant. */
-export function zoneName(value: Date | string, timeZone = 'UTC'): string {
-  const parts = formatter('zone', safeTimeZone(timeZone)).formatToParts(toDate(value))
+/** "BST", "CET", "UTC", "GMT-4" ("MESZ" in German): the zone's short name at that instant. */
+export function zoneName(value: Date | string, timeZone = 'UTC', locale = DEFAULT_DATE_LOCALE): string {
+  const parts = formatter('zone', safeTimeZone(timeZone), locale).formatToParts(toDate(value))
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? 'UTC'
 }
 
-/** "30 June 2026 at 23:59 BST": a deadline, in the zone it was set in, saying which zone that is. */
-export function formatDateTime(value: Date | string, timeZone = 'UTC'): string {
+/**
+ * "30 June 2026 at 23:59 BST" ("30. Juni 2026 um 23:59 MESZ"): a deadline, in the zone it was set
+ * in, saying which zone that is.
+ */
+export function formatDateTime(value: Date | string, timeZone = 'UTC', locale = DEFAULT_DATE_LOCALE): string {
   const zone = safeTimeZone(timeZone)
   const date = toDate(value)
-  return `${formatDate(date, zone)} at ${formatter('time', zone).format(date)} ${zoneName(date, zone)}`
+  return `${formatter('dateTime', zone, locale).format(date)} ${zoneName(date, zone, locale)}`
 }
 
 /**
@@ -94,8 +111,12 @@ export function formatDateTime(value: Date | string, timeZone = 'UTC'): string {
  * page reads the same before and after hydration.
  */
 export type DateLabel = { iso: string; label: string; date: string }
-export function dateLabel(date: Date, timeZone = 'UTC'): DateLabel {
-  return { iso: date.toISOString(), label: formatDateTime(date, timeZone), date: formatDate(date, timeZone) }
+export function dateLabel(date: Date, timeZone = 'UTC', locale = DEFAULT_DATE_LOCALE): DateLabel {
+  return {
+    iso: date.toISOString(),
+    label: formatDateTime(date, timeZone, locale),
+    date: formatDate(date, timeZone, locale),
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { data } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary'
+import { metaT } from '#app/modules/i18n/meta'
 
 // Any path no other route claims: the spec's "Page not found" with status 404.
 export function loader() {
@@ -18,4 +19,7 @@ export function ErrorBoundary({ error }: { error: unknown }) {
   return <GeneralErrorBoundary error={error} />
 }
 
-export const meta = () => [{ title: 'Page Not Found · Panorama' }]
+// In the page's language (ADR 050); the chrome's namespace (common) is on every page.
+export const meta = ({ matches }: { matches: Parameters<typeof metaT>[0] }) => [
+  { title: `${metaT(matches, 'common:error.notFound.title')} · Panorama` },
+]

@@ -13,13 +13,14 @@ import {
 } from '#app/modules/auth/auth.server'
 import { VerificationPage } from '#app/modules/verification/components/verification-page'
 import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
-import { authErrorMessage } from '#app/modules/auth/errors'
+import { translatedAuthError } from '#app/modules/auth/errors.server'
+import { metaT } from '#app/modules/i18n/meta'
 import { homeFor } from '#app/modules/auth/guards.server'
 import { newPasswordSchema, setupSchema } from '#app/modules/auth/schemas'
 import { afterFirstFactor } from '#app/modules/auth/second-factor.server'
 import { getRequestSession, sessionCookie } from '#app/modules/auth/session.server'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
-import { VERIFICATION_MODES, verificationTitle } from '#app/modules/verification/verification'
+import { VERIFICATION_MODES, verificationTitleKey } from '#app/modules/verification/verification'
 import {
   checkLinkCode,
   loadVerificationPage,
@@ -37,7 +38,7 @@ import type { RouteHandle } from '#app/root'
  * password form, or a single button for an invitation (pressed by script when there is one), for
  * confirming a new e-mail address and for a one-time sign-in link.
  */
-export const handle: RouteHandle = { layout: 'default' }
+export const handle: RouteHandle = { layout: 'default', i18n: 'verification' }
 
 // Every mode acts on a one-time code (kept in a cookie, never in the page) and most set a password:
 // the browser keeps no copy of these pages, not even in its back/forward cache (ADR 009).
@@ -45,11 +46,15 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'no-stor
 
 const ModeSchema = z.enum(VERIFICATION_MODES)
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => {
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   const mode = (loaderData && 'mode' in loaderData ? loaderData.mode : null) ?? null
   // A programme's page names its brand in the tab too, as in its header (white label).
   const brand = loaderData && 'brand' in loaderData ? loaderData.brand : null
-  return [{ title: `${verificationTitle(mode)} · ${brand?.name ?? 'Panorama'}` }]
+  return [
+    {
+      title: `${metaT(matches, `verification:${verificationTitleKey(mode)}`)} · ${brand?.name ?? 'Panorama'}`,
+    },
+  ]
 }
 
 /**
@@ -109,7 +114,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (mode === 'invite' || mode === 'signIn') {
     if (mode === 'invite' && !(await verifyTurnstile(formData, context.ip)))
-      return refused({ status: 'error', error: { '': [authErrorMessage('auth/captcha-check-failed')] } })
+      return refused({
+        status: 'error',
+        error: { '': [await translatedAuthError(request, 'auth/captcha-check-failed')] },
+      })
     const current = await getRequestSession(request)
     const signedIn = current ? { userId: current.user.id, sessionId: current.session.id } : null
     if (mode === 'invite') {
@@ -143,7 +151,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== 'success') return refused(submission.reply({ hideFields: PASSWORDS }))
     const result = await createFirstAdmin(code, submission.value, about)
     if (!result.ok && result.code === 'auth/email-already-in-use') {
-      const fieldErrors = { email: [authErrorMessage(result.code)] }
+      const fieldErrors = { email: [await translatedAuthError(request, result.code)] }
       return refused(submission.reply({ fieldErrors, hideFields: PASSWORDS }))
     }
     if (!result.ok) return gone(clear)
@@ -163,7 +171,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const kind = reset ? 'reset_password' : 'activate_account'
   const result = await setPasswordWithCode(kind, code, submission.value.password, about)
   if (!result.ok && result.code === 'auth/sso-required')
-    return refused(submission.reply({ formErrors: [authErrorMessage(result.code)], hideFields: PASSWORDS }))
+    return refused(
+      submission.reply({
+        formErrors: [await translatedAuthError(request, result.code)],
+        hideFields: PASSWORDS,
+      }),
+    )
   if (!result.ok) return gone(clear)
   const next = afterFirstFactor(result.opened)
   // The password is set; signing in still takes the second factor (ADR 048).

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { LANGUAGE_SQL_LIST } from '../enums'
 import { files } from './files'
 
 /** A consultancy's look for one or more client companies; contact links override the config defaults. */
@@ -15,6 +16,8 @@ export const brands = pgTable(
     callbackUrl: text(),
     contactEmail: text(),
     profileUrl: text(),
+    /** The language of its employees who chose none (ADR 050). */
+    defaultLanguage: text().notNull().default('en'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -23,6 +26,7 @@ export const brands = pgTable(
     index().on(t.createdAt, t.id),
     // Names are unique ignoring case (the forms check first; this makes it hold under races).
     uniqueIndex('brands_name_lower_unique').on(sql`lower(${t.name})`),
+    check('brands_default_language', sql`${t.defaultLanguage} IN (${sql.raw(LANGUAGE_SQL_LIST)})`),
   ],
 )
 

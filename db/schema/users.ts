@@ -1,4 +1,4 @@
-import { ACTION_CODE_KINDS, ROLES } from '../enums'
+import { ACTION_CODE_KINDS, LANGUAGE_SQL_LIST, ROLES } from '../enums'
 import { sql } from 'drizzle-orm'
 import {
   check,
@@ -48,6 +48,8 @@ export const users = pgTable(
     directoryText: text().generatedAlwaysAs(
       sql`lower(display_name || ' ' || email || ' ' || coalesce(department, '') || ' ' || coalesce(job_title, ''))`,
     ),
+    /** The language the portal speaks to them in (ADR 050); null = their brand's default, else the browser's. */
+    language: text(),
     disabledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -72,6 +74,7 @@ export const users = pgTable(
     ),
     check('users_manager_not_self', sql`${t.managerId} <> ${t.id}`),
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
+    check('users_language', sql`${t.language} IN (${sql.raw(LANGUAGE_SQL_LIST)})`),
   ],
 )
 

@@ -19,6 +19,8 @@ for (const name of [
   // Admins' second factor (ADR 048): off, SSO admins exempt.
   'ADMIN_TOTP_REQUIRED',
   'SSO_ADMINS_SKIP_TOTP',
+  // Languages still being translated (ADR 050): none previewed unless a test says so.
+  'LANGUAGES_PREVIEW',
 ]) {
   delete process.env[name]
 }

@@ -1,5 +1,6 @@
 import type { Role } from '#db/enums'
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Form, Link, NavLink } from 'react-router'
 import { brandStyle, usePageBrand, type BrandLook } from '#app/components/brand-look'
 
@@ -25,12 +26,13 @@ export function contactFor(deployment: Contact, brand: BrandLook | null | undefi
 }
 
 function SkipLink() {
+  const { t } = useTranslation('common')
   return (
     <a
       href="#main"
       className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow"
     >
-      Skip to content
+      {t('skipLink')}
     </a>
   )
 }
@@ -70,6 +72,7 @@ function BrandMark({ brand, to }: { brand: BrandLook; to: string }) {
 
 /** Employee and colleague pages without one programme (the home page lists several): no one's brand. */
 function NeutralMark({ to }: { to: string }) {
+  const { t } = useTranslation('common')
   return (
     <Link to={to} className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900">
       <svg aria-hidden="true" viewBox="0 0 32 32" className="h-7 w-7">
@@ -77,12 +80,13 @@ function NeutralMark({ to }: { to: string }) {
         <circle cx="16" cy="16" r="9" fill="none" stroke="#fff" strokeWidth="3" />
         <circle cx="16" cy="16" r="3" fill="#fff" />
       </svg>
-      360° feedback
+      {t('neutralMark')}
     </Link>
   )
 }
 
 function SignOutButton({ onBrand = false }: { onBrand?: boolean }) {
+  const { t } = useTranslation('common')
   return (
     <Form method="post" action="/sign-out">
       <button
@@ -93,19 +97,19 @@ function SignOutButton({ onBrand = false }: { onBrand?: boolean }) {
             : 'btn btn-secondary'
         }
       >
-        Sign out
+        {t('signOut')}
       </button>
     </Form>
   )
 }
 
-/** How the contact links read: in the portal's own voice, or naming the address (a colleague's thank-you page). */
-export type ContactWording = { email: (address: string) => string; profile: string }
-const OUR_WORDING: ContactWording = { email: () => 'E-mail us', profile: 'Our professional profile' }
-export const ADDRESS_WORDING: ContactWording = {
-  email: (address) => `E-mail ${address}`,
-  profile: 'Professional profile',
-}
+/**
+ * How the contact links read: in the portal's own voice, or naming the address (a colleague's
+ * thank-you page). Catalogue keys (common namespace), read in the page's language.
+ */
+export type ContactWording = { email: 'contact.emailUs' | 'contact.emailAddress'; profile: string }
+const OUR_WORDING: ContactWording = { email: 'contact.emailUs', profile: 'contact.ourProfile' }
+export const ADDRESS_WORDING: ContactWording = { email: 'contact.emailAddress', profile: 'contact.profile' }
 
 /** The contact links that are configured (deployment or brand); nothing at all when none is. */
 export function ContactLinks({
@@ -115,27 +119,28 @@ export function ContactLinks({
   contact: Contact
   wording?: ContactWording
 }) {
+  const { t } = useTranslation('common')
   if (!contact || !(contact.callbackUrl || contact.email || contact.profileUrl)) return null
   return (
     <ul className="flex flex-wrap gap-x-6 gap-y-2">
       {contact.callbackUrl ? (
         <li>
           <a className="link" href={contact.callbackUrl} rel="noopener noreferrer" target="_blank">
-            Request a callback
+            {t('contact.callback')}
           </a>
         </li>
       ) : null}
       {contact.email ? (
         <li>
           <a className="link" href={`mailto:${contact.email}`}>
-            {wording.email(contact.email)}
+            {t(wording.email, { address: contact.email })}
           </a>
         </li>
       ) : null}
       {contact.profileUrl ? (
         <li>
           <a className="link" href={contact.profileUrl} rel="noopener noreferrer" target="_blank">
-            {wording.profile}
+            {t(wording.profile)}
           </a>
         </li>
       ) : null}
@@ -145,12 +150,13 @@ export function ContactLinks({
 
 /** Panorama's name lives here, and only here, on a branded page. */
 function Footer({ contact, brand }: { contact: Contact; brand?: BrandLook | null }) {
+  const { t } = useTranslation('common')
   return (
     <footer className="no-print mt-16 border-t border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-col gap-3 px-4 py-8 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between sm:px-6">
-        <p>{brand ? `${brand.name} · 360° feedback · powered by Panorama` : 'Panorama · 360° feedback'}</p>
+        <p>{brand ? t('footer.branded', { brand: brand.name }) : t('footer.plain')}</p>
         {contact ? (
-          <nav aria-label="Contact">
+          <nav aria-label={t('nav.contact')}>
             <ContactLinks contact={contact} />
           </nav>
         ) : null}
@@ -194,6 +200,7 @@ function BrandedShell({
  * look, unless the page supplies a programme's brand (an invitation's landing and its sign-in step).
  */
 function DefaultLayout({ user, contact, children }: LayoutProps) {
+  const { t } = useTranslation('common')
   const brand = usePageBrand()
   const account = user ? (
     <>
@@ -201,13 +208,13 @@ function DefaultLayout({ user, contact, children }: LayoutProps) {
         className={brand ? 'font-medium text-[var(--brand-on-primary)] underline' : 'link'}
         to={homeOf(user)}
       >
-        My portal
+        {t('myPortal')}
       </Link>
       <SignOutButton onBrand={Boolean(brand)} />
     </>
   ) : brand ? null : (
     <Link className="btn btn-primary" to="/sign-in">
-      Sign in
+      {t('signIn')}
     </Link>
   )
   return (
@@ -222,7 +229,7 @@ function DefaultLayout({ user, contact, children }: LayoutProps) {
               <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-3 sm:px-6">
                 <BrandMark brand={brand} to="/" />
                 {account ? (
-                  <nav aria-label="Account" className="flex items-center gap-3">
+                  <nav aria-label={t('nav.account')} className="flex items-center gap-3">
                     {account}
                   </nav>
                 ) : null}
@@ -234,7 +241,7 @@ function DefaultLayout({ user, contact, children }: LayoutProps) {
           <header className="no-print border-b border-slate-200 bg-white">
             <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-4 sm:px-6">
               <Logo />
-              <nav aria-label="Account" className="flex items-center gap-3">
+              <nav aria-label={t('nav.account')} className="flex items-center gap-3">
                 {account}
               </nav>
             </div>
@@ -297,6 +304,7 @@ const brandNavLinkClass = ({ isActive }: { isActive: boolean }) =>
  * and accent colours; usePageBrand); a page about no single programme gets a neutral header.
  */
 function UserLayout({ user, contact, children }: LayoutProps) {
+  const { t } = useTranslation('common')
   const brand = usePageBrand()
   const home = user ? homeOf(user) : '/'
   const who = user ? (
@@ -330,12 +338,15 @@ function UserLayout({ user, contact, children }: LayoutProps) {
           {brand ? <div aria-hidden="true" className="h-1 bg-[var(--brand-accent)]" /> : null}
           {user?.role === 'employee' ? (
             <div className="border-b border-slate-200 bg-white">
-              <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap gap-1 px-4 py-2 sm:px-6">
+              <nav
+                aria-label={t('nav.main')}
+                className="mx-auto flex max-w-6xl flex-wrap gap-1 px-4 py-2 sm:px-6"
+              >
                 {(
                   [
-                    ['/user', 'My feedback'],
-                    ['/user/colleague-invite', 'Invite colleagues'],
-                    ['/user/edit-profile', 'Profile'],
+                    ['/user', 'nav.myFeedback'],
+                    ['/user/colleague-invite', 'nav.inviteColleagues'],
+                    ['/user/edit-profile', 'nav.profile'],
                   ] as const
                 ).map(([to, label]) => (
                   <NavLink
@@ -345,7 +356,7 @@ function UserLayout({ user, contact, children }: LayoutProps) {
                     className={brand ? brandNavLinkClass : navLinkClass}
                     viewTransition
                   >
-                    {label}
+                    {t(label)}
                   </NavLink>
                 ))}
               </nav>
@@ -360,20 +371,21 @@ function UserLayout({ user, contact, children }: LayoutProps) {
 }
 
 const ADMIN_NAV = [
-  ['/admin', 'Dashboard'],
-  ['/admin/company-management', 'Companies'],
-  ['/admin/brand-management', 'Brands'],
-  ['/admin/email-management', 'E-mails'],
-  ['/admin/admin-management', 'Admins'],
-  ['/admin/identity-provider-management', 'Identity providers'],
-  ['/admin/employee-management', 'Employees'],
-  ['/admin/scheme-management', 'Schemes'],
-  ['/admin/questionnaire-management', 'Questionnaires'],
-  ['/admin/answer-management', 'Answers'],
+  ['/admin', 'nav.dashboard'],
+  ['/admin/company-management', 'nav.companies'],
+  ['/admin/brand-management', 'nav.brands'],
+  ['/admin/email-management', 'nav.emails'],
+  ['/admin/admin-management', 'nav.admins'],
+  ['/admin/identity-provider-management', 'nav.identityProviders'],
+  ['/admin/employee-management', 'nav.employees'],
+  ['/admin/scheme-management', 'nav.schemes'],
+  ['/admin/questionnaire-management', 'nav.questionnaires'],
+  ['/admin/answer-management', 'nav.answers'],
 ] as const
 
 /** Consultancy staff: a side navigation over every management page. */
 function AdminLayout({ user, children }: LayoutProps) {
+  const { t } = useTranslation('common')
   return (
     <div className="flex min-h-screen flex-col">
       <SkipLink />
@@ -385,7 +397,7 @@ function AdminLayout({ user, children }: LayoutProps) {
               <Link
                 to="/admin/profile"
                 className="link text-sm"
-                aria-label={`${user.displayName || user.email}, your profile`}
+                aria-label={t('nav.yourProfile', { name: user.displayName || user.email })}
                 viewTransition
               >
                 {user.displayName || user.email}
@@ -397,14 +409,14 @@ function AdminLayout({ user, children }: LayoutProps) {
       </header>
       <div className="flex flex-1 flex-col md:flex-row">
         <nav
-          aria-label="Administration"
+          aria-label={t('nav.administration')}
           className="no-print border-b border-slate-200 bg-white p-4 md:w-60 md:border-b-0 md:border-r"
         >
           <ul className="flex flex-wrap gap-1 md:flex-col">
             {ADMIN_NAV.map(([to, label]) => (
               <li key={to}>
                 <NavLink to={to} end={to === '/admin'} className={navLinkClass} viewTransition>
-                  {label}
+                  {t(label)}
                 </NavLink>
               </li>
             ))}

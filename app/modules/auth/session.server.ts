@@ -2,7 +2,7 @@ import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { and, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
 import { getDb, preparedOnce, type Db, type Tx } from '#db/client'
-import { secondFactorChallenges, sessions, totpCredentials, users } from '#db/schema/index'
+import { brands, companies, secondFactorChallenges, sessions, totpCredentials, users } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
 import { hashSecret } from '#app/lib/secret-hash.server'
 import { currentLoadContext } from '#app/lib/request-scope.server'
@@ -29,6 +29,10 @@ export type SessionUser = {
   hasPassword: boolean
   /** A confirmed TOTP authenticator (ADR 048). */
   totpEnabled: boolean
+  /** Their own language (ADR 050), null when they chose none. */
+  language?: string | null
+  /** Their company's brand's default language; null for those without a company (admins, colleagues). */
+  brandLanguage?: string | null
 }
 
 /** How a session was opened: through an identity provider (`sso`), or not (ADR 048). */
@@ -129,9 +133,15 @@ function prepareSessionRead(db: Db) {
         passwordHash: users.passwordHash,
         disabledAt: users.disabledAt,
         totpConfirmedAt: totpCredentials.confirmedAt,
+        language: users.language,
+        brandLanguage: brands.defaultLanguage,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
+      // The language rule's inputs (ADR 050) come with the session: no statement of their own. One
+      // company and one brand per user at most.
+      .leftJoin(companies, eq(companies.id, users.companyId))
+      .leftJoin(brands, eq(brands.id, companies.brandId))
       // One row per user at most (its primary key): the read stays one statement.
       .leftJoin(
         totpCredentials,
@@ -198,6 +208,8 @@ export async function validateSessionToken(
       companyId: row.companyId,
       hasPassword: Boolean(row.passwordHash),
       totpEnabled: Boolean(row.totpConfirmedAt),
+      language: row.language,
+      brandLanguage: row.brandLanguage,
     },
   }
 }

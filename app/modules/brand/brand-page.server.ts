@@ -1,3 +1,5 @@
+import { availableLanguages } from '#app/modules/i18n/i18n.server'
+import { languageOptions } from '#app/modules/i18n/languages'
 import { getBrand } from './brand.server'
 
 /**
@@ -7,5 +9,9 @@ import { getBrand } from './brand.server'
 export async function loadBrandPage(id: string, searchParams: URLSearchParams) {
   const brand = await getBrand(id)
   if (!brand) return null
-  return { brand, confirmDelete: searchParams.has('delete') }
+  return {
+    brand,
+    confirmDelete: searchParams.has('delete'),
+    languages: languageOptions(availableLanguages(), brand.defaultLanguage),
+  }
 }

@@ -9,6 +9,8 @@ import { PG_ERROR, refuseOnPgError } from '#app/lib/pg-error'
 import { nameTaken } from '#app/modules/unique-name/unique-name.server'
 import type { BrandCreateInput, BrandListQuery, BrandUpdateInput } from './schemas'
 import { isUuid } from '#app/lib/ids'
+import { availableLanguages } from '#app/modules/i18n/i18n.server'
+import { LANGUAGE_NOT_OFFERED } from '#app/modules/i18n/languages'
 
 /**
  * Brands: every query and rule. Routes call these and never run SQL themselves. Changes run in a
@@ -17,6 +19,9 @@ import { isUuid } from '#app/lib/ids'
  */
 
 export const BRAND_PAGE_SIZE = 20
+
+/** A language the portal serves now: shipped, or previewed (ADR 050). */
+const isOffered = (code: string) => (availableLanguages() as readonly string[]).includes(code)
 
 // ---------------------------------------------------------------------------------------------
 // The list: search, sort and keyset pagination in one query.
@@ -80,6 +85,7 @@ export async function getBrand(id: string) {
       callbackUrl: brands.callbackUrl,
       contactEmail: brands.contactEmail,
       profileUrl: brands.profileUrl,
+      defaultLanguage: brands.defaultLanguage,
       companyCount,
     })
     .from(brands)
@@ -139,6 +145,7 @@ const EDITABLE = [
   'callbackUrl',
   'contactEmail',
   'profileUrl',
+  'defaultLanguage',
   'logoFileId',
 ] as const
 
@@ -166,8 +173,12 @@ export async function updateBrand(
       callbackUrl: input.callbackUrl,
       contactEmail: input.contactEmail,
       profileUrl: input.profileUrl,
+      defaultLanguage: input.defaultLanguage ?? current.defaultLanguage,
       logoFileId: current.logoFileId,
     }
+    // Only a language the portal offers now (shipped, or previewed: ADR 050); an unchanged one stays.
+    if (next.defaultLanguage !== current.defaultLanguage && !isOffered(next.defaultLanguage))
+      return { ok: false, fieldErrors: { defaultLanguage: [LANGUAGE_NOT_OFFERED] } }
     if (input.logo) next.logoFileId = await storeImage(tx, input.logo, id)
     else if (input.removeLogo) next.logoFileId = null
 

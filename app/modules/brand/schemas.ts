@@ -1,6 +1,7 @@
 import { singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
 import { EMAIL_MAX, requiredText } from '#app/lib/schema-parts'
+import { LANGUAGE_CODES, LANGUAGE_NOT_OFFERED } from '#app/modules/i18n/languages'
 
 /**
  * The brand forms' Zod schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the
@@ -102,6 +103,9 @@ export const BrandUpdateSchema = z.object({
   callbackUrl: webAddress('callback page'),
   contactEmail,
   profileUrl: webAddress('profile link'),
+  // The language of its employees who chose none (ADR 050). Absent (an older form) keeps the stored
+  // one; whether it is offered is brand.server.ts's check.
+  defaultLanguage: z.optional(z.enum(LANGUAGE_CODES, { error: LANGUAGE_NOT_OFFERED })),
   // The browser's claim about the type is not trusted: the server checks the bytes (file.server.ts).
   logo: z.optional(z.file().check(z.maxSize(LOGO_MAX_BYTES, 'The logo must be 2 MB or smaller.'))),
   removeLogo: z.optional(z.boolean()),

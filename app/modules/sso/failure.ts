@@ -11,6 +11,47 @@ export type SsoFailureView = {
 
 const START_AGAIN = 'Start again from the sign-in page.'
 
+/** The failures the page tells apart; anything else reads as an expired sign-in. */
+export const SSO_FAILURE_KEYS = [
+  'unreachable',
+  'misconfigured',
+  'refused',
+  'invalid-token',
+  'denied',
+  'provider-error',
+  'provider-gone',
+  'unverified-email',
+  'domain-not-served',
+  'unknown-user',
+  'too-many',
+  'expired',
+] as const
+export type SsoFailureKey = (typeof SSO_FAILURE_KEYS)[number]
+
+/** How long a sign-in through an organisation may take, as the expired page says it. */
+export const SSO_SIGN_IN_MINUTES = 10
+
+/**
+ * The page's words in the reader's language (ADR 050): the catalogue key (auth namespace) and its
+ * ICU values (sso namespace). The English catalogue equals {@link ssoFailureText}, which stays the English source.
+ */
+export function ssoFailureMessage({ failure, providerName, email }: SsoFailureView) {
+  const key: SsoFailureKey = (SSO_FAILURE_KEYS as readonly string[]).includes(failure)
+    ? (failure as SsoFailureKey)
+    : 'expired'
+  return {
+    title: `${key}.title`,
+    body: `${key}.body`,
+    values: {
+      named: providerName ? 'yes' : 'no',
+      provider: providerName ?? '',
+      hasEmail: email ? 'yes' : 'no',
+      email: email ?? '',
+      minutes: SSO_SIGN_IN_MINUTES,
+    },
+  }
+}
+
 /** The heading and the explanation of a failure. */
 export function ssoFailureText({ failure, providerName, email }: SsoFailureView): {
   title: string
@@ -79,7 +120,7 @@ export function ssoFailureText({ failure, providerName, email }: SsoFailureView)
     default:
       return {
         title: 'This sign-in has expired',
-        body: `This sign-in has expired or was already used. A sign-in through your organisation must be finished within 10 minutes, in the browser where it started. ${START_AGAIN}`,
+        body: `This sign-in has expired or was already used. A sign-in through your organisation must be finished within ${SSO_SIGN_IN_MINUTES} minutes, in the browser where it started. ${START_AGAIN}`,
       }
   }
 }

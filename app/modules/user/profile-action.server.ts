@@ -5,9 +5,12 @@ import type { Outcome } from '#app/lib/outcome'
 import type { FormAnswer } from '#app/lib/reply.server'
 import { readImageUpload } from '#app/modules/file/file.server'
 import type { Toast } from '#app/modules/toast/toast.server'
+import { availableLanguages } from '#app/modules/i18n/i18n.server'
+import { LANGUAGE_NOT_OFFERED } from '#app/modules/i18n/languages'
 import {
   ChangeEmailSchema,
   changePasswordSchema,
+  LanguageSchema,
   PhotoSchema,
   ProfileSchema,
   type ProfileIntent,
@@ -15,6 +18,7 @@ import {
 import {
   changePassword,
   requestEmailChange,
+  updateLanguage,
   updatePhoto,
   updateProfile,
   type ProfileActor,
@@ -103,6 +107,24 @@ export async function submitProfileForm(
         : changed
           ? { kind: 'success', title: 'Photo removed' }
           : { kind: 'info', title: 'No photo to remove' },
+    )
+  }
+
+  if (intent === 'language') {
+    const submission = parseForm(formData, { schema: LanguageSchema })
+    if (submission.status !== 'success') return invalid(intent, submission.reply())
+    const { language } = submission.value
+    // Only a language the portal offers now (shipped, or previewed: ADR 050).
+    if (language && !availableLanguages().includes(language))
+      return invalid(intent, submission.reply({ fieldErrors: { language: [LANGUAGE_NOT_OFFERED] } }))
+    return answer(intent, submission, await updateLanguage(actor, language), ({ changed }) =>
+      changed
+        ? {
+            kind: 'success',
+            title: 'Language saved',
+            description: 'The portal speaks to you in it from now on.',
+          }
+        : { kind: 'info', title: 'Nothing to save', description: 'That was already your language.' },
     )
   }
 

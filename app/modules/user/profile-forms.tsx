@@ -1,12 +1,14 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import type { ReactNode } from 'react'
 import { Form, useNavigation } from 'react-router'
-import { ConformField } from '#app/components/form-parts'
+import { ConformField, ConformSelect } from '#app/components/form-parts'
+import { isLanguage } from '#app/modules/i18n/languages'
 import { useConformForm } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import {
   ChangeEmailSchema,
   changePasswordSchema,
+  LanguageSchema,
   PHOTO_ACCEPT,
   PhotoSchema,
   ProfileSchema,
@@ -26,6 +28,7 @@ export type ProfileView = {
   displayName: string
   phone: string | null
   photoFileId: string | null
+  language?: string | null
   pendingEmail: { email: string; expiresAt: string } | null
 }
 
@@ -88,6 +91,40 @@ function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string
         {busy ? busyLabel : label}
       </button>
     </div>
+  )
+}
+
+/**
+ * The portal's language for this person (ADR 050): the languages offered (by the loader: shipped,
+ * or previewed), or "Use the default" — their organisation's, else their browser's.
+ */
+export function LanguageForm({
+  current,
+  options,
+  lastResult,
+}: {
+  current: string | null
+  options: ReadonlyArray<{ value: string; label: string }>
+  lastResult: Reply | undefined
+}) {
+  const busy = useBusy('language')
+  const [form, fields] = useConformForm(LanguageSchema, {
+    id: 'profile-language',
+    // Blank is "Use the default"; a stored code selects its option.
+    defaultValue: { language: isLanguage(current) ? current : undefined },
+    lastResult,
+  })
+  return (
+    <ProfileCard form={form} intent="language" title="Language">
+      <ConformSelect
+        label="Language"
+        meta={fields.language}
+        options={options}
+        placeholder="Use the default"
+        help="The language of the portal's pages for you. The default is your organisation's language, else your browser's."
+      />
+      <SubmitButton busy={busy} label="Save language" busyLabel="Saving…" />
+    </ProfileCard>
   )
 }
 

@@ -1,6 +1,7 @@
 import { emailField, requiredText } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 import { passwordSchema, passwordsMatch } from '#app/modules/auth/schemas'
+import { LANGUAGE_CODES, LANGUAGE_NOT_OFFERED } from '#app/modules/i18n/languages'
 
 /**
  * The four forms of /user/edit-profile, told apart by `intent`, shared by Conform in the browser and
@@ -8,7 +9,7 @@ import { passwordSchema, passwordsMatch } from '#app/modules/auth/schemas'
  * field into `undefined` before these run, so "optional" means "left blank".
  */
 
-export const PROFILE_INTENTS = ['profile', 'photo', 'password', 'email'] as const
+export const PROFILE_INTENTS = ['profile', 'photo', 'password', 'email', 'language'] as const
 export type ProfileIntent = (typeof PROFILE_INTENTS)[number]
 
 export const DISPLAY_NAME_MAX = 120
@@ -105,6 +106,19 @@ export const ChangeEmailSchema = z.object({
     tooLong: 'That e-mail address is too long.',
   }),
   currentPassword,
+})
+
+/**
+ * The portal's language for this person (ADR 050): one of the known languages, or blank for "use the
+ * default" (their brand's, else their browser's). Whether it is offered (shipped, or previewed) is
+ * the server's check (profile-action.server.ts): this file reaches the browser.
+ */
+export const LanguageSchema = z.object({
+  intent: z.literal('language'),
+  language: z.pipe(
+    z.optional(z.enum(LANGUAGE_CODES, { error: LANGUAGE_NOT_OFFERED })),
+    z.transform((v) => v ?? null),
+  ),
 })
 
 export type ProfileInput = z.output<typeof ProfileSchema>

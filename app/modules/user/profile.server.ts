@@ -54,6 +54,7 @@ export async function getProfile(userId: string) {
         displayName: users.displayName,
         phone: users.phone,
         photoFileId: users.photoFileId,
+        language: users.language,
         // The brand of the employee's company: the page is theirs, not one programme's.
         ...BRAND_LOOK_COLUMNS,
       })
@@ -83,6 +84,7 @@ export async function getProfile(userId: string) {
     displayName: user.displayName,
     phone: user.phone,
     photoFileId: user.photoFileId,
+    language: user.language,
     brand: brandLookOf(user),
     pendingEmail:
       pending?.email && pending.email !== user.email
@@ -120,6 +122,36 @@ export async function updateProfile(
       details: { changes },
     })
     return { ok: true, value: { changed: Object.keys(changes) } }
+  })
+}
+
+/**
+ * The person's language (ADR 050), null for "use the default". The caller has checked that it is
+ * offered; the column's check constraint holds it to the known languages.
+ */
+export async function updateLanguage(
+  actor: ProfileActor,
+  language: string | null,
+): Promise<Outcome<{ changed: boolean }>> {
+  return getDb().transaction(async (tx) => {
+    const [current] = await tx
+      .select({ language: users.language })
+      .from(users)
+      .where(eq(users.id, actor.id))
+      .for('update')
+    if (!current) return { ok: false, formErrors: ['Your account no longer exists.'] }
+    if (current.language === language) return { ok: true, value: { changed: false } }
+    await tx
+      .update(users)
+      .set({ language, updatedAt: sql`now()` })
+      .where(eq(users.id, actor.id))
+    await recordAudit(tx, actor, {
+      action: 'user.language_changed',
+      entity: 'user',
+      entityId: actor.id,
+      details: { changes: { language: { from: current.language, to: language } } },
+    })
+    return { ok: true, value: { changed: true } }
   })
 }
 

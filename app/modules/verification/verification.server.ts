@@ -46,6 +46,7 @@ const expired = (mode: Mode | null, brand: BrandLook | null = null) => ({
   state: 'expired' as const,
   mode,
   message: authErrorMessage('auth/expired-action-code'),
+  code: 'auth/expired-action-code' as const,
   brand,
 })
 
@@ -109,7 +110,12 @@ async function otherSignedIn(request: Request, isLinkOwner: (user: SessionUser) 
  * address was confirmed.
  */
 export async function loadVerificationPage(request: Request, mode: Mode | null, done: boolean) {
-  if (!mode) return { state: 'invalid' as const, message: authErrorMessage('auth/invalid-action-code') }
+  if (!mode)
+    return {
+      state: 'invalid' as const,
+      message: authErrorMessage('auth/invalid-action-code'),
+      code: 'auth/invalid-action-code' as const,
+    }
   if (mode === 'verifyEmail' && done) return { state: 'done' as const, mode }
   const pending = await readPendingCode(request, mode)
   if (!pending) return expired(mode)

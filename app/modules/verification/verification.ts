@@ -21,6 +21,9 @@ export const VERIFICATION_TITLES: Record<VerificationMode, string> = {
   signIn: 'Sign in with your link',
 }
 
-/** The page's heading and tab title. */
+/** The page's heading and tab title, in English (the catalogue's auth:verification.titles equal these). */
 export const verificationTitle = (mode: VerificationMode | null) =>
   mode ? VERIFICATION_TITLES[mode] : 'Verification'
+
+/** The heading's key in the verification namespace (ADR 050). */
+export const verificationTitleKey = (mode: VerificationMode | null) => `titles.${mode ?? 'none'}` as const

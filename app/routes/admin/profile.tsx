@@ -13,13 +13,22 @@ import { mustSetUpSecondFactor } from '#app/modules/auth/second-factor.server'
 import { getSecondFactorState } from '#app/modules/auth/totp.server'
 import { submitTwoFactorForm } from '#app/modules/auth/two-factor-action.server'
 import { submitProfileForm } from '#app/modules/user/profile-action.server'
-import { DetailsForm, EmailForm, PasswordForm, type Reply } from '#app/modules/user/profile-forms'
+import {
+  DetailsForm,
+  EmailForm,
+  LanguageForm,
+  PasswordForm,
+  type Reply,
+} from '#app/modules/user/profile-forms'
 import type { ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
+import { availableLanguages } from '#app/modules/i18n/i18n.server'
+import { languageOptions } from '#app/modules/i18n/languages'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'admin' }
+// The authenticator's set-up and the recovery codes are shared with the sign-in's second step (second-factor).
+export const handle: RouteHandle = { layout: 'admin', i18n: 'second-factor' }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your profile · Panorama' }]
 
@@ -29,7 +38,7 @@ const PAGE = '/admin/profile'
  * second factor (ADR 048). An admin who must set one up and has none is sent here from every other
  * page, so this page alone lets them through (`settingUpSecondFactor`).
  */
-const INTENTS = ['profile', 'password', 'email'] as const satisfies readonly ProfileIntent[]
+const INTENTS = ['profile', 'password', 'email', 'language'] as const satisfies readonly ProfileIntent[]
 const GUARD = { roles: ROUTE_ROLES.admin, settingUpSecondFactor: true }
 
 const isTwoFactorIntent = (value: FormDataEntryValue | null): value is TwoFactorIntent =>
@@ -57,6 +66,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     twoFactor,
     twoFactorRequired: getEnv().ADMIN_TOTP_REQUIRED,
     mustSetUp: mustSetUpSecondFactor(signedIn),
+    languages: languageOptions(availableLanguages(), profile.language),
   }
 }
 
@@ -83,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminProfile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, passwordMinLength, twoFactor, twoFactorRequired, mustSetUp } = loaderData
+  const { profile, passwordMinLength, twoFactor, twoFactorRequired, mustSetUp, languages } = loaderData
   const twoFactorReply =
     actionData && isTwoFactorIntent(actionData.intent) ? (actionData as TwoFactorReply) : undefined
   const resultFor = (intent: ProfileIntent) =>
@@ -130,6 +140,12 @@ export default function AdminProfile({ loaderData, actionData }: Route.Component
         key={`${profile.email}\n${profile.pendingEmail?.email ?? ''}`}
         profile={profile}
         lastResult={resultFor('email')}
+      />
+      <LanguageForm
+        key={profile.language ?? 'default'}
+        current={profile.language}
+        options={languages}
+        lastResult={resultFor('language')}
       />
       {mustSetUp ? null : twoFactorSettings}
     </section>

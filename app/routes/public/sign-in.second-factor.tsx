@@ -21,6 +21,8 @@ import {
 import { sessionCookie } from '#app/modules/auth/session.server'
 import { getSecondFactorState } from '#app/modules/auth/totp.server'
 import { redirectWithToast, toastHeader } from '#app/modules/toast/toast.server'
+import { translatedSecondFactorMessage, triesLeftMessage } from '#app/modules/auth/errors.server'
+import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
 /**
@@ -28,11 +30,14 @@ import type { RouteHandle } from '#app/root'
  * for an admin who must have a second factor and has none, setting one up. Reached only with the
  * challenge cookie a good password (or an e-mailed link) left; it opens no other page.
  */
-export const handle: RouteHandle = { layout: 'default' }
+export const handle: RouteHandle = { layout: 'default', i18n: 'second-factor' }
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
   {
-    title: loaderData?.step === 'verify' || !loaderData ? 'Two-factor sign-in' : 'Set up two-factor sign-in',
+    title: metaT(
+      matches,
+      loaderData?.step === 'verify' || !loaderData ? 'second-factor:title' : 'second-factor:setUpTitle',
+    ),
   },
 ]
 
@@ -87,14 +92,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (result.reason === 'limited')
         return replyRefused(intent, submission, {
           ok: false,
-          formErrors: [result.message],
+          formErrors: [await translatedSecondFactorMessage(request, result.message)],
           retryAfterSeconds: result.retryAfterSeconds,
         })
-      const left = `${result.attemptsLeft} ${result.attemptsLeft === 1 ? 'try' : 'tries'} left before you need to sign in again.`
+      const wrong = await translatedSecondFactorMessage(request, result.message)
+      const left = await triesLeftMessage(request, result.attemptsLeft)
       return data(
         {
           intent,
-          result: submission.reply({ fieldErrors: { code: [result.message, left] }, hideFields: ['code'] }),
+          result: submission.reply({ fieldErrors: { code: [wrong, left] }, hideFields: ['code'] }),
         },
         { status: 400 },
       )
@@ -106,7 +112,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseForm(formData, { schema: SetUpCodeSchema })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const outcome = await confirmChallengeSetUp(challenge, submission.value.code, meta)
-    if (!outcome.ok) return replyRefused(intent, submission, outcome)
+    if (!outcome.ok)
+      return replyRefused(intent, submission, {
+        ...outcome,
+        formErrors: await Promise.all(
+          (outcome.formErrors ?? []).map((m) => translatedSecondFactorMessage(request, m)),
+        ),
+      })
     // Shown once, in this answer only; "Continue" then opens the session.
     return {
       intent,

@@ -6,11 +6,12 @@ import { afterFirstFactor } from '#app/modules/auth/second-factor.server'
 import { SsoFailurePage } from '#app/modules/sso/components/sso-failure-page'
 import { ssoFailureReply, ssoPageHeaders } from '#app/modules/sso/failure-reply.server'
 import { browserSecretCookie, finishSsoSignIn, readBrowserSecret } from '#app/modules/sso/sign-in.server'
+import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'default' }
+export const handle: RouteHandle = { layout: 'default', i18n: 'sso' }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Sign In' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'sso:metaTitle') }]
 
 export const headers: Route.HeadersFunction = ssoPageHeaders
 

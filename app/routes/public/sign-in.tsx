@@ -8,7 +8,8 @@ import { isUuid } from '#app/lib/ids'
 import { requestSignInLink, signIn } from '#app/modules/auth/auth.server'
 import { SIGN_IN_LINK_SENT_MESSAGE, SignInPage } from '#app/modules/auth/components/sign-in-page'
 import { readDevice, trustDeviceCookie } from '#app/modules/auth/device.server'
-import { authErrorMessage } from '#app/modules/auth/errors'
+import { translatedAuthError } from '#app/modules/auth/errors.server'
+import { clientT, metaT } from '#app/modules/i18n/meta'
 import { getBrandLook } from '#app/modules/brand/look.server'
 import { homeFor, requireAnonymous } from '#app/modules/auth/guards.server'
 import {
@@ -23,9 +24,9 @@ import { afterFirstFactor } from '#app/modules/auth/second-factor.server'
 import { verifyTurnstile } from '#app/modules/auth/turnstile.server'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'default' }
+export const handle: RouteHandle = { layout: 'default', i18n: 'auth' }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Sign In' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'auth:signIn.metaTitle') }]
 
 // Said whether or not the address has an account: the tests read it from this page.
 export { SIGN_IN_LINK_SENT_MESSAGE }
@@ -49,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request)
   const formData = await readFormData(request)
-  if (formData.get('intent') === SIGN_IN_LINK_INTENT) return askForSignInLink(formData, context)
+  if (formData.get('intent') === SIGN_IN_LINK_INTENT) return askForSignInLink(request, formData, context)
   if (formData.get('intent') === CONTINUE_INTENT) return continueWithEmail(formData)
   const submission = parseForm(formData, { schema: SignInSchema })
   if (submission.status !== 'success') {
@@ -59,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data(
       {
         result: submission.reply({
-          formErrors: [authErrorMessage('auth/captcha-check-failed')],
+          formErrors: [await translatedAuthError(request, 'auth/captcha-check-failed')],
           hideFields: ['password'],
         }),
       },
@@ -78,7 +79,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const limited = result.code === 'auth/too-many-requests'
     return data(
       {
-        result: submission.reply({ formErrors: [authErrorMessage(result.code)], hideFields: ['password'] }),
+        result: submission.reply({
+          formErrors: [await translatedAuthError(request, result.code)],
+          hideFields: ['password'],
+        }),
         // Refused, by the limits or the password: offer a way in that needs neither (ADR 007). Said
         // for every address alike, so it tells nothing about the account. Not to an account that
         // signs in through its organisation's provider (said only after the right password).
@@ -120,7 +124,7 @@ async function continueWithEmail(formData: FormData) {
  * address, a colleague, a disabled account, a limit reached); the e-mail, if any, is written after
  * the answer has gone (requestSignInLink).
  */
-async function askForSignInLink(formData: FormData, context: Route.ActionArgs['context']) {
+async function askForSignInLink(request: Request, formData: FormData, context: Route.ActionArgs['context']) {
   const intent = SIGN_IN_LINK_INTENT
   const submission = parseForm(formData, { schema: SignInLinkSchema })
   // Refused: the offer stays, for the address it was made for.
@@ -132,7 +136,9 @@ async function askForSignInLink(formData: FormData, context: Route.ActionArgs['c
     return data(
       {
         intent,
-        result: submission.reply({ formErrors: [authErrorMessage('auth/captcha-check-failed')] }),
+        result: submission.reply({
+          formErrors: [await translatedAuthError(request, 'auth/captcha-check-failed')],
+        }),
         sent: false,
         offerLinkTo,
       },
@@ -156,7 +162,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
     return reply
   } catch (error) {
     if (!isTimeoutError(error)) throw error
-    return { result: { status: 'error' as const, error: { '': [authErrorMessage('auth/timeout')] } } }
+    return { result: { status: 'error' as const, error: { '': [clientT('auth:errors.auth/timeout')] } } }
   }
 }
 

@@ -6,10 +6,19 @@ import { passRetryAfter, replyAnswer } from '#app/lib/reply.server'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { submitProfileForm } from '#app/modules/user/profile-action.server'
-import { DetailsForm, EmailForm, PasswordForm, PhotoForm, type Reply } from '#app/modules/user/profile-forms'
+import {
+  DetailsForm,
+  EmailForm,
+  LanguageForm,
+  PasswordForm,
+  PhotoForm,
+  type Reply,
+} from '#app/modules/user/profile-forms'
 import { PROFILE_INTENTS, type ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
+import { availableLanguages } from '#app/modules/i18n/i18n.server'
+import { languageOptions } from '#app/modules/i18n/languages'
 import type { RouteHandle } from '#app/root'
 
 export const handle: RouteHandle = { layout: 'user', transition: true }
@@ -22,7 +31,8 @@ const PAGE = '/user/edit-profile'
 export const headers: Route.HeadersFunction = passRetryAfter
 
 /**
- * The employee's own profile: four forms told apart by `intent` (profile, photo, password, email),
+ * The employee's own profile: five forms told apart by `intent` (profile, photo, password, email,
+ * language),
  * each validated by the same Zod schema in the browser and on the server, each working without
  * JavaScript (app/modules/user/profile-forms.tsx, profile-action.server.ts).
  */
@@ -30,7 +40,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/edit-profile'] })
   const profile = await getProfile(user.id)
   if (!profile) notFound()
-  return { profile, passwordMinLength: getEnv().PASSWORD_MIN_LENGTH, brand: profile.brand }
+  return {
+    profile,
+    passwordMinLength: getEnv().PASSWORD_MIN_LENGTH,
+    brand: profile.brand,
+    languages: languageOptions(availableLanguages(), profile.language),
+  }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -41,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, passwordMinLength } = loaderData
+  const { profile, passwordMinLength, languages } = loaderData
   const resultFor = (intent: ProfileIntent) =>
     actionData?.intent === intent ? (actionData.result as Reply) : undefined
   const unknownErrors = actionData?.intent === 'unknown' ? actionData.result.error?.[''] : undefined
@@ -69,6 +84,12 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
         key={`${profile.email}\n${profile.pendingEmail?.email ?? ''}`}
         profile={profile}
         lastResult={resultFor('email')}
+      />
+      <LanguageForm
+        key={profile.language ?? 'default'}
+        current={profile.language}
+        options={languages}
+        lastResult={resultFor('language')}
       />
     </section>
   )

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation, useSearchParams } from 'react-router'
 import { ConformField } from '#app/components/form-parts'
 import { useConformForm } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import { SecondFactorSchema } from '#app/modules/auth/schemas'
+import { richT } from '#app/modules/i18n/rich'
 import { AuthPage } from './auth-page'
 import { RecoveryCodes, SetUpAuthenticator, type SetUpView } from './two-factor-parts'
 
@@ -26,6 +28,7 @@ export function SecondFactorPage({
   loaderData: SecondFactorPageData
   actionData: SecondFactorReply
 }) {
+  const { t } = useTranslation('second-factor')
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
   const busy = (intent: string) =>
@@ -38,30 +41,24 @@ export function SecondFactorPage({
     <Form method="post">
       <input type="hidden" name="intent" value="cancel" />
       <button type="submit" className="btn btn-secondary" disabled={busy('cancel')}>
-        Cancel and sign in again
+        {t('cancel')}
       </button>
     </Form>
   )
 
   if (recoveryCodes || loaderData.step === 'enrolled') {
     return (
-      <AuthPage
-        title="Save your recovery codes"
-        intro={<>Two-factor sign-in is on for {loaderData.email}.</>}
-      >
+      <AuthPage title={t('savedTitle')} intro={t('on', { email: loaderData.email })}>
         {recoveryCodes ? (
           <RecoveryCodes codes={recoveryCodes} />
         ) : (
-          <p className="card text-slate-700">
-            Your recovery codes were shown once, when you turned two-factor sign-in on. If you did not save
-            them, make new ones on your profile once you are in.
-          </p>
+          <p className="card text-slate-700">{t('shownOnce')}</p>
         )}
         <Form method="post" className="flex flex-col gap-3">
           <input type="hidden" name="intent" value="continue" />
           {redirectTo}
           <button type="submit" className="btn btn-primary" disabled={busy('continue')}>
-            {busy('continue') ? 'Signing in…' : 'I have saved my codes: continue'}
+            {busy('continue') ? t('signingIn') : t('continue')}
           </button>
         </Form>
       </AuthPage>
@@ -71,13 +68,10 @@ export function SecondFactorPage({
   if (loaderData.step === 'enrol') {
     return (
       <AuthPage
-        title="Set up two-factor sign-in"
-        intro={
-          <>
-            Administrators of this portal sign in with a second factor. Set up an authenticator app for{' '}
-            <strong className="break-words">{loaderData.email}</strong> to continue.
-          </>
-        }
+        title={t('setUpTitle')}
+        intro={richT(t, 'enrolIntro', {
+          email: <strong className="break-words">{loaderData.email}</strong>,
+        })}
       >
         <FormErrors errors={unknown} />
         {loaderData.setup ? (
@@ -92,7 +86,7 @@ export function SecondFactorPage({
           </div>
         ) : (
           <p role="alert" className="card text-slate-700">
-            The set-up could not be read. Cancel and sign in again to start over.
+            {t('unreadable')}
           </p>
         )}
         {cancel}
@@ -102,13 +96,10 @@ export function SecondFactorPage({
 
   return (
     <AuthPage
-      title="Two-factor sign-in"
-      intro={
-        <>
-          Enter the code from your authenticator app to finish signing in as{' '}
-          <strong className="break-words">{loaderData.email}</strong>.
-        </>
-      }
+      title={t('title')}
+      intro={richT(t, 'verifyIntro', {
+        email: <strong className="break-words">{loaderData.email}</strong>,
+      })}
     >
       <CodeForm lastResult={resultOf('verify')} busy={busy('verify')} hidden={redirectTo} errors={unknown} />
       {cancel}
@@ -127,6 +118,7 @@ function CodeForm({
   hidden: ReactNode
   errors?: string[]
 }) {
+  const { t } = useTranslation('second-factor')
   const [form, fields] = useConformForm(SecondFactorSchema, { id: 'second-factor', lastResult })
   return (
     <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
@@ -134,15 +126,15 @@ function CodeForm({
       {hidden}
       <FormErrors id={form.errorId} errors={form.errors ?? errors} />
       <ConformField
-        label="Authentication code"
-        help="The six digits your app shows for Panorama. Lost your phone? Enter one of your recovery codes instead."
+        label={t('code')}
+        help={t('codeHelp')}
         meta={fields.code}
         autoComplete="one-time-code"
         spellCheck={false}
         autoFocus
       />
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        {busy ? 'Checking…' : 'Verify'}
+        {busy ? t('checking') : t('verify')}
       </button>
     </Form>
   )

@@ -1,13 +1,21 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { Form, Link, useNavigation, useSearchParams } from 'react-router'
 import { ConformField } from '#app/components/form-parts'
 import { useConformForm } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
 import { CONTINUE_INTENT, ContinueSchema, SIGN_IN_LINK_INTENT, SignInSchema } from '#app/modules/auth/schemas'
+import { richT } from '#app/modules/i18n/rich'
 import { AuthPage } from './auth-page'
 
-/** Said whether or not the address has an account (and whatever the limits did): nothing to learn. */
+/** How long a one-time sign-in link works (action-code.server.ts, sign_in_link), as the page says it. */
+export const SIGN_IN_LINK_MINUTES = 15
+
+/**
+ * Said whether or not the address has an account (and whatever the limits did): nothing to learn.
+ * In English; the page says it in the reader's language (auth:signIn.linkSent, which equals this).
+ */
 export const SIGN_IN_LINK_SENT_MESSAGE =
   'If an account exists for that address, we have sent it a one-time sign-in link. The link works for 15 minutes.'
 
@@ -62,42 +70,37 @@ export function SignInPage({
   )
 }
 
-const INTRO = 'Welcome back. Sign in to see your feedback.'
-
 function InviteNote() {
-  return (
-    <p className="text-sm text-slate-700">
-      Asked to give feedback on a colleague? Use the link in your invitation e-mail; you do not need an
-      account.
-    </p>
-  )
+  const { t } = useTranslation('auth')
+  return <p className="text-sm text-slate-700">{t('signIn.inviteNote')}</p>
 }
 
 /** The first step where providers are set up: the address, then Continue. */
 function EmailStep({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('auth')
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
   const [form, fields] = useConformForm(ContinueSchema, { id: 'sign-in-email', lastResult })
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === CONTINUE_INTENT
   return (
-    <AuthPage title="Sign in" intro={INTRO}>
+    <AuthPage title={t('signIn.title')} intro={t('signIn.intro')}>
       <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="intent" value={CONTINUE_INTENT} />
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
         <ConformField
-          label="E-mail address"
+          label={t('signIn.email')}
           meta={fields.email}
           type="email"
           autoComplete="email"
           autoFocus
-          help="If your organisation has its own sign-in, you continue there."
+          help={t('signIn.emailHelp')}
         />
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Continuing…' : 'Continue'}
+          {busy ? t('signIn.continuing') : t('signIn.continue')}
         </button>
         <Link to="/forgot-password" className="link self-start text-sm">
-          Forgot your password?
+          {t('signIn.forgot')}
         </Link>
       </Form>
       <InviteNote />
@@ -111,17 +114,20 @@ function EmailStep({ lastResult }: { lastResult: SubmissionResult<string[]> | un
  * page's Content-Security-Policy lets forms post to this site only (form-action 'self').
  */
 function ContinueToProvider({ sso }: { sso: { href: string; name: string } }) {
+  const { t } = useTranslation('auth')
   return (
-    <AuthPage title="Sign in" intro={INTRO}>
+    <AuthPage title={t('signIn.title')} intro={t('signIn.intro')}>
       <div className="card flex flex-col gap-4">
         <p className="text-slate-800">
-          Your organisation signs you in with <strong className="break-words">{sso.name}</strong>.
+          {richT(t, 'signIn.providerSignsIn', {
+            provider: <strong className="break-words">{sso.name}</strong>,
+          })}
         </p>
         <a href={sso.href} className="btn btn-primary">
-          Continue with {sso.name}
+          {t('signIn.continueWith', { provider: sso.name })}
         </a>
         <Link to="/sign-in" className="link self-start text-sm">
-          Use another e-mail address
+          {t('signIn.otherAddress')}
         </Link>
       </div>
       <InviteNote />
@@ -138,6 +144,7 @@ function PasswordStep({
   /** The address from the first step, filled in. */
   email: string | null
 }) {
+  const { t } = useTranslation('auth')
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
   const link = actionData && 'intent' in actionData ? actionData : null
@@ -152,19 +159,23 @@ function PasswordStep({
   const askingForLink = posting && navigation.formData?.get('intent') === SIGN_IN_LINK_INTENT
   const busy = posting && !askingForLink
   return (
-    <AuthPage title="Sign in" intro={INTRO} sentMessage={link?.sent ? SIGN_IN_LINK_SENT_MESSAGE : null}>
+    <AuthPage
+      title={t('signIn.title')}
+      intro={t('signIn.intro')}
+      sentMessage={link?.sent ? t('signIn.linkSent', { minutes: SIGN_IN_LINK_MINUTES }) : null}
+    >
       <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
         <ConformField
-          label="E-mail address"
+          label={t('signIn.email')}
           meta={fields.email}
           type="email"
           autoComplete="email"
           autoFocus={!email}
         />
         <ConformField
-          label="Password"
+          label={t('signIn.password')}
           meta={fields.password}
           type="password"
           autoComplete="current-password"
@@ -172,10 +183,10 @@ function PasswordStep({
         />
         <BotCheck />
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('signIn.submitting') : t('signIn.submit')}
         </button>
         <Link to="/forgot-password" className="link self-start text-sm">
-          Forgot your password?
+          {t('signIn.forgot')}
         </Link>
       </Form>
       {offerLinkTo ? (
@@ -198,22 +209,27 @@ function PasswordStep({
  * and trusts the browser from then on. Its own form and bot check (the sign-in form's token is spent).
  */
 function SignInLinkOffer({ email, errors, busy }: { email: string; errors?: string[]; busy: boolean }) {
+  const { t } = useTranslation('auth')
   return (
     <section aria-labelledby="sign-in-link-heading" className="card flex flex-col gap-3">
       <h2 id="sign-in-link-heading" className="text-lg font-semibold">
-        Can’t sign in right now?
+        {t('signIn.linkOffer.heading')}
       </h2>
       <Form method="post" className="flex flex-col gap-3">
         <FormErrors errors={errors} />
         <p className="text-slate-700">
-          We can e-mail <strong className="break-words">{email}</strong> a link that signs you in once. It
-          works for 15 minutes, and this browser is remembered for your next sign-in.
+          {richT(
+            t,
+            'signIn.linkOffer.text',
+            { email: <strong className="break-words">{email}</strong> },
+            { minutes: SIGN_IN_LINK_MINUTES },
+          )}
         </p>
         <input type="hidden" name="intent" value={SIGN_IN_LINK_INTENT} />
         <input type="hidden" name="email" value={email} />
         <BotCheck />
         <button type="submit" className="btn btn-secondary" disabled={busy}>
-          {busy ? 'Sending…' : 'E-mail me a one-time sign-in link'}
+          {busy ? t('signIn.linkOffer.submitting') : t('signIn.linkOffer.submit')}
         </button>
       </Form>
     </section>

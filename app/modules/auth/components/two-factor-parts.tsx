@@ -1,5 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
 import { ConformField } from '#app/components/form-parts'
 import { useConformForm } from '#app/components/form-kit'
@@ -37,25 +38,23 @@ export function SetUpAuthenticator({
   /** Another button beside "Turn on" (cancel), in a form of its own. */
   secondary?: ReactNode
 }) {
+  const { t } = useTranslation('second-factor')
   const [form, fields] = useConformForm(SetUpFormSchema, { id: formId, lastResult })
   return (
     <div className="flex flex-col gap-4">
       <ol className="flex list-decimal flex-col gap-4 pl-5 text-slate-700">
         <li>
-          <p>
-            Open an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password,
-            Bitwarden or any other that supports time-based codes) and scan this QR code.
-          </p>
+          <p>{t('setUp.scan')}</p>
           <img
             src={setup.qrCode}
-            alt="QR code for your authenticator app (the same key is written out below)"
+            alt={t('setUp.qrAlt')}
             width={180}
             height={180}
             className="mt-3 h-45 w-45 rounded border border-slate-200 bg-white"
           />
         </li>
         <li>
-          <p>Can’t scan it? Type this key into the app instead (time-based, 6 digits, 30 seconds):</p>
+          <p>{t('setUp.type')}</p>
           <p
             className="mt-2 rounded bg-slate-100 p-2 font-mono text-sm break-all text-slate-900"
             data-testid="totp-secret"
@@ -64,7 +63,7 @@ export function SetUpAuthenticator({
           </p>
         </li>
         <li>
-          <p>Enter the six-digit code the app now shows for Panorama.</p>
+          <p>{t('setUp.enter')}</p>
         </li>
       </ol>
       <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
@@ -72,7 +71,7 @@ export function SetUpAuthenticator({
         {hidden}
         <FormErrors id={form.errorId} errors={form.errors} />
         <ConformField
-          label="Code from the app"
+          label={t('setUp.code')}
           meta={fields.code}
           autoComplete="one-time-code"
           inputMode="numeric"
@@ -80,7 +79,7 @@ export function SetUpAuthenticator({
         />
         <div className="flex flex-wrap gap-3">
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Checking…' : 'Turn on two-factor sign-in'}
+            {busy ? t('checking') : t('setUp.turnOn')}
           </button>
         </div>
       </Form>
@@ -91,19 +90,17 @@ export function SetUpAuthenticator({
 
 /** The recovery codes, once: what they are for, and that they will not be shown again. */
 export function RecoveryCodes({ codes, children }: { codes: string[]; children?: ReactNode }) {
+  const { t } = useTranslation('second-factor')
   return (
     <section
       aria-labelledby="recovery-codes-title"
       className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950"
     >
       <h3 id="recovery-codes-title" className="font-semibold">
-        Your recovery codes
+        {t('recovery.title')}
       </h3>
-      <p>
-        Each code signs you in once if you lose your phone. Keep them somewhere safe, such as a password
-        manager. They are shown only now: Panorama keeps no readable copy.
-      </p>
-      <ul className="grid grid-cols-1 gap-1 font-mono text-sm sm:grid-cols-2" aria-label="Recovery codes">
+      <p>{t('recovery.text')}</p>
+      <ul className="grid grid-cols-1 gap-1 font-mono text-sm sm:grid-cols-2" aria-label={t('recovery.list')}>
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}

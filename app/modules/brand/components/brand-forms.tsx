@@ -2,9 +2,10 @@ import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/rea
 import { useState } from 'react'
 import { Form } from 'react-router'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
-import { ConformField, IntentForm, SubmitButton } from '#app/components/form-parts'
+import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import type { getBrand } from '#app/modules/brand/brand.server'
+import { isLanguage } from '#app/modules/i18n/languages'
 import {
   BrandCreateSchema,
   BrandUpdateSchema,
@@ -52,7 +53,16 @@ export function CreateBrandForm({ lastResult }: { lastResult: FormResult }) {
   )
 }
 
-export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; lastResult: FormResult }) {
+export function EditBrandForm({
+  brand,
+  languages,
+  lastResult,
+}: {
+  brand: BrandDetails
+  /** The languages offered (shipped, or previewed), and the stored one (ADR 050). */
+  languages: ReadonlyArray<{ value: string; label: string }>
+  lastResult: FormResult
+}) {
   const [form, fields] = useConformForm(BrandUpdateSchema, {
     id: `brand-${brand.id}`,
     defaultValue: {
@@ -63,6 +73,7 @@ export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; last
       callbackUrl: brand.callbackUrl ?? '',
       contactEmail: brand.contactEmail ?? '',
       profileUrl: brand.profileUrl ?? '',
+      defaultLanguage: isLanguage(brand.defaultLanguage) ? brand.defaultLanguage : undefined,
     },
     lastResult,
   })
@@ -85,6 +96,14 @@ export function EditBrandForm({ brand, lastResult }: { brand: BrandDetails; last
         <ColourField label="Primary colour" meta={fields.primaryColor} fallback={brand.primaryColor} />
         <ColourField label="Accent colour" meta={fields.accentColor} fallback={brand.accentColor} />
       </div>
+
+      <ConformSelect
+        label="Default language"
+        meta={fields.defaultLanguage}
+        options={languages}
+        placeholder="Choose a language"
+        help="The portal’s language for this brand’s employees who have not chosen their own."
+      />
 
       <fieldset className="flex flex-col gap-4">
         <legend className="mb-2 text-base font-semibold">Logo</legend>

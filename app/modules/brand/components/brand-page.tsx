@@ -20,7 +20,7 @@ export function BrandPage({
   data: PageData<typeof loadBrandPage>
   actionData: IntentReply
 }) {
-  const { brand, confirmDelete } = data
+  const { brand, confirmDelete, languages } = data
   const updateResult = resultFor(actionData, 'update')
   const deleteResult = resultFor(actionData, 'delete')
   const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
@@ -72,7 +72,12 @@ export function BrandPage({
       ) : null}
 
       {/* Keyed by the saved values: after a save the form starts again from them (and the file input empties). */}
-      <EditBrandForm key={JSON.stringify(brand)} brand={brand} lastResult={updateResult} />
+      <EditBrandForm
+        key={JSON.stringify(brand)}
+        brand={brand}
+        languages={languages}
+        lastResult={updateResult}
+      />
 
       {confirmDelete ? null : (
         <section aria-labelledby="danger-title" className="card flex flex-col items-start gap-3">

@@ -1,10 +1,12 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { useCallback, useEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Form, useNavigation } from 'react-router'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { Field, FormErrors } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
 import { newPasswordSchema, setupSchema } from '#app/modules/auth/schemas'
+import { richT } from '#app/modules/i18n/rich'
 import { useRootData } from '#app/root'
 
 /** The forms of the e-mail action handler's page (/verification): each posts the page's one action. */
@@ -24,6 +26,7 @@ export function InviteForm({
   signedInAs: string | null
   errors: string[] | undefined
 }) {
+  const { t } = useTranslation('verification')
   const form = useRef<HTMLFormElement>(null)
   const pressed = useRef(false)
   const botCheck = Boolean(useRootData()?.publicEnv.turnstileSiteKey)
@@ -42,12 +45,10 @@ export function InviteForm({
     <Form method="post" ref={form} className="card flex flex-col gap-4">
       <FormErrors errors={errors} />
       <SignedInAs name={signedInAs} />
-      <p>
-        {`You have been asked for feedback on ${subjectName}. It takes a few minutes, and your answers are shown to them only together with other colleagues’ answers.`}
-      </p>
+      <p>{t('invite.text', { name: subjectName })}</p>
       <BotCheck onSuccess={press} />
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        {`Continue as a colleague giving feedback on ${subjectName}`}
+        {t('invite.submit', { name: subjectName })}
       </button>
     </Form>
   )
@@ -55,20 +56,17 @@ export function InviteForm({
 
 /** Confirming a new e-mail address takes a press: a mail scanner's GET must not change an account. */
 export function ConfirmEmailForm({ newEmail }: { newEmail: string | null }) {
+  const { t } = useTranslation('verification')
   const busy = useNavigation().state !== 'idle'
   return (
     <Form method="post" className="card flex flex-col gap-4">
       <p>
-        {newEmail ? (
-          <>
-            Confirm <strong>{newEmail}</strong> as the e-mail address you sign in with.
-          </>
-        ) : (
-          'Confirm your new e-mail address.'
-        )}
+        {newEmail
+          ? richT(t, 'confirmEmail.text', { email: <strong>{newEmail}</strong> })
+          : t('confirmEmail.textNoAddress')}
       </p>
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        Confirm my new e-mail address
+        {t('confirmEmail.submit')}
       </button>
     </Form>
   )
@@ -79,22 +77,21 @@ export function ConfirmEmailForm({ newEmail }: { newEmail: string | null }) {
  * scanner must not sign a browser in (nor, pressed by script, into someone else's account).
  */
 export function SignInLinkForm({ email, signedInAs }: { email: string | null; signedInAs: string | null }) {
+  const { t } = useTranslation('verification')
   const busy = useNavigation().state !== 'idle'
   return (
     <Form method="post" className="card flex flex-col gap-4">
       <SignedInAs name={signedInAs} />
       <p>
-        {email ? (
-          <>
-            Sign in as <strong className="break-words">{email}</strong>.
-          </>
-        ) : (
-          'Sign in to your account.'
-        )}{' '}
-        This browser will be remembered for your next sign-in.
+        {email
+          ? richT(t, 'signInLink.text', {
+              email: <strong className="break-words">{email}</strong>,
+            })
+          : t('signInLink.textNoAddress')}{' '}
+        {t('signInLink.remembered')}
       </p>
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        Sign in
+        {t('signInLink.submit')}
       </button>
     </Form>
   )
@@ -111,6 +108,7 @@ export function PasswordForm({
   minLength: number
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('verification')
   const schema = mode === 'setup' ? setupSchema(minLength) : newPasswordSchema(minLength)
   const [form, fields] = useConformForm(schema, { id: `verification-${mode}`, lastResult })
   const f = fields as Record<string, (typeof fields)[keyof typeof fields]>
@@ -118,32 +116,30 @@ export function PasswordForm({
     <Form method="post" className="card flex flex-col gap-4" {...getFormProps(form)}>
       <FormErrors id={form.errorId} errors={form.errors} />
       {email && mode !== 'setup' ? (
-        <p className="text-slate-700">
-          Account: <strong>{email}</strong>
-        </p>
+        <p className="text-slate-700">{richT(t, 'password.account', { email: <strong>{email}</strong> })}</p>
       ) : null}
       {mode === 'setup' ? (
         <>
           <Field
-            label="Your name"
+            label={t('password.name')}
             inputProps={{ ...getInputProps(f.displayName!, { type: 'text' }), autoComplete: 'name' }}
             errors={f.displayName!.errors}
           />
           <Field
-            label="E-mail address"
+            label={t('password.email')}
             inputProps={{ ...getInputProps(f.email!, { type: 'email' }), autoComplete: 'email' }}
             errors={f.email!.errors}
           />
         </>
       ) : null}
       <Field
-        label="New password"
-        help={`At least ${minLength} characters.`}
+        label={t('password.new')}
+        help={t('password.newHelp', { minLength })}
         inputProps={{ ...getInputProps(f.password!, { type: 'password' }), autoComplete: 'new-password' }}
         errors={f.password!.errors}
       />
       <Field
-        label="Repeat the password"
+        label={t('password.repeat')}
         inputProps={{
           ...getInputProps(f.confirmPassword!, { type: 'password' }),
           autoComplete: 'new-password',
@@ -151,11 +147,7 @@ export function PasswordForm({
         errors={f.confirmPassword!.errors}
       />
       <button type="submit" className="btn btn-primary">
-        {mode === 'setup'
-          ? 'Create admin account'
-          : mode === 'activate'
-            ? 'Activate account'
-            : 'Save new password'}
+        {t(`password.${mode}`)}
       </button>
     </Form>
   )
@@ -163,10 +155,11 @@ export function PasswordForm({
 
 /** A press on this page replaces the browser's session: say whose, before it happens. */
 function SignedInAs({ name }: { name: string | null }) {
+  const { t } = useTranslation('verification')
   if (!name) return null
   return (
     <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-      {`This browser is signed in as ${name}. Continuing signs that account out here.`}
+      {t('signedInAs', { name })}
     </p>
   )
 }

@@ -1,7 +1,9 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { authErrorMessage } from '#app/modules/auth/errors'
-import { verificationTitle, type VerificationMode as Mode } from '#app/modules/verification/verification'
+import { SIGN_IN_LINK_MINUTES } from '#app/modules/auth/components/sign-in-page'
+import { richT } from '#app/modules/i18n/rich'
+import { verificationTitleKey, type VerificationMode as Mode } from '#app/modules/verification/verification'
 import type { VerificationPageData } from '#app/modules/verification/verification.server'
 import { ConfirmEmailForm, InviteForm, PasswordForm, SignInLinkForm } from './verification-forms'
 
@@ -17,6 +19,7 @@ export function VerificationPage({
   loaderData: VerificationPageData
   actionData: VerificationReply
 }) {
+  const { t } = useTranslation('verification')
   const expired = actionData && 'expired' in actionData && actionData.expired
   const submitted = actionData && 'submitted' in actionData && actionData.submitted
   const mode = ('mode' in loaderData ? loaderData.mode : null) ?? null
@@ -26,18 +29,18 @@ export function VerificationPage({
       : undefined
   return (
     <div className="mx-auto flex max-w-md flex-col gap-6 px-6 py-16">
-      <h1 className="text-3xl font-bold tracking-tight">{verificationTitle(mode)}</h1>
+      <h1 className="text-3xl font-bold tracking-tight">{t(verificationTitleKey(mode))}</h1>
       {submitted || loaderData.state === 'submitted' ? (
         <FeedbackIsIn changeAnswers={'changeAnswers' in loaderData ? loaderData.changeAnswers : null} />
       ) : expired ? (
-        <Expired message={authErrorMessage('auth/expired-action-code')} mode={mode} />
+        <Expired message={t('errors.auth/expired-action-code')} mode={mode} />
       ) : loaderData.state === 'invalid' || loaderData.state === 'expired' ? (
-        <Expired message={loaderData.message} mode={mode} />
+        <Expired message={t(`errors.${loaderData.code}`)} mode={mode} />
       ) : loaderData.state === 'done' ? (
         <div className="card" role="status">
-          <p className="font-semibold">Your e-mail address is confirmed.</p>
+          <p className="font-semibold">{t('confirmed')}</p>
           <Link to="/sign-in" className="link mt-2 inline-block">
-            Continue
+            {t('continue')}
           </Link>
         </div>
       ) : loaderData.state === 'invite' ? (
@@ -63,29 +66,36 @@ export function VerificationPage({
 }
 
 function Expired({ message, mode }: { message: string; mode: Mode | null }) {
+  const { t } = useTranslation('verification')
   return (
     <div className="card flex flex-col gap-3" role="alert">
       <p className="font-semibold">{message}</p>
       {mode === 'invite' ? (
-        <p className="text-slate-700">
-          Invitation links work until the feedback is in or the programme closes. If you still want to give
-          feedback, contact the person who invited you.
-        </p>
+        <p className="text-slate-700">{t('expired.invite')}</p>
       ) : mode === 'signIn' ? (
         <p className="text-slate-700">
-          A sign-in link works once, for 15 minutes. You can{' '}
-          <Link to="/sign-in" className="link">
-            sign in
-          </Link>{' '}
-          with your password, or ask for a new link there.
+          {richT(
+            t,
+            'expired.signIn',
+            {
+              signIn: (
+                <Link to="/sign-in" className="link">
+                  {t('expired.signInLink')}
+                </Link>
+              ),
+            },
+            { minutes: SIGN_IN_LINK_MINUTES },
+          )}
         </p>
       ) : (
         <p className="text-slate-700">
-          Links in our e-mails work once and for a limited time. You can{' '}
-          <Link to="/forgot-password" className="link">
-            ask for a new password link
-          </Link>{' '}
-          or contact the person who invited you.
+          {richT(t, 'expired.other', {
+            newLink: (
+              <Link to="/forgot-password" className="link">
+                {t('expired.newLink')}
+              </Link>
+            ),
+          })}
         </p>
       )}
     </div>
@@ -93,14 +103,15 @@ function Expired({ message, mode }: { message: string; mode: Mode | null }) {
 }
 
 function FeedbackIsIn({ changeAnswers }: { changeAnswers: string | null }) {
+  const { t } = useTranslation('verification')
   return (
     <div className="card flex flex-col gap-3" role="status">
-      <p className="font-semibold">Your feedback is in. Thank you!</p>
-      <p className="text-slate-700">Nothing more is needed from you; you can close this page.</p>
+      <p className="font-semibold">{t('feedbackIn.title')}</p>
+      <p className="text-slate-700">{t('feedbackIn.text')}</p>
       {changeAnswers ? (
         <p>
           <Link to={changeAnswers} className="link">
-            I need to change my answers
+            {t('feedbackIn.change')}
           </Link>
         </p>
       ) : null}

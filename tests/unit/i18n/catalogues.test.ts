@@ -1,0 +1,204 @@
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser'
+import IntlMessageFormat from 'intl-messageformat'
+import { describe, expect, test } from 'vitest'
+import { ERROR_PAGE_TEXTS, UNAVAILABLE_CONTENT } from '#app/components/error-boundary'
+import { AUTH_ERROR_MESSAGES } from '#app/modules/auth/errors'
+import { SIGN_IN_LINK_MINUTES, SIGN_IN_LINK_SENT_MESSAGE } from '#app/modules/auth/components/sign-in-page'
+import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
+import { WRONG_CODE, WRONG_SETUP_CODE } from '#app/modules/auth/totp.server'
+import { flatten, type Messages } from '#app/modules/i18n/catalogues'
+import {
+  intlLocale,
+  LANGUAGES,
+  NAMESPACES,
+  SHIPPED_LANGUAGES,
+  SOURCE_LANGUAGE,
+  type Language,
+} from '#app/modules/i18n/languages'
+import { RESOURCES } from '#app/modules/i18n/resources.server'
+import { SSO_FAILURE_KEYS, ssoFailureMessage, ssoFailureText } from '#app/modules/sso/failure'
+import {
+  VERIFICATION_MODES,
+  verificationTitle,
+  verificationTitleKey,
+} from '#app/modules/verification/verification'
+import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-password'
+
+/**
+ * The catalogues (ADR 050): a shipped language has every key English has, with the same ICU
+ * arguments; an unshipped one is reported with how far it has come. English itself equals the
+ * wordings the modules still export as constants (tests assert those), so the two never drift.
+ */
+
+function keysOf(language: Language) {
+  const keys = new Map<string, string>()
+  for (const ns of NAMESPACES) {
+    const messages = RESOURCES[language]?.[ns] as Messages | undefined
+    if (messages) for (const [key, value] of flatten(messages)) keys.set(`${ns}:${key}`, value)
+  }
+  return keys
+}
+
+/** The arguments a message uses, with their kind: `count:plural`, `name:argument`, … */
+function argumentsOf(message: string): string[] {
+  const found = new Set<string>()
+  const walk = (elements: MessageFormatElement[]) => {
+    for (const el of elements) {
+      if (el.type === TYPE.argument) found.add(`${el.value}:argument`)
+      else if (el.type === TYPE.number) found.add(`${el.value}:number`)
+      else if (el.type === TYPE.date || el.type === TYPE.time) found.add(`${el.value}:date`)
+      else if (el.type === TYPE.plural || el.type === TYPE.select) {
+        found.add(`${el.value}:${el.type === TYPE.plural ? 'plural' : 'select'}`)
+        for (const option of Object.values(el.options)) walk(option.value)
+      } else if (el.type === TYPE.tag) walk(el.children)
+    }
+  }
+  walk(parse(message, { ignoreTag: true }))
+  return [...found].sort()
+}
+
+const english = keysOf(SOURCE_LANGUAGE)
+
+/** What keeps a language from shipping: keys English has that it lacks, or whose arguments differ. */
+function shippedProblems(own: Map<string, string>): string[] {
+  const problems: string[] = []
+  for (const [key, message] of english) {
+    const translated = own.get(key)
+    if (translated === undefined) problems.push(`missing: ${key}`)
+    else if (argumentsOf(translated).join() !== argumentsOf(message).join())
+      problems.push(`other arguments: ${key}`)
+  }
+  return problems
+}
+
+describe('the catalogues', () => {
+  test('English has every namespace, and every message is valid ICU', () => {
+    for (const ns of NAMESPACES) expect(RESOURCES.en?.[ns], `en/${ns}.json`).toBeDefined()
+    for (const language of LANGUAGES.map((l) => l.code)) {
+      for (const [key, message] of keysOf(language)) {
+        expect(() => parse(message, { ignoreTag: true }), `${language} ${key}`).not.toThrow()
+      }
+    }
+  })
+
+  test.each(SHIPPED_LANGUAGES.map((l) => [l]))(
+    'shipped language %s has every English key, with the same ICU arguments',
+    (language) => {
+      expect(shippedProblems(keysOf(language))).toEqual([])
+    },
+  )
+
+  test('that check fails on a missing key and on a changed argument', () => {
+    const broken = new Map(english)
+    broken.delete('auth:signIn.title')
+    broken.set('auth:signIn.linkSent', 'Sent. It works for {minutes} minutes.')
+    expect(shippedProblems(broken)).toEqual([
+      'missing: auth:signIn.title',
+      'other arguments: auth:signIn.linkSent',
+    ])
+  })
+
+  test('no language has a key English does not (a stale or misspelt key), nor other ICU arguments', () => {
+    for (const language of LANGUAGES.map((l) => l.code)) {
+      for (const [key, message] of keysOf(language)) {
+        expect(english.has(key), `${language} has ${key}, which English has not`).toBe(true)
+        expect(argumentsOf(message), `${language} ${key}`).toEqual(argumentsOf(english.get(key)!))
+      }
+    }
+  })
+
+  test('the unshipped languages, and how complete they are', () => {
+    const report = LANGUAGES.filter((l) => !l.shipped).map((l) => {
+      const own = keysOf(l.code)
+      const done = [...english.keys()].filter((key) => own.has(key)).length
+      return {
+        language: l.code,
+        keys: `${done}/${english.size}`,
+        complete: Math.round((done / english.size) * 100),
+      }
+    })
+    console.info(
+      `Unshipped languages (LANGUAGES_PREVIEW shows them):\n${report
+        .map((r) => `  ${r.language}: ${r.keys} keys (${r.complete} %)`)
+        .join('\n')}`,
+    )
+    for (const r of report) expect(r.complete).toBeGreaterThanOrEqual(0)
+  })
+})
+
+describe('English equals the wordings modules export', () => {
+  const format = (key: string, values?: Record<string, number>) =>
+    new IntlMessageFormat(english.get(key)!, intlLocale('en')).format(values) as string
+
+  test('identity errors (AUTH_ERROR_MESSAGES)', () => {
+    // The e-mail links' page carries the two it shows (the verification namespace).
+    for (const code of ['auth/expired-action-code', 'auth/invalid-action-code'] as const)
+      expect(format(`verification:errors.${code}`)).toBe(AUTH_ERROR_MESSAGES[code])
+    for (const [code, text] of Object.entries(AUTH_ERROR_MESSAGES))
+      expect(format(`auth:errors.${code}`)).toBe(text)
+  })
+
+  test('the sign-in link and the reset link answers, with the links’ real lifetimes', () => {
+    expect(SIGN_IN_LINK_MINUTES * 60_000).toBe(ACTION_CODE_TTL_MS.sign_in_link)
+    expect(RESET_LINK_HOURS * 3_600_000).toBe(ACTION_CODE_TTL_MS.reset_password)
+    expect(format('sso:metaTitle')).toBe(format('auth:signIn.metaTitle'))
+    expect(format('auth:signIn.linkSent', { minutes: SIGN_IN_LINK_MINUTES })).toBe(SIGN_IN_LINK_SENT_MESSAGE)
+    expect(format('auth:forgotPassword.sent', { hours: RESET_LINK_HOURS })).toBe(RESET_SENT_MESSAGE)
+  })
+
+  test('the error pages', () => {
+    for (const [kind, text] of Object.entries(ERROR_PAGE_TEXTS)) {
+      expect(format(`common:error.${kind}.title`)).toBe(text.title)
+      expect(format(`common:error.${kind}.description`)).toBe(text.description)
+    }
+    expect(format('common:error.unavailable.title')).toBe(UNAVAILABLE_CONTENT.title)
+  })
+
+  test('the second factor’s refusals (totp.server.ts) and the tries left', () => {
+    expect(format('second-factor:wrongCode')).toBe(WRONG_CODE)
+    expect(format('second-factor:wrongSetUpCode')).toBe(WRONG_SETUP_CODE)
+    expect(format('second-factor:triesLeft', { count: 1 })).toBe(
+      '1 try left before you need to sign in again.',
+    )
+    expect(format('second-factor:triesLeft', { count: 4 })).toBe(
+      '4 tries left before you need to sign in again.',
+    )
+  })
+
+  test('the verification page’s headings', () => {
+    for (const mode of [...VERIFICATION_MODES, null]) {
+      expect(format(`verification:${verificationTitleKey(mode)}`)).toBe(verificationTitle(mode))
+    }
+  })
+
+  test('the single sign-on failure page, with and without a provider’s name and an address', () => {
+    const formatWith = (key: string, values: Record<string, string | number>) =>
+      new IntlMessageFormat(english.get(`sso:${key}`)!, intlLocale('en')).format(values) as string
+    for (const failure of [...SSO_FAILURE_KEYS, 'invalid-callback', 'something-new']) {
+      for (const providerName of ['Acme SSO', null]) {
+        for (const email of ['erin@acme.test', null]) {
+          const view = { failure, providerName, email }
+          const { title, body, values } = ssoFailureMessage(view)
+          expect(formatWith(title, values), `${failure} title`).toBe(ssoFailureText(view).title)
+          expect(formatWith(body, values), `${failure} ${providerName} ${email}`).toBe(
+            ssoFailureText(view).body,
+          )
+        }
+      }
+    }
+  })
+
+  test('plurals follow each language’s rules', () => {
+    const linkSent = (language: Language, minutes: number) =>
+      new IntlMessageFormat(keysOf(language).get('auth:signIn.linkSent')!, intlLocale(language)).format({
+        minutes,
+      })
+    expect(linkSent('en', 1)).toContain('works for 1 minute.')
+    expect(linkSent('en', 15)).toContain('works for 15 minutes.')
+    expect(linkSent('de', 1)).toContain('gilt 1 Minute.')
+    expect(linkSent('de', 15)).toContain('gilt 15 Minuten.')
+    // French counts 0 and 1 as singular.
+    expect(linkSent('fr', 0)).toContain('valable 0 minute.')
+    expect(linkSent('fr', 2)).toContain('valable 2 minutes.')
+  })
+})
