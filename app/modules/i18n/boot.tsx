@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useNonce } from '#app/components/nonce'
 import type { Resources } from './catalogues'
 import type { Language, Namespace } from './languages'
 
@@ -17,13 +18,15 @@ export function serializeBoot(boot: I18nBoot) {
 }
 
 /**
- * The page's messages as a data block (type application/json: never run, so no CSP question). On
+ * The page's messages as a data block (type application/json: never run; it carries the response's
+ * nonce all the same, so every <script> of a page has it and none is an exception to check). On
  * the server it is written from the request's instance, which holds exactly the page's namespaces;
  * in the browser it keeps the text the document came with (hydration compares equal text), and
  * later navigations leave it alone.
  */
 export function I18nBootScript() {
   const { i18n } = useTranslation()
+  const nonce = useNonce()
   const [text] = useState(() =>
     typeof document === 'undefined'
       ? serializeBoot({
@@ -33,5 +36,13 @@ export function I18nBootScript() {
         })
       : (document.getElementById(BOOT_ELEMENT_ID)?.textContent ?? ''),
   )
-  return <script id={BOOT_ELEMENT_ID} type="application/json" dangerouslySetInnerHTML={{ __html: text }} />
+  return (
+    <script
+      id={BOOT_ELEMENT_ID}
+      type="application/json"
+      nonce={nonce}
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: text }}
+    />
+  )
 }

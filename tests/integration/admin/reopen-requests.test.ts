@@ -260,7 +260,9 @@ describe('the respondent asks', () => {
       expect(other.status).toBe(410)
       const body = await other.text()
       expect(textOf(body)).toContain('Your feedback is in')
-      expect(body).not.toContain('I need to change my answers')
+      // The page's words (ADR 050) travel in its data block whether shown or not: the link is what
+      // must be absent — its words from the page's text, its address (the assignment) from the HTML.
+      expect(textOf(body)).not.toContain('I need to change my answers')
       expect(body).not.toContain(world.declined.assignmentId)
     }
   })

@@ -41,7 +41,7 @@ const langOf = (html: string) => /<html lang="([^"]*)" dir="(ltr|rtl)"/.exec(htm
 
 /** The messages the page hands the browser (i18n boot block). */
 function bootOf(html: string) {
-  const match = /<script id="i18n-boot" type="application\/json">([\s\S]*?)<\/script>/.exec(html)
+  const match = /<script id="i18n-boot" type="application\/json"[^>]*>([\s\S]*?)<\/script>/.exec(html)
   expect(match, 'the page carries its messages').not.toBeNull()
   return JSON.parse(match![1]!) as {
     lng: string
