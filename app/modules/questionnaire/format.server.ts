@@ -1,6 +1,13 @@
 import { z } from 'zod'
 import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
 import type { QuestionOptions } from '#db/schema/index'
+import type {
+  QnTextsTranslation,
+  QuestionTranslation,
+  SectionTranslation,
+  Translations,
+} from '#db/schema/questionnaires'
+import type { Language } from '#db/enums'
 import { hasLoneSurrogate, isMultiLineText, isSingleLineText, toStorableText } from '#app/lib/text-rules'
 import {
   CATEGORY_MAX,
@@ -36,9 +43,15 @@ const PROBLEMS_SHOWN = 20
 export type QnContent = {
   title: string
   intro: string
+  /** The language of the texts above (ADR 051); English when absent. */
+  sourceLanguage?: Language
+  /** The texts in other languages, per item (ADR 051). */
+  translations?: Translations<QnTextsTranslation>
   sections: Array<{
     title: string
+    translations?: Translations<SectionTranslation>
     questions: Array<{
+      translations?: Translations<QuestionTranslation>
       /** The question's stable key across versions (ADR 044); absent: a new key is made. */
       key?: string
       kind: QuestionKind
