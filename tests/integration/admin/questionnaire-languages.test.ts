@@ -248,3 +248,90 @@ function cookiesOf(response: Response, cookie: string) {
   const set = response.headers.getSetCookie().map((c) => c.split(';')[0])
   return [cookie, ...set].join('; ')
 }
+
+describe('export and import carry the translations', () => {
+  const upload = (content: string) => {
+    const form = new FormData()
+    form.append('intent', 'import')
+    form.append('file', new File([content], 'q.json', { type: 'application/json' }))
+    return post(LIST, form)
+  }
+
+  test('the file holds each item’s translations and an import restores them', async () => {
+    const { id, sectionId, questionId } = await draftWithQuestion()
+    await post(`${LIST}/${id}`, {
+      intent: 'translate-details',
+      language: 'de',
+      title: 'Rückmeldung',
+      intro: 'Bitte ehrlich.',
+    })
+    await post(`${LIST}/${id}`, {
+      intent: 'translate-section',
+      language: 'de',
+      sectionId,
+      title: 'Zusammenarbeit',
+    })
+    await post(`${LIST}/${id}`, {
+      intent: 'translate-question',
+      language: 'de',
+      questionId,
+      text: 'Ich höre zu.',
+      raterText: '{{name}} hört zu.',
+      'labels[1]': 'Selten',
+    })
+    const file = JSON.parse(await (await get(`${LIST}/${id}/export.json`)).text())
+    expect(file.translations).toEqual({ de: { title: 'Rückmeldung', intro: 'Bitte ehrlich.' } })
+    expect(file.sections[0].translations).toEqual({ de: { title: 'Zusammenarbeit' } })
+    expect(file.sections[0].questions[0].translations).toEqual({
+      de: { text: 'Ich höre zu.', raterText: '{{name}} hört zu.', labels: ['', 'Selten', '', '', ''] },
+    })
+    const imported = await upload(JSON.stringify(file))
+    expect(imported.status).toBe(302)
+    const newId = imported.headers.get('Location')!.split('/').pop()!
+    const [qn] = await db().select().from(questionnaires).where(eq(questionnaires.id, newId))
+    expect(qn!.translations).toEqual({ de: { title: 'Rückmeldung', intro: 'Bitte ehrlich.' } })
+    const [q] = await db().select().from(questions).where(eq(questions.questionnaireId, newId))
+    expect(q!.translations.de!.labels).toEqual(['', 'Selten', '', '', ''])
+  })
+
+  test('a file with bad translations is refused in words, naming each place, and nothing is imported', async () => {
+    const before = (await db().select({ id: questionnaires.id }).from(questionnaires)).length
+    const file = {
+      format: 'panorama-questionnaire',
+      version: 1,
+      title: 'Bad translations',
+      sourceLanguage: 'en',
+      translations: { en: { title: 'Same' }, xx: { title: 'Unknown' } },
+      sections: [
+        {
+          title: 'S',
+          translations: { de: { title: 'x'.repeat(121) } },
+          questions: [
+            {
+              kind: 'single',
+              text: 'I?',
+              raterText: '{{name}}?',
+              competency: 'C',
+              choices: ['Yes', 'No'],
+              translations: { de: { raterText: 'Er?', labels: ['Ja', 'Nein', 'Vielleicht'], extra: 1 } },
+            },
+          ],
+        },
+      ],
+    }
+    const r = await upload(JSON.stringify(file))
+    expect(r.status).toBe(400)
+    const html = (await r.text()).replaceAll('&quot;', '"')
+    expect(html).toContain('translations: has unknown field "xx"')
+    expect(html).toContain('sections[0].translations.de.title: must be 120 characters or fewer')
+    expect(html).toContain('sections[0].questions[0].translations.de.raterText: must contain {{name}}')
+    expect(html).toContain('sections[0].questions[0].translations.de: has unknown field "extra"')
+    expect((await db().select({ id: questionnaires.id }).from(questionnaires)).length).toBe(before)
+
+    // The source language as a translation, and more labels than the question has.
+    expect(html).toContain('translations.en: is the questionnaire’s own language')
+    expect(html).toContain(
+      'sections[0].questions[0].translations.de.labels: has 3 labels: the question has 2',
+    )
+  })
+})
