@@ -111,6 +111,35 @@ describe('answering in the reader’s language', () => {
     expect(html).toMatch(/value="Yes"[^>]*\/>\s*<span>Ja<\/span>/)
     expect(html).toMatch(/value="No"[^>]*\/>\s*<span>No<\/span>/)
     expect(html).not.toContain('I listen carefully.')
+    // Saving from the German page stores the question's source label and the point.
+    const [scale, single] = await questionsOf(qn.id)
+    const formOf = (pairs: Array<[string, string]>) => {
+      const body = new FormData()
+      for (const [k, v] of pairs) body.append(k, v)
+      return body
+    }
+    const saved = await send(server, `/assignment/${self.id}?section=1`, {
+      cookie,
+      form: formOf([
+        ['intent', 'save'],
+        ['section', '1'],
+        [`q-${scale!.id}`, '2'],
+        [`q-${single!.id}`, 'Yes'],
+      ]),
+    })
+    expect(saved.status).toBe(302)
+    const stored = await db().select().from(answers).where(eq(answers.questionId, single!.id))
+    expect(stored.map((a) => a.choices)).toEqual([['Yes']])
+    // A German label posted as a value is not one of the question's choices: refused in words.
+    const wrong = await send(server, `/assignment/${self.id}?section=1`, {
+      cookie,
+      form: formOf([
+        ['intent', 'save'],
+        ['section', '1'],
+        [`q-${single!.id}`, 'Ja'],
+      ]),
+    })
+    expect(wrong.status).toBe(400)
     const intro = await (
       await send(server, `/questionnaire/${qn.id}?assignment=${self.id}`, { cookie })
     ).text()
