@@ -2,7 +2,12 @@ import { publishBlockers } from './checks'
 import { getQuestionnaire } from './questionnaire.server'
 import { parseQnDetailQuery } from './schemas'
 import { targetLanguages } from './questionnaire.server'
-import { incompleteLanguagesMessage, untranslatedCounts, untranslatedItems } from './translations'
+import {
+  incompleteLanguagesMessage,
+  localizeQuestionnaire,
+  untranslatedCounts,
+  untranslatedItems,
+} from './translations'
 import { LANGUAGE_CODES } from '#db/enums'
 import type { PageData } from '#app/lib/page-data'
 
@@ -41,7 +46,11 @@ export async function loadQuestionnairePage(qid: string, searchParams: URLSearch
       : null
   if (query.language && !translating)
     notices.push('That is the questionnaire’s own language: its texts are edited below.')
+  // The preview in a language (ADR 051): the texts as its readers will see them, source beneath.
+  const previewLanguage = query.preview && translating ? translating.language : null
   return {
+    previewLanguage,
+    previewed: previewLanguage ? localizeQuestionnaire(questionnaire, previewLanguage) : null,
     languageCounts,
     languageWarning,
     translating,

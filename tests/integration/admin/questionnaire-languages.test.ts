@@ -335,3 +335,30 @@ describe('export and import carry the translations', () => {
     )
   })
 })
+
+describe('the preview in a language', () => {
+  test('shows the translated texts, the source where untranslated', async () => {
+    const { id, questionId } = await draftWithQuestion()
+    await post(`${LIST}/${id}`, {
+      intent: 'translate-question',
+      language: 'de',
+      questionId,
+      text: 'Ich höre zu.',
+      raterText: '{{name}} hört zu.',
+      'labels[0]': 'Nie',
+    })
+    const self = await (await get(`${LIST}/${id}?language=de&preview=self`)).text()
+    expect(self).toContain('in German')
+    expect(self).toContain('Ich höre zu.')
+    expect(self).toContain('Nie')
+    expect(self).toContain('Rarely')
+    const colleague = await (await get(`${LIST}/${id}?language=de&preview=colleague`)).text()
+    expect(colleague).toContain('Alex Example hört zu.')
+    // What the page shows (the loader's data, with every translation, rides in its scripts).
+    const shown = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, '')
+    const source = shown(await (await get(`${LIST}/${id}?preview=self`)).text())
+    expect(source).toContain('I listen.')
+    expect(source).not.toContain('Ich höre zu.')
+    expect(shown(self)).not.toContain('I listen.')
+  })
+})

@@ -107,6 +107,9 @@ export function TranslationView({ data, actionData }: { data: BuilderData; actio
             Show only the untranslated
           </Link>
         )}
+        <Link className="link" to={`${view}&preview=self`}>
+          Preview in {nameOf(language)}
+        </Link>
         <Link className="link" to={here}>
           Back to the builder
         </Link>
