@@ -25,6 +25,7 @@ import {
   brands,
   companies,
   questionnaires,
+  questionnaireSections,
   questions,
   responses,
   schemeMembers,
@@ -167,6 +168,136 @@ export const DEMO_QUESTIONS: QuestionSeed[] = [
   },
 ]
 
+/**
+ * The demo questionnaire in German (issue 20 §3, ADR 051): the title and introduction, each section
+ * by its English title, each question by its self wording (its two wordings and its labels). The
+ * choice labels read for self and colleague alike, as in English.
+ */
+const GERMAN_SCALE = ['Nie', 'Selten', 'Manchmal', 'Oft', 'Immer']
+export const DEMO_GERMAN = {
+  title: 'Führung 360',
+  intro:
+    'Dieser Fragebogen betrachtet fünf Bereiche unserer Zusammenarbeit. Es gibt keine richtigen oder falschen Antworten: Denken Sie an konkrete Situationen aus letzter Zeit und wählen Sie „Nicht zutreffend“, wenn eine Frage nicht passt.',
+  sections: {
+    Communication: 'Kommunikation',
+    Collaboration: 'Zusammenarbeit',
+    Leadership: 'Führung',
+    Delivery: 'Ergebnisse',
+    Growth: 'Entwicklung',
+  } as Record<string, string>,
+  questions: {
+    'I listen carefully before I respond.': {
+      text: 'Ich höre aufmerksam zu, bevor ich antworte.',
+      raterText: '{{name}} hört erst aufmerksam zu und antwortet dann.',
+      labels: GERMAN_SCALE,
+    },
+    'I explain decisions clearly.': {
+      text: 'Ich erkläre Entscheidungen verständlich.',
+      raterText: '{{name}} erklärt Entscheidungen verständlich.',
+      labels: GERMAN_SCALE,
+    },
+    'I share information with colleagues freely.': {
+      text: 'Ich teile Informationen offen mit Kolleginnen und Kollegen.',
+      raterText: '{{name}} teilt Informationen offen mit Kolleginnen und Kollegen.',
+      labels: GERMAN_SCALE,
+    },
+    'When we disagree, I usually…': {
+      text: 'Bei Meinungsverschiedenheiten neige ich dazu, …',
+      raterText: 'Bei Meinungsverschiedenheiten neigt {{name}} dazu, …',
+      labels: [
+        'Gemeinsamkeiten zu suchen',
+        'auf dem eigenen Standpunkt zu beharren',
+        'sich den anderen anzuschließen',
+        'dem Thema auszuweichen',
+      ],
+    },
+    'I give people room to take ownership.': {
+      text: 'Ich lasse anderen Raum, Verantwortung zu übernehmen.',
+      raterText: '{{name}} lässt anderen Raum, Verantwortung zu übernehmen.',
+      labels: GERMAN_SCALE,
+    },
+    'Which of these are my strengths?': {
+      text: 'Welche dieser Eigenschaften sind meine Stärken?',
+      raterText: 'Welche dieser Eigenschaften sind Stärken von {{name}}?',
+      labels: ['Weitblick', 'Coaching', 'Entschlusskraft', 'Empathie', 'Delegieren'],
+    },
+    'I deliver what I promise, on time.': {
+      text: 'Ich halte meine Zusagen ein, und zwar pünktlich.',
+      raterText: '{{name}} hält Zusagen ein, und zwar pünktlich.',
+      labels: GERMAN_SCALE,
+    },
+    'I keep quality high under pressure.': {
+      text: 'Auch unter Druck achte ich auf hohe Qualität.',
+      raterText: 'Auch unter Druck achtet {{name}} auf hohe Qualität.',
+      labels: GERMAN_SCALE,
+    },
+    'I ask for feedback and act on it.': {
+      text: 'Ich bitte um Feedback und setze es um.',
+      raterText: '{{name}} bittet um Feedback und setzt es um.',
+      labels: GERMAN_SCALE,
+    },
+    'One thing I should keep doing:': {
+      text: 'Eine Sache, die ich beibehalten sollte:',
+      raterText: 'Eine Sache, die {{name}} beibehalten sollte:',
+    },
+    'What could I do differently to be more effective?': {
+      text: 'Was könnte ich anders machen, um wirksamer zu sein?',
+      raterText: 'Was könnte {{name}} anders machen, um wirksamer zu sein?',
+    },
+  } as Record<string, { text: string; raterText: string; labels?: string[] }>,
+}
+
+/**
+ * Gives the demo questionnaire its German version where it has none yet (a fresh seed, or one seeded
+ * before translations existed): true when anything was written. A German translation an admin has
+ * since edited is left as it is.
+ */
+async function seedGerman(questionnaireId: string): Promise<boolean> {
+  const db = getDb()
+  const [row] = await db
+    .select({ translations: questionnaires.translations })
+    .from(questionnaires)
+    .where(eq(questionnaires.id, questionnaireId))
+  if (row?.translations.de) return false
+  await db.transaction(async (tx) => {
+    await tx
+      .update(questionnaires)
+      .set({
+        translations: { ...row?.translations, de: { title: DEMO_GERMAN.title, intro: DEMO_GERMAN.intro } },
+      })
+      .where(eq(questionnaires.id, questionnaireId))
+    const sections = await tx
+      .select({
+        id: questionnaireSections.id,
+        title: questionnaireSections.title,
+        translations: questionnaireSections.translations,
+      })
+      .from(questionnaireSections)
+      .where(eq(questionnaireSections.questionnaireId, questionnaireId))
+    for (const section of sections) {
+      const title = DEMO_GERMAN.sections[section.title]
+      if (title)
+        await tx
+          .update(questionnaireSections)
+          .set({ translations: { ...section.translations, de: { title } } })
+          .where(eq(questionnaireSections.id, section.id))
+    }
+    const rows = await tx
+      .select({ id: questions.id, text: questions.text, translations: questions.translations })
+      .from(questions)
+      .where(eq(questions.questionnaireId, questionnaireId))
+    for (const q of rows) {
+      const german = DEMO_GERMAN.questions[q.text]
+      if (german)
+        await tx
+          .update(questions)
+          .set({ translations: { ...q.translations, de: german } })
+          .where(eq(questions.id, q.id))
+    }
+  })
+  return true
+}
+
 async function findOrCreateUser(email: string, role: Role, displayName: string, companyId: string | null) {
   const db = getDb()
   const [existing] = await db.select().from(users).where(eq(users.email, email)).limit(1)
@@ -237,6 +368,7 @@ export async function seed() {
     await db.update(questionnaires).set({ intro: DEMO_INTRO }).where(eq(questionnaires.id, questionnaire.id))
     made.push(`questionnaire introduction reworded: ${questionnaire.title}`)
   }
+  if (await seedGerman(questionnaire.id)) made.push(`questionnaire in German: ${DEMO_GERMAN.title}`)
 
   const [schemeRow] = await db
     .select()
@@ -254,6 +386,8 @@ export async function seed() {
       timeZone: DEMO_TIME_ZONE,
       status: 'open',
       minRaters: 3,
+      // Raters answer in English or German (ADR 051).
+      languages: ['en', 'de'],
     }))
   if (!schemeRow)
     made.push(`scheme: ${scheme.name} (open until ${formatDateTime(scheme.closesAt, DEMO_TIME_ZONE)})`)
@@ -269,6 +403,17 @@ export async function seed() {
     )[0]!
     await db.update(assignments).set({ dueAt: closesAt }).where(eq(assignments.schemeId, scheme.id))
     made.push(`scheme deadline: ${scheme.name} now ends ${formatDateTime(closesAt, DEMO_TIME_ZONE)}`)
+  }
+  if (!scheme.languages.includes('de')) {
+    // Seeded before questionnaires had languages: the demo programme offers German too.
+    scheme = (
+      await db
+        .update(schemes)
+        .set({ languages: ['en', 'de'] })
+        .where(eq(schemes.id, scheme.id))
+        .returning()
+    )[0]!
+    made.push(`scheme languages: ${scheme.name} in English and German`)
   }
 
   const self = await enrolEmployee(scheme, employee.user.id)

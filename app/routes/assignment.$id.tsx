@@ -3,6 +3,7 @@ import type { Route } from './+types/assignment.$id'
 import { readFormData } from '#app/lib/form-data.server'
 import { changesNothingShown } from '#app/lib/revalidation'
 import { getAnsweringView } from '#app/modules/assignment/answering-view.server'
+import { languageOf } from '#app/modules/i18n/i18n.server'
 import { saveAnswers, type SaveRefusal } from '#app/modules/assignment/save-answers.server'
 import { AnswerForm } from '#app/modules/assignment/components/answer-form'
 import type { AnswerActionData } from '#app/modules/assignment/components/answer-state'
@@ -40,6 +41,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     section: url.searchParams.get('section'),
     showMissing: url.searchParams.has('missing'),
     confirmSubmit: url.searchParams.get('confirm') === 'submit',
+    // The reader's language (ADR 050's rule, from the session already read): no statement of its own.
+    language: languageOf(request, user),
   })
   return view ?? notFound()
 }

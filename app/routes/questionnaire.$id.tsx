@@ -2,6 +2,7 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/questionnaire.$id'
 import { plural } from '#app/lib/words'
 import { getQuestionnaireIntro, type IntroAssignment } from '#app/modules/assignment/intro.server'
+import { languageOf } from '#app/modules/i18n/i18n.server'
 import { ReopenNotice } from '#app/modules/assignment/components/reopen-notice'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -20,7 +21,7 @@ export const meta: Route.MetaFunction = ({ loaderData: d }) => [
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.questionnaire })
-  const intro = (await getQuestionnaireIntro(params.id, user)) ?? notFound()
+  const intro = (await getQuestionnaireIntro(params.id, user, languageOf(request, user))) ?? notFound()
   // /user links here with ?assignment=<id>: that one leads, the others follow in a list.
   const wanted = new URL(request.url).searchParams.get('assignment')
   const selectedId = intro.assignments.find((a) => a.id === wanted)?.id ?? null

@@ -1,7 +1,8 @@
-import { QUESTIONNAIRE_STATUSES, QUESTION_KINDS } from '../enums'
+import { LANGUAGE_SQL_LIST, QUESTIONNAIRE_STATUSES, QUESTION_KINDS, type Language } from '../enums'
 import { sql } from 'drizzle-orm'
 import {
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -16,12 +17,36 @@ import {
 
 export const questionnaireStatusEnum = pgEnum('questionnaire_status', QUESTIONNAIRE_STATUSES)
 
+/**
+ * A questionnaire's texts in other languages than its source (issue 20 §3, ADR 051): on each row
+ * that holds a source text, a jsonb object keyed by language code, holding that row's texts in
+ * that language. A text absent (or empty) is untranslated: readers get the source text in its
+ * place. The source language's own texts are the row's columns, never an entry here.
+ */
+export type Translations<T> = Partial<Record<Language, T>>
+/** The questionnaire's title and introduction in a language. */
+export type QnTextsTranslation = { title?: string; intro?: string }
+/** A section's title in a language. */
+export type SectionTranslation = { title?: string }
+/**
+ * A question's wordings in a language, and its choice or scale labels in the source labels' order
+ * ('' where a label is untranslated).
+ */
+export type QuestionTranslation = { text?: string; raterText?: string; labels?: string[] }
+
 export const questionnaires = pgTable(
   'questionnaires',
   {
     id: uuid().primaryKey().defaultRandom(),
     title: text().notNull(),
     intro: text().notNull().default(''),
+    /** The language the row's own texts are written in (ADR 051); translations are of these. */
+    sourceLanguage: text().$type<Language>().notNull().default('en'),
+    /** Title and introduction in other languages (ADR 051). */
+    translations: jsonb()
+      .$type<Translations<QnTextsTranslation>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     status: questionnaireStatusEnum().notNull().default('draft'),
     version: integer().notNull().default(1),
     /** The version this one was copied from (a frozen questionnaire is edited as a new draft). */
@@ -40,6 +65,8 @@ export const questionnaires = pgTable(
     index().on(t.lineageId, t.version),
     index().on(t.title, t.id),
     index().on(t.createdAt, t.id),
+    check('questionnaires_source_language', sql`${t.sourceLanguage} IN (${sql.raw(LANGUAGE_SQL_LIST)})`),
+    check('questionnaires_translations_object', sql`jsonb_typeof(${t.translations}) = 'object'`),
   ],
 )
 
@@ -56,8 +83,17 @@ export const questionnaireSections = pgTable(
       .references(() => questionnaires.id, { onDelete: 'cascade' }),
     position: integer().notNull(),
     title: text().notNull(),
+    /** The title in other languages (ADR 051). */
+    translations: jsonb()
+      .$type<Translations<SectionTranslation>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
   },
-  (t) => [index().on(t.questionnaireId, t.position), uniqueIndex().on(t.questionnaireId, t.title)],
+  (t) => [
+    index().on(t.questionnaireId, t.position),
+    uniqueIndex().on(t.questionnaireId, t.title),
+    check('questionnaire_sections_translations_object', sql`jsonb_typeof(${t.translations}) = 'object'`),
+  ],
 )
 
 export const questionKindEnum = pgEnum('question_kind', QUESTION_KINDS)
@@ -102,9 +138,15 @@ export const questions = pgTable(
       .$type<QuestionOptions>()
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /** The wordings and labels in other languages (ADR 051). */
+    translations: jsonb()
+      .$type<Translations<QuestionTranslation>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
   },
   (t) => [
     uniqueIndex().on(t.questionnaireId, t.position),
+    check('questions_translations_object', sql`jsonb_typeof(${t.translations}) = 'object'`),
     index().on(t.sectionId),
     uniqueIndex('questions_questionnaire_key_unique').on(t.questionnaireId, t.key),
   ],

@@ -6,6 +6,8 @@ import {
   RELATIONSHIPS,
   REPORT_RELEASES,
   SCHEME_STATUSES,
+  LANGUAGE_SQL_LIST,
+  type Language,
 } from '../enums'
 import { sql } from 'drizzle-orm'
 import {
@@ -98,6 +100,12 @@ export const schemes = pgTable(
     followsSchemeId: uuid().references((): AnyPgColumn => schemes.id, { onDelete: 'set null' }),
     /** Reports show the colleagues' view against the norm of the questionnaire line (ADR 044). */
     showNorm: boolean().notNull().default(false),
+    /**
+     * The languages its raters may answer in (issue 20 §3, ADR 051): codes of db/enums.ts, the
+     * questionnaire's source language by default. A rater reads the questionnaire in their own
+     * language when it is listed here, else in the source language.
+     */
+    languages: text().array().$type<Language[]>().notNull().default(sql`ARRAY['en']::text[]`),
     /** When an admin launched it (draft → open); its e-mails are held until opens_at. */
     launchedAt: timestamp({ withTimezone: true }),
     /** When it closed (at closes_at by the worker, or by an admin's "close now"). */
@@ -116,6 +124,10 @@ export const schemes = pgTable(
     check(
       'schemes_not_following_itself',
       sql`${t.followsSchemeId} IS NULL OR ${t.followsSchemeId} <> ${t.id}`,
+    ),
+    check(
+      'schemes_languages',
+      sql`cardinality(${t.languages}) >= 1 AND ${t.languages} <@ ARRAY[${sql.raw(LANGUAGE_SQL_LIST)}]::text[]`,
     ),
     check('schemes_max_colleagues_range', sql`${t.maxColleagues} BETWEEN 1 AND 8`),
     check('schemes_min_raters_range', sql`${t.minRaters} BETWEEN 1 AND 8`),

@@ -19,7 +19,17 @@ export type AnswerQuestion = {
   kind: QuestionKind
   text: string
   required: boolean
-  options: { labels?: string[]; min?: number; max?: number; allowNa?: boolean }
+  options: {
+    labels?: string[]
+    /**
+     * The choices as the respondent reads them, in the labels' order (ADR 051: a translation); the
+     * labels stay the values posted and stored, so answers do not depend on the language read in.
+     */
+    displayLabels?: string[]
+    min?: number
+    max?: number
+    allowNa?: boolean
+  }
 }
 
 /** One stored answer, as the answers table holds it. */

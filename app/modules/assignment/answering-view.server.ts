@@ -1,4 +1,5 @@
-import type { AssignmentStatus, Relationship } from '#db/enums'
+import type { AssignmentStatus, Language, Relationship } from '#db/enums'
+import { displayLanguage, textIn } from '#app/modules/questionnaire/translations'
 import { deadlineOf, schemePhase } from '#app/modules/scheme/state'
 import { dateLabel, timeLeft, type DateLabel } from '#app/lib/dates'
 import type { BrandLook } from '#app/components/brand-look'
@@ -82,11 +83,20 @@ function pickSection(raw: string | null | undefined, lastSection: number | null,
 export async function getAnsweringView(
   rawId: string | undefined,
   viewer: Viewer,
-  options: { section?: string | null; showMissing?: boolean; confirmSubmit?: boolean } = {},
+  options: {
+    section?: string | null
+    showMissing?: boolean
+    confirmSubmit?: boolean
+    /** The reader's language (ADR 051): the questionnaire reads in it when the scheme offers it. */
+    language?: Language
+  } = {},
 ): Promise<AnsweringView | null> {
   const id = parseId(rawId)
   const row = id ? await findAssignmentWithAnswers(id, viewer) : null
   if (!row) return null
+  const language = options.language
+    ? displayLanguage(options.language, row.schemeLanguages, row.questionnaireSourceLanguage)
+    : null
   const subjectName = subjectLabel(row)
   const questionRows = row.questions
   const sections = groupSections(questionRows)
@@ -109,7 +119,7 @@ export async function getAnsweringView(
           }
         : null
       return {
-        ...toAnswerQuestion(q, row.relationship, subjectName),
+        ...toAnswerQuestion(q, row.relationship, subjectName, language),
         number: numberOf.get(q.id)!,
         section: sectionOf.get(q.id)!,
         values: formValuesOf(answer),
@@ -162,7 +172,12 @@ export async function getAnsweringView(
       relationship: row.relationship,
       subjectName,
       questionnaireId: row.questionnaireId,
-      questionnaireTitle: row.questionnaireTitle,
+      questionnaireTitle: textIn(
+        { translations: row.questionnaireTranslations },
+        language,
+        'title',
+        row.questionnaireTitle,
+      ),
       schemeName: row.schemeName,
       deadline: dateLabel(deadline, row.timeZone),
       timeLeft: timeLeft(deadline, row.timeZone),
@@ -173,7 +188,16 @@ export async function getAnsweringView(
     brand: brandLookOf(row),
     notice,
     mayAskToChange: mode === 'submitted' && viewer.role !== 'admin' && phase === 'open',
-    sections: progress.sections,
+    // Section titles in the language read (the sections are told apart by their source titles).
+    sections: progress.sections.map((summary) => {
+      const first = sections[summary.number - 1]?.questions[0]
+      return first
+        ? {
+            ...summary,
+            title: textIn({ translations: first.sectionTranslations }, language, 'title', summary.title),
+          }
+        : summary
+    }),
     current,
     confirmSubmit: Boolean(options.confirmSubmit) && mode === 'answer' && current === sections.length,
     questions: shown,

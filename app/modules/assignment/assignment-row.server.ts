@@ -1,4 +1,6 @@
-import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
+import type { AssignmentStatus, Language, Relationship, SchemeStatus } from '#db/enums'
+import type { QuestionTranslation, SectionTranslation, Translations } from '#db/schema/questionnaires'
+import { labelsIn, textIn } from '#app/modules/questionnaire/translations'
 import type { DateLabel } from '#app/lib/dates'
 import type { SchemeTimes } from '#app/modules/scheme/state'
 import { and, eq, sql, type SQL } from 'drizzle-orm'
@@ -62,6 +64,9 @@ export type QuestionRow = {
   raterText: string
   required: boolean
   options: AnswerQuestion['options']
+  /** Its wordings and labels, and its section's title, in other languages (ADR 051). */
+  translations?: Translations<QuestionTranslation> | null
+  sectionTranslations?: Translations<SectionTranslation> | null
 }
 
 export function subjectLabel(row: { subjectName: string; subjectEmail: string }) {
@@ -73,14 +78,23 @@ export function toAnswerQuestion(
   q: QuestionRow,
   relationship: Relationship,
   subjectName: string,
+  /** The language to read it in (ADR 051); null or absent: the source wording. */
+  language: Language | null = null,
 ): AnswerQuestion {
+  const labels = Array.isArray(q.options?.labels) ? q.options.labels.map(String) : undefined
+  const shown = language && labels ? labelsIn(q, language, labels) : undefined
+  const text = textIn(q, language, 'text', q.text)
+  const raterText = textIn(q, language, 'raterText', q.raterText)
   return {
     id: q.id,
     kind: q.kind,
-    text: relationship === 'self' ? q.text : fillName(q.raterText, subjectName),
+    text: relationship === 'self' ? text : fillName(raterText, subjectName),
     required: q.required,
     options: {
-      labels: Array.isArray(q.options?.labels) ? q.options.labels.map(String) : undefined,
+      // A scale answer is its point, so its labels are only read: they are shown translated. A
+      // choice answer stores its label, so choices keep the source labels as values (ADR 051).
+      labels: q.kind === 'scale' && shown ? shown : labels,
+      ...(shown && q.kind !== 'scale' ? { displayLabels: shown } : {}),
       min: q.options?.min,
       max: q.options?.max,
       allowNa: Boolean(q.options?.allowNa),
@@ -114,7 +128,9 @@ function questionsJson(withAnswers: boolean) {
   return sql`(
     SELECT coalesce(json_agg(json_build_object(
         'id', q.id, 'position', q.position, 'section', q.section, 'kind', q.kind, 'text', q.text,
-        'raterText', q.rater_text, 'required', q.required, 'options', q.options${answerFields}
+        'raterText', q.rater_text, 'required', q.required, 'options', q.options,
+        'translations', q.translations,
+        'sectionTranslations', (SELECT s.translations FROM questionnaire_sections s WHERE s.id = q.section_id)${answerFields}
       ) ORDER BY q.position), '[]'::json)
     FROM questions q ${answerJoin}
     WHERE q.questionnaire_id = ${assignments.questionnaireId})`
@@ -132,6 +148,10 @@ const ASSIGNMENT_FIELDS = {
   submittedAt: assignments.submittedAt,
   roundEndedAt: assignments.closedAt,
   questionnaireTitle: questionnaires.title,
+  // The languages (ADR 051): the scheme's, the questionnaire's own and its title's translations.
+  questionnaireSourceLanguage: questionnaires.sourceLanguage,
+  questionnaireTranslations: questionnaires.translations,
+  schemeLanguages: schemes.languages,
   schemeName: schemes.name,
   schemeStatus: schemes.status,
   opensAt: schemes.opensAt,

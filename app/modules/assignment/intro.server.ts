@@ -1,3 +1,5 @@
+import type { Language } from '#db/enums'
+import { displayLanguage, textIn } from '#app/modules/questionnaire/translations'
 import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import { deadlineOf, schemePhase, type SchemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
@@ -46,6 +48,8 @@ export type QuestionnaireIntro = {
 export async function getQuestionnaireIntro(
   rawId: string | undefined,
   viewer: Viewer,
+  /** The reader's language (ADR 051): the title and introduction read in it where a scheme offers it. */
+  language?: Language,
 ): Promise<QuestionnaireIntro | null> {
   const id = parseId(rawId)
   if (!id) return null
@@ -59,6 +63,7 @@ export async function getQuestionnaireIntro(
           lastSection: responses.lastSection,
           reopenReason: responses.reopenReason,
           showManager: schemes.showManagerBelowThreshold,
+          schemeLanguages: schemes.languages,
         })
           .where(
             and(
@@ -78,6 +83,8 @@ export async function getQuestionnaireIntro(
       id: questionnaires.id,
       title: questionnaires.title,
       intro: questionnaires.intro,
+      sourceLanguage: questionnaires.sourceLanguage,
+      translations: questionnaires.translations,
       questionCount: sql<number>`count(${questions.id})::int`,
       sectionCount: sql<number>`count(distinct ${questions.section})::int`,
       scale: count('scale'),
@@ -91,9 +98,21 @@ export async function getQuestionnaireIntro(
     .where(eq(questionnaires.id, id))
     .groupBy(questionnaires.id)
   if (!q) return null
+  // Read in the reader's language when one of their schemes on it offers it (ADR 051).
+  const shown = language
+    ? displayLanguage(
+        language,
+        rows.flatMap((r) => r.schemeLanguages),
+        q.sourceLanguage,
+      )
+    : null
 
   return {
-    questionnaire: { id: q.id, title: q.title, intro: q.intro },
+    questionnaire: {
+      id: q.id,
+      title: textIn(q, shown, 'title', q.title),
+      intro: textIn(q, shown, 'intro', q.intro),
+    },
     questionCount: Number(q.questionCount),
     sectionCount: Number(q.sectionCount),
     minutes: estimateMinutes({

@@ -1,3 +1,4 @@
+import type { Language } from '#db/enums'
 import { sql } from 'drizzle-orm'
 import { getDb, queryRows } from '#db/client'
 import type { ReportData } from '#app/modules/report/report'
@@ -44,17 +45,18 @@ type CycleFacts = {
  * and its cycle section only when its scheme follows another or shows the norm — so a report of
  * neither costs not one statement more.
  */
-export async function loadReportWithCycle(responseId: string, viewer?: ReportViewer) {
+export async function loadReportWithCycle(responseId: string, viewer?: ReportViewer, language?: Language) {
   const db = getDb()
   const row = await reportRow(db, responseId, viewer)
   if (!row) return null
-  const report = await reportOf(db, row)
-  const cycle = row.follows_scheme_id || row.show_norm ? await loadCycleView(report) : null
+  // The questionnaire's texts in the reader's language where the scheme offers it (ADR 051).
+  const report = await reportOf(db, row, language)
+  const cycle = row.follows_scheme_id || row.show_norm ? await loadCycleView(report, language) : null
   return { report, cycle }
 }
 
 /** The cycle section of a report the caller may read: null when there is nothing to show. */
-export async function loadCycleView(report: ReportData): Promise<CycleView | null> {
+export async function loadCycleView(report: ReportData, language?: Language): Promise<CycleView | null> {
   if (report.status !== 'ready') return null
   const db = getDb()
   const [facts] = await queryRows<CycleFacts>(
@@ -85,7 +87,7 @@ export async function loadCycleView(report: ReportData): Promise<CycleView | nul
       ? loadNorms({ lineageId: facts.lineage_id, excludeCompanyId: facts.company_id }, db)
       : null,
   ])
-  const previousReport = previousRow ? await reportOf(db, previousRow) : null
+  const previousReport = previousRow ? await reportOf(db, previousRow, language) : null
   const shown = previousReport?.status === 'ready' ? previousReport : null
   if (!shown && !norm) return null
   return {

@@ -1,3 +1,4 @@
+import type { Language } from '#db/enums'
 import { loadReport } from '#app/modules/report/report.server'
 import type { ReportData } from '#app/modules/report/report'
 import { loadSharedAccess, type SharedAccess } from './plan.server'
@@ -11,10 +12,15 @@ import { loadSharedAccess, type SharedAccess } from './plan.server'
  */
 export type SharedReport = { access: SharedAccess; report: Extract<ReportData, { status: 'ready' }> }
 
-export async function loadSharedReport(rid: string, managerId: string): Promise<SharedReport | null> {
+export async function loadSharedReport(
+  rid: string,
+  managerId: string,
+  /** The manager's language (ADR 051): the questionnaire's texts in it where the scheme offers it. */
+  language?: Language,
+): Promise<SharedReport | null> {
   const access = await loadSharedAccess(rid, managerId)
   if (!access) return null
-  const report = await loadReport(access.responseId)
+  const report = await loadReport(access.responseId, undefined, language)
   if (!report || report.status !== 'ready') return null
   return {
     access,

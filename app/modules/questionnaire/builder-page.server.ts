@@ -1,6 +1,14 @@
 import { publishBlockers } from './checks'
 import { getQuestionnaire } from './questionnaire.server'
 import { parseQnDetailQuery } from './schemas'
+import { targetLanguages } from './questionnaire.server'
+import {
+  incompleteLanguagesMessage,
+  localizeQuestionnaire,
+  untranslatedCounts,
+  untranslatedItems,
+} from './translations'
+import { LANGUAGE_CODES } from '#db/enums'
 import type { PageData } from '#app/lib/page-data'
 
 /** The colleague preview's subject: a made-up name in place of {{name}}. */
@@ -21,7 +29,31 @@ export async function loadQuestionnairePage(qid: string, searchParams: URLSearch
     ? (questionnaire.sections.find((s) => s.id === query.deleteSection) ?? null)
     : null
   if (query.deleteSection && !deleting) notices.push('That section is not in this questionnaire (any more).')
+  // Languages (ADR 051): how much each lacks, and the translation view of the one asked for.
+  const others = LANGUAGE_CODES.filter((l) => l !== questionnaire.sourceLanguage)
+  const languageCounts = untranslatedCounts(questionnaire, others, questionnaire.sourceLanguage)
+  const targets = targetLanguages(questionnaire, questionnaire.schemeLanguages)
+  const languageWarning = incompleteLanguagesMessage(
+    languageCounts.filter((c) => targets.includes(c.language)),
+  )
+  const translating =
+    query.language && query.language !== questionnaire.sourceLanguage
+      ? {
+          language: query.language,
+          onlyUntranslated: query.untranslated === '1',
+          missing: untranslatedItems(questionnaire, query.language).length,
+        }
+      : null
+  if (query.language && !translating)
+    notices.push('That is the questionnaire’s own language: its texts are edited below.')
+  // The preview in a language (ADR 051): the texts as its readers will see them, source beneath.
+  const previewLanguage = query.preview && translating ? translating.language : null
   return {
+    previewLanguage,
+    previewed: previewLanguage ? localizeQuestionnaire(questionnaire, previewLanguage) : null,
+    languageCounts,
+    languageWarning,
+    translating,
     questionnaire,
     blockers,
     preview: query.preview ?? null,

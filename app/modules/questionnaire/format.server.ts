@@ -1,6 +1,13 @@
 import { z } from 'zod'
 import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
 import type { QuestionOptions } from '#db/schema/index'
+import type {
+  QnTextsTranslation,
+  QuestionTranslation,
+  SectionTranslation,
+  Translations,
+} from '#db/schema/questionnaires'
+import { LANGUAGE_CODES, type Language } from '#db/enums'
 import { hasLoneSurrogate, isMultiLineText, isSingleLineText, toStorableText } from '#app/lib/text-rules'
 import {
   CATEGORY_MAX,
@@ -36,9 +43,15 @@ const PROBLEMS_SHOWN = 20
 export type QnContent = {
   title: string
   intro: string
+  /** The language of the texts above (ADR 051); English when absent. */
+  sourceLanguage?: Language
+  /** The texts in other languages, per item (ADR 051). */
+  translations?: Translations<QnTextsTranslation>
   sections: Array<{
     title: string
+    translations?: Translations<SectionTranslation>
     questions: Array<{
+      translations?: Translations<QuestionTranslation>
       /** The question's stable key across versions (ADR 044); absent: a new key is made. */
       key?: string
       kind: QuestionKind
@@ -94,16 +107,41 @@ const labelList = z
     })
   })
 
+/**
+ * Translations in a file (ADR 051): on the questionnaire, each section and each question, an object
+ * keyed by language code holding that item's texts in it, each with its source text's rules.
+ */
+const languageKey = z.enum(LANGUAGE_CODES, {
+  error: `must be a language code: ${LANGUAGE_CODES.map((l) => `"${l}"`).join(', ')}`,
+})
+const translationsOf = <T extends z.ZodType>(shape: T) => z.partialRecord(languageKey, shape).optional()
+const introText = z
+  .string()
+  .refine((v) => !hasLoneSurrogate(v), HALF_PAIR)
+  .max(INTRO_MAX, `must be ${INTRO_MAX} characters or fewer`)
+  .refine(isMultiLineText, 'must not contain control characters')
+const raterLine = line(QUESTION_TEXT_MAX).superRefine((v, ctx) => {
+  const problem = placeholderProblem(v)
+  if (problem) ctx.addIssue({ code: 'custom', message: problem })
+})
+const questionTranslation = z.strictObject({
+  text: line(QUESTION_TEXT_MAX).optional(),
+  raterText: raterLine.optional(),
+  /** In the source labels' order; "" where a label is untranslated. */
+  labels: z
+    .array(z.union([z.literal(''), line(LABEL_MAX)]))
+    .max(LABELS_MAX, `must have at most ${LABELS_MAX} entries`)
+    .optional(),
+})
+
 const base = {
   /** Optional: the question's stable key across versions (ADR 044), kept on import when given. */
   key: z.uuid('must be a question key as exported (a UUID)').optional(),
   text: line(QUESTION_TEXT_MAX),
-  raterText: line(QUESTION_TEXT_MAX).superRefine((v, ctx) => {
-    const problem = placeholderProblem(v)
-    if (problem) ctx.addIssue({ code: 'custom', message: problem })
-  }),
+  raterText: raterLine,
   competency: line(CATEGORY_MAX),
   required: z.boolean().default(true),
+  translations: translationsOf(questionTranslation),
 }
 
 const bound = z.number().int('must be a whole number').min(SCALE_MIN_LOWEST).max(SCALE_MAX_HIGHEST)
@@ -153,16 +191,17 @@ export const QuestionnaireFileSchema = z
       error: `must be ${FORMAT_VERSION}: this Panorama reads version 1 files`,
     }),
     title: line(TITLE_MAX),
-    intro: z
-      .string()
-      .refine((v) => !hasLoneSurrogate(v), HALF_PAIR)
-      .max(INTRO_MAX, `must be ${INTRO_MAX} characters or fewer`)
-      .refine(isMultiLineText, 'must not contain control characters')
-      .default(''),
+    intro: introText.default(''),
+    /** The language of the texts above (ADR 051); English when absent. */
+    sourceLanguage: languageKey.optional(),
+    translations: translationsOf(
+      z.strictObject({ title: line(TITLE_MAX).optional(), intro: introText.optional() }),
+    ),
     sections: z
       .array(
         z.strictObject({
           title: line(SECTION_TITLE_MAX),
+          translations: translationsOf(z.strictObject({ title: line(SECTION_TITLE_MAX).optional() })),
           questions: z.array(question).max(QUESTIONS_MAX, `must have at most ${QUESTIONS_MAX} questions`),
         }),
       )
@@ -193,6 +232,36 @@ export const QuestionnaireFileSchema = z
         keys.add(key)
       }),
     )
+    // Translations (ADR 051): never into the source language; never more labels than the source has.
+    const source = file.sourceLanguage ?? 'en'
+    const notSource = (translations: Partial<Record<string, unknown>> | undefined, path: PropertyKey[]) => {
+      if (translations && source in translations)
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, 'translations', source],
+          message: `is the questionnaire’s own language (sourceLanguage "${source}"): its texts are the fields above`,
+        })
+    }
+    notSource(file.translations, [])
+    file.sections.forEach((s, i) => {
+      notSource(s.translations, ['sections', i])
+      s.questions.forEach((q, j) => {
+        notSource(q.translations, ['sections', i, 'questions', j])
+        const sourceLabels =
+          q.kind === 'scale'
+            ? q.scale.labels.length
+            : q.kind === 'single' || q.kind === 'multi'
+              ? q.choices.length
+              : 0
+        for (const [language, t] of Object.entries(q.translations ?? {}))
+          if (t?.labels && t.labels.length > sourceLabels)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['sections', i, 'questions', j, 'translations', language, 'labels'],
+              message: `has ${t.labels.length} labels: the question has ${sourceLabels}`,
+            })
+      })
+    })
     const count = file.sections.reduce((n, s) => n + s.questions.length, 0)
     if (count > QUESTIONS_MAX)
       ctx.addIssue({
@@ -244,10 +313,14 @@ export function readQuestionnaireFile(text: string): ImportRead {
     content: {
       title: file.title,
       intro: file.intro,
+      ...(file.sourceLanguage ? { sourceLanguage: file.sourceLanguage } : {}),
+      ...translated(file.translations),
       sections: file.sections.map((s) => ({
         title: s.title,
+        ...translated(s.translations),
         questions: s.questions.map((q) => ({
           ...(q.key === undefined ? {} : { key: q.key.toLowerCase() }),
+          ...translated(q.translations),
           kind: q.kind,
           text: q.text,
           raterText: q.raterText,
@@ -265,15 +338,31 @@ export function readQuestionnaireFile(text: string): ImportRead {
   }
 }
 
-/** The file for a questionnaire's content (the export). */
+/** `{ translations }` when a file's item has any (empty ones dropped), else nothing. */
+function translated<T extends object>(translations: Partial<Record<Language, T>> | undefined) {
+  const kept = Object.fromEntries(
+    Object.entries(translations ?? {}).filter(
+      ([, t]) =>
+        t && Object.values(t as object).some((v) => (Array.isArray(v) ? v.some(Boolean) : Boolean(v))),
+    ),
+  ) as Partial<Record<Language, T>>
+  return Object.keys(kept).length ? { translations: kept } : {}
+}
+
+/** The file for a questionnaire's content (the export), with its translations (ADR 051) when it has any. */
 export function questionnaireFile(content: QnContent) {
   return {
     format: FORMAT_NAME,
     version: FORMAT_VERSION,
     title: content.title,
     intro: content.intro,
+    ...(content.sourceLanguage && content.sourceLanguage !== 'en'
+      ? { sourceLanguage: content.sourceLanguage }
+      : {}),
+    ...translated(content.translations),
     sections: content.sections.map((s) => ({
       title: s.title,
+      ...translated(s.translations),
       questions: s.questions.map((q) => {
         const options = normalOptions(q.kind, q.options)
         const common = {
@@ -283,6 +372,7 @@ export function questionnaireFile(content: QnContent) {
           raterText: q.raterText,
           competency: q.competency,
           required: q.required,
+          ...translated(q.translations),
         }
         if (q.kind === 'scale')
           return {

@@ -8,7 +8,13 @@ import {
   schemes,
   type QuestionOptions,
 } from '#db/schema/index'
-import type { QuestionKind, QuestionnaireStatus } from '#db/enums'
+import type {
+  QnTextsTranslation,
+  QuestionTranslation,
+  SectionTranslation,
+  Translations,
+} from '#db/schema/questionnaires'
+import { LANGUAGE_CODES, type Language, type QuestionKind, type QuestionnaireStatus } from '#db/enums'
 import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
@@ -16,6 +22,12 @@ import { recordAudit } from '#app/modules/audit/audit.server'
 import { schemeOpenSql } from '#app/modules/scheme/state'
 import { publishBlockers } from './checks'
 import { normalOptions, type QnContent } from './format.server'
+import {
+  incompleteLanguagesMessage,
+  localizeQuestionnaire,
+  moveLabelTranslations,
+  untranslatedCounts,
+} from './translations'
 import {
   DEFAULT_SCALE,
   LABELS_MAX,
@@ -176,13 +188,25 @@ export type QnQuestion = {
   category: string
   required: boolean
   options: QuestionOptions
+  /** Its wordings and labels in other languages (ADR 051). */
+  translations: Translations<QuestionTranslation>
 }
-export type QnSection = { id: string; title: string; questions: QnQuestion[] }
+export type QnSection = {
+  id: string
+  title: string
+  questions: QnQuestion[]
+  translations: Translations<SectionTranslation>
+}
 
 export type QnDetail = {
   id: string
   title: string
   intro: string
+  /** The language of its own texts; the translations are of them (ADR 051). */
+  sourceLanguage: Language
+  translations: Translations<QnTextsTranslation>
+  /** The languages the schemes using any version of its line list (what publishing checks). */
+  schemeLanguages: Language[]
   status: QuestionnaireStatus
   version: number
   lineageId: string
@@ -210,7 +234,11 @@ export async function getQuestionnaire(id: string | null | undefined): Promise<Q
     }
   >(
     db,
-    sql`SELECT q.id, q.title, q.intro, q.status, q.version, q.lineage_id AS "lineageId", q.parent_id AS "parentId",
+    sql`SELECT q.id, q.title, q.intro, q.source_language AS "sourceLanguage", q.translations,
+        (SELECT coalesce(array_agg(DISTINCT l.lang), '{}') FROM questionnaires lv
+          JOIN schemes ls ON ls.questionnaire_id = lv.id, unnest(ls.languages) AS l(lang)
+          WHERE lv.lineage_id = q.lineage_id) AS "schemeLanguages",
+        q.status, q.version, q.lineage_id AS "lineageId", q.parent_id AS "parentId",
         q.updated_at AS "updatedAt",
         ${schemeUseSql(sql`q.id`, true)} AS use,
         (SELECT json_agg(json_build_object('id', v.id, 'version', v.version, 'status', v.status) ORDER BY v.version DESC)
@@ -233,6 +261,9 @@ export async function getQuestionnaire(id: string | null | undefined): Promise<Q
   }))
   return {
     ...rest,
+    schemeLanguages: (row.schemeLanguages ?? []).filter((l): l is Language =>
+      (LANGUAGE_CODES as readonly string[]).includes(l),
+    ),
     version: Number(row.version),
     updatedAt: new Date(row.updatedAt).toISOString(),
     sections,
@@ -242,14 +273,25 @@ export async function getQuestionnaire(id: string | null | undefined): Promise<Q
   }
 }
 
+/** `{ translations }` when there are any, else nothing. */
+function someTranslations<T>(translations: Translations<T> | null | undefined) {
+  return translations && Object.keys(translations).length ? { translations } : {}
+}
+
 /** The content of a questionnaire as the file format and the copies take it. */
 export function contentOf(detail: QnDetail): QnContent {
   return {
     title: detail.title,
     intro: detail.intro,
+    // Absent when there is nothing to carry: an English questionnaire without translations is the
+    // content it always was (ADR 051).
+    ...(detail.sourceLanguage === 'en' ? {} : { sourceLanguage: detail.sourceLanguage }),
+    ...someTranslations(detail.translations),
     sections: detail.sections.map((s) => ({
       title: s.title,
+      ...someTranslations(s.translations),
       questions: s.questions.map((q) => ({
+        ...someTranslations(q.translations),
         key: q.key,
         kind: q.kind,
         text: q.text,
@@ -278,6 +320,8 @@ async function insertQuestionnaire(
     parentId: meta.parentId ?? null,
     title: content.title,
     intro: content.intro,
+    sourceLanguage: content.sourceLanguage ?? 'en',
+    translations: content.translations ?? {},
     status: 'draft',
   })
   const sectionIds = content.sections.map(() => randomUUID())
@@ -288,6 +332,7 @@ async function insertQuestionnaire(
         questionnaireId: id,
         position,
         title: s.title,
+        translations: s.translations ?? {},
       })),
     )
   const rows = content.sections.flatMap((s, n) =>
@@ -302,6 +347,7 @@ async function insertQuestionnaire(
       category: q.competency,
       required: q.required,
       options: normalOptions(q.kind, q.options),
+      translations: q.translations ?? {},
     })),
   )
   if (rows.length) await tx.insert(questions).values(rows.map((r, position) => ({ ...r, position })))
@@ -425,11 +471,14 @@ export async function archiveQuestionnaire(actor: Actor, id: string): Promise<Ou
   })
 }
 
-/** Publish: only a draft, and only when the checks find nothing. */
+/**
+ * Publish: only a draft, and only when the checks find nothing. Languages left incomplete warn, and
+ * do not block (ADR 051): the languages of the schemes using its line, and any it has translations in.
+ */
 export async function publishQuestionnaire(
   actor: Actor,
   id: string,
-): Promise<Outcome<{ title: string; version: number }>> {
+): Promise<Outcome<{ title: string; version: number; languageWarning: string | null }>> {
   return getDb().transaction(async (tx) => {
     const row = await lock(tx, id)
     if (!row) return refuseNotFound()
@@ -437,8 +486,33 @@ export async function publishQuestionnaire(
     const structure = await readContent(tx, id)
     const blockers = publishBlockers(structure.map((s) => ({ title: s.title, questions: s.questions })))
     if (blockers.length) return refuse(...blockers)
-    await setStatus(tx, actor, id, 'published', 'questionnaire.publish', { version: row.version })
-    return ok({ title: row.title, version: row.version })
+    const [texts] = await tx
+      .select({
+        intro: questionnaires.intro,
+        sourceLanguage: questionnaires.sourceLanguage,
+        translations: questionnaires.translations,
+        schemeLanguages: sql<string[] | null>`(SELECT array_agg(DISTINCT l.lang) FROM questionnaires lv
+          JOIN schemes ls ON ls.questionnaire_id = lv.id, unnest(ls.languages) AS l(lang)
+          WHERE lv.lineage_id = ${row.lineageId})`,
+      })
+      .from(questionnaires)
+      .where(eq(questionnaires.id, id))
+    const counts = untranslatedCounts(
+      { title: row.title, intro: texts!.intro, translations: texts!.translations, sections: structure },
+      targetLanguages(
+        { translations: texts!.translations, sections: structure },
+        texts!.schemeLanguages ?? [],
+      ),
+      texts!.sourceLanguage,
+    )
+    const languageWarning = incompleteLanguagesMessage(counts)
+    await setStatus(tx, actor, id, 'published', 'questionnaire.publish', {
+      version: row.version,
+      ...(languageWarning
+        ? { untranslated: Object.fromEntries(counts.map((c) => [c.language, c.missing])) }
+        : {}),
+    })
+    return ok({ title: row.title, version: row.version, languageWarning })
   })
 }
 
@@ -500,13 +574,22 @@ export async function newVersion(
 // The builder's changes (drafts only).
 
 type StructQuestion = QnQuestion & { sectionId: string }
-type StructSection = { id: string; title: string; questions: StructQuestion[] }
+type StructSection = {
+  id: string
+  title: string
+  questions: StructQuestion[]
+  translations: Translations<SectionTranslation>
+}
 
 /** A questionnaire's sections in order, each with its questions in order (two statements). */
 async function readContent(tx: Tx, id: string): Promise<StructSection[]> {
   // One after the other: inside a transaction both go through its one connection.
   const sectionRows = await tx
-    .select({ id: questionnaireSections.id, title: questionnaireSections.title })
+    .select({
+      id: questionnaireSections.id,
+      title: questionnaireSections.title,
+      translations: questionnaireSections.translations,
+    })
     .from(questionnaireSections)
     .where(eq(questionnaireSections.questionnaireId, id))
     .orderBy(asc(questionnaireSections.position), asc(questionnaireSections.id))
@@ -521,6 +604,7 @@ async function readContent(tx: Tx, id: string): Promise<StructSection[]> {
       category: questions.category,
       required: questions.required,
       options: questions.options,
+      translations: questions.translations,
     })
     .from(questions)
     .where(eq(questions.questionnaireId, id))
@@ -704,7 +788,14 @@ export function addQuestion(
         options,
       })
       .returning({ id: questions.id, key: questions.key })
-    section.questions.push({ ...input, id: row!.id, key: row!.key, required: true, options })
+    section.questions.push({
+      ...input,
+      id: row!.id,
+      key: row!.key,
+      required: true,
+      options,
+      translations: {},
+    })
     await writeOrder(tx, id, sections)
     return {
       value: { id: row!.id, section: section.title },
@@ -793,6 +884,7 @@ export function changeOption(
     if (question.kind === 'text' || question.kind === 'textarea')
       return refuse('A written question has no choices.')
     const labels = [...(question.options.labels ?? [])]
+    const sourceCount = labels.length
     if (change.op !== 'add' && change.index >= labels.length) return gone()
     if (change.op === 'add') {
       if (labels.length >= LABELS_MAX) return refuseField('label', QN_MESSAGES.tooManyLabels)
@@ -809,10 +901,164 @@ export function changeOption(
     } else {
       labels.splice(change.index, 1)
     }
+    // Each label's translations follow it (ADR 051).
+    const translations = moveLabelTranslations(
+      question.translations,
+      change.op === 'move'
+        ? {
+            op: 'move',
+            index: change.index,
+            to: change.direction === 'up' ? change.index - 1 : change.index + 1,
+          }
+        : change,
+      sourceCount,
+    )
     await tx
       .update(questions)
-      .set({ options: normalOptions(question.kind, { ...question.options, labels }) })
+      .set({ options: normalOptions(question.kind, { ...question.options, labels }), translations })
       .where(eq(questions.id, questionId))
     return { value: { labels }, details: { questionId, ...change } }
   })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Translations (ADR 051): drafts only, like every builder change, and audited like them.
+
+/**
+ * The languages a questionnaire is meant to be read in besides its source: those the schemes of its
+ * line list, and those it holds any translation in.
+ */
+export function targetLanguages(
+  qn: {
+    translations: Translations<QnTextsTranslation>
+    sections: Array<{
+      translations: Translations<SectionTranslation>
+      questions: Array<{ translations: Translations<QuestionTranslation> }>
+    }>
+  },
+  schemeLanguages: readonly string[],
+): Language[] {
+  const found = new Set<string>(schemeLanguages)
+  const add = (t: Record<string, unknown> | null | undefined) =>
+    Object.keys(t ?? {}).forEach((l) => found.add(l))
+  add(qn.translations)
+  for (const s of qn.sections) {
+    add(s.translations)
+    for (const q of s.questions) add(q.translations)
+  }
+  return LANGUAGE_CODES.filter((l) => found.has(l))
+}
+
+/** A text kept only when it says something: an empty field clears the translation. */
+function kept<T extends Record<string, string | string[] | undefined | null>>(value: T) {
+  const out: Record<string, string | string[]> = {}
+  for (const [k, v] of Object.entries(value)) {
+    if (Array.isArray(v)) {
+      if (v.some((x) => x)) out[k] = v
+    } else if (typeof v === 'string' && v) out[k] = v
+  }
+  return out
+}
+
+function withLanguage<T>(all: Translations<T> | null | undefined, language: Language, value: T | null) {
+  const next: Translations<T> = { ...(all ?? {}) }
+  if (value && Object.keys(value).length) next[language] = value
+  else delete next[language]
+  return next
+}
+
+const notSource = (sourceLanguage: string, language: Language): Outcome<never> | null =>
+  sourceLanguage === language ? refuseField('language', QN_MESSAGES.translateSource) : null
+
+export function translateDetails(
+  actor: Actor,
+  id: string,
+  input: { language: Language; title: string | null; intro: string | null },
+) {
+  return editDraft(actor, id, 'translate', async (tx) => {
+    const [row] = await tx
+      .select({ sourceLanguage: questionnaires.sourceLanguage, translations: questionnaires.translations })
+      .from(questionnaires)
+      .where(eq(questionnaires.id, id))
+    const refused = notSource(row!.sourceLanguage, input.language)
+    if (refused) return refused
+    const value = kept({ title: input.title, intro: input.intro }) as QnTextsTranslation
+    await tx
+      .update(questionnaires)
+      .set({ translations: withLanguage(row!.translations, input.language, value) })
+      .where(eq(questionnaires.id, id))
+    return { value: { language: input.language }, details: { language: input.language, item: 'details' } }
+  })
+}
+
+async function sourceLanguageOf(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({ sourceLanguage: questionnaires.sourceLanguage })
+    .from(questionnaires)
+    .where(eq(questionnaires.id, id))
+  return row!.sourceLanguage
+}
+
+export function translateSection(
+  actor: Actor,
+  id: string,
+  input: { language: Language; sectionId: string; title: string | null },
+) {
+  return editDraft(actor, id, 'translate', async (tx, sections) => {
+    const section = sections.find((s) => s.id === input.sectionId)
+    if (!section) return gone()
+    const refused = notSource(await sourceLanguageOf(tx, id), input.language)
+    if (refused) return refused
+    const value = kept({ title: input.title }) as SectionTranslation
+    await tx
+      .update(questionnaireSections)
+      .set({ translations: withLanguage(section.translations, input.language, value) })
+      .where(eq(questionnaireSections.id, section.id))
+    return {
+      value: { language: input.language, title: section.title },
+      details: { language: input.language, item: 'section', sectionId: section.id },
+    }
+  })
+}
+
+export function translateQuestion(
+  actor: Actor,
+  id: string,
+  input: {
+    language: Language
+    questionId: string
+    text: string | null
+    raterText: string | null
+    labels: Array<string | null | undefined>
+  },
+) {
+  return editDraft(actor, id, 'translate', async (tx, sections) => {
+    const found = findQuestion(sections, input.questionId)
+    if (!found) return gone()
+    const refused = notSource(await sourceLanguageOf(tx, id), input.language)
+    if (refused) return refused
+    const sourceLabels = found.question.options.labels ?? []
+    if (input.labels.length > sourceLabels.length)
+      return refuseField('labels', QN_MESSAGES.translatedLabelsOver)
+    const labels = sourceLabels.map((_l, i) => input.labels[i] ?? '')
+    const value = kept({ text: input.text, raterText: input.raterText, labels }) as QuestionTranslation
+    await tx
+      .update(questions)
+      .set({ translations: withLanguage(found.question.translations, input.language, value) })
+      .where(eq(questions.id, found.question.id))
+    return {
+      value: { language: input.language },
+      details: { language: input.language, item: 'question', questionId: found.question.id },
+    }
+  })
+}
+
+/**
+ * A questionnaire read in `language` (null or its source: as written), each item falling back to its
+ * source text where it is untranslated: the same three statements as {@link getQuestionnaire}.
+ */
+export async function getQuestionnaireIn(id: string, language: Language | null) {
+  const detail = await getQuestionnaire(id)
+  if (!detail) return null
+  return localizeQuestionnaire(detail, language === detail.sourceLanguage ? null : language)
 }

@@ -5,7 +5,8 @@ import {
   type QuestionnaireStatus,
 } from '#db/enums'
 import { multiLine } from '#app/lib/text-rules'
-import { requiredText } from '#app/lib/schema-parts'
+import { optionalText, requiredText } from '#app/lib/schema-parts'
+import { LANGUAGE_CODES } from '#db/enums'
 import {
   NAME_SORT_LABELS,
   NAME_SORTS,
@@ -102,6 +103,11 @@ export const QN_MESSAGES = {
   tooManyQuestions: `A questionnaire can have at most ${QUESTIONS_MAX} questions.`,
   sectionHasQuestions: 'This section still has questions: confirm that they are deleted with it.',
   file: 'Choose a questionnaire file (.json) to import.',
+  language: 'Choose one of the portal’s languages.',
+  translateSource:
+    'This is the questionnaire’s own language: change its texts in the builder, or choose another language to translate into.',
+  translatedLabelsOver:
+    'There are more translated labels than the question has. Reload the page and try again.',
 } as const
 
 // ---------------------------------------------------------------------------------------------
@@ -222,6 +228,38 @@ export const QnRenameOptionSchema = questionForm('rename-option', { index, label
 export const QnMoveOptionSchema = questionForm('move-option', { index, direction })
 export const QnRemoveOptionSchema = questionForm('remove-option', { index })
 
+// Translations (ADR 051): each item's texts in one language, with the source texts' limits; an
+// empty field clears the translation, so none is required.
+const language = z.enum(LANGUAGE_CODES, { error: QN_MESSAGES.language })
+const translatedRaterText = optionalText(QN_MESSAGES.textTooLong, QUESTION_TEXT_MAX).check(
+  z.superRefine((value: string | null, ctx) => {
+    if (!value) return
+    const problem = placeholderProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: placeholderMessage(problem) })
+  }),
+)
+export const QnTranslateDetailsSchema = z.object({
+  intent: z.literal('translate-details'),
+  language,
+  title: optionalText(QN_MESSAGES.titleTooLong, TITLE_MAX),
+  intro: optionalText(QN_MESSAGES.introTooLong, INTRO_MAX, multiLine()),
+})
+export const QnTranslateSectionSchema = sectionForm('translate-section', {
+  language,
+  title: optionalText(QN_MESSAGES.sectionTitleTooLong, SECTION_TITLE_MAX),
+})
+export const QnTranslateQuestionSchema = questionForm('translate-question', {
+  language,
+  text: optionalText(QN_MESSAGES.textTooLong, QUESTION_TEXT_MAX),
+  raterText: translatedRaterText,
+  labels: z._default(
+    z
+      .array(optionalText(QN_MESSAGES.labelTooLong, LABEL_MAX))
+      .check(z.maxLength(LABELS_MAX, QN_MESSAGES.tooManyLabels)),
+    [],
+  ),
+})
+
 export const QnPublishSchema = z.object({ intent: z.literal('publish') })
 export const QnRevertSchema = z.object({ intent: z.literal('revert-to-draft') })
 export const QnNewVersionSchema = z.object({ intent: z.literal('new-version') })
@@ -255,6 +293,10 @@ export const QnDetailQuerySchema = z.object({
   preview: z.catch(z.optional(z.enum(['self', 'colleague'])), undefined),
   deleteSection: z.catch(z.optional(z.uuid()), undefined),
   confirm: z.catch(z.optional(z.enum(['publish', 'archive', 'new-version', 'revert-to-draft'])), undefined),
+  /** The translation view of this language (ADR 051). */
+  language: z.catch(z.optional(z.enum(LANGUAGE_CODES)), undefined),
+  /** The translation view shows only the items still untranslated. */
+  untranslated: z.catch(z.optional(z.literal('1')), undefined),
 })
 export type QnDetailQuery = z.output<typeof QnDetailQuerySchema>
 

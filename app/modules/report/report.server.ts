@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { getDb, queryRows, type Tx } from '#db/client'
+import type { Language } from '#db/enums'
+import { displayLanguage, labelsIn, textIn } from '#app/modules/questionnaire/translations'
 import {
   anonymityGate,
   selfCategoryRows,
@@ -59,6 +61,9 @@ export async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer
       b.profile_url AS brand_profile_url,
       co.name AS company_name,
       qn.title AS questionnaire_title,
+      qn.source_language AS questionnaire_source_language,
+      qn.translations AS questionnaire_translations,
+      s.languages AS scheme_languages,
       s.closes_at,
       s.time_zone,
       s.status AS scheme_status,
@@ -85,7 +90,9 @@ export async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer
       (SELECT json_agg(json_build_object(
           'id', q.id, 'position', q.position, 'section', q.section, 'kind', q.kind, 'text', q.text,
           'category', q.category, 'options', q.options, 'self_value', sa.numeric_value,
-          'self_na', sa.not_applicable, 'self_choices', sa.choices, 'self_text', sa.text_value
+          'self_na', sa.not_applicable, 'self_choices', sa.choices, 'self_text', sa.text_value,
+          'translations', q.translations,
+          'section_translations', (SELECT qs.translations FROM questionnaire_sections qs WHERE qs.id = q.section_id)
         ) ORDER BY q.position)
         FROM questions q
         LEFT JOIN answers sa ON sa.question_id = q.id AND sa.response_id = r.id
@@ -117,16 +124,33 @@ export async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer
  * stored (or one whose threshold was lowered afterwards, so that its gate opened) has them computed
  * and stored on its first view.
  */
-export async function loadReport(responseId: string, viewer?: ReportViewer): Promise<ReportData | null> {
+export async function loadReport(
+  responseId: string,
+  viewer?: ReportViewer,
+  /** The reader's language (ADR 051): the questionnaire's texts read in it where the scheme offers it. */
+  language?: Language,
+): Promise<ReportData | null> {
   const db = getDb()
   const row = await reportRow(db, responseId, viewer)
   if (!row) return null
-  return reportOf(db, row)
+  return reportOf(db, row, language)
 }
 
 /** A report row (reportRow) as the page shows it; a release's figures are stored on its first view. */
-export async function reportOf(db: Tx, row: ReportRow): Promise<ReportData> {
-  const { questions: questionRows, colleague_figures: stored, ...header } = row
+export async function reportOf(db: Tx, row: ReportRow, language?: Language): Promise<ReportData> {
+  const { questions: questionRows, colleague_figures: stored, ...source } = row
+  const shown = language
+    ? displayLanguage(language, source.scheme_languages, source.questionnaire_source_language ?? 'en')
+    : null
+  const header = {
+    ...source,
+    questionnaire_title: textIn(
+      { translations: source.questionnaire_translations },
+      shown,
+      'title',
+      source.questionnaire_title,
+    ),
+  }
   const questions = header.self_submitted_at ? (questionRows ?? []) : []
   const { open } =
     header.release_id && header.release_colleagues_shown !== false
@@ -146,13 +170,46 @@ export async function reportOf(db: Tx, row: ReportRow): Promise<ReportData> {
         ).get(header.release_id!))
       : undefined
   const colleagueOf = new Map((figures?.questions ?? []).map((q) => [q.id, q]))
+  // Figures are kept by question (and a choice by its source label), whatever language each rater
+  // answered in; the wording is put in the reader's language last (ADR 051).
+  const merged = questions.map((q) =>
+    localizeReportQuestion({ ...q, ...pickColleague(colleagueOf.get(q.id)) }, shown),
+  )
   return shapeOrderedReport({
     header,
-    questions: questions.map((q) => ({ ...q, ...pickColleague(colleagueOf.get(q.id)) })),
+    questions: merged,
     categories: selfCategoryRows(questions),
     groupSizes: figures?.groupSizes ?? [],
     comments: figures?.comments ?? [],
   })
+}
+
+/**
+ * A report question in the reader's language (null: as written): its wording, its section's title,
+ * and its labels — a choice's counts and the self choice re-keyed from the source label to the
+ * translated one, so every rater's answer counts under the label the reader reads.
+ */
+function localizeReportQuestion<Q extends QuestionRow>(q: Q, language: Language | null): Q {
+  if (!language) return q
+  const labels = Array.isArray(q.options?.labels) ? q.options.labels.map(String) : null
+  const shownLabels = labels ? labelsIn(q, language, labels) : null
+  const relabel = (label: string) => {
+    const i = labels ? labels.indexOf(label) : -1
+    return i >= 0 ? shownLabels![i]! : label
+  }
+  const counts = q.option_counts
+    ? Object.fromEntries(Object.entries(q.option_counts).map(([label, n]) => [relabel(label), n]))
+    : q.option_counts
+  return {
+    ...q,
+    text: textIn(q, language, 'text', q.text),
+    section: textIn({ translations: q.section_translations }, language, 'title', q.section),
+    options: q.options && shownLabels ? { ...q.options, labels: shownLabels } : q.options,
+    option_counts: counts,
+    self_choices: Array.isArray(q.self_choices)
+      ? q.self_choices.map((c) => relabel(String(c)))
+      : q.self_choices,
+  }
 }
 
 const NO_COLLEAGUES = {

@@ -6,7 +6,13 @@
  * and no Node imports, so the page's components and the property tests share it.
  */
 
-import type { QuestionKind } from '#db/enums'
+import type { Language, QuestionKind } from '#db/enums'
+import type {
+  QnTextsTranslation,
+  QuestionTranslation,
+  SectionTranslation,
+  Translations,
+} from '#db/schema/questionnaires'
 import type { BrandLook } from '#app/components/brand-look'
 import { groupParts, RATER_GROUPS, shownParts, type GroupPart, type RaterGroup } from './rater-groups'
 import { answersNeeded, enoughAnswers, threshold } from './threshold'
@@ -32,6 +38,10 @@ export type HeaderRow = {
   brand_profile_url?: string | null
   company_name: string
   questionnaire_title: string
+  /** The languages (ADR 051): the questionnaire's own, its title's translations, the scheme's list. */
+  questionnaire_source_language?: Language | null
+  questionnaire_translations?: Translations<QnTextsTranslation> | null
+  scheme_languages?: string[] | null
   closes_at: Date | string
   time_zone?: string | null
   scheme_status: string
@@ -75,6 +85,9 @@ export type QuestionRow = {
   option_counts: Record<string, number> | null
   /** Scale questions: per relationship group, how many gave a score and their sum (never who). */
   groups: Partial<Record<string, { n: number; sum: number }>> | null
+  /** Its wordings, labels and section title in other languages (ADR 051); absent in stored copies. */
+  translations?: Translations<QuestionTranslation> | null
+  section_translations?: Translations<SectionTranslation> | null
 }
 
 /** Per category, the self-assessment's mean (colleagues' figures derive from the questions shown). */

@@ -1,4 +1,10 @@
-import { NOMINATION_APPROVALS, NOMINATION_CHOOSERS, REPORT_RELEASES, type ReportRelease } from '#db/enums'
+import {
+  LANGUAGE_CODES,
+  NOMINATION_APPROVALS,
+  NOMINATION_CHOOSERS,
+  REPORT_RELEASES,
+  type ReportRelease,
+} from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { canonicalTimeZone, zonedTimeToInstant, type ZonedTime } from '#app/lib/dates'
 import { requiredText } from '#app/lib/schema-parts'
@@ -27,6 +33,7 @@ export const REMINDER_CADENCE_MAX = 30
 export const MIN_RATERS_MAX = 8
 
 export const SCHEME_MESSAGES = {
+  languages: 'Choose among the portal’s languages.',
   name: 'Enter the scheme’s name.',
   nameTooLong: `The name must be ${SCHEME_NAME_MAX} characters or fewer.`,
   company: 'Choose the company whose employees take part.',
@@ -179,6 +186,11 @@ const fields = {
   // Repeat cycles and norms (issue 19 §5–6, ADR 044). Empty: follows no scheme; absent checkbox: off.
   followsSchemeId: z.optional(z.uuid({ error: SCHEME_MESSAGES.followsScheme })),
   showNorm: z.optional(z.boolean()),
+  /**
+   * The languages raters may answer in (ADR 051), checkboxes; the questionnaire's source language is
+   * always one of them. Absent: the source language only on a new scheme, unchanged on an edit.
+   */
+  languages: z.optional(z.array(z.enum(LANGUAGE_CODES, { error: SCHEME_MESSAGES.languages }))),
 }
 
 /** The group minimums' fields, in the report's group order. */

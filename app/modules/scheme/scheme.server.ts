@@ -1,14 +1,20 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { assignments, companies, questionnaires, schemeMembers, schemes } from '#db/schema/index'
-import type {
-  NominationApproval,
-  NominationChooser,
-  QuestionnaireStatus,
-  ReportRelease,
-  SchemeStatus,
+import {
+  LANGUAGE_CODES,
+  type Language,
+  type NominationApproval,
+  type NominationChooser,
+  type QuestionnaireStatus,
+  type ReportRelease,
+  type SchemeStatus,
 } from '#db/enums'
 import { formatDateTime, zonedTimeToInstant } from '#app/lib/dates'
+import {
+  untranslatedCountsOf,
+  untranslatedCountsSql,
+} from '#app/modules/questionnaire/untranslated-sql.server'
 import { escapeLike, keysetList, timestampKey, type KeysetRead, type Page } from '#app/lib/keyset-list.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
 import { followOptionsSql, followsProblem } from '#app/modules/cycle/follows.server'
@@ -278,6 +284,11 @@ export type SchemeDetail = {
   followsSchemeName: string | null
   /** Reports show the colleagues' view against the norm (ADR 044). */
   showNorm: boolean
+  /** The languages its raters answer in (ADR 051), the questionnaire's source language first. */
+  languages: Language[]
+  questionnaireSourceLanguage: Language
+  /** How many texts the questionnaire lacks in each of its other languages (ADR 051). */
+  untranslated: Array<{ language: string; missing: number }>
   nominationsCloseAt: string | null
   /** Lists or invitations exist: the nomination settings are fixed ({@link nominationSettingsFixed}). */
   nominationsFixed: boolean
@@ -347,6 +358,10 @@ export async function getScheme(
         string | null
       >`(SELECT f.name FROM schemes f WHERE f.id = ${schemes.followsSchemeId})`,
       showNorm: schemes.showNorm,
+      languages: schemes.languages,
+      questionnaireSourceLanguage: questionnaires.sourceLanguage,
+      // In the scheme's own statement (the page's query count holds, ADR 051).
+      untranslated: sql<unknown>`${untranslatedCountsSql(schemes.questionnaireId, schemes.languages)}`,
       launchedAt: schemes.launchedAt,
       closedAt: schemes.closedAt,
       companyId: schemes.companyId,
@@ -389,6 +404,7 @@ export async function getScheme(
     disabledMembers: Number(members.disabled),
     notEmailed: Number(members.notEmailed),
     answered: Boolean(row.answered),
+    untranslated: untranslatedCountsOf(row.untranslated),
   }
 }
 
@@ -405,12 +421,26 @@ const errors = {
 }
 
 async function questionnaireStatus(tx: Tx, id: string) {
+  return (await questionnaireState(tx, id))?.status ?? null
+}
+
+/** A questionnaire's status and source language (a scheme's languages always hold the latter). */
+async function questionnaireState(tx: Tx, id: string) {
   const [row] = await tx
-    .select({ status: questionnaires.status })
+    .select({ status: questionnaires.status, sourceLanguage: questionnaires.sourceLanguage })
     .from(questionnaires)
     .where(eq(questionnaires.id, id))
     .limit(1)
-  return row?.status ?? null
+  return row ?? null
+}
+
+/** A scheme's languages (ADR 051): the source language first, then the others in the list's order. */
+export function schemeLanguagesOf(
+  chosen: readonly Language[] | undefined,
+  sourceLanguage: Language,
+): Language[] {
+  const set = new Set<Language>(chosen ?? [])
+  return [sourceLanguage, ...LANGUAGE_CODES.filter((l) => l !== sourceLanguage && set.has(l))]
 }
 
 async function companyExists(tx: Tx, id: string) {
@@ -429,8 +459,8 @@ export async function createScheme(
   try {
     return await getDb().transaction(async (tx): Promise<Outcome<{ id: string }>> => {
       if (!(await companyExists(tx, input.companyId))) return errors.companyGone
-      if ((await questionnaireStatus(tx, input.questionnaireId)) !== 'published')
-        return errors.questionnaireNotPublished
+      const questionnaire = await questionnaireState(tx, input.questionnaireId)
+      if (questionnaire?.status !== 'published') return errors.questionnaireNotPublished
       if (input.followsSchemeId) {
         const problem = await followsProblem(tx, {
           schemeId: null,
@@ -451,6 +481,7 @@ export async function createScheme(
         managerSeesReport: input.managerSeesReport === true,
         followsSchemeId: input.followsSchemeId ?? null,
         showNorm: input.showNorm === true,
+        languages: schemeLanguagesOf(input.languages, questionnaire.sourceLanguage),
       }
       const [row] = await tx
         .insert(schemes)
@@ -652,6 +683,15 @@ export async function updateScheme(
       note('followsSchemeId', current.followsSchemeId, follows)
       const showNorm = input.showNorm === true
       note('showNorm', current.showNorm, showNorm)
+      // Languages (ADR 051): absent (a caller other than the form) keeps them; the source language of
+      // the questionnaire stays among them, read only when they or the questionnaire change.
+      let languages = current.languages
+      if (input.languages !== undefined || changes.questionnaireId) {
+        const source = (await questionnaireState(tx, input.questionnaireId))?.sourceLanguage ?? 'en'
+        languages = schemeLanguagesOf(input.languages ?? current.languages, source)
+        if (languages.join() !== current.languages.join())
+          changes.languages = { from: current.languages, to: languages }
+      }
       if (!Object.keys(changes).length) return ok({ changed: [] })
 
       await tx
@@ -664,6 +704,7 @@ export async function updateScheme(
           managerSeesReport: managerSees,
           followsSchemeId: follows,
           showNorm,
+          languages,
           updatedAt: now,
         })
         .where(eq(schemes.id, id))
@@ -691,7 +732,11 @@ export async function updateScheme(
 // ---------------------------------------------------------------------------------------------
 // The lifecycle.
 
-export type LaunchResult = ProgrammeMailResult & { name: string }
+export type LaunchResult = ProgrammeMailResult & {
+  name: string
+  /** What the questionnaire lacks in the scheme's languages (ADR 051): a warning, never a block. */
+  untranslated: Array<{ language: string; missing: number }>
+}
 
 /**
  * Draft → open, once: the status, the launch time and every enrolled employee's programme e-mail
@@ -716,11 +761,14 @@ export async function launchScheme(
       return refuse(
         'Its questionnaire is no longer published. Choose a published one (edit the scheme) first.',
       )
-    const [members] = await queryRows<{ n: number }>(
+    const [members] = await queryRows<{ n: number; untranslated: unknown }>(
       tx,
-      sql`SELECT count(*)::int AS n FROM scheme_members WHERE scheme_id = ${id}`,
+      sql`SELECT count(*)::int AS n,
+          ${untranslatedCountsSql(current.questionnaireId, current.languages)} AS untranslated
+        FROM scheme_members WHERE scheme_id = ${id}`,
     )
     if (!Number(members?.n)) return refuse('Enrol at least one employee before launching the scheme.')
+    const untranslated = untranslatedCountsOf(members?.untranslated).filter((c) => c.missing > 0)
 
     await tx
       .update(schemes)
@@ -735,9 +783,10 @@ export async function launchScheme(
         activation: mail.activation,
         programmeOpen: mail.programmeOpen,
         heldUntil: mail.heldUntil?.toISOString() ?? null,
+        ...(untranslated.length ? { untranslated } : {}),
       },
     })
-    return ok({ ...mail, name: current.name })
+    return ok({ ...mail, name: current.name, untranslated })
   })
 }
 

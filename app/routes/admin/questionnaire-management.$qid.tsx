@@ -41,6 +41,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const done = (title: string, description: string, anchor = '') =>
     redirectWithToast(`${here}${anchor ? `#${anchor}` : ''}`, { kind: 'success', title, description })
 
+  // A translation saved: back to the same language's view, at the item.
+  const translated = (language: string, description: string, anchor: string) =>
+    redirectWithToast(`${here}?language=${language}#${anchor}`, {
+      kind: 'success',
+      title: 'Translation saved',
+      description,
+    })
+
   return dispatchIntent(formData, {
     details: intent(
       S.QnDetailsSchema,
@@ -119,14 +127,31 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       (v) => Qn.changeOption(actor, id, v.questionId, { op: 'remove', index: v.index }),
       (_r, v) => done('Choice removed', 'The choice is removed.', `question-${v.questionId}`),
     ),
+    'translate-details': intent(
+      S.QnTranslateDetailsSchema,
+      ({ intent: _i, ...v }) => Qn.translateDetails(actor, id, v),
+      (_r, v) => translated(v.language, 'The title and introduction are saved.', 'details'),
+    ),
+    'translate-section': intent(
+      S.QnTranslateSectionSchema,
+      ({ intent: _i, ...v }) => Qn.translateSection(actor, id, v),
+      (r, v) => translated(v.language, `The title of “${r.title}” is saved.`, `section-${v.sectionId}`),
+    ),
+    'translate-question': intent(
+      S.QnTranslateQuestionSchema,
+      ({ intent: _i, ...v }) => Qn.translateQuestion(actor, id, v),
+      (_r, v) =>
+        translated(v.language, 'The question’s wordings and labels are saved.', `question-${v.questionId}`),
+    ),
     publish: intent(
       S.QnPublishSchema,
       () => Qn.publishQuestionnaire(actor, id),
       (r) =>
-        done(
-          'Questionnaire published',
-          `“${r.title}” (version ${r.version}) can now be used by schemes. It no longer changes.`,
-        ),
+        redirectWithToast(here, {
+          kind: r.languageWarning ? 'info' : 'success',
+          title: 'Questionnaire published',
+          description: `“${r.title}” (version ${r.version}) can now be used by schemes. It no longer changes.${r.languageWarning ? ` Not every text is translated: ${r.languageWarning}` : ''}`,
+        }),
     ),
     'revert-to-draft': intent(
       S.QnRevertSchema,

@@ -24,6 +24,9 @@ import {
   reopenScheme,
   updateScheme,
 } from '#app/modules/scheme/scheme.server'
+import type { Language } from '#db/enums'
+import { isLanguage } from '#app/modules/i18n/languages'
+import { incompleteLanguagesMessage } from '#app/modules/questionnaire/translations'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import { requireAdminForm, savedToast, toastReply } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
@@ -45,6 +48,14 @@ export const headers: Route.HeadersFunction = passRetryAfter
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   return (await loadSchemePage(params.schemeId, new URL(request.url).searchParams)) ?? notFound()
+}
+
+/** The launch's warning when the questionnaire lacks texts in the scheme's languages (ADR 051). */
+function untranslatedNote(counts: Array<{ language: string; missing: number }>) {
+  const message = incompleteLanguagesMessage(
+    counts.filter((c): c is { language: Language; missing: number } => isLanguage(c.language)),
+  )
+  return message ? ` The questionnaire is not fully translated: ${message}` : ''
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -69,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           'Scheme launched',
           `${queuedMails(r)}${
             r.heldUntil ? `, held until ${formatDateTime(r.heldUntil, scheme.timeZone)}` : ''
-          }.`,
+          }.${untranslatedNote(r.untranslated)}`,
         ),
     ),
     close: intent(

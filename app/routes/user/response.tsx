@@ -8,6 +8,7 @@ import { loadPlanBeside } from '#app/modules/plan/plan.server'
 import { MAX_FOCUS_AREAS, planHref } from '#app/modules/plan/words'
 import { PlanTargetsContext } from '#app/modules/plan/components/add-to-plan'
 import { ReportPlanCard } from '#app/modules/plan/components/report-plan-card'
+import { languageOf } from '#app/modules/i18n/i18n.server'
 import { loadReportWithCycle } from '#app/modules/cycle/cycle.server'
 import { CycleSection } from '#app/modules/cycle/components/cycle-section'
 import type { RouteHandle } from '#app/root'
@@ -44,7 +45,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // beside it (ADR 043): the employee's own, or for an admin whether there is one (its text only when
   // shared with the coach). Its own statement, ownership in it too.
   const id = requireReportId(rid)
-  const [read, plan] = await Promise.all([loadReportWithCycle(id, user), loadPlanBeside(id, user)])
+  const [read, plan] = await Promise.all([
+    loadReportWithCycle(id, user, languageOf(request, user)),
+    loadPlanBeside(id, user),
+  ])
   if (!read) notFound()
   const { report, cycle } = read
   return {

@@ -3,6 +3,7 @@ import type { Route } from './+types/shared'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadSharedAccess } from '#app/modules/plan/plan.server'
+import { languageOf } from '#app/modules/i18n/i18n.server'
 import { loadSharedReport } from '#app/modules/plan/shared-report.server'
 import { SharedReportPage } from '#app/modules/plan/components/shared-report-page'
 import type { RouteHandle } from '#app/root'
@@ -25,7 +26,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/shared'] })
   // Revoked, never shared, no longer their manager, not released: the same 404 as no report at all.
-  const shared = await loadSharedReport(params.rid, user.id)
+  const shared = await loadSharedReport(params.rid, user.id, languageOf(request, user))
   if (!shared) notFound()
   return { ...shared, brand: shared.report.header.brand }
 }

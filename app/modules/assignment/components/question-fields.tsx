@@ -43,7 +43,10 @@ export function QuestionField({
   if (q.kind === 'scale')
     return <ScaleAnswer question={q} legend={legend} values={values} errors={errors} errorId={errorId} />
 
-  const options = (q.options.labels ?? []).map((l) => ({ value: l, label: l }))
+  const options = (q.options.labels ?? []).map((l, i) => ({
+    value: l,
+    label: q.options.displayLabels?.[i] ?? l,
+  }))
   const type = q.kind === 'multi' ? 'checkbox' : 'radio'
   return (
     <fieldset

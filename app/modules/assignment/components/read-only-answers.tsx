@@ -12,7 +12,11 @@ function answerText(q: ViewQuestion): string {
     const label = scaleLabel(q.options, a.numericValue)
     return label ? `${a.numericValue} – ${label}` : String(a.numericValue)
   }
-  if (a.choices?.length) return a.choices.join(', ')
+  if (a.choices?.length) {
+    // Stored as the source labels (ADR 051): shown as the respondent read them.
+    const labels = q.options.labels ?? []
+    return a.choices.map((c) => q.options.displayLabels?.[labels.indexOf(c)] ?? c).join(', ')
+  }
   return a.textValue ?? 'No answer'
 }
 

@@ -26,6 +26,7 @@ import {
 import type { BuilderData } from '../builder-page.server'
 import { QuestionnairePreview } from './preview'
 import { SchemeUseLink, StatusBadge } from './questionnaire-list'
+import { LanguagesCard, TranslationView } from './translations'
 
 /**
  * The builder page. Every change is its own small form posting an intent (it works without
@@ -74,7 +75,16 @@ function MoveButtons({ label, first, last }: { label: string; first: boolean; la
 }
 
 export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; actionData: IntentReply }) {
-  const { questionnaire: qn, blockers, preview, confirm, deleting, notices } = data
+  const {
+    questionnaire: qn,
+    blockers,
+    preview,
+    confirm,
+    deleting,
+    notices,
+    translating,
+    languageWarning,
+  } = data
   const here = `${PATH}/${qn.id}`
   const draft = qn.status === 'draft'
   const newest = qn.versions[0]
@@ -202,6 +212,11 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
             Once published it no longer changes, and schemes can use it. To change it later you edit it as a
             new version.
           </p>
+          {languageWarning ? (
+            <p className="mt-2 text-slate-800">
+              <strong>Not every text is translated.</strong> {languageWarning}
+            </p>
+          ) : null}
         </ConfirmPanel>
       ) : null}
       {confirm === 'archive' && qn.status !== 'archived' ? (
@@ -236,7 +251,15 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
         </Card>
       ) : null}
 
-      {draft ? <DetailsForm qn={qn} actionData={actionData} /> : <ReadOnlyIntro intro={qn.intro} />}
+      <LanguagesCard data={data} />
+
+      {translating ? <TranslationView data={data} actionData={actionData} /> : null}
+
+      {translating ? null : draft ? (
+        <DetailsForm qn={qn} actionData={actionData} />
+      ) : (
+        <ReadOnlyIntro intro={qn.intro} />
+      )}
 
       {deleting ? (
         <ConfirmPanel
@@ -256,34 +279,36 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
         </ConfirmPanel>
       ) : null}
 
-      <section aria-labelledby="sections-title" id="sections" className="flex flex-col gap-4">
-        <h2 id="sections-title" className="text-lg font-semibold">
-          Sections and questions
-        </h2>
-        {qn.sections.length ? null : (
-          <p className="card text-slate-700">No sections yet. Add the first one below.</p>
-        )}
-        <datalist id="competencies">
-          {qn.competencies.map((c) => (
-            <option key={c} value={c} />
+      {translating ? null : (
+        <section aria-labelledby="sections-title" id="sections" className="flex flex-col gap-4">
+          <h2 id="sections-title" className="text-lg font-semibold">
+            Sections and questions
+          </h2>
+          {qn.sections.length ? null : (
+            <p className="card text-slate-700">No sections yet. Add the first one below.</p>
+          )}
+          <datalist id="competencies">
+            {qn.competencies.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+          {qn.sections.map((section, s) => (
+            <SectionCard
+              key={section.id}
+              section={section}
+              number={s + 1}
+              first={s === 0}
+              last={s === qn.sections.length - 1}
+              firstQuestionId={qn.sections.find((x) => x.questions.length)?.questions[0]?.id}
+              lastQuestionId={qn.sections.findLast((x) => x.questions.length)?.questions.at(-1)?.id}
+              draft={draft}
+              here={here}
+              actionData={actionData}
+            />
           ))}
-        </datalist>
-        {qn.sections.map((section, s) => (
-          <SectionCard
-            key={section.id}
-            section={section}
-            number={s + 1}
-            first={s === 0}
-            last={s === qn.sections.length - 1}
-            firstQuestionId={qn.sections.find((x) => x.questions.length)?.questions[0]?.id}
-            lastQuestionId={qn.sections.findLast((x) => x.questions.length)?.questions.at(-1)?.id}
-            draft={draft}
-            here={here}
-            actionData={actionData}
-          />
-        ))}
-        {draft ? <AddSectionForm actionData={actionData} /> : null}
-      </section>
+          {draft ? <AddSectionForm actionData={actionData} /> : null}
+        </section>
+      )}
     </section>
   )
 }

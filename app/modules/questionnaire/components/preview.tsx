@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { languageInfo } from '#app/modules/i18n/languages'
 import { fillName } from '#app/modules/assignment/answer-schemas'
 import { AnsweringTitle } from '#app/modules/assignment/components/answering-title'
 import { QuestionField } from '#app/modules/assignment/components/question-fields'
@@ -11,9 +12,12 @@ import type { BuilderData } from '../builder-page.server'
  * with a sample name. Read-only: the fields are disabled and there is no form to post.
  */
 export function QuestionnairePreview({ data }: { data: BuilderData }) {
-  const { questionnaire: qn, preview, previewName } = data
+  const { preview, previewName, previewLanguage } = data
+  // In a language (ADR 051): every text as its readers see it, the source where untranslated.
+  const qn = data.previewed ?? data.questionnaire
   const self = preview === 'self'
   const here = `/admin/questionnaire-management/${qn.id}`
+  const inLanguage = previewLanguage ? `&language=${previewLanguage}` : ''
   let number = 0
   return (
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-6">
@@ -21,13 +25,20 @@ export function QuestionnairePreview({ data }: { data: BuilderData }) {
         <p className="text-sm font-medium text-slate-600">
           Preview {self ? 'as the person themselves' : `as a colleague giving feedback to ${previewName}`} ·
           version {qn.version}
+          {previewLanguage ? ` · in ${languageInfo(previewLanguage).name}` : ''}
         </p>
         <AnsweringTitle title={qn.title} subjectName={self ? null : previewName} />
         <nav aria-label="Preview" className="flex flex-wrap gap-3">
-          <Link className="btn btn-secondary" to={here}>
+          <Link
+            className="btn btn-secondary"
+            to={previewLanguage ? `${here}?language=${previewLanguage}` : here}
+          >
             ← Back to the builder
           </Link>
-          <Link className="btn btn-secondary" to={`${here}?preview=${self ? 'colleague' : 'self'}`}>
+          <Link
+            className="btn btn-secondary"
+            to={`${here}?preview=${self ? 'colleague' : 'self'}${inLanguage}`}
+          >
             Preview {self ? 'as a colleague' : 'as self'}
           </Link>
         </nav>
@@ -56,7 +67,13 @@ export function QuestionnairePreview({ data }: { data: BuilderData }) {
               text: self ? q.text : fillName(q.raterText, previewName),
               required: q.required,
               options: {
-                labels: q.options.labels,
+                // As on the answering page: a scale shows its labels read, a choice keeps its source
+                // label as the value and shows the label read (ADR 051).
+                labels:
+                  q.kind === 'scale'
+                    ? q.options.labels
+                    : data.questionnaire.sections[s]?.questions.find((x) => x.id === q.id)?.options.labels,
+                ...(q.kind === 'scale' ? {} : { displayLabels: q.options.labels }),
                 min: q.options.min,
                 max: q.options.max,
                 allowNa: Boolean(q.options.allowNa),

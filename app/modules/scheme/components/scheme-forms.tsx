@@ -1,4 +1,6 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import { getCollectionProps, getInputProps, type FieldMetadata } from '@conform-to/react'
+import { LANGUAGES } from '#app/modules/i18n/languages'
+import type { Language } from '#db/enums'
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
@@ -61,6 +63,8 @@ export type SchemeValues = {
   /** The earlier scheme it follows, '' for none; whether reports show the norm (ADR 044). */
   followsSchemeId: string
   showNorm: boolean
+  /** The languages raters answer in (ADR 051). */
+  languages: string[]
 }
 
 type Fields = {
@@ -183,6 +187,37 @@ function CycleFields({
       </div>
     </fieldset>
   )
+}
+
+/** The languages raters may answer in (ADR 051): one checkbox per portal language. */
+function LanguageFields({ fields }: { fields: Fields }) {
+  const field = fields.languages
+  return (
+    <fieldset
+      className="flex flex-col gap-2 border-t border-slate-200 pt-4 sm:col-span-2"
+      aria-describedby={`${field.id}-help ${field.errorId}`}
+    >
+      <legend className="text-base font-semibold">Languages</legend>
+      <p id={`${field.id}-help`} className="text-sm text-slate-700">
+        Raters read the questionnaire in their own language when it is one of these, else in the
+        questionnaire’s own language, which is always offered. Texts not yet translated show in that language.
+      </p>
+      {getCollectionProps(field, { type: 'checkbox', options: LANGUAGES.map((l) => l.code) }).map((props) => (
+        <div key={props.key} className="flex items-center gap-2">
+          <input {...props} key={props.key} className="h-4 w-4 accent-indigo-700" />
+          <label htmlFor={props.id} className="label">
+            {languageLabel(props.value as Language)}
+          </label>
+        </div>
+      ))}
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </fieldset>
+  )
+}
+
+function languageLabel(code: Language) {
+  const info = LANGUAGES.find((l) => l.code === code)!
+  return info.nativeName === info.name ? info.name : `${info.name} (${info.nativeName})`
 }
 
 function SchemeFields({
@@ -310,6 +345,7 @@ function SchemeFields({
         <ErrorList id={fields.managerSeesReport.errorId} errors={fields.managerSeesReport.errors} />
       </div>
       <CycleFields fields={fields} options={options} creating={creating} />
+      <LanguageFields fields={fields} />
       <fieldset className="flex flex-col gap-4 border-t border-slate-200 pt-4 sm:col-span-2">
         <legend className="text-base font-semibold">Nomination</legend>
         <p className="text-sm text-slate-700">
@@ -429,6 +465,7 @@ export function CreateSchemeForm({
       nominationApproval: 'none',
       followsSchemeId: '',
       showNorm: false,
+      languages: ['en'],
     },
   })
   return (

@@ -37,6 +37,9 @@ import {
   SchemeEnrolSchema,
 } from '#app/modules/scheme/schemas'
 import { Card } from '#app/components/card'
+import type { Language } from '#db/enums'
+import { isLanguage, languageInfo } from '#app/modules/i18n/languages'
+import { incompleteLanguagesMessage } from '#app/modules/questionnaire/translations'
 import { ClosingTimeForm, EditSchemeForm } from './scheme-forms'
 import { PhaseBadge } from './phase-badge'
 import { Progress } from './scheme-list'
@@ -171,6 +174,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
                 : '',
               followsSchemeId: scheme.followsSchemeId ?? '',
               showNorm: scheme.showNorm,
+              languages: scheme.languages,
             }}
             options={options}
             locked={{
@@ -595,7 +599,11 @@ function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string 
     ],
     ['Follows', scheme.followsSchemeName ?? 'No earlier scheme (a first cycle)'],
     ['Norm on reports', scheme.showNorm ? 'Shown where enough participants stand behind it' : 'Not shown'],
+    ['Languages', scheme.languages.map((l) => languageInfo(l).name).join(', ')],
   ]
+  const languageWarning = incompleteLanguagesMessage(
+    scheme.untranslated.filter((c): c is { language: Language; missing: number } => isLanguage(c.language)),
+  )
   if (scheme.launchedAt) items.push(['Launched', when(scheme.launchedAt)])
   if (scheme.closedAt) items.push(['Closed', when(scheme.closedAt)])
   return (
@@ -616,6 +624,12 @@ function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string 
           </div>
         ))}
       </dl>
+      {languageWarning ? (
+        <p className="text-slate-800" id="languages-warning">
+          <strong>The questionnaire is not fully translated.</strong> {languageWarning} Translate it in the
+          questionnaire’s builder (a new version, if it is published).
+        </p>
+      ) : null}
     </section>
   )
 }
