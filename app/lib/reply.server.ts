@@ -106,6 +106,26 @@ export type FormAnswer<Intent extends string, Done> =
   | { ok: true; intent: Intent; value: Done }
   | { ok: false; intent: Intent | 'unknown'; result: SubmissionResult<string[]>; refusal?: Refusal }
 
+/**
+ * A module's {@link FormAnswer} from a change's outcome: `done` makes the success's value; a refusal
+ * goes on the form (its submission's reply, hiding the secrets typed) — or, for a form with no fields
+ * to parse (a bare button), as the form's own message.
+ */
+export function formAnswer<Intent extends string, T, Done>(
+  intent: Intent,
+  submission: Replying | null,
+  outcome: Outcome<T>,
+  done: (value: T) => Done,
+  hideFields?: string[],
+): FormAnswer<Intent, Done> {
+  if (outcome.ok) return { ok: true, intent, value: done(outcome.value) }
+  const { formErrors, fieldErrors } = outcome
+  const result = submission
+    ? submission.reply({ formErrors, fieldErrors, hideFields })
+    : ({ status: 'error', error: { '': formErrors ?? [] } } satisfies SubmissionResult<string[]>)
+  return { ok: false, intent, result, refusal: outcome }
+}
+
 /** The reply to a module's {@link FormAnswer}: `done` for a success, else the result with its status. */
 export function replyAnswer<Intent extends string, Done, R>(
   answer: FormAnswer<Intent, Done>,

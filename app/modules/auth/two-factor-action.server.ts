@@ -1,7 +1,6 @@
-import type { SubmissionResult } from '@conform-to/react'
 import { parseForm } from '#app/lib/form-data.server'
-import type { Actor, Outcome } from '#app/lib/outcome'
-import type { FormAnswer } from '#app/lib/reply.server'
+import type { Actor } from '#app/lib/outcome'
+import { formAnswer, type FormAnswer } from '#app/lib/reply.server'
 import type { Toast } from '#app/modules/toast/toast.server'
 import { checkCurrentPassword, refusedPassword } from './current-password.server'
 import {
@@ -27,23 +26,6 @@ import {
 export type TwoFactorDone = { toast: Toast } | { recoveryCodes: string[] }
 export type TwoFactorAnswer = FormAnswer<TwoFactorIntent, TwoFactorDone>
 
-type Submission = { reply: (options?: object) => SubmissionResult<string[]> }
-
-function answer<T>(
-  intent: TwoFactorIntent,
-  submission: Submission | null,
-  outcome: Outcome<T>,
-  done: (value: T) => TwoFactorDone,
-  hideFields?: string[],
-): TwoFactorAnswer {
-  if (outcome.ok) return { ok: true, intent, value: done(outcome.value) }
-  const { formErrors, fieldErrors } = outcome
-  const result = submission
-    ? submission.reply({ formErrors, fieldErrors, hideFields })
-    : ({ status: 'error', error: { '': formErrors ?? [] } } satisfies SubmissionResult<string[]>)
-  return { ok: false, intent, result, refusal: outcome }
-}
-
 const CODES_SHOWN = (value: { recoveryCodes: string[] }): TwoFactorDone => ({
   recoveryCodes: value.recoveryCodes,
 })
@@ -55,7 +37,7 @@ export async function submitTwoFactorForm(
   { required }: { required: boolean },
 ): Promise<TwoFactorAnswer> {
   if (intent === 'two-factor-start')
-    return answer(intent, null, await startEnrolment(actor), () => ({
+    return formAnswer(intent, null, await startEnrolment(actor), () => ({
       toast: {
         kind: 'info',
         title: 'Scan the QR code',
@@ -64,14 +46,14 @@ export async function submitTwoFactorForm(
     }))
 
   if (intent === 'two-factor-cancel')
-    return answer(intent, null, await cancelEnrolment(actor), () => ({
+    return formAnswer(intent, null, await cancelEnrolment(actor), () => ({
       toast: { kind: 'info', title: 'Set-up cancelled', description: 'Two-factor sign-in stays off.' },
     }))
 
   if (intent === 'two-factor-confirm') {
     const submission = parseForm(formData, { schema: TwoFactorConfirmSchema })
     if (submission.status !== 'success') return { ok: false, intent, result: submission.reply() }
-    return answer(intent, submission, await confirmEnrolment(actor, submission.value.code), CODES_SHOWN)
+    return formAnswer(intent, submission, await confirmEnrolment(actor, submission.value.code), CODES_SHOWN)
   }
 
   if (intent === 'two-factor-codes') {
@@ -80,7 +62,7 @@ export async function submitTwoFactorForm(
     if (submission.status !== 'success')
       return { ok: false, intent, result: submission.reply({ hideFields }) }
     const outcome = await regenerateRecoveryCodes(actor, submission.value.code)
-    return answer(intent, submission, outcome, CODES_SHOWN, hideFields)
+    return formAnswer(intent, submission, outcome, CODES_SHOWN, hideFields)
   }
 
   // intent === 'two-factor-disable'
@@ -89,7 +71,7 @@ export async function submitTwoFactorForm(
   if (submission.status !== 'success') return { ok: false, intent, result: submission.reply({ hideFields }) }
   const check = await checkCurrentPassword(actor.id, submission.value.currentPassword)
   const outcome = check.ok ? await removeSecondFactor(actor, submission.value.code) : refusedPassword(check)
-  return answer(
+  return formAnswer(
     intent,
     submission,
     outcome,

@@ -1,8 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { getEnv } from '#app/config/env.server'
 import { parseForm, UNREADABLE_FORM_MESSAGE } from '#app/lib/form-data.server'
-import type { Outcome } from '#app/lib/outcome'
-import type { FormAnswer } from '#app/lib/reply.server'
+import { formAnswer, type FormAnswer } from '#app/lib/reply.server'
 import { readImageUpload } from '#app/modules/file/file.server'
 import type { Toast } from '#app/modules/toast/toast.server'
 import { availableLanguages } from '#app/modules/i18n/i18n.server'
@@ -33,26 +32,6 @@ import {
  */
 export type ProfileAnswer = FormAnswer<ProfileIntent, Toast>
 
-type Submission = { reply: (options?: object) => SubmissionResult<string[]> }
-
-/** The form's answer to a change: its toast, or the refusal on the form (hiding the passwords typed). */
-function answer<T>(
-  intent: ProfileIntent,
-  submission: Submission,
-  outcome: Outcome<T>,
-  toast: (value: T) => Toast,
-  hideFields?: string[],
-): ProfileAnswer {
-  if (outcome.ok) return { ok: true, intent, value: toast(outcome.value) }
-  const { formErrors, fieldErrors } = outcome
-  return {
-    ok: false,
-    intent,
-    result: submission.reply({ formErrors, fieldErrors, hideFields }),
-    refusal: outcome,
-  }
-}
-
 /** Bad input: the submission's own messages (400). */
 const invalid = (intent: ProfileIntent, result: SubmissionResult<string[]>): ProfileAnswer => ({
   ok: false,
@@ -76,7 +55,7 @@ export async function submitProfileForm(
   if (intent === 'profile') {
     const submission = parseForm(formData, { schema: ProfileSchema })
     if (submission.status !== 'success') return invalid(intent, submission.reply())
-    return answer(intent, submission, await updateProfile(actor, submission.value), ({ changed }) =>
+    return formAnswer(intent, submission, await updateProfile(actor, submission.value), ({ changed }) =>
       changed.length
         ? {
             kind: 'success',
@@ -101,7 +80,7 @@ export async function submitProfileForm(
       }
       outcome = await updatePhoto(actor, { image: { bytes: upload.bytes, mime: upload.mime } })
     }
-    return answer(intent, submission, outcome, ({ photoFileId, changed }) =>
+    return formAnswer(intent, submission, outcome, ({ photoFileId, changed }) =>
       photoFileId
         ? { kind: 'success', title: 'Photo saved', description: 'It now shows beside your name.' }
         : changed
@@ -117,7 +96,7 @@ export async function submitProfileForm(
     // Only a language the portal offers now (shipped, or previewed: ADR 050).
     if (language && !availableLanguages().includes(language))
       return invalid(intent, submission.reply({ fieldErrors: { language: [LANGUAGE_NOT_OFFERED] } }))
-    return answer(intent, submission, await updateLanguage(actor, language), ({ changed }) =>
+    return formAnswer(intent, submission, await updateLanguage(actor, language), ({ changed }) =>
       changed
         ? {
             kind: 'success',
@@ -138,7 +117,7 @@ export async function submitProfileForm(
       title: 'Password changed',
       description: 'You stay signed in here; every other device has been signed out.',
     })
-    return answer(intent, submission, outcome, toast, hideFields)
+    return formAnswer(intent, submission, outcome, toast, hideFields)
   }
 
   // intent === 'email'
@@ -151,5 +130,5 @@ export async function submitProfileForm(
     title: 'Check your inbox',
     description: `We sent a link to ${email}. Your address changes once you follow it.`,
   })
-  return answer('email', submission, outcome, toast, hideFields)
+  return formAnswer('email', submission, outcome, toast, hideFields)
 }
