@@ -1,14 +1,44 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react'
+import { useTranslation } from 'react-i18next'
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined
 
+/**
+ * The words of a form's messages in the reader's language. Schemas and actions keep answering
+ * English sentences (Zod runs in the browser and on the server alike, and the tests read them); each
+ * slice's catalogue translates its own under a top-level `validation` table keyed by the English
+ * sentence (ADR 052). The tables of every namespace the page has loaded are searched; a sentence no
+ * table has shows as written.
+ */
+export function useFormMessage() {
+  const { i18n } = useTranslation()
+  const lookUp = (sentence: string) => {
+    const loaded = i18n.store?.data?.[i18n.language]
+    for (const messages of Object.values(loaded ?? {})) {
+      const said = (messages as { validation?: Record<string, unknown> }).validation?.[sentence]
+      if (typeof said === 'string') return said
+    }
+    return undefined
+  }
+  return (message: string) => {
+    const said = lookUp(message)
+    if (said !== undefined) return said
+    // A sentence with a number the form was built with ("Use at least 12 characters."): its table
+    // holds it with `{n}` in the number's place.
+    const number = /\d+/.exec(message)?.[0]
+    const general = number === undefined ? undefined : lookUp(message.replace(number, '{n}'))
+    return general === undefined ? message : general.replace('{n}', number!)
+  }
+}
+
 export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }) {
+  const say = useFormMessage()
   const list = errors?.filter(Boolean)
   if (!list?.length) return null
   return (
     <ul id={id} className="field-error flex flex-col gap-1">
       {list.map((e) => (
-        <li key={e}>{e}</li>
+        <li key={e}>{say(e!)}</li>
       ))}
     </ul>
   )
@@ -110,12 +140,13 @@ export function SelectField({
 
 /** Form-level errors (not tied to one field), announced to screen readers. */
 export function FormErrors({ id, errors }: { id?: string; errors?: ListOfErrors }) {
+  const say = useFormMessage()
   const list = errors?.filter(Boolean)
   if (!list?.length) return null
   return (
     <div id={id} role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
       {list.map((e) => (
-        <p key={e}>{e}</p>
+        <p key={e}>{say(e!)}</p>
       ))}
     </div>
   )

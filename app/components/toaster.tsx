@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 
 type Toast = { kind: 'success' | 'error' | 'info'; title: string; description?: string }
 
 /** Shows the one-shot message a redirect carried; a polite live region announces it. */
 export function Toaster({ toast }: { toast: Toast | null }) {
+  const { t } = useTranslation('common')
   const [visible, setVisible] = useState<Toast | null>(toast)
   useEffect(() => {
     setVisible(toast)
@@ -32,7 +34,7 @@ export function Toaster({ toast }: { toast: Toast | null }) {
             {visible.description ? <p className="text-sm">{visible.description}</p> : null}
           </div>
           <button type="button" className="ml-2 text-sm underline" onClick={() => setVisible(null)}>
-            Dismiss
+            {t('dismiss')}
           </button>
         </div>
       ) : null}

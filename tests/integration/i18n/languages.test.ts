@@ -105,6 +105,22 @@ describe('the sign-in page', () => {
     expect(textOf(await english.text())).toContain(AUTH_ERROR_MESSAGES['auth/invalid-credential'])
   })
 
+  test('a form’s own messages (Zod’s, answered in English) show in the page’s language, numbers kept', async () => {
+    const employee = await createUser({ role: 'employee' })
+    preview('de,fr')
+    const headers = { 'Accept-Language': 'de' }
+    const empty = await postSignIn(server, { email: employee.email, password: '' }, { headers })
+    expect(fieldErrors(await empty.text(), 'password')).toEqual(['Geben Sie Ihr Passwort ein.'])
+    const french = await postSignIn(
+      server,
+      { email: 'not an address', password: 'x' },
+      { headers: { 'Accept-Language': 'fr' } },
+    )
+    expect(fieldErrors(await french.text(), 'email')).toEqual(['Saisissez une adresse e-mail valide.'])
+    const english = await postSignIn(server, { email: employee.email, password: '' })
+    expect(fieldErrors(await english.text(), 'password')).toEqual(['Enter your password.'])
+  })
+
   test('the single sign-on failure page speaks the same language', async () => {
     preview('de')
     const { status, html } = await get('/sign-in/sso/callback?state=forged&code=x', { accept: 'de' })

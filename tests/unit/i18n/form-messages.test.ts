@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { flatten, type Messages } from '#app/modules/i18n/catalogues'
+import { LANGUAGE_CODES, SOURCE_LANGUAGE, type Namespace } from '#app/modules/i18n/languages'
+import { RESOURCES } from '#app/modules/i18n/resources.server'
+
+/**
+ * Forms' messages (ADR 052): schemas and actions answer English sentences, and each slice's
+ * catalogue translates them in a top-level `validation` table keyed by the sentence, which the form
+ * kit looks up (app/components/forms.tsx). This test reads each slice's schema and action files for
+ * the sentences they can answer and fails when the slice's English table lacks one, so a new
+ * message cannot reach a German page untranslated without the catalogue test noticing (German must
+ * have every English key before it ships). A sentence built with a number is written with `{n}`.
+ */
+export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
+  common: ['app/lib/text-rules.ts', 'app/lib/schema-parts.ts'],
+  auth: ['app/modules/auth/schemas.ts'],
+}
+
+/** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
+export function sentencesIn(file: string): string[] {
+  const source = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '')
+  const found = new Set<string>()
+  for (const match of source.matchAll(/(['"`])((?:(?!\1)[^\\\n]|\\.)*?)\1/g)) {
+    const text = match[2]!.replace(/\$\{[^}]*\}/g, '{n}').replace(/\\'/g, "'")
+    if (/^[A-Z]/.test(text) && /[.?!]$/.test(text) && text.includes(' ')) found.add(text)
+  }
+  return [...found]
+}
+
+function tableOf(language: string, namespace: Namespace) {
+  const messages = RESOURCES[language as typeof SOURCE_LANGUAGE]?.[namespace] as Messages | undefined
+  return (messages?.validation ?? {}) as Record<string, string>
+}
+
+describe('forms’ messages', () => {
+  for (const [namespace, files] of Object.entries(FORM_MESSAGE_SOURCES) as [Namespace, string[]][]) {
+    test(`${namespace}: every sentence its forms answer is in its English table, as itself`, () => {
+      const table = tableOf(SOURCE_LANGUAGE, namespace)
+      const missing = files.flatMap(sentencesIn).filter((s) => table[s] !== s)
+      expect(missing).toEqual([])
+    })
+  }
+
+  test('the sentence finder sees literals and templates, not comments or words', () => {
+    const file = 'tests/unit/i18n/fixtures/form-messages-sample.ts'
+    expect(sentencesIn(file).sort()).toEqual(['Enter a name.', 'Use at least {n} characters.'])
+  })
+
+  test('every language’s tables hold strings only, keyed by English sentences', () => {
+    for (const language of LANGUAGE_CODES) {
+      for (const [ns, messages] of Object.entries(RESOURCES[language] ?? {})) {
+        const table = (messages as Messages).validation
+        if (!table) continue
+        expect(typeof table, `${language}:${ns}`).toBe('object')
+        for (const key of flatten(table as Messages).keys()) {
+          expect(tableOf(SOURCE_LANGUAGE, ns as Namespace), `${language}:${ns}:${key}`).toHaveProperty([key])
+        }
+      }
+    }
+  })
+})
