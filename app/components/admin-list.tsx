@@ -3,9 +3,10 @@ import { Link, useLocation } from 'react-router'
 import { Section } from '#app/components/card'
 import { DataTable, type Column } from '#app/components/data-table'
 import { formErrorsOf, type IntentReply } from '#app/components/form-kit'
-import { NAME_SORT_LABELS, NAME_SORTS, type NameSort } from '#app/lib/list-query'
+import { NAME_SORTS, type NameSort } from '#app/lib/list-query'
 import { FilterBar, SearchField, SortSelect } from '#app/components/filter-bar'
 import { FormErrors } from '#app/components/forms'
+import { useTranslation } from 'react-i18next'
 
 export { FilterSelect } from '#app/components/filter-bar'
 
@@ -48,7 +49,7 @@ export function ListSection({ title, children }: { title: string; children: Reac
 export function NameList<Row>({
   path,
   noun,
-  searchLabel = 'Search by name',
+  searchLabel,
   query: { q, sort },
   columns,
   page,
@@ -76,20 +77,33 @@ export function NameList<Row>({
   after?: ReactNode
   children: (row: Row) => ReactNode
 }) {
+  const { t } = useTranslation('common')
+  const sortLabels = Object.fromEntries(NAME_SORTS.map((s) => [s, t(`kit.nameSort.${s}`)])) as Record<
+    NameSort,
+    string
+  >
+  const noun1 = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`
   return (
-    <ListSection title={`All ${noun}`}>
+    <ListSection title={t('kit.allOf', { noun })}>
       <FilterBar
-        label={`Search ${noun}`}
+        label={t('kit.searchOf', { noun })}
         idPrefix={noun}
         query={{ q, sort }}
         resetKey={[q, sort]}
-        clear={{ href: q ? `${path}?${new URLSearchParams({ sort })}` : null, label: 'Clear search' }}
+        clear={{ href: q ? `${path}?${new URLSearchParams({ sort })}` : null, label: t('kit.clearSearch') }}
       >
-        <SearchField label={searchLabel} className="flex min-w-56 flex-1 flex-col gap-1" />
-        <SortSelect sorts={NAME_SORTS} labels={NAME_SORT_LABELS} />
+        <SearchField
+          label={searchLabel ?? t('kit.searchByName')}
+          className="flex min-w-56 flex-1 flex-col gap-1"
+        />
+        <SortSelect sorts={NAME_SORTS} labels={sortLabels} />
       </FilterBar>
       <DataTable
-        caption={`${noun.charAt(0).toUpperCase()}${noun.slice(1)}${q ? ` matching “${q}”` : ''}, sorted by ${NAME_SORT_LABELS[sort]}`}
+        caption={
+          q
+            ? t('kit.captionMatching', { noun: noun1, q, sort: sortLabels[sort] })
+            : t('kit.caption', { noun: noun1, sort: sortLabels[sort] })
+        }
         columns={columns}
         rows={page.rows}
         empty={q ? noMatch(q) : empty}
@@ -116,22 +130,23 @@ export function ListPagination({
   href: HrefFor
   reset?: Record<string, null>
 }) {
+  const { t } = useTranslation('common')
   if (!next && !prev) return null
   return (
-    <nav aria-label={`Pages of ${noun}`} className="flex flex-wrap gap-3">
+    <nav aria-label={t('kit.pagesOf', { noun })} className="flex flex-wrap gap-3">
       {prev ? (
         <>
           <Link className="btn btn-secondary" to={href({ ...reset, after: null, before: null })}>
-            First page
+            {t('kit.firstPage')}
           </Link>
           <Link className="btn btn-secondary" rel="prev" to={href({ ...reset, after: null, before: prev })}>
-            Previous page
+            {t('kit.previousPage')}
           </Link>
         </>
       ) : null}
       {next ? (
         <Link className="btn btn-secondary" rel="next" to={href({ ...reset, before: null, after: next })}>
-          Next page
+          {t('kit.nextPage')}
         </Link>
       ) : null}
     </nav>

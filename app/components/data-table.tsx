@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { TableScroller } from '#app/components/table-scroller'
+import { useTranslation } from 'react-i18next'
 
 /**
  * The table of every admin list: a caption (for screen readers), the column headers, one row per
@@ -28,10 +29,11 @@ export function DataTable<Row>({
   /** Draws one row: a `<tr>`, its first cell a row header (`RowHeader`). */
   children: (row: Row) => ReactNode
 }) {
+  const { t } = useTranslation('common')
   if (!rows.length) return empty === null ? null : <p className="card text-slate-700">{empty}</p>
   return (
     <TableScroller
-      label={`Table: ${caption}`}
+      label={t('kit.tableLabel', { caption })}
       className="relative rounded-xl border border-slate-200 bg-white"
     >
       <table className="w-full text-left text-sm">

@@ -1,6 +1,7 @@
 import { createContext, use, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { choicesOf, labelledChoices, type Choice } from '#app/components/choices'
+import { useTranslation } from 'react-i18next'
 
 /** What a bar tells its fields: the prefix of their ids and the list's query they show. */
 const BarContext = createContext<{ idPrefix?: string; query?: Record<string, string | undefined> }>({})
@@ -159,16 +160,20 @@ export function SearchField({
 export function FilterSelect({
   label,
   options,
-  anyLabel = `Any ${label.toLowerCase()}`,
+  anyLabel,
   ...field
 }: BarFieldProps & { options: Choice[]; anyLabel?: string | false }) {
+  const { t } = useTranslation('common')
+  // "Any company" in English and French; German keeps its nouns' capitals.
+  const any =
+    anyLabel ?? t('kit.anyOf', { label: t('kit.lowerCaseLabels') === 'yes' ? label.toLowerCase() : label })
   return (
     <BarField
       {...field}
       label={label}
       control={({ defaultValue, ...attributes }) => (
         <select {...attributes} defaultValue={defaultValue ?? ''} className="input">
-          {anyLabel === false ? null : <option value="">{anyLabel}</option>}
+          {any === false ? null : <option value="">{any}</option>}
           {options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -188,8 +193,14 @@ export function SortSelect<Sort extends string>({
   sorts: readonly Sort[]
   labels: Record<Sort, string>
 }) {
+  const { t } = useTranslation('common')
   return (
-    <FilterSelect name="sort" label="Sort by" anyLabel={false} options={labelledChoices(sorts, labels)} />
+    <FilterSelect
+      name="sort"
+      label={t('kit.sortBy')}
+      anyLabel={false}
+      options={labelledChoices(sorts, labels)}
+    />
   )
 }
 
@@ -204,14 +215,20 @@ export function CompanySchemeSelects({
   /** Too many schemes to list at once: the company filter narrows them. */
   schemesNeedCompany: boolean
 }) {
+  const { t } = useTranslation('common')
   return (
     <>
-      <FilterSelect name="company" label="Company" anyLabel="All companies" options={choicesOf(companies)} />
+      <FilterSelect
+        name="company"
+        label={t('kit.company')}
+        anyLabel={t('kit.allCompanies')}
+        options={choicesOf(companies)}
+      />
       <FilterSelect
         name="scheme"
-        label="Scheme"
+        label={t('kit.scheme')}
         options={schemes.map((s) => ({ value: s.id, label: `${s.name} (${s.companyName})` }))}
-        help={schemesNeedCompany ? 'Choose a company first to list its schemes.' : undefined}
+        help={schemesNeedCompany ? t('kit.chooseCompanyFirst') : undefined}
       />
     </>
   )

@@ -3,6 +3,7 @@ import { useEffect, useRef, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { usePendingIntent, useResultForm, type FormResult } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
+import { useTranslation } from 'react-i18next'
 
 /**
  * The page pieces of the form kit: notices, the confirmation panel, the page header and titled cards. Apart from
@@ -37,7 +38,7 @@ export function ConfirmPanel({
   lastResult,
   blockedBy,
   tone = 'danger',
-  backLabel = 'Back to the list',
+  backLabel,
   children,
 }: {
   id: string
@@ -55,6 +56,7 @@ export function ConfirmPanel({
   backLabel?: string
   children: ReactNode
 }) {
+  const { t } = useTranslation('common')
   const busy = usePendingIntent(intent)
   const heading = useRef<HTMLHeadingElement>(null)
   const [form] = useResultForm(id, lastResult)
@@ -87,7 +89,7 @@ export function ConfirmPanel({
           </button>
         )}
         <Link to={cancelHref} className="btn btn-secondary">
-          {blockedBy ? backLabel : 'Cancel'}
+          {blockedBy ? (backLabel ?? t('kit.backToList')) : t('kit.cancel')}
         </Link>
       </Form>
     </section>

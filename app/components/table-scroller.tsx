@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 
 /**
  * A table wider than its column scrolls sideways inside this box, and says so: a shadow at each edge
@@ -22,6 +23,7 @@ export function TableScroller({
   className?: string
   children: ReactNode
 }) {
+  const { t } = useTranslation('common')
   const outer = useRef<HTMLDivElement>(null)
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -48,7 +50,7 @@ export function TableScroller({
   return (
     <div ref={outer} className="table-scroller">
       <p className="table-scroller-hint">
-        Scroll sideways for more columns <span aria-hidden="true">→</span>
+        {t('kit.scrollSideways')} <span aria-hidden="true">→</span>
       </p>
       <div className="table-scroller-frame">
         <div

@@ -7,6 +7,7 @@ import { SIGN_IN_LINK_MINUTES, SIGN_IN_LINK_SENT_MESSAGE } from '#app/modules/au
 import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
 import { WRONG_CODE, WRONG_SETUP_CODE } from '#app/modules/auth/totp.server'
 import { flatten, type Messages } from '#app/modules/i18n/catalogues'
+import { NAME_SORT_LABELS } from '#app/lib/list-query'
 import {
   intlLocale,
   LANGUAGES,
@@ -152,6 +153,11 @@ describe('English equals the wordings modules export', () => {
       expect(format(`common:error.${kind}.description`)).toBe(text.description)
     }
     expect(format('common:error.unavailable.title')).toBe(UNAVAILABLE_CONTENT.title)
+  })
+
+  test('the lists’ name orders (NAME_SORT_LABELS)', () => {
+    for (const [sort, label] of Object.entries(NAME_SORT_LABELS))
+      expect(format(`common:kit.nameSort.${sort}`)).toBe(label)
   })
 
   test('the second factor’s refusals (totp.server.ts) and the tries left', () => {
