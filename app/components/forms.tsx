@@ -12,23 +12,42 @@ export type ListOfErrors = Array<string | null | undefined> | null | undefined
  */
 export function useFormMessage() {
   const { i18n } = useTranslation()
-  const lookUp = (sentence: string) => {
-    const loaded = i18n.store?.data?.[i18n.language]
-    for (const messages of Object.values(loaded ?? {})) {
-      const said = (messages as { validation?: Record<string, unknown> }).validation?.[sentence]
-      if (typeof said === 'string') return said
-    }
-    return undefined
-  }
   return (message: string) => {
-    const said = lookUp(message)
-    if (said !== undefined) return said
-    // A sentence with a number the form was built with ("Use at least 12 characters."): its table
-    // holds it with `{n}` in the number's place.
-    const number = /\d+/.exec(message)?.[0]
-    const general = number === undefined ? undefined : lookUp(message.replace(number, '{n}'))
-    return general === undefined ? message : general.replace('{n}', number!)
+    const tables = Object.values(i18n.store?.data?.[i18n.language] ?? {}).map(
+      (messages) => (messages as { validation?: Record<string, unknown> }).validation,
+    )
+    return sentenceIn(tables, message)
   }
+}
+
+/**
+ * A sentence's translation in the first table that has it; else a sentence built with a value
+ * ("Use at least 12 characters.", "The field “name” was sent twice."), held with `{n}` in the
+ * value's place, the value carried over; else the sentence itself.
+ */
+export function sentenceIn(tables: Array<Record<string, unknown> | undefined>, message: string): string {
+  for (const table of tables) {
+    const said = table?.[message]
+    if (typeof said === 'string') return said
+  }
+  for (const table of tables) {
+    for (const [sentence, said] of Object.entries(table ?? {})) {
+      if (typeof said !== 'string' || !sentence.includes('{n}')) continue
+      const value = templateMatch(sentence, message)
+      if (value !== undefined) return said.replace('{n}', value)
+    }
+  }
+  return message
+}
+
+/** The value in `{n}`'s place when `message` is `sentence` with one filled in. */
+function templateMatch(sentence: string, message: string): string | undefined {
+  const at = sentence.indexOf('{n}')
+  const before = sentence.slice(0, at)
+  const after = sentence.slice(at + 3)
+  if (message.length <= before.length + after.length) return undefined
+  if (!message.startsWith(before) || !message.endsWith(after)) return undefined
+  return message.slice(before.length, message.length - after.length)
 }
 
 export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }) {

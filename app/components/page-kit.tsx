@@ -2,7 +2,7 @@ import { getFormProps } from '@conform-to/react'
 import { useEffect, useRef, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { usePendingIntent, useResultForm, type FormResult } from '#app/components/form-kit'
-import { FormErrors } from '#app/components/forms'
+import { FormErrors, useFormMessage } from '#app/components/forms'
 import { useTranslation } from 'react-i18next'
 
 /**
@@ -12,11 +12,12 @@ import { useTranslation } from 'react-i18next'
 
 /** Notices from the loader (an out-of-date page link, a record that has gone). */
 export function Notices({ notices }: { notices: string[] }) {
+  const say = useFormMessage()
   if (!notices.length) return null
   return (
     <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
       {notices.map((n) => (
-        <p key={n}>{n}</p>
+        <p key={n}>{say(n)}</p>
       ))}
     </div>
   )

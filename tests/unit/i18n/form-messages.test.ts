@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { flatten, type Messages } from '#app/modules/i18n/catalogues'
 import { LANGUAGE_CODES, SOURCE_LANGUAGE, type Namespace } from '#app/modules/i18n/languages'
 import { RESOURCES } from '#app/modules/i18n/resources.server'
+import { sentenceIn } from '#app/components/forms'
 
 /**
  * Forms' messages (ADR 052): schemas and actions answer English sentences, and each slice's
@@ -13,7 +14,13 @@ import { RESOURCES } from '#app/modules/i18n/resources.server'
  * have every English key before it ships). A sentence built with a number is written with `{n}`.
  */
 export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
-  common: ['app/lib/text-rules.ts', 'app/lib/schema-parts.ts'],
+  common: [
+    'app/lib/text-rules.ts',
+    'app/lib/schema-parts.ts',
+    'app/lib/form-data.server.ts',
+    'app/lib/list-page.server.ts',
+    'app/modules/file/file.server.ts',
+  ],
   auth: ['app/modules/auth/schemas.ts'],
 }
 
@@ -60,5 +67,28 @@ describe('forms’ messages', () => {
         }
       }
     }
+  })
+})
+
+describe('a sentence looked up (the form kit’s sentenceIn)', () => {
+  const german = {
+    'Enter a name.': 'Geben Sie einen Namen ein.',
+    'Use at least {n} characters.': 'Verwenden Sie mindestens {n} Zeichen.',
+    'The field {n} was sent more than once.': 'Das Feld {n} wurde mehr als einmal gesendet.',
+  }
+  test('whole, with a value carried over, or as written when no table has it', () => {
+    expect(sentenceIn([undefined, german], 'Enter a name.')).toBe('Geben Sie einen Namen ein.')
+    expect(sentenceIn([german], 'Use at least 12 characters.')).toBe('Verwenden Sie mindestens 12 Zeichen.')
+    expect(sentenceIn([german], 'The field code was sent more than once.')).toBe(
+      'Das Feld code wurde mehr als einmal gesendet.',
+    )
+    // An empty value is not a value.
+    expect(sentenceIn([german], 'Use at least  characters.')).toBe('Use at least  characters.')
+
+    expect(sentenceIn([german], 'Enter a title.')).toBe('Enter a title.')
+    expect(sentenceIn([], 'Enter a name.')).toBe('Enter a name.')
+  })
+  test('the first table that has a sentence wins', () => {
+    expect(sentenceIn([{ 'Enter a name.': 'A' }, { 'Enter a name.': 'B' }], 'Enter a name.')).toBe('A')
   })
 })
