@@ -167,17 +167,20 @@ export async function getThankYou(
 }
 
 /** Whether the page offers "I need to change my answers", and in which state (ADR 039). */
-function reopenStateOf(row: {
-  status: AssignmentStatus
-  responseId: string | null
-  reopenRequestedAt: Date | null
-  declinedReason: string | null
-  schemeStatus: SchemeTimes['status']
-  opensAt: Date
-  closesAt: Date
-  roundEndedAt: Date | null
-  timeZone: string
-}, locale?: string): ReopenState | null {
+function reopenStateOf(
+  row: {
+    status: AssignmentStatus
+    responseId: string | null
+    reopenRequestedAt: Date | null
+    declinedReason: string | null
+    schemeStatus: SchemeTimes['status']
+    opensAt: Date
+    closesAt: Date
+    roundEndedAt: Date | null
+    timeZone: string
+  },
+  locale?: string,
+): ReopenState | null {
   if (row.status !== 'submitted' || !row.responseId || !isSchemeOpen(schemeOf(row))) return null
   if (row.reopenRequestedAt)
     return { state: 'requested', requestedOn: dateLabel(row.reopenRequestedAt, row.timeZone, locale) }

@@ -37,9 +37,7 @@ export default function Landing() {
           <h1 className="max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
             {t('title')}
           </h1>
-          <p className="max-w-2xl text-lg text-slate-700">
-            {t('intro')}
-          </p>
+          <p className="max-w-2xl text-lg text-slate-700">{t('intro')}</p>
           <div className="flex flex-wrap gap-3">
             <Link to="/sign-in" className="btn btn-primary">
               {t('signIn')}

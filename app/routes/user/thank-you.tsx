@@ -168,7 +168,12 @@ function EmployeeNextSteps({ scheme }: { scheme: Scheme }) {
         </li>
         <li>
           <p>
-            {richT(t, 'report.text', { lead: <strong>{t('report.lead')}</strong> }, { min: scheme.minRaters })}{' '}
+            {richT(
+              t,
+              'report.text',
+              { lead: <strong>{t('report.lead')}</strong> },
+              { min: scheme.minRaters },
+            )}{' '}
             {needed
               ? t('report.sofar', { answered: scheme.colleaguesSubmitted, needed })
               : t('report.enough', { answered: scheme.colleaguesSubmitted })}

@@ -45,12 +45,7 @@ export function ReopenRequestCard({
 }) {
   const { t } = useTranslation('thank-you')
   return (
-    <Card
-      id="change-answers-title"
-      sectionId="change-answers"
-      title={t('reopen.title')}
-      className="gap-3"
-    >
+    <Card id="change-answers-title" sectionId="change-answers" title={t('reopen.title')} className="gap-3">
       <FormErrors id="request-reopen-errors" errors={requestErrors(lastResult)} />
       {reopen.state === 'requested' ? (
         <div role="status" className="flex flex-col gap-1">
