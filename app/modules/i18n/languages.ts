@@ -63,6 +63,7 @@ export const NAMESPACES = [
   'second-factor',
   'landing',
   'thank-you',
+  'profile',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -16,6 +16,12 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
   common: ['app/lib/text-rules.ts', 'app/lib/schema-parts.ts'],
   auth: ['app/modules/auth/schemas.ts'],
   'thank-you': ['app/modules/response/reopen-request-schemas.ts'],
+  profile: [
+    'app/modules/user/profile-schemas.ts',
+    'app/modules/user/profile-action.server.ts',
+    'app/modules/user/profile.server.ts',
+    'app/modules/file/file.server.ts',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
