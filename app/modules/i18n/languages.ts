@@ -64,6 +64,7 @@ export const NAMESPACES = [
   'landing',
   'thank-you',
   'profile',
+  'home',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
