@@ -65,6 +65,8 @@ export type ReopenState =
 export async function getThankYou(
   viewer: Viewer & { role: 'employee' | 'colleague' },
   rawAssignmentId: string | null,
+  /** The reader's Intl locale for the dates (intlLocale of their language); English by default. */
+  locale?: string,
 ): Promise<ThankYouView> {
   const db = getDb()
   const wantedId = isUuid(rawAssignmentId) ? rawAssignmentId : null
@@ -126,7 +128,7 @@ export async function getThankYou(
 
   const isSelf = row?.relationship === 'self'
   return {
-    reopen: row ? reopenStateOf(row) : null,
+    reopen: row ? reopenStateOf(row, locale) : null,
     role: viewer.role,
     assignment: row
       ? {
@@ -135,7 +137,7 @@ export async function getThankYou(
           relationship: row.relationship,
           subjectName: subjectLabel(row),
           schemeName: row.schemeName,
-          deadline: dateLabel(deadlineOf(row), row.timeZone),
+          deadline: dateLabel(deadlineOf(row), row.timeZone, locale),
         }
       : null,
     brand: brandLookOf(row),
@@ -159,26 +161,29 @@ export async function getThankYou(
         relationship: o.relationship,
         status: o.status,
         subjectName: subjectLabel(o),
-        deadline: dateLabel(deadlineOf(o), o.timeZone),
+        deadline: dateLabel(deadlineOf(o), o.timeZone, locale),
       })),
   }
 }
 
 /** Whether the page offers "I need to change my answers", and in which state (ADR 039). */
-function reopenStateOf(row: {
-  status: AssignmentStatus
-  responseId: string | null
-  reopenRequestedAt: Date | null
-  declinedReason: string | null
-  schemeStatus: SchemeTimes['status']
-  opensAt: Date
-  closesAt: Date
-  roundEndedAt: Date | null
-  timeZone: string
-}): ReopenState | null {
+function reopenStateOf(
+  row: {
+    status: AssignmentStatus
+    responseId: string | null
+    reopenRequestedAt: Date | null
+    declinedReason: string | null
+    schemeStatus: SchemeTimes['status']
+    opensAt: Date
+    closesAt: Date
+    roundEndedAt: Date | null
+    timeZone: string
+  },
+  locale?: string,
+): ReopenState | null {
   if (row.status !== 'submitted' || !row.responseId || !isSchemeOpen(schemeOf(row))) return null
   if (row.reopenRequestedAt)
-    return { state: 'requested', requestedOn: dateLabel(row.reopenRequestedAt, row.timeZone) }
+    return { state: 'requested', requestedOn: dateLabel(row.reopenRequestedAt, row.timeZone, locale) }
   if (row.declinedReason !== null) return { state: 'declined', reason: row.declinedReason || null }
   return { state: 'available' }
 }

@@ -228,7 +228,15 @@ function toHomeColleague(r: ColleagueRow): HomeColleague {
   }
 }
 
-export async function getEmployeeHome(employeeId: string, now: Date = new Date()): Promise<EmployeeHome> {
+export async function getEmployeeHome(
+  employeeId: string,
+  now: Date = new Date(),
+  /**
+   * The reader's Intl locale (intlLocale of their language, ADR 050): the dates are written in it,
+   * and the report's release sentences come as keys too (`release.messages`). English by default.
+   */
+  locale?: string,
+): Promise<EmployeeHome> {
   const db = getDb()
   const selfAssignment = and(
     eq(assignments.schemeId, schemes.id),
@@ -355,14 +363,14 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       .orderBy(asc(schemeMembers.nominationSubmittedAt), asc(schemeMembers.employeeId))
       .limit(WAITING_SHOWN),
     // Reports shared with this employee as a manager (one statement, ADR 043).
-    listSharedWithYou(employeeId),
+    listSharedWithYou(employeeId, locale),
   ])
   const waiting: WaitingList[] = waitingRows.map((w) => ({
     schemeId: w.schemeId,
     schemeName: w.schemeName,
     employeeId: w.employeeId,
     employeeName: w.employeeName,
-    submittedOn: w.submittedAt ? formatDate(w.submittedAt, w.timeZone) : '',
+    submittedOn: w.submittedAt ? formatDate(w.submittedAt, w.timeZone, locale) : '',
     people: w.people,
     href: `/user/nominations?${new URLSearchParams({ scheme: w.schemeId, employee: w.employeeId })}`,
   }))
@@ -388,9 +396,9 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       },
       phase,
       opensAt: r.opensAt.toISOString(),
-      opensOn: formatDate(r.opensAt, r.timeZone),
+      opensOn: formatDate(r.opensAt, r.timeZone, locale),
       closesAt: r.closesAt.toISOString(),
-      deadline: formatDate(r.closesAt, r.timeZone),
+      deadline: formatDate(r.closesAt, r.timeZone, locale),
       daysLeft: phase === 'closed' ? null : daysLeft(r.closesAt, r.timeZone, now),
       self:
         r.selfId && selfStatus && r.questionnaireId
@@ -398,7 +406,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
               assignmentId: r.selfId,
               status: selfStatus,
               statusLabel: ASSIGNMENT_STATUS_LABELS[selfStatus],
-              submittedOn: r.selfSubmittedAt ? formatDate(r.selfSubmittedAt, r.timeZone) : null,
+              submittedOn: r.selfSubmittedAt ? formatDate(r.selfSubmittedAt, r.timeZone, locale) : null,
               action: nextAction({
                 phase,
                 assignmentId: r.selfId,
@@ -432,6 +440,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
           releasedAnswers: Number(r.release?.answers ?? 0),
           answeredNow: answered,
           minRaters: r.minRaters,
+          locale,
         }),
         plan:
           submitted && r.release?.shown && Number(r.release.answers) >= r.minRaters
@@ -458,7 +467,7 @@ export async function getEmployeeHome(employeeId: string, now: Date = new Date()
       phase,
       status,
       statusLabel: phase === 'closed' && status !== 'submitted' ? 'Closed' : ASSIGNMENT_STATUS_LABELS[status],
-      deadline: formatDateTime(deadline, r.timeZone),
+      deadline: formatDateTime(deadline, r.timeZone, locale),
       deadlineIso: deadline.toISOString(),
       action: requestAction({
         phase,

@@ -558,7 +558,11 @@ const SHARED_SHOWN = 50
  * "Shared with you" on a manager's home page: their direct reports' released reports they may read,
  * newest release first. One statement, through the index on users.manager_id.
  */
-export async function listSharedWithYou(viewerId: string): Promise<SharedWithYou[]> {
+export async function listSharedWithYou(
+  viewerId: string,
+  /** The reader's Intl locale for the dates; English by default. */
+  locale?: string,
+): Promise<SharedWithYou[]> {
   const rows = await queryRows<{
     response_id: string
     employee_name: string
@@ -591,7 +595,7 @@ export async function listSharedWithYou(viewerId: string): Promise<SharedWithYou
     schemeName: r.scheme_name,
     consented: r.consented,
     includesPlan: r.include_plan === true,
-    since: formatDate(r.since, r.time_zone),
+    since: formatDate(r.since, r.time_zone, locale),
   }))
 }
 

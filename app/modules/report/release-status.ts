@@ -24,16 +24,45 @@ export type ReleaseStatusInput = {
   /** Colleagues who have answered now (the live count the invite list shows too). */
   answeredNow: number
   minRaters: number
+  /** The Intl locale of the dates in `messages` (intlLocale of the reader's language); English by default. */
+  locale?: string
 }
+
+/** One sentence as a catalogue key (home:release.<key>) and its values, for a page that translates. */
+export type ReleaseMessage = { key: string; values: Record<string, string | number> }
 
 export type ReleaseStatus = {
   state: 'awaiting-release' | 'self-only' | 'released'
   /** The sentences to show, in order. */
   lines: string[]
+  /**
+   * The same sentences as keys of the employee's wording (home:release.*), for the home page in the
+   * reader's language (ADR 050), when the caller names a `locale`; `lines` stays the English the
+   * report page and the tests read.
+   */
+  messages?: ReleaseMessage[]
+}
+
+/** `messages` only for a caller that asked for them (by naming the reader's locale). */
+function withMessages(
+  input: ReleaseStatusInput,
+  status: Omit<ReleaseStatus, 'messages'>,
+  messages: ReleaseMessage[],
+): ReleaseStatus {
+  return input.locale ? { ...status, messages } : status
 }
 
 const colleagues = (n: number) => plural(n, 'colleague', 'colleagues')
 const answers = (n: number) => `${n} more ${n === 1 ? 'answer is' : 'answers are'} needed`
+
+/** The key and values of {@link releaseWhen}'s sentence. */
+function releaseWhenMessage(
+  input: Pick<ReleaseStatusInput, 'reportRelease' | 'closesAt' | 'timeZone' | 'schemeClosed' | 'locale'>,
+): ReleaseMessage {
+  if (input.reportRelease === 'by_admin') return { key: 'byAdmin', values: {} }
+  const date = formatDate(input.closesAt, input.timeZone, input.locale)
+  return { key: input.schemeClosed ? 'closedOnClose' : 'onClose', values: { date } }
+}
 
 /** When the colleagues' results will appear, for a report not released yet. */
 export function releaseWhen(
@@ -49,6 +78,15 @@ export function releaseWhen(
     : `${employee ? 'Your colleagues’' : 'Colleagues’'} results appear when the programme closes on ${closes}.`
 }
 
+/** The key and values of {@link thresholdLine}'s sentence. */
+function thresholdMessage(input: ReleaseStatusInput): ReleaseMessage {
+  const needed = threshold(input.minRaters)
+  const answered = input.answeredNow
+  if (enoughAnswers(answered, input.minRaters)) return { key: 'enough', values: { answered } }
+  if (input.schemeClosed) return { key: 'tooFewClosed', values: { answered, needed } }
+  return { key: 'threshold', values: { needed, more: needed - answered } }
+}
+
 /** How far the live answers are from the threshold. */
 function thresholdLine(input: ReleaseStatusInput) {
   const t = threshold(input.minRaters)
@@ -61,14 +99,39 @@ function thresholdLine(input: ReleaseStatusInput) {
 
 export function releaseStatus(input: ReleaseStatusInput): ReleaseStatus {
   const on = (iso: string) => formatDate(iso, input.timeZone)
+  const local = (iso: string) => formatDate(iso, input.timeZone, input.locale)
   if (!input.releasedAt)
-    return { state: 'awaiting-release', lines: [releaseWhen(input), thresholdLine(input)] }
+    return withMessages(
+      input,
+      { state: 'awaiting-release', lines: [releaseWhen(input), thresholdLine(input)] },
+      [releaseWhenMessage(input), thresholdMessage(input)],
+    )
   if (!input.colleaguesShown) {
     const whose = input.viewer === 'employee' ? 'Your' : 'The'
+    const messages: ReleaseMessage[] = [
+      {
+        key: 'selfOnly',
+        values: {
+          date: local(input.releasedAt),
+          answers: input.releasedAnswers,
+          needed: threshold(input.minRaters),
+        },
+      },
+    ]
     const lines = [
       `${whose} self-assessment was released on ${on(input.releasedAt)}, without colleagues’ results: ${input.releasedAnswers} of the ${threshold(input.minRaters)} answers needed ${input.releasedAnswers === 1 ? 'was' : 'were'} in.`,
     ]
-    if (enoughAnswers(input.answeredNow, input.minRaters))
+    const enoughNow = enoughAnswers(input.answeredNow, input.minRaters)
+    const onClose = input.reportRelease === 'on_close' && !input.schemeClosed
+    if (enoughNow)
+      messages.push({
+        key: onClose ? 'enoughNowOnClose' : 'enoughNowByAdmin',
+        values: onClose
+          ? { answered: input.answeredNow, date: local(input.closesAt) }
+          : { answered: input.answeredNow },
+      })
+    else messages.push(thresholdMessage(input))
+    if (enoughNow)
       lines.push(
         `Enough colleagues have answered now (${input.answeredNow}); their results appear ${
           input.reportRelease === 'on_close' && !input.schemeClosed
@@ -77,16 +140,20 @@ export function releaseStatus(input: ReleaseStatusInput): ReleaseStatus {
         }.`,
       )
     else lines.push(thresholdLine(input))
-    return { state: 'self-only', lines }
+    return withMessages(input, { state: 'self-only', lines }, messages)
   }
-  return {
-    state: 'released',
-    lines: [
-      `Released on ${on(input.releasedAt)}: ${input.viewer === 'employee' ? 'your' : 'the'} report sets ${
-        input.releasedAnswers === 1
-          ? '1 colleague’s view'
-          : `${input.releasedAnswers} colleagues’ combined views`
-      } beside ${input.viewer === 'employee' ? 'yours' : 'the self-assessment'}.`,
-    ],
-  }
+  return withMessages(
+    input,
+    {
+      state: 'released',
+      lines: [
+        `Released on ${on(input.releasedAt)}: ${input.viewer === 'employee' ? 'your' : 'the'} report sets ${
+          input.releasedAnswers === 1
+            ? '1 colleague’s view'
+            : `${input.releasedAnswers} colleagues’ combined views`
+        } beside ${input.viewer === 'employee' ? 'yours' : 'the self-assessment'}.`,
+      ],
+    },
+    [{ key: 'released', values: { date: local(input.releasedAt), answers: input.releasedAnswers } }],
+  )
 }

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import type { TFunction } from 'i18next'
 import { getEnv } from '#app/config/env.server'
 import { parseForm, UNREADABLE_FORM_MESSAGE } from '#app/lib/form-data.server'
 import { formAnswer, type FormAnswer } from '#app/lib/reply.server'
@@ -43,6 +44,8 @@ export async function submitProfileForm(
   formData: FormData,
   actor: ProfileActor,
   intents: readonly ProfileIntent[],
+  /** The profile namespace in the request's language (getFixedT(request, 'profile')): the toasts. */
+  t: TFunction<'profile'>,
 ): Promise<ProfileAnswer> {
   const intent = formData.get('intent')
   if (typeof intent !== 'string' || !intents.includes(intent as ProfileIntent))
@@ -57,12 +60,8 @@ export async function submitProfileForm(
     if (submission.status !== 'success') return invalid(intent, submission.reply())
     return formAnswer(intent, submission, await updateProfile(actor, submission.value), ({ changed }) =>
       changed.length
-        ? {
-            kind: 'success',
-            title: 'Profile saved',
-            description: 'Your name and phone number are up to date.',
-          }
-        : { kind: 'info', title: 'Nothing to save', description: 'Your profile already had those details.' },
+        ? { kind: 'success', title: t('toast.profileSaved'), description: t('toast.profileSavedText') }
+        : { kind: 'info', title: t('toast.nothing'), description: t('toast.profileSame') },
     )
   }
 
@@ -82,10 +81,10 @@ export async function submitProfileForm(
     }
     return formAnswer(intent, submission, outcome, ({ photoFileId, changed }) =>
       photoFileId
-        ? { kind: 'success', title: 'Photo saved', description: 'It now shows beside your name.' }
+        ? { kind: 'success', title: t('toast.photoSaved'), description: t('toast.photoSavedText') }
         : changed
-          ? { kind: 'success', title: 'Photo removed' }
-          : { kind: 'info', title: 'No photo to remove' },
+          ? { kind: 'success', title: t('toast.photoRemoved') }
+          : { kind: 'info', title: t('toast.noPhoto') },
     )
   }
 
@@ -98,12 +97,8 @@ export async function submitProfileForm(
       return invalid(intent, submission.reply({ fieldErrors: { language: [LANGUAGE_NOT_OFFERED] } }))
     return formAnswer(intent, submission, await updateLanguage(actor, language), ({ changed }) =>
       changed
-        ? {
-            kind: 'success',
-            title: 'Language saved',
-            description: 'The portal speaks to you in it from now on.',
-          }
-        : { kind: 'info', title: 'Nothing to save', description: 'That was already your language.' },
+        ? { kind: 'success', title: t('toast.languageSaved'), description: t('toast.languageSavedText') }
+        : { kind: 'info', title: t('toast.nothing'), description: t('toast.languageSame') },
     )
   }
 
@@ -114,8 +109,8 @@ export async function submitProfileForm(
     const outcome = await changePassword(actor, submission.value)
     const toast = (): Toast => ({
       kind: 'success',
-      title: 'Password changed',
-      description: 'You stay signed in here; every other device has been signed out.',
+      title: t('toast.passwordChanged'),
+      description: t('toast.passwordChangedText'),
     })
     return formAnswer(intent, submission, outcome, toast, hideFields)
   }
@@ -127,8 +122,8 @@ export async function submitProfileForm(
   const outcome = await requestEmailChange(actor, submission.value)
   const toast = ({ email }: { email: string }): Toast => ({
     kind: 'success',
-    title: 'Check your inbox',
-    description: `We sent a link to ${email}. Your address changes once you follow it.`,
+    title: t('toast.inbox'),
+    description: t('toast.inboxText', { email }),
   })
   return formAnswer('email', submission, outcome, toast, hideFields)
 }

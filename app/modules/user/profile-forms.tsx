@@ -1,10 +1,12 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Form, useNavigation } from 'react-router'
 import { ConformField, ConformSelect } from '#app/components/form-parts'
 import { isLanguage } from '#app/modules/i18n/languages'
 import { useConformForm } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
+import { richT } from '#app/modules/i18n/rich'
 import {
   ChangeEmailSchema,
   changePasswordSchema,
@@ -107,6 +109,7 @@ export function LanguageForm({
   options: ReadonlyArray<{ value: string; label: string }>
   lastResult: Reply | undefined
 }) {
+  const { t } = useTranslation('profile')
   const busy = useBusy('language')
   const [form, fields] = useConformForm(LanguageSchema, {
     id: 'profile-language',
@@ -115,15 +118,15 @@ export function LanguageForm({
     lastResult,
   })
   return (
-    <ProfileCard form={form} intent="language" title="Language">
+    <ProfileCard form={form} intent="language" title={t('language.title')}>
       <ConformSelect
-        label="Language"
+        label={t('language.label')}
         meta={fields.language}
         options={options}
-        placeholder="Use the default"
-        help="The language of the portal's pages for you. The default is your organisation's language, else your browser's."
+        placeholder={t('language.default')}
+        help={t('language.help')}
       />
-      <SubmitButton busy={busy} label="Save language" busyLabel="Saving…" />
+      <SubmitButton busy={busy} label={t('language.save')} busyLabel={t('saving')} />
     </ProfileCard>
   )
 }
@@ -135,6 +138,7 @@ export function DetailsForm({
   profile: ProfileView
   lastResult: Reply | undefined
 }) {
+  const { t } = useTranslation('profile')
   const busy = useBusy('profile')
   const [form, fields] = useConformForm(ProfileSchema, {
     id: 'profile-details',
@@ -142,57 +146,58 @@ export function DetailsForm({
     lastResult,
   })
   return (
-    <ProfileCard form={form} intent="profile" title="Your details">
+    <ProfileCard form={form} intent="profile" title={t('details.title')}>
       <ConformField
-        label="Display name"
-        help="How the portal and your colleagues see you."
+        label={t('details.name')}
+        help={t('details.nameHelp')}
         meta={fields.displayName}
         autoComplete="name"
       />
       <ConformField
-        label="Phone (optional)"
-        help="With the country code if you are abroad, for example +44 20 7946 0958."
+        label={t('details.phone')}
+        help={t('details.phoneHelp')}
         meta={fields.phone}
         type="tel"
         autoComplete="tel"
       />
-      <SubmitButton busy={busy} label="Save details" busyLabel="Saving…" />
+      <SubmitButton busy={busy} label={t('details.save')} busyLabel={t('saving')} />
     </ProfileCard>
   )
 }
 
 export function PhotoForm({ profile, lastResult }: { profile: ProfileView; lastResult: Reply | undefined }) {
+  const { t } = useTranslation('profile')
   const busy = useBusy('photo')
   const [form, fields] = useConformForm(PhotoSchema, { id: 'profile-photo', lastResult })
   const name = profile.displayName || profile.email
   return (
-    <ProfileCard form={form} intent="photo" title="Photo" multipart>
+    <ProfileCard form={form} intent="photo" title={t('photo.title')} multipart>
       {profile.photoFileId ? (
         <img
           src={`/files/${profile.photoFileId}`}
-          alt={`Your current photo, ${name}`}
+          alt={t('photo.current', { name })}
           width={96}
           height={96}
           className="h-24 w-24 rounded-full border border-slate-200 bg-white object-cover"
         />
       ) : (
-        <p className="text-sm text-slate-700">No photo yet: your initials are shown instead.</p>
+        <p className="text-sm text-slate-700">{t('photo.none')}</p>
       )}
       <ConformField
-        label={profile.photoFileId ? 'Upload a new photo' : 'Upload a photo'}
-        help="PNG, JPEG or WebP, 2 MB at most. A square picture of your face works best."
+        label={profile.photoFileId ? t('photo.uploadNew') : t('photo.upload')}
+        help={t('photo.help')}
         meta={fields.photo}
         type="file"
         accept={PHOTO_ACCEPT}
       />
       <div className="flex flex-wrap gap-3">
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save photo'}
+          {busy ? t('saving') : t('photo.save')}
         </button>
         {profile.photoFileId ? (
           // Its name and value travel with the form, so removal needs no JavaScript and no file.
           <button type="submit" name="remove" value="true" className="btn btn-secondary" disabled={busy}>
-            Remove photo
+            {t('photo.remove')}
           </button>
         ) : null}
       </div>
@@ -209,6 +214,7 @@ export function PasswordForm({
   minLength: number
   lastResult: Reply | undefined
 }) {
+  const { t } = useTranslation('profile')
   const busy = useBusy('password')
   const [form, fields] = useConformForm(changePasswordSchema(minLength), {
     id: 'profile-password',
@@ -218,77 +224,69 @@ export function PasswordForm({
     <ProfileCard
       form={form}
       intent="password"
-      title="Password"
-      intro={
-        <p className="text-slate-700">
-          Changing your password keeps you signed in here and signs you out everywhere else.
-        </p>
-      }
+      title={t('password.title')}
+      intro={<p className="text-slate-700">{t('password.intro')}</p>}
       // Lets password managers file the new password under the right account.
       hidden={<input type="email" name="username" autoComplete="username" value={email} readOnly hidden />}
     >
       <ConformField
-        label="Current password"
+        label={t('password.current')}
         meta={fields.currentPassword}
         type="password"
         autoComplete="current-password"
       />
       <ConformField
-        label="New password"
-        help={`At least ${minLength} characters.`}
+        label={t('password.new')}
+        help={t('password.newHelp', { min: minLength })}
         meta={fields.newPassword}
         type="password"
         autoComplete="new-password"
       />
       <ConformField
-        label="Repeat the new password"
+        label={t('password.repeat')}
         meta={fields.confirmPassword}
         type="password"
         autoComplete="new-password"
       />
-      <SubmitButton busy={busy} label="Change password" busyLabel="Changing…" />
+      <SubmitButton busy={busy} label={t('password.save')} busyLabel={t('password.saving')} />
     </ProfileCard>
   )
 }
 
 export function EmailForm({ profile, lastResult }: { profile: ProfileView; lastResult: Reply | undefined }) {
+  const { t } = useTranslation('profile')
   const busy = useBusy('email')
   const [form, fields] = useConformForm(ChangeEmailSchema, { id: 'profile-email', lastResult })
   return (
     <ProfileCard
       form={form}
       intent="email"
-      title="E-mail address"
+      title={t('email.title')}
       intro={<EmailIntro email={profile.email} pending={profile.pendingEmail} />}
     >
-      <ConformField label="New e-mail address" meta={fields.newEmail} type="email" autoComplete="email" />
+      <ConformField label={t('email.new')} meta={fields.newEmail} type="email" autoComplete="email" />
       <ConformField
-        label="Current password"
-        help="To confirm it is you."
+        label={t('email.current')}
+        help={t('email.currentHelp')}
         meta={fields.currentPassword}
         type="password"
         autoComplete="current-password"
       />
-      <SubmitButton busy={busy} label="Send confirmation link" busyLabel="Sending…" />
+      <SubmitButton busy={busy} label={t('email.save')} busyLabel={t('email.saving')} />
     </ProfileCard>
   )
 }
 
 /** Where the address stands: the one signed in with, and a change waiting for its link. */
 function EmailIntro({ email, pending }: { email: string; pending: ProfileView['pendingEmail'] }) {
+  const { t } = useTranslation('profile')
   return (
     <>
-      <p className="text-slate-700">
-        You sign in with <strong>{email}</strong>. A new address takes effect once you follow the link we send
-        to it.
-      </p>
+      <p className="text-slate-700">{richT(t, 'email.signedInWith', { email: <strong>{email}</strong> })}</p>
       {pending ? (
         <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          <p className="font-semibold">Pending change to {pending.email} — check your inbox.</p>
-          <p>
-            Until you follow the link in that e-mail, keep signing in with {email}. Asking again sends a new
-            link, and the earlier one stops working.
-          </p>
+          <p className="font-semibold">{t('email.pending', { email: pending.email })}</p>
+          <p>{t('email.pendingText', { email })}</p>
         </div>
       ) : null}
     </>

@@ -23,12 +23,13 @@ import {
 import type { ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { availableLanguages } from '#app/modules/i18n/i18n.server'
+import { availableLanguages, getFixedT } from '#app/modules/i18n/i18n.server'
 import { languageOptions } from '#app/modules/i18n/languages'
 import type { RouteHandle } from '#app/root'
 
 // The authenticator's set-up and the recovery codes are shared with the sign-in's second step (second-factor).
-export const handle: RouteHandle = { layout: 'admin', i18n: 'second-factor' }
+// The profile forms' words (`profile`) and the password rules' messages (`auth`), with the second factor's.
+export const handle: RouteHandle = { layout: 'admin', i18n: ['second-factor', 'profile', 'auth'] }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your profile · Panorama' }]
 
@@ -88,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           data({ intent: answer.intent, result: SHOWN, recoveryCodes: done.recoveryCodes }),
     )
   }
-  const answer = await submitProfileForm(formData, actor, INTENTS)
+  const answer = await submitProfileForm(formData, actor, INTENTS, await getFixedT(request, 'profile'))
   return replyAnswer(answer, (toast) => redirectWithToast(PAGE, toast))
 }
 

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import type { Route } from './+types/edit-profile'
 import { FormErrors } from '#app/components/forms'
 import { getEnv } from '#app/config/env.server'
@@ -17,13 +18,15 @@ import {
 import { PROFILE_INTENTS, type ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { availableLanguages } from '#app/modules/i18n/i18n.server'
+import { availableLanguages, getFixedT } from '#app/modules/i18n/i18n.server'
 import { languageOptions } from '#app/modules/i18n/languages'
+import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'user', transition: true }
+// `auth` holds the password rules' messages (its validation table), which the password form answers.
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['profile', 'auth'] }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Edit profile · Panorama' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'profile:metaTitle') }]
 
 const PAGE = '/user/edit-profile'
 
@@ -51,11 +54,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { user, session } = await requireUser(request, { roles: ROUTE_ROLES['user/edit-profile'] })
   const actor = { id: user.id, sessionId: session.id, ip: context.ip || null }
-  const answer = await submitProfileForm(await readFormData(request), actor, PROFILE_INTENTS)
+  const answer = await submitProfileForm(
+    await readFormData(request),
+    actor,
+    PROFILE_INTENTS,
+    await getFixedT(request, 'profile'),
+  )
   return replyAnswer(answer, (toast) => redirectWithToast(PAGE, toast))
 }
 
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('profile')
   const { profile, passwordMinLength, languages } = loaderData
   const resultFor = (intent: ProfileIntent) =>
     actionData?.intent === intent ? (actionData.result as Reply) : undefined
@@ -64,12 +73,9 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-8">
       <div className="flex flex-col gap-2">
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          Edit profile
+          {t('title')}
         </h1>
-        <p className="text-slate-700">
-          Your name and photo appear in the portal&apos;s header. Colleagues you invite see your name in their
-          e-mail and questionnaire.
-        </p>
+        <p className="text-slate-700">{t('intro')}</p>
       </div>
       <FormErrors errors={unknownErrors} />
       {/* Keyed by the saved values: after a save each form starts again from them. */}

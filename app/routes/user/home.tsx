@@ -4,11 +4,14 @@ import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { HomePage } from '#app/modules/home/components/home-page'
 import { getEmployeeHome } from '#app/modules/home/home.server'
+import { requestLanguage } from '#app/modules/i18n/i18n.server'
+import { intlLocale } from '#app/modules/i18n/languages'
+import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'user', transition: true }
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: 'home' }
 
-export const meta: Route.MetaFunction = () => [{ title: 'My feedback · Panorama' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'home:metaTitle') }]
 
 /**
  * The employee's home: one card per scheme with the self-assessment's next step, the invited
@@ -19,7 +22,8 @@ export const meta: Route.MetaFunction = () => [{ title: 'My feedback · Panorama
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES.user })
   // Several programmes, possibly of several brands: a neutral header, each card in its own brand.
-  return { ...(await getEmployeeHome(user.id)), brand: null }
+  const locale = intlLocale(await requestLanguage(request))
+  return { ...(await getEmployeeHome(user.id, new Date(), locale)), brand: null }
 }
 
 // Personal and live, like every page (entry.server.tsx): private, no-cache. The back button may show

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { Route } from './+types/thank-you'
 import { resultFor } from '#app/components/form-kit'
@@ -13,12 +14,16 @@ import { answersNeeded } from '#app/modules/report/threshold'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { ADDRESS_WORDING, ContactLinks, contactFor } from '#app/components/layouts'
+import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
+import { intlLocale } from '#app/modules/i18n/languages'
+import { metaT } from '#app/modules/i18n/meta'
+import { richT } from '#app/modules/i18n/rich'
 import { useRootData, type RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'user', transition: true }
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: 'thank-you' }
 
-export const meta: Route.MetaFunction = ({ loaderData: d }) => [
-  { title: d?.later ? 'Answers saved · Panorama' : 'Thank you · Panorama' },
+export const meta: Route.MetaFunction = ({ loaderData: d, matches }) => [
+  { title: metaT(matches, d?.later ? 'thank-you:metaTitle.later' : 'thank-you:metaTitle.done') },
 ]
 
 /**
@@ -32,6 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const view = await getThankYou(
     { id: user.id, role: user.role as 'employee' | 'colleague' },
     url.searchParams.get('assignment'),
+    intlLocale(await requestLanguage(request)),
   )
   // "Finish later" only makes sense for an assignment that is still open.
   const later = url.searchParams.get('later') === '1' && view.assignment?.status !== 'submitted'
@@ -53,18 +59,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     'request-reopen': intent(
       ReopenRequestSchema,
       ({ assignmentId, note }) => requestReopen(actor, assignmentId, note),
-      (_, { assignmentId }) =>
-        redirectWithToast(`/user/thank-you?assignment=${assignmentId}#change-answers`, {
+      async (_, { assignmentId }) => {
+        const t = await getFixedT(request, 'thank-you')
+        return redirectWithToast(`/user/thank-you?assignment=${assignmentId}#change-answers`, {
           kind: 'success',
-          title: 'Your request has been sent',
-          description:
-            'The programme team will reopen your answers or tell you why not. When they reopen them, you get an e-mail.',
-        }),
+          title: t('toast.title'),
+          description: t('toast.description'),
+        })
+      },
     ),
   })
 }
 
 export default function ThankYouPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('thank-you')
   const { role, assignment, brand, scheme, open, later, reopen } = loaderData
   const root = useRootData()
   // The brand's own links win over the portal's; none configured at all → no contact section.
@@ -75,19 +83,17 @@ export default function ThankYouPage({ loaderData, actionData }: Route.Component
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-6">
       <div className="flex flex-col gap-2">
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          {later ? 'Your answers are saved' : 'Thank you'}
+          {later ? t('title.later') : t('title.done')}
         </h1>
         {later && assignment ? (
           <p className="text-lg text-slate-800">
-            You can come back any time before{' '}
-            <time dateTime={assignment.deadline.iso}>{assignment.deadline.label}</time>
-            {rater ? ' with the link in your invitation e-mail' : ''} and continue where you stopped.
+            {richT(t, rater ? 'comeBackRater' : 'comeBack', {
+              deadline: <time dateTime={assignment.deadline.iso}>{assignment.deadline.label}</time>,
+            })}
           </p>
         ) : assignment?.status === 'submitted' ? (
           <p className="text-lg text-slate-800">
-            {rater
-              ? `Your feedback for ${assignment.subjectName} has been submitted.`
-              : 'Your self-assessment has been submitted.'}
+            {rater ? t('submittedRater', { name: assignment.subjectName }) : t('submittedSelf')}
           </p>
         ) : null}
       </div>
@@ -95,7 +101,7 @@ export default function ThankYouPage({ loaderData, actionData }: Route.Component
       {later && assignment ? (
         <div>
           <Link to={`/assignment/${assignment.id}`} className="btn btn-primary">
-            Continue answering now
+            {t('continueNow')}
           </Link>
         </div>
       ) : null}
@@ -104,12 +110,9 @@ export default function ThankYouPage({ loaderData, actionData }: Route.Component
 
       {role === 'colleague' && !later && assignment?.status === 'submitted' ? (
         <div className="card flex flex-col gap-2">
-          <h2 className="text-lg font-semibold">What happens next</h2>
-          <p className="text-slate-800">
-            Nothing more is needed from you. {assignment.subjectName} will see your answers only together with
-            other colleagues’ answers, without your name, once enough colleagues have answered.
-          </p>
-          <p className="text-slate-700">Your invitation link has now expired, so you can close this page.</p>
+          <h2 className="text-lg font-semibold">{t('next')}</h2>
+          <p className="text-slate-800">{t('raterNext', { name: assignment.subjectName })}</p>
+          <p className="text-slate-700">{t('linkExpired')}</p>
         </div>
       ) : null}
 
@@ -130,7 +133,7 @@ export default function ThankYouPage({ loaderData, actionData }: Route.Component
       {role === 'colleague' && contact ? (
         <section aria-labelledby="contact-title" className="card flex flex-col gap-3">
           <h2 id="contact-title" className="text-lg font-semibold">
-            {brand ? `Questions? Contact ${brand.name}` : 'Questions? Contact us'}
+            {brand ? t('contactBrand', { brand: brand.name }) : t('contactUs')}
           </h2>
           <ContactLinks contact={contact} wording={ADDRESS_WORDING} />
         </section>
@@ -142,44 +145,49 @@ export default function ThankYouPage({ loaderData, actionData }: Route.Component
 type Scheme = NonNullable<Route.ComponentProps['loaderData']['scheme']>
 
 function EmployeeNextSteps({ scheme }: { scheme: Scheme }) {
+  const { t } = useTranslation('thank-you')
   const needed = answersNeeded(scheme.colleaguesSubmitted, scheme.minRaters)
   return (
     <div className="card flex flex-col gap-4">
-      <h2 className="text-lg font-semibold">What happens next</h2>
+      <h2 className="text-lg font-semibold">{t('next')}</h2>
       <ol className="flex list-decimal flex-col gap-3 pl-5 text-slate-800">
         <li>
           <p>
-            <strong>Invite colleagues</strong> to give feedback on you: you have invited {scheme.invited} of{' '}
-            {scheme.maxColleagues}
-            {scheme.remaining
-              ? `, so you can invite ${scheme.remaining} more.`
-              : ' and cannot invite more in this programme.'}
+            {richT(
+              t,
+              'invite.text',
+              { lead: <strong>{t('invite.lead')}</strong> },
+              { invited: scheme.invited, max: scheme.maxColleagues, remaining: scheme.remaining },
+            )}
           </p>
           {scheme.remaining && scheme.open ? (
             <Link to="/user/colleague-invite" className="btn btn-primary mt-2">
-              Invite colleagues
+              {t('invite.button')}
             </Link>
           ) : null}
         </li>
         <li>
           <p>
-            <strong>Your report</strong> sets your answers beside your colleagues’. It shows their answers
-            once at least {scheme.minRaters} {scheme.minRaters === 1 ? 'colleague has' : 'colleagues have'}{' '}
-            answered, so that nobody’s answers can be singled out.{' '}
+            {richT(
+              t,
+              'report.text',
+              { lead: <strong>{t('report.lead')}</strong> },
+              { min: scheme.minRaters },
+            )}{' '}
             {needed
-              ? `So far ${scheme.colleaguesSubmitted} ${scheme.colleaguesSubmitted === 1 ? 'has' : 'have'} answered: ${needed} more needed.`
-              : `${scheme.colleaguesSubmitted} have answered, enough for the report.`}
+              ? t('report.sofar', { answered: scheme.colleaguesSubmitted, needed })
+              : t('report.enough', { answered: scheme.colleaguesSubmitted })}
           </p>
           {scheme.reportResponseId ? (
             <Link to={`/user/response-${scheme.reportResponseId}`} className="link mt-2 inline-block">
-              Open your report
+              {t('report.open')}
             </Link>
           ) : null}
         </li>
       </ol>
       <p>
         <Link to="/user" className="link">
-          Back to my feedback
+          {t('back')}
         </Link>
       </p>
     </div>
@@ -187,24 +195,25 @@ function EmployeeNextSteps({ scheme }: { scheme: Scheme }) {
 }
 
 function OpenList({ open }: { open: OpenAssignment[] }) {
+  const { t } = useTranslation('thank-you')
   return (
     <section aria-labelledby="open-title" className="card flex flex-col gap-3">
       <h2 id="open-title" className="text-lg font-semibold">
-        {open.length === 1
-          ? 'One more questionnaire is waiting for you'
-          : `${open.length} questionnaires are waiting for you`}
+        {t('open.title', { count: open.length })}
       </h2>
       <ul className="flex flex-col gap-2">
         {open.map((o) => (
           <li key={o.id} className="flex flex-wrap items-center justify-between gap-3">
             <span>
-              {o.relationship === 'self' ? 'Your self-assessment' : `Feedback for ${o.subjectName}`} · due{' '}
-              <time dateTime={o.deadline.iso}>{o.deadline.date}</time>
+              {richT(t, 'open.due', {
+                what: o.relationship === 'self' ? t('open.self') : t('open.rater', { name: o.subjectName }),
+                date: <time dateTime={o.deadline.iso}>{o.deadline.date}</time>,
+              })}
             </span>
             <Link to={`/assignment/${o.id}`} className="btn btn-secondary">
-              {o.status === 'in_progress' ? 'Continue' : 'Start'}
+              {o.status === 'in_progress' ? t('open.continue') : t('open.start')}
               <span className="sr-only">
-                {o.relationship === 'self' ? ' your self-assessment' : ` feedback for ${o.subjectName}`}
+                {o.relationship === 'self' ? t('open.selfSr') : t('open.raterSr', { name: o.subjectName })}
               </span>
             </Link>
           </li>

@@ -178,7 +178,8 @@ describe('the page', () => {
     expect(textOf(html)).not.toContain('Pending change')
     // The photo form posts multipart; no photo yet, so no remove button.
     expect(html).toMatch(/id="profile-photo"[^>]*enctype="multipart\/form-data"/i)
-    expect(html).not.toContain('Remove photo')
+    // The visible text: the page's messages (its i18n data block) hold the words of every state.
+    expect(textOf(html)).not.toContain('Remove photo')
     const header = headerOf(html)
     expect(textOf(header)).toContain('AL Ada Lovelace')
     expect(header).not.toContain('/files/')

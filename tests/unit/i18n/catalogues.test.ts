@@ -24,6 +24,11 @@ import {
   verificationTitleKey,
 } from '#app/modules/verification/verification'
 import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-password'
+import { daysLeftLabel } from '#app/lib/words'
+import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
+import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
+import { releaseStatus, type ReleaseStatusInput } from '#app/modules/report/release-status'
+import { ASSIGNMENT_STATUS_LABELS, PHASE_LABELS } from '#app/modules/scheme/labels'
 
 /**
  * The catalogues (ADR 050): a shipped language has every key English has, with the same ICU
@@ -128,7 +133,7 @@ describe('the catalogues', () => {
 })
 
 describe('English equals the wordings modules export', () => {
-  const format = (key: string, values?: Record<string, number>) =>
+  const format = (key: string, values?: Record<string, string | number>) =>
     new IntlMessageFormat(english.get(key)!, intlLocale('en')).format(values) as string
 
   test('identity errors (AUTH_ERROR_MESSAGES)', () => {
@@ -192,6 +197,53 @@ describe('English equals the wordings modules export', () => {
         }
       }
     }
+  })
+
+  test('the employee’s home: the labels, the manager’s note and the days left', () => {
+    for (const status of ['pending', 'in_progress', 'submitted'] as const)
+      expect(format(`home:status.${status}`)).toBe(ASSIGNMENT_STATUS_LABELS[status])
+    for (const status of ['invited', 'started', 'answered'] as const)
+      expect(format(`home:inviteStatus.${status}`)).toBe(INVITE_STATUS_LABELS[status])
+    for (const relationship of ['manager', 'peer', 'direct_report', 'other'] as const)
+      expect(format(`home:relationship.${relationship}`)).toBe(RELATIONSHIP_LABELS[relationship])
+    for (const phase of ['upcoming', 'open', 'closed'] as const)
+      expect(format(`home:phase.${phase}`)).toBe(PHASE_LABELS[phase])
+    expect(format('home:colleagues.managerSeesReport')).toBe(MANAGER_SEES_REPORT_NOTE)
+    for (const days of [0, 1, 2, 30]) expect(format('home:card.daysLeft', { days })).toBe(daysLeftLabel(days))
+  })
+
+  test('the report’s release sentences (release-status.ts): home:release.* equals the English lines', () => {
+    const base: ReleaseStatusInput = {
+      viewer: 'employee',
+      reportRelease: 'on_close',
+      closesAt: '2026-06-30T22:59:00Z',
+      timeZone: 'Europe/London',
+      schemeClosed: false,
+      releasedAt: null,
+      colleaguesShown: false,
+      releasedAnswers: 0,
+      answeredNow: 0,
+      minRaters: 3,
+      locale: intlLocale('en'),
+    }
+    const cases: Partial<ReleaseStatusInput>[] = []
+    for (const reportRelease of ['on_close', 'by_admin'] as const)
+      for (const schemeClosed of [false, true])
+        for (const answeredNow of [0, 1, 2, 3, 5])
+          for (const release of [
+            {},
+            { releasedAt: '2026-07-01T09:00:00Z', colleaguesShown: false, releasedAnswers: 1 },
+            { releasedAt: '2026-07-01T09:00:00Z', colleaguesShown: false, releasedAnswers: 2 },
+            { releasedAt: '2026-07-01T09:00:00Z', colleaguesShown: true, releasedAnswers: 1 },
+            { releasedAt: '2026-07-01T09:00:00Z', colleaguesShown: true, releasedAnswers: 4 },
+          ])
+            cases.push({ reportRelease, schemeClosed, answeredNow, ...release })
+    for (const change of cases) {
+      const status = releaseStatus({ ...base, ...change })
+      const said = status.messages!.map((m) => format(`home:release.${m.key}`, m.values))
+      expect(said, JSON.stringify(change)).toEqual(status.lines)
+    }
+    expect(releaseStatus({ ...base, locale: undefined })).not.toHaveProperty('messages')
   })
 
   test('plurals follow each language’s rules', () => {

@@ -22,6 +22,13 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/file/file.server.ts',
   ],
   auth: ['app/modules/auth/schemas.ts'],
+  'thank-you': ['app/modules/response/reopen-request-schemas.ts'],
+  profile: [
+    'app/modules/user/profile-schemas.ts',
+    'app/modules/user/profile-action.server.ts',
+    'app/modules/user/profile.server.ts',
+    'app/modules/file/file.server.ts',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */

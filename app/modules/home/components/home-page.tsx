@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { ContactLinks } from '#app/components/layouts'
 import { useLiveUpdates } from '#app/lib/use-live-updates'
@@ -12,12 +13,14 @@ import { useRootData } from '#app/root'
 import { BrandBand, StatusText } from './home-parts'
 import { SchemeCard } from './scheme-card'
 import { SharedWithYouSection } from '#app/modules/plan/components/shared-with-you'
+import { richT } from '#app/modules/i18n/rich'
 
 /** What the home page shows: the domain's own page data (the route returns it unchanged). */
 export type EmployeeHomePage = Awaited<ReturnType<typeof getEmployeeHome>>
 
 /** "Casey Colleague has answered." for each colleague whose status changed while the page was open. */
 function useStatusAnnouncements(schemes: HomeScheme[]) {
+  const { t } = useTranslation('home')
   const previous = useRef<Map<string, string> | null>(null)
   const [message, setMessage] = useState('')
   useEffect(() => {
@@ -35,15 +38,16 @@ function useStatusAnnouncements(schemes: HomeScheme[]) {
       .filter(([id, status]) => before.get(id) !== status)
       .map(([id]) => {
         const c = names.get(id)!
-        return before.has(id) ? `${c.name}: ${c.statusLabel.toLowerCase()}.` : `${c.name} invited.`
+        return t(before.has(id) ? `announce.${c.status}` : 'announce.invited', { name: c.name })
       })
     if (changes.length) setMessage(changes.join(' '))
-  }, [schemes])
+  }, [schemes, t])
   return message
 }
 
 /** The employee's home page (app/routes/user/home.tsx): their programmes, then what others asked of them. */
 export function HomePage({ home }: { home: EmployeeHomePage }) {
+  const { t } = useTranslation('home')
   const { schemes, requests, waiting } = home
   const connected = useLiveUpdates('/api/events')
   const announcement = useStatusAnnouncements(schemes)
@@ -51,12 +55,9 @@ export function HomePage({ home }: { home: EmployeeHomePage }) {
     <section aria-labelledby="page-title" className="flex max-w-4xl flex-col gap-8">
       <div>
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          My feedback
+          {t('title')}
         </h1>
-        <p className="mt-1 text-slate-700">
-          Your own view, the colleagues you asked for theirs, and your report, for each feedback programme you
-          take part in.
-        </p>
+        <p className="mt-1 text-slate-700">{t('intro')}</p>
         {schemes.length ? (
           // Its line is there from the first paint, shown once the live connection is up: appearing
           // after hydration, it pushed the whole list down (a layout shift of 0.03 on a phone).
@@ -65,7 +66,7 @@ export function HomePage({ home }: { home: EmployeeHomePage }) {
             className={`mt-2 flex items-center gap-2 text-sm text-slate-700 noscript:hidden ${connected ? '' : 'invisible'}`}
           >
             <span aria-hidden="true" className="inline-block h-2 w-2 rounded-full bg-emerald-600" />
-            Colleagues’ progress updates on this page as it happens.
+            {t('live')}
           </p>
         ) : null}
         <p role="status" aria-live="polite" className="sr-only">
@@ -78,11 +79,9 @@ export function HomePage({ home }: { home: EmployeeHomePage }) {
           className="card flex flex-col gap-3 border border-amber-300 bg-amber-50"
         >
           <h2 id="waiting-title" className="text-lg font-semibold text-amber-950">
-            Nominations waiting for you
+            {t('waiting.title')}
           </h2>
-          <p className="text-sm text-amber-950">
-            These people chose colleagues to give them feedback; nobody is invited until you approve the list.
-          </p>
+          <p className="text-sm text-amber-950">{t('waiting.text')}</p>
           <ul className="flex flex-col gap-2">
             {waiting.map((w) => (
               <li key={`${w.schemeId}:${w.employeeId}`}>
@@ -90,7 +89,7 @@ export function HomePage({ home }: { home: EmployeeHomePage }) {
                   {w.employeeName}
                 </Link>{' '}
                 <span className="text-sm text-slate-800">
-                  {`· ${w.schemeName} · ${w.people} ${w.people === 1 ? 'person' : 'people'} · sent ${w.submittedOn}`}
+                  {t('waiting.line', { scheme: w.schemeName, people: w.people, date: w.submittedOn })}
                 </span>
               </li>
             ))}
@@ -99,7 +98,7 @@ export function HomePage({ home }: { home: EmployeeHomePage }) {
       ) : null}
       {home.shared.length ? <SharedWithYouSection shared={home.shared} /> : null}
       {schemes.length ? (
-        <ul className="flex flex-col gap-8" aria-label="Your feedback programmes">
+        <ul className="flex flex-col gap-8" aria-label={t('programmes')}>
           {schemes.map((scheme) => (
             <li key={scheme.id}>
               <SchemeCard scheme={scheme} />
@@ -116,16 +115,14 @@ export function HomePage({ home }: { home: EmployeeHomePage }) {
 
 /** Feedback other employees asked of this one: whose, which programme, by when, how far, and the way in. */
 function RequestsSection({ requests }: { requests: FeedbackRequest[] }) {
+  const { t } = useTranslation('home')
   return (
     <section aria-labelledby="requests-title" className="flex flex-col gap-4">
       <div>
         <h2 id="requests-title" className="text-xl font-semibold tracking-tight">
-          Feedback requested from you
+          {t('requests.title')}
         </h2>
-        <p className="mt-1 text-slate-700">
-          Colleagues who asked for your view. They see your answers only combined with others’, never with
-          your name.
-        </p>
+        <p className="mt-1 text-slate-700">{t('requests.text')}</p>
       </div>
       <ul className="flex flex-col gap-4">
         {requests.map((r) => {
@@ -133,14 +130,18 @@ function RequestsSection({ requests }: { requests: FeedbackRequest[] }) {
           return (
             <li key={r.id}>
               <article aria-labelledby={titleId} className="card overflow-hidden p-0">
-                <BrandBand brand={r.brand}>
-                  {r.schemeName}
-                  {r.brand ? ` · with ${r.brand.name}` : ''}
+                <BrandBand
+                  brand={r.brand}
+                  logoAlt={r.brand ? t('card.logo', { name: r.brand.name }) : undefined}
+                >
+                  {r.brand
+                    ? t('requests.withBrand', { scheme: r.schemeName, brand: r.brand.name })
+                    : r.schemeName}
                 </BrandBand>
                 <div className="flex flex-wrap items-center justify-between gap-4 p-6">
                   <div className="flex min-w-0 flex-col gap-2">
                     <h3 id={titleId} className="text-lg font-semibold">
-                      Feedback for {r.subjectName}
+                      {t('requests.for', { name: r.subjectName })}
                     </h3>
                     <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
                       <StatusText
@@ -148,15 +149,20 @@ function RequestsSection({ requests }: { requests: FeedbackRequest[] }) {
                           r.status === 'submitted' ? 'done' : r.status === 'in_progress' ? 'active' : 'idle'
                         }
                       >
-                        {r.statusLabel}
+                        {r.phase === 'closed' && r.status !== 'submitted'
+                          ? t('requests.closed')
+                          : t(`status.${r.status}`)}
                       </StatusText>
                       <span>
-                        {r.phase === 'closed'
-                          ? 'Closed on '
-                          : r.phase === 'upcoming'
-                            ? 'Opens soon · due '
-                            : 'Due '}
-                        <time dateTime={r.deadlineIso}>{r.deadline}</time>
+                        {richT(
+                          t,
+                          r.phase === 'closed'
+                            ? 'requests.closedOn'
+                            : r.phase === 'upcoming'
+                              ? 'requests.opensSoon'
+                              : 'requests.due',
+                          { date: <time dateTime={r.deadlineIso}>{r.deadline}</time> },
+                        )}
                       </span>
                     </p>
                   </div>
@@ -166,7 +172,7 @@ function RequestsSection({ requests }: { requests: FeedbackRequest[] }) {
                       className={`btn ${r.action.kind === 'view' ? 'btn-secondary' : 'btn-primary'}`}
                       aria-describedby={titleId}
                     >
-                      {r.action.label}
+                      {t(`requests.${r.action.kind}`)}
                     </Link>
                   ) : null}
                 </div>
@@ -180,18 +186,15 @@ function RequestsSection({ requests }: { requests: FeedbackRequest[] }) {
 }
 
 function EmptyState() {
+  const { t } = useTranslation('home')
   const contact = useRootData()?.publicEnv.contact ?? null
   return (
     <div className="card flex flex-col gap-3">
-      <h2 className="text-lg font-semibold">Nothing to do here yet</h2>
-      <p className="text-slate-700">
-        You are not taking part in a feedback programme at the moment. When you are enrolled in one, it
-        appears here with your self-assessment, the colleagues you invite and, later, your report. You will
-        also get an e-mail.
-      </p>
+      <h2 className="text-lg font-semibold">{t('empty.title')}</h2>
+      <p className="text-slate-700">{t('empty.text')}</p>
       {contact ? (
         <>
-          <p className="text-slate-700">If you expected to see a programme here, please get in touch:</p>
+          <p className="text-slate-700">{t('empty.contact')}</p>
           <ContactLinks contact={contact} />
         </>
       ) : null}

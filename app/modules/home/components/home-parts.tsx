@@ -4,9 +4,12 @@ import { brandStyle, type BrandLook } from '#app/components/brand-look'
 /** The programme's brand across the top of a card: logo, name, colours (contrast-checked). */
 export function BrandBand({
   brand,
+  logoAlt,
   children,
 }: {
   brand: Pick<BrandLook, 'name' | 'logoFileId' | 'primaryColor' | 'accentColor'> | null
+  /** The logo's text in the page's language ("Acme logo" when not given). */
+  logoAlt?: string
   children: ReactNode
 }) {
   if (!brand)
@@ -18,7 +21,7 @@ export function BrandBand({
           <span className="flex shrink-0 items-center rounded bg-white p-1">
             <img
               src={`/files/${brand.logoFileId}`}
-              alt={`${brand.name} logo`}
+              alt={logoAlt ?? `${brand.name} logo`}
               className="h-6 w-auto max-w-28 object-contain"
             />
           </span>

@@ -1,5 +1,6 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { daysLeftLabel } from '#app/lib/words'
+import { richT } from '#app/modules/i18n/rich'
 import type { HomeScheme } from '#app/modules/home/home.server'
 import { PhaseBadge } from '#app/modules/scheme/components/phase-badge'
 import { BrandBand, StatusText } from './home-parts'
@@ -12,26 +13,23 @@ import { BrandBand, StatusText } from './home-parts'
 const titleIdOf = (scheme: HomeScheme) => `scheme-${scheme.id}`
 
 function Deadline({ scheme }: { scheme: HomeScheme }) {
-  const time = <time dateTime={scheme.closesAt}>{scheme.deadline}</time>
-  if (scheme.phase === 'closed') return <>Closed on {time}</>
-  // The same words as the questionnaire's pages, from the same count (app/lib/dates.ts).
-  const label = daysLeftLabel(scheme.daysLeft)
-  const left = label ? ` (${label})` : ''
-  return (
-    <>
-      Deadline: {time}
-      {left}
-    </>
-  )
+  const { t } = useTranslation('home')
+  const date = <time dateTime={scheme.closesAt}>{scheme.deadline}</time>
+  if (scheme.phase === 'closed') return <>{richT(t, 'card.closedOn', { date })}</>
+  // The same words as the questionnaire's pages (daysLeftLabel), from the same count (app/lib/dates.ts).
+  if (scheme.daysLeft === null) return <>{richT(t, 'card.deadline', { date })}</>
+  const left = t('card.daysLeft', { days: scheme.daysLeft })
+  return <>{richT(t, 'card.deadlineLeft', { date }, { left })}</>
 }
 
 export function SchemeCard({ scheme }: { scheme: HomeScheme }) {
+  const { t } = useTranslation('home')
   const titleId = titleIdOf(scheme)
   return (
     <article aria-labelledby={titleId} className="card overflow-hidden p-0">
       {/* Each card wears its own programme's brand: the page itself stays neutral. */}
-      <BrandBand brand={scheme.brand}>
-        {scheme.companyName} · with {scheme.brand.name}
+      <BrandBand brand={scheme.brand} logoAlt={t('card.logo', { name: scheme.brand.name })}>
+        {t('card.band', { company: scheme.companyName, brand: scheme.brand.name })}
       </BrandBand>
       <div className="flex flex-col gap-6 p-6">
         <header className="flex flex-col gap-1">
@@ -41,7 +39,11 @@ export function SchemeCard({ scheme }: { scheme: HomeScheme }) {
           <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
             <PhaseBadge
               phase={scheme.phase}
-              label={scheme.phase === 'upcoming' ? `Opens ${scheme.opensOn}` : undefined}
+              label={
+                scheme.phase === 'upcoming'
+                  ? t('card.opens', { date: scheme.opensOn })
+                  : t(`phase.${scheme.phase}`)
+              }
             />
             <span>
               <Deadline scheme={scheme} />
@@ -57,12 +59,13 @@ export function SchemeCard({ scheme }: { scheme: HomeScheme }) {
 }
 
 function SelfSection({ scheme }: { scheme: HomeScheme }) {
+  const { t } = useTranslation('home')
   const { self } = scheme
   const headingId = `self-${scheme.id}`
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <h3 id={headingId} className="text-base font-semibold">
-        Your self-assessment
+        {t('self.title')}
       </h3>
       {self ? (
         <div className="flex flex-wrap items-center justify-between gap-3">
@@ -70,18 +73,18 @@ function SelfSection({ scheme }: { scheme: HomeScheme }) {
             <StatusText
               tone={self.status === 'submitted' ? 'done' : self.status === 'in_progress' ? 'active' : 'idle'}
             >
-              {self.statusLabel}
+              {t(`status.${self.status}`)}
             </StatusText>
-            {self.submittedOn ? <span className="text-slate-700"> on {self.submittedOn}</span> : null}
+            {self.submittedOn ? (
+              <span className="text-slate-700">{t('self.on', { date: self.submittedOn })}</span>
+            ) : null}
             {scheme.phase === 'upcoming' ? (
               <span className="block text-sm text-slate-700">
-                You can start it when the programme opens on {scheme.opensOn}.
+                {t('self.upcoming', { date: scheme.opensOn })}
               </span>
             ) : null}
             {scheme.phase === 'closed' && self.status !== 'submitted' ? (
-              <span className="block text-sm text-slate-700">
-                The programme has closed, so it can no longer be answered.
-              </span>
+              <span className="block text-sm text-slate-700">{t('self.closed')}</span>
             ) : null}
           </p>
           {self.action ? (
@@ -90,36 +93,35 @@ function SelfSection({ scheme }: { scheme: HomeScheme }) {
               className={`btn ${self.action.kind === 'view' ? 'btn-secondary' : 'btn-primary'}`}
               aria-describedby={titleIdOf(scheme)}
             >
-              {self.action.label}
+              {t(`self.${self.action.kind}`)}
             </Link>
           ) : null}
         </div>
       ) : (
-        <p className="text-slate-700">
-          Your self-assessment is not set up for this programme. Please contact the consultancy running it.
-        </p>
+        <p className="text-slate-700">{t('self.missing')}</p>
       )}
     </section>
   )
 }
 
 function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
+  const { t } = useTranslation('home')
   const { colleagues, invite, report } = scheme
   const headingId = `colleagues-${scheme.id}`
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <h3 id={headingId} className="text-base font-semibold">
-        Colleagues you invited
+        {t('colleagues.title')}
       </h3>
       {scheme.managerSeesReportNote ? (
         <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          {scheme.managerSeesReportNote}
+          {t('colleagues.managerSeesReport')}
         </p>
       ) : null}
       {colleagues.length ? (
         <>
           <p className="text-sm text-slate-700">
-            {report.answered} of {colleagues.length} {colleagues.length === 1 ? 'has' : 'have'} answered.
+            {t('colleagues.answered', { answered: report.answered, total: colleagues.length })}
           </p>
           <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
             {colleagues.map((c) => (
@@ -127,13 +129,16 @@ function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
                 <div className="min-w-0">
                   <p className="font-medium">{c.name}</p>
                   <p className="text-sm break-words text-slate-700">
-                    {c.relationshipLabel} · {c.email}
+                    {t('colleagues.line', {
+                      relationship: t(`relationship.${c.relationship}`),
+                      email: c.email,
+                    })}
                   </p>
                 </div>
                 <StatusText
                   tone={c.status === 'answered' ? 'done' : c.status === 'started' ? 'active' : 'idle'}
                 >
-                  {c.statusLabel}
+                  {t(`inviteStatus.${c.status}`)}
                 </StatusText>
               </li>
             ))}
@@ -141,20 +146,18 @@ function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
         </>
       ) : (
         <p className="text-slate-700">
-          {scheme.phase === 'closed'
-            ? 'You did not invite any colleagues in this programme.'
-            : 'You have not invited anyone yet. Colleagues who know your work well give the most useful feedback.'}
+          {scheme.phase === 'closed' ? t('colleagues.noneClosed') : t('colleagues.none')}
         </p>
       )}
       {invite.href ? (
         <div className="flex flex-wrap items-center justify-between gap-3">
           <p className="text-sm text-slate-700">
             {invite.remaining > 0
-              ? `You can invite ${invite.remaining} more ${invite.remaining === 1 ? 'colleague' : 'colleagues'} (up to ${invite.limit}).`
-              : `You have invited ${invite.limit} colleagues, the most this programme allows.`}
+              ? t('colleagues.remaining', { remaining: invite.remaining, limit: invite.limit })
+              : t('colleagues.full', { limit: invite.limit })}
           </p>
           <Link to={invite.href} className="btn btn-secondary" aria-describedby={titleIdOf(scheme)}>
-            {invite.remaining > 0 ? 'Invite colleagues' : 'Manage invitations'}
+            {invite.remaining > 0 ? t('colleagues.invite') : t('colleagues.manage')}
           </Link>
         </div>
       ) : null}
@@ -163,16 +166,19 @@ function ColleaguesSection({ scheme }: { scheme: HomeScheme }) {
 }
 
 function ReportSection({ scheme }: { scheme: HomeScheme }) {
+  const { t } = useTranslation('home')
   const { report } = scheme
   const headingId = `report-${scheme.id}`
-  // The same sentences as the report page (release-status.ts): one story about the release.
-  const lines = report.href
-    ? report.release.lines
-    : ['Your report opens once you have submitted your self-assessment.', ...report.release.lines]
+  // The same sentences as the report page (release-status.ts): one story about the release, here in
+  // the reader's language (its messages; the loader asks for them).
+  const release = report.release.messages
+    ? report.release.messages.map((m) => t(`release.${m.key}`, m.values))
+    : report.release.lines
+  const lines = report.href ? release : [t('report.notYet'), ...release]
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
       <h3 id={headingId} className="text-base font-semibold">
-        Your report
+        {t('report.title')}
       </h3>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-col gap-1 text-slate-800">
@@ -182,7 +188,7 @@ function ReportSection({ scheme }: { scheme: HomeScheme }) {
         </div>
         {report.href ? (
           <Link to={report.href} className="btn btn-primary" aria-describedby={titleIdOf(scheme)}>
-            Read your report
+            {t('report.read')}
           </Link>
         ) : null}
       </div>
@@ -193,14 +199,17 @@ function ReportSection({ scheme }: { scheme: HomeScheme }) {
 
 /** Development plan (ADR 043): how far it is and who it is shared with, and the way in. */
 function PlanLine({ scheme, plan }: { scheme: HomeScheme; plan: NonNullable<HomeScheme['report']['plan']> }) {
-  const text = plan.focusAreas
-    ? `Development plan: ${plan.focusAreas} focus ${plan.focusAreas === 1 ? 'area' : 'areas'}${plan.sharedWith ? `, shared with ${plan.sharedWith}` : ', private'}.`
-    : 'Turn your report into a development plan: one to three focus areas, with actions and a check-in date.'
+  const { t } = useTranslation('home')
+  const text = !plan.focusAreas
+    ? t('report.planNone')
+    : plan.sharedWith
+      ? t('report.planShared', { areas: plan.focusAreas, name: plan.sharedWith })
+      : t('report.planPrivate', { areas: plan.focusAreas })
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-3">
       <p className="text-slate-800">{text}</p>
       <Link to={plan.href} className="btn btn-secondary" aria-describedby={titleIdOf(scheme)}>
-        {plan.focusAreas ? 'Open your plan' : 'Start your plan'}
+        {plan.focusAreas ? t('report.planOpen') : t('report.planStart')}
       </Link>
     </div>
   )

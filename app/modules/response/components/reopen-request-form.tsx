@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Card } from '#app/components/card'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { IntentForm, SubmitButton } from '#app/components/form-parts'
@@ -5,6 +6,7 @@ import { FormErrors } from '#app/components/forms'
 import type { DateLabel } from '#app/lib/dates'
 import { REOPEN_NOTE_MAX, ReopenRequestSchema } from '../reopen-request-schemas'
 import { ReasonField } from './reason-field'
+import { richT } from '#app/modules/i18n/rich'
 
 /** The request's state on the respondent's page (thank-you.server.ts). */
 type ReopenState =
@@ -41,32 +43,28 @@ export function ReopenRequestCard({
   rater: boolean
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('thank-you')
   return (
-    <Card
-      id="change-answers-title"
-      sectionId="change-answers"
-      title="I need to change my answers"
-      className="gap-3"
-    >
+    <Card id="change-answers-title" sectionId="change-answers" title={t('reopen.title')} className="gap-3">
       <FormErrors id="request-reopen-errors" errors={requestErrors(lastResult)} />
       {reopen.state === 'requested' ? (
         <div role="status" className="flex flex-col gap-1">
-          <p className="font-medium text-slate-900">Your request has been sent.</p>
+          <p className="font-medium text-slate-900">{t('reopen.sent')}</p>
           <p className="text-slate-800">
-            You asked on <time dateTime={reopen.requestedOn.iso}>{reopen.requestedOn.label}</time>. The
-            programme team will reopen your answers or tell you why not; when they reopen them, you get an
-            e-mail with a link back to the questionnaire.
+            {richT(t, 'reopen.asked', {
+              date: <time dateTime={reopen.requestedOn.iso}>{reopen.requestedOn.label}</time>,
+            })}
           </p>
         </div>
       ) : (
         <>
           {reopen.state === 'declined' ? (
             <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
-              <p className="font-medium">The programme team did not reopen your answers.</p>
+              <p className="font-medium">{t('reopen.declined')}</p>
               {reopen.reason ? (
                 <p className="mt-1 whitespace-pre-wrap break-words">{`“${reopen.reason}”`}</p>
               ) : null}
-              <p className="mt-1 text-sm">You can ask again below if something still needs changing.</p>
+              <p className="mt-1 text-sm">{t('reopen.askAgain')}</p>
             </div>
           ) : null}
           <RequestForm assignmentId={assignmentId} rater={rater} lastResult={lastResult} />
@@ -85,24 +83,24 @@ function RequestForm({
   rater: boolean
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('thank-you')
   const [form, fields] = useConformForm(ReopenRequestSchema, { id: 'request-reopen', lastResult })
   return (
     <>
       <p className="text-slate-800">
-        Submitted too soon, or something you want to put differently? Ask the programme team to reopen your
-        answers: you keep what you wrote and change only what you need.
-        {rater ? ' Your note reaches them with your answers, without your name.' : ''}
+        {t('reopen.intro')}
+        {rater ? t('reopen.introRater') : ''}
       </p>
       <IntentForm form={form} intent="request-reopen" className="flex flex-col gap-3">
         <input type="hidden" name="assignmentId" value={assignmentId} />
         <ReasonField meta={fields.note} rows={3} maxLength={REOPEN_NOTE_MAX}>
-          What do you need to change? (optional)
+          {t('reopen.note')}
         </ReasonField>
         <div>
           <SubmitButton
             intent="request-reopen"
-            label="Ask to change my answers"
-            pendingLabel="Sending…"
+            label={t('reopen.submit')}
+            pendingLabel={t('reopen.sending')}
             className="btn btn-secondary"
           />
         </div>
