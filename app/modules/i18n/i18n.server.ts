@@ -7,8 +7,10 @@ import { getRequestSession, type SessionUser } from '#app/modules/auth/session.s
 import type { Resources } from './catalogues'
 import { RESOURCES } from './resources.server'
 import {
+  intlLocale,
   isLanguage,
   LANGUAGE_CODES,
+  languageOptions,
   NAMESPACES,
   SHIPPED_LANGUAGES,
   SOURCE_LANGUAGE,
@@ -137,3 +139,15 @@ registerMetaTranslator((language, key) => {
   }
   return instance.t(key)
 })
+
+/**
+ * The offered languages as a select's options for the person making the request: named in their
+ * language, a stored one no longer offered marked in their words (languageOptions).
+ */
+export async function readerLanguageOptions(request: Request, current?: string | null) {
+  const [language, t] = await Promise.all([requestLanguage(request), getFixedT(request, 'common')])
+  return languageOptions(availableLanguages(), current, {
+    locale: intlLocale(language),
+    notOffered: (label) => t('languageNotOffered', { label }),
+  })
+}

@@ -72,14 +72,23 @@ export type Namespace = (typeof NAMESPACES)[number]
 export const LANGUAGE_NOT_OFFERED = 'Choose one of the languages offered.'
 
 /**
- * A language select's options: the languages offered, each by its own name, and the one already
- * stored if it is no longer offered (so saving the form does not change it behind the person's back).
+ * A language select's options: the languages offered, each by its own name with its name in the
+ * reader's language beside it ("Deutsch (German)", "English (Englisch)"), and the one already stored
+ * if it is no longer offered (so saving the form does not change it behind the person's back), marked
+ * in the reader's words (`notOffered`).
  */
-export function languageOptions(offered: readonly Language[], current?: string | null) {
+export function languageOptions(
+  offered: readonly Language[],
+  current?: string | null,
+  reader: { locale?: string; notOffered?: (label: string) => string } = {},
+) {
   const codes = isLanguage(current) && !offered.includes(current) ? [...offered, current] : offered
+  const names = new Intl.DisplayNames([reader.locale ?? intlLocale(SOURCE_LANGUAGE)], { type: 'language' })
+  const notOffered = reader.notOffered ?? ((label: string) => `${label}, not offered yet`)
   return codes.map((code) => {
     const info = languageInfo(code)
-    const label = info.nativeName === info.name ? info.name : `${info.nativeName} (${info.name})`
-    return { value: code, label: offered.includes(code) ? label : `${label}, not offered yet` }
+    const name = reader.locale ? (names.of(code) ?? info.name) : info.name
+    const label = info.nativeName === name ? name : `${info.nativeName} (${name})`
+    return { value: code, label: offered.includes(code) ? label : notOffered(label) }
   })
 }

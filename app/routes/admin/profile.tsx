@@ -23,8 +23,7 @@ import {
 import type { ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { availableLanguages, getFixedT } from '#app/modules/i18n/i18n.server'
-import { languageOptions } from '#app/modules/i18n/languages'
+import { getFixedT, readerLanguageOptions } from '#app/modules/i18n/i18n.server'
 import type { RouteHandle } from '#app/root'
 
 // The authenticator's set-up and the recovery codes are shared with the sign-in's second step (second-factor).
@@ -67,7 +66,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     twoFactor,
     twoFactorRequired: getEnv().ADMIN_TOTP_REQUIRED,
     mustSetUp: mustSetUpSecondFactor(signedIn),
-    languages: languageOptions(availableLanguages(), profile.language),
+    languages: await readerLanguageOptions(request, profile.language),
   }
 }
 

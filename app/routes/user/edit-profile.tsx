@@ -18,8 +18,7 @@ import {
 import { PROFILE_INTENTS, type ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { availableLanguages, getFixedT } from '#app/modules/i18n/i18n.server'
-import { languageOptions } from '#app/modules/i18n/languages'
+import { getFixedT, readerLanguageOptions } from '#app/modules/i18n/i18n.server'
 import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
@@ -47,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     profile,
     passwordMinLength: getEnv().PASSWORD_MIN_LENGTH,
     brand: profile.brand,
-    languages: languageOptions(availableLanguages(), profile.language),
+    languages: await readerLanguageOptions(request, profile.language),
   }
 }
 
