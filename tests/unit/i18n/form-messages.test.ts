@@ -15,6 +15,7 @@ import { RESOURCES } from '#app/modules/i18n/resources.server'
 export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
   common: ['app/lib/text-rules.ts', 'app/lib/schema-parts.ts'],
   auth: ['app/modules/auth/schemas.ts'],
+  answers: ['app/modules/response/schemas.ts', 'app/modules/response/reopen-request-schemas.ts'],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
