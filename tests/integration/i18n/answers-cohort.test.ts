@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { questionnaireSections, questions, responses, schemes } from '#db/schema/index'
 import {
   createCompany,
+  createQuestionnaire,
   createRaterAssignment,
   createResponse,
   createScheme,
@@ -10,7 +11,10 @@ import {
   enrolEmployee,
   questionsOf,
 } from '#db/factories'
+import { DEMO_QUESTIONS } from '#db/seed'
 import { resetEnvCache } from '#app/config/env.server'
+import { releaseOnClose } from '#app/modules/report/release.server'
+import { addParticipant } from '#tests/integration/journey/report-scenario'
 import { formatDate } from '#app/lib/dates'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, signedIn, useTestServer } from '#tests/support/app'
@@ -184,6 +188,53 @@ describe('the cohort pages in German', () => {
     const pdf = await send(server, `${base}/group-report.pdf`, { cookie: adminCookie, headers: GERMAN })
     expect(pdf.status).toBe(409)
     expect(await pdf.text()).toContain('Der Gruppenbericht hat nichts zu drucken')
+  })
+})
+
+describe('a released cohort in German', () => {
+  test('the figures with a decimal comma, the series and counts in German', async () => {
+    const company = await createCompany({ name: 'Kohorte GmbH' })
+    const questionnaire = await createQuestionnaire({ title: 'Kohorte 360', questions: DEMO_QUESTIONS })
+    const qs = await questionsOf(questionnaire.id)
+    const scheme = await createScheme({
+      name: 'Kohorte A',
+      companyId: company.id,
+      questionnaireId: questionnaire.id,
+      opensAt: new Date(Date.now() - 30 * 86_400_000),
+      closesAt: new Date(Date.now() - 86_400_000),
+      status: 'closed',
+      minRaters: 3,
+    })
+    const answers = (value: (i: number) => number) =>
+      qs.map((q, i) =>
+        q.kind === 'scale'
+          ? { questionId: q.id, numericValue: value(i) }
+          : q.kind === 'single' || q.kind === 'multi'
+            ? { questionId: q.id, choices: q.options.labels!.slice(0, 1) }
+            : { questionId: q.id, textValue: 'Ein Kommentar' },
+      )
+    for (let p = 0; p < 3; p++)
+      await addParticipant(scheme, {
+        name: `Person ${p}`,
+        self: answers((i) => 1 + ((i + p) % 5)),
+        colleagues: Array.from({ length: 3 }, (_, r) => ({
+          answers: answers((i) => 2 + ((i + r + p) % 3)),
+          relationship: 'peer' as const,
+        })),
+        release: false,
+      })
+    await releaseOnClose(new Date(), { schemeId: scheme.id })
+    preview('de,fr')
+    const base = `/admin/scheme-management/${scheme.id}`
+    const report = textOf(await page(`${base}/group-report`, GERMAN))
+    expect(report).toContain('3 Teilnehmende mit freigegebenem Bericht, davon 3 mit Ergebnissen')
+    expect(report).toContain('Alle Kolleginnen und Kollegen')
+    expect(report).toMatch(/Kompetenzmittelwerte nach Bewertergruppe/)
+    expect(report).toMatch(/ \d,\d n = 3 /)
+    expect(report).not.toMatch(/ \d\.\d n = 3 /)
+    const heatmap = textOf(await page(`${base}/heatmap?view=table`, GERMAN))
+    expect(heatmap).toContain('Teilnehmende Person')
+    expect(heatmap).toMatch(/Person 0 (\d,\d )+/)
   })
 })
 
