@@ -8,6 +8,7 @@ import { loadResponsePage } from '#app/modules/response/response-page.server'
 import { getResponseView, reopenResponse, revealRespondent } from '#app/modules/response/response.server'
 import { ReopenSchema, RevealSchema } from '#app/modules/response/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
+import { namedRefusals } from '#app/modules/response/messages.server'
 import { requireAdminForm } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 import { getFixedT, languageOf } from '#app/modules/i18n/i18n.server'
@@ -55,7 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     reopen: intent(
       ReopenSchema,
-      ({ reason }) => reopenResponse(actor, params.responseId, reason),
+      ({ reason }) => namedRefusals(request, reopenResponse(actor, params.responseId, reason)),
       ({ subjectName }) =>
         redirectWithToast(`${LIST}/${params.responseId}`, {
           kind: 'success',

@@ -18,6 +18,7 @@ import {
   DeclineReopenRequestSchema,
   REOPEN_REQUESTS_PATH,
 } from '#app/modules/response/reopen-request-schemas'
+import { namedRefusals } from '#app/modules/response/messages.server'
 import { requireAdminForm, toastReply } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 import { getFixedT } from '#app/modules/i18n/i18n.server'
@@ -51,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return dispatchIntent(formData, {
     'approve-request': intent(
       ApproveReopenRequestSchema,
-      ({ responseId }) => approveReopenRequest(actor, responseId),
+      ({ responseId }) => namedRefusals(request, approveReopenRequest(actor, responseId)),
       // The server found the respondent's address itself: the admin is not told who it is (ADR 024).
       ({ subjectName }) => done(t('toast.reopened'), t('toast.reopenedOnRequest', { name: subjectName })),
     ),

@@ -156,6 +156,26 @@ describe('answer management in German', () => {
     expect(text).toContain('kann ihre Antworten zu Sam Subject ändern')
   })
 
+  test('a refusal that names the scheme, in German', async () => {
+    const elsewhere = await createCompany({ name: 'Herbst GmbH' })
+    const closed = await createScheme({ companyId: elsewhere.id, name: 'Herbst 360', status: 'closed' })
+    const person = await createUser({ role: 'employee', companyId: elsewhere.id, displayName: 'Olga' })
+    const [question] = await questionsOf(closed.questionnaireId)
+    const answered = await createResponse({
+      assignmentId: (await enrolEmployee(closed, person.id))!.id,
+      submitted: true,
+      answers: [{ questionId: question!.id, numericValue: 3 }],
+    })
+    preview('de,fr')
+    const refused = await send(server, `${PAGE}/${answered.id}`, {
+      cookie: adminCookie,
+      headers: GERMAN,
+      form: { intent: 'reopen', reason: 'Bitte noch einmal.' },
+    })
+    expect(refused.status).toBe(400)
+    expect(textOf(await refused.text())).toContain('und Herbst 360 ist derzeit nicht offen')
+  })
+
   test('reopen requests, and the CSV’s refusal in words', async () => {
     preview('de,fr')
     const html = await page(`${PAGE}/reopen-requests`, GERMAN)
