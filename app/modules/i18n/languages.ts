@@ -65,6 +65,8 @@ export const NAMESPACES = [
   'thank-you',
   'profile',
   'home',
+  'answers',
+  'cohort',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -1,5 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm'
-import type { AssignmentStatus, Relationship, SchemeStatus } from '#db/enums'
+import type { AssignmentStatus, Language, Relationship, SchemeStatus } from '#db/enums'
+import type {
+  QnTextsTranslation,
+  QuestionTranslation,
+  SectionTranslation,
+  Translations,
+} from '#db/schema/questionnaires'
+import { displayLanguage, labelsIn, textIn } from '#app/modules/questionnaire/translations'
 import { getDb, queryRows, type Tx } from '#db/client'
 import { answers, assignments, responses } from '#db/schema/index'
 import { formatDate, instantToZonedTime } from '#app/lib/dates'
@@ -251,6 +258,10 @@ type ResponseRecord = {
   /** The respondent's waiting request to reopen (ADR 039), and their note. */
   reopenRequestedAt: string | null
   reopenRequestNote: string | null
+  /** The questionnaire's language and translations, and the languages the scheme offers (ADR 051). */
+  sourceLanguage: Language
+  questionnaireTranslations: Translations<QnTextsTranslation> | null
+  schemeLanguages: Language[] | null
 }
 
 /**
@@ -310,7 +321,9 @@ async function readRecord(tx: Tx, responseId: string, lock = false): Promise<Res
         resp.id AS "respondentId",
         coalesce(nullif(a.respondent_name, ''), nullif(resp.display_name, ''), resp.email) AS "respondentName",
         resp.email AS "respondentEmail",
-        ${responses.reopenRequestedAt} AS "reopenRequestedAt", ${responses.reopenRequestNote} AS "reopenRequestNote"
+        ${responses.reopenRequestedAt} AS "reopenRequestedAt", ${responses.reopenRequestNote} AS "reopenRequestNote",
+        qn.source_language AS "sourceLanguage", qn.translations AS "questionnaireTranslations",
+        s.languages AS "schemeLanguages"
       ${RESPONSE_JOINS}
       JOIN users resp ON resp.id = a.respondent_id
       JOIN companies c ON c.id = s.company_id
@@ -340,7 +353,7 @@ async function readRecord(tx: Tx, responseId: string, lock = false): Promise<Res
 }
 
 /** The header a page may receive: picked field by field, so nothing about the respondent slips in. */
-function headerOf(r: ResponseRecord): ResponseHeader {
+function headerOf(r: ResponseRecord, language: Language | null): ResponseHeader {
   return {
     id: r.id,
     relationship: r.relationship,
@@ -351,7 +364,12 @@ function headerOf(r: ResponseRecord): ResponseHeader {
     schemeName: r.schemeName,
     phase: r.phase,
     companyName: r.companyName,
-    questionnaireTitle: r.questionnaireTitle,
+    questionnaireTitle: textIn(
+      { translations: r.questionnaireTranslations },
+      language,
+      'title',
+      r.questionnaireTitle,
+    ),
     subjectName: r.subjectName,
     respondent: r.relationship === 'self' ? { kind: 'self', name: r.subjectName } : { kind: 'colleague' },
     reopenRequest: r.reopenRequestedAt
@@ -360,31 +378,54 @@ function headerOf(r: ResponseRecord): ResponseHeader {
   }
 }
 
-/** A response with every question of its questionnaire and the answers given (two statements). */
-export async function getResponseView(responseId: unknown): Promise<ResponseView | null> {
+type ViewRow = ViewAnswer & {
+  translations: Translations<QuestionTranslation> | null
+  sectionTranslations: Translations<SectionTranslation> | null
+}
+
+/**
+ * A response with every question of its questionnaire and the answers given (two statements). With
+ * a reader's language, the wording, sections and labels are in it where the scheme offers it and
+ * they are translated, each item the source text where not (ADR 051); the choices stay as stored
+ * (the source labels), as the export has them.
+ */
+export async function getResponseView(responseId: unknown, reader?: Language): Promise<ResponseView | null> {
   if (!isUuid(responseId)) return null
   const record = await readRecord(getDb(), responseId)
   if (!record) return null
-  const rows = await queryRows<ViewAnswer>(
+  const language = reader ? displayLanguage(reader, record.schemeLanguages, record.sourceLanguage) : null
+  const self = record.relationship === 'self'
+  const rows = await queryRows<ViewRow>(
     getDb(),
     sql`SELECT q.id AS "questionId", q.section, q.kind, q.category,
         CASE WHEN ${record.relationship} = 'self' THEN q.text ELSE q.rater_text END AS text,
+        q.translations, qs.translations AS "sectionTranslations",
         q.required, q.options,
         ans.numeric_value AS "numericValue", ans.text_value AS "textValue", ans.choices,
         ans.not_applicable AS "notApplicable"
       FROM questions q
+      JOIN questionnaire_sections qs ON qs.id = q.section_id
       LEFT JOIN ${answers} ans ON ans.question_id = q.id AND ans.response_id = ${responseId}::uuid
       WHERE q.questionnaire_id = ${record.questionnaireId}::uuid
       ORDER BY q.position`,
   )
-  const sections: ResponseView['sections'] = []
-  for (const row of rows) {
-    const text = row.text.replace(/\{\{\s*name\s*\}\}/g, record.subjectName)
+  const sections: Array<ResponseView['sections'][number] & { source: string }> = []
+  for (const { translations, sectionTranslations, ...row } of rows) {
+    const wording = textIn({ translations }, language, self ? 'text' : 'raterText', row.text)
+    const text = wording.replace(/\{\{\s*name\s*\}\}/g, record.subjectName)
+    const labels = row.options.labels
+    const options =
+      labels && language
+        ? { ...row.options, labels: labelsIn({ translations }, language, labels) }
+        : row.options
+    const question = { ...row, text, options }
+    const title = textIn({ translations: sectionTranslations }, language, 'title', row.section)
     const last = sections[sections.length - 1]
-    if (last && last.title === row.section) last.questions.push({ ...row, text })
-    else sections.push({ title: row.section, questions: [{ ...row, text }] })
+    // Grouped by the source title, as written (two sections may share a translation).
+    if (last && last.source === row.section) last.questions.push(question)
+    else sections.push({ title, source: row.section, questions: [question] })
   }
-  return { header: headerOf(record), sections }
+  return { header: headerOf(record, language), sections: sections.map(({ source: _, ...s }) => s) }
 }
 
 /** Whether "reveal who answered" exists on this install (ADR 024): not under strict confidentiality. */

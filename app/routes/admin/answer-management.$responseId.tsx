@@ -8,14 +8,20 @@ import { loadResponsePage } from '#app/modules/response/response-page.server'
 import { getResponseView, reopenResponse, revealRespondent } from '#app/modules/response/response.server'
 import { ReopenSchema, RevealSchema } from '#app/modules/response/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
+import { namedRefusals } from '#app/modules/response/messages.server'
 import { requireAdminForm } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import { getFixedT, languageOf } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
+import type { RouteHandle } from '#app/root'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'answers' }
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   adminTitle(
-    loaderData ? `Response about ${loaderData.view.header.subjectName} · Answer management` : 'Response',
+    loaderData
+      ? `${metaT(matches, 'answers:meta.responseAbout')} ${loaderData.view.header.subjectName} · ${metaT(matches, 'answers:meta.list')}`
+      : metaT(matches, 'answers:meta.response'),
   )
 
 const LIST = '/admin/answer-management'
@@ -26,12 +32,14 @@ const LIST = '/admin/answer-management'
  * name in its own reply only — reload the page and it is gone. Strict confidentiality removes it.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return (await loadResponsePage(params.responseId)) ?? notFound()
+  const { user } = await requireUser(request, { roles: ROUTE_ROLES.admin })
+  // The questionnaire's wording in the admin's language where the scheme offers it (ADR 051).
+  return (await loadResponsePage(params.responseId, languageOf(request, user))) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
+  const t = await getFixedT(request, 'answers')
   // An unknown response is the not-found page for every post, like the page itself.
   if (!(await getResponseView(params.responseId))) notFound()
   return dispatchIntent(formData, {
@@ -48,13 +56,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     reopen: intent(
       ReopenSchema,
-      ({ reason }) => reopenResponse(actor, params.responseId, reason),
+      ({ reason }) => namedRefusals(request, reopenResponse(actor, params.responseId, reason)),
       ({ subjectName }) =>
         redirectWithToast(`${LIST}/${params.responseId}`, {
           kind: 'success',
-          title: 'Answers reopened',
+          title: t('toast.reopened'),
           // The server found the respondent's address itself: the admin is not told who it is.
-          description: `The respondent was told by e-mail, with your reason, and can change their answers about ${subjectName}.`,
+          description: t('toast.reopenedDescription', { name: subjectName }),
         }),
     ),
   })

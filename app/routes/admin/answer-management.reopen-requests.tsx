@@ -2,6 +2,7 @@ import type { Route } from './+types/answer-management.reopen-requests'
 import { Link } from 'react-router'
 import { useListHref } from '#app/components/admin-list'
 import { Notices, PageHeader } from '#app/components/page-kit'
+import { metaT } from '#app/modules/i18n/meta'
 import { listNotices } from '#app/lib/list-page.server'
 import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -17,12 +18,17 @@ import {
   DeclineReopenRequestSchema,
   REOPEN_REQUESTS_PATH,
 } from '#app/modules/response/reopen-request-schemas'
+import { namedRefusals } from '#app/modules/response/messages.server'
 import { requireAdminForm, toastReply } from './admin-action.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
+import type { RouteHandle } from '#app/root'
+import { useTranslation } from 'react-i18next'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'answers' }
 
-export const meta: Route.MetaFunction = () => adminTitle('Reopen requests · Answer management')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  adminTitleT(matches, 'answers:meta.reopenRequests', metaT(matches, 'answers:meta.list'))
 
 /**
  * Reopen requests (issue 18 §5, ADR 039): respondents who asked to change their submitted answers,
@@ -42,37 +48,31 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
   const done = toastReply(REOPEN_REQUESTS_PATH)
+  const t = await getFixedT(request, 'answers')
   return dispatchIntent(formData, {
     'approve-request': intent(
       ApproveReopenRequestSchema,
-      ({ responseId }) => approveReopenRequest(actor, responseId),
+      ({ responseId }) => namedRefusals(request, approveReopenRequest(actor, responseId)),
       // The server found the respondent's address itself: the admin is not told who it is (ADR 024).
-      ({ subjectName }) =>
-        done(
-          'Answers reopened',
-          `The respondent was told by e-mail and can change their answers about ${subjectName}; their note is shown to them as the reason.`,
-        ),
+      ({ subjectName }) => done(t('toast.reopened'), t('toast.reopenedOnRequest', { name: subjectName })),
     ),
     'decline-request': intent(
       DeclineReopenRequestSchema,
       ({ responseId, reason }) => declineReopenRequest(actor, responseId, reason),
-      ({ subjectName }) =>
-        done(
-          'Request declined',
-          `The answers about ${subjectName} stay as submitted; the respondent sees that on their page, with your reason if you gave one.`,
-        ),
+      ({ subjectName }) => done(t('toast.declined'), t('toast.declinedDescription', { name: subjectName })),
     ),
   })
 }
 
 export default function ReopenRequests({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('answers')
   const href = useListHref(REOPEN_REQUESTS_PATH)
   return (
     <section aria-labelledby="page-title" className="flex max-w-4xl flex-col gap-8">
-      <PageHeader title="Reopen requests">
-        Respondents who submitted and asked to change their answers, without their names.{' '}
+      <PageHeader title={t('requests.title')}>
+        {t('requests.intro')}{' '}
         <Link className="link" to="/admin/answer-management">
-          Back to the responses
+          {t('requests.back')}
         </Link>
       </PageHeader>
       <Notices notices={loaderData.notices} />

@@ -13,11 +13,13 @@ import { ExportIdentitiesSchema, parseResponseFilters } from '#app/modules/respo
 import { REOPEN_REQUESTS_PATH } from '#app/modules/response/reopen-request-schemas'
 import { Link } from 'react-router'
 import { requireAdminForm } from './admin-action.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
+import type { RouteHandle } from '#app/root'
+import { useTranslation } from 'react-i18next'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'answers' }
 
-export const meta: Route.MetaFunction = () => adminTitle('Answer management')
+export const meta: Route.MetaFunction = ({ matches }) => adminTitleT(matches, 'answers:meta.list')
 
 const PATH = '/admin/answer-management'
 
@@ -49,24 +51,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AnswerManagement({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('answers')
   const href = useListHref(PATH)
   const { query, notices, identitiesAllowed, reopenRequests } = loaderData
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
-      <PageHeader title="Answer management">
-        Every response, without the respondents’ names: open one to read it or reopen it, or export the
-        answers.
-      </PageHeader>
+      <PageHeader title={t('list.title')}>{t('list.intro')}</PageHeader>
       <Notices notices={notices} />
       <p className={reopenRequests ? 'card font-medium text-slate-900' : 'text-slate-700'}>
         <Link className="link" to={REOPEN_REQUESTS_PATH}>
           {reopenRequests === 0
-            ? 'Reopen requests'
-            : reopenRequests === 1
-              ? 'One reopen request is waiting'
-              : `${reopenRequests} reopen requests are waiting`}
+            ? t('list.requestsNone')
+            : t('list.requestsWaiting', { count: reopenRequests })}
         </Link>
-        {reopenRequests === 0 ? ': none waiting.' : ': respondents who asked to change their answers.'}
+        {reopenRequests === 0 ? t('list.requestsNoneNote') : t('list.requestsWaitingNote')}
       </p>
       <ResponseList data={loaderData} path={PATH} href={href} />
       <ExportForm

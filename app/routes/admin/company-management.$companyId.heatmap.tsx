@@ -1,19 +1,18 @@
 import type { Route } from './+types/company-management.$companyId.heatmap'
 import { HeatmapView } from '#app/modules/cohort/components/heatmap-view'
-import { ADMIN_HANDLE } from './admin-meta'
-import { cohortPrintLinks, cohortTitle } from './cohort-meta'
+import { COHORT_HANDLE, cohortPrintLinks, cohortTitle } from './cohort-meta'
 import { cohortReadOnlyAction, heatmapLoader } from './cohort-routes.server'
 
 /**
  * Participants × competencies of a company’s schemes (issue 19 §4, ADR 045). The guard, the 404 and the
  * read-only POST are cohort-routes.server.ts's, shared with its sibling routes.
  */
-export const handle = ADMIN_HANDLE
+export const handle = COHORT_HANDLE
 
 export const links: Route.LinksFunction = cohortPrintLinks
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  cohortTitle('Heatmap', loaderData?.heatmap.header.name)
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
+  cohortTitle(matches, 'heatmap', loaderData?.heatmap.header.name)
 
 export function loader({ request, params }: Route.LoaderArgs) {
   return heatmapLoader(request, 'company', params.companyId)

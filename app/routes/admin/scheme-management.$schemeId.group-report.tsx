@@ -1,19 +1,18 @@
 import type { Route } from './+types/scheme-management.$schemeId.group-report'
 import { GroupReportView } from '#app/modules/cohort/components/group-report-view'
-import { ADMIN_HANDLE } from './admin-meta'
-import { cohortPrintLinks, cohortTitle } from './cohort-meta'
+import { COHORT_HANDLE, cohortPrintLinks, cohortTitle } from './cohort-meta'
 import { cohortReadOnlyAction, groupReportLoader } from './cohort-routes.server'
 
 /**
  * The group report of a scheme (issue 19 §4, ADR 045). The guard, the 404 and the
  * read-only POST are cohort-routes.server.ts's, shared with its sibling routes.
  */
-export const handle = ADMIN_HANDLE
+export const handle = COHORT_HANDLE
 
 export const links: Route.LinksFunction = cohortPrintLinks
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  cohortTitle('Group report', loaderData?.report.header.name)
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
+  cohortTitle(matches, 'groupReport', loaderData?.report.header.name)
 
 export function loader({ request, params }: Route.LoaderArgs) {
   return groupReportLoader(request, 'scheme', params.schemeId)

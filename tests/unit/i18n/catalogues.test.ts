@@ -29,6 +29,14 @@ import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS } from '#app/modules/invite/s
 import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
 import { releaseStatus, type ReleaseStatusInput } from '#app/modules/report/release-status'
 import { ASSIGNMENT_STATUS_LABELS, PHASE_LABELS } from '#app/modules/scheme/labels'
+import {
+  ANSWERS_ADMIN_MESSAGES,
+  RELATIONSHIP_LABELS as RESPONSE_RELATIONSHIP_LABELS,
+  RESPONSE_SORT_LABELS,
+  RESPONSE_STATE_LABELS,
+} from '#app/modules/response/schemas'
+import { SERIES_LABELS } from '#app/modules/cohort/cohort'
+import { NO_COHORT_FIGURE_MESSAGE } from '#app/modules/pdf/group-report-pdf.server'
 
 /**
  * The catalogues (ADR 050): a shipped language has every key English has, with the same ICU
@@ -244,6 +252,26 @@ describe('English equals the wordings modules export', () => {
       expect(said, JSON.stringify(change)).toEqual(status.lines)
     }
     expect(releaseStatus({ ...base, locale: undefined })).not.toHaveProperty('messages')
+  })
+
+  test('answer management’s labels and the reopen refusal (response/schemas.ts)', () => {
+    const formatWith = (key: string, values: Record<string, string>) =>
+      new IntlMessageFormat(english.get(key)!, intlLocale('en')).format(values) as string
+    for (const [state, text] of Object.entries(RESPONSE_STATE_LABELS))
+      expect(format(`answers:states.${state}`)).toBe(text)
+    for (const [relationship, text] of Object.entries(RESPONSE_RELATIONSHIP_LABELS))
+      expect(format(`answers:relationships.${relationship}`)).toBe(text)
+    for (const [sort, text] of Object.entries(RESPONSE_SORT_LABELS))
+      expect(format(`answers:sorts.${sort}`)).toBe(text)
+    expect(formatWith('answers:response.schemeNotOpen', { scheme: 'Acme 2026' })).toBe(
+      ANSWERS_ADMIN_MESSAGES.schemeNotOpen('Acme 2026'),
+    )
+  })
+
+  test('the group report’s series and its PDF’s refusal', () => {
+    for (const [series, text] of Object.entries(SERIES_LABELS))
+      expect(format(`cohort:series.${series}`)).toBe(text)
+    expect(format('cohort:pdf.nothing')).toBe(NO_COHORT_FIGURE_MESSAGE)
   })
 
   test('plurals follow each language’s rules', () => {

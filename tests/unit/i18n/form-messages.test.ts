@@ -29,6 +29,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/user/profile.server.ts',
     'app/modules/file/file.server.ts',
   ],
+  answers: ['app/modules/response/schemas.ts', 'app/modules/response/reopen-request-schemas.ts'],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */

@@ -1,6 +1,9 @@
 import { Link } from 'react-router'
 import { brandStyle } from '#app/components/brand-look'
-import { plural } from '#app/lib/words'
+import { useTranslation } from 'react-i18next'
+import { formatScore } from '#app/lib/numbers'
+import { formatScore as reportScore } from '#app/modules/report/report'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import type { CohortHeader } from '../cohort.server'
 
 /** Where a cohort's pages live: a scheme's or a company's. */
@@ -11,15 +14,16 @@ export function cohortHref(header: Pick<CohortHeader, 'scope' | 'id'>, page: 'gr
 
 /** Back to the scheme's page, or to the companies. */
 export function BackLink({ header }: { header: CohortHeader }) {
+  const { t } = useTranslation('cohort')
   return (
     <p className="no-print text-sm">
       {header.scope === 'scheme' ? (
         <Link className="link" to={`/admin/scheme-management/${header.id}`}>
-          Back to the scheme
+          {t('backToScheme')}
         </Link>
       ) : (
         <Link className="link" to="/admin/company-management">
-          All companies
+          {t('allCompanies')}
         </Link>
       )}
     </p>
@@ -31,6 +35,7 @@ export function BackLink({ header }: { header: CohortHeader }) {
  * contact receives): logo, name, the brand's colours (contrast-checked, brandStyle).
  */
 export function CohortBrandBand({ header }: { header: CohortHeader }) {
+  const { t } = useTranslation('cohort')
   const { brand } = header
   return (
     <div style={brandStyle(brand)} className="cohort-brand overflow-hidden rounded-md">
@@ -39,7 +44,7 @@ export function CohortBrandBand({ header }: { header: CohortHeader }) {
           <span className="flex shrink-0 items-center rounded bg-white p-1">
             <img
               src={`/files/${brand.logoFileId}`}
-              alt={`${brand.name} logo`}
+              alt={t('logo', { brand: brand.name })}
               className="h-8 w-auto max-w-36 object-contain"
             />
           </span>
@@ -53,15 +58,21 @@ export function CohortBrandBand({ header }: { header: CohortHeader }) {
 
 /** Which schemes a cohort covers and how anonymity bounds it, in words. */
 export function CohortAnonymityNote({ header }: { header: CohortHeader }) {
+  const { t } = useTranslation('cohort')
   const thresholds = [...new Set(header.schemes.map((s) => s.minRaters))]
-  const t = thresholds.length === 1 ? plural(thresholds[0]!, 'participant', 'participants') : null
   return (
     <p className="text-sm text-slate-700">
-      {t
-        ? `A group figure stands on at least ${t} (the scheme’s anonymity threshold), released together or earlier; `
-        : 'A group figure stands on at least each scheme’s anonymity threshold of participants, released together or earlier; '}
-      each participant counts only with the figures their own report shows, so a rater group too small to
-      appear on someone’s report does not enter the group’s figure for it. Comments never appear here.
+      {thresholds.length === 1 ? t('anonymityOne', { count: thresholds[0] }) : t('anonymityEach')}
     </p>
   )
+}
+
+/**
+ * A figure as the cohort's pages show it, in the page's language: "3.5" / "3,5"; "—" for none. The
+ * digits are the report's own (its rounding), only the decimal mark is the language's, so a figure
+ * reads the same here as on the participant's report.
+ */
+export function useScore() {
+  const mark = formatScore(1.5, 1, useIntlLocale()).replace(/\d/g, '')
+  return (value: number | null | undefined) => reportScore(value).replace('.', mark)
 }

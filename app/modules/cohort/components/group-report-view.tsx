@@ -1,18 +1,12 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { TableScroller } from '#app/components/table-scroller'
-import { plural } from '#app/lib/words'
-import { formatScore } from '#app/modules/report/report'
-import {
-  COHORT_SERIES,
-  SERIES_LABELS,
-  type CohortFigure,
-  type CohortRow,
-  type CommonBlindSpot,
-} from '../cohort'
+import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
+import { COHORT_SERIES, type CohortFigure, type CohortRow, type CommonBlindSpot } from '../cohort'
 import type { GroupReport } from '../cohort.server'
 import { CycleSection } from '#app/modules/cycle/components/cycle-section'
-import { BackLink, CohortAnonymityNote, CohortBrandBand, cohortHref } from './cohort-parts'
+import { BackLink, CohortAnonymityNote, CohortBrandBand, cohortHref, useScore } from './cohort-parts'
 
 /**
  * A column of the group report's tables: self, all colleagues, each rater group with a figure
@@ -22,24 +16,26 @@ import { BackLink, CohortAnonymityNote, CohortBrandBand, cohortHref } from './co
 export type CohortColumn = { key: string; label: string; cell: (row: CohortRow) => ReactNode }
 
 function FigureCell({ figure }: { figure: CohortFigure }) {
-  if (!figure) return <span title="Too few participants to show">—</span>
+  const { t } = useTranslation('cohort')
+  const score = useScore()
+  if (!figure) return <span title={t('report.tooFew')}>—</span>
   return (
     <span className="flex flex-col">
-      <span className="font-semibold tabular-nums">{formatScore(figure.mean)}</span>
+      <span className="font-semibold tabular-nums">{score(figure.mean)}</span>
       <span className="text-xs text-slate-700">
         {figure.fewest === figure.participants
-          ? `n = ${figure.participants}`
-          : `n = ${figure.fewest}–${figure.participants}`}
+          ? t('report.n', { n: figure.participants })
+          : t('report.nRange', { from: figure.fewest, to: figure.participants })}
       </span>
     </span>
   )
 }
 
 /** The series columns that have a figure in at least one row (an empty manager column says nothing). */
-export function columnsFor(rows: CohortRow[]): CohortColumn[] {
+export function columnsFor(rows: CohortRow[], t: TFunction<'cohort'>): CohortColumn[] {
   return COHORT_SERIES.filter((s) => rows.some((r) => r.figures[s] !== null)).map((s) => ({
     key: s,
-    label: SERIES_LABELS[s],
+    label: t(`series.${s}`),
     cell: (row: CohortRow) => <FigureCell figure={row.figures[s]} />,
   }))
 }
@@ -55,9 +51,10 @@ function FiguresTable({
   columns: CohortColumn[]
   rowLabel: string
 }) {
+  const { t } = useTranslation('cohort')
   return (
     <TableScroller
-      label={`Table: ${caption}`}
+      label={t('report.table', { caption })}
       className="cohort-table-wrap rounded-md border border-slate-200"
     >
       <table className="cohort-table w-full min-w-[36rem] table-fixed border-collapse text-left text-sm">
@@ -127,6 +124,8 @@ function RowList({
   rows: CohortRow[]
   empty: string
 }) {
+  const { t } = useTranslation('cohort')
+  const score = useScore()
   return (
     <section aria-labelledby={id} className="cohort-list flex min-w-0 flex-col gap-2">
       <h3 id={id} className="font-semibold">
@@ -139,7 +138,11 @@ function RowList({
             <li key={r.key} className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
               <span className="block">{r.label}</span>
               <span className="block text-sm text-slate-700">
-                {`${r.category} · all colleagues ${formatScore(r.figures.all?.mean)} · self ${formatScore(r.figures.self?.mean)}`}
+                {t('report.rowFigures', {
+                  category: r.category,
+                  all: score(r.figures.all?.mean),
+                  self: score(r.figures.self?.mean),
+                })}
               </span>
             </li>
           ))}
@@ -152,40 +155,40 @@ function RowList({
 }
 
 function BlindSpotList({ spots, minRaters }: { spots: CommonBlindSpot[]; minRaters: number }) {
+  const { t } = useTranslation('cohort')
   return (
     <section aria-labelledby="cohort-blind-spots" className="cohort-list flex min-w-0 flex-col gap-2">
       <h3 id="cohort-blind-spots" className="font-semibold">
-        Blind spots the group shares
+        {t('report.blindSpots')}
       </h3>
-      <p className="text-sm text-slate-700">
-        Questions where participants rated themselves at least one point above their colleagues’ view, on
-        their own reports — listed when a third or more of the participants share it (and at least{' '}
-        {plural(minRaters, 'participant', 'participants')}).
-      </p>
+      <p className="text-sm text-slate-700">{t('report.blindSpotsHelp', { count: minRaters })}</p>
       {spots.length ? (
         <ol className="flex flex-col gap-2">
           {spots.map((s) => (
             <li key={s.key} className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
               <span className="block">{s.label}</span>
-              <span className="block text-sm text-slate-700">{`${s.category} · ${s.with} of ${s.of} participants`}</span>
+              <span className="block text-sm text-slate-700">
+                {t('report.blindSpotShare', { category: s.category, with: s.with, of: s.of })}
+              </span>
             </li>
           ))}
         </ol>
       ) : (
-        <p className="text-sm">No blind spot is shared by enough participants.</p>
+        <p className="text-sm">{t('report.noBlindSpot')}</p>
       )}
     </section>
   )
 }
 
 function PrintButton() {
+  const { t } = useTranslation('cohort')
   return (
     <button
       type="button"
       className="btn btn-secondary no-print noscript:hidden"
       onClick={() => window.print()}
     >
-      Save as PDF
+      {t('report.saveAsPdf')}
     </button>
   )
 }
@@ -203,9 +206,10 @@ export function GroupReportView({
   /** The server can print the page as a branded PDF (ADR 046); else "Save as PDF" alone. */
   pdfAvailable?: boolean
 }) {
+  const { t } = useTranslation('cohort')
   const { header, summary, cycle } = report
-  const categoryColumns = columnsFor(summary.categories)
-  const questionColumns = columnsFor(summary.questions)
+  const categoryColumns = columnsFor(summary.categories, t)
+  const questionColumns = columnsFor(summary.questions, t)
   const byCategory = new Map<string, CohortRow[]>()
   for (const q of summary.questions) byCategory.set(q.category, [...(byCategory.get(q.category) ?? []), q])
   const nothing = summary.participants === 0
@@ -217,64 +221,55 @@ export function GroupReportView({
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-            {`Group report: ${header.name}`}
+            {t('report.title', { name: header.name })}
           </h1>
           <p className="mt-1 text-slate-700">
             {header.scope === 'company'
-              ? `${header.companyName}, across ${plural(header.schemes.length, 'scheme', 'schemes')}`
+              ? t('report.acrossSchemes', { company: header.companyName, count: header.schemes.length })
               : header.companyName}
           </p>
         </div>
         <div className="no-print flex flex-wrap gap-2">
           <Link className="btn btn-secondary" to={cohortHref(header, 'heatmap')}>
-            Heatmap
+            {t('report.heatmap')}
           </Link>
           {pdfAvailable && summary.participants > 0 ? (
             <a className="btn btn-primary" href={`${cohortHref(header, 'group-report')}.pdf`} download>
-              Download PDF
+              {t('report.downloadPdf')}
             </a>
           ) : null}
           <PrintButton />
         </div>
       </div>
       <p>
-        {`${plural(summary.participants, 'participant', 'participants')} with a released report, ${summary.withColleagues} of them with colleagues’ results.`}
+        {t('report.participants', { count: summary.participants, withColleagues: summary.withColleagues })}
       </p>
       <CohortAnonymityNote header={header} />
       {header.scope === 'company' ? (
-        <p className="text-sm text-slate-700">
-          Each programme counts with its latest cycle: an earlier cycle leaves the company’s figures once the
-          scheme that follows it has released a report. Change over time and the norm are shown on each
-          scheme’s group report.
-        </p>
+        <p className="text-sm text-slate-700">{t('report.companyNote')}</p>
       ) : null}
 
       {nothing ? (
-        <p className="card">
-          No report has been released yet. The group report fills as reports are released, from what each
-          released report shows.
-        </p>
+        <p className="card">{t('report.nothing')}</p>
       ) : noFigure ? (
-        <p className="card">
-          {`No group figure yet: a figure needs at least ${plural(header.minRaters, 'participant', 'participants')} released together or earlier, each with that figure on their own report.`}
-        </p>
+        <p className="card">{t('report.noFigure', { count: header.minRaters })}</p>
       ) : (
         <>
-          <Section id="cohort-glance" title="At a glance" className="cohort-glance">
+          <Section id="cohort-glance" title={t('report.glance')} className="cohort-glance">
             <div className="cohort-glance-grid grid gap-6 md:grid-cols-3">
               <RowList
                 id="cohort-strengths"
-                title="Strengths"
-                help="The questions colleagues rated highest across the group (ties shown together)."
+                title={t('report.strengths')}
+                help={t('report.strengthsHelp')}
                 rows={summary.strengths}
-                empty="The group’s scores are too close together, or too few, to single any out."
+                empty={t('report.tooClose')}
               />
               <RowList
                 id="cohort-needs"
-                title="Development needs"
-                help="The questions colleagues rated lowest across the group, lowest first."
+                title={t('report.needs')}
+                help={t('report.needsHelp')}
                 rows={summary.developmentNeeds}
-                empty="The group’s scores are too close together, or too few, to single any out."
+                empty={t('report.tooClose')}
               />
               <BlindSpotList spots={summary.blindSpots} minRaters={header.minRaters} />
             </div>
@@ -282,28 +277,25 @@ export function GroupReportView({
 
           {cycle ? <CycleSection view={cycle} scale={header.scale} timeZone="UTC" of="group" /> : null}
 
-          <Section id="cohort-competencies" title="Competencies">
-            <p className="text-sm text-slate-700">
-              Each competency’s figure is the mean of its question figures below, per rater group; n is the
-              number of participants behind them.
-            </p>
+          <Section id="cohort-competencies" title={t('report.competencies')}>
+            <p className="text-sm text-slate-700">{t('report.competenciesHelp')}</p>
             <FiguresTable
-              caption="Competency averages by rater group"
+              caption={t('report.competencyCaption')}
               rows={summary.categories}
               columns={categoryColumns}
-              rowLabel="Competency"
+              rowLabel={t('report.competency')}
             />
           </Section>
 
-          <Section id="cohort-questions" title="Questions">
+          <Section id="cohort-questions" title={t('report.questions')}>
             {[...byCategory].map(([category, rows]) => (
               <div key={category} className="cohort-question-group flex flex-col gap-2">
                 <h3 className="font-semibold">{category}</h3>
                 <FiguresTable
-                  caption={`${category}: question averages by rater group`}
+                  caption={t('report.questionCaption', { category })}
                   rows={rows}
                   columns={questionColumns}
-                  rowLabel="Question"
+                  rowLabel={t('report.question')}
                 />
               </div>
             ))}

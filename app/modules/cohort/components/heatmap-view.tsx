@@ -1,10 +1,10 @@
 import { Fragment } from 'react'
 import { Link } from 'react-router'
 import { TableScroller } from '#app/components/table-scroller'
-import { formatScore } from '#app/modules/report/report'
+import { useTranslation } from 'react-i18next'
 import { heatBand } from '../cohort'
 import type { Heatmap, HeatmapCursor } from '../cohort.server'
-import { BackLink, CohortBrandBand, cohortHref } from './cohort-parts'
+import { BackLink, CohortBrandBand, cohortHref, useScore } from './cohort-parts'
 
 /**
  * One blue from light to dark: the bands keep their order in greyscale and for every kind of colour
@@ -19,22 +19,24 @@ const BAND_CLASSES = [
   'bg-sky-950 text-white',
 ]
 
-function bandLabel(band: number, min: number, max: number) {
+function bandLabel(band: number, min: number, max: number, score: (value: number) => string) {
   const step = (max - min) / 5
   const from = min + band * step
-  return `${from.toFixed(1)}–${(from + step).toFixed(1)}`
+  return `${score(from)}–${score(from + step)}`
 }
 
 function Legend({ min, max }: { min: number; max: number }) {
+  const { t } = useTranslation('cohort')
+  const score = useScore()
   return (
     <div className="flex flex-col gap-1">
       <p className="text-sm font-semibold" id="heatmap-legend">
-        Colleagues’ average
+        {t('heatmap.legend')}
       </p>
       <ul aria-labelledby="heatmap-legend" className="flex flex-wrap gap-1 text-xs">
         {BAND_CLASSES.map((cls, band) => (
           <li key={band} className={`heat-cell rounded px-2 py-1 ${cls}`}>
-            {bandLabel(band, min, max)}
+            {bandLabel(band, min, max, score)}
           </li>
         ))}
       </ul>
@@ -60,6 +62,7 @@ export function HeatmapView({
   view: 'heat' | 'table'
   pageQuery: string
 }) {
+  const { t } = useTranslation('cohort')
   const { header, competencies, rows, next } = heatmap
   const base = cohortHref(header, 'heatmap')
   const { min, max } = header.scale
@@ -71,49 +74,41 @@ export function HeatmapView({
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-            {`Heatmap: ${header.name}`}
+            {t('heatmap.title', { name: header.name })}
           </h1>
-          <p className="mt-1 text-slate-700">
-            Each participant’s competency scores as their own released report shows them. Admins only: the
-            group report is the version to share.
-          </p>
+          <p className="mt-1 text-slate-700">{t('heatmap.intro')}</p>
         </div>
         <Link className="btn btn-secondary no-print" to={cohortHref(header, 'group-report')}>
-          Group report
+          {t('heatmap.groupReport')}
         </Link>
       </div>
-      <nav aria-label="Heatmap view" className="no-print flex flex-wrap gap-2">
+      <nav aria-label={t('heatmap.views')} className="no-print flex flex-wrap gap-2">
         <Link
           className={view === 'heat' ? 'btn btn-primary' : 'btn btn-secondary'}
           aria-current={view === 'heat' ? 'page' : undefined}
           to={`${base}${pageQuery ? `?${pageQuery}` : ''}`}
         >
-          Heatmap
+          {t('heatmap.heat')}
         </Link>
         <Link
           className={view === 'table' ? 'btn btn-primary' : 'btn btn-secondary'}
           aria-current={view === 'table' ? 'page' : undefined}
           to={`${base}?view=table${pageQuery ? `&${pageQuery}` : ''}`}
         >
-          Table with self scores
+          {t('heatmap.table')}
         </Link>
       </nav>
       {view === 'heat' ? <Legend min={min} max={max} /> : null}
       {rows.length ? (
-        <TableScroller
-          label="Table: participants by competency"
-          className="rounded-md border border-slate-200"
-        >
+        <TableScroller label={t('heatmap.region')} className="rounded-md border border-slate-200">
           <table className="heatmap-table border-collapse text-left text-sm">
             <caption className="sr-only">
-              {view === 'heat'
-                ? 'Colleagues’ average per participant and competency; self score in each cell’s description'
-                : 'Self score and colleagues’ average per participant and competency'}
+              {view === 'heat' ? t('heatmap.captionHeat') : t('heatmap.captionTable')}
             </caption>
             <thead className="bg-slate-50">
               <tr>
                 <th scope="col" rowSpan={view === 'table' ? 2 : 1} className="px-3 py-2 font-semibold">
-                  Participant
+                  {t('heatmap.participant')}
                 </th>
                 {competencies.map((c) => (
                   <th
@@ -131,10 +126,10 @@ export function HeatmapView({
                   {competencies.map((c) => (
                     <Fragment key={c}>
                       <th scope="col" className="px-3 py-1 text-xs font-semibold">
-                        Self
+                        {t('heatmap.self')}
                       </th>
                       <th scope="col" className="px-3 py-1 text-xs font-semibold">
-                        Colleagues
+                        {t('heatmap.colleagues')}
                       </th>
                     </Fragment>
                   ))}
@@ -161,12 +156,12 @@ export function HeatmapView({
           </table>
         </TableScroller>
       ) : (
-        <p className="card">No report has been released yet: the heatmap fills as reports are released.</p>
+        <p className="card">{t('heatmap.empty')}</p>
       )}
-      <nav aria-label="Pages" className="no-print flex flex-wrap gap-2">
+      <nav aria-label={t('heatmap.pages')} className="no-print flex flex-wrap gap-2">
         {pageQuery ? (
           <Link className="btn btn-secondary" to={`${base}${view === 'table' ? '?view=table' : ''}`}>
-            First page
+            {t('heatmap.firstPage')}
           </Link>
         ) : null}
         {next ? (
@@ -174,7 +169,7 @@ export function HeatmapView({
             className="btn btn-secondary"
             to={`${base}?${view === 'table' ? 'view=table&' : ''}${afterParam(next)}`}
           >
-            Next participants
+            {t('heatmap.next')}
           </Link>
         ) : null}
       </nav>
@@ -193,28 +188,30 @@ function HeatCell({
   min: number
   max: number
 }) {
+  const { t } = useTranslation('cohort')
+  const score = useScore()
   const band = heatBand(colleagues, min, max)
-  const selfWords = `self ${formatScore(self)}`
   return (
     <td
       className={`heat-cell relative px-3 py-2 text-center tabular-nums ${band === null ? 'text-slate-700' : BAND_CLASSES[band]}`}
       title={
         colleagues === null
-          ? `No colleagues’ figure; ${selfWords}`
-          : `Colleagues ${formatScore(colleagues)}; ${selfWords}`
+          ? t('heatmap.noColleagues', { score: score(self) })
+          : t('heatmap.colleaguesScore', { colleagues: score(colleagues), self: score(self) })
       }
     >
-      <span className="font-semibold">{formatScore(colleagues)}</span>
-      <span className="sr-only">{`, ${selfWords}`}</span>
+      <span className="font-semibold">{score(colleagues)}</span>
+      <span className="sr-only">{`, ${t('heatmap.selfScore', { score: score(self) })}`}</span>
     </td>
   )
 }
 
 function TableCells({ self, colleagues }: { self: number | null; colleagues: number | null }) {
+  const score = useScore()
   return (
     <>
-      <td className="px-3 py-2 tabular-nums">{formatScore(self)}</td>
-      <td className="px-3 py-2 font-semibold tabular-nums">{formatScore(colleagues)}</td>
+      <td className="px-3 py-2 tabular-nums">{score(self)}</td>
+      <td className="px-3 py-2 font-semibold tabular-nums">{score(colleagues)}</td>
     </>
   )
 }

@@ -1,12 +1,13 @@
 import { Form, Link, useNavigation } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import { richT } from '#app/modules/i18n/rich'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import type { IntentReply } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadReopenRequests, ReopenRequestRow } from '../reopen-request.server'
 import { DECLINE_REASON_MAX } from '../reopen-request-schemas'
-import { RELATIONSHIP_LABELS } from '../schemas'
-import { DayTime } from './response-list'
+import { DayTime, useAnswerLabels } from './response-list'
 
 /**
  * The admins' list of reopen requests (ADR 039): newest first, each with the respondent's note and
@@ -33,9 +34,10 @@ export function ReopenRequestList({
   actionData: IntentReply
   href: HrefFor
 }) {
+  const { t } = useTranslation('answers')
   const { page } = data
   return (
-    <ListSection title="Waiting requests">
+    <ListSection title={t('requests.section')}>
       <FormErrors id="request-errors" errors={replyErrors(actionData)} />
       {page.rows.length ? (
         <ul className="flex flex-col gap-4">
@@ -44,11 +46,9 @@ export function ReopenRequestList({
           ))}
         </ul>
       ) : (
-        <p className="card text-slate-700">
-          No request is waiting. When a respondent asks to change their submitted answers, it appears here.
-        </p>
+        <p className="card text-slate-700">{t('requests.none')}</p>
       )}
-      <ListPagination noun="requests" next={page.next} prev={page.prev} href={href} />
+      <ListPagination noun={t('requests.noun')} next={page.next} prev={page.prev} href={href} />
     </ListSection>
   )
 }
@@ -64,8 +64,10 @@ function usePosting(intent: string, responseId: string) {
 }
 
 function RequestItem({ row }: { row: ReopenRequestRow }) {
+  const { t } = useTranslation('answers')
+  const { relationships } = useAnswerLabels()
   const titleId = `request-${row.id}`
-  const about = `${RELATIONSHIP_LABELS[row.relationship]} · about ${row.subjectName}`
+  const about = t('requests.about', { relationship: relationships[row.relationship], name: row.subjectName })
   const reopening = usePosting('approve-request', row.id)
   const declining = usePosting('decline-request', row.id)
   return (
@@ -75,12 +77,17 @@ function RequestItem({ row }: { row: ReopenRequestRow }) {
           <h3 id={titleId} className="font-semibold text-slate-900">
             <Link className="link" to={`${LIST}/${row.id}`}>
               {row.relationship === 'self'
-                ? `${row.subjectName}’s self-assessment`
-                : `A ${RELATIONSHIP_LABELS[row.relationship].toLowerCase()}’s feedback about ${row.subjectName}`}
+                ? t('requests.selfTitle', { name: row.subjectName })
+                : t('requests.colleagueTitle', { relationship: row.relationship, name: row.subjectName })}
             </Link>
           </h3>
           <p className="text-sm text-slate-700">
-            {row.schemeName} ({row.companyName}) · asked on <DayTime day={row.requested} />
+            {richT(
+              t,
+              'requests.askedOn',
+              { date: <DayTime day={row.requested} /> },
+              { scheme: row.schemeName, company: row.companyName },
+            )}
           </p>
         </div>
         {row.note ? (
@@ -88,13 +95,10 @@ function RequestItem({ row }: { row: ReopenRequestRow }) {
             {`“${row.note}”`}
           </blockquote>
         ) : (
-          <p className="italic text-slate-700">No note.</p>
+          <p className="italic text-slate-700">{t('requests.noNote')}</p>
         )}
         {row.phase !== 'open' ? (
-          <p className="text-slate-800">
-            {row.schemeName} is not open now, so these answers cannot be reopened: extend or reopen the
-            scheme, or decline the request.
-          </p>
+          <p className="text-slate-800">{t('requests.notOpen', { scheme: row.schemeName })}</p>
         ) : null}
         <div className="flex flex-wrap items-start gap-3">
           {row.phase === 'open' ? (
@@ -102,21 +106,22 @@ function RequestItem({ row }: { row: ReopenRequestRow }) {
               <input type="hidden" name="intent" value="approve-request" />
               <input type="hidden" name="responseId" value={row.id} />
               <button type="submit" className="btn btn-primary" disabled={reopening}>
-                {reopening ? 'Reopening…' : 'Reopen'}
+                {reopening ? t('requests.reopening') : t('requests.reopen')}
                 <span className="sr-only"> ({about})</span>
               </button>
             </Form>
           ) : null}
           <details className="min-w-0 flex-1 rounded-md border border-slate-200 px-3 py-2">
             <summary className="cursor-pointer font-medium">
-              Decline<span className="sr-only"> ({about})</span>
+              {t('requests.decline')}
+              <span className="sr-only"> ({about})</span>
             </summary>
             <Form method="post" className="mt-3 flex flex-col gap-3">
               <input type="hidden" name="intent" value="decline-request" />
               <input type="hidden" name="responseId" value={row.id} />
               <div className="flex flex-col gap-1">
                 <label htmlFor={`decline-reason-${row.id}`} className="label">
-                  Reason (optional, shown to the respondent)
+                  {t('requests.declineReason')}
                 </label>
                 <textarea
                   id={`decline-reason-${row.id}`}
@@ -128,7 +133,7 @@ function RequestItem({ row }: { row: ReopenRequestRow }) {
               </div>
               <div>
                 <button type="submit" className="btn btn-secondary" disabled={declining}>
-                  {declining ? 'Declining…' : 'Decline the request'}
+                  {declining ? t('requests.declining') : t('requests.declineRequest')}
                 </button>
               </div>
             </Form>

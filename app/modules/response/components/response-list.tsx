@@ -11,20 +11,19 @@ import {
   SortSelect,
 } from '#app/components/filter-bar'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
-import { ErrorList, FormErrors } from '#app/components/forms'
+import { ErrorList, FormErrors, useFormMessage } from '#app/components/forms'
 import { Card } from '#app/components/card'
 import { choicesOf, labelledChoices } from '#app/components/choices'
-import { stateBadge } from '#app/components/state-badge'
+import { useTranslation } from 'react-i18next'
+import { formatDate } from '#app/lib/dates'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { RELATIONSHIPS } from '#db/enums'
 import {
   ANSWERS_ADMIN_MESSAGES,
   EXPORT_PATH,
   ExportIdentitiesSchema,
   isFiltered,
-  RELATIONSHIP_LABELS,
-  RESPONSE_SORT_LABELS,
   RESPONSE_SORTS,
-  RESPONSE_STATE_LABELS,
   RESPONSE_STATES,
   REVEAL_REASON_MAX,
   type ResponseListQuery,
@@ -50,11 +49,33 @@ export type ResponseRow = {
   subjectName: string
 }
 
-export const ResponseStateBadge = stateBadge<ResponseState>(RESPONSE_STATE_LABELS, {
+const STATE_TONES: Record<ResponseState, string> = {
   in_progress: 'bg-amber-100 text-amber-950',
   submitted: 'bg-emerald-100 text-emerald-950',
   reopened: 'bg-indigo-100 text-indigo-950',
-})
+}
+
+/** A response's state in a small pill (the state-badge kit's look), in the page's language. */
+export function ResponseStateBadge({ state }: { state: ResponseState }) {
+  const { t } = useTranslation('answers')
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_TONES[state]}`}>
+      {t(`states.${state}`)}
+    </span>
+  )
+}
+
+/** Each value's words from the `answers` catalogue (`relationships.peer`, `states.submitted`, …). */
+export function useAnswerLabels() {
+  const { t } = useTranslation('answers')
+  const labels = <K extends string>(group: string, keys: readonly K[]) =>
+    Object.fromEntries(keys.map((k) => [k, t(`${group}.${k}`)])) as Record<K, string>
+  return {
+    relationships: labels('relationships', RELATIONSHIPS),
+    states: labels('states', RESPONSE_STATES),
+    sorts: labels('sorts', RESPONSE_SORTS),
+  }
+}
 
 /** The list's filters: a GET form, so every filter lives in the URL. */
 export function ResponseFilters({
@@ -64,9 +85,11 @@ export function ResponseFilters({
   data: Pick<Data, 'query' | 'companies' | 'schemes' | 'schemesNeedCompany' | 'questionnaires'>
   path: string
 }) {
+  const { t } = useTranslation('answers')
+  const labels = useAnswerLabels()
   return (
     <FilterBar
-      label="Filter responses"
+      label={t('list.filters')}
       idPrefix="responses"
       query={query}
       resetKey={[
@@ -79,41 +102,56 @@ export function ResponseFilters({
         query.sort,
       ]}
       layout="grid"
-      clear={{ href: isFiltered(query) ? path : null, label: 'Clear filters' }}
+      clear={{ href: isFiltered(query) ? path : null, label: t('list.clearFilters') }}
     >
-      <SearchField label="Subject (name or e-mail)" />
+      <SearchField label={t('list.search')} />
       <CompanySchemeSelects companies={companies} schemes={schemes} schemesNeedCompany={schemesNeedCompany} />
-      <FilterSelect name="questionnaire" label="Questionnaire" options={choicesOf(questionnaires)} />
+      <FilterSelect
+        name="questionnaire"
+        label={t('list.questionnaire')}
+        anyLabel={t('list.anyQuestionnaire')}
+        options={choicesOf(questionnaires)}
+      />
       <FilterSelect
         name="relationship"
-        label="Relationship"
-        options={labelledChoices(RELATIONSHIPS, RELATIONSHIP_LABELS)}
+        label={t('list.relationship')}
+        anyLabel={t('list.anyRelationship')}
+        options={labelledChoices(RELATIONSHIPS, labels.relationships)}
       />
       <FilterSelect
         name="state"
-        label="State"
-        options={labelledChoices(RESPONSE_STATES, RESPONSE_STATE_LABELS)}
+        label={t('list.state')}
+        anyLabel={t('list.anyState')}
+        options={labelledChoices(RESPONSE_STATES, labels.states)}
       />
-      <SortSelect sorts={RESPONSE_SORTS} labels={RESPONSE_SORT_LABELS} />
+      <SortSelect sorts={RESPONSE_SORTS} labels={labels.sorts} />
     </FilterBar>
   )
 }
 
 /** The page's list: filters, the responses, page links. */
 export function ResponseList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
+  const { t } = useTranslation('answers')
   const { query, page } = data
   return (
-    <ListSection title="Responses">
+    <ListSection title={t('list.section')}>
       <ResponseFilters data={data} path={path} />
       <ResponseTable rows={page.rows} path={path} filtered={isFiltered(query)} />
-      <ListPagination noun="responses" next={page.next} prev={page.prev} href={href} />
+      <ListPagination noun={t('list.noun')} next={page.next} prev={page.prev} href={href} />
     </ListSection>
   )
 }
 
-/** A day, never the instant (ADR 024): the server sends no more than that. */
-export const DayTime = ({ day }: { day: Day | null }) =>
-  day ? <time dateTime={day.date}>{day.label}</time> : <>—</>
+/**
+ * A day, never the instant (ADR 024): the server sends no more than that. Written in the page's
+ * language from the calendar date (already the scheme's day, so read in UTC).
+ */
+export function DayTime({ day }: { day: Day | null }) {
+  const locale = useIntlLocale()
+  return day ? <time dateTime={day.date}>{formatDate(day.date, 'UTC', locale)}</time> : <>—</>
+}
+
+const COLUMNS = ['subject', 'respondent', 'state', 'scheme', 'questionnaire', 'started', 'submitted'] as const
 
 /** The responses: who the feedback is about and the respondent's relationship, never who answered. */
 export function ResponseTable({
@@ -125,17 +163,19 @@ export function ResponseTable({
   path: string
   filtered: boolean
 }) {
+  const { t } = useTranslation('answers')
+  const { relationships } = useAnswerLabels()
   return (
     <DataTable
-      caption={`Responses${filtered ? ' matching the filters' : ''}`}
-      columns={['Subject', 'Respondent', 'State', 'Scheme', 'Questionnaire', 'Started', 'Submitted']}
+      caption={filtered ? t('list.captionFiltered') : t('list.caption')}
+      columns={COLUMNS.map((c) => t(`list.columns.${c}`))}
       rows={rows}
-      empty={filtered ? 'No response matches these filters.' : 'Nobody has started answering yet.'}
+      empty={filtered ? t('list.emptyFiltered') : t('list.empty')}
     >
       {(row) => (
         <tr key={row.id}>
           <RowHeader href={`${path}/${row.id}`}>{row.subjectName}</RowHeader>
-          <Cell className="text-slate-800">{RELATIONSHIP_LABELS[row.relationship]}</Cell>
+          <Cell className="text-slate-800">{relationships[row.relationship]}</Cell>
           <Cell>
             <ResponseStateBadge state={row.state} />
           </Cell>
@@ -143,7 +183,7 @@ export function ResponseTable({
             {row.schemeName} <span className="text-slate-600">({row.companyName})</span>
           </Cell>
           <Cell className="text-slate-800">
-            {row.questionnaireTitle} (v{row.questionnaireVersion})
+            {t('list.version', { title: row.questionnaireTitle, version: row.questionnaireVersion })}
           </Cell>
           <Cell className="text-slate-700">
             <DayTime day={row.started} />
@@ -192,24 +232,22 @@ export function ExportForm({
   identitiesAllowed: boolean
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('answers')
+  const say = useFormMessage()
   return (
-    <Card id="export-title" title="Export answers as CSV" className="gap-3">
-      <p className="text-slate-700">
-        One row per answer of the responses these filters show: the question (key, section, competency,
-        wording, kind and scale), the answer and its label, the day it was submitted and whom it is about.
-        Raters appear as anonymous labels (“Peer 2”) that stay the same for one subject.
-      </p>
+    <Card id="export-title" title={t('export.title')} className="gap-3">
+      <p className="text-slate-700">{t('export.intro')}</p>
       <form method="get" action={EXPORT_PATH}>
         <HiddenFilters query={query} />
         <button type="submit" className="btn btn-secondary">
-          Download CSV
+          {t('export.download')}
         </button>
       </form>
       {identitiesAllowed ? (
         <IdentitiesExportForm query={query} lastResult={lastResult} />
       ) : (
         <p className="text-sm text-slate-700">
-          {ANSWERS_ADMIN_MESSAGES.strict} The export never holds names.
+          {`${say(ANSWERS_ADMIN_MESSAGES.strict)} ${t('export.neverNames')}`}
         </p>
       )}
     </Card>
@@ -221,22 +259,20 @@ export function ExportForm({
  * fetch could not hand to the browser as a file), checked as you type like every other form.
  */
 function IdentitiesExportForm({ query, lastResult }: { query: ResponseListQuery; lastResult: FormResult }) {
+  const { t } = useTranslation('answers')
   const [form, fields] = useConformForm(ExportIdentitiesSchema, { id: 'export-identities', lastResult })
   return (
     <details className="rounded-md border border-slate-200 p-3" open={Boolean(lastResult)}>
-      <summary className="cursor-pointer font-medium">Export with respondents’ names</summary>
+      <summary className="cursor-pointer font-medium">{t('export.withNames')}</summary>
       <div className="mt-3 flex flex-col gap-3">
-        <p className="text-sm text-slate-700">
-          Only when you must: your reason and the filters are recorded in the audit log with your name, and
-          shown on the dashboard.
-        </p>
+        <p className="text-sm text-slate-700">{t('export.withNamesIntro')}</p>
         <FormErrors id={form.errorId} errors={form.errors} />
         <Form method="post" reloadDocument className="flex flex-col gap-3" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="export-identities" />
           <HiddenFilters query={query} />
           <div className="flex flex-col gap-1">
             <label htmlFor={fields.reason.id} className="label">
-              Why you need the names (recorded in the audit log)
+              {t('export.reasonLabel')}
             </label>
             <textarea
               {...getTextareaProps(fields.reason)}
@@ -249,7 +285,7 @@ function IdentitiesExportForm({ query, lastResult }: { query: ResponseListQuery;
           </div>
           <div>
             <button type="submit" className="btn btn-secondary">
-              Download CSV with names
+              {t('export.downloadWithNames')}
             </button>
           </div>
         </Form>

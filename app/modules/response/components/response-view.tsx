@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { Card } from '#app/components/card'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { IntentForm, SubmitButton } from '#app/components/form-parts'
-import { FormErrors } from '#app/components/forms'
+import { FormErrors, useFormMessage } from '#app/components/forms'
 import {
   ANSWERS_ADMIN_MESSAGES,
   REOPEN_REASON_MAX,
@@ -25,8 +27,8 @@ export type ViewQuestion = {
 }
 
 /** An answer as words: the scale point with its label, the choices, the text, or "Not answered". */
-function answerText(q: ViewQuestion): string {
-  if (q.notApplicable) return 'Not applicable'
+function answerText(q: ViewQuestion, t: TFunction<'answers'>): string {
+  if (q.notApplicable) return t('response.notApplicable')
   if (q.numericValue !== null) {
     const min = Number.isInteger(q.options.min) ? q.options.min! : 1
     const label = q.options.labels?.[q.numericValue - min]
@@ -35,7 +37,7 @@ function answerText(q: ViewQuestion): string {
   }
   if (q.choices?.length) return q.choices.join(', ')
   if (q.textValue?.trim()) return q.textValue
-  return 'Not answered'
+  return t('response.notAnswered')
 }
 
 /** The response read-only: each section's questions with the answer given. */
@@ -44,6 +46,7 @@ export function ResponseAnswers({
 }: {
   sections: Array<{ title: string; questions: ViewQuestion[] }>
 }) {
+  const { t } = useTranslation('answers')
   return (
     <div className="flex flex-col gap-6">
       {sections.map((section) => (
@@ -61,7 +64,7 @@ export function ResponseAnswers({
                 <dt className="font-medium text-slate-900">
                   {q.text} <span className="text-sm font-normal text-slate-600">({q.category})</span>
                 </dt>
-                <dd className="whitespace-pre-wrap break-words text-slate-800">{answerText(q)}</dd>
+                <dd className="whitespace-pre-wrap break-words text-slate-800">{answerText(q, t)}</dd>
               </div>
             ))}
           </dl>
@@ -73,20 +76,27 @@ export function ResponseAnswers({
 
 /** Reopening a submitted response: the reason is required and goes to the respondent. */
 export function ReopenForm({ lastResult, blockedBy }: { lastResult: FormResult; blockedBy: string | null }) {
+  const { t } = useTranslation('answers')
   const [form, fields] = useConformForm(ReopenSchema, { id: 'reopen', lastResult })
   return (
-    <Card id="reopen-title" title="Reopen these answers" className="gap-3">
+    <Card id="reopen-title" title={t('response.reopenTitle')} className="gap-3">
       {blockedBy ? (
         <p className="text-slate-800">{blockedBy}</p>
       ) : (
         <ReasonForm
           form={form}
           intent="reopen"
-          submit={<SubmitButton intent="reopen" label="Reopen" pendingLabel="Reopening…" />}
-          intro="The respondent can change their answers and submit them again. They are told by e-mail, with your reason and a link back to the questionnaire, and see the reason there too; you are not told who they are. The change is recorded in the audit log."
+          submit={
+            <SubmitButton
+              intent="reopen"
+              label={t('response.reopen')}
+              pendingLabel={t('response.reopening')}
+            />
+          }
+          intro={t('response.reopenIntro')}
         >
           <ReasonField meta={fields.reason} rows={4} maxLength={REOPEN_REASON_MAX}>
-            Reason (sent to the respondent)
+            {t('response.reopenReason')}
           </ReasonField>
         </ReasonForm>
       )}
@@ -128,14 +138,13 @@ export function RespondentCell({
   respondent: Respondent
   revealed: { name: string; email: string } | null
 }) {
-  if (respondent.kind === 'self') return <>{`${respondent.name} (their self-assessment)`}</>
-  if (!revealed) return <>Not shown: a colleague’s answers are read without their name.</>
+  const { t } = useTranslation('answers')
+  if (respondent.kind === 'self') return <>{t('response.selfRespondent', { name: respondent.name })}</>
+  if (!revealed) return <>{t('response.notShown')}</>
   return (
     <span className="flex flex-col gap-1">
       <strong>{`${revealed.name} (${revealed.email})`}</strong>
-      <span className="text-sm text-slate-700">
-        Shown to you this once, for the reason you gave; it is in the audit log. Reload the page to hide it.
-      </span>
+      <span className="text-sm text-slate-700">{t('response.shownOnce')}</span>
     </span>
   )
 }
@@ -145,9 +154,11 @@ export function RespondentCell({
  * reply only. Under strict confidentiality the page says that nobody can see it.
  */
 export function RevealForm({ lastResult, allowed }: { lastResult: FormResult; allowed: boolean }) {
+  const { t } = useTranslation('answers')
+  const say = useFormMessage()
   const [form, fields] = useConformForm(RevealSchema, { id: 'reveal', lastResult })
   return (
-    <Card id="reveal-title" title="Who answered" className="gap-3">
+    <Card id="reveal-title" title={t('response.revealTitle')} className="gap-3">
       {allowed ? (
         <ReasonForm
           form={form}
@@ -155,19 +166,19 @@ export function RevealForm({ lastResult, allowed }: { lastResult: FormResult; al
           submit={
             <SubmitButton
               intent="reveal"
-              label="Reveal who answered"
-              pendingLabel="Revealing…"
+              label={t('response.reveal')}
+              pendingLabel={t('response.revealing')}
               className="btn btn-secondary"
             />
           }
-          intro="Colleagues answer on the promise that their names stay out of sight. Reveal who answered only when you must (a complaint, a safeguarding concern): your reason is recorded in the audit log with your name and shown on the dashboard."
+          intro={t('response.revealIntro')}
         >
           <ReasonField meta={fields.reason} rows={3} maxLength={REVEAL_REASON_MAX}>
-            Reason (recorded in the audit log)
+            {t('response.revealReason')}
           </ReasonField>
         </ReasonForm>
       ) : (
-        <p className="text-slate-800">{ANSWERS_ADMIN_MESSAGES.strict}</p>
+        <p className="text-slate-800">{say(ANSWERS_ADMIN_MESSAGES.strict)}</p>
       )}
     </Card>
   )
