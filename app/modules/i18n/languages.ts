@@ -65,6 +65,7 @@ export const NAMESPACES = [
   'thank-you',
   'profile',
   'home',
+  'questionnaires',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
