@@ -22,6 +22,7 @@ import { Card } from '#app/components/card'
 import { stateBadge } from '#app/components/state-badge'
 import { labelledChoices } from '#app/components/choices'
 import { formatCount } from '#app/lib/numbers'
+import { richT } from '#app/modules/i18n/rich'
 import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { QN_SORTS, QnCreateSchema, TITLE_MAX, type QnSort } from '../schemas'
 import { useQnWords } from './words'
@@ -62,7 +63,7 @@ export function SchemeUseLink({
   return (
     <span className="text-slate-800">
       <Link className="link" to={schemesUsingHref(versionId)}>
-        {t('use.usedBy', { count: use.total })}
+        {richT(t, 'use.usedBy', { n: use.total, noun: t('use.schemes', { count: use.total }) })}
         {which}
       </Link>
       {use.open ? ` ${t('use.openNow', { count: use.open })}` : null}
@@ -197,7 +198,7 @@ type Version = {
 /** Read after a version's button word: which version of which questionnaire it acts on. */
 function WhichVersion({ version, name }: { version: number; name: string }) {
   const { t } = useTranslation('questionnaires')
-  return <span className="sr-only"> {t('list.whichVersion', { version, name })}</span>
+  return <span className="sr-only"> {richT(t, 'list.whichVersion', { version, name })}</span>
 }
 
 export function QuestionnaireTable({
