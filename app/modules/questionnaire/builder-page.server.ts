@@ -2,12 +2,7 @@ import { publishProblems } from './checks'
 import { getQuestionnaire } from './questionnaire.server'
 import { parseQnDetailQuery } from './schemas'
 import { targetLanguages } from './questionnaire.server'
-import {
-  incompleteLanguagesMessage,
-  localizeQuestionnaire,
-  untranslatedCounts,
-  untranslatedItems,
-} from './translations'
+import { localizeQuestionnaire, untranslatedCounts, untranslatedItems } from './translations'
 import { LANGUAGE_CODES } from '#db/enums'
 import type { PageData } from '#app/lib/page-data'
 
@@ -34,8 +29,8 @@ export async function loadQuestionnairePage(qid: string, searchParams: URLSearch
   const others = LANGUAGE_CODES.filter((l) => l !== questionnaire.sourceLanguage)
   const languageCounts = untranslatedCounts(questionnaire, others, questionnaire.sourceLanguage)
   const targets = targetLanguages(questionnaire, questionnaire.schemeLanguages)
+  // The languages left incomplete, which publishing warns about (worded by the page).
   const incompleteLanguages = languageCounts.filter((c) => targets.includes(c.language) && c.missing > 0)
-  const languageWarning = incompleteLanguagesMessage(incompleteLanguages)
   const translating =
     query.language && query.language !== questionnaire.sourceLanguage
       ? {
@@ -51,7 +46,6 @@ export async function loadQuestionnairePage(qid: string, searchParams: URLSearch
     previewLanguage,
     previewed: previewLanguage ? localizeQuestionnaire(questionnaire, previewLanguage) : null,
     languageCounts,
-    languageWarning,
     incompleteLanguages,
     translating,
     questionnaire,
