@@ -40,8 +40,8 @@ const STATUS_TONES: Record<QuestionnaireStatus, string> = {
 
 export function StatusBadge({ status }: { status: QuestionnaireStatus }) {
   const { statusLabels } = useQnWords()
-  const Badge = stateBadge<QuestionnaireStatus>(statusLabels, STATUS_TONES)
-  return <Badge state={status} />
+  // The shared badge drawn with this page's words (called, not mounted: its type would change each render).
+  return stateBadge<QuestionnaireStatus>(statusLabels, STATUS_TONES)({ state: status })
 }
 
 /**
