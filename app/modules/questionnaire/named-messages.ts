@@ -1,9 +1,9 @@
 /**
  * The questionnaire module's messages that a form's sentence table (ADR 052) cannot hold, in
  * English: those assembled from schemes' names (the pages word them from the `questionnaires`
- * catalogue, components/words.ts, whose English equals these), and those that show the {{name}}
- * placeholder (a table's value is an ICU message, where braces are syntax: they stay English until
- * the form kit can look them up). No server imports: the schemas run in the browser.
+ * catalogue, components/words.ts, whose English equals these), and the colleague wording's
+ * placeholder problem, which quotes the unknown placeholder inside an English clause. No server
+ * imports: the schemas run in the browser.
  */
 
 /** The placeholder a colleague wording holds where the person's name goes. */
@@ -23,7 +23,5 @@ export const archiveBlocked = (names: string[], total: number) =>
 export const revertBlocked = (names: string[], total: number) =>
   `The scheme${total === 1 ? '' : 's'} ${someNamed(names, total)} ${total === 1 ? 'uses' : 'use'} this version: edit it as a new version instead.`
 
-export const RATER_TEXT_MESSAGE = `Enter the question as a colleague answers it, with ${NAME_PLACEHOLDER} where the person’s name goes.`
-export const NEEDS_NAME_MESSAGE = `The colleague wording must contain ${NAME_PLACEHOLDER}.`
 /** A colleague wording's placeholder problem as a field message ("has an unknown placeholder …"). */
 export const placeholderFieldMessage = (problem: string) => `The colleague wording ${problem}.`

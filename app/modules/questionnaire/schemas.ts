@@ -15,14 +15,7 @@ import {
   type NameSort,
 } from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
-import {
-  archiveBlocked,
-  NAME_PLACEHOLDER,
-  NEEDS_NAME_MESSAGE,
-  placeholderFieldMessage,
-  RATER_TEXT_MESSAGE,
-  revertBlocked,
-} from './named-messages'
+import { archiveBlocked, NAME_PLACEHOLDER, placeholderFieldMessage, revertBlocked } from './named-messages'
 
 /**
  * The questionnaire builder's forms (Zod Mini: they run in the browser through Conform and on the
@@ -83,7 +76,8 @@ export const QN_MESSAGES = {
   sectionTitleTooLong: `A section title must be ${SECTION_TITLE_MAX} characters or fewer.`,
   sectionTaken: 'Another section of this questionnaire has that title. Choose a different one.',
   text: 'Enter the question as the person answers it about themselves.',
-  raterText: RATER_TEXT_MESSAGE,
+  // {{name}} is written in: a table's value is ICU, where braces are syntax (the kit carries it over as {n}).
+  raterText: `Enter the question as a colleague answers it, with ${NAME_PLACEHOLDER} where the person’s name goes.`,
   textTooLong: `A question must be ${QUESTION_TEXT_MAX} characters or fewer.`,
   needsName: `must contain ${NAME_PLACEHOLDER}`,
   unknownPlaceholder: (p: string) => `has an unknown placeholder ${p}: only ${NAME_PLACEHOLDER} can be used`,
@@ -131,7 +125,9 @@ export function placeholderProblem(raterText: string): string | null {
 
 /** The field message for a placeholder problem (the import names its position instead). */
 const placeholderMessage = (problem: string) =>
-  problem === QN_MESSAGES.needsName ? NEEDS_NAME_MESSAGE : placeholderFieldMessage(problem)
+  problem === QN_MESSAGES.needsName
+    ? `The colleague wording must contain ${NAME_PLACEHOLDER}.`
+    : placeholderFieldMessage(problem)
 
 // ---------------------------------------------------------------------------------------------
 // Fields.

@@ -81,10 +81,26 @@ describe('the questionnaire pages in German', () => {
 
     // A section without questions: the publish checks name it, in German.
     const added = await post(`${LIST}/${id}`, { intent: 'add-section', title: 'Zuhören' })
-    const withSection = textOf(await follow(added))
+    const page = await follow(added)
+    const withSection = textOf(page)
     expect(withSection).toContain('„Zuhören“ wurde am Ende hinzugefügt.')
     expect(withSection).toContain('Abschnitt 1 („Zuhören“) hat keine Fragen')
     expect(withSection).toContain('Frage zu Abschnitt 1 hinzufügen')
+
+    // A message holding the {{name}} placeholder: its table holds it with {n} in the placeholder's place.
+    const sectionId = /id="section-([0-9a-f-]{36})"/.exec(page)![1]!
+    const noName = await post(`${LIST}/${id}`, {
+      intent: 'add-question',
+      sectionId,
+      kind: 'scale',
+      text: 'Ich höre zu.',
+      raterText: 'Die Person hört zu.',
+      category: 'Kommunikation',
+    })
+    expect(noName.status).toBe(400)
+    expect(textOf(await noName.text())).toContain(
+      'Die Formulierung für Kolleginnen und Kollegen muss {{name}} enthalten.',
+    )
   })
 
   test('the language view of a published version, and a module’s refusal, are German', async () => {
