@@ -67,6 +67,7 @@ export const NAMESPACES = [
   'home',
   'answers',
   'cohort',
+  'questionnaires',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

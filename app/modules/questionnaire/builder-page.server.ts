@@ -1,13 +1,8 @@
-import { publishBlockers } from './checks'
+import { publishProblems } from './checks'
 import { getQuestionnaire } from './questionnaire.server'
 import { parseQnDetailQuery } from './schemas'
 import { targetLanguages } from './questionnaire.server'
-import {
-  incompleteLanguagesMessage,
-  localizeQuestionnaire,
-  untranslatedCounts,
-  untranslatedItems,
-} from './translations'
+import { localizeQuestionnaire, untranslatedCounts, untranslatedItems } from './translations'
 import { LANGUAGE_CODES } from '#db/enums'
 import type { PageData } from '#app/lib/page-data'
 
@@ -23,19 +18,19 @@ export async function loadQuestionnairePage(qid: string, searchParams: URLSearch
   const questionnaire = await getQuestionnaire(qid)
   if (!questionnaire) return null
   const query = parseQnDetailQuery(searchParams)
-  const blockers = publishBlockers(questionnaire.sections)
-  const notices: string[] = []
+  const blockers = publishProblems(questionnaire.sections)
+  // The notices' keys: the page words them (`questionnaires:notices.*`).
+  const notices: Array<'sectionGone' | 'ownLanguage'> = []
   const deleting = query.deleteSection
     ? (questionnaire.sections.find((s) => s.id === query.deleteSection) ?? null)
     : null
-  if (query.deleteSection && !deleting) notices.push('That section is not in this questionnaire (any more).')
+  if (query.deleteSection && !deleting) notices.push('sectionGone')
   // Languages (ADR 051): how much each lacks, and the translation view of the one asked for.
   const others = LANGUAGE_CODES.filter((l) => l !== questionnaire.sourceLanguage)
   const languageCounts = untranslatedCounts(questionnaire, others, questionnaire.sourceLanguage)
   const targets = targetLanguages(questionnaire, questionnaire.schemeLanguages)
-  const languageWarning = incompleteLanguagesMessage(
-    languageCounts.filter((c) => targets.includes(c.language)),
-  )
+  // The languages left incomplete, which publishing warns about (worded by the page).
+  const incompleteLanguages = languageCounts.filter((c) => targets.includes(c.language) && c.missing > 0)
   const translating =
     query.language && query.language !== questionnaire.sourceLanguage
       ? {
@@ -44,15 +39,14 @@ export async function loadQuestionnairePage(qid: string, searchParams: URLSearch
           missing: untranslatedItems(questionnaire, query.language).length,
         }
       : null
-  if (query.language && !translating)
-    notices.push('That is the questionnaire’s own language: its texts are edited below.')
+  if (query.language && !translating) notices.push('ownLanguage')
   // The preview in a language (ADR 051): the texts as its readers will see them, source beneath.
   const previewLanguage = query.preview && translating ? translating.language : null
   return {
     previewLanguage,
     previewed: previewLanguage ? localizeQuestionnaire(questionnaire, previewLanguage) : null,
     languageCounts,
-    languageWarning,
+    incompleteLanguages,
     translating,
     questionnaire,
     blockers,

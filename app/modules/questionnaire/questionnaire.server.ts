@@ -478,7 +478,15 @@ export async function archiveQuestionnaire(actor: Actor, id: string): Promise<Ou
 export async function publishQuestionnaire(
   actor: Actor,
   id: string,
-): Promise<Outcome<{ title: string; version: number; languageWarning: string | null }>> {
+): Promise<
+  Outcome<{
+    title: string
+    version: number
+    languageWarning: string | null
+    /** The languages left incomplete, for the warning in the reader's language. */
+    incomplete: Array<{ language: Language; missing: number }>
+  }>
+> {
   return getDb().transaction(async (tx) => {
     const row = await lock(tx, id)
     if (!row) return refuseNotFound()
@@ -512,7 +520,12 @@ export async function publishQuestionnaire(
         ? { untranslated: Object.fromEntries(counts.map((c) => [c.language, c.missing])) }
         : {}),
     })
-    return ok({ title: row.title, version: row.version, languageWarning })
+    return ok({
+      title: row.title,
+      version: row.version,
+      languageWarning,
+      incomplete: counts.filter((c) => c.missing > 0),
+    })
   })
 }
 
@@ -722,7 +735,7 @@ export function moveSection(actor: Actor, id: string, sectionId: string, directi
     if (at < 0) return gone()
     const to = direction === 'up' ? at - 1 : at + 1
     if (to < 0 || to >= sections.length)
-      return refuse(`This section is already ${direction === 'up' ? 'first' : 'last'}.`)
+      return refuse(direction === 'up' ? 'This section is already first.' : 'This section is already last.')
     ;[sections[at], sections[to]] = [sections[to]!, sections[at]!]
     await writeOrder(tx, id, sections)
     return { value: { title: sections[to]!.title, position: to + 1 }, details: { sectionId, direction } }
@@ -841,7 +854,12 @@ export function moveQuestion(actor: Actor, id: string, questionId: string, direc
       ;[section.questions[n], section.questions[to]] = [section.questions[to]!, question]
     } else {
       const next = sections[up ? s - 1 : s + 1]
-      if (!next) return refuse(`This question is already the ${up ? 'first' : 'last'} of the questionnaire.`)
+      if (!next)
+        return refuse(
+          up
+            ? 'This question is already the first of the questionnaire.'
+            : 'This question is already the last of the questionnaire.',
+        )
       section.questions.splice(n, 1)
       if (up) next.questions.push(question)
       else next.questions.unshift(question)

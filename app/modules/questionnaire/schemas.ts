@@ -15,6 +15,7 @@ import {
   type NameSort,
 } from '#app/lib/list-query'
 import * as z from '#app/lib/zod'
+import { archiveBlocked, NAME_PLACEHOLDER, placeholderFieldMessage, revertBlocked } from './named-messages'
 
 /**
  * The questionnaire builder's forms (Zod Mini: they run in the browser through Conform and on the
@@ -59,30 +60,27 @@ export const DEFAULT_SCALE = {
   allowNa: true,
 }
 
-/** “A”, “B”, “C” and 247 more: the first few names of a longer list, and how many it leaves out. */
-function someNamed(names: string[], total: number) {
-  const quoted = names.map((n) => `“${n}”`).join(', ')
-  return total > names.length ? `${quoted} and ${total - names.length} more` : quoted
-}
-
+/**
+ * The forms' and the module's refusals, in English (the `questionnaires` catalogue's `validation`
+ * table translates each sentence, ADR 052). The two with numbers the form kit cannot stand in for
+ * (a thousands separator, two numbers in one sentence) are written out: the catalogue test checks
+ * them against the limits.
+ */
 export const QN_MESSAGES = {
-  /** Archiving waits for the open schemes using the version (the first few named, `total` in all). */
-  archiveBlocked: (names: string[], total: number) =>
-    `The open scheme${total === 1 ? '' : 's'} ${someNamed(names, total)} ${total === 1 ? 'uses' : 'use'} this questionnaire: it can be archived once ${total === 1 ? 'that scheme closes' : 'they close'}.`,
-  /** A used version cannot go back to draft. */
-  revertBlocked: (names: string[], total: number) =>
-    `The scheme${total === 1 ? '' : 's'} ${someNamed(names, total)} ${total === 1 ? 'uses' : 'use'} this version: edit it as a new version instead.`,
+  archiveBlocked,
+  revertBlocked,
   title: 'Enter the questionnaire’s title.',
   titleTooLong: `The title must be ${TITLE_MAX} characters or fewer.`,
-  introTooLong: `The introduction must be ${INTRO_MAX.toLocaleString('en-GB')} characters or fewer.`,
+  introTooLong: 'The introduction must be 5,000 characters or fewer.',
   sectionTitle: 'Enter the section’s title.',
   sectionTitleTooLong: `A section title must be ${SECTION_TITLE_MAX} characters or fewer.`,
   sectionTaken: 'Another section of this questionnaire has that title. Choose a different one.',
   text: 'Enter the question as the person answers it about themselves.',
-  raterText: 'Enter the question as a colleague answers it, with {{name}} where the person’s name goes.',
+  // {{name}} is written in: a table's value is ICU, where braces are syntax (the kit carries it over as {n}).
+  raterText: `Enter the question as a colleague answers it, with ${NAME_PLACEHOLDER} where the person’s name goes.`,
   textTooLong: `A question must be ${QUESTION_TEXT_MAX} characters or fewer.`,
-  needsName: 'must contain {{name}}',
-  unknownPlaceholder: (p: string) => `has an unknown placeholder ${p}: only {{name}} can be used`,
+  needsName: `must contain ${NAME_PLACEHOLDER}`,
+  unknownPlaceholder: (p: string) => `has an unknown placeholder ${p}: only ${NAME_PLACEHOLDER} can be used`,
   category: 'Enter the competency this question measures.',
   categoryTooLong: `A competency must be ${CATEGORY_MAX} characters or fewer.`,
   kind: 'Choose the kind of question.',
@@ -90,8 +88,8 @@ export const QN_MESSAGES = {
   labelTooLong: `A label must be ${LABEL_MAX} characters or fewer.`,
   labelTaken: 'This question already has that label.',
   tooManyLabels: `A question can have at most ${LABELS_MAX} choices or labels.`,
-  scaleMin: `Enter the lowest point, a whole number from ${SCALE_MIN_LOWEST} to ${SCALE_MAX_HIGHEST - 1}.`,
-  scaleMax: `Enter the highest point, a whole number from ${SCALE_MIN_LOWEST + 1} to ${SCALE_MAX_HIGHEST}.`,
+  scaleMin: 'Enter the lowest point, a whole number from 0 to 19.',
+  scaleMax: 'Enter the highest point, a whole number from 1 to 20.',
   scaleOrder: 'The highest point must be above the lowest.',
   scalePoints: `A scale can have at most ${SCALE_POINTS_MAX} points.`,
   scaleLabelsOver: 'A scale has more labels than points: remove labels or widen the scale.',
@@ -128,8 +126,8 @@ export function placeholderProblem(raterText: string): string | null {
 /** The field message for a placeholder problem (the import names its position instead). */
 const placeholderMessage = (problem: string) =>
   problem === QN_MESSAGES.needsName
-    ? 'The colleague wording must contain {{name}}.'
-    : `The colleague wording ${problem}.`
+    ? `The colleague wording must contain ${NAME_PLACEHOLDER}.`
+    : placeholderFieldMessage(problem)
 
 // ---------------------------------------------------------------------------------------------
 // Fields.

@@ -4,20 +4,24 @@ import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadQuestionnairePage } from '#app/modules/questionnaire/builder-page.server'
 import { QuestionnaireBuilder } from '#app/modules/questionnaire/components/builder'
+import { languageWarningOf } from '#app/modules/questionnaire/components/words'
 import * as Qn from '#app/modules/questionnaire/questionnaire.server'
 import * as S from '#app/modules/questionnaire/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { plural as count } from '#app/lib/words'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
+import type { RouteHandle } from '#app/root'
 import { requireAdminForm } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'questionnaires' }
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
+// `metaT` takes no arguments: the version's word and the list's name are put around the title.
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   adminTitle(
     loaderData
-      ? `${loaderData.questionnaire.title} (version ${loaderData.questionnaire.version}) · Questionnaires`
-      : 'Questionnaire',
+      ? `${loaderData.questionnaire.title} (${metaT(matches, 'questionnaires:meta.version')} ${loaderData.questionnaire.version}) · ${metaT(matches, 'questionnaires:meta.questionnaires')}`
+      : metaT(matches, 'questionnaires:meta.questionnaire'),
   )
 
 const PATH = '/admin/questionnaire-management'
@@ -38,6 +42,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const questionnaire = (await Qn.getQuestionnaire(params.qid)) ?? notFound()
   const id = questionnaire.id
   const here = `${PATH}/${id}`
+  const t = await getFixedT(request, 'questionnaires')
   const done = (title: string, description: string, anchor = '') =>
     redirectWithToast(`${here}${anchor ? `#${anchor}` : ''}`, { kind: 'success', title, description })
 
@@ -45,7 +50,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const translated = (language: string, description: string, anchor: string) =>
     redirectWithToast(`${here}?language=${language}#${anchor}`, {
       kind: 'success',
-      title: 'Translation saved',
+      title: t('toasts.translated.title'),
       description,
     })
 
@@ -53,95 +58,145 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     details: intent(
       S.QnDetailsSchema,
       (v) => Qn.updateDetails(actor, id, v),
-      () => done('Saved', 'The title and introduction are saved.', 'details'),
+      () => done(t('toasts.details.title'), t('toasts.details.description'), 'details'),
     ),
     'add-section': intent(
       S.QnAddSectionSchema,
       (v) => Qn.addSection(actor, id, v.title),
-      (r) => done('Section added', `“${r.title}” is added at the end. Add its questions.`, 'sections'),
+      (r) =>
+        done(
+          t('toasts.sectionAdded.title'),
+          t('toasts.sectionAdded.description', { title: r.title }),
+          'sections',
+        ),
     ),
     'rename-section': intent(
       S.QnRenameSectionSchema,
       (v) => Qn.renameSection(actor, id, v.sectionId, v.title),
-      (r, v) => done('Section renamed', `“${r.from}” is now “${r.title}”.`, `section-${v.sectionId}`),
+      (r, v) =>
+        done(
+          t('toasts.sectionRenamed.title'),
+          t('toasts.sectionRenamed.description', { from: r.from, title: r.title }),
+          `section-${v.sectionId}`,
+        ),
     ),
     'move-section': intent(
       S.QnMoveSectionSchema,
       (v) => Qn.moveSection(actor, id, v.sectionId, v.direction),
-      (r, v) => done('Section moved', `“${r.title}” is now section ${r.position}.`, `section-${v.sectionId}`),
+      (r, v) =>
+        done(
+          t('toasts.sectionMoved.title'),
+          t('toasts.sectionMoved.description', { title: r.title, position: r.position }),
+          `section-${v.sectionId}`,
+        ),
     ),
     'delete-section': intent(
       S.QnDeleteSectionSchema,
       (v) => Qn.deleteSection(actor, id, v.sectionId, v.confirmed),
       (r) =>
         done(
-          'Section deleted',
-          r.questions
-            ? `“${r.title}” and its ${count(r.questions, 'question', 'questions')} are deleted.`
-            : `“${r.title}” is deleted.`,
+          t('toasts.sectionDeleted.title'),
+          t('toasts.sectionDeleted.description', { title: r.title, count: r.questions }),
           'sections',
         ),
     ),
     'add-question': intent(
       S.QnAddQuestionSchema,
       ({ intent: _i, ...v }) => Qn.addQuestion(actor, id, v),
-      (r) => done('Question added', `Added to “${r.section}”.`, `question-${r.id}`),
+      (r) =>
+        done(
+          t('toasts.questionAdded.title'),
+          t('toasts.questionAdded.description', { section: r.section }),
+          `question-${r.id}`,
+        ),
     ),
     'update-question': intent(
       S.QnUpdateQuestionSchema,
       ({ intent: _i, questionId, ...v }) => Qn.updateQuestion(actor, id, questionId, v),
-      (_r, v) => done('Question saved', 'Its wording and settings are saved.', `question-${v.questionId}`),
+      (_r, v) =>
+        done(
+          t('toasts.questionSaved.title'),
+          t('toasts.questionSaved.description'),
+          `question-${v.questionId}`,
+        ),
     ),
     'move-question': intent(
       S.QnMoveQuestionSchema,
       (v) => Qn.moveQuestion(actor, id, v.questionId, v.direction),
       (r, v) =>
         done(
-          'Question moved',
-          r.moved ? `It is now in “${r.section}”.` : `It moved ${v.direction}.`,
+          t('toasts.questionMoved.title'),
+          r.moved
+            ? t('toasts.questionMoved.toSection', { section: r.section })
+            : t('toasts.moved', { direction: v.direction }),
           `question-${v.questionId}`,
         ),
     ),
     'delete-question': intent(
       S.QnDeleteQuestionSchema,
       (v) => Qn.deleteQuestion(actor, id, v.questionId),
-      (r) => done('Question deleted', `“${r.text.slice(0, 80)}” is deleted.`, 'sections'),
+      (r) =>
+        done(
+          t('toasts.questionDeleted.title'),
+          t('toasts.questionDeleted.description', { text: r.text.slice(0, 80) }),
+          'sections',
+        ),
     ),
     'add-option': intent(
       S.QnAddOptionSchema,
       (v) => Qn.changeOption(actor, id, v.questionId, { op: 'add', label: v.label }),
-      (_r, v) => done('Choice added', `“${v.label}” is added.`, `question-${v.questionId}`),
+      (_r, v) =>
+        done(
+          t('toasts.choiceAdded.title'),
+          t('toasts.choiceAdded.description', { label: v.label }),
+          `question-${v.questionId}`,
+        ),
     ),
     'rename-option': intent(
       S.QnRenameOptionSchema,
       (v) => Qn.changeOption(actor, id, v.questionId, { op: 'rename', index: v.index, label: v.label }),
-      (_r, v) => done('Choice renamed', `It now reads “${v.label}”.`, `question-${v.questionId}`),
+      (_r, v) =>
+        done(
+          t('toasts.choiceRenamed.title'),
+          t('toasts.choiceRenamed.description', { label: v.label }),
+          `question-${v.questionId}`,
+        ),
     ),
     'move-option': intent(
       S.QnMoveOptionSchema,
       (v) => Qn.changeOption(actor, id, v.questionId, { op: 'move', index: v.index, direction: v.direction }),
-      (_r, v) => done('Choice moved', `It moved ${v.direction}.`, `question-${v.questionId}`),
+      (_r, v) =>
+        done(
+          t('toasts.choiceMoved.title'),
+          t('toasts.moved', { direction: v.direction }),
+          `question-${v.questionId}`,
+        ),
     ),
     'remove-option': intent(
       S.QnRemoveOptionSchema,
       (v) => Qn.changeOption(actor, id, v.questionId, { op: 'remove', index: v.index }),
-      (_r, v) => done('Choice removed', 'The choice is removed.', `question-${v.questionId}`),
+      (_r, v) =>
+        done(
+          t('toasts.choiceRemoved.title'),
+          t('toasts.choiceRemoved.description'),
+          `question-${v.questionId}`,
+        ),
     ),
     'translate-details': intent(
       S.QnTranslateDetailsSchema,
       ({ intent: _i, ...v }) => Qn.translateDetails(actor, id, v),
-      (_r, v) => translated(v.language, 'The title and introduction are saved.', 'details'),
+      (_r, v) => translated(v.language, t('toasts.details.description'), 'details'),
     ),
     'translate-section': intent(
       S.QnTranslateSectionSchema,
       ({ intent: _i, ...v }) => Qn.translateSection(actor, id, v),
-      (r, v) => translated(v.language, `The title of “${r.title}” is saved.`, `section-${v.sectionId}`),
+      (r, v) =>
+        translated(v.language, t('toasts.translated.section', { title: r.title }), `section-${v.sectionId}`),
     ),
     'translate-question': intent(
       S.QnTranslateQuestionSchema,
       ({ intent: _i, ...v }) => Qn.translateQuestion(actor, id, v),
-      (_r, v) =>
-        translated(v.language, 'The question’s wordings and labels are saved.', `question-${v.questionId}`),
+      (_r, v) => translated(v.language, t('toasts.translated.question'), `question-${v.questionId}`),
     ),
     publish: intent(
       S.QnPublishSchema,
@@ -149,18 +204,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       (r) =>
         redirectWithToast(here, {
           kind: r.languageWarning ? 'info' : 'success',
-          title: 'Questionnaire published',
-          description: `“${r.title}” (version ${r.version}) can now be used by schemes. It no longer changes.${r.languageWarning ? ` Not every text is translated: ${r.languageWarning}` : ''}`,
+          title: t('toasts.published.title'),
+          description: `${t('toasts.published.description', { title: r.title, version: r.version })}${
+            r.incomplete.length
+              ? ` ${t('toasts.published.untranslated', { warning: languageWarningOf(t, r.incomplete) })}`
+              : ''
+          }`,
         }),
     ),
     'revert-to-draft': intent(
       S.QnRevertSchema,
       () => Qn.revertToDraft(actor, id),
-      (r) =>
-        done(
-          'Back to draft',
-          `“${r.title}” is a draft again: no scheme can choose it until it is published.`,
-        ),
+      (r) => done(t('toasts.reverted.title'), t('toasts.reverted.description', { title: r.title })),
     ),
     'new-version': intent(
       S.QnNewVersionSchema,
@@ -168,15 +223,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       (r) =>
         redirectWithToast(`${PATH}/${r.id}`, {
           kind: 'success',
-          title: `Version ${r.version} created`,
-          description:
-            'This draft is a copy to edit. The schemes using the earlier version keep it, and their answers.',
+          title: t('toasts.newVersion.title', { version: r.version }),
+          description: t('toasts.newVersion.description'),
         }),
     ),
     archive: intent(
       S.QnArchiveHereSchema,
       () => Qn.archiveQuestionnaire(actor, id),
-      (r) => done('Questionnaire archived', `“${r.title}” is archived: no new scheme can use it.`),
+      (r) => done(t('toasts.archived.title'), t('toasts.archived.description', { title: r.title })),
     ),
     duplicate: intent(
       S.QnDuplicateHereSchema,
@@ -184,8 +238,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       (r) =>
         redirectWithToast(`${PATH}/${r.id}`, {
           kind: 'success',
-          title: 'Questionnaire duplicated',
-          description: `“${r.title}” is a new draft.`,
+          title: t('toasts.duplicated.title'),
+          description: t('toasts.duplicated.description', { title: r.title }),
         }),
     ),
   })

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { data } from 'react-router'
 import type { Route } from './+types/questionnaire-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
@@ -7,7 +8,11 @@ import { Notices, PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
 import { listHref } from '#app/lib/list-page.server'
 import { dispatchIntent, intent } from '#app/lib/reply.server'
+import { formatCount } from '#app/lib/numbers'
 import { clipText, withoutControlCharacters } from '#app/lib/text-rules'
+import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
+import { intlLocale } from '#app/modules/i18n/languages'
+import { metaT } from '#app/modules/i18n/meta'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import {
@@ -33,10 +38,12 @@ import {
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import { requireAdminForm, type AdminActor } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import type { RouteHandle } from '#app/root'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'questionnaires' }
 
-export const meta: Route.MetaFunction = () => adminTitle('Questionnaire management')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  adminTitle(metaT(matches, 'questionnaires:meta.management'))
 
 const PATH = '/admin/questionnaire-management'
 
@@ -55,39 +62,52 @@ function importRefused(problems: string[]) {
   return data({ intent: 'import' as const, result }, { status: 400 })
 }
 
-/** The import: one JSON file, read and checked, becomes a new draft; every problem goes back to the form. */
-async function importFile(actor: AdminActor, formData: FormData) {
+/**
+ * The import: one JSON file, read and checked, becomes a new draft; every problem goes back to the
+ * form. The framing sentences are in the request's language; a file's own problems name its JSON
+ * fields (docs/questionnaire-format.md) and stay as the reader writes them.
+ */
+async function importFile(request: Request, actor: AdminActor, formData: FormData) {
+  const t = await getFixedT(request, 'questionnaires')
+  const locale = intlLocale(await requestLanguage(request))
   const file = formData.getAll('file')
   if (file.length !== 1 || !(file[0] instanceof File) || !file[0].size)
     return importRefused([QN_MESSAGES.file])
   const upload = file[0]
   if (upload.size > IMPORT_MAX_BYTES)
     return importRefused([
-      `The file is ${Math.ceil(upload.size / 1024)} kB: a questionnaire file can be at most ${IMPORT_MAX_BYTES / 1024} kB.`,
+      t('import.tooLarge', {
+        kb: formatCount(Math.ceil(upload.size / 1024), locale),
+        max: formatCount(IMPORT_MAX_BYTES / 1024, locale),
+      }),
     ])
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(await upload.arrayBuffer())
   } catch {
-    return importRefused(['The file is not UTF-8 text. Export a questionnaire to see the format.'])
+    return importRefused([t('import.notUtf8')])
   }
   const read = readQuestionnaireFile(text)
   if (!read.ok)
     return importRefused([
-      `“${clipText(withoutControlCharacters(upload.name), 80)}” was not imported:`,
+      t('import.notImported', { name: clipText(withoutControlCharacters(upload.name), 80) }),
       ...read.problems,
     ])
   const outcome = await importQuestionnaire(actor, read.content)
   if (!outcome.ok) return importRefused(outcome.formErrors ?? [QN_MESSAGES.file])
   return redirectWithToast(`${PATH}/${outcome.value.id}`, {
     kind: 'success',
-    title: 'Questionnaire imported',
-    description: `“${outcome.value.title}” (${outcome.value.questions} questions) is a new draft.`,
+    title: t('toasts.imported.title'),
+    description: t('toasts.imported.description', {
+      title: outcome.value.title,
+      count: outcome.value.questions,
+    }),
   })
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
+  const t = await getFixedT(request, 'questionnaires')
   return dispatchIntent(formData, {
     create: intent(
       QnCreateSchema,
@@ -95,8 +115,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       ({ id }, { title }) =>
         redirectWithToast(`${PATH}/${id}`, {
           kind: 'success',
-          title: 'Questionnaire created',
-          description: `“${title}” is a draft. Add its sections and questions.`,
+          title: t('toasts.created.title'),
+          description: t('toasts.created.description', { title }),
         }),
     ),
     duplicate: intent(
@@ -105,8 +125,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       ({ id, title }) =>
         redirectWithToast(`${PATH}/${id}`, {
           kind: 'success',
-          title: 'Questionnaire duplicated',
-          description: `“${title}” is a new draft.`,
+          title: t('toasts.duplicated.title'),
+          description: t('toasts.duplicated.description', { title }),
         }),
     ),
     archive: intent(
@@ -115,23 +135,21 @@ export async function action({ request, context }: Route.ActionArgs) {
       ({ title }) =>
         redirectWithToast(listHref(request, PATH, ['archive']), {
           kind: 'success',
-          title: 'Questionnaire archived',
-          description: `“${title}” is archived: no new scheme can use it.`,
+          title: t('toasts.archived.title'),
+          description: t('toasts.archived.description', { title }),
         }),
     ),
-    import: (formData) => importFile(actor, formData),
+    import: (formData) => importFile(request, actor, formData),
   })
 }
 
 export default function QuestionnaireManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { archiving, notices, importMaxBytes } = loaderData
+  const { t } = useTranslation('questionnaires')
   const href = useListHref(PATH)
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
-      <PageHeader title="Questionnaires">
-        What employees and their colleagues answer. A scheme uses one published version; editing a
-        questionnaire a scheme uses makes a new version and leaves the old one, and its answers, as they are.
-      </PageHeader>
+      <PageHeader title={t('list.title')}>{t('list.intro')}</PageHeader>
       <Notices notices={notices} />
       <UnknownIntentErrors actionData={actionData} />
       <FormErrors errors={actionData?.intent === 'duplicate' ? formErrorsOf(actionData.result) : undefined} />

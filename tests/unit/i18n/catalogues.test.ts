@@ -37,6 +37,20 @@ import {
 } from '#app/modules/response/schemas'
 import { SERIES_LABELS } from '#app/modules/cohort/cohort'
 import { NO_COHORT_FIGURE_MESSAGE } from '#app/modules/pdf/group-report-pdf.server'
+import type { TFunction } from 'i18next'
+import { blockerSentence, blockerText, type PublishProblem } from '#app/modules/questionnaire/checks'
+import { languageWarningOf, qnWords } from '#app/modules/questionnaire/components/words'
+import { archiveBlocked, revertBlocked } from '#app/modules/questionnaire/named-messages'
+import {
+  INTRO_MAX,
+  KIND_LABELS,
+  QN_MESSAGES,
+  QN_SORT_LABELS,
+  SCALE_MAX_HIGHEST,
+  SCALE_MIN_LOWEST,
+  STATUS_LABELS,
+} from '#app/modules/questionnaire/schemas'
+import { incompleteLanguagesMessage } from '#app/modules/questionnaire/translations'
 
 /**
  * The catalogues (ADR 050): a shipped language has every key English has, with the same ICU
@@ -286,5 +300,59 @@ describe('English equals the wordings modules export', () => {
     // French counts 0 and 1 as singular.
     expect(linkSent('fr', 0)).toContain('valable 0 minute.')
     expect(linkSent('fr', 2)).toContain('valable 2 minutes.')
+  })
+})
+
+describe('the questionnaires catalogue equals the questionnaire module’s English', () => {
+  const t = ((key: string, values?: Record<string, unknown>) =>
+    new IntlMessageFormat(english.get(`questionnaires:${key}`)!, intlLocale('en')).format(
+      values as Record<string, string>,
+    ) as string) as unknown as TFunction<'questionnaires'>
+  const words = qnWords(t)
+
+  test('the statuses, the kinds of question and the list’s orders', () => {
+    expect(words.statusLabels).toEqual(STATUS_LABELS)
+    expect(words.kindLabels).toEqual(KIND_LABELS)
+    expect(words.sortLabels).toEqual(QN_SORT_LABELS)
+  })
+
+  test('the refusals naming schemes, one, a few and more than are named', () => {
+    for (const [names, total] of [
+      [['Spring'], 1],
+      [['Spring', 'Autumn'], 2],
+      [['Spring', 'Autumn', 'Winter'], 250],
+    ] as const) {
+      expect(words.archiveBlocked([...names], total)).toBe(archiveBlocked([...names], total))
+      expect(words.revertBlocked([...names], total)).toBe(revertBlocked([...names], total))
+    }
+  })
+
+  test('what blocks publishing (checks.ts), and the languages left incomplete', () => {
+    const where = { section: 2, title: 'Listening', question: 3, text: 'I listen carefully.' }
+    const problems: PublishProblem[] = [
+      { key: 'noSections' },
+      { key: 'emptySection', section: 1, title: 'Empty' },
+      { key: 'fewScaleLabels', ...where },
+      { key: 'scaleLabelsOver', ...where, labels: 6, points: 5 },
+      { key: 'fewChoices', ...where },
+      { key: 'noScale' },
+    ]
+    for (const p of problems) expect(blockerText(t, p)).toBe(blockerSentence(p))
+    for (const counts of [
+      [{ language: 'de', missing: 1 }],
+      [
+        { language: 'de', missing: 12 },
+        { language: 'fr', missing: 3 },
+      ],
+      [{ language: 'fr', missing: 0 }],
+    ] as const) {
+      expect(languageWarningOf(t, counts)).toBe(incompleteLanguagesMessage([...counts]))
+    }
+  })
+
+  test('the limits written out in the forms’ messages', () => {
+    expect(QN_MESSAGES.introTooLong).toContain(` ${INTRO_MAX.toLocaleString(intlLocale('en'))} `)
+    expect(QN_MESSAGES.scaleMin).toContain(`from ${SCALE_MIN_LOWEST} to ${SCALE_MAX_HIGHEST - 1}.`)
+    expect(QN_MESSAGES.scaleMax).toContain(`from ${SCALE_MIN_LOWEST + 1} to ${SCALE_MAX_HIGHEST}.`)
   })
 })

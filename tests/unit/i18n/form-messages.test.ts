@@ -30,6 +30,13 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/file/file.server.ts',
   ],
   answers: ['app/modules/response/schemas.ts', 'app/modules/response/reopen-request-schemas.ts'],
+  questionnaires: [
+    'app/modules/questionnaire/schemas.ts',
+    'app/modules/questionnaire/questionnaire.server.ts',
+    'app/modules/questionnaire/format.server.ts',
+    'app/routes/admin/questionnaire-management.tsx',
+    'app/routes/admin/questionnaire-management.$qid.tsx',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */

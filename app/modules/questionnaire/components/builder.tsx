@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import {
   formErrorsOf,
@@ -14,9 +15,7 @@ import { QUESTION_KINDS, type QuestionKind } from '#db/enums'
 import {
   CATEGORY_MAX,
   INTRO_MAX,
-  KIND_LABELS,
   LABEL_MAX,
-  QN_MESSAGES,
   QUESTION_TEXT_MAX,
   SCALE_MAX_HIGHEST,
   SCALE_MIN_LOWEST,
@@ -24,9 +23,11 @@ import {
   TITLE_MAX,
 } from '../schemas'
 import type { BuilderData } from '../builder-page.server'
+import { blockerText, type PublishProblem } from '../checks'
 import { QuestionnairePreview } from './preview'
 import { SchemeUseLink, StatusBadge } from './questionnaire-list'
 import { LanguagesCard, TranslationView } from './translations'
+import { languageWarningOf, useQnWords } from './words'
 
 /**
  * The builder page. Every change is its own small form posting an intent (it works without
@@ -50,6 +51,7 @@ const allErrors = (result: ReturnType<typeof replyFor>) =>
   result?.error ? Object.values(result.error).flatMap((e) => e ?? []) : undefined
 
 function MoveButtons({ label, first, last }: { label: string; first: boolean; last: boolean }) {
+  const { t } = useTranslation('questionnaires')
   return (
     <span className="inline-flex gap-1">
       <button
@@ -59,7 +61,7 @@ function MoveButtons({ label, first, last }: { label: string; first: boolean; la
         className="btn btn-secondary px-2 text-sm"
         disabled={first}
       >
-        ↑<span className="sr-only"> Move {label} up</span>
+        ↑<span className="sr-only"> {t('builder.moveUp', { label })}</span>
       </button>
       <button
         type="submit"
@@ -68,7 +70,7 @@ function MoveButtons({ label, first, last }: { label: string; first: boolean; la
         className="btn btn-secondary px-2 text-sm"
         disabled={last}
       >
-        ↓<span className="sr-only"> Move {label} down</span>
+        ↓<span className="sr-only"> {t('builder.moveDown', { label })}</span>
       </button>
     </span>
   )
@@ -83,8 +85,11 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
     deleting,
     notices,
     translating,
-    languageWarning,
+    incompleteLanguages,
   } = data
+  const { t } = useTranslation('questionnaires')
+  const { archiveBlocked, statusLabels } = useQnWords()
+  const languageWarning = languageWarningOf(t, incompleteLanguages)
   const here = `${PATH}/${qn.id}`
   const draft = qn.status === 'draft'
   const newest = qn.versions[0]
@@ -98,16 +103,16 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-6">
       <p>
         <Link className="link" to={PATH}>
-          ← All questionnaires
+          ← {t('builder.allQuestionnaires')}
         </Link>
       </p>
       <PageHeader title={qn.title} />
       <div className="-mt-4 flex flex-wrap items-center gap-3 text-sm text-slate-800">
-        <span>Version {qn.version}</span>
+        <span>{t('list.version', { version: qn.version })}</span>
         <StatusBadge status={qn.status} />
         {qn.versions.length > 1 ? (
-          <nav aria-label="Versions" className="flex flex-wrap items-center gap-2">
-            <span>Versions:</span>
+          <nav aria-label={t('builder.versions')} className="flex flex-wrap items-center gap-2">
+            <span>{t('builder.versionsColon')}</span>
             {qn.versions.map((v) =>
               v.id === qn.id ? (
                 <span key={v.id} aria-current="page" className="font-semibold">
@@ -116,32 +121,32 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
               ) : (
                 <Link key={v.id} className="link" to={`${PATH}/${v.id}`}>
                   v{v.version}
-                  <span className="sr-only"> ({v.status})</span>
+                  <span className="sr-only"> ({statusLabels[v.status]})</span>
                 </Link>
               ),
             )}
           </nav>
         ) : null}
       </div>
-      <Notices notices={notices} />
+      <Notices notices={notices.map((n) => t(`notices.${n}`))} />
       <FormErrors errors={unknownErrors} />
 
-      <Card id="use-title" title="Status and use" className="gap-3">
+      <Card id="use-title" title={t('builder.use.title')} className="gap-3">
         {used ? (
           <p>
             <SchemeUseLink versionId={qn.id} use={qn.use} />
           </p>
         ) : (
-          <p className="text-slate-700">No scheme uses this version.</p>
+          <p className="text-slate-700">{t('builder.use.none')}</p>
         )}
         <p className="text-slate-700">
           {draft
-            ? 'A draft: every change below is saved as you make it. Publish it when the checks find nothing, so schemes can use it.'
+            ? t('builder.use.draft')
             : qn.status === 'published'
               ? used
-                ? 'Published and in use: it no longer changes. “Edit as a new version” makes a draft copy; the schemes using this version keep it, and their answers.'
-                : 'Published: it no longer changes. No scheme uses it yet, so it can go back to draft, or be edited as a new version.'
-              : 'Archived: no new scheme can use it. Schemes that use it keep it.'}
+                ? t('builder.use.publishedUsed')
+                : t('builder.use.published')
+              : t('builder.use.archived')}
         </p>
         <FormErrors
           errors={[
@@ -152,34 +157,46 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
         />
         <div className="flex flex-wrap gap-3">
           <Link className="btn btn-secondary" to={`${here}?preview=self`}>
-            Preview as self
+            {t('builder.previewSelf')}
           </Link>
           <Link className="btn btn-secondary" to={`${here}?preview=colleague`}>
-            Preview as a colleague
+            {t('builder.previewColleague')}
           </Link>
           <a className="btn btn-secondary" href={`${here}/export.json`} download>
-            Export as JSON
+            {t('builder.export')}
           </a>
           {draft ? (
             <Link className="btn btn-primary" to={`${here}?confirm=publish#publish-questionnaire-title`}>
-              Publish…
+              {t('builder.publishEllipsis')}
             </Link>
           ) : null}
           {qn.status === 'published' && !used ? (
-            <IntentButton intent="revert-to-draft" label="Return to draft" pending="Returning…" />
+            <IntentButton
+              intent="revert-to-draft"
+              label={t('builder.revert')}
+              pending={t('builder.revertPending')}
+            />
           ) : null}
           {!draft && isNewest ? (
-            <IntentButton intent="new-version" label="Edit as a new version" pending="Copying…" />
+            <IntentButton
+              intent="new-version"
+              label={t('builder.newVersion')}
+              pending={t('builder.newVersionPending')}
+            />
           ) : null}
           {!draft && !isNewest && newest ? (
             <Link className="btn btn-secondary" to={`${PATH}/${newest.id}`}>
-              Open the newest version (v{newest.version})
+              {t('builder.openNewest', { version: newest.version })}
             </Link>
           ) : null}
-          <IntentButton intent="duplicate" label="Duplicate" pending="Duplicating…" />
+          <IntentButton
+            intent="duplicate"
+            label={t('list.duplicate')}
+            pending={t('builder.duplicatePending')}
+          />
           {qn.status !== 'archived' ? (
             <Link className="btn btn-secondary" to={`${here}?confirm=archive#archive-questionnaire-title`}>
-              Archive…
+              {t('builder.archiveEllipsis')}
             </Link>
           ) : null}
         </div>
@@ -188,19 +205,19 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
       {confirm === 'publish' && draft ? (
         <ConfirmPanel
           id="publish-questionnaire"
-          title="Publish this questionnaire?"
+          title={t('publish.title')}
           intent="publish"
           fields={{}}
           tone="primary"
-          confirmLabel="Publish"
-          pendingLabel="Publishing…"
+          confirmLabel={t('publish.confirm')}
+          pendingLabel={t('publish.pending')}
           cancelHref={here}
-          backLabel="Back to the questionnaire"
+          backLabel={t('builder.back')}
           lastResult={replyFor(actionData, 'publish')}
           blockedBy={
             blockers.length ? (
               <>
-                It cannot be published yet:
+                {t('publish.blocked')}
                 <span className="mt-2 block">
                   <BlockerList blockers={blockers} />
                 </span>
@@ -208,13 +225,10 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
             ) : undefined
           }
         >
-          <p className="text-slate-800">
-            Once published it no longer changes, and schemes can use it. To change it later you edit it as a
-            new version.
-          </p>
+          <p className="text-slate-800">{t('publish.text')}</p>
           {languageWarning ? (
             <p className="mt-2 text-slate-800">
-              <strong>Not every text is translated.</strong> {languageWarning}
+              <strong>{t('publish.untranslated')}</strong> {languageWarning}
             </p>
           ) : null}
         </ConfirmPanel>
@@ -222,31 +236,29 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
       {confirm === 'archive' && qn.status !== 'archived' ? (
         <ConfirmPanel
           id="archive-questionnaire"
-          title="Archive this questionnaire?"
+          title={t('archive.title')}
           intent="archive"
           fields={{}}
-          confirmLabel="Archive"
-          pendingLabel="Archiving…"
+          confirmLabel={t('archive.confirm')}
+          pendingLabel={t('archive.pending')}
           cancelHref={here}
-          backLabel="Back to the questionnaire"
+          backLabel={t('builder.back')}
           lastResult={replyFor(actionData, 'archive')}
-          blockedBy={qn.use.open ? QN_MESSAGES.archiveBlocked(qn.use.openNames, qn.use.open) : undefined}
+          blockedBy={qn.use.open ? archiveBlocked(qn.use.openNames, qn.use.open) : undefined}
         >
-          <p className="text-slate-800">
-            No new scheme can use an archived questionnaire. Schemes that already use it keep it.
-          </p>
+          <p className="text-slate-800">{t('archive.text')}</p>
         </ConfirmPanel>
       ) : null}
 
       {draft ? (
-        <Card id="checks-title" title="Publish checks" className="gap-2">
+        <Card id="checks-title" title={t('checks.title')} className="gap-2">
           {blockers.length ? (
             <>
-              <p className="text-slate-800">These must be fixed before it can be published:</p>
+              <p className="text-slate-800">{t('checks.intro')}</p>
               <BlockerList blockers={blockers} />
             </>
           ) : (
-            <p className="text-emerald-900">Nothing blocks publishing.</p>
+            <p className="text-emerald-900">{t('checks.none')}</p>
           )}
         </Card>
       ) : null}
@@ -264,29 +276,25 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
       {deleting ? (
         <ConfirmPanel
           id="delete-section"
-          title={`Delete the section “${deleting.title}”?`}
+          title={t('deleteSection.title', { title: deleting.title })}
           intent="delete-section"
           fields={{ sectionId: deleting.id, confirmed: 'on' }}
-          confirmLabel="Delete section and questions"
-          pendingLabel="Deleting…"
+          confirmLabel={t('deleteSection.confirm')}
+          pendingLabel={t('deleteSection.pending')}
+          backLabel={t('builder.back')}
           cancelHref={`${here}#section-${deleting.id}`}
           lastResult={replyFor(actionData, 'delete-section', ['sectionId', deleting.id])}
         >
-          <p className="text-slate-800">
-            Its {deleting.questions} {deleting.questions === 1 ? 'question is' : 'questions are'} deleted with
-            it.
-          </p>
+          <p className="text-slate-800">{t('deleteSection.text', { count: deleting.questions })}</p>
         </ConfirmPanel>
       ) : null}
 
       {translating ? null : (
         <section aria-labelledby="sections-title" id="sections" className="flex flex-col gap-4">
           <h2 id="sections-title" className="text-lg font-semibold">
-            Sections and questions
+            {t('sections.title')}
           </h2>
-          {qn.sections.length ? null : (
-            <p className="card text-slate-700">No sections yet. Add the first one below.</p>
-          )}
+          {qn.sections.length ? null : <p className="card text-slate-700">{t('sections.none')}</p>}
           <datalist id="competencies">
             {qn.competencies.map((c) => (
               <option key={c} value={c} />
@@ -313,11 +321,12 @@ export function QuestionnaireBuilder({ data, actionData }: { data: BuilderData; 
   )
 }
 
-function BlockerList({ blockers }: { blockers: string[] }) {
+function BlockerList({ blockers }: { blockers: PublishProblem[] }) {
+  const { t } = useTranslation('questionnaires')
   return (
     <ul className="list-disc pl-6 text-slate-800">
-      {blockers.map((b) => (
-        <li key={b}>{b}</li>
+      {blockers.map((b, i) => (
+        <li key={i}>{blockerText(t, b)}</li>
       ))}
     </ul>
   )
@@ -336,9 +345,10 @@ function IntentButton({ intent, label, pending }: { intent: string; label: strin
 }
 
 function ReadOnlyIntro({ intro }: { intro: string }) {
+  const { t } = useTranslation('questionnaires')
   return (
-    <Card id="intro-title" title="Introduction" className="gap-2">
-      <p className="whitespace-pre-line text-slate-800">{intro || 'No introduction.'}</p>
+    <Card id="intro-title" title={t('details.intro')} className="gap-2">
+      <p className="whitespace-pre-line text-slate-800">{intro || t('details.noIntro')}</p>
     </Card>
   )
 }
@@ -346,10 +356,11 @@ function ReadOnlyIntro({ intro }: { intro: string }) {
 function DetailsForm({ qn, actionData }: { qn: BuilderData['questionnaire']; actionData: IntentReply }) {
   const result = replyFor(actionData, 'details')
   const busy = usePendingIntent('details')
+  const { t } = useTranslation('questionnaires')
   return (
     <section aria-labelledby="details-title" id="details" className="card flex flex-col gap-4">
       <h2 id="details-title" className="text-lg font-semibold">
-        Title and introduction
+        {t('details.title')}
       </h2>
       <Form method="post" preventScrollReset className="flex flex-col gap-4">
         <input type="hidden" name="intent" value="details" />
@@ -357,14 +368,14 @@ function DetailsForm({ qn, actionData }: { qn: BuilderData['questionnaire']; act
         <TextInput
           id="qn-title"
           name="title"
-          label="Title"
+          label={t('details.field')}
           max={TITLE_MAX}
           defaultValue={qn.title}
           errors={fieldErrors(result, 'title')}
         />
         <div className="flex flex-col gap-1">
           <label htmlFor="qn-intro" className="label">
-            Introduction
+            {t('details.intro')}
           </label>
           <textarea
             id="qn-intro"
@@ -376,13 +387,13 @@ function DetailsForm({ qn, actionData }: { qn: BuilderData['questionnaire']; act
             aria-describedby="qn-intro-help"
           />
           <p id="qn-intro-help" className="text-sm text-slate-600">
-            Shown before the first question.
+            {t('details.introHelp')}
           </p>
           <ErrorList errors={fieldErrors(result, 'intro')} />
         </div>
         <div>
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save title and introduction'}
+            {busy ? t('builder.saving') : t('details.save')}
           </button>
         </div>
       </Form>
@@ -394,18 +405,19 @@ function AddSectionForm({ actionData }: { actionData: IntentReply }) {
   const result = replyFor(actionData, 'add-section')
   const busy = usePendingIntent('add-section')
   useResetAfterSuccess('add-section-form', 'add-section', result)
+  const { t } = useTranslation('questionnaires')
   return (
     <Form
       id="add-section-form"
       method="post"
       preventScrollReset
       className="card flex flex-wrap items-end gap-3"
-      aria-label="Add a section"
+      aria-label={t('sections.addLabel')}
     >
       <input type="hidden" name="intent" value="add-section" />
       <div className="flex min-w-48 flex-1 flex-col gap-1">
         <label htmlFor="new-section-title" className="label">
-          New section’s title
+          {t('sections.newTitle')}
         </label>
         <input
           id="new-section-title"
@@ -418,7 +430,7 @@ function AddSectionForm({ actionData }: { actionData: IntentReply }) {
         />
       </div>
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        {busy ? 'Adding…' : 'Add section'}
+        {busy ? t('sections.adding') : t('sections.add')}
       </button>
       <ErrorList id="new-section-error" errors={allErrors(result)} />
     </Form>
@@ -453,10 +465,12 @@ function SectionCard({
     ...(allErrors(replyFor(actionData, 'delete-section', key)) ?? []),
   ]
   const headingId = `section-${section.id}-title`
+  const { t } = useTranslation('questionnaires')
+  const sectionLabel = t('sections.label', { number })
   return (
     <section id={`section-${section.id}`} aria-labelledby={headingId} className="card flex flex-col gap-4">
       <h3 id={headingId} className="text-base font-semibold">
-        Section {number}: {section.title}
+        {t('sections.heading', { number, title: section.title })}
       </h3>
       {draft ? (
         <div className="flex flex-wrap items-end gap-3">
@@ -465,7 +479,7 @@ function SectionCard({
             <input type="hidden" name="sectionId" value={section.id} />
             <div className="flex min-w-40 flex-1 flex-col gap-1">
               <label htmlFor={`section-${section.id}-name`} className="label">
-                Section title
+                {t('sections.field')}
               </label>
               <input
                 id={`section-${section.id}-name`}
@@ -479,28 +493,31 @@ function SectionCard({
               />
             </div>
             <button type="submit" className="btn btn-secondary">
-              Rename<span className="sr-only"> section {number}</span>
+              {t('builder.rename')}
+              <span className="sr-only"> {sectionLabel}</span>
             </button>
             <ErrorList id={`section-${section.id}-name-error`} errors={allErrors(renameResult)} />
           </Form>
           <Form method="post" preventScrollReset>
             <input type="hidden" name="intent" value="move-section" />
             <input type="hidden" name="sectionId" value={section.id} />
-            <MoveButtons label={`section ${number}`} first={first} last={last} />
+            <MoveButtons label={sectionLabel} first={first} last={last} />
           </Form>
           {section.questions.length ? (
             <Link
               className="btn btn-secondary text-sm"
               to={`${here}?deleteSection=${section.id}#delete-section-title`}
             >
-              Delete…<span className="sr-only"> section {number}</span>
+              {t('builder.deleteEllipsis')}
+              <span className="sr-only"> {sectionLabel}</span>
             </Link>
           ) : (
             <Form method="post" preventScrollReset>
               <input type="hidden" name="intent" value="delete-section" />
               <input type="hidden" name="sectionId" value={section.id} />
               <button type="submit" className="btn btn-secondary text-sm">
-                Delete<span className="sr-only"> section {number}</span>
+                {t('builder.delete')}
+                <span className="sr-only"> {sectionLabel}</span>
               </button>
             </Form>
           )}
@@ -513,7 +530,8 @@ function SectionCard({
             <li key={q.id}>
               <QuestionCard
                 question={q}
-                label={`question ${n + 1} of section ${number}`}
+                label={t('questions.label', { number: n + 1, section: number })}
+                title={t('questions.heading', { number: n + 1, section: number })}
                 first={q.id === firstQuestionId}
                 last={q.id === lastQuestionId}
                 draft={draft}
@@ -523,7 +541,7 @@ function SectionCard({
           ))}
         </ol>
       ) : (
-        <p className="text-slate-700">No questions in this section yet.</p>
+        <p className="text-slate-700">{t('sections.noQuestions')}</p>
       )}
       {draft ? <AddQuestionForm sectionId={section.id} number={number} actionData={actionData} /> : null}
     </section>
@@ -561,15 +579,17 @@ function TextInput({
 }
 
 function KindSelect({ id, defaultValue }: { id: string; defaultValue?: QuestionKind }) {
+  const { t } = useTranslation('questionnaires')
+  const { kindLabels } = useQnWords()
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="label">
-        Kind
+        {t('questions.kind')}
       </label>
       <select id={id} name="kind" className="input" defaultValue={defaultValue ?? 'scale'}>
         {QUESTION_KINDS.map((k) => (
           <option key={k} value={k}>
-            {KIND_LABELS[k]}
+            {kindLabels[k]}
           </option>
         ))}
       </select>
@@ -577,42 +597,23 @@ function KindSelect({ id, defaultValue }: { id: string; defaultValue?: QuestionK
   )
 }
 
-const RATER_HELP = 'Write {{name}} where the person’s name goes, e.g. “{{name}} listens carefully.”'
-
-/** A wording field: `help` always shows, `addHelp` only while the question is being added. */
+/**
+ * A wording field (its words are `questions.<name>.label`, `.help` always shown, `.addHelp` only
+ * while the question is being added).
+ */
 type WordingField = {
   name: 'category' | 'text' | 'raterText'
   suffix: string
-  label: string
   max: number
   list?: string
-  help?: string
-  addHelp?: string
+  help?: boolean
+  addHelp?: boolean
 }
 
 const WORDING_FIELDS: WordingField[] = [
-  {
-    name: 'category',
-    suffix: 'category',
-    label: 'Competency',
-    max: CATEGORY_MAX,
-    list: 'competencies',
-    addHelp: 'Pick one or type a new one: the report charts by it.',
-  },
-  {
-    name: 'text',
-    suffix: 'text',
-    label: 'Self wording',
-    max: QUESTION_TEXT_MAX,
-    addHelp: 'As the person answers about themselves: “I listen carefully.”',
-  },
-  {
-    name: 'raterText',
-    suffix: 'rater',
-    label: 'Colleague wording',
-    max: QUESTION_TEXT_MAX,
-    help: RATER_HELP,
-  },
+  { name: 'category', suffix: 'category', max: CATEGORY_MAX, list: 'competencies', addHelp: true },
+  { name: 'text', suffix: 'text', max: QUESTION_TEXT_MAX, addHelp: true },
+  { name: 'raterText', suffix: 'rater', max: QUESTION_TEXT_MAX, help: true },
 ]
 
 /**
@@ -628,17 +629,24 @@ function WordingFields({
   result: ReturnType<typeof replyFor>
   question?: Question
 }) {
+  const { t } = useTranslation('questionnaires')
   return WORDING_FIELDS.map((f) => (
     <TextInput
       key={f.name}
       id={`${base}-${f.suffix}`}
       name={f.name}
-      label={f.label}
+      label={t(`questions.${f.name}.label`)}
       max={f.max}
       list={f.list}
       defaultValue={question?.[f.name]}
       errors={fieldErrors(result, f.name)}
-      help={f.help ?? (question ? undefined : f.addHelp)}
+      help={
+        f.help
+          ? t(`questions.${f.name}.help`)
+          : f.addHelp && !question
+            ? t(`questions.${f.name}.addHelp`)
+            : undefined
+      }
     />
   ))
 }
@@ -655,10 +663,11 @@ function AddQuestionForm({
   const result = replyFor(actionData, 'add-question', ['sectionId', sectionId])
   const base = `add-q-${sectionId}`
   useResetAfterSuccess(`${base}-form`, 'add-question', result)
+  const { t } = useTranslation('questionnaires')
   return (
     <details className="rounded-lg border border-slate-200 p-3" open={Boolean(result)}>
       <summary className="cursor-pointer font-medium text-indigo-800">
-        Add a question to section {number}
+        {t('questions.addTo', { number })}
       </summary>
       <Form id={`${base}-form`} method="post" preventScrollReset className="mt-3 grid gap-3 sm:grid-cols-2">
         <input type="hidden" name="intent" value="add-question" />
@@ -670,7 +679,7 @@ function AddQuestionForm({
         <WordingFields base={base} result={result} />
         <div className="sm:col-span-2">
           <button type="submit" className="btn btn-primary">
-            Add question
+            {t('questions.add')}
           </button>
         </div>
       </Form>
@@ -683,13 +692,14 @@ function AddQuestionForm({
  * the previous cycle and the norm counts it, ADR 044) or is new in this one. Nothing on a first version.
  */
 function CarriedMarker({ carriedOver }: { carriedOver?: boolean }) {
+  const { t } = useTranslation('questionnaires')
   if (carriedOver === undefined) return null
   return (
     <p className="text-sm text-slate-700" data-carried={carriedOver ? 'yes' : 'no'}>
       <span
         className={`rounded-full border px-2.5 py-0.5 font-medium ${carriedOver ? 'border-slate-300 bg-slate-50 text-slate-800' : 'border-sky-300 bg-sky-50 text-sky-900'}`}
       >
-        {carriedOver ? 'Carried over from the previous version' : 'New in this version'}
+        {carriedOver ? t('questions.carriedOver') : t('questions.new')}
       </span>
     </p>
   )
@@ -698,18 +708,24 @@ function CarriedMarker({ carriedOver }: { carriedOver?: boolean }) {
 function QuestionCard({
   question: q,
   label,
+  title,
   first,
   last,
   draft,
   actionData,
 }: {
   question: Question
+  /** Which question, inside a sentence ("question 2 of section 1"). */
   label: string
+  /** The same, as a heading ("Question 2 of section 1"). */
+  title: string
   first: boolean
   last: boolean
   draft: boolean
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('questionnaires')
+  const { kindLabels } = useQnWords()
   const key: [string, string] = ['questionId', q.id]
   const result = replyFor(actionData, 'update-question', key)
   const base = `q-${q.id}`
@@ -723,16 +739,19 @@ function QuestionCard({
       <div id={`question-${q.id}`} className="flex flex-col gap-1 rounded-lg border border-slate-200 p-3">
         <p className="font-medium text-slate-900">{q.text}</p>
         <CarriedMarker carriedOver={q.carriedOver} />
-        <p className="text-slate-700">Colleague: {q.raterText}</p>
+        <p className="text-slate-700">{t('questions.colleague', { text: q.raterText })}</p>
         <p className="text-sm text-slate-600">
-          {KIND_LABELS[q.kind]} · {q.category} · {q.required ? 'Required' : 'Optional'}
+          {kindLabels[q.kind]} · {q.category} ·{' '}
+          {q.required ? t('questions.required') : t('questions.optional')}
           {q.kind === 'scale'
-            ? ` · ${q.options.min}–${q.options.max}${q.options.allowNa ? ', “Not applicable” allowed' : ''}`
+            ? ` · ${q.options.min}–${q.options.max}${q.options.allowNa ? `, ${t('questions.naAllowed')}` : ''}`
             : ''}
         </p>
         {hasOptions && q.options.labels?.length ? (
           <p className="text-sm text-slate-700">
-            {q.kind === 'scale' ? 'Labels' : 'Choices'}: {q.options.labels.join(' · ')}
+            {t(q.kind === 'scale' ? 'questions.labelsList' : 'questions.choicesList', {
+              labels: q.options.labels.join(' · '),
+            })}
           </p>
         ) : null}
       </div>
@@ -741,7 +760,7 @@ function QuestionCard({
     <div id={`question-${q.id}`} className="flex flex-col gap-3 rounded-lg border border-slate-200 p-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="font-semibold text-slate-900">
-          {label.charAt(0).toUpperCase() + label.slice(1)} · {KIND_LABELS[q.kind]}
+          {title} · {kindLabels[q.kind]}
         </p>
         <CarriedMarker carriedOver={q.carriedOver} />
         <div className="flex flex-wrap gap-2">
@@ -754,7 +773,8 @@ function QuestionCard({
             <input type="hidden" name="intent" value="delete-question" />
             <input type="hidden" name="questionId" value={q.id} />
             <button type="submit" className="btn btn-secondary px-2 text-sm">
-              Delete<span className="sr-only"> {label}</span>
+              {t('builder.delete')}
+              <span className="sr-only"> {label}</span>
             </button>
           </Form>
         </div>
@@ -764,7 +784,7 @@ function QuestionCard({
         method="post"
         preventScrollReset
         className="grid gap-3 sm:grid-cols-2"
-        aria-label={`Edit ${label}`}
+        aria-label={t('questions.edit', { label })}
       >
         <input type="hidden" name="intent" value="update-question" />
         <input type="hidden" name="questionId" value={q.id} />
@@ -780,7 +800,7 @@ function QuestionCard({
             defaultChecked={q.required}
             className="h-4 w-4 accent-indigo-700"
           />
-          Required
+          {t('questions.required')}
         </label>
         {q.kind === 'scale' ? (
           <>
@@ -791,19 +811,19 @@ function QuestionCard({
                 defaultChecked={q.options.allowNa}
                 className="h-4 w-4 accent-indigo-700"
               />
-              “Not applicable” allowed
+              {t('questions.naAllowedField')}
             </label>
             <NumberInput
               id={`${base}-min`}
               name="min"
-              label="Lowest point"
+              label={t('questions.min')}
               value={q.options.min}
               errors={fieldErrors(result, 'min')}
             />
             <NumberInput
               id={`${base}-max`}
               name="max"
-              label="Highest point"
+              label={t('questions.max')}
               value={q.options.max}
               errors={fieldErrors(result, 'max')}
             />
@@ -811,7 +831,7 @@ function QuestionCard({
         ) : null}
         <div className="sm:col-span-2">
           <button type="submit" className="btn btn-primary">
-            Save question
+            {t('questions.save')}
           </button>
         </div>
       </Form>
@@ -869,14 +889,11 @@ function OptionForm({
 }
 
 /** An option's button: the verb, and for a screen reader which option ("Rename choice 2"). */
-function OptionButton({ verb, noun, number }: { verb: string; noun: string; number: number }) {
+function OptionButton({ verb, which }: { verb: string; which: string }) {
   return (
     <button type="submit" className="btn btn-secondary px-2 text-sm">
       {verb}
-      <span className="sr-only">
-        {' '}
-        {noun} {number}
-      </span>
+      <span className="sr-only"> {which}</span>
     </button>
   )
 }
@@ -890,8 +907,11 @@ function OptionList({
   label: string
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('questionnaires')
   const labels = q.options.labels ?? []
+  // The option's noun: `options.label.*` for a scale's labels, `options.choice.*` for choices.
   const noun = q.kind === 'scale' ? 'label' : 'choice'
+  const which = (i: number) => t(`options.${noun}.which`, { number: i + 1 })
   const key: [string, string] = ['questionId', q.id]
   const addResult = replyFor(actionData, 'add-option', key)
   useResetAfterSuccess(`q-${q.id}-add-option`, 'add-option', addResult)
@@ -902,9 +922,7 @@ function OptionList({
   ]
   return (
     <div className="flex flex-col gap-2">
-      <h4 className="font-medium text-slate-900">
-        {q.kind === 'scale' ? 'Scale labels, from the lowest point up' : 'Choices'}
-      </h4>
+      <h4 className="font-medium text-slate-900">{t(`options.${noun}.heading`)}</h4>
       <FormErrors errors={listErrors} />
       {labels.length ? (
         <ol className="flex flex-col gap-2">
@@ -920,7 +938,7 @@ function OptionList({
                 >
                   <div className="flex flex-1 flex-col gap-1">
                     <label htmlFor={id} className="sr-only">
-                      {noun} {i + 1} of {label}
+                      {t(`options.${noun}.of`, { number: i + 1, question: label })}
                     </label>
                     <input
                       id={id}
@@ -931,20 +949,20 @@ function OptionList({
                       defaultValue={l}
                     />
                   </div>
-                  <OptionButton verb="Rename" noun={noun} number={i + 1} />
+                  <OptionButton verb={t('builder.rename')} which={which(i)} />
                 </OptionForm>
                 <OptionForm intent="move-option" questionId={q.id} index={i}>
-                  <MoveButtons label={`${noun} ${i + 1}`} first={i === 0} last={i === labels.length - 1} />
+                  <MoveButtons label={which(i)} first={i === 0} last={i === labels.length - 1} />
                 </OptionForm>
                 <OptionForm intent="remove-option" questionId={q.id} index={i}>
-                  <OptionButton verb="Remove" noun={noun} number={i + 1} />
+                  <OptionButton verb={t('options.remove')} which={which(i)} />
                 </OptionForm>
               </li>
             )
           })}
         </ol>
       ) : (
-        <p className="text-sm text-slate-700">No {noun}s yet.</p>
+        <p className="text-sm text-slate-700">{t(`options.${noun}.none`)}</p>
       )}
       <Form
         id={`q-${q.id}-add-option`}
@@ -956,7 +974,7 @@ function OptionList({
         <input type="hidden" name="questionId" value={q.id} />
         <div className="flex min-w-40 flex-1 flex-col gap-1">
           <label htmlFor={`q-${q.id}-new-opt`} className="label">
-            New {noun}
+            {t(`options.${noun}.new`)}
           </label>
           <input
             id={`q-${q.id}-new-opt`}
@@ -969,7 +987,7 @@ function OptionList({
           />
         </div>
         <button type="submit" className="btn btn-secondary">
-          Add {noun}
+          {t(`options.${noun}.add`)}
         </button>
         <ErrorList id={`q-${q.id}-new-opt-error`} errors={allErrors(addResult)} />
       </Form>

@@ -1,10 +1,11 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { languageInfo } from '#app/modules/i18n/languages'
 import { fillName } from '#app/modules/assignment/answer-schemas'
 import { AnsweringTitle } from '#app/modules/assignment/components/answering-title'
 import { QuestionField } from '#app/modules/assignment/components/question-fields'
 import type { ViewQuestion } from '#app/modules/assignment/answering-view.server'
 import type { BuilderData } from '../builder-page.server'
+import { languageName } from './words'
 
 /**
  * The questionnaire as respondents will see it (`?preview=self|colleague`): the answering page's
@@ -13,6 +14,7 @@ import type { BuilderData } from '../builder-page.server'
  */
 export function QuestionnairePreview({ data }: { data: BuilderData }) {
   const { preview, previewName, previewLanguage } = data
+  const { t } = useTranslation('questionnaires')
   // In a language (ADR 051): every text as its readers see it, the source where untranslated.
   const qn = data.previewed ?? data.questionnaire
   const self = preview === 'self'
@@ -23,42 +25,42 @@ export function QuestionnairePreview({ data }: { data: BuilderData }) {
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-6">
       <div className="flex flex-col gap-2">
         <p className="text-sm font-medium text-slate-600">
-          Preview {self ? 'as the person themselves' : `as a colleague giving feedback to ${previewName}`} ·
-          version {qn.version}
-          {previewLanguage ? ` · in ${languageInfo(previewLanguage).name}` : ''}
+          {self ? t('preview.self') : t('preview.colleague', { name: previewName })} ·{' '}
+          {t('preview.version', { version: qn.version })}
+          {previewLanguage
+            ? ` · ${t('preview.inLanguage', { language: languageName(t, previewLanguage) })}`
+            : ''}
         </p>
         <AnsweringTitle title={qn.title} subjectName={self ? null : previewName} />
-        <nav aria-label="Preview" className="flex flex-wrap gap-3">
+        <nav aria-label={t('preview.label')} className="flex flex-wrap gap-3">
           <Link
             className="btn btn-secondary"
             to={previewLanguage ? `${here}?language=${previewLanguage}` : here}
           >
-            ← Back to the builder
+            ← {t('translation.back')}
           </Link>
           <Link
             className="btn btn-secondary"
             to={`${here}?preview=${self ? 'colleague' : 'self'}${inLanguage}`}
           >
-            Preview {self ? 'as a colleague' : 'as self'}
+            {self ? t('builder.previewColleague') : t('builder.previewSelf')}
           </Link>
         </nav>
       </div>
       {qn.intro ? <p className="card whitespace-pre-line text-slate-800">{qn.intro}</p> : null}
-      {qn.sections.length ? null : <p className="card">This questionnaire has no questions yet.</p>}
+      {qn.sections.length ? null : <p className="card">{t('preview.empty')}</p>}
       {qn.sections.map((section, s) => (
         <fieldset key={section.id} disabled className="card flex flex-col gap-8">
           <legend className="sr-only">
-            Section {s + 1} of {qn.sections.length}: {section.title}
+            {t('preview.sectionOf', { number: s + 1, total: qn.sections.length })}: {section.title}
           </legend>
           <div className="flex flex-col gap-1">
             <p className="text-sm text-slate-700">
-              Section {s + 1} of {qn.sections.length}
+              {t('preview.sectionOf', { number: s + 1, total: qn.sections.length })}
             </p>
             <h2 className="text-xl font-semibold">{section.title}</h2>
           </div>
-          {section.questions.length ? null : (
-            <p className="text-slate-700">No questions in this section yet.</p>
-          )}
+          {section.questions.length ? null : <p className="text-slate-700">{t('sections.noQuestions')}</p>}
           {section.questions.map((q) => {
             number++
             const view: ViewQuestion = {

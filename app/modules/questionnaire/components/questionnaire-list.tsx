@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import type { PageData } from '#app/lib/page-data'
 import { Form, Link } from 'react-router'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
@@ -20,30 +21,28 @@ import type { SchemeUse } from '#app/modules/questionnaire/questionnaire.server'
 import { Card } from '#app/components/card'
 import { stateBadge } from '#app/components/state-badge'
 import { labelledChoices } from '#app/components/choices'
-import {
-  QN_MESSAGES,
-  QN_SORT_LABELS,
-  QN_SORTS,
-  QnCreateSchema,
-  STATUS_LABELS,
-  TITLE_MAX,
-  type QnSort,
-} from '../schemas'
+import { formatCount } from '#app/lib/numbers'
+import { richT } from '#app/modules/i18n/rich'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
+import { QN_SORTS, QnCreateSchema, TITLE_MAX, type QnSort } from '../schemas'
+import { useQnWords } from './words'
 
 /** The questionnaires list: filters (a GET form), the table of lines and versions, create and import. */
 
 /** The page's data, as its loader returns it (the page-props rule). */
 type Data = PageData<typeof loadQuestionnaireList>
 
-const QuestionnaireStatusBadge = stateBadge<QuestionnaireStatus>(STATUS_LABELS, {
+const STATUS_TONES: Record<QuestionnaireStatus, string> = {
   draft: 'border bg-slate-100 text-slate-800 border-slate-300',
   published: 'border bg-emerald-50 text-emerald-900 border-emerald-300',
   archived: 'border bg-slate-200 text-slate-800 border-slate-400',
-})
+}
 
-export const StatusBadge = ({ status }: { status: QuestionnaireStatus }) => (
-  <QuestionnaireStatusBadge state={status} />
-)
+export function StatusBadge({ status }: { status: QuestionnaireStatus }) {
+  const { statusLabels } = useQnWords()
+  // The shared badge drawn with this page's words (called, not mounted: its type would change each render).
+  return stateBadge<QuestionnaireStatus>(statusLabels, STATUS_TONES)({ state: status })
+}
 
 /**
  * How many schemes use a version (and how many of them are open), as a link to the scheme list
@@ -59,14 +58,15 @@ export function SchemeUseLink({
   /** Read after the link's words where several versions are listed ("version 2 of …"). */
   which?: ReactNode
 }) {
-  if (!use.total) return <span className="text-slate-600">Not used by a scheme</span>
+  const { t } = useTranslation('questionnaires')
+  if (!use.total) return <span className="text-slate-600">{t('use.none')}</span>
   return (
     <span className="text-slate-800">
       <Link className="link" to={schemesUsingHref(versionId)}>
-        Used by {use.total} {use.total === 1 ? 'scheme' : 'schemes'}
+        {richT(t, 'use.usedBy', { n: use.total, noun: t('use.schemes', { count: use.total }) })}
         {which}
       </Link>
-      {use.open ? ` (${use.open} open now)` : null}
+      {use.open ? ` ${t('use.openNow', { count: use.open })}` : null}
     </span>
   )
 }
@@ -78,25 +78,28 @@ export function QuestionnaireFilters({
   path: string
   query: { q: string; status: string; sort: QnSort }
 }) {
+  const { t } = useTranslation('questionnaires')
+  const { statusLabels, sortLabels } = useQnWords()
   const filtered = Boolean(query.q || query.status)
   return (
     <FilterBar
-      label="Search questionnaires"
+      label={t('list.search')}
       idPrefix="qn"
       query={query}
       resetKey={[query.q, query.status, query.sort]}
       clear={{
         href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
-        label: 'Clear',
+        label: t('list.clear'),
       }}
     >
-      <SearchField label="Search by title" className="flex min-w-48 flex-1 flex-col gap-1" />
+      <SearchField label={t('list.searchByTitle')} className="flex min-w-48 flex-1 flex-col gap-1" />
       <FilterSelect
         name="status"
-        label="Status"
-        options={labelledChoices(QUESTIONNAIRE_STATUSES, STATUS_LABELS)}
+        label={t('list.status')}
+        anyLabel={t('list.anyStatus')}
+        options={labelledChoices(QUESTIONNAIRE_STATUSES, statusLabels)}
       />
-      <SortSelect sorts={QN_SORTS} labels={QN_SORT_LABELS} />
+      <SortSelect sorts={QN_SORTS} labels={sortLabels} />
     </FilterBar>
   )
 }
@@ -111,20 +114,17 @@ export function QuestionnaireList({
   path: string
   href: HrefFor
 }) {
+  const { t } = useTranslation('questionnaires')
   const filtered = Boolean(query.q || query.status)
   return (
-    <ListSection title="All questionnaires">
+    <ListSection title={t('list.all')}>
       <QuestionnaireFilters path={path} query={query} />
       {page.rows.length ? (
         <QuestionnaireTable rows={page.rows} archiveHref={(id) => href({ archive: id })} />
       ) : (
-        <p className="card text-slate-700">
-          {filtered
-            ? 'No questionnaire matches this search and this status.'
-            : 'There are no questionnaires yet. Create the first one below, or import a file.'}
-        </p>
+        <p className="card text-slate-700">{filtered ? t('list.noMatch') : t('list.empty')}</p>
       )}
-      <ListPagination noun="questionnaires" next={page.next} prev={page.prev} href={href} />
+      <ListPagination noun={t('list.noun')} next={page.next} prev={page.prev} href={href} />
     </ListSection>
   )
 }
@@ -139,28 +139,28 @@ export function ArchiveConfirm({
   cancelHref: string
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('questionnaires')
+  const { archiveBlocked } = useQnWords()
   return (
     <ConfirmPanel
       id="archive-questionnaire"
-      title={`Archive “${archiving.title}” (version ${archiving.version})?`}
+      title={t('archive.titleOf', { title: archiving.title, version: archiving.version })}
       intent="archive"
       fields={{ questionnaireId: archiving.id }}
-      confirmLabel="Archive"
-      pendingLabel="Archiving…"
+      confirmLabel={t('archive.confirm')}
+      pendingLabel={t('archive.pending')}
       cancelHref={cancelHref}
+      backLabel={t('archive.backToList')}
       lastResult={lastResult}
       blockedBy={
         archiving.status === 'archived'
-          ? 'This questionnaire is already archived.'
+          ? t('archive.already')
           : archiving.openCount
-            ? QN_MESSAGES.archiveBlocked(archiving.openSchemes, archiving.openCount)
+            ? archiveBlocked(archiving.openSchemes, archiving.openCount)
             : undefined
       }
     >
-      <p className="text-slate-800">
-        No new scheme can use an archived questionnaire. Schemes that already use it, and their answers and
-        reports, stay as they are.
-      </p>
+      <p className="text-slate-800">{t('archive.textList')}</p>
     </ConfirmPanel>
   )
 }
@@ -173,12 +173,13 @@ export function AddQuestionnaire({
   importMaxBytes: number
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('questionnaires')
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Card id="create-title" title="Create a questionnaire">
+      <Card id="create-title" title={t('create.title')}>
         <CreateQuestionnaireForm lastResult={resultFor(actionData, 'create')} />
       </Card>
-      <Card id="import-title" title="Import a questionnaire">
+      <Card id="import-title" title={t('import.title')}>
         <ImportQuestionnaireForm lastResult={resultFor(actionData, 'import')} maxBytes={importMaxBytes} />
       </Card>
     </div>
@@ -195,12 +196,10 @@ type Version = {
 }
 
 /** Read after a version's button word: which version of which questionnaire it acts on. */
-const WhichVersion = ({ version, name }: { version: number; name: string }) => (
-  <span className="sr-only">
-    {' '}
-    version {version} of {name}
-  </span>
-)
+function WhichVersion({ version, name }: { version: number; name: string }) {
+  const { t } = useTranslation('questionnaires')
+  return <span className="sr-only"> {richT(t, 'list.whichVersion', { version, name })}</span>
+}
 
 export function QuestionnaireTable({
   rows,
@@ -209,21 +208,30 @@ export function QuestionnaireTable({
   rows: Array<{ id: string; name: string; versions: Version[] }>
   archiveHref: (id: string) => string
 }) {
+  const { t } = useTranslation('questionnaires')
+  const locale = useIntlLocale()
   return (
-    <ul className="flex flex-col gap-4" aria-label="Questionnaires">
+    <ul className="flex flex-col gap-4" aria-label={t('list.label')}>
       {rows.map((family) => (
         <li key={family.id} className="card flex flex-col gap-3">
           <h3 className="text-base font-semibold text-slate-900">{family.name}</h3>
-          <ul className="flex flex-col divide-y divide-slate-200" aria-label={`Versions of ${family.name}`}>
+          <ul
+            className="flex flex-col divide-y divide-slate-200"
+            aria-label={t('list.versionsOf', { name: family.name })}
+          >
             {family.versions.map((v) => (
               <li key={v.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-2">
                 <Link className="link font-medium" to={`/admin/questionnaire-management/${v.id}`}>
-                  Version {v.version}
-                  {v.title !== family.name ? ` (“${v.title}”)` : ''}
+                  {v.title !== family.name
+                    ? t('list.versionTitled', { version: v.version, title: v.title })
+                    : t('list.version', { version: v.version })}
                 </Link>
                 <StatusBadge status={v.status} />
                 <span className="text-sm text-slate-700">
-                  {v.questionCount} {v.questionCount === 1 ? 'question' : 'questions'}
+                  {t('list.questions', {
+                    count: v.questionCount,
+                    shown: formatCount(v.questionCount, locale),
+                  })}
                 </span>
                 <span className="text-sm">
                   <SchemeUseLink
@@ -237,13 +245,13 @@ export function QuestionnaireTable({
                   <input type="hidden" name="intent" value="duplicate" />
                   <input type="hidden" name="questionnaireId" value={v.id} />
                   <button type="submit" className="btn btn-secondary text-sm">
-                    Duplicate
+                    {t('list.duplicate')}
                     <WhichVersion version={v.version} name={family.name} />
                   </button>
                 </Form>
                 {v.status !== 'archived' ? (
                   <Link className="btn btn-secondary text-sm" to={archiveHref(v.id)}>
-                    Archive
+                    {t('list.archive')}
                     <WhichVersion version={v.version} name={family.name} />
                   </Link>
                 ) : null}
@@ -257,18 +265,19 @@ export function QuestionnaireTable({
 }
 
 export function CreateQuestionnaireForm({ lastResult }: { lastResult: FormResult }) {
+  const { t } = useTranslation('questionnaires')
   const [form, fields] = useConformForm(QnCreateSchema, { id: 'create-questionnaire', lastResult })
   return (
     <IntentForm form={form} intent="create" className="flex flex-col gap-4">
       <FormErrors id={form.errorId} errors={form.errors} />
       <ConformField
-        label="Title"
+        label={t('create.field')}
         meta={fields.title}
         maxLength={TITLE_MAX}
-        help="Employees see it at the top of every page of the questionnaire."
+        help={t('create.help')}
       />
       <div>
-        <SubmitButton intent="create" label="Create questionnaire" pendingLabel="Creating…" />
+        <SubmitButton intent="create" label={t('create.submit')} pendingLabel={t('create.pending')} />
       </div>
     </IntentForm>
   )
@@ -281,6 +290,8 @@ export function ImportQuestionnaireForm({
   lastResult: FormResult
   maxBytes: number
 }) {
+  const { t } = useTranslation('questionnaires')
+  const locale = useIntlLocale()
   const errors = formErrorsOf(lastResult)
   return (
     <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4">
@@ -288,7 +299,7 @@ export function ImportQuestionnaireForm({
       <FormErrors errors={errors} />
       <div className="flex flex-col gap-1">
         <label htmlFor="qn-import-file" className="label">
-          Questionnaire file (.json)
+          {t('import.file')}
         </label>
         <input
           id="qn-import-file"
@@ -300,15 +311,14 @@ export function ImportQuestionnaireForm({
           aria-describedby="qn-import-help"
         />
         <p id="qn-import-help" className="text-sm text-slate-600">
-          A file exported from Panorama (format “panorama-questionnaire”, version 1), up to {maxBytes / 1024}{' '}
-          kB. It becomes a new draft.
+          {t('import.help', { kb: formatCount(maxBytes / 1024, locale) })}
         </p>
       </div>
       <div>
         <SubmitButton
           intent="import"
-          label="Import as a draft"
-          pendingLabel="Importing…"
+          label={t('import.submit')}
+          pendingLabel={t('import.pending')}
           className="btn btn-secondary"
         />
       </div>

@@ -1,12 +1,14 @@
+import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { formErrorsOf, resultFor, usePendingIntent, type IntentReply } from '#app/components/form-kit'
 import { Field, ErrorList, FormErrors } from '#app/components/forms'
 import { Card } from '#app/components/card'
 import type { Language } from '#db/enums'
-import { languageInfo } from '#app/modules/i18n/languages'
 import { INTRO_MAX, LABEL_MAX, QUESTION_TEXT_MAX, SECTION_TITLE_MAX, TITLE_MAX } from '../schemas'
 import type { BuilderData } from '../builder-page.server'
 import { questionUntranslated } from '../translations'
+import { richT } from '#app/modules/i18n/rich'
+import { languageName } from './words'
 
 /**
  * The builder's languages (ADR 051): a card listing how much each language lacks, and the view of
@@ -19,7 +21,11 @@ type Section = Qn['sections'][number]
 type Question = Section['questions'][number]
 
 const PATH = '/admin/questionnaire-management'
-const nameOf = (l: Language) => languageInfo(l).name
+/** A language's name in the reader's language. */
+function useLanguageName() {
+  const { t } = useTranslation('questionnaires')
+  return (l: Language) => languageName(t, l)
+}
 
 function replyFor(actionData: IntentReply, intent: string, key?: [string, string]) {
   const result = resultFor(actionData, intent)
@@ -32,21 +38,20 @@ const fieldErrors = (result: ReturnType<typeof replyFor>, field: string) =>
 export function LanguagesCard({ data }: { data: BuilderData }) {
   const { questionnaire: qn, languageCounts } = data
   const here = `${PATH}/${qn.id}`
+  const { t } = useTranslation('questionnaires')
+  const nameOf = useLanguageName()
   return (
-    <Card id="languages-title" title="Languages" className="gap-2">
-      <p className="text-slate-800">
-        Written in {nameOf(qn.sourceLanguage)}. Raters whose language a scheme lists read its translation;
-        anything untranslated shows in {nameOf(qn.sourceLanguage)}.
-      </p>
+    <Card id="languages-title" title={t('languages.title')} className="gap-2">
+      <p className="text-slate-800">{t('languages.intro', { source: nameOf(qn.sourceLanguage) })}</p>
       <ul className="flex flex-col gap-1">
         {languageCounts.map((c) => (
           <li key={c.language} className="flex flex-wrap items-center gap-2">
             <span className="font-medium">{nameOf(c.language)}</span>
             <span className="text-slate-700">
-              {c.missing ? `${c.missing} untranslated` : 'Fully translated'}
+              {c.missing ? t('languages.untranslated', { count: c.missing }) : t('languages.complete')}
             </span>
             <Link className="link" to={`${here}?language=${c.language}`}>
-              {qn.status === 'draft' ? 'Translate' : 'Show'}
+              {qn.status === 'draft' ? t('languages.translate') : t('languages.show')}
               <span className="sr-only"> {nameOf(c.language)}</span>
             </Link>
           </li>
@@ -54,7 +59,9 @@ export function LanguagesCard({ data }: { data: BuilderData }) {
       </ul>
       {qn.schemeLanguages.length ? (
         <p className="text-sm text-slate-700">
-          Schemes using this questionnaire offer: {qn.schemeLanguages.map(nameOf).join(', ')}.
+          {t('languages.schemesOffer', {
+            languages: qn.schemeLanguages.map(nameOf).join(t('names.separator')),
+          })}
         </p>
       ) : null}
     </Card>
@@ -64,6 +71,8 @@ export function LanguagesCard({ data }: { data: BuilderData }) {
 /** One language's view: the source beside each translation. */
 export function TranslationView({ data, actionData }: { data: BuilderData; actionData: IntentReply }) {
   const { questionnaire: qn, translating } = data
+  const { t: tr } = useTranslation('questionnaires')
+  const nameOf = useLanguageName()
   if (!translating) return null
   const { language, onlyUntranslated, missing } = translating
   const here = `${PATH}/${qn.id}`
@@ -85,62 +94,50 @@ export function TranslationView({ data, actionData }: { data: BuilderData; actio
   return (
     <section aria-labelledby="translation-title" id="translation" className="flex flex-col gap-4">
       <h2 id="translation-title" className="text-lg font-semibold">
-        {nameOf(language)} translation
+        {tr('translation.title', { language: nameOf(language) })}
       </h2>
       <FormErrors errors={unknownErrors} />
       <div className="flex flex-wrap items-center gap-3">
         <p className="text-slate-800">
-          {missing ? (
-            <>
-              <strong>{missing}</strong> untranslated
-            </>
-          ) : (
-            'Every text is translated.'
-          )}
+          {missing ? <RichUntranslated count={missing} /> : tr('translation.complete')}
         </p>
         {onlyUntranslated ? (
           <Link className="link" to={view}>
-            Show every text
+            {tr('translation.showAll')}
           </Link>
         ) : (
           <Link className="link" to={`${view}&untranslated=1`}>
-            Show only the untranslated
+            {tr('translation.showUntranslated')}
           </Link>
         )}
         <Link className="link" to={`${view}&preview=self`}>
-          Preview in {nameOf(language)}
+          {tr('translation.preview', { language: nameOf(language) })}
         </Link>
         <Link className="link" to={here}>
-          Back to the builder
+          {tr('translation.back')}
         </Link>
       </div>
       {draft ? (
-        <p className="text-slate-700">
-          Each item shows its {nameOf(qn.sourceLanguage)} text and its translation. Leave a field empty to
-          show the {nameOf(qn.sourceLanguage)} text there.
-        </p>
+        <p className="text-slate-700">{tr('translation.draftHelp', { source: nameOf(qn.sourceLanguage) })}</p>
       ) : (
-        <p className="text-slate-700">
-          This version is {qn.status}, so its translations no longer change. Edit it as a new version to
-          translate more.
-        </p>
+        <p className="text-slate-700">{tr('translation.frozen', { status: qn.status })}</p>
       )}
 
       <TranslationForm
         id="details"
-        title="Title and introduction"
+        title={tr('details.title')}
         intent="translate-details"
         language={language}
         draft={draft}
         fields={{}}
         result={replyFor(actionData, 'translate-details')}
         rows={[
-          { name: 'title', label: 'Title', source: qn.title, value: t.title, max: TITLE_MAX },
+          { name: 'title', label: tr('details.field'), source: qn.title, value: t.title, max: TITLE_MAX },
           ...(qn.intro.trim()
             ? [
                 {
                   name: 'intro',
-                  label: 'Introduction',
+                  label: tr('details.intro'),
                   source: qn.intro,
                   value: t.intro,
                   max: INTRO_MAX,
@@ -153,11 +150,11 @@ export function TranslationView({ data, actionData }: { data: BuilderData; actio
       {sections.map(({ section, questions }) => (
         <div key={section.id} className="flex flex-col gap-3">
           {onlyUntranslated && section.translations[language]?.title ? (
-            <p className="text-sm text-slate-700">In the section “{section.title}”:</p>
+            <p className="text-sm text-slate-700">{tr('translation.inSection', { title: section.title })}</p>
           ) : (
             <TranslationForm
               id={`section-${section.id}`}
-              title={`Section: ${section.title}`}
+              title={tr('translation.section', { title: section.title })}
               intent="translate-section"
               language={language}
               draft={draft}
@@ -166,7 +163,7 @@ export function TranslationView({ data, actionData }: { data: BuilderData; actio
               rows={[
                 {
                   name: 'title',
-                  label: 'Section title',
+                  label: tr('sections.field'),
                   source: section.title,
                   value: section.translations[language]?.title,
                   max: SECTION_TITLE_MAX,
@@ -185,7 +182,7 @@ export function TranslationView({ data, actionData }: { data: BuilderData; actio
           ))}
         </div>
       ))}
-      {onlyUntranslated && !sections.length ? <p className="card">Nothing is left to translate.</p> : null}
+      {onlyUntranslated && !sections.length ? <p className="card">{tr('translation.nothingLeft')}</p> : null}
     </section>
   )
 }
@@ -201,29 +198,36 @@ function QuestionTranslation({
   draft: boolean
   actionData: IntentReply
 }) {
+  const { t: tr } = useTranslation('questionnaires')
   const t = q.translations[language] ?? {}
   const labels = q.options.labels ?? []
   return (
     <TranslationForm
       id={`question-${q.id}`}
-      title={`Question: ${q.text}`}
+      title={tr('translation.question', { text: q.text })}
       intent="translate-question"
       language={language}
       draft={draft}
       fields={{ questionId: q.id }}
       result={replyFor(actionData, 'translate-question', ['questionId', q.id])}
       rows={[
-        { name: 'text', label: 'Self wording', source: q.text, value: t.text, max: QUESTION_TEXT_MAX },
+        {
+          name: 'text',
+          label: tr('questions.text.label'),
+          source: q.text,
+          value: t.text,
+          max: QUESTION_TEXT_MAX,
+        },
         {
           name: 'raterText',
-          label: 'Colleague wording (with {{name}})',
+          label: tr('translation.raterText'),
           source: q.raterText,
           value: t.raterText,
           max: QUESTION_TEXT_MAX,
         },
         ...labels.map((label, i) => ({
           name: `labels[${i}]`,
-          label: `${q.kind === 'scale' ? 'Scale label' : 'Choice'} ${i + 1}`,
+          label: tr(q.kind === 'scale' ? 'translation.scaleLabel' : 'translation.choice', { number: i + 1 }),
           source: label,
           value: t.labels?.[i],
           max: LABEL_MAX,
@@ -257,7 +261,8 @@ function TranslationForm({
 }) {
   const busy = usePendingIntent(intent)
   const headingId = `${id}-translation-title`
-  const name = nameOf(language)
+  const { t } = useTranslation('questionnaires')
+  const name = useLanguageName()(language)
   return (
     <section aria-labelledby={headingId} id={id} className="card flex flex-col gap-3">
       <h3 id={headingId} className="font-semibold break-words">
@@ -281,16 +286,14 @@ function TranslationForm({
           const untranslated = !row.value?.trim()
           const help = (
             <>
-              Source: {row.source}
-              {untranslated ? <strong className="ml-2">Untranslated</strong> : null}
+              {t('translation.source', { text: row.source })}
+              {untranslated ? <strong className="ml-2">{t('translation.untranslated')}</strong> : null}
             </>
           )
           if (!draft)
             return (
               <div key={row.name} className="flex flex-col gap-1">
-                <p className="label">
-                  {row.label} in {name}
-                </p>
+                <p className="label">{t('translation.fieldIn', { label: row.label, language: name })}</p>
                 <p lang={language}>{row.value?.trim() ? row.value : '—'}</p>
                 <p className="text-sm text-slate-600">{help}</p>
               </div>
@@ -298,7 +301,7 @@ function TranslationForm({
           return row.long ? (
             <div key={row.name} className="flex flex-col gap-1">
               <label htmlFor={fieldId} className="label">
-                {row.label} in {name}
+                {t('translation.fieldIn', { label: row.label, language: name })}
               </label>
               <textarea
                 id={fieldId}
@@ -318,7 +321,7 @@ function TranslationForm({
           ) : (
             <Field
               key={row.name}
-              label={`${row.label} in ${name}`}
+              label={t('translation.fieldIn', { label: row.label, language: name })}
               inputProps={{
                 id: fieldId,
                 name: row.name,
@@ -334,12 +337,18 @@ function TranslationForm({
         {draft ? (
           <div>
             <button type="submit" className="btn btn-primary" disabled={busy}>
-              {busy ? 'Saving…' : 'Save translation'}
-              <span className="sr-only"> of {title}</span>
+              {busy ? t('builder.saving') : t('translation.save')}
+              <span className="sr-only"> {t('translation.saveOf', { title })}</span>
             </button>
           </div>
         ) : null}
       </Form>
     </section>
   )
+}
+
+/** “**12** untranslated”: the count stands out. */
+function RichUntranslated({ count }: { count: number }) {
+  const { t } = useTranslation('questionnaires')
+  return richT(t, 'translation.untranslatedCount', { shown: <strong>{count}</strong> }, { count })
 }
