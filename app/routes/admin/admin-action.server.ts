@@ -37,12 +37,28 @@ export function toastReply(href: string) {
     redirectWithToast(href, { kind, title, description })
 }
 
+/** An edit form's toast in the page's language (`getFixedT`): its title, and the words for no change. */
+export type SavedToastWords = { saved: string; nothingToSave: string; unchanged: string }
+
 /**
  * The toast of an edit form, from the fields its change touched: "Company saved", or that the
- * company already had those details.
+ * company already had those details. `words`, when given, says it in the request's language.
  */
-export function savedToast(changed: readonly unknown[], noun: string, description: string): Toast {
+export function savedToast(
+  changed: readonly unknown[],
+  noun: string,
+  description: string,
+  words?: SavedToastWords,
+): Toast {
   return changed.length
-    ? { kind: 'success', title: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} saved`, description }
-    : { kind: 'info', title: 'Nothing to save', description: `The ${noun} already had those details.` }
+    ? {
+        kind: 'success',
+        title: words?.saved ?? `${noun.charAt(0).toUpperCase()}${noun.slice(1)} saved`,
+        description,
+      }
+    : {
+        kind: 'info',
+        title: words?.nothingToSave ?? 'Nothing to save',
+        description: words?.unchanged ?? `The ${noun} already had those details.`,
+      }
 }

@@ -1,4 +1,6 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser'
+import { createInstance, type TFunction } from 'i18next'
+import ICU from 'i18next-icu'
 import IntlMessageFormat from 'intl-messageformat'
 import { describe, expect, test } from 'vitest'
 import { ERROR_PAGE_TEXTS, UNAVAILABLE_CONTENT } from '#app/components/error-boundary'
@@ -7,6 +9,7 @@ import { SIGN_IN_LINK_MINUTES, SIGN_IN_LINK_SENT_MESSAGE } from '#app/modules/au
 import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
 import { WRONG_CODE, WRONG_SETUP_CODE } from '#app/modules/auth/totp.server'
 import { flatten, type Messages } from '#app/modules/i18n/catalogues'
+import { describeAction, describeActionIn, ENTITY_KEYS } from '#app/modules/dashboard/overview.server'
 import {
   intlLocale,
   LANGUAGES,
@@ -200,5 +203,64 @@ describe('English equals the wordings modules export', () => {
     // French counts 0 and 1 as singular.
     expect(linkSent('fr', 0)).toContain('valable 0 minute.')
     expect(linkSent('fr', 2)).toContain('valable 2 minutes.')
+  })
+})
+
+/** A namespace's `t` in English, as a loader or an action gets it (getFixedT), for the pages' own words. */
+export function englishT<N extends string>(namespace: N): TFunction<N> {
+  const instance = createInstance()
+  instance.use(new ICU())
+  void instance.init({
+    lng: 'en',
+    ns: [namespace],
+    defaultNS: namespace,
+    resources: { en: { [namespace]: RESOURCES.en?.[namespace as never] ?? {} } },
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  })
+  return instance.getFixedT('en', namespace) as TFunction<N>
+}
+
+describe('English equals the admin pages’ wordings', () => {
+  test('the dashboard’s recent activity (describeAction)', () => {
+    const t = englishT('admin-dashboard')
+    const actions = [
+      'company.create',
+      'brand.update',
+      'brand.delete',
+      'user.disabled',
+      'user.enabled',
+      'assignment.submit',
+      'admin.invited',
+      'admin.invite_resent',
+      'admin.sessions_ended',
+      'invite.revoke',
+      'invite.resend',
+      'invite.create',
+      'scheme.launched',
+      'scheme.closed',
+      'scheme.reopened',
+      'employee_import.imported',
+      'answers.export',
+      'response.reopen',
+      'response.reopen_request',
+      'response.reopen_decline',
+      'something.odd',
+      'scheme.extend',
+    ]
+    for (const action of actions)
+      for (const entity of [...ENTITY_KEYS, 'odd_thing'])
+        expect(describeActionIn(t, action, entity), `${action} ${entity}`).toBe(
+          describeAction(action, entity),
+        )
+    for (const extra of [
+      {},
+      { reason: 'Audit', scheme: 'Spring' },
+      { reason: 'x'.repeat(250) },
+      { scheme: 'S' },
+    ]) {
+      for (const action of ['response.reveal', 'answers.export_identities'])
+        expect(describeActionIn(t, action, 'response', extra)).toBe(describeAction(action, 'response', extra))
+    }
   })
 })
