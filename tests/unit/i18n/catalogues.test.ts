@@ -9,6 +9,7 @@ import { SIGN_IN_LINK_MINUTES, SIGN_IN_LINK_SENT_MESSAGE } from '#app/modules/au
 import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
 import { WRONG_CODE, WRONG_SETUP_CODE } from '#app/modules/auth/totp.server'
 import { flatten, type Messages } from '#app/modules/i18n/catalogues'
+import { companyInUseMessage } from '#app/modules/company/company.server'
 import { describeAction, describeActionIn, ENTITY_KEYS } from '#app/modules/dashboard/overview.server'
 import {
   intlLocale,
@@ -262,5 +263,19 @@ describe('English equals the admin pages’ wordings', () => {
       for (const action of ['response.reveal', 'answers.export_identities'])
         expect(describeActionIn(t, action, 'response', extra)).toBe(describeAction(action, 'response', extra))
     }
+  })
+  test('why a company cannot be deleted (companyInUseMessage)', () => {
+    const t = englishT('companies')
+    for (const [employees, schemes] of [
+      [1, 0],
+      [0, 1],
+      [2, 0],
+      [0, 3],
+      [1, 1],
+      [1200, 2],
+    ] as const)
+      expect(t('inUse', { name: 'Acme', employees, schemes, count: employees + schemes })).toBe(
+        companyInUseMessage('Acme', employees, schemes),
+      )
   })
 })

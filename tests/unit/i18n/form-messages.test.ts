@@ -15,6 +15,11 @@ import { RESOURCES } from '#app/modules/i18n/resources.server'
 export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
   common: ['app/lib/text-rules.ts', 'app/lib/schema-parts.ts'],
   auth: ['app/modules/auth/schemas.ts'],
+  companies: [
+    'app/modules/company/schemas.ts',
+    'app/modules/company/company.server.ts',
+    'app/modules/company/company-list.server.ts',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
