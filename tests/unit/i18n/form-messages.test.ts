@@ -20,6 +20,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/company/company.server.ts',
     'app/modules/company/company-list.server.ts',
   ],
+  brands: ['app/modules/brand/schemas.ts', 'app/modules/brand/brand.server.ts'],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
