@@ -21,6 +21,11 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/company/company-list.server.ts',
   ],
   brands: ['app/modules/brand/schemas.ts', 'app/modules/brand/brand.server.ts'],
+  admins: [
+    'app/modules/administrator/schemas.ts',
+    'app/modules/administrator/administrator.server.ts',
+    'app/routes/admin/admin-management.$uid.tsx',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
