@@ -26,6 +26,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/administrator/administrator.server.ts',
     'app/routes/admin/admin-management.$uid.tsx',
   ],
+  'identity-providers': ['app/modules/sso/schemas.ts', 'app/modules/sso/provider.server.ts'],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
