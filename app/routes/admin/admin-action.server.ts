@@ -44,6 +44,13 @@ export function toastReply(href: string) {
 /** An edit form's toast in the page's language (`getFixedT`): its title, and the words for no change. */
 export type SavedToastWords = { saved: string; nothingToSave: string; unchanged: string }
 
+/** {@link SavedToastWords} from a namespace's `toast.saved`, `toast.nothingToSave` and `toast.unchanged`. */
+export function savedToastWords(
+  t: (key: 'toast.saved' | 'toast.nothingToSave' | 'toast.unchanged') => string,
+) {
+  return { saved: t('toast.saved'), nothingToSave: t('toast.nothingToSave'), unchanged: t('toast.unchanged') }
+}
+
 /**
  * The toast of an edit form, from the fields its change touched: "Company saved", or that the
  * company already had those details. `words`, when given, says it in the request's language.

@@ -12,7 +12,7 @@ import { readImageUpload } from '#app/modules/file/file.server'
 import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
-import { requireAdminForm, savedToast, sayRefusal } from './admin-action.server'
+import { requireAdminForm, savedToast, savedToastWords, sayRefusal } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 
 export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'brands' }
@@ -55,11 +55,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ({ changed }, { name }) =>
         redirectWithToast(
           `${LIST}/${brand.id}`,
-          savedToast(changed, 'brand', t('toast.updatedText', { name }), {
-            saved: t('toast.saved'),
-            nothingToSave: t('toast.nothingToSave'),
-            unchanged: t('toast.unchanged'),
-          }),
+          savedToast(changed, 'brand', t('toast.updatedText', { name }), savedToastWords(t)),
         ),
     ),
     delete: intent(

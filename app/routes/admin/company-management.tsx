@@ -21,7 +21,7 @@ import {
 import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
-import { requireAdminForm, savedToast, sayRefusal, toastReply } from './admin-action.server'
+import { requireAdminForm, savedToast, savedToastWords, sayRefusal, toastReply } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 
 export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'companies' }
@@ -61,11 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       ({ changed }, input) =>
         redirectWithToast(
           back,
-          savedToast(changed, 'company', t('toast.updatedText', { name: input.name }), {
-            saved: t('toast.saved'),
-            nothingToSave: t('toast.nothingToSave'),
-            unchanged: t('toast.unchanged'),
-          }),
+          savedToast(changed, 'company', t('toast.updatedText', { name: input.name }), savedToastWords(t)),
         ),
     ),
     delete: intent(

@@ -14,7 +14,7 @@ import { ProviderDeleteSchema, ProviderUpdateSchema } from '#app/modules/sso/sch
 import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
-import { requireAdminForm, savedToast, sayRefusal } from './admin-action.server'
+import { requireAdminForm, savedToast, savedToastWords, sayRefusal } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 
 export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'identity-providers' }
@@ -57,11 +57,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ({ changed }, { name }) =>
         redirectWithToast(
           `${LIST}/${params.id}`,
-          savedToast(changed, 'provider', t('toast.updatedText', { name }), {
-            saved: t('toast.saved'),
-            nothingToSave: t('toast.nothingToSave'),
-            unchanged: t('toast.unchanged'),
-          }),
+          savedToast(changed, 'provider', t('toast.updatedText', { name }), savedToastWords(t)),
         ),
       // The secret typed never comes back in a refusal (nor in the page's data).
       { hideFields: ['clientSecret'] },
