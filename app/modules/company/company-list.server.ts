@@ -41,6 +41,16 @@ export async function loadCompanyList(
             deleting.employeeCount || deleting.schemeCount
               ? companyInUseMessage(deleting.name, deleting.employeeCount, deleting.schemeCount)
               : null,
+          // The same, for the page to say in its language (companies:inUse).
+          inUse:
+            deleting.employeeCount || deleting.schemeCount
+              ? {
+                  name: deleting.name,
+                  employees: deleting.employeeCount ?? 0,
+                  schemes: deleting.schemeCount ?? 0,
+                  count: (deleting.employeeCount ?? 0) + (deleting.schemeCount ?? 0),
+                }
+              : null,
         }
       : null,
     notices: listNotices(

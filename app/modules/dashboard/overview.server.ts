@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import type { TFunction } from 'i18next'
 import { getDb, queryRows } from '#db/client'
 import { schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
 import { withArticle } from '#app/lib/words'
@@ -190,3 +191,86 @@ export function describeAction(
   if (action.startsWith('invite.') && verb === 'create') return 'invited a colleague'
   return words[verb] ?? `${action.replaceAll('_', ' ').replace('.', ': ')}`
 }
+
+/** The verbs {@link describeAction} words with the entity's noun (admin-dashboard:activity.verbs). */
+const ACTIVITY_VERBS = ['create', 'update', 'delete', 'disabled', 'enabled'] as const
+/** The verbs it words alone. */
+const ACTIVITY_PHRASES = [
+  'submit',
+  'invited',
+  'invite_resent',
+  'sessions_ended',
+  'revoke',
+  'resend',
+  'launched',
+  'closed',
+  'reopened',
+  'imported',
+] as const
+/** Whole actions it words alone, before the verb is looked at. */
+const ACTIVITY_ACTIONS: Record<string, string> = {
+  'answers.export': 'export',
+  'response.reopen': 'reopen',
+  'response.reopen_request': 'reopenRequest',
+  'response.reopen_decline': 'reopenDecline',
+}
+
+/**
+ * {@link describeAction} in a language (the dashboard's loader passes its page's `t`): the same
+ * sentences, from admin-dashboard:activity (the catalogue test compares the English with it). An
+ * entity the catalogue does not name reads as its noun; an action it does not know, as its code.
+ */
+export function describeActionIn(
+  t: TFunction<'admin-dashboard'>,
+  action: string,
+  entity: string,
+  extra: { reason?: string | null; scheme?: string | null } = {},
+): string {
+  const said = (key: string, values: Record<string, string> = {}) =>
+    t(`activity.${key}` as never, values as never) as unknown as string
+  const why = {
+    hasReason: extra.reason ? 'yes' : 'no',
+    reason: extra.reason ? quoted(extra.reason) : '',
+  }
+  if (action === 'response.reveal')
+    return said('actions.reveal', {
+      hasScheme: extra.scheme ? 'yes' : 'no',
+      scheme: extra.scheme ?? '',
+      ...why,
+    })
+  if (action === 'answers.export_identities') return said('actions.exportIdentities', why)
+  if (ACTIVITY_ACTIONS[action]) return said(`actions.${ACTIVITY_ACTIONS[action]}`)
+  const [, verb = action] = action.split('.')
+  if (action.startsWith('invite.') && verb === 'create') return said('actions.inviteColleague')
+  if ((ACTIVITY_VERBS as readonly string[]).includes(verb)) {
+    const thing = ENTITY_KEYS.includes(entity)
+      ? said(`things.${entity}`)
+      : withArticle(entity.replaceAll('_', ' '))
+    return said(`verbs.${verb}`, { thing })
+  }
+  if ((ACTIVITY_PHRASES as readonly string[]).includes(verb)) return said(`phrases.${verb}`)
+  return describeAction(action, entity, extra)
+}
+
+/** The entities admin-dashboard:activity.things names (with their article, in each language). */
+export const ENTITY_KEYS = [
+  'answers',
+  'assignment',
+  'brand',
+  'company',
+  'development_plan',
+  'email_outbox',
+  'email_template',
+  'employee',
+  'employee_import',
+  'identity_provider',
+  'nomination',
+  'nominee',
+  'questionnaire',
+  'report',
+  'report_release',
+  'response',
+  'scheme',
+  'scheme_member',
+  'user',
+]

@@ -68,6 +68,11 @@ export const NAMESPACES = [
   'answers',
   'cohort',
   'questionnaires',
+  'admin-dashboard',
+  'companies',
+  'brands',
+  'admins',
+  'identity-providers',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

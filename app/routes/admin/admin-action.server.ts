@@ -1,4 +1,8 @@
 import { readFormData } from '#app/lib/form-data.server'
+import type { Outcome } from '#app/lib/outcome'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
+import type { Namespace } from '#app/modules/i18n/languages'
+import { RESOURCES } from '#app/modules/i18n/resources.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { redirectWithToast, type Toast } from '#app/modules/toast/toast.server'
@@ -37,12 +41,87 @@ export function toastReply(href: string) {
     redirectWithToast(href, { kind, title, description })
 }
 
+/** An edit form's toast in the page's language (`getFixedT`): its title, and the words for no change. */
+export type SavedToastWords = { saved: string; nothingToSave: string; unchanged: string }
+
+/** {@link SavedToastWords} from a namespace's `toast.saved`, `toast.nothingToSave` and `toast.unchanged`. */
+export function savedToastWords(
+  t: (key: 'toast.saved' | 'toast.nothingToSave' | 'toast.unchanged') => string,
+) {
+  return { saved: t('toast.saved'), nothingToSave: t('toast.nothingToSave'), unchanged: t('toast.unchanged') }
+}
+
 /**
  * The toast of an edit form, from the fields its change touched: "Company saved", or that the
- * company already had those details.
+ * company already had those details. `words`, when given, says it in the request's language.
  */
-export function savedToast(changed: readonly unknown[], noun: string, description: string): Toast {
+export function savedToast(
+  changed: readonly unknown[],
+  noun: string,
+  description: string,
+  words?: SavedToastWords,
+): Toast {
   return changed.length
-    ? { kind: 'success', title: `${noun.charAt(0).toUpperCase()}${noun.slice(1)} saved`, description }
-    : { kind: 'info', title: 'Nothing to save', description: `The ${noun} already had those details.` }
+    ? {
+        kind: 'success',
+        title: words?.saved ?? `${noun.charAt(0).toUpperCase()}${noun.slice(1)} saved`,
+        description,
+      }
+    : {
+        kind: 'info',
+        title: words?.nothingToSave ?? 'Nothing to save',
+        description: words?.unchanged ?? `The ${noun} already had those details.`,
+      }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** Each English message of a namespace's `named` table as a pattern, its arguments captured. */
+function namedPatterns(namespace: Namespace) {
+  const table = (RESOURCES.en?.[namespace] as { named?: Record<string, string> } | undefined)?.named ?? {}
+  return Object.entries(table).map(([key, message]) => {
+    const names: string[] = []
+    const source = message
+      .split(/(\{[a-zA-Z]+\})/)
+      .map((part) => {
+        const arg = /^\{([a-zA-Z]+)\}$/.exec(part)?.[1]
+        if (!arg) return escapeRegExp(part)
+        names.push(arg)
+        return '(.+?)'
+      })
+      .join('')
+    return { key, names, pattern: new RegExp(`^${source}$`, 's') }
+  })
+}
+
+/**
+ * A module's refusal in the request's language (ADR 052): the sentences with a name in them ("A
+ * company called “Acme” already exists.") cannot be looked up whole by the form kit, so the action
+ * writes them, matching each against the English of the namespace's `named` table and saying it
+ * with the same names. Every other message is left for the form kit's `validation` tables.
+ */
+export async function sayRefusal<T>(
+  request: Request,
+  namespace: Namespace,
+  outcome: Outcome<T>,
+): Promise<Outcome<T>> {
+  if (outcome.ok || (!outcome.formErrors?.length && !outcome.fieldErrors)) return outcome
+  const patterns = namedPatterns(namespace)
+  const t = await getFixedT(request, namespace)
+  const say = (message: string) => {
+    for (const { key, names, pattern } of patterns) {
+      const match = pattern.exec(message)
+      if (!match) continue
+      const values = Object.fromEntries(names.map((name, i) => [name, match[i + 1]!]))
+      return t(`named.${key}` as never, values as never) as unknown as string
+    }
+    return message
+  }
+  return {
+    ...outcome,
+    formErrors: outcome.formErrors?.map(say),
+    fieldErrors: outcome.fieldErrors
+      ? Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, list]) => [field, list.map(say)]))
+      : undefined,
+  }
 }

@@ -1,4 +1,5 @@
 import type { Route } from './+types/admin-management.$uid'
+import type { Outcome } from '#app/lib/outcome'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { refuse } from '#app/lib/outcome'
 import { dispatchIntent, intent } from '#app/lib/reply.server'
@@ -19,16 +20,20 @@ import {
 } from '#app/modules/administrator/schemas'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
-import { requireAdminForm, toastReply } from './admin-action.server'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
+import type { RouteHandle } from '#app/root'
+import { requireAdminForm, sayRefusal, toastReply } from './admin-action.server'
 import { ADMIN_HANDLE } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'admins' }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
+// An administrator's own page has the product's name apart ("Ada · Administrators"), as it always had.
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
   {
     title: loaderData
-      ? `${loaderData.admin.name || loaderData.admin.email} · Administrators`
-      : 'Administrator',
+      ? `${loaderData.admin.name || loaderData.admin.email} · ${metaT(matches, 'admins:metaTitle')}`
+      : metaT(matches, 'admins:adminMetaTitle'),
   },
 ]
 
@@ -48,26 +53,25 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const actor = { ...audited, name: user.displayName || user.email }
   const done = toastReply(`${LIST}/${admin.id}`)
   const who = admin.name || admin.email
+  const t = await getFixedT(request, 'admins')
+  const said = <T,>(outcome: Outcome<T>) => sayRefusal(request, 'admins', outcome)
   // Every form names the admin it acts on: a form from another admin's page is refused, not applied here.
   if (formData.get('adminId') !== admin.id) return unreadableForm()
 
   const setState = intent(
     AdminStateSchema,
-    (input) => setAdminDisabled(actor, admin.id, input.intent === 'disable'),
+    async (input) => said(await setAdminDisabled(actor, admin.id, input.intent === 'disable')),
     ({ changed }, input) =>
       !changed
-        ? done('Nothing changed', `${who} was already ${input.intent}d.`, 'info')
+        ? done(t('toast.nothingChanged'), t('toast.already', { who, state: input.intent }), 'info')
         : input.intent === 'disable'
-          ? done('Administrator disabled', `${who} was signed out and can no longer sign in.`)
-          : done('Administrator enabled', `${who} can sign in again.`),
+          ? done(t('toast.disabled'), t('toast.disabledText', { who }))
+          : done(t('toast.enabled'), t('toast.enabledText', { who })),
   )
   const sessionsEnded = ({ ended }: { ended: number }) =>
     ended
-      ? done(
-          ended === 1 ? 'Session ended' : `${ended} sessions ended`,
-          `${who} must sign in again on ${ended === 1 ? 'that device' : 'those devices'}.`,
-        )
-      : done('No session to end', 'It had already ended.', 'info')
+      ? done(t('toast.ended', { count: ended }), t('toast.endedText', { who, count: ended }))
+      : done(t('toast.noSession'), t('toast.noSessionText'), 'info')
   // Your own current session is ended by signing out, not from this list.
   const own = admin.id === user.id
 
@@ -76,8 +80,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     enable: setState,
     resend: intent(
       AdminResendSchema,
-      () => resendAdminInvite(actor, admin.id),
-      ({ email }) => done('Invitation sent again', `A new link went to ${email}.`),
+      async () => said(await resendAdminInvite(actor, admin.id)),
+      ({ email }) => done(t('toast.resent'), t('toast.resentText', { email })),
     ),
     'end-session': intent(
       EndSessionSchema,

@@ -9,14 +9,18 @@ import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { deleteBrand, getBrand, updateBrand } from '#app/modules/brand/brand.server'
 import { BrandDeleteSchema, BrandUpdateSchema } from '#app/modules/brand/schemas'
 import { readImageUpload } from '#app/modules/file/file.server'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { requireAdminForm, savedToast } from './admin-action.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import type { RouteHandle } from '#app/root'
+import { requireAdminForm, savedToast, savedToastWords, sayRefusal } from './admin-action.server'
+import { ADMIN_HANDLE, adminNamedTitleT } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'brands' }
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  adminTitle(loaderData ? `${loaderData.brand.name} · Brand management` : 'Brand')
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
+  loaderData
+    ? adminNamedTitleT(matches, 'brands:metaTitle', loaderData.brand.name)
+    : adminNamedTitleT(matches, 'brands:brandMetaTitle')
 
 const LIST = '/admin/brand-management'
 
@@ -34,20 +38,25 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
   const brand = (await getBrand(params.id)) ?? notFound()
+  const t = await getFixedT(request, 'brands')
   return dispatchIntent(formData, {
     update: intent(
       BrandUpdateSchema,
       async ({ intent: _intent, logo: _logo, removeLogo, ...fields }) => {
         const upload = await readImageUpload(formData.get('logo'))
         if (upload && !upload.ok) return refuseField('logo', upload.message)
-        return updateBrand(actor, brand.id, {
+        const outcome = await updateBrand(actor, brand.id, {
           ...fields,
           logo: upload?.ok ? { bytes: upload.bytes, mime: upload.mime } : null,
           removeLogo: Boolean(removeLogo),
         })
+        return sayRefusal(request, 'brands', outcome)
       },
       ({ changed }, { name }) =>
-        redirectWithToast(`${LIST}/${brand.id}`, savedToast(changed, 'brand', `“${name}” was updated.`)),
+        redirectWithToast(
+          `${LIST}/${brand.id}`,
+          savedToast(changed, 'brand', t('toast.updatedText', { name }), savedToastWords(t)),
+        ),
     ),
     delete: intent(
       BrandDeleteSchema,
@@ -55,8 +64,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ({ name }) =>
         redirectWithToast(LIST, {
           kind: 'success',
-          title: 'Brand deleted',
-          description: `“${name}” was deleted.`,
+          title: t('toast.deleted'),
+          description: t('toast.deletedText', { name }),
         }),
     ),
   })

@@ -1,8 +1,11 @@
+import { useTranslation } from 'react-i18next'
 import type { Route } from './+types/company-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { formErrorsOf, resultFor } from '#app/components/form-kit'
+import { useFormMessage } from '#app/components/forms'
 import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
 import { listHref as listHrefOf } from '#app/lib/list-page.server'
+import type { Outcome } from '#app/lib/outcome'
 import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
@@ -15,13 +18,15 @@ import {
   CompanyUpdateSchema,
   parseCompanyListQuery,
 } from '#app/modules/company/schemas'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { requireAdminForm, savedToast, toastReply } from './admin-action.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import type { RouteHandle } from '#app/root'
+import { requireAdminForm, savedToast, savedToastWords, sayRefusal, toastReply } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'companies' }
 
-export const meta: Route.MetaFunction = () => adminTitle('Company management')
+export const meta: Route.MetaFunction = ({ matches }) => adminTitleT(matches, 'companies:metaTitle')
 
 const PATH = '/admin/company-management'
 
@@ -42,37 +47,41 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Back to the list as it was (search, sort, page), without the edit or delete state.
   const back = listHrefOf(request, PATH, ['edit', 'delete'])
   const done = toastReply(back)
+  const t = await getFixedT(request, 'companies')
+  const said = <T,>(outcome: Outcome<T>) => sayRefusal(request, 'companies', outcome)
   return dispatchIntent(formData, {
     create: intent(
       CompanyCreateSchema,
-      (input) => createCompany(actor, input),
-      (_, input) => done('Company created', `“${input.name}” was added.`),
+      async (input) => said(await createCompany(actor, input)),
+      (_, input) => done(t('toast.created'), t('toast.createdText', { name: input.name })),
     ),
     update: intent(
       CompanyUpdateSchema,
-      ({ companyId, ...input }) => updateCompany(actor, companyId, input),
+      async ({ companyId, ...input }) => said(await updateCompany(actor, companyId, input)),
       ({ changed }, input) =>
-        redirectWithToast(back, savedToast(changed, 'company', `“${input.name}” was updated.`)),
+        redirectWithToast(
+          back,
+          savedToast(changed, 'company', t('toast.updatedText', { name: input.name }), savedToastWords(t)),
+        ),
     ),
     delete: intent(
       CompanyDeleteSchema,
-      ({ companyId }) => deleteCompany(actor, companyId),
-      ({ name }) => done('Company deleted', `“${name}” was deleted.`),
+      async ({ companyId }) => said(await deleteCompany(actor, companyId)),
+      ({ name }) => done(t('toast.deleted'), t('toast.deletedText', { name })),
     ),
   })
 }
 
 export default function CompanyManagement({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('companies')
+  const say = useFormMessage()
   const { brandOptions, deleting, notices } = loaderData
   const href = useListHref(PATH)
   const deleteResult = resultFor(actionData, 'delete')
   return (
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
-      <PageHeader title="Companies">
-        The client companies whose employees take part in schemes. Each one uses a brand for its e-mails and
-        pages.
-      </PageHeader>
-      <Notices notices={notices} />
+      <PageHeader title={t('title')}>{t('intro')}</PageHeader>
+      <Notices notices={notices.map(say)} />
       {/* A refused delete posted without the confirmation on screen (a stale tab) still shows its reason. */}
       <UnknownIntentErrors
         actionData={actionData}
@@ -82,16 +91,16 @@ export default function CompanyManagement({ loaderData, actionData }: Route.Comp
         <ConfirmPanel
           key={deleting.id}
           id="delete-company"
-          title={`Delete “${deleting.name}”?`}
+          title={t('delete.title', { name: deleting.name })}
           intent="delete"
           fields={{ companyId: deleting.id }}
-          confirmLabel="Yes, delete the company"
-          pendingLabel="Deleting…"
+          confirmLabel={t('delete.confirm')}
+          pendingLabel={t('delete.pending')}
           cancelHref={href({ delete: null })}
           lastResult={deleteResult}
-          blockedBy={deleting.blockedBy}
+          blockedBy={deleting.inUse ? t('inUse', deleting.inUse) : null}
         >
-          <p className="text-slate-800">The company is removed for good. This cannot be undone.</p>
+          <p className="text-slate-800">{t('delete.text')}</p>
         </ConfirmPanel>
       ) : null}
       <AddCompany brandOptions={brandOptions} actionData={actionData} />

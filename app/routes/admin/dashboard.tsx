@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { data } from 'react-router'
 import type { Route } from './+types/dashboard'
 import { PageHeader } from '#app/components/page-kit'
@@ -11,7 +12,7 @@ import {
   SetupChecklist,
 } from '#app/modules/dashboard/components/dashboard-view'
 import {
-  describeAction,
+  describeActionIn,
   listRunningSchemes,
   recentActivity,
   SETUP_STEPS,
@@ -20,11 +21,13 @@ import {
 import { requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { emailDeliveryConfigured } from '#app/modules/email/outbox.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
+import type { RouteHandle } from '#app/root'
+import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'admin-dashboard' }
 
-export const meta: Route.MetaFunction = () => adminTitle('Dashboard')
+export const meta: Route.MetaFunction = ({ matches }) => adminTitleT(matches, 'admin-dashboard:metaTitle')
 
 /**
  * The admin's start page: counts, the running programmes with their progress, recent activity,
@@ -33,16 +36,17 @@ export const meta: Route.MetaFunction = () => adminTitle('Dashboard')
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const [counts, schemes, activity, setup] = await Promise.all([
+  const [counts, schemes, activity, setup, t] = await Promise.all([
     getDashboardCounts(),
     listRunningSchemes(),
     recentActivity(),
     setupProgress(),
+    getFixedT(request, 'admin-dashboard'),
   ])
   return {
     counts,
     schemes,
-    activity: activity.map((a) => ({ ...a, text: describeAction(a.action, a.entity, a) })),
+    activity: activity.map((a) => ({ ...a, text: describeActionIn(t, a.action, a.entity, a) })),
     steps: SETUP_STEPS.map((s) => ({ ...s, done: setup[s.key] })),
     deliveryOff: !emailDeliveryConfigured(),
   }
@@ -55,13 +59,12 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { counts, schemes, activity, steps, deliveryOff } = loaderData
+  const { t } = useTranslation('admin-dashboard')
   const connected = useLiveUpdates('/api/admin-events')
   const setUp = steps.every((s) => s.done)
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
-      <PageHeader title="Dashboard">
-        {connected ? 'Progress updates on this page as it happens.' : 'Everything at a glance.'}
-      </PageHeader>
+      <PageHeader title={t('title')}>{connected ? t('live') : t('intro')}</PageHeader>
       {setUp ? null : <SetupChecklist steps={steps} />}
       <CountTiles counts={counts} />
       <RunningSchemes schemes={schemes} openCount={counts.launched_schemes} />

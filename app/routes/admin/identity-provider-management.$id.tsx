@@ -11,14 +11,18 @@ import {
 } from '#app/modules/sso/provider.server'
 import { loadProviderPage } from '#app/modules/sso/provider-pages.server'
 import { ProviderDeleteSchema, ProviderUpdateSchema } from '#app/modules/sso/schemas'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { requireAdminForm, savedToast } from './admin-action.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import type { RouteHandle } from '#app/root'
+import { requireAdminForm, savedToast, savedToastWords, sayRefusal } from './admin-action.server'
+import { ADMIN_HANDLE, adminNamedTitleT } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'identity-providers' }
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  adminTitle(loaderData ? `${loaderData.provider.name} · Identity providers` : 'Identity provider')
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
+  loaderData
+    ? adminNamedTitleT(matches, 'identity-providers:metaTitle', loaderData.provider.name)
+    : adminNamedTitleT(matches, 'identity-providers:providerMetaTitle')
 
 const LIST = '/admin/identity-provider-management'
 
@@ -36,17 +40,25 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
   if (!(await identityProviderExists(params.id))) notFound()
+  const t = await getFixedT(request, 'identity-providers')
   return dispatchIntent(formData, {
     update: intent(
       ProviderUpdateSchema,
-      ({ intent: _intent, allowPassword, clientSecret, ...input }) =>
-        updateIdentityProvider(actor, params.id, {
-          ...input,
-          clientSecret: clientSecret || null,
-          allowPassword: Boolean(allowPassword),
-        }),
+      async ({ intent: _intent, allowPassword, clientSecret, ...input }) =>
+        sayRefusal(
+          request,
+          'identity-providers',
+          await updateIdentityProvider(actor, params.id, {
+            ...input,
+            clientSecret: clientSecret || null,
+            allowPassword: Boolean(allowPassword),
+          }),
+        ),
       ({ changed }, { name }) =>
-        redirectWithToast(`${LIST}/${params.id}`, savedToast(changed, 'provider', `“${name}” was updated.`)),
+        redirectWithToast(
+          `${LIST}/${params.id}`,
+          savedToast(changed, 'provider', t('toast.updatedText', { name }), savedToastWords(t)),
+        ),
       // The secret typed never comes back in a refusal (nor in the page's data).
       { hideFields: ['clientSecret'] },
     ),
@@ -56,8 +68,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ({ name }) =>
         redirectWithToast(LIST, {
           kind: 'success',
-          title: 'Identity provider deleted',
-          description: `“${name}” was deleted: its domains sign in with a password again.`,
+          title: t('toast.deleted'),
+          description: t('toast.deletedText', { name }),
         }),
     ),
   })

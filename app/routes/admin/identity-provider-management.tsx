@@ -1,6 +1,8 @@
+import { useTranslation } from 'react-i18next'
 import type { Route } from './+types/identity-provider-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
 import { resultFor } from '#app/components/form-kit'
+import { useFormMessage } from '#app/components/forms'
 import { Notices, PageHeader } from '#app/components/page-kit'
 import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -11,13 +13,15 @@ import { ProviderList } from '#app/modules/sso/components/provider-list'
 import { createIdentityProvider } from '#app/modules/sso/provider.server'
 import { loadProviderList } from '#app/modules/sso/provider-pages.server'
 import { parseProviderListQuery, ProviderCreateSchema } from '#app/modules/sso/schemas'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { requireAdminForm } from './admin-action.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import type { RouteHandle } from '#app/root'
+import { requireAdminForm, sayRefusal } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'identity-providers' }
 
-export const meta: Route.MetaFunction = () => adminTitle('Identity providers')
+export const meta: Route.MetaFunction = ({ matches }) => adminTitleT(matches, 'identity-providers:metaTitle')
 
 const PATH = '/admin/identity-provider-management'
 
@@ -33,16 +37,21 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
+  const t = await getFixedT(request, 'identity-providers')
   return dispatchIntent(formData, {
     create: intent(
       ProviderCreateSchema,
-      ({ intent: _intent, allowPassword, ...input }) =>
-        createIdentityProvider(actor, { ...input, allowPassword: Boolean(allowPassword) }),
+      async ({ intent: _intent, allowPassword, ...input }) =>
+        sayRefusal(
+          request,
+          'identity-providers',
+          await createIdentityProvider(actor, { ...input, allowPassword: Boolean(allowPassword) }),
+        ),
       ({ id }, input) =>
         redirectWithToast(`${PATH}/${id}`, {
           kind: 'success',
-          title: 'Identity provider added',
-          description: `Addresses at ${input.domains.join(', ')} now continue to “${input.name}” from the sign-in page.`,
+          title: t('toast.added'),
+          description: t('toast.addedText', { domains: input.domains.join(', '), name: input.name }),
         }),
       // The secret typed never comes back in a refusal (nor in the page's data).
       { hideFields: ['clientSecret'] },
@@ -51,15 +60,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function IdentityProviderManagement({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('identity-providers')
+  const say = useFormMessage()
   const href = useListHref(PATH)
   return (
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
-      <PageHeader title="Identity providers">
-        Client organisations whose people sign in through their own OpenID provider (Microsoft Entra ID,
-        Google Workspace, Okta, Keycloak…). The sign-in page asks for the address first and sends each domain
-        to its provider; everyone else keeps their password.
-      </PageHeader>
-      <Notices notices={loaderData.notices} />
+      <PageHeader title={t('title')}>{t('intro')}</PageHeader>
+      <Notices notices={loaderData.notices.map(say)} />
       <UnknownIntentErrors actionData={actionData} />
       {loaderData.environment ? <EnvironmentProvider provider={loaderData.environment} /> : null}
 

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { data } from 'react-router'
 import type { Route } from './+types/profile'
 import { FormErrors } from '#app/components/forms'
@@ -24,13 +25,17 @@ import type { ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import { getFixedT, readerLanguageOptions } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
-// The authenticator's set-up and the recovery codes are shared with the sign-in's second step (second-factor).
-// The profile forms' words (`profile`) and the password rules' messages (`auth`), with the second factor's.
-export const handle: RouteHandle = { layout: 'admin', i18n: ['second-factor', 'profile', 'auth'] }
+// The authenticator's set-up and the recovery codes are shared with the sign-in's second step
+// (second-factor); the profile forms' words (profile) and the password rules' messages (auth) are
+// the employee profile's; the page's own words are the administrators' (admins).
+export const handle: RouteHandle = { layout: 'admin', i18n: ['second-factor', 'profile', 'auth', 'admins'] }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Your profile · Panorama' }]
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches, 'admins:profile.metaTitle') },
+]
 
 const PAGE = '/admin/profile'
 /**
@@ -93,6 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminProfile({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('admins')
   const { profile, passwordMinLength, twoFactor, twoFactorRequired, mustSetUp, languages } = loaderData
   const twoFactorReply =
     actionData && isTwoFactorIntent(actionData.intent) ? (actionData as TwoFactorReply) : undefined
@@ -112,19 +118,14 @@ export default function AdminProfile({ loaderData, actionData }: Route.Component
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-8">
       <div className="flex flex-col gap-2">
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          Your profile
+          {t('profile.title')}
         </h1>
-        <p className="text-slate-700">
-          Your name appears in the header and in the audit trail of what you change.
-        </p>
+        <p className="text-slate-700">{t('profile.intro')}</p>
       </div>
       {mustSetUp ? (
         <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
-          <p className="font-semibold">Set up two-factor sign-in to continue.</p>
-          <p>
-            This portal requires administrators to sign in with a second factor. The rest of the back office
-            opens once your authenticator app is set up below.
-          </p>
+          <p className="font-semibold">{t('profile.mustSetUp')}</p>
+          <p>{t('profile.mustSetUpText')}</p>
         </div>
       ) : null}
       <FormErrors errors={unknownErrors} />

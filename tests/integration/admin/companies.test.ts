@@ -4,6 +4,7 @@ import { auditLog, companies } from '#db/schema/index'
 import { createBrand, createCompany, createScheme, createUser } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { client, location, send, signedIn, useTestServer } from '#tests/support/app'
+import { textOf } from '#tests/integration/auth/helpers'
 
 /**
  * Company management through the real HTTP stack (the production build): the list with its brand
@@ -250,7 +251,8 @@ describe('delete', () => {
     await createUser({ role: 'employee', companyId: company.id })
     const confirm = await (await send(server, `${PAGE}?delete=${company.id}`, { cookie: adminCookie })).text()
     expect(confirm).toContain('“Staffed Ltd” still has 2 employees, so it cannot be deleted.')
-    expect(confirm).not.toContain('Yes, delete the company')
+    // The visible text: the page's messages (its i18n data block) hold the button's words too.
+    expect(textOf(confirm)).not.toContain('Yes, delete the company')
 
     const response = await post(
       { intent: 'delete', companyId: company.id },

@@ -1,4 +1,6 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser'
+import { createInstance, type TFunction } from 'i18next'
+import ICU from 'i18next-icu'
 import IntlMessageFormat from 'intl-messageformat'
 import { describe, expect, test } from 'vitest'
 import { ERROR_PAGE_TEXTS, UNAVAILABLE_CONTENT } from '#app/components/error-boundary'
@@ -8,6 +10,8 @@ import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
 import { WRONG_CODE, WRONG_SETUP_CODE } from '#app/modules/auth/totp.server'
 import { flatten, type Messages } from '#app/modules/i18n/catalogues'
 import { NAME_SORT_LABELS } from '#app/lib/list-query'
+import { companyInUseMessage } from '#app/modules/company/company.server'
+import { describeAction, describeActionIn, ENTITY_KEYS } from '#app/modules/dashboard/overview.server'
 import {
   intlLocale,
   LANGUAGES,
@@ -37,7 +41,6 @@ import {
 } from '#app/modules/response/schemas'
 import { SERIES_LABELS } from '#app/modules/cohort/cohort'
 import { NO_COHORT_FIGURE_MESSAGE } from '#app/modules/pdf/group-report-pdf.server'
-import type { TFunction } from 'i18next'
 import { blockerSentence, blockerText, type PublishProblem } from '#app/modules/questionnaire/checks'
 import { languageWarningOf, qnWords } from '#app/modules/questionnaire/components/words'
 import { archiveBlocked, revertBlocked } from '#app/modules/questionnaire/named-messages'
@@ -354,5 +357,78 @@ describe('the questionnaires catalogue equals the questionnaire module’s Engli
     expect(QN_MESSAGES.introTooLong).toContain(` ${INTRO_MAX.toLocaleString(intlLocale('en'))} `)
     expect(QN_MESSAGES.scaleMin).toContain(`from ${SCALE_MIN_LOWEST} to ${SCALE_MAX_HIGHEST - 1}.`)
     expect(QN_MESSAGES.scaleMax).toContain(`from ${SCALE_MIN_LOWEST + 1} to ${SCALE_MAX_HIGHEST}.`)
+  })
+})
+
+/** A namespace's `t` in English, as a loader or an action gets it (getFixedT), for the pages' own words. */
+export function englishT<N extends string>(namespace: N): TFunction<N> {
+  const instance = createInstance()
+  instance.use(new ICU())
+  void instance.init({
+    lng: 'en',
+    ns: [namespace],
+    defaultNS: namespace,
+    resources: { en: { [namespace]: RESOURCES.en?.[namespace as never] ?? {} } },
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  })
+  return instance.getFixedT('en', namespace) as TFunction<N>
+}
+
+describe('English equals the admin pages’ wordings', () => {
+  test('the dashboard’s recent activity (describeAction)', () => {
+    const t = englishT('admin-dashboard')
+    const actions = [
+      'company.create',
+      'brand.update',
+      'brand.delete',
+      'user.disabled',
+      'user.enabled',
+      'assignment.submit',
+      'admin.invited',
+      'admin.invite_resent',
+      'admin.sessions_ended',
+      'invite.revoke',
+      'invite.resend',
+      'invite.create',
+      'scheme.launched',
+      'scheme.closed',
+      'scheme.reopened',
+      'employee_import.imported',
+      'answers.export',
+      'response.reopen',
+      'response.reopen_request',
+      'response.reopen_decline',
+      'something.odd',
+      'scheme.extend',
+    ]
+    for (const action of actions)
+      for (const entity of [...ENTITY_KEYS, 'odd_thing'])
+        expect(describeActionIn(t, action, entity), `${action} ${entity}`).toBe(
+          describeAction(action, entity),
+        )
+    for (const extra of [
+      {},
+      { reason: 'Audit', scheme: 'Spring' },
+      { reason: 'x'.repeat(250) },
+      { scheme: 'S' },
+    ]) {
+      for (const action of ['response.reveal', 'answers.export_identities'])
+        expect(describeActionIn(t, action, 'response', extra)).toBe(describeAction(action, 'response', extra))
+    }
+  })
+  test('why a company cannot be deleted (companyInUseMessage)', () => {
+    const t = englishT('companies')
+    for (const [employees, schemes] of [
+      [1, 0],
+      [0, 1],
+      [2, 0],
+      [0, 3],
+      [1, 1],
+      [1200, 2],
+    ] as const)
+      expect(t('inUse', { name: 'Acme', employees, schemes, count: employees + schemes })).toBe(
+        companyInUseMessage('Acme', employees, schemes),
+      )
   })
 })

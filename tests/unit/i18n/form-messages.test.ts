@@ -37,6 +37,18 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/routes/admin/questionnaire-management.tsx',
     'app/routes/admin/questionnaire-management.$qid.tsx',
   ],
+  companies: [
+    'app/modules/company/schemas.ts',
+    'app/modules/company/company.server.ts',
+    'app/modules/company/company-list.server.ts',
+  ],
+  brands: ['app/modules/brand/schemas.ts', 'app/modules/brand/brand.server.ts'],
+  admins: [
+    'app/modules/administrator/schemas.ts',
+    'app/modules/administrator/administrator.server.ts',
+    'app/routes/admin/admin-management.$uid.tsx',
+  ],
+  'identity-providers': ['app/modules/sso/schemas.ts', 'app/modules/sso/provider.server.ts'],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
 import {
   useConformForm,
@@ -10,12 +11,13 @@ import { stateBadge } from '#app/components/state-badge'
 import { AdminInviteSchema, ADMIN_STATE_LABELS, type AdminState } from '#app/modules/administrator/schemas'
 
 export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
+  const { t } = useTranslation('admins')
   const [form, fields] = useConformForm(AdminInviteSchema, { id: 'invite-admin', lastResult })
   useResetAfterSuccess(form.id, 'invite', lastResult)
   return (
-    <RowForm form={form} intent="invite" label="Send invitation" pendingLabel="Sending…">
-      <ConformField label="Name" meta={fields.name} autoComplete="off" />
-      <ConformField label="E-mail address" meta={fields.email} type="email" autoComplete="off" />
+    <RowForm form={form} intent="invite" label={t('invite.send')} pendingLabel={t('invite.sending')}>
+      <ConformField label={t('invite.name')} meta={fields.name} autoComplete="off" />
+      <ConformField label={t('invite.email')} meta={fields.email} type="email" autoComplete="off" />
     </RowForm>
   )
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formErrorsOf, resultFor, type IntentReply } from '#app/components/form-kit'
 import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
@@ -22,6 +23,7 @@ export function AdminPage({
   data: PageData<typeof loadAdminPage>
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('admins')
   const { admin, isMe, currentSessionId, confirm } = data
   const who = admin.name || admin.email
   const here = `${LIST}/${admin.id}`
@@ -36,21 +38,21 @@ export function AdminPage({
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
       <p>
         <Link className="link" to={LIST}>
-          ← All administrators
+          {t('page.back')}
         </Link>
       </p>
       <PageHeader title={who} />
       <FormErrors errors={otherErrors} />
-      <Card id="account-title" title="Account">
+      <Card id="account-title" title={t('page.account')}>
         <dl className="grid gap-2 sm:grid-cols-[10rem_1fr]">
-          <dt className="font-semibold text-slate-800">E-mail</dt>
+          <dt className="font-semibold text-slate-800">{t('page.email')}</dt>
           <dd className="break-all">{admin.email}</dd>
-          <dt className="font-semibold text-slate-800">State</dt>
+          <dt className="font-semibold text-slate-800">{t('page.state')}</dt>
           <dd>
             <AdminStateBadge state={admin.state} />
-            {isMe ? <span className="ml-2 text-sm text-slate-700">This is you.</span> : null}
+            {isMe ? <span className="ml-2 text-sm text-slate-700">{t('page.you')}</span> : null}
           </dd>
-          <dt className="font-semibold text-slate-800">Added</dt>
+          <dt className="font-semibold text-slate-800">{t('page.added')}</dt>
           <dd>
             <time dateTime={admin.createdAt}>{admin.createdAt.slice(0, 10)}</time>
           </dd>
@@ -60,23 +62,23 @@ export function AdminPage({
             <IntentButton
               intent="resend"
               fields={{ adminId: admin.id }}
-              label="Send the invitation again"
-              pendingLabel="Sending…"
+              label={t('page.resend')}
+              pendingLabel={t('invite.sending')}
             />
           ) : null}
           {admin.state === 'disabled' ? (
             <IntentButton
               intent="enable"
               fields={{ adminId: admin.id }}
-              label="Enable"
-              pendingLabel="Enabling…"
+              label={t('page.enable')}
+              pendingLabel={t('page.enabling')}
               tone="primary"
             />
           ) : isMe ? (
-            <p className="text-sm text-slate-700">You cannot disable your own account.</p>
+            <p className="text-sm text-slate-700">{t('page.notYourself')}</p>
           ) : (
             <Link className="btn btn-danger" to={`${here}?disable`}>
-              Disable…
+              {t('page.disable')}
             </Link>
           )}
         </div>
@@ -85,19 +87,16 @@ export function AdminPage({
       {confirm === 'disable' && admin.state !== 'disabled' ? (
         <ConfirmPanel
           id="disable-admin"
-          title={`Disable ${who}?`}
+          title={t('disable.title', { who })}
           intent="disable"
           fields={{ adminId: admin.id }}
-          confirmLabel="Yes, disable"
-          pendingLabel="Disabling…"
+          confirmLabel={t('disable.confirm')}
+          pendingLabel={t('disable.pending')}
           cancelHref={here}
           lastResult={stateResult}
-          backLabel="Back"
+          backLabel={t('disable.back')}
         >
-          <p className="text-slate-800">
-            They are signed out everywhere at once and cannot sign in until an administrator enables them
-            again.
-          </p>
+          <p className="text-slate-800">{t('disable.text')}</p>
         </ConfirmPanel>
       ) : null}
 

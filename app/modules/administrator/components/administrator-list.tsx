@@ -1,4 +1,5 @@
 import type { PageData } from '#app/lib/page-data'
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { NameList, type HrefFor } from '#app/components/admin-list'
 import { Cell, RowHeader } from '#app/components/data-table'
@@ -15,16 +16,22 @@ export function AdminList({
   path: string
   href: HrefFor
 }) {
+  const { t } = useTranslation('admins')
   return (
     <NameList
       path={path}
       noun="administrators"
-      searchLabel="Search by name or e-mail"
+      searchLabel={t('list.search')}
       query={query}
-      columns={['Name', { label: 'E-mail', className: 'hidden sm:table-cell' }, 'State', 'Sessions']}
+      columns={[
+        t('list.name'),
+        { label: t('list.email'), className: 'hidden sm:table-cell' },
+        t('list.state'),
+        t('list.sessions'),
+      ]}
       page={page}
-      noMatch={(q) => `No administrator’s name or e-mail contains “${q}”.`}
-      empty="There are no administrators yet."
+      noMatch={(q) => t('list.noMatch', { q })}
+      empty={t('list.empty')}
       href={href}
     >
       {(row) => (
@@ -33,7 +40,7 @@ export function AdminList({
             <Link className="link" to={`${path}/${row.id}`}>
               {row.name || row.email}
             </Link>
-            {row.id === me ? <span className="ml-2 text-xs text-slate-700">(you)</span> : null}
+            {row.id === me ? <span className="ml-2 text-xs text-slate-700">{t('list.you')}</span> : null}
             {/* On a phone the e-mail goes under the name instead of a column of its own. */}
             <span className="block font-normal break-all text-slate-700 sm:hidden">{row.email}</span>
           </RowHeader>

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
@@ -18,6 +19,7 @@ import {
 export type BrandDetails = NonNullable<Awaited<ReturnType<typeof getBrand>>>
 
 export function CreateBrandForm({ lastResult }: { lastResult: FormResult }) {
+  const { t } = useTranslation('brands')
   const [form, fields] = useConformForm(BrandCreateSchema, {
     id: 'create-brand',
     defaultValue: { primaryColor: DEFAULT_PRIMARY_COLOR, accentColor: DEFAULT_ACCENT_COLOR },
@@ -27,27 +29,25 @@ export function CreateBrandForm({ lastResult }: { lastResult: FormResult }) {
     <IntentForm form={form} intent="create" className="flex flex-col gap-4">
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-3">
-        <ConformField label="Brand name" meta={fields.name} autoComplete="off" />
+        <ConformField label={t('form.name')} meta={fields.name} autoComplete="off" />
         <ConformField
-          label="Primary colour"
+          label={t('form.primary')}
           meta={fields.primaryColor}
-          help="# and six hex digits"
+          help={t('form.hex')}
           autoComplete="off"
           spellCheck={false}
         />
         <ConformField
-          label="Accent colour"
+          label={t('form.accent')}
           meta={fields.accentColor}
-          help="# and six hex digits"
+          help={t('form.hex')}
           autoComplete="off"
           spellCheck={false}
         />
       </div>
       <div className="flex flex-wrap items-center gap-3">
-        <SubmitButton intent="create" label="Create brand" pendingLabel="Creating…" />
-        <p className="text-sm text-slate-700">
-          The logo, sender name and contact links are set on the next page.
-        </p>
+        <SubmitButton intent="create" label={t('form.create')} pendingLabel={t('form.creating')} />
+        <p className="text-sm text-slate-700">{t('form.nextPage')}</p>
       </div>
     </IntentForm>
   )
@@ -77,7 +77,8 @@ export function EditBrandForm({
     },
     lastResult,
   })
-  const blank = 'Leave blank to use the portal’s default.'
+  const { t } = useTranslation('brands')
+  const blank = t('form.blank')
   return (
     <Form
       method="post"
@@ -87,31 +88,31 @@ export function EditBrandForm({
       {...getFormProps(form)}
     >
       <h2 id="edit-title" className="text-lg font-semibold">
-        Brand details
+        {t('form.details')}
       </h2>
       <input type="hidden" name="intent" value="update" />
       <FormErrors id={form.errorId} errors={form.errors} />
-      <ConformField label="Brand name" meta={fields.name} autoComplete="off" />
+      <ConformField label={t('form.name')} meta={fields.name} autoComplete="off" />
       <div className="grid gap-4 sm:grid-cols-2">
-        <ColourField label="Primary colour" meta={fields.primaryColor} fallback={brand.primaryColor} />
-        <ColourField label="Accent colour" meta={fields.accentColor} fallback={brand.accentColor} />
+        <ColourField label={t('form.primary')} meta={fields.primaryColor} fallback={brand.primaryColor} />
+        <ColourField label={t('form.accent')} meta={fields.accentColor} fallback={brand.accentColor} />
       </div>
 
       <ConformSelect
-        label="Default language"
+        label={t('form.language')}
         meta={fields.defaultLanguage}
         options={languages}
-        placeholder="Choose a language"
-        help="The portal’s language for this brand’s employees who have not chosen their own."
+        placeholder={t('form.chooseLanguage')}
+        help={t('form.languageHelp')}
       />
 
       <fieldset className="flex flex-col gap-4">
-        <legend className="mb-2 text-base font-semibold">Logo</legend>
+        <legend className="mb-2 text-base font-semibold">{t('form.logo')}</legend>
         {brand.logoFileId ? (
           <div className="flex flex-wrap items-center gap-4">
             <img
               src={`/files/${brand.logoFileId}`}
-              alt={`Current logo of ${brand.name}`}
+              alt={t('form.currentLogo', { name: brand.name })}
               className="max-h-24 max-w-48 rounded border border-slate-200 bg-white object-contain p-2"
             />
             <div className="flex items-center gap-2">
@@ -120,55 +121,55 @@ export function EditBrandForm({
                 className="h-4 w-4 accent-indigo-700"
               />
               <label htmlFor={fields.removeLogo.id} className="label">
-                Remove the current logo
+                {t('form.removeLogo')}
               </label>
             </div>
           </div>
         ) : (
-          <p className="text-sm text-slate-700">No logo yet: the portal’s own mark is shown instead.</p>
+          <p className="text-sm text-slate-700">{t('form.noLogo')}</p>
         )}
         <ConformField
-          label={brand.logoFileId ? 'Upload a new logo' : 'Upload a logo'}
+          label={brand.logoFileId ? t('form.uploadNew') : t('form.upload')}
           meta={fields.logo}
           type="file"
-          help="PNG, JPEG or WebP, 2 MB at most. A wide logo on a transparent background works best."
+          help={t('form.logoHelp')}
           accept={LOGO_ACCEPT}
         />
       </fieldset>
 
       <fieldset className="flex flex-col gap-4">
-        <legend className="mb-2 text-base font-semibold">E-mail sender and contact links</legend>
+        <legend className="mb-2 text-base font-semibold">{t('form.contact')}</legend>
         <ConformField
-          label="Sender name"
+          label={t('form.sender')}
           meta={fields.senderName}
-          help={`The name e-mails come from, for example “Acme People Team”. ${blank}`}
+          help={`${t('form.senderHelp')} ${blank}`}
           autoComplete="off"
         />
         <ConformField
-          label="Callback page"
+          label={t('form.callback')}
           meta={fields.callbackUrl}
           type="url"
-          help={`Where “Request a callback” leads. ${blank}`}
+          help={`${t('form.callbackHelp')} ${blank}`}
           placeholder="https://"
         />
         <ConformField
-          label="Contact e-mail"
+          label={t('form.contactEmail')}
           meta={fields.contactEmail}
           type="email"
           help={blank}
           autoComplete="off"
         />
         <ConformField
-          label="Professional profile link"
+          label={t('form.profile')}
           meta={fields.profileUrl}
           type="url"
-          help={`For example a company page on a professional network. ${blank}`}
+          help={`${t('form.profileHelp')} ${blank}`}
           placeholder="https://"
         />
       </fieldset>
 
       <div>
-        <SubmitButton intent="update" label="Save brand" pendingLabel="Saving…" />
+        <SubmitButton intent="update" label={t('form.save')} pendingLabel={t('form.saving')} />
       </div>
     </Form>
   )
@@ -184,6 +185,7 @@ function ColourField<Value, Form extends Record<string, unknown>>({
   meta: FieldMetadata<Value, Form>
   fallback: string
 }) {
+  const { t } = useTranslation('brands')
   const [value, setValue] = useState(typeof meta.initialValue === 'string' ? meta.initialValue : fallback)
   const valid = /^#[0-9a-fA-F]{6}$/.test(value.trim())
   const helpId = `${meta.id}-help`
@@ -210,7 +212,7 @@ function ColourField<Value, Form extends Record<string, unknown>>({
         />
       </div>
       <p id={helpId} className="text-sm text-slate-600">
-        # and six hex digits, for example #1d4ed8.
+        {t('form.hexExample')}
       </p>
       <ErrorList id={errorId} errors={meta.errors} />
     </div>

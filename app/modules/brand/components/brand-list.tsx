@@ -1,4 +1,5 @@
 import type { PageData } from '#app/lib/page-data'
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { NameList, type HrefFor } from '#app/components/admin-list'
 import { Cell, CreatedCell, RowHeader } from '#app/components/data-table'
@@ -15,15 +16,21 @@ export function BrandList({
   path: string
   href: HrefFor
 }) {
+  const { t } = useTranslation('brands')
   return (
     <NameList
       path={path}
       noun="brands"
       query={query}
-      columns={['Name', 'Colours', { label: 'Companies', className: 'text-right' }, 'Created']}
+      columns={[
+        t('list.name'),
+        t('list.colours'),
+        { label: t('list.companies'), className: 'text-right' },
+        t('list.created'),
+      ]}
       page={page}
-      noMatch={(q) => `No brand’s name contains “${q}”.`}
-      empty="There are no brands yet. Create the first one above."
+      noMatch={(q) => t('list.noMatch', { q })}
+      empty={t('list.empty')}
       href={href}
     >
       {(row) => (

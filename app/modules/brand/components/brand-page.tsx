@@ -1,9 +1,11 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formErrorsOf, resultFor, type IntentReply } from '#app/components/form-kit'
 import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import type { loadBrandPage } from '../brand-page.server'
+import { richT } from '#app/modules/i18n/rich'
 import { EditBrandForm } from './brand-forms'
 
 /**
@@ -20,6 +22,7 @@ export function BrandPage({
   data: PageData<typeof loadBrandPage>
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('brands')
   const { brand, confirmDelete, languages } = data
   const updateResult = resultFor(actionData, 'update')
   const deleteResult = resultFor(actionData, 'delete')
@@ -28,12 +31,9 @@ export function BrandPage({
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-8">
       <div className="flex flex-col gap-2">
         <Link to={LIST} className="link self-start text-sm">
-          ← All brands
+          {t('page.back')}
         </Link>
-        <PageHeader title={brand.name}>
-          Used by {brand.companyCount} {brand.companyCount === 1 ? 'company' : 'companies'}. Changes show in
-          their e-mails and pages straight away.
-        </PageHeader>
+        <PageHeader title={brand.name}>{t('page.usedBy', { count: brand.companyCount })}</PageHeader>
       </div>
       <FormErrors errors={unknownErrors} />
       {/* A refusal posted without the confirmation on screen (a stale tab) still shows its reason. */}
@@ -42,32 +42,34 @@ export function BrandPage({
       {confirmDelete ? (
         <ConfirmPanel
           id="delete-brand"
-          title={`Delete “${brand.name}”?`}
+          title={t('delete.title', { name: brand.name })}
           intent="delete"
           fields={{}}
-          confirmLabel="Yes, delete the brand"
-          pendingLabel="Deleting…"
+          confirmLabel={t('delete.confirm')}
+          pendingLabel={t('delete.pending')}
           cancelHref="."
           lastResult={deleteResult}
-          backLabel="Back to the brand"
+          backLabel={t('delete.back')}
           blockedBy={
             brand.companyCount > 0 ? (
               <>
-                {brand.companyCount === 1
-                  ? 'One company uses this brand, so it cannot be deleted. Move that company to another brand first'
-                  : `${brand.companyCount} companies use this brand, so it cannot be deleted. Move those companies to another brand first`}{' '}
-                (on the{' '}
-                <Link className="link" to="/admin/company-management">
-                  companies page
-                </Link>
-                ).
+                {richT(
+                  t,
+                  'delete.inUse',
+                  {
+                    link: (
+                      <Link className="link" to="/admin/company-management">
+                        {t('delete.companiesPage')}
+                      </Link>
+                    ),
+                  },
+                  { count: brand.companyCount },
+                )}
               </>
             ) : null
           }
         >
-          <p className="text-slate-800">
-            The brand, its logo and its own e-mail wording are removed for good. This cannot be undone.
-          </p>
+          <p className="text-slate-800">{t('delete.text')}</p>
         </ConfirmPanel>
       ) : null}
 
@@ -82,15 +84,11 @@ export function BrandPage({
       {confirmDelete ? null : (
         <section aria-labelledby="danger-title" className="card flex flex-col items-start gap-3">
           <h2 id="danger-title" className="text-lg font-semibold">
-            Delete this brand
+            {t('danger.title')}
           </h2>
-          <p className="text-slate-700">
-            {brand.companyCount
-              ? 'A brand can be deleted once no company uses it.'
-              : 'No company uses this brand, so it can be deleted.'}
-          </p>
+          <p className="text-slate-700">{brand.companyCount ? t('danger.inUse') : t('danger.free')}</p>
           <Link to="?delete" className="btn btn-secondary">
-            Delete brand…
+            {t('danger.delete')}
           </Link>
         </section>
       )}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useConformForm, useResetAfterSuccess, type FormResult } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton, RowForm } from '#app/components/form-parts'
@@ -15,16 +16,17 @@ export function CreateCompanyForm({
   brandOptions: BrandOption[]
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('companies')
   const [form, fields] = useConformForm(CompanyCreateSchema, { id: 'create-company', lastResult })
   useResetAfterSuccess(form.id, 'create', lastResult)
   return (
-    <RowForm form={form} intent="create" label="Add company" pendingLabel="Adding…">
-      <ConformField label="Company name" meta={fields.name} autoComplete="off" />
+    <RowForm form={form} intent="create" label={t('form.add')} pendingLabel={t('form.adding')}>
+      <ConformField label={t('form.name')} meta={fields.name} autoComplete="off" />
       <ConformSelect
-        label="Brand"
+        label={t('form.brand')}
         meta={fields.brandId}
         options={choicesOf(brandOptions)}
-        placeholder="Choose a brand…"
+        placeholder={t('form.chooseBrand')}
       />
     </RowForm>
   )
@@ -41,6 +43,7 @@ export function EditCompanyForm({
   lastResult: FormResult
   cancelHref: string
 }) {
+  const { t } = useTranslation('companies')
   const [form, fields] = useConformForm(CompanyUpdateSchema, {
     id: `update-company-${company.id}`,
     defaultValue: {
@@ -55,30 +58,30 @@ export function EditCompanyForm({
     <IntentForm
       form={form}
       intent="update"
-      aria-label={`Edit ${company.name}`}
+      aria-label={t('form.editLabel', { name: company.name })}
       className="flex flex-col gap-4"
     >
       <input type="hidden" name="companyId" value={company.id} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <ConformField label="Company name" meta={fields.name} autoComplete="off" autoFocus />
+        <ConformField label={t('form.name')} meta={fields.name} autoComplete="off" autoFocus />
         <ConformSelect
-          label="Brand"
+          label={t('form.brand')}
           meta={fields.brandId}
           options={choicesOf(brandOptions)}
-          placeholder="Choose a brand…"
+          placeholder={t('form.chooseBrand')}
         />
         <ConformField
-          label="Open feedback requests per person"
+          label={t('form.cap')}
           meta={fields.feedbackRequestCap}
           type="number"
-          help={`From ${FEEDBACK_REQUEST_CAP_MIN} to ${FEEDBACK_REQUEST_CAP_MAX}. Once a person has this many unanswered requests across all programmes, this company’s schemes cannot invite them again.`}
+          help={t('form.capHelp', { min: FEEDBACK_REQUEST_CAP_MIN, max: FEEDBACK_REQUEST_CAP_MAX })}
         />
       </div>
       <div className="flex gap-3">
-        <SubmitButton intent="update" label="Save company" pendingLabel="Saving…" />
+        <SubmitButton intent="update" label={t('form.save')} pendingLabel={t('form.saving')} />
         <Link to={cancelHref} className="btn btn-secondary">
-          Cancel
+          {t('form.cancel')}
         </Link>
       </div>
     </IntentForm>

@@ -1,4 +1,5 @@
 import type { PageData } from '#app/lib/page-data'
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { CreateFirst, NameList, type HrefFor } from '#app/components/admin-list'
 import { CreatedCell, RowActions, RowHeader, Cell } from '#app/components/data-table'
@@ -15,15 +16,16 @@ export function AddCompany({
   brandOptions,
   actionData,
 }: Pick<Data, 'brandOptions'> & { actionData: IntentReply }) {
+  const { t } = useTranslation('companies')
   return (
-    <Card id="create-title" title="Add a company">
+    <Card id="create-title" title={t('add.title')}>
       {brandOptions.length ? (
         <CreateCompanyForm brandOptions={brandOptions} lastResult={resultFor(actionData, 'create')} />
       ) : (
         <CreateFirst
-          reason="A company needs a brand."
+          reason={t('add.needsBrand')}
           href="/admin/brand-management#new-brand"
-          label="Create a brand first"
+          label={t('add.createBrand')}
         />
       )}
     </Card>
@@ -42,6 +44,7 @@ export function CompanyList({
   href: HrefFor
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('companies')
   const editForm = editing ? (
     <div className="flex flex-col gap-6">
       <EditCompanyForm
@@ -63,10 +66,10 @@ export function CompanyList({
       path={path}
       noun="companies"
       query={query}
-      columns={['Name', 'Brand', 'Created', 'Actions']}
+      columns={[t('list.name'), t('list.brand'), t('list.created'), t('list.actions')]}
       page={page}
-      noMatch={(q) => `No company’s name contains “${q}”.`}
-      empty="There are no companies yet. Add the first one above."
+      noMatch={(q) => t('list.noMatch', { q })}
+      empty={t('list.empty')}
       href={href}
       reset={{ edit: null, delete: null }}
       // An edit link for a row on another page still opens its form.
@@ -93,9 +96,9 @@ export function CompanyList({
             <RowActions
               name={row.name}
               actions={[
-                { label: 'Edit', href: href({ edit: row.id, delete: null }) },
-                { label: 'Group report', href: `/admin/company-management/${row.id}/group-report` },
-                { label: 'Delete', href: href({ delete: row.id, edit: null }), danger: true },
+                { label: t('list.edit'), href: href({ edit: row.id, delete: null }) },
+                { label: t('list.groupReport'), href: `/admin/company-management/${row.id}/group-report` },
+                { label: t('list.delete'), href: href({ delete: row.id, edit: null }), danger: true },
               ]}
             />
           </tr>

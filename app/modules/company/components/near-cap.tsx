@@ -1,4 +1,4 @@
-import { plural } from '#app/lib/words'
+import { useTranslation } from 'react-i18next'
 
 type NearCapPerson = { id: string; name: string; email: string; open: number }
 
@@ -18,17 +18,14 @@ export function NearCapList({
   people: NearCapPerson[]
   limit: number
 }) {
+  const { t } = useTranslation('companies')
   return (
     <section aria-labelledby="near-cap-title" className="flex flex-col gap-2 border-t border-slate-200 pt-4">
       <h3 id="near-cap-title" className="font-semibold">
-        People near the feedback-request cap
+        {t('nearCap.title')}
       </h3>
       <p className="text-sm text-slate-600">
-        {`Employees of ${companyName} and people asked for feedback in its open schemes who have at least ${plural(
-          Math.max(cap - 1, 1),
-          'open request',
-          'open requests',
-        )} across all programmes. At ${cap}, new invitations to them are refused.`}
+        {t('nearCap.intro', { company: companyName, atLeast: Math.max(cap - 1, 1), cap })}
       </p>
       {people.length ? (
         <ul className="flex flex-col divide-y divide-slate-200 rounded border border-slate-200 bg-white">
@@ -42,16 +39,16 @@ export function NearCapList({
                 <span className="block text-sm break-all text-slate-600">{p.email}</span>
               </span>
               <span className={`text-sm ${p.open >= cap ? 'font-semibold text-red-800' : 'text-slate-800'}`}>
-                {`${p.open} of ${cap} open${p.open >= cap ? ' · at the cap' : ''}`}
+                {t('nearCap.open', { open: p.open, cap, atCap: p.open >= cap ? 'yes' : 'no' })}
               </span>
             </li>
           ))}
         </ul>
       ) : (
-        <p className="text-sm text-slate-800">Nobody is near the cap.</p>
+        <p className="text-sm text-slate-800">{t('nearCap.nobody')}</p>
       )}
       {people.length >= limit ? (
-        <p className="text-sm text-slate-600">{`Showing the ${limit} people with the most open requests.`}</p>
+        <p className="text-sm text-slate-600">{t('nearCap.showing', { limit })}</p>
       ) : null}
     </section>
   )

@@ -1,19 +1,21 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formatDate, formatDateTime } from '#app/lib/dates'
 import type { Activity, SchemeProgress, SetupStep } from '#app/modules/dashboard/overview.server'
 import { DeliveryOffNotice } from '#app/modules/email/components/delivery-off'
 import { Card, Section } from '#app/components/card'
+import { richT } from '#app/modules/i18n/rich'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 
 type Step = { key: SetupStep; label: string; href: string; done: boolean }
 
 /** The getting-started checklist: each step ticks itself off as the install fills up. */
 export function SetupChecklist({ steps }: { steps: Step[] }) {
+  const { t } = useTranslation('admin-dashboard')
   const done = steps.filter((s) => s.done).length
   return (
-    <Card id="setup-title" title="Getting started" className="gap-3">
-      <p className="text-slate-700">
-        {done} of {steps.length} steps done. Each one ticks itself off when it is done.
-      </p>
+    <Card id="setup-title" title={t('setup.title')} className="gap-3">
+      <p className="text-slate-700">{t('setup.progress', { done, total: steps.length })}</p>
       <ol className="flex flex-col gap-2">
         {steps.map((step, i) => (
           <li key={step.key} className="flex items-start gap-3">
@@ -28,11 +30,11 @@ export function SetupChecklist({ steps }: { steps: Step[] }) {
             <span>
               {step.done ? (
                 <span className="text-slate-700">
-                  {step.label} <span className="sr-only">(done)</span>
+                  {t(`setup.steps.${step.key}`)} <span className="sr-only">{t('setup.done')}</span>
                 </span>
               ) : (
                 <Link className="link" to={step.href}>
-                  {step.label}
+                  {t(`setup.steps.${step.key}`)}
                 </Link>
               )}
             </span>
@@ -44,20 +46,19 @@ export function SetupChecklist({ steps }: { steps: Step[] }) {
 }
 
 function Bar({ label, value, total }: { label: string; value: number; total: number }) {
+  const { t } = useTranslation('admin-dashboard')
   const percent = total ? Math.round((value / total) * 100) : 0
   return (
     <div className="flex flex-col gap-1">
       <div className="flex justify-between gap-2 text-sm">
         <span className="text-slate-800">{label}</span>
-        <span className="text-slate-700">
-          {value} of {total}
-        </span>
+        <span className="text-slate-700">{t('running.ofTotal', { value, total })}</span>
       </div>
       <progress
         className="progress h-2 w-full"
         max={Math.max(total, 1)}
         value={value}
-        aria-label={`${label}: ${value} of ${total}`}
+        aria-label={t('running.barLabel', { label, value, total })}
       >
         {percent}%
       </progress>
@@ -67,13 +68,15 @@ function Bar({ label, value, total }: { label: string; value: number; total: num
 
 /** Every running programme with its progress: self-assessments done, colleagues who answered. */
 export function RunningSchemes({ schemes, openCount }: { schemes: SchemeProgress[]; openCount: number }) {
+  const { t } = useTranslation('admin-dashboard')
+  const locale = useIntlLocale()
   return (
     <Section
       id="running-title"
-      title="Running programmes"
+      title={t('running.title')}
       aside={
         <Link className="link text-sm" to="/admin/scheme-management">
-          All schemes
+          {t('running.allSchemes')}
         </Link>
       }
     >
@@ -87,31 +90,30 @@ export function RunningSchemes({ schemes, openCount }: { schemes: SchemeProgress
                 </Link>
                 <p className="text-sm text-slate-700">
                   {s.companyName} ·{' '}
-                  {s.phase === 'upcoming' ? (
-                    <>opens {formatDate(s.opensAt, s.timeZone)}</>
-                  ) : (
-                    <>closes {formatDateTime(s.closesAt, s.timeZone)}</>
-                  )}
+                  {s.phase === 'upcoming'
+                    ? t('running.opens', { date: formatDate(s.opensAt, s.timeZone, locale) })
+                    : t('running.closes', { date: formatDateTime(s.closesAt, s.timeZone, locale) })}
                 </p>
               </div>
-              <Bar label="Self-assessments submitted" value={s.selfSubmitted} total={s.enrolled} />
-              <Bar label="Colleagues who answered" value={s.answered} total={s.invited} />
+              <Bar label={t('running.selfSubmitted')} value={s.selfSubmitted} total={s.enrolled} />
+              <Bar label={t('running.answered')} value={s.answered} total={s.invited} />
             </li>
           ))}
         </ul>
       ) : (
         <p className="card text-slate-700">
-          No programme is running.{' '}
-          <Link className="link" to="/admin/scheme-management">
-            Create or launch a scheme
-          </Link>{' '}
-          to start one.
+          {richT(t, 'running.none', {
+            link: (
+              <Link className="link" to="/admin/scheme-management">
+                {t('running.noneLink')}
+              </Link>
+            ),
+          })}
         </p>
       )}
       {openCount > schemes.length ? (
         <p className="text-sm text-slate-700">
-          Showing the {schemes.length === 1 ? 'one that closes' : `${schemes.length} that close`} soonest of{' '}
-          {openCount} open schemes.
+          {t('running.showing', { count: schemes.length, open: openCount })}
         </p>
       ) : null}
     </Section>
@@ -120,25 +122,25 @@ export function RunningSchemes({ schemes, openCount }: { schemes: SchemeProgress
 
 /** The latest changes from the audit log, in words. */
 export function RecentActivity({ items }: { items: (Activity & { text: string })[] }) {
+  const { t } = useTranslation('admin-dashboard')
+  const locale = useIntlLocale()
   return (
-    <Section id="activity-title" title="Recent activity">
+    <Section id="activity-title" title={t('activity.title')}>
       {items.length ? (
         <ol className="card flex flex-col divide-y divide-slate-200 p-0">
           {items.map((a) => (
             <li key={a.id} className="flex flex-wrap justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm">
               <span>
-                <span className="font-medium text-slate-900">{a.actor ?? 'The system'}</span> {a.text}
+                <span className="font-medium text-slate-900">{a.actor ?? t('activity.system')}</span> {a.text}
               </span>
               <time className="text-slate-700" dateTime={a.at}>
-                {formatDateTime(a.at)}
+                {formatDateTime(a.at, 'UTC', locale)}
               </time>
             </li>
           ))}
         </ol>
       ) : (
-        <p className="card text-slate-700">
-          Nothing has happened yet. Changes made in the back office appear here.
-        </p>
+        <p className="card text-slate-700">{t('activity.none')}</p>
       )}
     </Section>
   )
@@ -155,22 +157,23 @@ export function OutboxHealth({
   /** No SMTP_URL: nothing is sent, so nothing is "on its way". */
   deliveryOff: boolean
 }) {
+  const { t } = useTranslation('admin-dashboard')
   return (
-    <Card id="outbox-title" title="E-mail delivery" className="gap-2">
-      <p className="text-slate-800">
-        {queued} waiting to be sent · {failed} failed
-      </p>
+    <Card id="outbox-title" title={t('outbox.title')} className="gap-2">
+      <p className="text-slate-800">{t('outbox.counts', { queued, failed })}</p>
       {deliveryOff ? <DeliveryOffNotice showOutboxLink /> : null}
       {failed ? (
         <p className="text-sm text-red-800">
-          Some e-mails could not be delivered.{' '}
-          <Link className="link" to="/admin/email-management?tab=outbox&state=failed">
-            Review and retry them
-          </Link>
-          .
+          {richT(t, 'outbox.failed', {
+            link: (
+              <Link className="link" to="/admin/email-management?tab=outbox&state=failed">
+                {t('outbox.failedLink')}
+              </Link>
+            ),
+          })}
         </p>
       ) : deliveryOff ? null : (
-        <p className="text-sm text-slate-700">Every e-mail so far has been delivered or is on its way.</p>
+        <p className="text-sm text-slate-700">{t('outbox.allDelivered')}</p>
       )}
     </Card>
   )

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Card } from '#app/components/card'
 import type { PageData } from '#app/lib/page-data'
 import type { loadProviderList } from '#app/modules/sso/provider-pages.server'
@@ -8,21 +9,22 @@ export function EnvironmentProvider({
 }: {
   provider: NonNullable<PageData<typeof loadProviderList>['environment']>
 }) {
+  const { t } = useTranslation('identity-providers')
   return (
-    <Card id="environment-provider" title={`${provider.name} (set in the server’s configuration)`}>
+    <Card id="environment-provider" title={t('environment.title', { name: provider.name })}>
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
-        <dt className="font-medium text-slate-700">Issuer</dt>
+        <dt className="font-medium text-slate-700">{t('environment.issuer')}</dt>
         <dd className="break-all">{provider.issuer}</dd>
-        <dt className="font-medium text-slate-700">Client ID</dt>
+        <dt className="font-medium text-slate-700">{t('environment.clientId')}</dt>
         <dd className="break-all">{provider.clientId}</dd>
-        <dt className="font-medium text-slate-700">Scopes</dt>
+        <dt className="font-medium text-slate-700">{t('environment.scopes')}</dt>
         <dd className="break-words">{provider.scopes}</dd>
-        <dt className="font-medium text-slate-700">E-mail domains</dt>
+        <dt className="font-medium text-slate-700">{t('environment.domains')}</dt>
         <dd className="break-words">{provider.domains.join(', ')}</dd>
-        <dt className="font-medium text-slate-700">Passwords</dt>
-        <dd>{provider.allowPassword ? 'Still allowed' : 'Not allowed for employees at these domains'}</dd>
+        <dt className="font-medium text-slate-700">{t('environment.passwords')}</dt>
+        <dd>{provider.allowPassword ? t('environment.allowed') : t('environment.notAllowed')}</dd>
       </dl>
-      <p className="text-sm text-slate-700">Change it with the OIDC_* variables and a restart.</p>
+      <p className="text-sm text-slate-700">{t('environment.change')}</p>
     </Card>
   )
 }

@@ -1,8 +1,10 @@
 import { getInputProps, getTextareaProps } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { choicesOf } from '#app/components/choices'
+import { richT } from '#app/modules/i18n/rich'
 import {
   DEFAULT_SCOPE_TEXT,
   ProviderCreateSchema,
@@ -38,6 +40,7 @@ export function ProviderForm({
   redirectUri: string
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('identity-providers')
   const intent = provider ? 'update' : 'create'
   const [form, fields] = useConformForm(provider ? ProviderUpdateSchema : ProviderCreateSchema, {
     id: provider ? `provider-${provider.id}` : 'create-provider',
@@ -69,54 +72,58 @@ export function ProviderForm({
       aria-labelledby={`${form.id}-title`}
     >
       <h2 id={`${form.id}-title`} className="text-lg font-semibold">
-        {provider ? 'Provider settings' : 'Add an identity provider'}
+        {provider ? t('form.settings') : t('form.add')}
       </h2>
       <FormErrors id={form.errorId} errors={form.errors} />
       <p className="text-sm text-slate-700">
-        Register Panorama at the provider as a web application with this redirect URI:{' '}
-        <code className="break-all rounded bg-slate-100 px-1 py-0.5 text-slate-900">{redirectUri}</code>
+        {richT(t, 'form.register', {
+          uri: (
+            <code className="break-all rounded bg-slate-100 px-1 py-0.5 text-slate-900">{redirectUri}</code>
+          ),
+        })}
       </p>
       <div className="grid gap-4 sm:grid-cols-2">
         <ConformField
-          label="Name"
+          label={t('form.name')}
           meta={fields.name}
           autoComplete="off"
-          help="People see it on the sign-in page: “Continue with …”."
+          help={t('form.nameHelp')}
         />
         <ConformField
-          label="Issuer URL"
+          label={t('form.issuer')}
           meta={fields.issuer}
           type="url"
           autoComplete="off"
           spellCheck={false}
           maxLength={ISSUER_MAX}
           placeholder="https://"
-          help="As the provider names itself; Panorama reads its settings from /.well-known/openid-configuration there."
+          help={t('form.issuerHelp')}
         />
-        <ConformField label="Client ID" meta={fields.clientId} autoComplete="off" spellCheck={false} />
         <ConformField
-          label="Client secret"
+          label={t('form.clientId')}
+          meta={fields.clientId}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <ConformField
+          label={t('form.secret')}
           meta={fields.clientSecret}
           type="password"
           autoComplete="new-password"
-          help={
-            provider
-              ? 'Stored encrypted and never shown again. Leave blank to keep the current secret.'
-              : 'Stored encrypted and never shown again.'
-          }
+          help={provider ? t('form.secretKeep') : t('form.secretHelp')}
         />
         <ConformField
-          label="Scopes"
+          label={t('form.scopes')}
           meta={fields.scopes}
           autoComplete="off"
           spellCheck={false}
-          help={`Separated by spaces, with openid. Usually “${DEFAULT_SCOPE_TEXT}”.`}
+          help={t('form.scopesHelp', { scopes: DEFAULT_SCOPE_TEXT })}
         />
       </div>
 
       <div className="flex flex-col gap-1">
         <label htmlFor={fields.domains.id} className="label">
-          E-mail domains it signs in
+          {t('form.domains')}
         </label>
         <textarea
           {...getTextareaProps(fields.domains, { ariaDescribedBy: `${fields.domains.id}-help` })}
@@ -126,17 +133,15 @@ export function ProviderForm({
           spellCheck={false}
         />
         <p id={`${fields.domains.id}-help`} className="text-sm text-slate-600">
-          One per line or separated by commas, for example contoso.com. Addresses at these domains continue to
-          this provider from the sign-in page, and only its people with these addresses can sign in through
-          it. A domain can have one provider.
+          {t('form.domainsHelp')}
         </p>
         <ErrorList id={fields.domains.errorId} errors={fields.domains.errors} />
       </div>
 
       <fieldset className="flex flex-col gap-2" aria-describedby={`${companies.id}-help`}>
-        <legend className="label">Companies that use it</legend>
+        <legend className="label">{t('form.companies')}</legend>
         <p id={`${companies.id}-help`} className="text-sm text-slate-600">
-          The password rule below applies to these companies’ employees.
+          {t('form.companiesHelp')}
         </p>
         {companyOptions.length ? (
           <div className="flex max-h-56 flex-col gap-2 overflow-y-auto rounded border border-slate-200 p-3">
@@ -157,7 +162,7 @@ export function ProviderForm({
             ))}
           </div>
         ) : (
-          <p className="text-sm text-slate-700">There are no companies yet.</p>
+          <p className="text-sm text-slate-700">{t('form.noCompanies')}</p>
         )}
         <ErrorList id={companies.errorId} errors={companies.errors} />
       </fieldset>
@@ -170,29 +175,28 @@ export function ProviderForm({
             className="mt-1 h-4 w-4 accent-indigo-700"
           />
           <label htmlFor={fields.allowPassword.id} className="label">
-            Their employees may still sign in with a password
+            {t('form.allowPassword')}
           </label>
         </div>
         <p id={`${fields.allowPassword.id}-help`} className="mt-1 text-sm text-slate-700">
-          When off, employees of the companies ticked above sign in through this provider only: no password,
-          reset or e-mailed sign-in link. Administrators always keep their password.
+          {t('form.allowPasswordHelp')}
         </p>
         <ErrorList id={fields.allowPassword.errorId} errors={fields.allowPassword.errors} />
       </div>
 
       <ConformSelect
-        label="New people signing in (just-in-time accounts)"
+        label={t('form.jit')}
         meta={fields.jitCompanyId}
         options={choicesOf(companyOptions)}
-        placeholder="Create no accounts (only existing employees and admins sign in)"
-        help="Off unless you choose a company: then someone this provider vouches for, with a verified address at one of its domains and no account yet, becomes an employee of that company on first sign-in. The company must be one ticked above."
+        placeholder={t('form.jitNone')}
+        help={t('form.jitHelp')}
       />
 
       <div>
         <SubmitButton
           intent={intent}
-          label={provider ? 'Save provider' : 'Add provider'}
-          pendingLabel={provider ? 'Saving…' : 'Adding…'}
+          label={provider ? t('form.save') : t('form.addButton')}
+          pendingLabel={provider ? t('form.saving') : t('form.adding')}
         />
       </div>
     </IntentForm>

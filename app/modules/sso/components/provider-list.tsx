@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { NameList, type HrefFor } from '#app/components/admin-list'
 import { Cell, CreatedCell, RowHeader } from '#app/components/data-table'
 import type { PageData } from '#app/lib/page-data'
@@ -13,21 +14,22 @@ export function ProviderList({
   path: string
   href: HrefFor
 }) {
+  const { t } = useTranslation('identity-providers')
   return (
     <NameList
       path={path}
       noun="identity providers"
       query={query}
       columns={[
-        'Name',
-        'E-mail domains',
-        { label: 'Companies', className: 'text-right' },
-        'Passwords',
-        'Created',
+        t('list.name'),
+        t('list.domains'),
+        { label: t('list.companies'), className: 'text-right' },
+        t('list.passwords'),
+        t('list.created'),
       ]}
       page={page}
-      noMatch={(q) => `No provider’s name contains “${q}”.`}
-      empty="No identity provider is set up: everyone signs in with a password. Add one above."
+      noMatch={(q) => t('list.noMatch', { q })}
+      empty={t('list.empty')}
       href={href}
     >
       {(row) => (
@@ -37,7 +39,7 @@ export function ProviderList({
           </RowHeader>
           <Cell className="break-words">{row.domains.join(', ')}</Cell>
           <Cell className="text-right tabular-nums">{row.companyCount}</Cell>
-          <Cell>{row.allowPassword ? 'Allowed' : 'Not allowed'}</Cell>
+          <Cell>{row.allowPassword ? t('list.allowed') : t('list.notAllowed')}</Cell>
           <CreatedCell at={row.createdAt} />
         </tr>
       )}

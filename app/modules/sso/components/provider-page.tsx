@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formErrorsOf, resultFor, type IntentReply } from '#app/components/form-kit'
 import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
@@ -20,21 +21,18 @@ export function ProviderPage({
   data: PageData<typeof loadProviderPage>
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('identity-providers')
   const { provider, confirmDelete, redirectUri } = data
   const deleteResult = resultFor(actionData, 'delete')
   const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
-  const linked =
-    provider.linkedAccounts === 0
-      ? 'No account has signed in through it yet.'
-      : `${provider.linkedAccounts} ${provider.linkedAccounts === 1 ? 'account has' : 'accounts have'} signed in through it.`
   return (
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-8">
       <div className="flex flex-col gap-2">
         <Link to={LIST} className="link self-start text-sm">
-          ← All identity providers
+          {t('page.back')}
         </Link>
         <PageHeader title={provider.name}>
-          Signs in {provider.domains.join(', ')}. {linked}
+          {t('page.signsIn', { domains: provider.domains.join(', '), count: provider.linkedAccounts })}
         </PageHeader>
       </div>
       <FormErrors errors={unknownErrors} />
@@ -43,21 +41,16 @@ export function ProviderPage({
       {confirmDelete ? (
         <ConfirmPanel
           id="delete-provider"
-          title={`Delete “${provider.name}”?`}
+          title={t('delete.title', { name: provider.name })}
           intent="delete"
           fields={{}}
-          confirmLabel="Yes, delete the provider"
-          pendingLabel="Deleting…"
+          confirmLabel={t('delete.confirm')}
+          pendingLabel={t('delete.pending')}
           cancelHref="."
           lastResult={deleteResult}
-          backLabel="Back to the provider"
+          backLabel={t('delete.back')}
         >
-          <p className="text-slate-800">
-            Addresses at {provider.domains.join(', ')} will get the password form again, and sign-ins on their
-            way through this provider will fail. Employees who never set a password will need a reset link.
-            The accounts’ links to the provider are kept, so setting it up again with the same issuer signs
-            them in as before.
-          </p>
+          <p className="text-slate-800">{t('delete.text', { domains: provider.domains.join(', ') })}</p>
         </ConfirmPanel>
       ) : null}
 
@@ -75,11 +68,11 @@ export function ProviderPage({
       {confirmDelete ? null : (
         <section aria-labelledby="danger-title" className="card flex flex-col items-start gap-3">
           <h2 id="danger-title" className="text-lg font-semibold">
-            Delete this provider
+            {t('danger.title')}
           </h2>
-          <p className="text-slate-700">Its domains go back to signing in with a password.</p>
+          <p className="text-slate-700">{t('danger.text')}</p>
           <Link to="?delete" className="btn btn-secondary">
-            Delete provider…
+            {t('danger.delete')}
           </Link>
         </section>
       )}

@@ -1,0 +1,119 @@
+import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { createBrand, createCompany, createScheme, createUser } from '#db/factories'
+import { resetEnvCache } from '#app/config/env.server'
+import { formatDateTime } from '#app/lib/dates'
+import { useTestDatabase } from '#tests/support/database'
+import { client, send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
+
+/**
+ * The back office's people and organisations pages (dashboard, companies, brands, administrators,
+ * identity providers, the admin's profile) in the reader's language (issue 20 §3, ADR 050/052):
+ * German through LANGUAGES_PREVIEW for an admin who chose it, with its dates, forms' messages,
+ * refusals with names and toasts; English unchanged without it.
+ */
+
+useTestDatabase()
+const server = useTestServer()
+
+function preview(codes: string | null) {
+  if (codes === null) delete process.env.LANGUAGES_PREVIEW
+  else process.env.LANGUAGES_PREVIEW = codes
+  resetEnvCache()
+  server.build?.resetEnvCache()
+}
+
+afterEach(() => preview(null))
+
+let cookie = ''
+let brand = { id: '', name: '' }
+const closesAt = new Date('2031-06-30T12:00:00Z')
+
+beforeAll(async () => {
+  const admin = await createUser({ role: 'admin', displayName: 'Dora Deutsch', language: 'de' })
+  cookie = await sessionCookieFor(admin.id)
+  brand = await createBrand({ name: 'Marke Eins' })
+  const company = await createCompany({ name: 'Firma Eins', brandId: brand.id })
+  await createScheme({ companyId: company.id, name: 'Frühjahr', closesAt, timeZone: 'Europe/Berlin' })
+})
+
+const admin$ = client(server, () => cookie)
+const page = async (path: string) => {
+  const response = await send(server, path, { cookie })
+  expect(response.status).toBe(200)
+  return response.text()
+}
+const langOf = (html: string) => /<html lang="([^"]*)"/.exec(html)?.[1]
+
+describe('in German (previewed, the admin’s own choice)', () => {
+  test('the dashboard: words, title, <html lang>, a date in German', async () => {
+    preview('de')
+    const html = await page('/admin')
+    expect(langOf(html)).toBe('de')
+    expect(titleOf(html)).toBe('Übersicht · Panorama admin')
+    const text = textOf(html)
+    expect(text).toContain('Laufende Programme')
+    expect(text).toContain('Abgegebene Selbsteinschätzungen')
+    expect(text).toContain(`endet am ${formatDateTime(closesAt, 'Europe/Berlin', 'de-DE')}`)
+    expect(text).toContain('30. Juni 2031')
+    expect(text).not.toContain('Running programmes')
+  })
+
+  test('the companies page: its words, a form message, a refusal with a name, a toast', async () => {
+    preview('de')
+    const text = textOf(await page('/admin/company-management'))
+    expect(text).toContain('Unternehmen hinzufügen')
+    expect(text).toContain('Name des Unternehmens')
+    const empty = await admin$.post('/admin/company-management', {
+      intent: 'create',
+      name: '',
+      brandId: brand.id,
+    })
+    expect(fieldErrors(await empty.text(), 'name')).toEqual(['Geben Sie den Namen des Unternehmens ein.'])
+    const taken = await admin$.post('/admin/company-management', {
+      intent: 'create',
+      name: 'Firma Eins',
+      brandId: brand.id,
+    })
+    expect(fieldErrors(await taken.text(), 'name')).toEqual([
+      'Ein Unternehmen namens „Firma Eins“ gibt es bereits. Wählen Sie einen anderen Namen.',
+    ])
+    const created = await admin$.post('/admin/company-management', {
+      intent: 'create',
+      name: 'Firma Zwei',
+      brandId: brand.id,
+    })
+    const after = textOf(await admin$.follow(created))
+    expect(after).toContain('Unternehmen angelegt')
+    expect(after).toContain('„Firma Zwei“ wurde hinzugefügt.')
+  })
+
+  test('brands, administrators, identity providers and the profile', async () => {
+    preview('de')
+    expect(textOf(await page('/admin/brand-management'))).toContain('Marke anlegen')
+    expect(textOf(await page(`/admin/brand-management/${brand.id}`))).toContain('Angaben zur Marke')
+    const admins = textOf(await page('/admin/admin-management'))
+    expect(admins).toContain('Administrator einladen')
+    expect(textOf(await page('/admin/identity-provider-management'))).toContain(
+      'Identitätsanbieter hinzufügen',
+    )
+    const profile = await page('/admin/profile')
+    expect(titleOf(profile)).toBe('Ihr Profil · Panorama')
+    expect(textOf(profile)).toContain('Ihr Name erscheint in der Kopfzeile')
+  })
+})
+
+describe('in English (German not previewed)', () => {
+  test('the same pages read as before', async () => {
+    const dashboard = await page('/admin')
+    expect(langOf(dashboard)).toBe('en')
+    expect(titleOf(dashboard)).toBe('Dashboard · Panorama admin')
+    expect(textOf(dashboard)).toContain('Running programmes')
+    expect(textOf(dashboard)).toContain(`closes ${formatDateTime(closesAt, 'Europe/Berlin')}`)
+    expect(textOf(await page('/admin/company-management'))).toContain('Add a company')
+    expect(textOf(await page('/admin/brand-management'))).toContain('Create a brand')
+    expect(textOf(await page('/admin/admin-management'))).toContain('Invite an administrator')
+    expect(textOf(await page('/admin/identity-provider-management'))).toContain('Add an identity provider')
+    expect(textOf(await page('/admin/profile'))).toContain('Your name appears in the header')
+  })
+})
