@@ -5,6 +5,7 @@ import { loadGroupReport, loadHeatmap, type CohortScope } from '#app/modules/coh
 import { heatmapQuery } from '#app/modules/cohort/schemas'
 import { groupReportPdfResponse } from '#app/modules/pdf/group-report-pdf.server'
 import { pdfAvailable } from '#app/modules/pdf/browser.server'
+import { languageOf } from '#app/modules/i18n/i18n.server'
 
 /**
  * The route side of a cohort's pages (issue 19 §4, ADR 045), written once for a scheme's and a
@@ -39,7 +40,15 @@ export async function groupReportPdfLoader(
   id: string,
 ) {
   const session = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return (await groupReportPdfResponse(scope, id, session, context.ip || null)) ?? notFound()
+  return (
+    (await groupReportPdfResponse(
+      scope,
+      id,
+      session,
+      context.ip || null,
+      languageOf(request, session.user),
+    )) ?? notFound()
+  )
 }
 
 /** The pages are read-only: a POST is guarded like the page, then answered "method not allowed". */

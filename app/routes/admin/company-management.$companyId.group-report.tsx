@@ -1,5 +1,6 @@
 import type { Route } from './+types/company-management.$companyId.group-report'
 import { GroupReportView } from '#app/modules/cohort/components/group-report-view'
+import type { RouteHandle } from '#app/root'
 import { ADMIN_HANDLE } from './admin-meta'
 import { cohortPrintLinks, cohortTitle } from './cohort-meta'
 import { cohortReadOnlyAction, groupReportLoader } from './cohort-routes.server'
@@ -8,7 +9,8 @@ import { cohortReadOnlyAction, groupReportLoader } from './cohort-routes.server'
  * The group report of a company’s schemes (issue 19 §4, ADR 045). The guard, the 404 and the
  * read-only POST are cohort-routes.server.ts's, shared with its sibling routes.
  */
-export const handle = ADMIN_HANDLE
+// The "Over time" section is the report's (cycle-section.tsx): its words are in `report`.
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: ['report'] }
 
 export const links: Route.LinksFunction = cohortPrintLinks
 
