@@ -8,7 +8,7 @@ import { formatDate } from '#app/lib/dates'
 import { plural } from '#app/lib/words'
 import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { AddToPlan } from '#app/modules/plan/components/add-to-plan'
-import { releaseStatus } from './release-status'
+import { releaseStatusIn } from './release-status'
 import {
   seriesColor,
   seriesDash,
@@ -967,24 +967,28 @@ function SelfPending({ header, viewer }: { header: ReportHeader; viewer: Viewer 
 }
 
 /** The release as the home page tells it too (release-status.ts): one story, the same numbers. */
-function statusOf(header: ReportHeader, viewer: Viewer) {
-  return releaseStatus({
-    viewer,
-    reportRelease: header.reportRelease,
-    closesAt: header.closesAt,
-    timeZone: header.timeZone,
-    schemeClosed: header.schemeClosed,
-    releasedAt: header.releasedAt,
-    colleaguesShown: header.colleaguesShown,
-    releasedAnswers: header.colleaguesSubmitted,
-    answeredNow: header.answeredNow ?? header.colleaguesSubmitted,
-    minRaters: header.minRaters,
-  })
+function statusOf({ t, locale }: ReportWords, header: ReportHeader, viewer: Viewer) {
+  return releaseStatusIn(
+    {
+      viewer,
+      reportRelease: header.reportRelease,
+      closesAt: header.closesAt,
+      timeZone: header.timeZone,
+      schemeClosed: header.schemeClosed,
+      releasedAt: header.releasedAt,
+      colleaguesShown: header.colleaguesShown,
+      releasedAnswers: header.colleaguesSubmitted,
+      answeredNow: header.answeredNow ?? header.colleaguesSubmitted,
+      minRaters: header.minRaters,
+    },
+    (key, args) => t(key as 'release.enough', args),
+    locale,
+  )
 }
 
 function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
   const words = useReportWords()
-  const [when, ...rest] = statusOf(header, viewer).lines
+  const [when, ...rest] = statusOf(words, header, viewer).lines
   return (
     <StatusNotice tone="sky" title={words.t('status.awaiting')}>
       <p>{when}</p>
@@ -999,10 +1003,10 @@ function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Vie
 
 /** Released without colleagues' results: fewer than the threshold had answered (ADR 025). */
 function SelfOnlyRelease({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
-  const { t } = useTranslation('report')
+  const words = useReportWords()
   return (
-    <StatusNotice tone="amber" title={t('status.moreNeeded')}>
-      {statusOf(header, viewer).lines.map((line) => (
+    <StatusNotice tone="amber" title={words.t('status.moreNeeded')}>
+      {statusOf(words, header, viewer).lines.map((line) => (
         <p key={line}>{line}</p>
       ))}
       <InviteMore header={header} viewer={viewer} />
