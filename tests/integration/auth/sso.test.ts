@@ -235,9 +235,7 @@ describe('the subject link', () => {
   test('an admin with an authenticator: straight in by default; with SSO_ADMINS_SKIP_TOTP=false the code is asked as after a password', async () => {
     const admin = await createUser({ role: 'admin', email: `abe.${accounts}@${DOMAIN}` })
     await startEnrolment({ id: admin.id })
-    const key = decodeBase32IgnorePadding(
-      (await getSecondFactorState(admin.id)).setup!.secret.replace(/\s/g, ''),
-    )
+    const key = decodeBase32IgnorePadding((await getSecondFactorState(admin.id)).setup!.secret.replace(/\s/g, ''))
     expect((await confirmEnrolment({ id: admin.id }, totpCodeAt(key, timeStep() - 1))).ok).toBe(true)
     const sub = providerAccount(admin.email)
 

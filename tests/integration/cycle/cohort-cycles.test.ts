@@ -105,10 +105,7 @@ async function get(path: string) {
 
 /** The cells of the "Over time" section's table whose first column reads `label`. */
 function cycleRow(body: string, label: string) {
-  const section = body.slice(
-    body.indexOf('id="cycle"'),
-    body.indexOf('</section>', body.indexOf('id="cycle"')),
-  )
+  const section = body.slice(body.indexOf('id="cycle"'), body.indexOf('</section>', body.indexOf('id="cycle"')))
   const row = new RegExp(`<th scope="row"[^>]*>${label}</th>([\\s\\S]*?)</tr>`).exec(section)?.[1]
   return row ? [...row.matchAll(/<td[^>]*>([^<]*)</g)].map((m) => m[1]) : null
 }
@@ -207,12 +204,7 @@ describe('the norm in a group report', () => {
     ;({ body, queries } = await get(groupReport(ids.current)))
     expect(body).not.toContain('No norm yet')
     expect(cycleRow(body, 'Vision')).toEqual(['2.0', '3.0', '+1.0 · higher', '5.0 · 2.0 below'])
-    expect(cycleRow(body, 'Communication')).toEqual([
-      '4.0',
-      '4.0',
-      '±0.0 · about the same',
-      '2.0 · 2.0 above',
-    ])
+    expect(cycleRow(body, 'Communication')).toEqual(['4.0', '4.0', '±0.0 · about the same', '2.0 · 2.0 above'])
     expect(queries).toBe(6)
   })
 })

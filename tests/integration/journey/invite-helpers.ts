@@ -11,12 +11,7 @@ import { EVENTS_CHANNEL, type PanoramaEvent } from '#app/modules/realtime/events
  */
 
 export async function enrolledEmployee(
-  options: {
-    maxColleagues?: number
-    status?: 'draft' | 'open' | 'closed'
-    closesAt?: Date
-    opensAt?: Date
-  } = {},
+  options: { maxColleagues?: number; status?: 'draft' | 'open' | 'closed'; closesAt?: Date; opensAt?: Date } = {},
 ) {
   const company = await createCompany({})
   const scheme = await createScheme({
