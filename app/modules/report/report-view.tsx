@@ -460,15 +460,7 @@ function ScaleQuestions({
       label={title}
       height={80 + questions.length * (groups ? 48 + 16 * (groups.length + 1) : 44)}
       draw={({ BarChart }, { animate }) => (
-        <BarChart
-          title={title}
-          labels={labels}
-          series={series}
-          min={min}
-          max={max}
-          animate={animate}
-          words={chartWords(words)}
-        />
+        <BarChart {...{ title, labels, series, min, max, animate }} words={chartWords(words)} />
       )}
       table={
         <Table caption={title} head={head}>
