@@ -73,6 +73,8 @@ export const NAMESPACES = [
   'brands',
   'admins',
   'identity-providers',
+  'report',
+  'pdf',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

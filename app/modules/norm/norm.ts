@@ -31,7 +31,7 @@ export function normShown(participants: number, minParticipants: number): boolea
   return participants >= Math.max(1, Math.floor(minParticipants))
 }
 
-const oneDecimal = (value: number) => Math.round(value * 10) / 10
+export const oneDecimal = (value: number) => Math.round(value * 10) / 10
 
 /** The rows an aggregate answered → the norms that may be shown, to one decimal. */
 export function normFigures(
@@ -47,10 +47,16 @@ export function normFigures(
   return { questions: pick(rows.questions), categories: pick(rows.categories) }
 }
 
+/** The colleagues' figure against the norm, to one decimal (0 is "at the norm"); null: nothing to compare. */
+export function normDifference(colleagues: number | null, norm: number | undefined): number | null {
+  if (colleagues === null || norm === undefined) return null
+  return oneDecimal(oneDecimal(colleagues) - norm)
+}
+
 /** "+0.4 above the norm", "0.3 below the norm", "at the norm". */
 export function againstNormText(colleagues: number | null, norm: number | undefined): string {
-  if (colleagues === null || norm === undefined) return '—'
-  const difference = oneDecimal(oneDecimal(colleagues) - norm)
+  const difference = normDifference(colleagues, norm)
+  if (difference === null || norm === undefined) return '—'
   if (difference === 0) return `${norm.toFixed(1)} · at the norm`
   return `${norm.toFixed(1)} · ${Math.abs(difference).toFixed(1)} ${difference > 0 ? 'above' : 'below'}`
 }

@@ -1,11 +1,7 @@
 import { log } from '#app/lib/logger.server'
-import {
-  PDF_UNAVAILABLE_MESSAGE,
-  PdfBusyError,
-  PdfTimeoutError,
-  PdfUnavailableError,
-  pdfAvailable,
-} from './browser.server'
+import { SOURCE_LANGUAGE, type Language } from '#app/modules/i18n/languages'
+import { PdfBusyError, PdfTimeoutError, PdfUnavailableError, pdfAvailable } from './browser.server'
+import { pdfT } from './words.server'
 
 /** A download refused in words: plain text, never cached. */
 export function pdfRefusal(status: number, message: string) {
@@ -32,20 +28,19 @@ export function pdfDownload(pdf: Buffer, fileName: string) {
  * (no Chromium: 503), is busy (503, try again) or took too long (504); anything else is logged and
  * answered in words too.
  */
-export async function pdfAnswer(make: () => Promise<Response>): Promise<Response> {
-  if (!pdfAvailable()) return pdfRefusal(503, PDF_UNAVAILABLE_MESSAGE)
+export async function pdfAnswer(
+  make: () => Promise<Response>,
+  language: Language = SOURCE_LANGUAGE,
+): Promise<Response> {
+  const t = pdfT(language)
+  if (!pdfAvailable()) return pdfRefusal(503, t('refusals.unavailable'))
   try {
     return await make()
   } catch (error) {
-    if (error instanceof PdfUnavailableError) return pdfRefusal(503, PDF_UNAVAILABLE_MESSAGE)
-    if (error instanceof PdfBusyError)
-      return pdfRefusal(503, 'Many PDFs are being made right now: please try again in a minute.')
-    if (error instanceof PdfTimeoutError)
-      return pdfRefusal(504, 'The PDF took too long to make: please try again in a minute.')
+    if (error instanceof PdfUnavailableError) return pdfRefusal(503, t('refusals.unavailable'))
+    if (error instanceof PdfBusyError) return pdfRefusal(503, t('refusals.busy'))
+    if (error instanceof PdfTimeoutError) return pdfRefusal(504, t('refusals.timeout'))
     log.error('pdf download failed', { error })
-    return pdfRefusal(
-      500,
-      'The PDF could not be made: please try again, or use “Save as PDF” on the report page.',
-    )
+    return pdfRefusal(500, t('refusals.failed'))
   }
 }

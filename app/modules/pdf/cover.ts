@@ -80,7 +80,16 @@ export function headerTemplate(brand: PdfBrand | null, right: string): string {
   return `<div style="${marginText};-webkit-print-color-adjust:exact"><span style="color:${primary};font-weight:600">${escapeHtml(brand?.name ?? '')}</span><span>${escapeHtml(right)}</span></div>`
 }
 
-/** The running footer: what the document is, and "Page 2 of 9". */
-export function footerTemplate(left: string): string {
-  return `<div style="${marginText}"><span>${escapeHtml(left)}</span><span>Page <span class="pageNumber"></span> of <span class="totalPages"></span></span></div>`
+/**
+ * The running footer: what the document is, and "Page 2 of 9". `page` writes that in the reader's
+ * language (pdf:page) from the two markers it is given, which become Chromium's page counters.
+ */
+export function footerTemplate(
+  left: string,
+  page: (number: string, total: string) => string = (n, total) => `Page ${n} of ${total}`,
+): string {
+  const counters = escapeHtml(page('\u0001', '\u0002'))
+    .replace('\u0001', '<span class="pageNumber"></span>')
+    .replace('\u0002', '<span class="totalPages"></span>')
+  return `<div style="${marginText}"><span>${escapeHtml(left)}</span><span>${counters}</span></div>`
 }

@@ -1,6 +1,6 @@
 import { getDb } from '#db/client'
 import type { Actor } from '#app/lib/outcome'
-import { plural } from '#app/lib/words'
+import { SOURCE_LANGUAGE, type Language } from '#app/modules/i18n/languages'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import type { SessionResult } from '#app/modules/auth/session.server'
 import { loadGroupReport, type CohortScope, type GroupReport } from '#app/modules/cohort/cohort.server'
@@ -8,6 +8,7 @@ import { cohortHref } from '#app/modules/cohort/components/cohort-parts'
 import { pdfAnswer, pdfDownload, pdfRefusal } from './answers.server'
 import { fileSlug } from './report-pdf.server'
 import { renderPagePdf } from './render.server'
+import { pdfT } from './words.server'
 
 /**
  * A cohort's group report as a branded PDF (issue 19 §4 and §7, ADR 046): the group report page
@@ -29,33 +30,42 @@ export async function groupReportPdfResponse(
   id: string,
   viewer: SessionResult,
   ip: string | null,
+  language: Language = SOURCE_LANGUAGE,
 ): Promise<Response | null> {
+  const t = pdfT(language)
   const report = await loadGroupReport(scope, id)
   if (!report) return null
-  if (report.summary.participants === 0) return pdfRefusal(409, NO_COHORT_FIGURE_MESSAGE)
+  if (report.summary.participants === 0) return pdfRefusal(409, t('refusals.noCohortFigure'))
   const { header, summary } = report
+  const name = header.name
   return pdfAnswer(async () => {
     const { pdf } = await renderPagePdf({
       path: cohortHref(header, 'group-report'),
       viewer,
+      language,
       cover: {
         brand: header.brand,
-        title: 'Group report',
-        subject: header.name,
+        title: t('group.title'),
+        subject: name,
         lines: [
-          ['Company', header.companyName],
-          [header.schemes.length === 1 ? 'Scheme' : 'Schemes', header.schemes.map((s) => s.name).join(', ')],
-          ['Participants', `${summary.participants} with a released report`],
+          [t('group.company'), header.companyName],
+          [
+            t('group.schemes', { count: header.schemes.length }),
+            header.schemes.map((s) => s.name).join(', '),
+          ],
+          [t('group.participants'), t('group.participantsValue', { count: summary.participants })],
         ],
-        note: `Confidential. Every figure stands on at least ${plural(header.minRaters, 'participant', 'participants')}, each counted only through what their own report shows; no comment and no name of a colleague appears.`,
+        note: t('group.note', { minRaters: header.minRaters }),
       },
-      headerRight: `Group report · ${header.name}`,
-      footer: `Group report · ${header.companyName}`,
-      title: `Group report · ${header.name}${header.brand ? ` · ${header.brand.name}` : ''}`,
+      headerRight: t('group.header', { name }),
+      footer: t('group.footer', { company: header.companyName }),
+      title: header.brand
+        ? t('group.documentTitleBrand', { name, brand: header.brand.name })
+        : t('group.documentTitle', { name }),
     })
     await auditGroupReportDownload({ id: viewer.user.id, ip }, scope, id, summary.participants)
     return pdfDownload(pdf, groupReportFileName(report))
-  })
+  }, language)
 }
 
 async function auditGroupReportDownload(actor: Actor, scope: CohortScope, id: string, participants: number) {

@@ -7,6 +7,8 @@ import { projectRoot } from '#db/client'
 import { log } from '#app/lib/logger.server'
 import { runInRequestScope } from '#app/lib/request-scope.server'
 import type { SessionResult } from '#app/modules/auth/session.server'
+import { intlLocale, SOURCE_LANGUAGE, type Language } from '#app/modules/i18n/languages'
+import { pdfT } from './words.server'
 import { getBrowser, withPageSlot } from './browser.server'
 import { coverHtml, footerTemplate, headerTemplate, type PdfBrand, type PdfCover } from './cover'
 
@@ -46,6 +48,12 @@ export type RenderPdfOptions = {
   footer?: string
   /** The PDF's title (its metadata, what a viewer's window shows); else the page's own title. */
   title?: string
+  /**
+   * The reader's language (ADR 050): the one the download's request resolved. The page is asked for
+   * in it (the viewer's own setting, which the page's rule puts first, gives the same answer), the
+   * browser formats in its locale, and the footer's "Page n of N" is written in it. English without.
+   */
+  language?: Language
   timeoutMs?: number
 }
 
@@ -79,7 +87,7 @@ function pageHandler() {
 }
 
 /** One request through React Router, as `viewer` for `viewer.path` only, else as nobody. */
-async function serveInProcess(url: URL, viewer?: SessionResult): Promise<Response> {
+async function serveInProcess(url: URL, viewer?: SessionResult, language?: Language): Promise<Response> {
   const handle = await pageHandler()
   let sent: () => void = () => undefined
   const context: AppLoadContext = {
@@ -89,7 +97,9 @@ async function serveInProcess(url: URL, viewer?: SessionResult): Promise<Respons
     responseSent: new Promise<void>((resolve) => (sent = resolve)),
     ...(viewer ? { renderAs: { path: url.pathname, session: viewer } } : {}),
   }
-  const request = new Request(url, { headers: { Accept: 'text/html,*/*', 'Accept-Language': 'en-GB' } })
+  const request = new Request(url, {
+    headers: { Accept: 'text/html,*/*', 'Accept-Language': language ? `${language}, en;q=0.5` : 'en-GB' },
+  })
   try {
     return await runInRequestScope(context, () => handle(request, context))
   } finally {
@@ -185,7 +195,9 @@ async function printPage(context: BrowserContext, options: RenderPdfOptions, htm
     printBackground: true,
     displayHeaderFooter: true,
     headerTemplate: headerTemplate(options.brand ?? options.cover?.brand ?? null, options.headerRight ?? ''),
-    footerTemplate: footerTemplate(options.footer ?? ''),
+    footerTemplate: footerTemplate(options.footer ?? '', (page, pages) =>
+      pdfT(options.language ?? SOURCE_LANGUAGE)('page', { page, pages }),
+    ),
     margin: { top: '16mm', bottom: '16mm', left: '12mm', right: '12mm' },
   })
   return { pdf, text }
@@ -206,7 +218,7 @@ export async function renderPagePdf(options: RenderPdfOptions): Promise<Rendered
   const documentUrl = new URL(options.path, ORIGIN)
   const browser = await getBrowser()
   return withPageSlot(async (signal) => {
-    const response = await serveInProcess(documentUrl, options.viewer)
+    const response = await serveInProcess(documentUrl, options.viewer, options.language)
     if (response.status !== 200 || !response.headers.get('Content-Type')?.startsWith('text/html')) {
       await response.body?.cancel()
       throw new PageNotRendered(response.status)
@@ -217,7 +229,7 @@ export async function renderPagePdf(options: RenderPdfOptions): Promise<Rendered
       deviceScaleFactor: SCALE,
       serviceWorkers: 'block',
       acceptDownloads: false,
-      locale: 'en-GB',
+      locale: intlLocale(options.language ?? SOURCE_LANGUAGE),
       reducedMotion: 'reduce',
     })
     const close = () => void context.close().catch(() => undefined)

@@ -7,9 +7,11 @@ import { log } from '#app/lib/logger.server'
 import type { Actor } from '#app/lib/outcome'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import type { SessionResult } from '#app/modules/auth/session.server'
+import { intlLocale, SOURCE_LANGUAGE, type Language } from '#app/modules/i18n/languages'
 import { loadReport } from '#app/modules/report/report.server'
 import type { ReportData, ReportHeader } from '#app/modules/report/report'
 import { renderPagePdf, type RenderedPdf } from './render.server'
+import { pdfT } from './words.server'
 
 /**
  * Reports as PDF (ADR 046): one released report for its employee or an admin, and every released
@@ -57,28 +59,41 @@ export function reportFileName(header: Pick<ReportHeader, 'subjectName' | 'respo
   return `feedback-report-${fileSlug(header.subjectName)}-${header.responseId.slice(0, 8)}.pdf`
 }
 
-/** The report page printed for `viewer`, with the brand's cover, header and footer. */
-export function renderReportPdf(header: ReportHeader, viewer: SessionResult): Promise<RenderedPdf> {
+/**
+ * The report page printed for `viewer`, with the brand's cover, header and footer, in the reader's
+ * `language` (the one the download's request resolved): the page, its cover and its margins alike.
+ */
+export function renderReportPdf(
+  header: ReportHeader,
+  viewer: SessionResult,
+  language: Language = SOURCE_LANGUAGE,
+): Promise<RenderedPdf> {
+  const t = pdfT(language)
   const brand = header.brand
+  const name = header.subjectName
   const lines: [string, string][] = [
-    ['Scheme', header.schemeName],
-    ['Company', header.companyName],
-    ['Questionnaire', header.questionnaireTitle],
+    [t('report.scheme'), header.schemeName],
+    [t('report.company'), header.companyName],
+    [t('report.questionnaire'), header.questionnaireTitle],
   ]
-  if (header.releasedAt) lines.push(['Released', formatDate(header.releasedAt, header.timeZone)])
+  if (header.releasedAt)
+    lines.push([t('report.released'), formatDate(header.releasedAt, header.timeZone, intlLocale(language))])
   return renderPagePdf({
     path: `/user/response-${header.responseId}`,
     viewer,
+    language,
     cover: {
       brand,
-      title: 'Feedback report',
-      subject: header.subjectName,
+      title: t('report.title'),
+      subject: name,
       lines,
-      note: `Confidential: prepared for ${header.subjectName}. Colleagues’ answers are shown only combined, never by name.`,
+      note: t('report.note', { name }),
     },
     headerRight: `${header.schemeName} · ${header.companyName}`,
-    footer: `Feedback report · ${header.subjectName}`,
-    title: `Feedback report · ${header.subjectName}${brand ? ` · ${brand.name}` : ''}`,
+    footer: t('report.footer', { name }),
+    title: brand
+      ? t('report.documentTitleBrand', { name, brand: brand.name })
+      : t('report.documentTitle', { name }),
   })
 }
 
@@ -143,7 +158,12 @@ type ZipProgress = { rendered: number; failed: number; peakMs: number }
  * report that fails to print is replaced by a short text file saying so; the client going away
  * stops the work.
  */
-export function schemeReportsZip(reports: ReleasedRow[], viewer: SessionResult): ReadableStream<Uint8Array> {
+export function schemeReportsZip(
+  reports: ReleasedRow[],
+  viewer: SessionResult,
+  language: Language = SOURCE_LANGUAGE,
+): ReadableStream<Uint8Array> {
+  const t = pdfT(language)
   const archive = archiver('zip', { store: true })
   const name = uniqueNames()
   const progress: ZipProgress = { rendered: 0, failed: 0, peakMs: 0 }
@@ -158,12 +178,12 @@ export function schemeReportsZip(reports: ReleasedRow[], viewer: SessionResult):
   const render = async (row: ReleasedRow) => {
     try {
       const report = await loadReport(row.rid, viewer.user)
-      if (!report || !isReleased(report)) return { row, error: 'The report is no longer released.' }
-      const rendered = await renderReportPdf(report.header, viewer)
+      if (!report || !isReleased(report)) return { row, error: t('refusals.noLongerReleased') }
+      const rendered = await renderReportPdf(report.header, viewer, language)
       return { row, header: report.header, rendered }
     } catch (error) {
       log.error('pdf of a report in a ZIP failed', { error, rid: row.rid })
-      return { row, error: 'The PDF of this report could not be made; download it on its own from its page.' }
+      return { row, error: t('refusals.zipEntryFailed') }
     }
   }
 

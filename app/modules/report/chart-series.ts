@@ -134,14 +134,28 @@ export function barStyle(index: number) {
  * The canvas's accessible name: what it shows, the first two series value by value (self and the
  * all colleagues), and where the full numbers are.
  */
-export function chartSummary(title: string, labels: string[], series: Series[]): string {
+export function chartSummary(title: string, labels: string[], series: Series[], words?: ChartWords): string {
   const shown = series.slice(0, 2)
+  const you = words?.you ?? 'you'
+  const score = words?.score ?? formatScore
   const parts = labels.map(
     (label, i) =>
-      `${label}: ${shown.map((s) => `${s.label.toLowerCase() === 'you' ? 'you' : s.label} ${formatScore(s.values[i])}`).join(', ')}`,
+      `${label}: ${shown.map((s) => `${s.label.toLowerCase() === you.toLowerCase() ? you : s.label} ${score(s.values[i])}`).join(', ')}`,
   )
+  if (words) return words.summary(title, parts.join('; '), Math.max(0, series.length - 2))
   const more = series.length > 2 ? ` ${series.length - 2} more series, one per colleague group.` : ''
   return `${title}. ${parts.join('; ')}.${more} The table beside the chart lists every value.`
+}
+
+/** A chart's words in the page's language (report-view.tsx builds them from the `report` namespace). */
+export type ChartWords = {
+  radar: (title: string) => string
+  bar: (title: string) => string
+  summary: (title: string, parts: string, more: number) => string
+  you: string
+  score: (value: number | null | undefined) => string
+  /** The Intl locale Chart.js formats its axis numbers in. */
+  locale: string
 }
 
 /** Long question texts as several lines (Chart.js draws an array label as lines). */

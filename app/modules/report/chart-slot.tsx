@@ -1,4 +1,5 @@
 import { Component, createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import type * as ChartComponents from './charts.client'
 
 /**
@@ -60,7 +61,11 @@ function useNearViewport(ref: React.RefObject<HTMLElement | null>) {
   return near
 }
 
-const UNAVAILABLE = 'The chart could not be loaded; the table has every value.'
+/** Said in a chart's place when it cannot be drawn (report:chart.unavailable). */
+function Unavailable() {
+  const { t } = useTranslation('report')
+  return <p className="p-4 text-sm text-slate-700">{t('chart.unavailable')}</p>
+}
 
 /** A chart failing to draw must not take the tables down with it. */
 class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -69,7 +74,7 @@ class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean
     return { failed: true }
   }
   render() {
-    if (this.state.failed) return <p className="p-4 text-sm text-slate-700">{UNAVAILABLE}</p>
+    if (this.state.failed) return <Unavailable />
     return this.props.children
   }
 }
@@ -82,6 +87,7 @@ export function ChartSlot({
   height: number
   draw: (charts: Charts, options: { animate: boolean }) => ReactNode
 }) {
+  const { t } = useTranslation('report')
   const ref = useRef<HTMLDivElement>(null)
   const drawAll = useContext(DrawAllCharts)
   const near = useNearViewport(ref)
@@ -111,9 +117,9 @@ export function ChartSlot({
       {charts ? (
         <ChartBoundary>{draw(charts, { animate: !drawAll })}</ChartBoundary>
       ) : failed ? (
-        <p className="p-4 text-sm text-slate-700">{UNAVAILABLE}</p>
+        <Unavailable />
       ) : wanted ? (
-        <p className="p-4 text-sm text-slate-700">Loading the chart…</p>
+        <p className="p-4 text-sm text-slate-700">{t('chart.loading')}</p>
       ) : null}
     </div>
   )

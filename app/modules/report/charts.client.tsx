@@ -22,6 +22,7 @@ import {
   seriesHatch,
   seriesStyle,
   wrapLabel,
+  type ChartWords,
   type Hatch,
   type Series,
 } from './chart-series'
@@ -55,6 +56,8 @@ export type ChartProps = {
   max: number
   /** false when printing: a chart drawn for the printout must be whole at once, not mid-animation. */
   animate?: boolean
+  /** The chart's words in the page's language (report-view.tsx); English without. */
+  words?: ChartWords
 }
 
 const reducedMotion = () =>
@@ -126,17 +129,18 @@ const commonOptions = (animate: boolean) => ({
 const shapeLegend = { ...legend, labels: { ...legend.labels, usePointStyle: true } }
 
 /** Self against the colleagues' average and each colleague, one axis per category. */
-export function RadarChart({ title, labels, series, min, max, animate = true }: ChartProps) {
+export function RadarChart({ title, labels, series, min, max, animate = true, words }: ChartProps) {
   const data: ChartData<'radar', (number | null)[], string> = {
     labels,
     datasets: series.map((s, i) => ({ label: s.label, data: s.values, ...seriesStyle(i), spanGaps: true })),
   }
   const options: ChartOptions<'radar'> = {
     ...commonOptions(animate),
+    locale: words?.locale,
     plugins: { legend: shapeLegend },
     scales: { r: radarScale(min, max) },
   }
-  const name = chartSummary(`Radar chart: ${title}`, labels, series)
+  const name = chartSummary(words ? words.radar(title) : `Radar chart: ${title}`, labels, series, words)
   return <Chart type="radar" data={data} options={options} role="img" aria-label={name} />
 }
 
@@ -152,6 +156,7 @@ export function BarChart({
   max,
   animate = true,
   horizontal = true,
+  words,
 }: ChartProps & { horizontal?: boolean }) {
   const data: ChartData<'bar', (number | null)[], string | string[]> = {
     labels: horizontal ? labels.map((l) => wrapLabel(l)) : labels,
@@ -169,9 +174,10 @@ export function BarChart({
   const labelAxis = { ticks: { color: '#0f172a', autoSkip: false } }
   const options: ChartOptions<'bar'> = {
     ...commonOptions(animate),
+    locale: words?.locale,
     indexAxis: horizontal ? 'y' : 'x',
     scales: horizontal ? { x: valueAxis, y: labelAxis } : { x: labelAxis, y: valueAxis },
   }
-  const name = chartSummary(`Bar chart: ${title}`, labels, series)
+  const name = chartSummary(words ? words.bar(title) : `Bar chart: ${title}`, labels, series, words)
   return <Chart type="bar" data={data} options={options} role="img" aria-label={name} />
 }

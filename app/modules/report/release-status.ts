@@ -157,3 +157,57 @@ export function releaseStatus(input: ReleaseStatusInput): ReleaseStatus {
     [{ key: 'released', values: { date: local(input.releasedAt), answers: input.releasedAnswers } }],
   )
 }
+
+/**
+ * The same story in the page's language (namespace `report`, `release.*`; ADR 050): what the report
+ * page shows. `releaseStatus` above stays the English wording (the home page's card, tests); the
+ * English catalogue equals it (tests/unit/i18n/catalogues.test.ts).
+ */
+export function releaseStatusIn(
+  input: ReleaseStatusInput,
+  t: (key: string, args?: Record<string, unknown>) => string,
+  locale: string,
+): ReleaseStatus {
+  const you = input.viewer === 'employee'
+  const on = (iso: string) => formatDate(iso, input.timeZone, locale)
+  const needed = threshold(input.minRaters)
+  const when = () => {
+    if (input.reportRelease === 'by_admin') return t(you ? 'release.whenByAdminYou' : 'release.whenByAdmin')
+    const closes = on(input.closesAt)
+    if (input.schemeClosed) return t(you ? 'release.whenClosedYou' : 'release.whenClosed', { closes })
+    return t(you ? 'release.whenClosesYou' : 'release.whenCloses', { closes })
+  }
+  const thresholdLine = () => {
+    if (enoughAnswers(input.answeredNow, input.minRaters))
+      return t('release.enough', { count: input.answeredNow })
+    if (input.schemeClosed) return t('release.tooFewClosed', { count: input.answeredNow, needed })
+    return t('release.needed', { needed, more: needed - input.answeredNow })
+  }
+  if (!input.releasedAt) return { state: 'awaiting-release', lines: [when(), thresholdLine()] }
+  if (!input.colleaguesShown) {
+    const lines = [
+      t(you ? 'release.selfOnlyYou' : 'release.selfOnly', {
+        date: on(input.releasedAt),
+        released: input.releasedAnswers,
+        needed,
+      }),
+    ]
+    if (enoughAnswers(input.answeredNow, input.minRaters))
+      lines.push(
+        input.reportRelease === 'on_close' && !input.schemeClosed
+          ? t('release.enoughNowOnClose', { count: input.answeredNow, date: on(input.closesAt) })
+          : t(you ? 'release.enoughNowAdminYou' : 'release.enoughNowAdmin', { count: input.answeredNow }),
+      )
+    else lines.push(thresholdLine())
+    return { state: 'self-only', lines }
+  }
+  return {
+    state: 'released',
+    lines: [
+      t(you ? 'release.releasedYou' : 'release.released', {
+        date: on(input.releasedAt),
+        count: input.releasedAnswers,
+      }),
+    ],
+  }
+}

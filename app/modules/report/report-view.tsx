@@ -1,24 +1,25 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { flushSync } from 'react-dom'
+import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { Link } from 'react-router'
 import { TableScroller } from '#app/components/table-scroller'
 import { formatDate } from '#app/lib/dates'
 import { plural } from '#app/lib/words'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { AddToPlan } from '#app/modules/plan/components/add-to-plan'
-import { releaseStatus } from './release-status'
+import { releaseStatusIn } from './release-status'
 import {
-  radarScaleNote,
   seriesColor,
   seriesDash,
   seriesPoint,
+  type ChartWords,
   type PointShape,
   type Series,
 } from './chart-series'
 import { ChartSlot, DrawAllCharts, loadCharts, loadedCharts, type Charts } from './chart-slot'
 import {
-  describeSelfAnswer,
-  differenceCell,
-  differenceWords,
+  decimalIn,
   formatScore,
   INSIGHT_GAP,
   type FullCategory,
@@ -43,10 +44,81 @@ import {
 
 export type Viewer = 'employee' | 'admin'
 
-const AVERAGE_LABEL = 'All colleagues'
+/**
+ * The report's words in the page's language (namespace `report`, ADR 050): the translator, the
+ * Intl locale, and the helpers every section uses — scores with the locale's decimal separator,
+ * the series' labels, a self answer and a difference in words.
+ */
+export function useReportWords() {
+  const { t } = useTranslation('report')
+  const locale = useIntlLocale()
+  return reportWords(t, locale)
+}
 
-/** "Peers (3)": a group's series names how many colleagues it pools. */
-const groupLabel = (group: ReportGroup) => `${group.label} (${group.raters})`
+export type ReportWords = ReturnType<typeof reportWords>
+
+export function reportWords(t: TFunction<'report'>, locale: string) {
+  const score = (value: number | null | undefined) => formatScore(value, locale)
+  const amount = (difference: number) => decimalIn(Math.abs(difference).toFixed(1), locale)
+  return {
+    t,
+    locale,
+    score,
+    allColleagues: t('allColleagues'),
+    /** "Peers (3)": a group's series names how many colleagues it pools. */
+    groupLabel: (group: ReportGroup) =>
+      t('groupLabel', {
+        label: t(`groups.${group.key}`, { defaultValue: group.label }),
+        raters: group.raters,
+      }),
+    answeredLine: (header: Pick<ReportHeader, 'invited' | 'colleaguesSubmitted'>, soFar = false) =>
+      header.invited === 0 && header.colleaguesSubmitted === 0
+        ? t('answered.none')
+        : t(soFar ? 'answered.soFar' : 'answered.some', {
+            submitted: header.colleaguesSubmitted,
+            invited: header.invited,
+          }),
+    scaleWords: (scale: ScaleRange) => t('scaleWords', { min: scale.min, max: scale.max }),
+    /** A self answer as words: "4 · Often", "Not applicable", "No answer" (describeSelfAnswer's rule). */
+    selfAnswer: (question: SelfQuestion) => {
+      const answer = question.self
+      if (answer?.notApplicable) return t('answer.notApplicable')
+      if (!answer) return t('answer.none')
+      if (question.kind === 'scale') {
+        if (answer.value === null) return t('answer.none')
+        const label = question.labels[answer.value - question.min]
+        return label ? `${answer.value} · ${label}` : String(answer.value)
+      }
+      if (question.kind === 'single' || question.kind === 'multi')
+        return answer.choices.length ? answer.choices.join(', ') : t('answer.none')
+      return answer.text?.trim() ? answer.text : t('answer.none')
+    },
+    /** differenceWords (report.ts) in the page's language. */
+    differenceWords: (difference: number | null, who: Who) => {
+      const you = who === 'you'
+      if (difference === null) return t(you ? 'difference.noSelfYou' : 'difference.noSelf')
+      if (you) {
+        if (difference === 0) return t('difference.sameYou')
+        return t(difference > 0 ? 'difference.higherYou' : 'difference.lowerYou', {
+          amount: amount(difference),
+        })
+      }
+      if (difference === 0) return t('difference.same', { name: who.name })
+      return t(difference > 0 ? 'difference.higher' : 'difference.lower', {
+        name: who.name,
+        amount: amount(difference),
+      })
+    },
+    /** differenceCell (report.ts) in the page's language. */
+    differenceCell: (difference: number | null) => {
+      if (difference === null) return '—'
+      if (difference === 0) return t('difference.cellSame')
+      return t(difference > 0 ? 'difference.cellHigher' : 'difference.cellLower', {
+        amount: amount(difference),
+      })
+    },
+  }
+}
 
 /** "4 of 8 invited colleagues answered" */
 export function answeredLine(header: Pick<ReportHeader, 'invited' | 'colleaguesSubmitted'>) {
@@ -68,9 +140,10 @@ function ChartWithTable({
   /** How to read the chart, under it (the radar's rings). */
   note?: string
 }) {
+  const { t } = useTranslation('report')
   return (
     <div className="report-figure grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-      <TableScroller className="report-table-wrap" label={`Table: ${label}`}>
+      <TableScroller className="report-table-wrap" label={t('tableLabel', { label })}>
         {table}
       </TableScroller>
       {/* A chart needs JavaScript; without it, no empty box: the table has every value. */}
@@ -136,12 +209,13 @@ function PointMark({ shape, color }: { shape: PointShape; color: string }) {
  * where the report may show it (all colleagues past the threshold; `distribution` is empty below).
  */
 function Spread({ distribution }: { distribution: { value: number; count: number }[] }) {
-  if (!distribution.length) return <>Too few answers to show</>
+  const { t } = useTranslation('report')
+  if (!distribution.length) return <>{t('spread.tooFew')}</>
   const most = Math.max(1, ...distribution.map((d) => d.count))
   const words = distribution.map((d) => `${d.value}: ${d.count}`).join(', ')
   return (
     <span className="report-spread relative inline-flex items-end gap-1">
-      <span className="sr-only">{`Colleagues per score: ${words}`}</span>
+      <span className="sr-only">{t('spread.words', { words })}</span>
       {distribution.map((d) => (
         <span
           key={d.value}
@@ -196,12 +270,13 @@ function CategoryRow({
   self: number | null
   children: ReactNode
 }) {
+  const { score } = useReportWords()
   return (
     <tr>
       <th scope="row" className={rowTh}>
         {category}
       </th>
-      <td className={td}>{formatScore(self)}</td>
+      <td className={td}>{score(self)}</td>
       {children}
     </tr>
   )
@@ -225,16 +300,12 @@ function Table({ caption, head, children }: { caption: string; head: ReactNode[]
   )
 }
 
-function scaleWords(scale: ScaleRange) {
-  return `scale ${scale.min} to ${scale.max}, “not applicable” left out`
-}
-
-function seriesHeads(selfLabel: string, groups: ReportGroup[] | null) {
+function seriesHeads(words: ReportWords, selfLabel: string, groups: ReportGroup[] | null) {
   if (!groups) return [<SeriesHead key="self" index={0} label={selfLabel} />]
   return [
     <SeriesHead key="self" index={0} label={selfLabel} />,
-    <SeriesHead key="avg" index={1} label={AVERAGE_LABEL} />,
-    ...groups.map((group, i) => <SeriesHead key={group.key} index={i + 2} label={groupLabel(group)} />),
+    <SeriesHead key="avg" index={1} label={words.allColleagues} />,
+    ...groups.map((group, i) => <SeriesHead key={group.key} index={i + 2} label={words.groupLabel(group)} />),
   ]
 }
 
@@ -259,39 +330,41 @@ function CategorySection({
   scale: ScaleRange
   selfLabel: string
 }) {
+  const words = useReportWords()
+  const { t, score } = words
   if (!categories.length) return null
   const labels = categories.map((c) => c.category)
   const series: Series[] = [{ label: selfLabel, values: categories.map((c) => c.self) }]
   if (groups) {
     const full = categories as FullCategory[]
-    series.push({ label: AVERAGE_LABEL, values: full.map((c) => c.colleagues) })
+    series.push({ label: words.allColleagues, values: full.map((c) => c.colleagues) })
     groups.forEach((group, i) =>
-      series.push({ label: groupLabel(group), values: full.map((c) => c.groups[i] ?? null) }),
+      series.push({ label: words.groupLabel(group), values: full.map((c) => c.groups[i] ?? null) }),
     )
   }
-  const title = `Average score per category (${scaleWords(scale)})`
+  const title = t('category.title', { scale: words.scaleWords(scale) })
   const radar = categories.length >= 3
   const draw = ({ RadarChart, BarChart }: Charts, { animate }: { animate: boolean }) => {
-    const chart = { title, labels, series, min: scale.min, max: scale.max, animate }
+    const chart = { title, labels, series, min: scale.min, max: scale.max, animate, words: chartWords(words) }
     return radar ? <RadarChart {...chart} /> : <BarChart {...chart} horizontal={false} />
   }
   return (
-    <ReportSection id="by-category" title="By category">
+    <ReportSection id="by-category" title={t('category.heading')}>
       <ChartWithTable
         label={title}
         height={radar ? 420 : 320}
-        note={radar ? radarScaleNote(scale.min, scale.max) : undefined}
+        note={radar ? t('chart.rings', { min: scale.min, max: scale.max }) : undefined}
         draw={draw}
         table={
-          <Table caption={title} head={['Category', ...seriesHeads(selfLabel, groups)]}>
+          <Table caption={title} head={[t('category.column'), ...seriesHeads(words, selfLabel, groups)]}>
             {categories.map((c) => (
               <CategoryRow key={c.category} category={c.category} self={c.self}>
                 {groups ? (
                   <>
-                    <td className={td}>{formatScore((c as FullCategory).colleagues)}</td>
+                    <td className={td}>{score((c as FullCategory).colleagues)}</td>
                     {(c as FullCategory).groups.map((v, i) => (
                       <td key={i} className={td}>
-                        {formatScore(v)}
+                        {score(v)}
                       </td>
                     ))}
                   </>
@@ -308,9 +381,22 @@ function CategorySection({
   )
 }
 
-function answersCell(q: FullQuestion) {
+function answersCell(t: ReportWords['t'], q: FullQuestion) {
   const na = q.colleagues.notApplicable
-  return `${q.colleagues.answered}${na ? ` (+${na} not applicable)` : ''}`
+  return t(na ? 'question.answersCellNa' : 'question.answersCell', { answered: q.colleagues.answered, na })
+}
+
+/** What the charts say in words (their accessible names), in the page's language. */
+function chartWords({ t, score, locale }: ReportWords): ChartWords {
+  return {
+    radar: (title: string) => t('chart.radar', { title }),
+    bar: (title: string) => t('chart.bar', { title }),
+    summary: (title: string, parts: string, more: number) =>
+      t('chart.summary', { title, parts, more: more ? t('chart.more', { count: more }) : '' }),
+    you: t('chart.you'),
+    score,
+    locale,
+  }
 }
 
 function ScaleQuestions({
@@ -318,12 +404,16 @@ function ScaleQuestions({
   questions,
   groups,
   selfLabel,
+  viewer,
 }: {
   category: string
   questions: (SelfQuestion | FullQuestion)[]
   groups: ReportGroup[] | null
   selfLabel: string
+  viewer: Viewer
 }) {
+  const words = useReportWords()
+  const { t, score } = words
   const withColleagues = groups !== null
   const min = Math.min(...questions.map((q) => q.min))
   const max = Math.max(...questions.map((q) => q.max))
@@ -336,33 +426,41 @@ function ScaleQuestions({
   ]
   if (groups) {
     series.push({
-      label: AVERAGE_LABEL,
+      label: words.allColleagues,
       values: (questions as FullQuestion[]).map((q) => q.colleagues.average),
     })
     groups.forEach((group, i) =>
       series.push({
-        label: groupLabel(group),
+        label: words.groupLabel(group),
         values: (questions as FullQuestion[]).map((q) => q.colleagues.groups[i] ?? null),
       }),
     )
   }
-  const whose = selfLabel === 'You' ? 'your' : 'self'
-  const what = withColleagues ? `${whose} score and the colleagues’ averages` : `${whose} score`
-  const title = `${category}: ${what} per question (${scaleWords({ min, max })})`
-  const head: ReactNode[] = ['Question', <SeriesHead key="self" index={0} label={selfLabel} />]
+  const key =
+    viewer === 'employee'
+      ? withColleagues
+        ? 'question.titleYourWith'
+        : 'question.titleYour'
+      : withColleagues
+        ? 'question.titleSelfWith'
+        : 'question.titleSelf'
+  const title = t(key, { category, scale: words.scaleWords({ min, max }) })
+  const head: ReactNode[] = [t('question.column'), <SeriesHead key="self" index={0} label={selfLabel} />]
   if (groups)
     head.push(
-      <SeriesHead key="avg" index={1} label={AVERAGE_LABEL} />,
-      ...groups.map((group, i) => <SeriesHead key={group.key} index={i + 2} label={groupLabel(group)} />),
-      'Colleagues who answered',
-      `Colleagues per score (${min}–${max})`,
+      <SeriesHead key="avg" index={1} label={words.allColleagues} />,
+      ...groups.map((group, i) => (
+        <SeriesHead key={group.key} index={i + 2} label={words.groupLabel(group)} />
+      )),
+      t('question.answeredColumn'),
+      t('question.spreadColumn', { min, max }),
     )
   return (
     <ChartWithTable
       label={title}
       height={80 + questions.length * (groups ? 48 + 16 * (groups.length + 1) : 44)}
       draw={({ BarChart }, { animate }) => (
-        <BarChart title={title} labels={labels} series={series} min={min} max={max} animate={animate} />
+        <BarChart {...{ title, labels, series, min, max, animate }} words={chartWords(words)} />
       )}
       table={
         <Table caption={title} head={head}>
@@ -371,16 +469,16 @@ function ScaleQuestions({
               <th scope="row" className={rowTh}>
                 {q.text}
               </th>
-              <td className={`${td} whitespace-nowrap`}>{describeSelfAnswer(q)}</td>
+              <td className={`${td} whitespace-nowrap`}>{words.selfAnswer(q)}</td>
               {withColleagues ? (
                 <>
-                  <td className={td}>{formatScore((q as FullQuestion).colleagues.average)}</td>
+                  <td className={td}>{score((q as FullQuestion).colleagues.average)}</td>
                   {(q as FullQuestion).colleagues.groups.map((v, i) => (
                     <td key={i} className={td}>
-                      {formatScore(v)}
+                      {score(v)}
                     </td>
                   ))}
-                  <td className={td}>{answersCell(q as FullQuestion)}</td>
+                  <td className={td}>{answersCell(t, q as FullQuestion)}</td>
                   <td className={td}>
                     <Spread distribution={(q as FullQuestion).colleagues.distribution} />
                   </td>
@@ -397,29 +495,30 @@ function ScaleQuestions({
 function ChoiceQuestion({
   question,
   withColleagues,
-  selfLabel,
+  viewer,
 }: {
   question: SelfQuestion | FullQuestion
   withColleagues: boolean
-  selfLabel: string
+  viewer: Viewer
 }) {
+  const { t } = useTranslation('report')
   const chosen = new Set(question.self?.choices ?? [])
   const counts = withColleagues ? (question as FullQuestion).colleagues.optionCounts : []
   // Too few colleagues answered this question: their choices stay hidden, the options still list.
   const countsShown = counts.length > 0
   const rows = countsShown ? [...counts] : question.labels.map((label) => ({ label, count: 0 }))
   for (const label of chosen) if (!rows.some((r) => r.label === label)) rows.push({ label, count: 0 })
-  const kind = question.kind === 'multi' ? 'several answers possible' : 'one answer'
-  const caption = `${question.text} (${kind})`
+  const kind = t(question.kind === 'multi' ? 'choice.multi' : 'choice.single')
+  const caption = t('choice.caption', { text: question.text, kind })
   return (
     <div>
-      <TableScroller className="report-table-wrap" label={`Table: ${caption}`}>
+      <TableScroller className="report-table-wrap" label={t('tableLabel', { label: caption })}>
         <Table
           caption={caption}
           head={[
-            'Option',
-            `${selfLabel === 'You' ? 'Your' : 'Self'} choice`,
-            ...(withColleagues ? ['Colleagues who chose it'] : []),
+            t('choice.option'),
+            t(viewer === 'employee' ? 'choice.yourChoice' : 'choice.selfChoice'),
+            ...(withColleagues ? [t('choice.chosenBy')] : []),
           ]}
         >
           {rows.map((r) => (
@@ -428,7 +527,11 @@ function ChoiceQuestion({
                 {r.label}
               </th>
               <td className={td}>
-                {chosen.has(r.label) ? 'Chosen' : question.self?.notApplicable ? 'Not applicable' : '—'}
+                {chosen.has(r.label)
+                  ? t('choice.chosen')
+                  : question.self?.notApplicable
+                    ? t('answer.notApplicable')
+                    : '—'}
               </td>
               {withColleagues ? <td className={td}>{countsShown ? r.count : '—'}</td> : null}
             </tr>
@@ -437,21 +540,24 @@ function ChoiceQuestion({
       </TableScroller>
       {withColleagues ? (
         <p className="mt-1 text-sm text-slate-700">
-          {plural((question as FullQuestion).colleagues.answered, 'colleague', 'colleagues')} answered this
-          question.{countsShown ? null : ' Too few to show their choices.'}
+          {t('choice.answered', { count: (question as FullQuestion).colleagues.answered })}
+          {countsShown ? null : t('choice.tooFew')}
         </p>
       ) : null}
     </div>
   )
 }
 
-function TextQuestion({ question, selfLabel }: { question: SelfQuestion; selfLabel: string }) {
+function TextQuestion({ question, viewer }: { question: SelfQuestion; viewer: Viewer }) {
+  const words = useReportWords()
   return (
     <div className="report-text-answer">
       <h4 className="font-medium">{question.text}</h4>
       <p className="mt-1 whitespace-pre-line text-slate-800">
-        <span className="font-semibold">{selfLabel === 'You' ? 'Your answer' : 'Self-assessment'}: </span>
-        {describeSelfAnswer(question)}
+        <span className="font-semibold">
+          {words.t(viewer === 'employee' ? 'text.yourAnswer' : 'text.selfAnswer')}:{' '}
+        </span>
+        {words.selfAnswer(question)}
       </p>
     </div>
   )
@@ -461,16 +567,19 @@ function QuestionSection({
   questions,
   groups,
   selfLabel,
+  viewer,
 }: {
   questions: (SelfQuestion | FullQuestion)[]
   groups: ReportGroup[] | null
   selfLabel: string
+  viewer: Viewer
 }) {
+  const { t } = useTranslation('report')
   const withColleagues = groups !== null
   const categories: string[] = []
   for (const q of questions) if (!categories.includes(q.category)) categories.push(q.category)
   return (
-    <ReportSection id="by-question" title="By question" className="gap-6">
+    <ReportSection id="by-question" title={t('question.heading')} className="gap-6">
       {categories.map((category) => {
         const list = questions.filter((q) => q.category === category)
         const scales = list.filter((q) => q.kind === 'scale')
@@ -480,13 +589,19 @@ function QuestionSection({
           <section key={category} aria-label={category} className="report-category flex flex-col gap-4">
             <h3 className="text-lg font-semibold">{category}</h3>
             {scales.length ? (
-              <ScaleQuestions category={category} questions={scales} groups={groups} selfLabel={selfLabel} />
+              <ScaleQuestions
+                category={category}
+                questions={scales}
+                groups={groups}
+                selfLabel={selfLabel}
+                viewer={viewer}
+              />
             ) : null}
             {choices.map((q) => (
-              <ChoiceQuestion key={q.id} question={q} withColleagues={withColleagues} selfLabel={selfLabel} />
+              <ChoiceQuestion key={q.id} question={q} withColleagues={withColleagues} viewer={viewer} />
             ))}
             {texts.map((q) => (
-              <TextQuestion key={q.id} question={q} selfLabel={selfLabel} />
+              <TextQuestion key={q.id} question={q} viewer={viewer} />
             ))}
           </section>
         )
@@ -496,11 +611,10 @@ function QuestionSection({
 }
 
 function CommentsSection({ comments }: { comments: Extract<ReportData, { status: 'ready' }>['comments'] }) {
+  const { t } = useTranslation('report')
   return (
-    <ReportSection id="comments" title="Comments from colleagues">
-      <p className="text-sm text-slate-700">
-        Shown without names and in a random order, so that no comment can be traced to one colleague.
-      </p>
+    <ReportSection id="comments" title={t('comments.heading')}>
+      <p className="text-sm text-slate-700">{t('comments.note')}</p>
       {comments.length ? (
         comments.map((group) => (
           <div key={group.questionId} className="report-comments">
@@ -518,7 +632,7 @@ function CommentsSection({ comments }: { comments: Extract<ReportData, { status:
           </div>
         ))
       ) : (
-        <p>No colleague wrote a comment.</p>
+        <p>{t('comments.none')}</p>
       )}
     </ReportSection>
   )
@@ -530,6 +644,7 @@ function CommentsSection({ comments }: { comments: Extract<ReportData, { status:
  * since window.print() needs it and the browser's own Print menu does the same.
  */
 function PrintButton({ drawAllCharts }: { drawAllCharts: () => void }) {
+  const { t } = useTranslation('report')
   const [preparing, setPreparing] = useState(false)
   const print = () => {
     if (loadedCharts()) {
@@ -554,7 +669,7 @@ function PrintButton({ drawAllCharts }: { drawAllCharts: () => void }) {
       onClick={print}
       disabled={preparing}
     >
-      {preparing ? 'Preparing the PDF…' : 'Save as PDF'}
+      {preparing ? t('print.preparing') : t('print.save')}
     </button>
   )
 }
@@ -566,12 +681,17 @@ function PrintButton({ drawAllCharts }: { drawAllCharts: () => void }) {
 export type ReportPdfLink = { href: string } | { unavailable: string } | null
 
 function PdfDownload({ pdf }: { pdf: ReportPdfLink }) {
+  const { t } = useTranslation('report')
   if (!pdf) return null
   if ('unavailable' in pdf)
-    return <p className="no-print max-w-sm text-sm text-slate-700">{pdf.unavailable}</p>
+    return (
+      <p className="no-print max-w-sm text-sm text-slate-700">
+        {t('print.unavailable', { defaultValue: pdf.unavailable })}
+      </p>
+    )
   return (
     <a className="btn btn-primary no-print" href={pdf.href} download>
-      Download PDF
+      {t('print.download')}
     </a>
   )
 }
@@ -585,6 +705,8 @@ function Header({
   drawAllCharts: () => void
   pdf: ReportPdfLink
 }) {
+  const words = useReportWords()
+  const { t } = words
   return (
     <div className="report-header flex flex-col gap-3">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -593,7 +715,7 @@ function Header({
             {header.brandName} · {header.companyName}
           </p>
           <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-            Feedback report: {header.subjectName}
+            {t('header.title', { name: header.subjectName })}
           </h1>
         </div>
         <div className="flex flex-wrap items-start gap-2">
@@ -602,28 +724,22 @@ function Header({
         </div>
       </div>
       <dl className="grid gap-x-6 gap-y-1 text-sm text-slate-800 sm:grid-cols-[auto_1fr]">
-        <dt className="font-semibold">Scheme</dt>
+        <dt className="font-semibold">{t('header.scheme')}</dt>
         <dd>{header.schemeName}</dd>
-        <dt className="font-semibold">Questionnaire</dt>
+        <dt className="font-semibold">{t('header.questionnaire')}</dt>
         <dd>{header.questionnaireTitle}</dd>
-        <dt className="font-semibold">{header.schemeClosed ? 'Closed' : 'Closes'}</dt>
-        <dd>{formatDate(header.closesAt, header.timeZone)}</dd>
-        <dt className="font-semibold">Colleagues</dt>
-        <dd>{answeredLine(header)}</dd>
+        <dt className="font-semibold">{t(header.schemeClosed ? 'header.closed' : 'header.closes')}</dt>
+        <dd>{formatDate(header.closesAt, header.timeZone, words.locale)}</dd>
+        <dt className="font-semibold">{t('header.colleagues')}</dt>
+        <dd>{words.answeredLine(header)}</dd>
       </dl>
     </div>
   )
 }
 
 function AnonymityNote({ minRaters }: { minRaters: number }) {
-  return (
-    <p className="text-sm text-slate-700">
-      To keep feedback anonymous, colleagues’ answers appear only combined: all colleagues together and, where
-      a group has at least {plural(minRaters, 'colleague', 'colleagues')}, per relationship (smaller groups
-      are pooled as “Other colleagues” or only counted in all colleagues). A figure with fewer than{' '}
-      {plural(minRaters, 'answer', 'answers')} behind it is not shown.
-    </p>
-  )
+  const { t } = useTranslation('report')
+  return <p className="text-sm text-slate-700">{t('anonymity', { minRaters })}</p>
 }
 
 /** Whose difference the words speak of: "you" on the employee's own report, else the subject's name. */
@@ -646,6 +762,8 @@ function InsightList({
   selfLabel: string
   who: Who
 }) {
+  const words = useReportWords()
+  const { t, score } = words
   return (
     <section aria-labelledby={id} className="report-insight-list flex min-w-0 flex-col gap-2">
       <h3 id={id} className="font-semibold">
@@ -662,9 +780,17 @@ function InsightList({
               <span className="min-w-0 flex-1 basis-48">
                 <span className="block">{item.text}</span>
                 <span className="block text-sm text-slate-700">
-                  {`${item.category} · ${AVERAGE_LABEL} ${formatScore(item.colleagues)} · ${selfLabel} ${formatScore(item.self)}`}
+                  {t('insight.itemLine', {
+                    category: item.category,
+                    allLabel: words.allColleagues,
+                    colleagues: score(item.colleagues),
+                    selfLabel,
+                    self: score(item.self),
+                  })}
                 </span>
-                <span className="block text-sm text-slate-800">{differenceWords(item.difference, who)}</span>
+                <span className="block text-sm text-slate-800">
+                  {words.differenceWords(item.difference, who)}
+                </span>
               </span>
               <Spread distribution={item.distribution} />
             </li>
@@ -678,12 +804,11 @@ function InsightList({
 }
 
 /** Why a highest/lowest list is empty: no colleague average, or no real spread between them. */
-function noStandout(insight: Insight) {
-  if (!insight.range) return 'Too few colleague scores to tell.'
+function noStandout({ t, score }: ReportWords, insight: Insight) {
+  if (!insight.range) return t('insight.tooFew')
   const { low, high } = insight.range
-  if (low === high)
-    return `No question stands out: colleagues gave every question ${formatScore(low)} on average.`
-  return `No question stands out: colleagues’ averages all lie between ${formatScore(low)} and ${formatScore(high)}.`
+  if (low === high) return t('insight.allSame', { score: score(low) })
+  return t('insight.between', { low: score(low), high: score(high) })
 }
 
 /** The first screen: what stands out, before the detail (the rules: `insightOf`, ADR 047). */
@@ -698,49 +823,53 @@ function InsightSection({
   selfLabel: string
   who: Who
 }) {
+  const words = useReportWords()
+  const { t, locale } = words
   const you = who === 'you'
-  const subject = you ? 'you' : who.name
-  const spread = insight.spread.toFixed(2).replace(/0$/, '')
-  const gap = INSIGHT_GAP.toFixed(1)
+  const spread = decimalIn(insight.spread.toFixed(2).replace(/0$/, ''), locale)
+  const gap = decimalIn(INSIGHT_GAP.toFixed(1), locale)
+  const empty = noStandout(words, insight)
   return (
-    <ReportSection id="insight" title="At a glance" className="report-insight gap-6">
-      <p className="text-sm text-slate-700">
-        {`Each question appears in one list at most. A question counts as rated highest only when its colleague average is in the upper half of all the averages and more than ${spread} above the lowest one (rated lowest: the lower half, more than ${spread} below the highest); questions with the same average are listed together.`}
-      </p>
+    <ReportSection id="insight" title={t('insight.heading')} className="report-insight gap-6">
+      <p className="text-sm text-slate-700">{t('insight.intro', { spread })}</p>
       <div className="report-insight-grid grid gap-6 md:grid-cols-2">
         <InsightList
           id="insight-highest"
-          title="Rated highest by colleagues"
-          help="The questions with the highest average of all colleagues."
+          title={t('insight.highest')}
+          help={t('insight.highestHelp')}
           items={insight.highest}
-          empty={noStandout(insight)}
+          empty={empty}
           selfLabel={selfLabel}
           who={who}
         />
         <InsightList
           id="insight-lowest"
-          title="Rated lowest by colleagues"
-          help="The questions with the lowest average of all colleagues."
+          title={t('insight.lowest')}
+          help={t('insight.lowestHelp')}
           items={insight.lowest}
-          empty={noStandout(insight)}
+          empty={empty}
           selfLabel={selfLabel}
           who={who}
         />
         <InsightList
           id="insight-blind-spots"
-          title="Blind spots"
-          help={`Other questions where ${you ? 'you rated yourself' : 'the self-assessment is'} at least ${gap} above colleagues.`}
+          title={t('insight.blindSpots')}
+          help={t(you ? 'insight.blindSpotsHelpYou' : 'insight.blindSpotsHelp', { gap })}
           items={insight.blindSpots}
-          empty={`None: no other question where the self score is ${gap} or more above colleagues.`}
+          empty={t('insight.blindSpotsNone', { gap })}
           selfLabel={selfLabel}
           who={who}
         />
         <InsightList
           id="insight-hidden-strengths"
-          title="Hidden strengths"
-          help={`Other questions where colleagues rated ${subject} at least ${gap} above ${you ? 'your own score' : 'the self score'}.`}
+          title={t('insight.hiddenStrengths')}
+          help={
+            you
+              ? t('insight.hiddenStrengthsHelpYou', { gap })
+              : t('insight.hiddenStrengthsHelp', { gap, name: who.name })
+          }
           items={insight.hiddenStrengths}
-          empty={`None: no other question where colleagues scored ${gap} or more above the self score.`}
+          empty={t('insight.hiddenStrengthsNone', { gap })}
           selfLabel={selfLabel}
           who={who}
         />
@@ -749,19 +878,19 @@ function InsightSection({
         <>
           <p className="text-sm text-slate-700">
             {you
-              ? 'Difference: how the colleagues’ average compares with your own score. “0.8 higher” means colleagues rated you 0.8 higher than you rated yourself.'
-              : `Difference: how the colleagues’ average compares with the self score. “0.8 higher” means colleagues rated ${who.name} 0.8 higher than ${who.name} rated themself.`}
+              ? t('insight.differenceYou', { example: decimalIn('0.8', locale) })
+              : t('insight.difference', { example: decimalIn('0.8', locale), name: who.name })}
           </p>
-          <TableScroller className="report-table-wrap" label="Table: per category, self and all colleagues">
+          <TableScroller className="report-table-wrap" label={t('insight.tableLabel')}>
             <Table
-              caption="Per category: self and all colleagues"
-              head={['Category', selfLabel, AVERAGE_LABEL, 'Difference']}
+              caption={t('insight.caption')}
+              head={[t('category.column'), selfLabel, words.allColleagues, t('insight.differenceColumn')]}
             >
               {categories.map((c) => (
                 <CategoryRow key={c.category} category={c.category} self={c.self}>
-                  <td className={td}>{formatScore(c.colleagues)}</td>
+                  <td className={td}>{words.score(c.colleagues)}</td>
                   <td className={`${td} whitespace-nowrap`}>
-                    {differenceCell(
+                    {words.differenceCell(
                       c.self === null || c.colleagues === null
                         ? null
                         : Math.round(Math.round(c.colleagues * 10) - Math.round(c.self * 10)) / 10,
@@ -798,27 +927,31 @@ function StatusNotice({
 
 /** While the scheme runs, the employee can still ask more colleagues. */
 function InviteMore({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
+  const { t } = useTranslation('report')
   if (viewer !== 'employee' || header.schemeClosed) return null
   return (
     <p>
       <Link className="link" to="/user/colleague-invite">
-        Invite colleagues or send a reminder
+        {t('status.inviteMore')}
       </Link>
     </p>
   )
 }
 
 function SelfPending({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
+  const { t } = useTranslation('report')
   return (
-    <StatusNotice tone="amber" title="The self-assessment is not submitted yet">
+    <StatusNotice tone="amber" title={t('status.selfPending')}>
       <p>
         {viewer === 'employee'
-          ? 'Your report sets your own view beside your colleagues’, so it opens once you have submitted your self-assessment.'
-          : `${header.subjectName || 'This employee'} has not submitted their self-assessment yet; the report opens once they have.`}
+          ? t('status.selfPendingYou')
+          : header.subjectName
+            ? t('status.selfPendingOf', { name: header.subjectName })
+            : t('status.selfPendingSomeone')}
       </p>
       <p>
         <Link className="btn btn-primary" to={`/assignment/${header.selfAssignmentId}`}>
-          {viewer === 'employee' ? 'Continue your self-assessment' : 'Open the self-assessment'}
+          {t(viewer === 'employee' ? 'status.continueSelf' : 'status.openSelf')}
         </Link>
       </p>
     </StatusNotice>
@@ -826,30 +959,32 @@ function SelfPending({ header, viewer }: { header: ReportHeader; viewer: Viewer 
 }
 
 /** The release as the home page tells it too (release-status.ts): one story, the same numbers. */
-function statusOf(header: ReportHeader, viewer: Viewer) {
-  return releaseStatus({
-    viewer,
-    reportRelease: header.reportRelease,
-    closesAt: header.closesAt,
-    timeZone: header.timeZone,
-    schemeClosed: header.schemeClosed,
-    releasedAt: header.releasedAt,
-    colleaguesShown: header.colleaguesShown,
-    releasedAnswers: header.colleaguesSubmitted,
-    answeredNow: header.answeredNow ?? header.colleaguesSubmitted,
-    minRaters: header.minRaters,
-  })
+function statusOf({ t, locale }: ReportWords, header: ReportHeader, viewer: Viewer) {
+  return releaseStatusIn(
+    {
+      viewer,
+      reportRelease: header.reportRelease,
+      closesAt: header.closesAt,
+      timeZone: header.timeZone,
+      schemeClosed: header.schemeClosed,
+      releasedAt: header.releasedAt,
+      colleaguesShown: header.colleaguesShown,
+      releasedAnswers: header.colleaguesSubmitted,
+      answeredNow: header.answeredNow ?? header.colleaguesSubmitted,
+      minRaters: header.minRaters,
+    },
+    (key, args) => t(key as 'release.enough', args),
+    locale,
+  )
 }
 
 function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
-  const [when, ...rest] = statusOf(header, viewer).lines
+  const words = useReportWords()
+  const [when, ...rest] = statusOf(words, header, viewer).lines
   return (
-    <StatusNotice tone="sky" title="Colleagues’ results are not released yet">
+    <StatusNotice tone="sky" title={words.t('status.awaiting')}>
       <p>{when}</p>
-      <p>
-        They are released all at once, so nothing you read changes as colleagues answer one by one. So far{' '}
-        {answeredLine(header).replace(/\.$/, '')}.
-      </p>
+      <p>{words.t('status.allAtOnce', { answered: words.answeredLine(header, true) })}</p>
       {rest.map((line) => (
         <p key={line}>{line}</p>
       ))}
@@ -860,9 +995,10 @@ function AwaitingRelease({ header, viewer }: { header: ReportHeader; viewer: Vie
 
 /** Released without colleagues' results: fewer than the threshold had answered (ADR 025). */
 function SelfOnlyRelease({ header, viewer }: { header: ReportHeader; viewer: Viewer }) {
+  const words = useReportWords()
   return (
-    <StatusNotice tone="amber" title="More answers needed">
-      {statusOf(header, viewer).lines.map((line) => (
+    <StatusNotice tone="amber" title={words.t('status.moreNeeded')}>
+      {statusOf(words, header, viewer).lines.map((line) => (
         <p key={line}>{line}</p>
       ))}
       <InviteMore header={header} viewer={viewer} />
@@ -906,7 +1042,8 @@ export function ReportView({
   /** A released report's further section after "At a glance" (the previous cycle and the norm, ADR 044). */
   afterInsight?: ReactNode
 }) {
-  const selfLabel = viewer === 'employee' ? 'You' : 'Self'
+  const { t } = useTranslation('report')
+  const selfLabel = t(viewer === 'employee' ? 'you' : 'self')
   const { drawAll, drawAllCharts } = useDrawAllCharts()
   return (
     <DrawAllCharts.Provider value={drawAll}>
@@ -952,7 +1089,7 @@ function ReportSections({
             <AwaitingRelease header={report.header} viewer={viewer} />
           )}
           <p className="text-slate-800">
-            Meanwhile, here is {viewer === 'employee' ? 'your own' : 'the'} self-assessment.
+            <Meanwhile viewer={viewer} />
           </p>
           <CategorySection
             categories={report.categories}
@@ -960,7 +1097,7 @@ function ReportSections({
             scale={report.scale}
             selfLabel={selfLabel}
           />
-          <QuestionSection questions={report.questions} groups={null} selfLabel={selfLabel} />
+          <QuestionSection questions={report.questions} groups={null} selfLabel={selfLabel} viewer={viewer} />
         </>
       ) : null}
       {report.status === 'ready' ? (
@@ -979,10 +1116,20 @@ function ReportSections({
             scale={report.scale}
             selfLabel={selfLabel}
           />
-          <QuestionSection questions={report.questions} groups={report.groups} selfLabel={selfLabel} />
+          <QuestionSection
+            questions={report.questions}
+            groups={report.groups}
+            selfLabel={selfLabel}
+            viewer={viewer}
+          />
           {comments ? <CommentsSection comments={report.comments} /> : null}
         </>
       ) : null}
     </article>
   )
+}
+
+function Meanwhile({ viewer }: { viewer: Viewer }) {
+  const { t } = useTranslation('report')
+  return <>{t(viewer === 'employee' ? 'status.meanwhileYou' : 'status.meanwhile')}</>
 }

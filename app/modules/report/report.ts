@@ -667,8 +667,28 @@ export function shapeOrderedReport(raw: OrderedRawReport): ReportData {
 }
 
 /** "4.0", or "—" when there is no value; averages read to one decimal. */
-export function formatScore(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : value.toFixed(1)
+export function formatScore(value: number | null | undefined, locale?: string): string {
+  if (value === null || value === undefined) return '—'
+  return decimalIn(value.toFixed(1), locale)
+}
+
+/**
+ * A number `toFixed` wrote ("4.0", "-0.8"), with the decimal separator of `locale` ("4,0" in
+ * German): the rounding stays `toFixed`'s, only the separator follows the reader (ADR 050).
+ */
+export function decimalIn(fixed: string, locale?: string): string {
+  if (!locale) return fixed
+  return fixed.replace('.', decimalSeparator(locale))
+}
+
+const separators = new Map<string, string>()
+function decimalSeparator(locale: string) {
+  let sep = separators.get(locale)
+  if (sep === undefined) {
+    sep = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.'
+    separators.set(locale, sep)
+  }
+  return sep
 }
 
 /** A self answer as words: "4 · Often", "Not applicable", "No answer". */

@@ -5,8 +5,7 @@ import { loadGroupReport, loadHeatmap, type CohortScope } from '#app/modules/coh
 import { heatmapQuery } from '#app/modules/cohort/schemas'
 import { groupReportPdfResponse } from '#app/modules/pdf/group-report-pdf.server'
 import { pdfAvailable } from '#app/modules/pdf/browser.server'
-import { pdfRefusal } from '#app/modules/pdf/answers.server'
-import { getFixedT } from '#app/modules/i18n/i18n.server'
+import { languageOf } from '#app/modules/i18n/i18n.server'
 
 /**
  * The route side of a cohort's pages (issue 19 §4, ADR 045), written once for a scheme's and a
@@ -41,11 +40,15 @@ export async function groupReportPdfLoader(
   id: string,
 ) {
   const session = await requireUser(request, { roles: ROUTE_ROLES.admin })
-  const response = (await groupReportPdfResponse(scope, id, session, context.ip || null)) ?? notFound()
-  // Nothing released yet: said in the admin's language (the PDF's own words: see cohort/pdf-words.ts).
-  if (response.status !== 409) return response
-  const t = await getFixedT(request, 'cohort')
-  return pdfRefusal(409, t('pdf.nothing'))
+  return (
+    (await groupReportPdfResponse(
+      scope,
+      id,
+      session,
+      context.ip || null,
+      languageOf(request, session.user),
+    )) ?? notFound()
+  )
 }
 
 /** The pages are read-only: a POST is guarded like the page, then answered "method not allowed". */

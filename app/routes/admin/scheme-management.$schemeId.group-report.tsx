@@ -1,5 +1,6 @@
 import type { Route } from './+types/scheme-management.$schemeId.group-report'
 import { GroupReportView } from '#app/modules/cohort/components/group-report-view'
+import type { RouteHandle } from '#app/root'
 import { COHORT_HANDLE, cohortPrintLinks, cohortTitle } from './cohort-meta'
 import { cohortReadOnlyAction, groupReportLoader } from './cohort-routes.server'
 
@@ -7,7 +8,8 @@ import { cohortReadOnlyAction, groupReportLoader } from './cohort-routes.server'
  * The group report of a scheme (issue 19 §4, ADR 045). The guard, the 404 and the
  * read-only POST are cohort-routes.server.ts's, shared with its sibling routes.
  */
-export const handle = COHORT_HANDLE
+// The "Over time" section is the report's (cycle-section.tsx): its words are in `report`.
+export const handle: RouteHandle = { ...COHORT_HANDLE, i18n: ['cohort', 'report'] }
 
 export const links: Route.LinksFunction = cohortPrintLinks
 

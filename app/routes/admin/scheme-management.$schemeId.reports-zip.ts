@@ -3,10 +3,11 @@ import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { isUuid } from '#app/lib/ids'
 import { pdfAnswer, pdfRefusal } from '#app/modules/pdf/answers.server'
+import { languageOf } from '#app/modules/i18n/i18n.server'
+import { pdfT } from '#app/modules/pdf/words.server'
 import {
   auditZipDownload,
   fileSlug,
-  NOTHING_RELEASED_MESSAGE,
   releasedReportsOf,
   schemeReportsZip,
 } from '#app/modules/pdf/report-pdf.server'
@@ -20,19 +21,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.schemeId)) notFound()
   const released = await releasedReportsOf(params.schemeId)
   if (!released) notFound()
-  if (!released.reports.length) return pdfRefusal(409, NOTHING_RELEASED_MESSAGE)
+  // Every PDF in the ZIP is in the admin's language.
+  const language = languageOf(request, session.user)
+  if (!released.reports.length) return pdfRefusal(409, pdfT(language)('refusals.nothingReleased'))
   return pdfAnswer(async () => {
     await auditZipDownload(
       { id: session.user.id, ip: context.ip || null },
       params.schemeId,
       released.reports.length,
     )
-    return new Response(schemeReportsZip(released.reports, session), {
+    return new Response(schemeReportsZip(released.reports, session, language), {
       headers: {
         'Content-Type': 'application/zip',
         'Content-Disposition': `attachment; filename="feedback-reports-${fileSlug(released.schemeName)}.zip"`,
         'Cache-Control': 'no-store',
       },
     })
-  })
+  }, language)
 }

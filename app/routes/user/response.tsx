@@ -9,6 +9,7 @@ import { MAX_FOCUS_AREAS, planHref } from '#app/modules/plan/words'
 import { PlanTargetsContext } from '#app/modules/plan/components/add-to-plan'
 import { ReportPlanCard } from '#app/modules/plan/components/report-plan-card'
 import { languageOf } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
 import { loadReportWithCycle } from '#app/modules/cycle/cycle.server'
 import { CycleSection } from '#app/modules/cycle/components/cycle-section'
 import type { RouteHandle } from '#app/root'
@@ -16,15 +17,16 @@ import printSheet from '#app/modules/report/report.css?url'
 import { pdfAvailable, PDF_UNAVAILABLE_MESSAGE } from '#app/modules/pdf/browser.server'
 
 /** /user/response-:rid (STYLE.md §1: a slug whose loader strips "response-"). */
-export const handle: RouteHandle = { layout: 'user', transition: true }
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['report'] }
 
 // The print sheet ("Save as PDF") as a print-only stylesheet: the browser fetches it without holding
 // the first paint for it, as it would for a stylesheet of every medium.
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: printSheet, media: 'print' }]
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const name = loaderData?.report.header.subjectName
-  return [{ title: name ? `Feedback report · ${name} · Panorama` : 'Feedback report · Panorama' }]
+  const title = metaT(matches, 'report:feedbackReport')
+  return [{ title: name ? `${title} · ${name} · Panorama` : `${title} · Panorama` }]
 }
 
 // Matching the URL comes before the guard: /user/anything-else is not this route at all (404 for

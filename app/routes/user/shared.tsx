@@ -14,7 +14,7 @@ import printSheet from '#app/modules/report/report.css?url'
  * 043): with the employee's live consent or the scheme's "the manager sees the report at release",
  * and only while the reader is their manager. Figures only: no comments, no free-text answers.
  */
-export const handle: RouteHandle = { layout: 'user', transition: true }
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['report'] }
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: printSheet, media: 'print' }]
 

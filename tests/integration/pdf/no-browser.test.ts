@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { useTestDatabase } from '#tests/support/database'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { textOf } from '#tests/integration/auth/helpers'
 import { buildReport } from '#tests/integration/journey/report-scenario'
 
 /**
@@ -32,7 +33,8 @@ beforeAll(async () => {
 
 test('the report page explains that PDFs are unavailable instead of offering a broken link', async () => {
   const page = await (await send(server, `/user/response-${state.rid}`, { cookie: state.employee })).text()
-  expect(page).not.toContain('Download PDF')
+  // The visible text: the page's i18n data block carries the catalogue's "Download PDF" (ADR 050).
+  expect(textOf(page)).not.toContain('Download PDF')
   expect(page).toContain('PDF download is not available on this server')
 })
 

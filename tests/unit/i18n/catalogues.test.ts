@@ -31,7 +31,6 @@ import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-
 import { daysLeftLabel } from '#app/lib/words'
 import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
 import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
-import { releaseStatus, type ReleaseStatusInput } from '#app/modules/report/release-status'
 import { ASSIGNMENT_STATUS_LABELS, PHASE_LABELS } from '#app/modules/scheme/labels'
 import {
   ANSWERS_ADMIN_MESSAGES,
@@ -40,7 +39,6 @@ import {
   RESPONSE_STATE_LABELS,
 } from '#app/modules/response/schemas'
 import { SERIES_LABELS } from '#app/modules/cohort/cohort'
-import { NO_COHORT_FIGURE_MESSAGE } from '#app/modules/pdf/group-report-pdf.server'
 import { blockerSentence, blockerText, type PublishProblem } from '#app/modules/questionnaire/checks'
 import { languageWarningOf, qnWords } from '#app/modules/questionnaire/components/words'
 import { archiveBlocked, revertBlocked } from '#app/modules/questionnaire/named-messages'
@@ -54,6 +52,20 @@ import {
   STATUS_LABELS,
 } from '#app/modules/questionnaire/schemas'
 import { incompleteLanguagesMessage } from '#app/modules/questionnaire/translations'
+import { answeredLine, reportWords } from '#app/modules/report/report-view'
+import {
+  differenceCell,
+  differenceWords,
+  describeSelfAnswer,
+  type SelfQuestion,
+} from '#app/modules/report/report'
+import { releaseStatus, releaseStatusIn, type ReleaseStatusInput } from '#app/modules/report/release-status'
+import { radarScaleNote } from '#app/modules/report/chart-series'
+import { againstNormText } from '#app/modules/norm/norm'
+import { footerTemplate } from '#app/modules/pdf/cover'
+import { NOT_RELEASED_MESSAGE, NOTHING_RELEASED_MESSAGE } from '#app/modules/pdf/report-pdf.server'
+import { NO_COHORT_FIGURE_MESSAGE } from '#app/modules/pdf/group-report-pdf.server'
+import { PDF_UNAVAILABLE_MESSAGE } from '#app/modules/pdf/browser.server'
 
 /**
  * The catalogues (ADR 050): a shipped language has every key English has, with the same ICU
@@ -285,10 +297,9 @@ describe('English equals the wordings modules export', () => {
     )
   })
 
-  test('the group report’s series and its PDF’s refusal', () => {
+  test('the group report’s series', () => {
     for (const [series, text] of Object.entries(SERIES_LABELS))
       expect(format(`cohort:series.${series}`)).toBe(text)
-    expect(format('cohort:pdf.nothing')).toBe(NO_COHORT_FIGURE_MESSAGE)
   })
 
   test('plurals follow each language’s rules', () => {
@@ -430,5 +441,91 @@ describe('English equals the admin pages’ wordings', () => {
       expect(t('inUse', { name: 'Acme', employees, schemes, count: employees + schemes })).toBe(
         companyInUseMessage('Acme', employees, schemes),
       )
+  })
+})
+
+describe('the report’s and the PDFs’ English equals the wordings modules export (namespaces report, pdf)', () => {
+  const tIn =
+    (ns: string) =>
+    (key: string, values: Record<string, unknown> = {}) =>
+      new IntlMessageFormat(english.get(`${ns}:${key}`)!, intlLocale('en')).format(
+        values as Record<string, string | number>,
+      ) as string
+  const t = tIn('report')
+  const words = reportWords(t as never, intlLocale('en'))
+
+  test('the colleagues line, the difference in words and in a cell, a self answer', () => {
+    for (const [invited, colleaguesSubmitted] of [
+      [0, 0],
+      [1, 1],
+      [8, 4],
+    ] as const)
+      expect(words.answeredLine({ invited, colleaguesSubmitted })).toBe(
+        answeredLine({ invited, colleaguesSubmitted }),
+      )
+    for (const difference of [null, 0, 0.8, -1.2]) {
+      for (const who of ['you', { name: 'Erin Example' }] as const)
+        expect(words.differenceWords(difference, who)).toBe(differenceWords(difference, who))
+      expect(words.differenceCell(difference)).toBe(differenceCell(difference))
+    }
+    const question = {
+      kind: 'scale',
+      min: 1,
+      max: 5,
+      labels: ['Never'],
+      self: null,
+    } as unknown as SelfQuestion
+    expect(words.selfAnswer(question)).toBe(describeSelfAnswer(question))
+    const na = { ...question, self: { notApplicable: true } } as unknown as SelfQuestion
+    expect(words.selfAnswer(na)).toBe(describeSelfAnswer(na))
+    expect(words.score(3.25)).toBe('3.3')
+    expect(reportWords(t as never, intlLocale('de')).score(3.25)).toBe('3,3')
+    expect(t('chart.rings', { min: 1, max: 5 })).toBe(radarScaleNote(1, 5))
+    expect(t('cycle.aboveNorm', { norm: '3.5', amount: '0.4' })).toBe(againstNormText(3.9, 3.5))
+  })
+
+  test('the release status, in every state, for the employee and for an admin', () => {
+    const base: ReleaseStatusInput = {
+      viewer: 'employee',
+      reportRelease: 'on_close',
+      closesAt: '2026-03-31T21:59:00Z',
+      timeZone: 'Europe/Berlin',
+      schemeClosed: false,
+      releasedAt: null,
+      colleaguesShown: false,
+      releasedAnswers: 0,
+      answeredNow: 1,
+      minRaters: 3,
+    }
+    const cases: Partial<ReleaseStatusInput>[] = [
+      {},
+      { reportRelease: 'by_admin' },
+      { schemeClosed: true },
+      { schemeClosed: true, answeredNow: 4 },
+      { answeredNow: 2 },
+      { releasedAt: '2026-04-01T08:00:00Z', releasedAnswers: 1 },
+      { releasedAt: '2026-04-01T08:00:00Z', releasedAnswers: 2, answeredNow: 3 },
+      { releasedAt: '2026-04-01T08:00:00Z', releasedAnswers: 2, answeredNow: 3, reportRelease: 'by_admin' },
+      { releasedAt: '2026-04-01T08:00:00Z', colleaguesShown: true, releasedAnswers: 1 },
+      { releasedAt: '2026-04-01T08:00:00Z', colleaguesShown: true, releasedAnswers: 5 },
+    ]
+    for (const viewer of ['employee', 'admin'] as const)
+      for (const change of cases) {
+        const input = { ...base, ...change, viewer }
+        expect(releaseStatusIn(input, t, intlLocale('en')), JSON.stringify(change)).toEqual(
+          releaseStatus(input),
+        )
+      }
+  })
+
+  test('the PDFs’ refusals and “Page n of N”', () => {
+    const pdf = tIn('pdf')
+    expect(pdf('refusals.notReleased')).toBe(NOT_RELEASED_MESSAGE)
+    expect(pdf('refusals.nothingReleased')).toBe(NOTHING_RELEASED_MESSAGE)
+    expect(pdf('refusals.noCohortFigure')).toBe(NO_COHORT_FIGURE_MESSAGE)
+    expect(pdf('refusals.unavailable')).toBe(PDF_UNAVAILABLE_MESSAGE)
+    expect(footerTemplate('Feedback report', (page, pages) => pdf('page', { page, pages }))).toBe(
+      footerTemplate('Feedback report'),
+    )
   })
 })

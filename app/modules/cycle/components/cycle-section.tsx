@@ -1,9 +1,12 @@
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { TableScroller } from '#app/components/table-scroller'
 import { formatDateTime } from '#app/lib/dates'
-import { againstNormText } from '#app/modules/norm/norm'
-import type { ScaleRange } from '#app/modules/report/report'
-import { changeText, figureText, noiseBand, type ComparedRow } from '../change'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
+import { normDifference } from '#app/modules/norm/norm'
+import { decimalIn, formatScore, type ScaleRange } from '#app/modules/report/report'
+import { noiseBand, type Change, type ComparedRow } from '../change'
 import type { CycleView } from '../cycle.server'
 
 /**
@@ -22,11 +25,40 @@ const VERDICT_STYLE = {
   same: 'text-slate-700',
 } as const
 
-function ChangeCell({ row }: { row: ComparedRow }) {
+type Words = { t: TFunction<'report'>; locale: string }
+
+/** changeText (change.ts) in the page's language: "+0.6 · higher", "−0,4 · niedriger". */
+function changeWords({ t, locale }: Words, change: Change) {
+  const sign = change.change > 0 ? '+' : change.change < 0 ? '−' : '±'
+  const amount = `${sign}${decimalIn(Math.abs(change.change).toFixed(1), locale)}`
+  const key =
+    change.verdict === 'same'
+      ? 'cycle.changeSame'
+      : change.verdict === 'higher'
+        ? 'cycle.changeHigher'
+        : 'cycle.changeLower'
+  return t(key, { change: amount })
+}
+
+/** againstNormText (norm.ts) in the page's language. */
+function againstNormWords({ t, locale }: Words, colleagues: number | null, norm: number | undefined) {
+  const difference = normDifference(colleagues, norm)
+  if (difference === null || norm === undefined) return '—'
+  const shown = decimalIn(norm.toFixed(1), locale)
+  if (difference === 0) return t('cycle.atNorm', { norm: shown })
+  const amount = decimalIn(Math.abs(difference).toFixed(1), locale)
+  return t(difference > 0 ? 'cycle.aboveNorm' : 'cycle.belowNorm', { norm: shown, amount })
+}
+
+function ChangeCell({ row, words }: { row: ComparedRow; words: Words }) {
   const style = row.change ? VERDICT_STYLE[row.change.verdict] : 'text-slate-700'
   return (
     <td className={`${td} ${style}`} data-verdict={row.change?.verdict ?? 'none'}>
-      {row.change ? changeText(row.change) : row.previous === null ? 'Not in the previous report' : '—'}
+      {row.change
+        ? changeWords(words, row.change)
+        : row.previous === null
+          ? words.t('cycle.notInPrevious')
+          : '—'}
     </td>
   )
 }
@@ -44,13 +76,19 @@ function CycleTable({
   previous: boolean
   norm: Record<string, number> | null
 }) {
+  const { t } = useTranslation('report')
+  const locale = useIntlLocale()
+  const words = { t, locale }
+  const figure = (value: number | null) => formatScore(value, locale)
   const head = [
     first,
-    ...(previous ? ['Previous cycle', 'This cycle', 'Change'] : ['Colleagues']),
-    ...(norm ? ['Norm'] : []),
+    ...(previous
+      ? [t('cycle.previousCycle'), t('cycle.thisCycle'), t('cycle.change')]
+      : [t('cycle.colleagues')]),
+    ...(norm ? [t('cycle.normColumn')] : []),
   ]
   return (
-    <TableScroller className="report-table-wrap" label={`Table: ${caption}`}>
+    <TableScroller className="report-table-wrap" label={t('tableLabel', { label: caption })}>
       <table className="report-table w-full border-collapse text-left text-sm">
         <caption className="mb-2 text-left text-sm font-semibold text-slate-800">{caption}</caption>
         <thead className="border-b border-slate-300 bg-slate-50 text-xs text-slate-800">
@@ -70,14 +108,14 @@ function CycleTable({
               </th>
               {previous ? (
                 <>
-                  <td className={td}>{figureText(row.previous)}</td>
-                  <td className={td}>{figureText(row.now)}</td>
-                  <ChangeCell row={row} />
+                  <td className={td}>{figure(row.previous)}</td>
+                  <td className={td}>{figure(row.now)}</td>
+                  <ChangeCell row={row} words={words} />
                 </>
               ) : (
-                <td className={td}>{figureText(row.now)}</td>
+                <td className={td}>{figure(row.now)}</td>
               )}
-              {norm ? <td className={td}>{againstNormText(row.now, norm[row.id])}</td> : null}
+              {norm ? <td className={td}>{againstNormWords(words, row.now, norm[row.id])}</td> : null}
             </tr>
           ))}
         </tbody>
@@ -98,31 +136,36 @@ export function CycleSection({
   /** Whose figures: one employee's report, or a cohort's group report (issue 19 §4–5). */
   of?: 'report' | 'group'
 }) {
+  const { t } = useTranslation('report')
+  const locale = useIntlLocale()
   const previous = view.previous
   const norm = view.norm
   if (!previous && !norm) return null
   const { categories, questions } = view.comparison
-  const band = noiseBand(scale).toFixed(2).replace(/0$/, '')
+  const band = decimalIn(noiseBand(scale).toFixed(2).replace(/0$/, ''), locale)
   const notes: ReactNode[] = []
-  if (previous)
+  if (previous) {
+    const args = { scheme: previous.schemeName, band, min: scale.min, max: scale.max }
     notes.push(
       <p key="previous">
         {of === 'group'
-          ? `The group’s all-colleagues averages in “${previous.schemeName}” beside this cycle’s, each as its own group report shows it. A change smaller than ${band} on this ${scale.min}–${scale.max} scale reads “about the same”. Participants and colleagues may differ between the cycles.`
-          : `Colleagues’ averages in “${previous.schemeName}”${previous.releasedAt ? ` (released ${formatDateTime(previous.releasedAt, timeZone)})` : ''} beside this cycle’s. A change smaller than ${band} on this ${scale.min}–${scale.max} scale reads “about the same”: with a handful of colleagues, an average moves that much by chance. Different colleagues may have answered each time.`}
-      </p>,
-    )
-  if (norm) {
-    const any = Object.keys(norm.categories).length + Object.keys(norm.questions).length > 0
-    notes.push(
-      <p key="norm">
-        {any
-          ? `The norm is the average colleagues’ view across other organisations’ released reports of this questionnaire${of === 'group' ? ' (this organisation’s are left out)' : ''}; it is shown only where enough participants stand behind it.`
-          : `No norm yet: too few participants in other organisations have released reports of this questionnaire.`}
+          ? t('cycle.previousGroup', args)
+          : previous.releasedAt
+            ? t('cycle.previousReleased', {
+                ...args,
+                released: formatDateTime(previous.releasedAt, timeZone, locale),
+              })
+            : t('cycle.previous', args)}
       </p>,
     )
   }
-  const title = previous ? (norm ? 'Over time and against the norm' : 'Over time') : 'Against the norm'
+  if (norm) {
+    const any = Object.keys(norm.categories).length + Object.keys(norm.questions).length > 0
+    notes.push(
+      <p key="norm">{any ? t(of === 'group' ? 'cycle.normGroup' : 'cycle.norm') : t('cycle.noNorm')}</p>,
+    )
+  }
+  const title = t(previous ? (norm ? 'cycle.overTimeAndNorm' : 'cycle.overTime') : 'cycle.againstNorm')
   return (
     <section aria-labelledby="cycle-title" className="report-section card flex flex-col gap-4" id="cycle">
       <h2 id="cycle-title" className="text-xl font-semibold">
@@ -131,8 +174,8 @@ export function CycleSection({
       <div className="flex flex-col gap-2 text-slate-800">{notes}</div>
       {categories.length ? (
         <CycleTable
-          caption="Per competency: colleagues’ average"
-          first="Competency"
+          caption={t('cycle.perCompetency')}
+          first={t('cycle.competency')}
           rows={categories}
           previous={Boolean(previous)}
           norm={norm?.categories ?? null}
@@ -140,8 +183,8 @@ export function CycleSection({
       ) : null}
       {questions.length ? (
         <CycleTable
-          caption="Per question: colleagues’ average"
-          first="Question"
+          caption={t('cycle.perQuestion')}
+          first={t('cycle.question')}
           rows={questions}
           previous={Boolean(previous)}
           norm={norm?.questions ?? null}
