@@ -182,6 +182,16 @@ export type TemplateInput = z.output<ReturnType<typeof templateSchema>>
 export const TestSendSchema = z.object({ intent: z.literal('test') })
 export const RestoreSchema = z.object({ intent: z.literal('restore') })
 export const OverrideSchema = z.object({ intent: z.literal('override') })
+/** "Add a version" (ADR 053): the language is checked against those offered by the action. */
+export const AddLanguageSchema = z.object({
+  intent: z.literal('add-language'),
+  language: z.string({ error: 'Choose one of the languages offered.' }).check(z.trim(), z.maxLength(10)),
+})
+export const DeleteLanguageSchema = z.object({ intent: z.literal('delete-language') })
+
+/** The editor's address for a version: the id, and `?language=` unless English (ADR 053). */
+export const templateHref = (id: string, language: string) =>
+  `/admin/email-management/${id}${language === 'en' ? '' : `?language=${language}`}`
 
 export const RetrySchema = z.object({
   intent: z.literal('retry'),
