@@ -167,3 +167,40 @@ test('the image trick with a one-time code is refused beside the HTML body, and 
   await page.reload()
   await expect(page.getByLabel('HTML body (optional)')).toHaveValue('')
 })
+
+test('an admin adds a German version of an e-mail, edits and previews it in German, and the list shows it', async ({
+  page,
+}) => {
+  // German is offered only while it is previewed (ADR 050): run with LANGUAGES_PREVIEW=de.
+  test.skip(!(process.env.LANGUAGES_PREVIEW ?? '').includes('de'), 'needs LANGUAGES_PREVIEW=de')
+  const stamp = `${Date.now()}`
+  await signInAs(page, 'admin@panorama.test')
+  await page.goto('/admin/email-management/response_ready')
+  await expect(page.getByTestId('template-languages')).toContainText('English')
+  await page.getByLabel('Add a version in').selectOption({ label: 'German' })
+  await page.getByRole('button', { name: 'Add version' }).click()
+  await expect(page).toHaveURL(/\/admin\/email-management\/response_ready\?language=de$/)
+  await expect(page.getByRole('heading', { name: 'Wording · German' })).toBeVisible()
+  // Starts from the shipped German copy; the preview is German, its button too.
+  const subject = page.getByLabel('Subject', { exact: true })
+  await expect(subject).toHaveValue('Ihr 360°-Feedback-Bericht ist fertig')
+  await subject.fill(`Ihr Bericht ist da ${stamp}`)
+  await expect(page.getByTestId('preview-subject')).toHaveText(`Ihr Bericht ist da ${stamp}`)
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('heading', { name: 'Wording · German' })).toBeVisible()
+  await expect(subject).toHaveValue(`Ihr Bericht ist da ${stamp}`)
+  await expectAccessible(page)
+
+  // The English version is untouched, and the list links both languages.
+  await page.getByRole('link', { name: 'English' }).click()
+  await expect(page.getByLabel('Subject', { exact: true })).toHaveValue('Your 360° feedback report is ready')
+  await page.goto('/admin/email-management')
+  await expect(page.getByRole('link', { name: 'Report ready, default, German version' })).toBeVisible()
+
+  // Deleting it asks first; English cannot be deleted (no such button).
+  await page.goto('/admin/email-management/response_ready?language=de')
+  await page.getByRole('link', { name: /Delete the German version/ }).click()
+  await page.getByRole('button', { name: 'Yes, delete the German version' }).click()
+  await expect(page).toHaveURL(/\/admin\/email-management\/response_ready$/)
+  await expect(page.getByRole('link', { name: /Delete the/ })).toHaveCount(0)
+})
