@@ -365,6 +365,34 @@ export async function saveTemplate(
   })
 }
 
+/**
+ * A new version copied from `from`; undefined when the version exists already. A copy of a wording
+ * that needs attention needs it too (checked now: it may have changed since the start-up review).
+ */
+async function insertCopy(
+  tx: Tx,
+  key: TemplateKey,
+  brandId: string | null,
+  language: Language,
+  from: { subject: string; body: string; html: string | null },
+) {
+  const problems = savedTemplateProblems(from, key)
+  const [row] = await tx
+    .insert(emailTemplates)
+    .values({
+      key,
+      brandId,
+      language,
+      subject: from.subject,
+      body: from.body,
+      htmlBody: from.html,
+      needsAttention: problems.length ? problems.join('\n') : null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: emailTemplates.id })
+  return row
+}
+
 /** Gives a brand its own copy of the default wording of `key` (in English), to edit. */
 export async function createOverride(
   actor: Actor,
@@ -378,22 +406,7 @@ export async function createOverride(
       .from(emailTemplates)
       .where(versionOf(key, null, SOURCE_LANGUAGE))
     const from = source ?? { ...DEFAULT_TEMPLATES[key], html: null }
-    // A copy of a default that needs attention needs it too (checked now: the default may have
-    // changed since the start-up review).
-    const problems = savedTemplateProblems(from, key)
-    const [row] = await tx
-      .insert(emailTemplates)
-      .values({
-        key,
-        brandId,
-        language: SOURCE_LANGUAGE,
-        subject: from.subject,
-        body: from.body,
-        htmlBody: from.html,
-        needsAttention: problems.length ? problems.join('\n') : null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: emailTemplates.id })
+    const row = await insertCopy(tx, key, brandId, SOURCE_LANGUAGE, from)
     if (!row) return refuse('This brand already has its own wording of this e-mail.')
     await recordAudit(tx, actor, {
       action: 'email_template.create',
@@ -435,20 +448,7 @@ export async function addLanguageVersion(
     const from = (brandId ? inDefault : undefined) ??
       (language === 'de' ? { ...GERMAN_TEMPLATES[key], html: null } : undefined) ??
       english ?? { ...DEFAULT_TEMPLATES[key], html: null }
-    const problems = savedTemplateProblems(from, key)
-    const [row] = await tx
-      .insert(emailTemplates)
-      .values({
-        key,
-        brandId,
-        language,
-        subject: from.subject,
-        body: from.body,
-        htmlBody: from.html,
-        needsAttention: problems.length ? problems.join('\n') : null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: emailTemplates.id })
+    const row = await insertCopy(tx, key, brandId, language, from)
     if (!row) return refuseField('language', duplicateVersionMessage(language))
     await recordAudit(tx, actor, {
       action: 'email_template.create',
