@@ -19,11 +19,14 @@ import {
   submitList,
 } from '../app/modules/nomination/nomination.server'
 import { hashPassword } from '../app/modules/auth/password.server'
+import { TEMPLATE_KEYS } from '../app/modules/email/templates'
+import { GERMAN_TEMPLATES } from '../app/modules/email/templates-de'
 import {
   actionCodes,
   assignments,
   brands,
   companies,
+  emailTemplates,
   questionnaires,
   questionnaireSections,
   questions,
@@ -298,6 +301,30 @@ async function seedGerman(questionnaireId: string): Promise<boolean> {
   return true
 }
 
+/**
+ * The install default's German version of every e-mail (issue 20 §3, ADR 053), where it has none
+ * yet: an admin's own German wording is kept. Answers how many were written.
+ */
+async function seedGermanEmails(): Promise<number> {
+  const rows = await getDb()
+    .insert(emailTemplates)
+    .values(
+      TEMPLATE_KEYS.map((key) => ({
+        key,
+        brandId: null,
+        language: 'de',
+        subject: GERMAN_TEMPLATES[key].subject,
+        body: GERMAN_TEMPLATES[key].body,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: emailTemplates.id })
+  return rows.length
+}
+
+/** The demo's German speakers (ADR 053): two of Erin's colleagues, who get their e-mails in German. */
+export const DEMO_GERMAN_SPEAKERS = ['sky.peer@panorama.test', 'drew.other@panorama.test'] as const
+
 async function findOrCreateUser(email: string, role: Role, displayName: string, companyId: string | null) {
   const db = getDb()
   const [existing] = await db.select().from(users).where(eq(users.email, email)).limit(1)
@@ -455,6 +482,15 @@ export async function seed() {
     if (await submitIfNew(assignment.id, RATER_SEEDS[i]!, i < 5))
       made.push(`colleague response submitted: ${email}`)
   }
+
+  const germanEmails = await seedGermanEmails()
+  if (germanEmails) made.push(`e-mail templates in German: ${germanEmails}`)
+  const germanSpeakers = await db
+    .update(users)
+    .set({ language: 'de' })
+    .where(and(inArray(users.email, [...DEMO_GERMAN_SPEAKERS]), isNull(users.language)))
+    .returning({ email: users.email })
+  for (const { email } of germanSpeakers) made.push(`language: ${email} reads German`)
 
   // Erin's report is released (ADR 022), as an administrator would for a debrief. Her pending
   // colleagues below are invited after it, so their links still work for a walk-through of

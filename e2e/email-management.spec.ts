@@ -167,3 +167,49 @@ test('the image trick with a one-time code is refused beside the HTML body, and 
   await page.reload()
   await expect(page.getByLabel('HTML body (optional)')).toHaveValue('')
 })
+
+test('an admin adds a German version of a brand’s e-mail, edits and previews it in German, and the list shows it', async ({
+  page,
+}) => {
+  // German is offered only while it is previewed (ADR 050): run with LANGUAGES_PREVIEW=de.
+  test.skip(!(process.env.LANGUAGES_PREVIEW ?? '').includes('de'), 'needs LANGUAGES_PREVIEW=de')
+  const stamp = `${Date.now()}`
+  await signInAs(page, 'admin@panorama.test')
+  await page.goto('/admin/email-management')
+  // The seed installed the default's German version.
+  await expect(page.getByRole('link', { name: 'Report ready, default, German version' })).toBeVisible()
+  await page.getByLabel('Brand', { exact: true }).selectOption({ label: 'Northwind Consulting' })
+  await page.getByRole('button', { name: 'Show' }).click()
+  await page
+    .getByRole('row', { name: /Report ready/ })
+    .getByRole('link', { name: /uses the default, open/ })
+    .click()
+  await expect(page).toHaveURL(/\/admin\/email-management\/response_ready\.[0-9a-f-]{36}$/)
+  const editorUrl = page.url()
+  await page.getByLabel('Add a version in').selectOption({ label: 'German' })
+  await page.getByRole('button', { name: 'Add version' }).click()
+  await expect(page).toHaveURL(`${editorUrl}?language=de`)
+  await expect(page.getByRole('heading', { name: 'Wording · German' })).toBeVisible()
+  // Starts from the default's German version; the preview follows in German.
+  const subject = page.getByLabel('Subject', { exact: true })
+  await expect(subject).toHaveValue('Ihr 360°-Feedback-Bericht ist fertig')
+  await expect(page.getByRole('button', { name: /Insert \{\{link\}\}/ })).toBeVisible()
+  await subject.fill(`Ihr Bericht ist da ${stamp}`)
+  await expect(page.getByTestId('preview-subject')).toHaveText(`Ihr Bericht ist da ${stamp}`)
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('“Report ready” is used for the next message sent.')).toBeVisible()
+  await expect(page.getByLabel('Subject', { exact: true })).toHaveValue(`Ihr Bericht ist da ${stamp}`)
+  await expectAccessible(page)
+
+  // The list links the brand's German version.
+  await page.goto('/admin/email-management')
+  await page.getByLabel('Brand', { exact: true }).selectOption({ label: 'Northwind Consulting' })
+  await page.getByRole('button', { name: 'Show' }).click()
+  await page.getByRole('link', { name: 'Report ready for Northwind Consulting, German version' }).click()
+
+  // Deleting it asks first; then it is gone.
+  await page.getByRole('link', { name: /Delete the German version/ }).click()
+  await page.getByRole('button', { name: 'Yes, delete the German version' }).click()
+  await expect(page).toHaveURL(editorUrl)
+  await expect(page.getByRole('link', { name: /Delete the/ })).toHaveCount(0)
+})

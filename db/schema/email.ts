@@ -1,17 +1,22 @@
-import { EMAIL_TEMPLATE_KEYS, OUTBOX_STATUSES } from '../enums'
+import { EMAIL_TEMPLATE_KEYS, LANGUAGE_SQL_LIST, OUTBOX_STATUSES } from '../enums'
 import { sql } from 'drizzle-orm'
-import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { brands } from './companies'
 
 export const emailTemplateKeyEnum = pgEnum('email_template_key', EMAIL_TEMPLATE_KEYS)
 
-/** Subject and body with {{placeholders}}; brand_id null is the deployment's default. */
+/**
+ * Subject and body with {{placeholders}}; brand_id null is the deployment's default. One row per
+ * key × brand (or default) × language (ADR 053); the English default of every key always exists.
+ */
 export const emailTemplates = pgTable(
   'email_templates',
   {
     id: uuid().primaryKey().defaultRandom(),
     key: emailTemplateKeyEnum().notNull(),
     brandId: uuid().references(() => brands.id, { onDelete: 'cascade' }),
+    /** The language this version is written in (db/enums.ts LANGUAGE_CODES, ADR 053). */
+    language: text().notNull().default('en'),
     subject: text().notNull(),
     /** The text part, and the source of the HTML part when html_body is null. */
     body: text().notNull(),
@@ -30,12 +35,13 @@ export const emailTemplates = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('email_templates_brand_key_unique')
-      .on(t.brandId, t.key)
+    uniqueIndex('email_templates_brand_key_language_unique')
+      .on(t.brandId, t.key, t.language)
       .where(sql`${t.brandId} IS NOT NULL`),
-    uniqueIndex('email_templates_default_key_unique')
-      .on(t.key)
+    uniqueIndex('email_templates_default_key_language_unique')
+      .on(t.key, t.language)
       .where(sql`${t.brandId} IS NULL`),
+    check('email_templates_language', sql`${t.language} IN (${sql.raw(LANGUAGE_SQL_LIST)})`),
   ],
 )
 
@@ -55,6 +61,8 @@ export const emailOutbox = pgTable(
     /** Display name for the From header (the brand's sender name), null for the deployment default. */
     senderName: text(),
     templateKey: emailTemplateKeyEnum().notNull(),
+    /** The language the message was written in (ADR 053): the recipient's, as the rule chose it. */
+    language: text().notNull().default('en'),
     subject: text().notNull(),
     html: text().notNull(),
     text: text().notNull(),

@@ -1,19 +1,23 @@
 import os from 'node:os'
 import crypto from 'node:crypto'
-import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
 import nodemailer from 'nodemailer'
 import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure, type Tx } from '#db/client'
-import { brands, emailOutbox, emailTemplates } from '#db/schema/index'
+import { brands, companies, emailOutbox, emailTemplates, users } from '#db/schema/index'
 import { getEnv, type Env } from '#app/config/env.server'
 import { log } from '#app/lib/logger.server'
 import { startPollingWorker, type PollingWorker, type Scheduler } from '#app/lib/polling-worker.server'
 import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
+import { formatDate, formatDateTime } from '#app/lib/dates'
+import { offeredLanguages } from './offered.server'
+import { intlLocale, type Language } from '#app/modules/i18n/languages'
+import { chooseWording, emailLanguage } from './languages'
 import { maskActionCodes } from './mask'
 import { sanitizeEmailHtml } from './sanitize.server'
 import {
   codePlaceholders,
   DEFAULT_TEMPLATES,
-  LINK_LABELS,
+  linkLabelFor,
   ONE_TIME_LINK_KIND,
   TEMPLATE_PLACEHOLDERS,
   findPlaceholders,
@@ -42,6 +46,17 @@ export type EnqueueInput = {
   template: TemplateKey
   brandId?: string | null
   values: Record<string, string>
+  /**
+   * Dates to write in the message's language (ADR 053): each placeholder's instant, formatted in
+   * its zone through the language's Intl locale (a date, or with `time` a date and time). A
+   * placeholder here wins over the same name in `values`.
+   */
+  dates?: Record<string, { at: Date | string; timeZone?: string; time?: boolean }>
+  /**
+   * The language to write in, whatever the recipient's (an admin's test of one version). Without
+   * it the recipient's language is used: ADR 053's rule.
+   */
+  language?: Language
   entity?: string
   entityId?: string
   /**
@@ -78,11 +93,13 @@ export function backoffSeconds(attempts: number): number {
   return Math.min(BACKOFF_BASE_SECONDS * 2 ** Math.max(0, attempts - 1), BACKOFF_CAP_SECONDS)
 }
 
-/** What rendering needs once per template and brand: the wording and the brand's look. */
+/** What rendering needs once per template, brand and language: the wording and the brand's look. */
 type RenderContext = {
   template: TemplateContent
   /** Whose wording `template` is: the brand's own, or the default. */
   wording: 'brand' | 'default'
+  /** The language the message is written in, and the version's (another when it fell back). */
+  language: Language
   brandId: string | null
   brand: (RenderBrand & { logoFileId: string | null }) | undefined
   appUrl: string
@@ -99,15 +116,19 @@ export const EMAIL_BRAND_COLUMNS = {
   logoFileId: brands.logoFileId,
 }
 
-/** A template's wording, and whose it is (a null brand: the default). */
+/** A template's wording, and whose it is (a null brand: the default) in which language. */
 export const TEMPLATE_COLUMNS = {
   brandId: emailTemplates.brandId,
+  language: emailTemplates.language,
   subject: emailTemplates.subject,
   body: emailTemplates.body,
   html: emailTemplates.htmlBody,
 }
 
-/** The templates that can word `key` for `brandId`: the brand's own and the default (without a brand, the default alone). */
+/**
+ * The templates that can word `key` for `brandId`, in every language: the brand's own and the
+ * default (without a brand, the default alone).
+ */
 export function templatesFor(key: TemplateKey, brandId: string | null) {
   return and(
     eq(emailTemplates.key, key),
@@ -117,36 +138,126 @@ export function templatesFor(key: TemplateKey, brandId: string | null) {
   )
 }
 
-async function renderContext(tx: Tx, key: TemplateKey, brandId: string | null): Promise<RenderContext> {
+type TemplateRow = { brandId: string | null; language: string } & TemplateContent
+
+/** What a key and brand offer every language: the template's versions, the brand's look and default language. */
+type Sources = {
+  key: TemplateKey
+  rows: TemplateRow[]
+  brand: RenderContext['brand']
+  brandId: string | null
+  brandLanguage: string | null
+  contexts: Map<Language, RenderContext>
+}
+
+async function loadSources(tx: Tx, key: TemplateKey, brandId: string | null): Promise<Sources> {
   const rows = await tx.select(TEMPLATE_COLUMNS).from(emailTemplates).where(templatesFor(key, brandId))
   const [brandRow] = brandId
-    ? await tx.select(EMAIL_BRAND_COLUMNS).from(brands).where(eq(brands.id, brandId))
+    ? await tx
+        .select({ ...EMAIL_BRAND_COLUMNS, defaultLanguage: brands.defaultLanguage })
+        .from(brands)
+        .where(eq(brands.id, brandId))
     : []
-  // The brand's own wording wins; the migration always provides the default, the constant is a last
-  // resort (a database someone emptied by hand) so a password reset still goes out.
-  const own = rows.find((r) => r.brandId !== null)
-  const template = own ?? rows[0] ?? DEFAULT_TEMPLATES[key]
   if (!rows.length) log.warn('email template missing; using built-in default', { template: key })
-
   const env = getEnv()
+  const { defaultLanguage, ...look } = brandRow ?? { defaultLanguage: null }
   // The logo as an absolute address: the recipient's mail client fetches it (files are public by id).
   const brand = brandRow && {
-    ...brandRow,
+    ...(look as Omit<typeof brandRow, 'defaultLanguage'>),
     logoUrl: brandRow.logoFileId ? new URL(`/files/${brandRow.logoFileId}`, env.APP_URL).toString() : null,
   }
   return {
-    template,
-    wording: own ? 'brand' : 'default',
+    key,
+    rows,
     brand,
     brandId: brandRow ? brandId : null,
-    appUrl: env.APP_URL,
+    brandLanguage: defaultLanguage,
+    contexts: new Map(),
   }
+}
+
+/**
+ * The wording of a message in `language` (ADR 053): the brand's own version in that language, its
+ * brand's default language, English; then the install default in the same order. The migration
+ * always provides the English default; the constant is a last resort (a database someone emptied
+ * by hand) so a password reset still goes out.
+ */
+function contextFor(sources: Sources, language: Language): RenderContext {
+  const known = sources.contexts.get(language)
+  if (known) return known
+  const row = chooseWording(sources.rows, language, sources.brandLanguage, offeredLanguages())
+  const context: RenderContext = {
+    template: row ?? DEFAULT_TEMPLATES[sources.key],
+    wording: row?.brandId ? 'brand' : 'default',
+    language,
+    brand: sources.brand,
+    brandId: sources.brandId,
+    appUrl: getEnv().APP_URL,
+  }
+  sources.contexts.set(language, context)
+  return context
+}
+
+/** Rows per statement when reading recipients' languages. */
+const RECIPIENT_CHUNK = 1000
+
+/**
+ * Each recipient's own language and their company's brand's default (ADR 053), by address; an
+ * address without an account is absent. One statement per thousand addresses; none when every
+ * message names its language.
+ */
+async function recipientLanguages(
+  tx: Tx,
+  inputs: EnqueueInput[],
+  recipients: string[],
+): Promise<Map<string, { userLanguage: string | null; userBrandLanguage: string | null }>> {
+  const found = new Map<string, { userLanguage: string | null; userBrandLanguage: string | null }>()
+  const addresses = [
+    ...new Set(recipients.filter((_, i) => !inputs[i]!.language).map((to) => to.toLowerCase())),
+  ]
+  for (let i = 0; i < addresses.length; i += RECIPIENT_CHUNK) {
+    const rows = await tx
+      .select({ email: users.email, userLanguage: users.language, userBrandLanguage: brands.defaultLanguage })
+      .from(users)
+      .leftJoin(companies, eq(companies.id, users.companyId))
+      .leftJoin(brands, eq(brands.id, companies.brandId))
+      .where(inArray(users.email, addresses.slice(i, i + RECIPIENT_CHUNK)))
+    for (const row of rows) found.set(row.email, row)
+  }
+  return found
+}
+
+/** The language of one message: the one it names, else the recipient's (ADR 053's rule). */
+function messageLanguage(
+  input: EnqueueInput,
+  to: string,
+  sources: Sources,
+  recipients: Map<string, { userLanguage: string | null; userBrandLanguage: string | null }>,
+): Language {
+  const offered = offeredLanguages()
+  if (input.language && offered.includes(input.language)) return input.language
+  const recipient = recipients.get(to.toLowerCase())
+  return emailLanguage({
+    userLanguage: recipient?.userLanguage,
+    userBrandLanguage: recipient?.userBrandLanguage,
+    messageBrandLanguage: sources.brandLanguage,
+    offered,
+  })
 }
 
 /** One outbox row for `input`, rendered with its template and brand. */
 function outboxRow(context: RenderContext, input: EnqueueInput, to: string): typeof emailOutbox.$inferInsert {
   const { template, brand } = context
-  const values: Record<string, string> = { appUrl: context.appUrl, ...input.values }
+  const locale = intlLocale(context.language)
+  const dates = Object.entries(input.dates ?? {}).map(([name, d]) => [
+    name,
+    d.time ? formatDateTime(d.at, d.timeZone, locale) : formatDate(d.at, d.timeZone, locale),
+  ])
+  const values: Record<string, string> = {
+    appUrl: context.appUrl,
+    ...input.values,
+    ...Object.fromEntries(dates),
+  }
   const missing = findPlaceholders(template.subject + '\n' + template.body).filter(
     (name) => TEMPLATE_PLACEHOLDERS[input.template].includes(name) && !values[name] && name !== 'brandName',
   )
@@ -155,7 +266,8 @@ function outboxRow(context: RenderContext, input: EnqueueInput, to: string): typ
   const dropped: string[] = []
   const rendered = renderTemplate(template, values, {
     brand,
-    linkLabel: LINK_LABELS[input.template],
+    linkLabel: linkLabelFor(input.template, context.language),
+    language: context.language,
     codePlaceholders: codePlaceholders(input.template),
     // A wording saved before ADR 026 (or written around the editor) may hold a one-time code where
     // it would leak, or an image from elsewhere: the sanitiser drops those parts from the message.
@@ -171,6 +283,7 @@ function outboxRow(context: RenderContext, input: EnqueueInput, to: string): typ
     log.warn('email template needs attention: parts of its HTML were left out of the message', {
       template: input.template,
       wording: context.wording,
+      language: context.language,
       brandId: context.brandId,
       dropped: [...new Set(dropped)],
     })
@@ -187,6 +300,7 @@ function outboxRow(context: RenderContext, input: EnqueueInput, to: string): typ
     brandId: context.brandId,
     senderName: brand?.senderName || null,
     templateKey: input.template,
+    language: context.language,
     subject: rendered.subject,
     html: rendered.html,
     text: rendered.text,
@@ -222,10 +336,15 @@ function logUnsent(input: EnqueueInput, to: string) {
     })
 }
 
-/** Renders the brand's template for `input.template` (else the default) and queues it in `tx`. */
+/**
+ * Renders `input.template` in the recipient's language with the brand's wording (else the default,
+ * ADR 053's order) and queues it in `tx`.
+ */
 export async function enqueueEmail(tx: Tx, input: EnqueueInput): Promise<{ id: string }> {
   const to = checkedRecipient(input)
-  const context = await renderContext(tx, input.template, input.brandId || null)
+  const sources = await loadSources(tx, input.template, input.brandId || null)
+  const recipients = await recipientLanguages(tx, [input], [to])
+  const context = contextFor(sources, messageLanguage(input, to, sources, recipients))
   const [row] = await tx
     .insert(emailOutbox)
     .values(outboxRow(context, input, to))
@@ -238,23 +357,25 @@ export async function enqueueEmail(tx: Tx, input: EnqueueInput): Promise<{ id: s
 const ENQUEUE_CHUNK = 200
 
 /**
- * Many messages in a few statements: each template and brand is read once, and the rows are
- * inserted in chunks. Same rendering and checks as enqueueEmail; nothing is written if any
+ * Many messages in a few statements: each template and brand is read once, the recipients'
+ * languages in one statement per thousand, and the rows are inserted in chunks. Same rendering and checks as enqueueEmail; nothing is written if any
  * recipient is malformed.
  */
 export async function enqueueEmails(tx: Tx, inputs: EnqueueInput[]): Promise<number> {
   if (!inputs.length) return 0
   const recipients = inputs.map(checkedRecipient)
-  const contexts = new Map<string, RenderContext>()
+  const languages = await recipientLanguages(tx, inputs, recipients)
+  const sourcesByKey = new Map<string, Sources>()
   const rows: Array<typeof emailOutbox.$inferInsert> = []
   for (const [i, input] of inputs.entries()) {
     const key = `${input.template}|${input.brandId || ''}`
-    let context = contexts.get(key)
-    if (!context) {
-      context = await renderContext(tx, input.template, input.brandId || null)
-      contexts.set(key, context)
+    let sources = sourcesByKey.get(key)
+    if (!sources) {
+      sources = await loadSources(tx, input.template, input.brandId || null)
+      sourcesByKey.set(key, sources)
     }
-    rows.push(outboxRow(context, input, recipients[i]!))
+    const to = recipients[i]!
+    rows.push(outboxRow(contextFor(sources, messageLanguage(input, to, sources, languages)), input, to))
   }
   for (let i = 0; i < rows.length; i += ENQUEUE_CHUNK)
     await tx.insert(emailOutbox).values(rows.slice(i, i + ENQUEUE_CHUNK))

@@ -55,10 +55,14 @@ export const TEMPLATE_DESCRIPTIONS: Record<TemplateKey, string> = {
   admin_invite: 'Sent to someone invited to become an administrator.',
   response_reopened: 'Sent to a respondent when an admin reopens their submitted answers.',
   sign_in_link: 'Sent when an employee or admin asks for a one-time link to sign in without their password.',
-  nomination_submitted: "Sent to an employee's manager when the employee sends their list of raters for approval.",
-  nomination_sent_back: 'Sent to an employee when the approver sends their list of raters back with a comment.',
-  nomination_approved: 'Sent to an employee when their list of raters is approved and the invitations have gone out.',
-  nomination_reminder: 'Sent to a manager who has not yet acted on a list of raters waiting for their approval.',
+  nomination_submitted:
+    "Sent to an employee's manager when the employee sends their list of raters for approval.",
+  nomination_sent_back:
+    'Sent to an employee when the approver sends their list of raters back with a comment.',
+  nomination_approved:
+    'Sent to an employee when their list of raters is approved and the invitations have gone out.',
+  nomination_reminder:
+    'Sent to a manager who has not yet acted on a list of raters waiting for their approval.',
   plan_check_in: 'Sent to an employee on a check-in date they chose in their development plan.',
   report_shared: "Sent to an employee's manager when the employee shares their released report with them.",
 }
@@ -178,6 +182,16 @@ export type TemplateInput = z.output<ReturnType<typeof templateSchema>>
 export const TestSendSchema = z.object({ intent: z.literal('test') })
 export const RestoreSchema = z.object({ intent: z.literal('restore') })
 export const OverrideSchema = z.object({ intent: z.literal('override') })
+/** "Add a version" (ADR 053): the language is checked against those offered by the action. */
+export const AddLanguageSchema = z.object({
+  intent: z.literal('add-language'),
+  language: z.string({ error: 'Choose one of the languages offered.' }).check(z.trim(), z.maxLength(10)),
+})
+export const DeleteLanguageSchema = z.object({ intent: z.literal('delete-language') })
+
+/** The editor's address for a version: the id, and `?language=` unless English (ADR 053). */
+export const templateHref = (id: string, language: string) =>
+  `/admin/email-management/${id}${language === 'en' ? '' : `?language=${language}`}`
 
 export const RetrySchema = z.object({
   intent: z.literal('retry'),

@@ -25,6 +25,15 @@ import {
   type TemplateInput,
 } from './schemas'
 import { DEFAULT_TEMPLATES, TEMPLATE_KEYS, type TemplateKey } from './templates'
+import { GERMAN_TEMPLATES } from './templates-de'
+import { offeredLanguages } from './offered.server'
+import {
+  isLanguage,
+  languageInfo,
+  LANGUAGE_CODES,
+  SOURCE_LANGUAGE,
+  type Language,
+} from '#app/modules/i18n/languages'
 
 /**
  * E-mail management (/admin/email-management): the templates each e-mail is sent with, per brand,
@@ -53,6 +62,16 @@ export type TemplateSummary = {
   overridesNeedingAttention: number
   /** The chosen brand's own wording, if it has one. */
   brand: { subject: string; updatedAt: string; hasHtml: boolean; attention: string | null } | null
+  /** The languages the default has a version in (English first, ADR 053). */
+  defaultLanguages: Language[]
+  /** The languages the chosen brand has its own version in. */
+  brandLanguages: Language[]
+}
+
+/** Codes as the database answers them (an array, or Postgres' `{de,en}` text), English first, then the list's order. */
+function languagesOf(value: string[] | string | null): Language[] {
+  const codes = Array.isArray(value) ? value : (value ?? '').replace(/[{}]/g, '').split(',')
+  return LANGUAGE_CODES.filter((code) => codes.includes(code))
 }
 
 /**
@@ -82,21 +101,26 @@ export async function listTemplateSummaries(
     brand_updated_at: string | null
     brand_has_html: boolean | null
     brand_attention: string | null
+    default_languages: string[] | string | null
+    brand_languages: string[] | string | null
   }>(
     db,
     sql`SELECT k.key,
         d.subject, d.body, d.html_body AS html, to_char(d.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated_at,
         d.needs_attention AS attention,
-        (SELECT count(*) FROM email_templates o WHERE o.key = k.key AND o.brand_id IS NOT NULL) AS overrides,
-        (SELECT count(*) FROM email_templates o
+        (SELECT count(DISTINCT o.brand_id) FROM email_templates o WHERE o.key = k.key AND o.brand_id IS NOT NULL) AS overrides,
+        (SELECT array_agg(o.language) FROM email_templates o WHERE o.key = k.key AND o.brand_id IS NULL) AS default_languages,
+        (SELECT array_agg(o.language) FROM email_templates o
+          WHERE o.key = k.key AND o.brand_id = ${brand?.id ?? null}::uuid) AS brand_languages,
+        (SELECT count(DISTINCT o.brand_id) FROM email_templates o
           WHERE o.key = k.key AND o.brand_id IS NOT NULL AND o.needs_attention IS NOT NULL) AS overrides_attention,
         b.subject AS brand_subject,
         to_char(b.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS brand_updated_at,
         b.html_body IS NOT NULL AS brand_has_html,
         b.needs_attention AS brand_attention
       FROM unnest(enum_range(NULL::email_template_key)) AS k (key)
-      LEFT JOIN email_templates d ON d.key = k.key AND d.brand_id IS NULL
-      LEFT JOIN email_templates b ON b.key = k.key AND b.brand_id = ${brand?.id ?? null}::uuid`,
+      LEFT JOIN email_templates d ON d.key = k.key AND d.brand_id IS NULL AND d.language = 'en'
+      LEFT JOIN email_templates b ON b.key = k.key AND b.brand_id = ${brand?.id ?? null}::uuid AND b.language = 'en'`,
   )
   const byKey = new Map(rows.map((r) => [r.key, r]))
   return {
@@ -114,6 +138,8 @@ export async function listTemplateSummaries(
         defaultAttention: r?.attention ?? null,
         overrides: Number(r?.overrides ?? 0),
         overridesNeedingAttention: Number(r?.overrides_attention ?? 0),
+        defaultLanguages: languagesOf(r?.default_languages ?? null),
+        brandLanguages: languagesOf(r?.brand_languages ?? null),
         brand:
           r?.brand_subject != null
             ? {
@@ -132,6 +158,8 @@ export type TemplateContentRow = { id: string | null; subject: string; body: str
 
 export type TemplateEditorData = {
   key: TemplateKey
+  /** The language being edited (ADR 053). */
+  language: Language
   brand: {
     id: string
     name: string
@@ -140,21 +168,45 @@ export type TemplateEditorData = {
     senderName: string | null
     logoUrl: string | null
   } | null
-  /** The deployment's default wording (the row, or the shipped copy if the row is missing). */
+  /**
+   * What a message in this language uses when this brand (or, for the default, the install) has no
+   * version of its own in it: the default's version in the language, else the English default.
+   */
   fallback: TemplateContentRow
-  /** The brand's own wording; for the default itself, the default row. null: the brand uses the default. */
+  /** The version being edited; for the English default, the default row. null: it has none yet. */
   own: TemplateContentRow | null
-  /** The shipped copy differs from the default row (so "restore the default" changes something). */
+  /** The shipped copy differs from the English default row (so "restore the default" changes something). */
   defaultEdited: boolean
-  /** What in the wording shown (own, else the default) breaks the rules of ADR 026, checked now. */
+  /** What in the wording shown (own, else the fallback) breaks the rules of ADR 026, checked now. */
   problems: string[]
+  /** The languages this brand (or the default) has a version in, English first. */
+  languages: Language[]
+  /** Languages offered now that it has no version in yet: what "Add a version" offers. */
+  addable: Language[]
   appUrl: string
 }
 
-/** What the editor of `key` for `brandId` (null: the default) needs, in two statements; null if the brand is unknown. */
+/** The `?language=` of an editor's address: a known code, English when absent; null for anything else. */
+export function editorLanguage(value: string | null): Language | null {
+  if (value === null || value === '') return SOURCE_LANGUAGE
+  return isLanguage(value) ? value : null
+}
+
+const contentOf = (row: { id: string; subject: string; body: string; html: string | null }) => ({
+  id: row.id,
+  subject: row.subject,
+  body: row.body,
+  html: row.html,
+})
+
+/**
+ * What the editor of `key` for `brandId` (null: the default) in `language` needs, in two
+ * statements (every language's versions come with the one read); null if the brand is unknown.
+ */
 export async function getTemplateEditor(
   key: TemplateKey,
   brandId: string | null,
+  language: Language = SOURCE_LANGUAGE,
 ): Promise<TemplateEditorData | null> {
   const db = getDb()
   const env = getEnv()
@@ -169,20 +221,24 @@ export async function getTemplateEditor(
     .select({ id: emailTemplates.id, ...TEMPLATE_COLUMNS })
     .from(emailTemplates)
     .where(templatesFor(key, brandId))
-  const defaultRow = rows.find((r) => r.brandId === null)
+  const defaults = rows.filter((r) => r.brandId === null)
+  const defaultRow = defaults.find((r) => r.language === SOURCE_LANGUAGE)
+  const defaultInLanguage = defaults.find((r) => r.language === language)
   const shipped = DEFAULT_TEMPLATES[key]
-  const fallback: TemplateContentRow = defaultRow
-    ? { id: defaultRow.id, subject: defaultRow.subject, body: defaultRow.body, html: defaultRow.html }
+  const englishDefault: TemplateContentRow = defaultRow
+    ? contentOf(defaultRow)
     : { id: null, subject: shipped.subject, body: shipped.body, html: null }
-  const brandOwn = brandId ? rows.find((r) => r.brandId !== null) : undefined
-  const own = brandId
-    ? brandOwn
-      ? { id: brandOwn.id, subject: brandOwn.subject, body: brandOwn.body, html: brandOwn.html }
-      : null
-    : fallback
+  const mine = brandId ? rows.filter((r) => r.brandId !== null) : defaults
+  const ownRow = mine.find((r) => r.language === language)
+  const own = ownRow ? contentOf(ownRow) : !brandId && language === SOURCE_LANGUAGE ? englishDefault : null
+  const fallback = brandId && defaultInLanguage ? contentOf(defaultInLanguage) : englishDefault
+  const languages = LANGUAGE_CODES.filter(
+    (code) => mine.some((r) => r.language === code) || (!brandId && code === SOURCE_LANGUAGE),
+  )
   const { logoFileId, ...brandRest } = brandRow ?? {}
   return {
     key,
+    language,
     brand: brandRow
       ? {
           ...(brandRest as Omit<typeof brandRow, 'logoFileId'>),
@@ -197,6 +253,8 @@ export async function getTemplateEditor(
       defaultRow.body !== shipped.body ||
       defaultRow.html !== null,
     problems: savedTemplateProblems(own ?? fallback, key, env.APP_URL),
+    languages,
+    addable: offeredLanguages().filter((code) => !languages.includes(code)),
     appUrl: env.APP_URL,
   }
 }
@@ -208,16 +266,48 @@ async function brandExists(tx: Tx, brandId: string) {
 
 const gone = () => ({ ok: false as const, notFound: true, formErrors: ['This brand no longer exists.'] })
 
+/** Refusals of the editor's language changes (ADR 053), as written for the form; English, like every form message. */
+export const LANGUAGE_VERSION_MESSAGES = {
+  unknown: 'Choose one of the languages offered.',
+  englishKept:
+    'The English version cannot be deleted: every other language falls back to it. Restore the default instead.',
+  missing: 'There is no version in this language to delete.',
+} as const
+
+/** "This e-mail already has a German version." */
+export const duplicateVersionMessage = (language: Language) =>
+  `This e-mail already has a ${languageInfo(language).name} version.`
+
+/** The rows of one version: `key` for `brandId` (null: the default) in `language`. */
+function versionOf(key: TemplateKey, brandId: string | null, language: Language) {
+  return and(
+    eq(emailTemplates.key, key),
+    brandId ? eq(emailTemplates.brandId, brandId) : isNull(emailTemplates.brandId),
+    eq(emailTemplates.language, language),
+  )
+}
+
+/** The unique index a version's insert meets when it races another (ADR 053: key × brand × language). */
+function versionConflict(brandId: string | null) {
+  return brandId
+    ? {
+        target: [emailTemplates.brandId, emailTemplates.key, emailTemplates.language],
+        targetWhere: sql`brand_id IS NOT NULL`,
+      }
+    : { target: [emailTemplates.key, emailTemplates.language], targetWhere: sql`brand_id IS NULL` }
+}
+
 /**
- * Saves the wording of `key` for `brandId` (null: the default). The HTML body is sanitised here
- * (and again whenever a message is rendered); answers whether the sanitiser changed it, so the
- * admin is told what was removed.
+ * Saves the wording of `key` for `brandId` (null: the default) in `language`. The HTML body is
+ * sanitised here (and again whenever a message is rendered); answers whether the sanitiser changed
+ * it, so the admin is told what was removed.
  */
 export async function saveTemplate(
   actor: Actor,
   key: TemplateKey,
   brandId: string | null,
   input: Omit<TemplateInput, 'intent'>,
+  language: Language = SOURCE_LANGUAGE,
 ): Promise<Outcome<{ created: boolean; cleaned: boolean }>> {
   // A one-time code where it would leak, or an image from elsewhere, is refused (ADR 026) rather
   // than silently removed: the admin decides what the message says instead.
@@ -237,13 +327,10 @@ export async function saveTemplate(
     const [existing] = await tx
       .select({ id: emailTemplates.id })
       .from(emailTemplates)
-      .where(
-        and(
-          eq(emailTemplates.key, key),
-          brandId ? eq(emailTemplates.brandId, brandId) : isNull(emailTemplates.brandId),
-        ),
-      )
+      .where(versionOf(key, brandId, language))
       .for('update')
+    // A new version in a language the install no longer offers is not started (an old form).
+    if (!existing && !offeredLanguages().includes(language)) return refuse(LANGUAGE_VERSION_MESSAGES.unknown)
     let id: string
     if (existing) {
       await tx
@@ -252,16 +339,12 @@ export async function saveTemplate(
         .where(eq(emailTemplates.id, existing.id))
       id = existing.id
     } else {
-      // Two admins creating the same brand's wording at once: the unique index lets one insert,
-      // the other updates what the first wrote.
+      // Two admins creating the same version at once: the unique index lets one insert, the other
+      // updates what the first wrote.
       const [row] = await tx
         .insert(emailTemplates)
-        .values({ key, brandId, ...values })
-        .onConflictDoUpdate({
-          target: brandId ? [emailTemplates.brandId, emailTemplates.key] : [emailTemplates.key],
-          targetWhere: brandId ? sql`brand_id IS NOT NULL` : sql`brand_id IS NULL`,
-          set: { ...values, updatedAt: sql`now()` },
-        })
+        .values({ key, brandId, language, ...values })
+        .onConflictDoUpdate({ ...versionConflict(brandId), set: { ...values, updatedAt: sql`now()` } })
         .returning({ id: emailTemplates.id })
       id = row!.id
     }
@@ -269,13 +352,48 @@ export async function saveTemplate(
       action: existing ? 'email_template.update' : 'email_template.create',
       entity: 'email_template',
       entityId: id,
-      details: { key, brandId, subject: values.subject, htmlBody: values.htmlBody !== null, cleaned },
+      details: {
+        key,
+        brandId,
+        language,
+        subject: values.subject,
+        htmlBody: values.htmlBody !== null,
+        cleaned,
+      },
     })
     return ok({ created: !existing, cleaned })
   })
 }
 
-/** Gives a brand its own copy of the default wording of `key`, to edit. */
+/**
+ * A new version copied from `from`; undefined when the version exists already. A copy of a wording
+ * that needs attention needs it too (checked now: it may have changed since the start-up review).
+ */
+async function insertCopy(
+  tx: Tx,
+  key: TemplateKey,
+  brandId: string | null,
+  language: Language,
+  from: { subject: string; body: string; html: string | null },
+) {
+  const problems = savedTemplateProblems(from, key)
+  const [row] = await tx
+    .insert(emailTemplates)
+    .values({
+      key,
+      brandId,
+      language,
+      subject: from.subject,
+      body: from.body,
+      htmlBody: from.html,
+      needsAttention: problems.length ? problems.join('\n') : null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: emailTemplates.id })
+  return row
+}
+
+/** Gives a brand its own copy of the default wording of `key` (in English), to edit. */
 export async function createOverride(
   actor: Actor,
   key: TemplateKey,
@@ -286,37 +404,95 @@ export async function createOverride(
     const [source] = await tx
       .select({ subject: emailTemplates.subject, body: emailTemplates.body, html: emailTemplates.htmlBody })
       .from(emailTemplates)
-      .where(and(eq(emailTemplates.key, key), isNull(emailTemplates.brandId)))
+      .where(versionOf(key, null, SOURCE_LANGUAGE))
     const from = source ?? { ...DEFAULT_TEMPLATES[key], html: null }
-    // A copy of a default that needs attention needs it too (checked now: the default may have
-    // changed since the start-up review).
-    const problems = savedTemplateProblems(from, key)
-    const [row] = await tx
-      .insert(emailTemplates)
-      .values({
-        key,
-        brandId,
-        subject: from.subject,
-        body: from.body,
-        htmlBody: from.html,
-        needsAttention: problems.length ? problems.join('\n') : null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: emailTemplates.id })
+    const row = await insertCopy(tx, key, brandId, SOURCE_LANGUAGE, from)
     if (!row) return refuse('This brand already has its own wording of this e-mail.')
     await recordAudit(tx, actor, {
       action: 'email_template.create',
       entity: 'email_template',
       entityId: row.id,
-      details: { key, brandId, from: 'default' },
+      details: { key, brandId, language: SOURCE_LANGUAGE, from: 'default' },
     })
     return ok({ id: row.id })
   })
 }
 
 /**
- * "Restore the default": a brand's own wording is deleted (it uses the default again); the default
- * row goes back to the copy the product ships.
+ * "Add a German version" (ADR 053): a new version of `key` for `brandId` (null: the default) in
+ * `language`, starting from the default's version in that language, else the shipped German copy
+ * for German, else the English wording it would otherwise fall back to. Refused for a language not
+ * offered and for one it already has.
+ */
+export async function addLanguageVersion(
+  actor: Actor,
+  key: TemplateKey,
+  brandId: string | null,
+  language: string,
+): Promise<Outcome<{ language: Language }>> {
+  if (!isLanguage(language) || !offeredLanguages().includes(language))
+    return refuseField('language', LANGUAGE_VERSION_MESSAGES.unknown)
+  return getDb().transaction(async (tx) => {
+    if (brandId && !(await brandExists(tx, brandId))) return gone()
+    const rows = await tx
+      .select({ id: emailTemplates.id, ...TEMPLATE_COLUMNS })
+      .from(emailTemplates)
+      .where(templatesFor(key, brandId))
+    const mine = rows.filter((r) => r.brandId === brandId)
+    if (mine.some((r) => r.language === language) || (!brandId && language === SOURCE_LANGUAGE))
+      return refuseField('language', duplicateVersionMessage(language))
+    const inDefault = rows.find((r) => r.brandId === null && r.language === language)
+    const english =
+      mine.find((r) => r.language === SOURCE_LANGUAGE) ??
+      rows.find((r) => r.brandId === null && r.language === SOURCE_LANGUAGE)
+    const from = (brandId ? inDefault : undefined) ??
+      (language === 'de' ? { ...GERMAN_TEMPLATES[key], html: null } : undefined) ??
+      english ?? { ...DEFAULT_TEMPLATES[key], html: null }
+    const row = await insertCopy(tx, key, brandId, language, from)
+    if (!row) return refuseField('language', duplicateVersionMessage(language))
+    await recordAudit(tx, actor, {
+      action: 'email_template.create',
+      entity: 'email_template',
+      entityId: row.id,
+      details: { key, brandId, language },
+    })
+    return ok({ language })
+  })
+}
+
+/**
+ * Deletes the version of `key` for `brandId` (null: the default) in `language`: messages in that
+ * language fall back (ADR 053). Never the English one: everything falls back to it (a brand's
+ * English wording goes through "Restore the default").
+ */
+export async function deleteLanguageVersion(
+  actor: Actor,
+  key: TemplateKey,
+  brandId: string | null,
+  language: string,
+): Promise<Outcome<{ language: Language }>> {
+  if (!isLanguage(language)) return refuse(LANGUAGE_VERSION_MESSAGES.unknown)
+  if (language === SOURCE_LANGUAGE) return refuse(LANGUAGE_VERSION_MESSAGES.englishKept)
+  return getDb().transaction(async (tx) => {
+    if (brandId && !(await brandExists(tx, brandId))) return gone()
+    const [row] = await tx
+      .delete(emailTemplates)
+      .where(versionOf(key, brandId, language))
+      .returning({ id: emailTemplates.id, subject: emailTemplates.subject })
+    if (!row) return refuse(LANGUAGE_VERSION_MESSAGES.missing)
+    await recordAudit(tx, actor, {
+      action: 'email_template.delete',
+      entity: 'email_template',
+      entityId: row.id,
+      details: { key, brandId, language, deletedSubject: row.subject },
+    })
+    return ok({ language })
+  })
+}
+
+/**
+ * "Restore the default" (the English version): a brand's own English wording is deleted (it uses
+ * the default again); the default row goes back to the copy the product ships.
  */
 export async function restoreDefault(
   actor: Actor,
@@ -328,7 +504,7 @@ export async function restoreDefault(
       if (!(await brandExists(tx, brandId))) return gone()
       const [row] = await tx
         .delete(emailTemplates)
-        .where(and(eq(emailTemplates.key, key), eq(emailTemplates.brandId, brandId)))
+        .where(versionOf(key, brandId, SOURCE_LANGUAGE))
         .returning({ id: emailTemplates.id, subject: emailTemplates.subject })
       if (!row) return refuse('This brand already uses the default wording.')
       await recordAudit(tx, actor, {
@@ -342,10 +518,16 @@ export async function restoreDefault(
     const shipped = DEFAULT_TEMPLATES[key]
     const [row] = await tx
       .insert(emailTemplates)
-      .values({ key, brandId: null, subject: shipped.subject, body: shipped.body, htmlBody: null })
+      .values({
+        key,
+        brandId: null,
+        language: SOURCE_LANGUAGE,
+        subject: shipped.subject,
+        body: shipped.body,
+        htmlBody: null,
+      })
       .onConflictDoUpdate({
-        target: [emailTemplates.key],
-        targetWhere: sql`brand_id IS NULL`,
+        ...versionConflict(null),
         set: {
           subject: shipped.subject,
           body: shipped.body,
@@ -366,14 +548,15 @@ export async function restoreDefault(
 }
 
 /**
- * "Send a test to me": one message of `key` as `brandId` would send it today (its saved wording,
- * else the default), filled with sample values, queued through the outbox to the admin's own
- * address. The sample link is the portal's address, not a one-time code.
+ * "Send a test to me": one message of `key` as `brandId` would send it today in `language` (its
+ * saved wording, else what that language falls back to), filled with sample values, queued through
+ * the outbox to the admin's own address. The sample link is the portal's address, not a one-time code.
  */
 export async function sendTestEmail(
   actor: Actor,
   key: TemplateKey,
   brandId: string | null,
+  language: Language = SOURCE_LANGUAGE,
 ): Promise<Outcome<{ to: string; id: string }>> {
   return getDb().transaction(async (tx) => {
     if (brandId && !(await brandExists(tx, brandId))) return gone()
@@ -388,6 +571,7 @@ export async function sendTestEmail(
       template: key,
       brandId,
       values,
+      language,
       linkExpiresAt: null,
       entity: 'email_template_test',
     })
@@ -395,7 +579,7 @@ export async function sendTestEmail(
       action: 'email_template.test',
       entity: 'email_outbox',
       entityId: id,
-      details: { key, brandId, to: me.email },
+      details: { key, brandId, language, to: me.email },
     })
     return ok({ to: me.email, id })
   })
@@ -451,6 +635,8 @@ export type OutboxListRow = {
   name: string
   recipient: string
   templateKey: TemplateKey
+  /** The language the message was written in (ADR 053). */
+  language: string
   brandName: string | null
   status: OutboxStatus
   /** 'sending' whose lease ran out: its worker died and another will take it over. */
@@ -501,6 +687,7 @@ export async function listOutbox(
         name: emailOutbox.recipient,
         recipient: emailOutbox.recipient,
         templateKey: emailOutbox.templateKey,
+        language: emailOutbox.language,
         brandName: brands.name,
         status: emailOutbox.status,
         leaseExpired: sql<boolean>`(${emailOutbox.status} = 'sending' AND ${emailOutbox.lockedUntil} < now())`,
@@ -574,6 +761,7 @@ export async function getOutboxMessage(id: string): Promise<OutboxMessage | null
       name: emailOutbox.recipient,
       recipient: emailOutbox.recipient,
       templateKey: emailOutbox.templateKey,
+      language: emailOutbox.language,
       brandId: emailOutbox.brandId,
       brandName: brands.name,
       status: emailOutbox.status,

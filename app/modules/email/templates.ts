@@ -16,6 +16,9 @@
 import { EMAIL_TEMPLATE_KEYS, type EmailTemplateKey } from '#db/enums'
 import { brandPalette, type BrandPalette } from '#app/lib/colour'
 import type { ActionCodeKind } from '#app/modules/action-code/action-code.server'
+import { SOURCE_LANGUAGE, type Language } from '#app/modules/i18n/languages'
+import { FRAME_TEXTS } from './languages'
+import { FRENCH_LINK_LABELS, GERMAN_LINK_LABELS } from './templates-de'
 
 export const TEMPLATE_KEYS = EMAIL_TEMPLATE_KEYS
 
@@ -115,6 +118,15 @@ export const LINK_LABELS: Record<TemplateKey, string> = {
   nomination_reminder: 'Review the list',
   plan_check_in: 'Open your plan',
   report_shared: 'Read the report',
+}
+
+/** The button's text in a language (ADR 053). */
+export function linkLabelFor(key: TemplateKey, language: Language = SOURCE_LANGUAGE): string {
+  return language === 'de'
+    ? GERMAN_LINK_LABELS[key]
+    : language === 'fr'
+      ? FRENCH_LINK_LABELS[key]
+      : LINK_LABELS[key]
 }
 
 /**
@@ -410,6 +422,8 @@ export type RenderOptions = {
   sanitize?: (html: string, codeMarks: readonly string[]) => string
   /** The placeholders whose value carries a one-time code (codePlaceholders(key)); by default `link`. */
   codePlaceholders?: readonly string[]
+  /** The message's language (ADR 053): the frame's own words and `lang`; English by default. */
+  language?: Language
 }
 
 /** What an admin edits: the subject, the text body and (optionally) their own HTML body. */
@@ -476,7 +490,8 @@ export function renderTemplate(
     ),
     logoUrl: options.brand?.logoUrl && isWebUrl(options.brand.logoUrl) ? options.brand.logoUrl : null,
     senderName: options.brand?.senderName || undefined,
-    linkLabel: options.linkLabel || 'Open the link',
+    language: options.language ?? SOURCE_LANGUAGE,
+    linkLabel: options.linkLabel || FRAME_TEXTS[options.language ?? SOURCE_LANGUAGE].openLink,
   })
   return { subject, html, text }
 }
@@ -571,6 +586,13 @@ function inlineHtml(pieces: Piece[]): string {
     .join('')
 }
 
+/** A frame sentence with its `{names}` filled, all escaped (a function replacer: no `$&` patterns). */
+function frameWords(sentence: string, values: Record<string, string>): string {
+  return escapeHtml(sentence).replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in values ? escapeHtml(values[name]!) : whole,
+  )
+}
+
 const FONT = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
 
 function renderHtml(input: {
@@ -583,8 +605,10 @@ function renderHtml(input: {
   palette: BrandPalette
   logoUrl: string | null
   senderName?: string
+  language: Language
   linkLabel: string
 }): string {
+  const words = FRAME_TEXTS[input.language]
   const color = input.palette.primary
   const onColor = input.palette.onPrimary
   const p = `margin:0 0 16px;${FONT};font-size:16px;line-height:1.55;color:#1f2937`
@@ -600,7 +624,7 @@ function renderHtml(input: {
         `<a href="${href}" style="display:inline-block;padding:12px 24px;border-radius:6px;background-color:${color};` +
         `color:${onColor};font-size:16px;font-weight:600;text-decoration:none">${escapeHtml(input.linkLabel)}</a></p>\n` +
         `<p style="margin:0 0 16px;${FONT};font-size:13px;line-height:1.5;color:#4b5563">` +
-        `If the button does not work, copy this address into your browser:<br>\n` +
+        `${escapeHtml(words.copyAddress)}<br>\n` +
         `<a href="${href}" style="color:#1f2937;word-break:break-all">${href}</a></p>`
       )
     }
@@ -608,10 +632,10 @@ function renderHtml(input: {
   })
   const footer =
     input.senderName && input.senderName !== input.brandName
-      ? `Sent by ${escapeHtml(input.senderName)} on behalf of ${escapeHtml(input.brandName)}.`
-      : `Sent on behalf of ${escapeHtml(input.brandName)}.`
+      ? frameWords(words.sentByOnBehalf, { sender: input.senderName, brand: input.brandName })
+      : frameWords(words.sentOnBehalf, { brand: input.brandName })
   return `<!doctype html>
-<html lang="en">
+<html lang="${input.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -619,7 +643,7 @@ function renderHtml(input: {
 <title>${escapeHtml(input.subject)}</title>
 </head>
 <body style="margin:0;padding:0;background-color:#f3f4f6">
-<div role="article" aria-roledescription="email" aria-label="${escapeHtml(input.subject)}" lang="en" style="padding:24px 12px;background-color:#f3f4f6">
+<div role="article" aria-roledescription="email" aria-label="${escapeHtml(input.subject)}" lang="${input.language}" style="padding:24px 12px;background-color:#f3f4f6">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;margin:0 auto;border-collapse:collapse;background-color:#ffffff;border-radius:8px">
 ${
   input.logoUrl

@@ -745,6 +745,9 @@ export async function resendActivation(
           ? formatDate(new Date(context.closes_at), context.time_zone ?? 'UTC')
           : '',
       },
+      ...(context?.closes_at
+        ? { dates: { dueDate: { at: new Date(context.closes_at), timeZone: context.time_zone ?? 'UTC' } } }
+        : {}),
       entity: 'user',
       entityId: id,
     })

@@ -744,6 +744,7 @@ async function sendInvitation(
       dueDate: formatDate(input.closesAt, input.timeZone),
       privacyNote: colleaguePrivacyNote(input),
     },
+    dates: { dueDate: { at: input.closesAt, timeZone: input.timeZone } },
     entity: 'assignment',
     entityId: input.assignmentId,
   })

@@ -975,6 +975,7 @@ async function mailAboutList(
       schemeName: scheme.name,
       dueDate: formatDate(scheme.closesAt, scheme.timeZone),
     },
+    dates: { dueDate: { at: scheme.closesAt, timeZone: scheme.timeZone } },
     entity: 'nomination',
     entityId: scheme.id,
     linkExpiresAt: null,

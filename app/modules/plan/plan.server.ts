@@ -678,6 +678,7 @@ export async function sendPlanCheckIns(now: Date = new Date()): Promise<number> 
             .join('\n'),
           link: new URL(planHref(first.response_id), getEnv().APP_URL).toString(),
         },
+        dates: { targetDate: { at: `${first.target_date}T12:00:00Z`, timeZone: 'UTC' } },
         entity: 'development_plan',
         entityId: first.plan_id,
         linkExpiresAt: null,

@@ -535,6 +535,7 @@ export async function reopenResponse(
         dueDate: formatDate(closesAt, record.timeZone),
         reason,
       },
+      dates: { dueDate: { at: closesAt, timeZone: record.timeZone } },
       entity: 'assignment',
       entityId: record.assignmentId,
       linkExpiresAt,

@@ -604,6 +604,8 @@ export async function remindParticipant(
           brandId: brand?.brandId ?? null,
           entity: 'assignment',
           entityId: t.id,
+          // Written in each reader's language (ADR 053).
+          dates: { dueDate: { at: scheme.closesAt, timeZone: scheme.timeZone } },
         }
         const values = { recipientName: t.name, schemeName: scheme.name, dueDate, employeeName }
         if (t.relationship === 'self' && t.needsActivation) {

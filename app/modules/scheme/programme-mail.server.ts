@@ -91,6 +91,8 @@ export async function sendProgrammeEmails(
         schemeName: scheme.name,
         dueDate,
       },
+      // Written in each reader's language (ADR 053).
+      dates: { dueDate: { at: new Date(scheme.closesAt), timeZone: scheme.timeZone } },
       entity: PROGRAMME_ENTITY,
       entityId: schemeId,
       linkExpiresAt: code ? expiresAt : null,

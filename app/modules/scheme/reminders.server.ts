@@ -182,6 +182,7 @@ async function sendBatch(now: Date, limit: number): Promise<string[]> {
           employeeName: row.subjectName,
           ...(row.relationship === 'self' ? {} : { colleagueName: row.respondentName }),
         },
+        dates: { dueDate: { at: closesAt, timeZone: row.timeZone } },
         entity: 'assignment',
         entityId: row.id,
         linkExpiresAt,

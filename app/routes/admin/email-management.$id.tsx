@@ -8,15 +8,26 @@ import { FormErrors } from '#app/components/forms'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { TemplateEditor } from '#app/modules/email/components/template-editor'
+import { TemplateLanguages } from '#app/modules/email/components/template-languages'
 import { loadTemplatePage } from '#app/modules/email/template-page.server'
 import {
+  addLanguageVersion,
   createOverride,
+  deleteLanguageVersion,
+  editorLanguage,
+  LANGUAGE_VERSION_MESSAGES,
   restoreDefault,
   saveTemplate,
   sendTestEmail,
 } from '#app/modules/email/template-editing.server'
+import { refuse } from '#app/lib/outcome'
+import { languageInfo } from '#app/modules/i18n/languages'
 import {
+  AddLanguageSchema,
+  DeleteLanguageSchema,
   OverrideSchema,
+  templateHref,
+  templateId,
   parseTemplateId,
   RestoreSchema,
   TEMPLATE_DESCRIPTIONS,
@@ -54,11 +65,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!target) notFound()
   const { key, brandId } = target
   const label = TEMPLATE_LABELS[key]
-  const done = toastReply(`${LIST}/${params.id}`)
+  // The version the form was for (ADR 053): a hidden field, English when absent; anything else is
+  // refused by the intent that needs it.
+  const posted = formData.get('language')
+  const language = editorLanguage(typeof posted === 'string' ? posted : null)
+  const unknownLanguage = async () => refuse(LANGUAGE_VERSION_MESSAGES.unknown)
+  const done = toastReply(templateHref(params.id, language ?? 'en'))
   return dispatchIntent(formData, {
     save: intent(
       templateSchema(key),
-      ({ intent: _intent, ...input }) => saveTemplate(actor, key, brandId, input),
+      ({ intent: _intent, ...input }) =>
+        language ? saveTemplate(actor, key, brandId, input, language) : unknownLanguage(),
       ({ created, cleaned }) =>
         done(
           created ? 'Own wording created' : 'Template saved',
@@ -70,7 +87,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     test: intent(
       TestSendSchema,
-      () => sendTestEmail(actor, key, brandId),
+      () => (language ? sendTestEmail(actor, key, brandId, language) : unknownLanguage()),
       ({ to }) => done('Test queued', `A test of “${label}” with sample values is on its way to ${to}.`),
     ),
     restore: intent(
@@ -82,6 +99,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           brandId
             ? `This brand’s own wording of “${label}” was deleted: it uses the default again.`
             : `The default wording of “${label}” is back to the text Panorama ships with.`,
+        ),
+    ),
+    'add-language': intent(
+      AddLanguageSchema,
+      ({ language: added }) => addLanguageVersion(actor, key, brandId, added),
+      ({ language: added }) =>
+        toastReply(templateHref(params.id, added))(
+          `${languageInfo(added).name} version added`,
+          `“${label}” now has a ${languageInfo(added).name} version: edit it below.`,
+        ),
+    ),
+    'delete-language': intent(
+      DeleteLanguageSchema,
+      () => (language ? deleteLanguageVersion(actor, key, brandId, language) : unknownLanguage()),
+      ({ language: deleted }) =>
+        toastReply(templateHref(params.id, 'en'))(
+          `${languageInfo(deleted).name} version deleted`,
+          `Messages of “${label}” in ${languageInfo(deleted).name} fall back to the next version.`,
         ),
     ),
     // Only a brand's wording can be its own copy of the default.
@@ -102,13 +137,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function EmailTemplatePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { editor, confirmRestore } = loaderData
+  const { editor, confirmRestore, confirmDelete } = loaderData
   const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
   const restoreResult = resultFor(actionData, 'restore')
+  const deleteResult = resultFor(actionData, 'delete-language')
   const brand = editor.brand
+  const english = editor.language === 'en'
+  const languageName = languageInfo(editor.language).name
   const usesDefault = Boolean(brand && !editor.own)
-  const canRestore = brand ? !usesDefault : editor.defaultEdited
+  const canRestore = english && (brand ? !usesDefault : editor.defaultEdited)
   const listHref = brand ? `${LIST}?brand=${brand.id}` : LIST
+  const here = templateHref(templateId(editor.key, brand?.id ?? null), editor.language)
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-6">
       <div className="flex flex-col gap-2">
@@ -119,13 +158,35 @@ export default function EmailTemplatePage({ loaderData, actionData }: Route.Comp
           {TEMPLATE_DESCRIPTIONS[editor.key]}{' '}
           {brand
             ? usesDefault
-              ? `${brand.name} uses the default wording: saving below gives it its own.`
+              ? english
+                ? `${brand.name} uses the default wording: saving below gives it its own.`
+                : `${brand.name} has no ${languageName} version of its own: saving below gives it one.`
               : `${possessive(brand.name)} own wording; brands without their own use the default.`
             : 'The default wording, used by every brand that has none of its own.'}
         </PageHeader>
       </div>
+      <TemplateLanguages editor={editor} actionData={actionData} />
       <FormErrors errors={unknownErrors} />
       {!confirmRestore ? <FormErrors errors={formErrorsOf(restoreResult)} /> : null}
+      {!confirmDelete ? <FormErrors errors={formErrorsOf(deleteResult)} /> : null}
+      {confirmDelete ? (
+        <ConfirmPanel
+          id="delete-language"
+          title={`Delete the ${languageName} version?`}
+          intent="delete-language"
+          fields={{ language: editor.language }}
+          confirmLabel={`Yes, delete the ${languageName} version`}
+          pendingLabel="Deleting…"
+          cancelHref={here}
+          lastResult={deleteResult}
+          backLabel="Back to the template"
+          blockedBy={null}
+        >
+          <p className="text-slate-800">
+            {`Messages in ${languageName} then use the next version: ${brand ? `${possessive(brand.name)} version in its default language, its English one, then the default wording` : 'the default in the brand’s language, then English'}. This cannot be undone.`}
+          </p>
+        </ConfirmPanel>
+      ) : null}
       {confirmRestore ? (
         <ConfirmPanel
           id="restore-default"
@@ -153,7 +214,7 @@ export default function EmailTemplatePage({ loaderData, actionData }: Route.Comp
         </ConfirmPanel>
       ) : null}
       <TemplateEditor
-        key={JSON.stringify(editor.own ?? editor.fallback)}
+        key={`${editor.language}:${JSON.stringify(editor.own ?? editor.fallback)}`}
         editor={editor}
         actionData={actionData}
         canRestore={canRestore}

@@ -90,7 +90,14 @@ export function OutboxList({ data: { page, counts, query } }: { data: Data }) {
             <RowHeader className="min-w-48 font-medium break-words" href={`${PATH}/outbox/${row.id}`}>
               {row.recipient}
             </RowHeader>
-            <Cell>{TEMPLATE_LABELS[row.templateKey]}</Cell>
+            <Cell>
+              {TEMPLATE_LABELS[row.templateKey]}
+              {row.language !== 'en' ? (
+                <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium uppercase">
+                  {row.language}
+                </span>
+              ) : null}
+            </Cell>
             <Cell>{row.brandName ?? <span className="text-slate-600">Default</span>}</Cell>
             <Cell>
               <OutboxState status={row.status} leaseExpired={row.leaseExpired} />

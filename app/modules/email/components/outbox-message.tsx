@@ -1,3 +1,4 @@
+import { isLanguage, languageInfo } from '#app/modules/i18n/languages'
 import { Form } from 'react-router'
 import { formErrorsOf, usePendingIntent, type FormResult } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
@@ -19,6 +20,7 @@ export function OutboxMessageView({ message, retryResult }: { message: Message; 
   const facts: Array<[string, React.ReactNode]> = [
     ['State', <OutboxState key="s" status={message.status} leaseExpired={message.leaseExpired} />],
     ['Template', TEMPLATE_LABELS[message.templateKey]],
+    ['Language', isLanguage(message.language) ? languageInfo(message.language).name : message.language],
     ['Brand', message.brandName ?? 'Default'],
     ['From name', message.senderName ?? 'The deployment’s sender'],
     ['Attempts', String(message.attempts)],

@@ -7,7 +7,8 @@ import { ErrorList, FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import { Card } from '#app/components/card'
 import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
-import { codePlaceholders, LINK_LABELS, renderTemplate, TEMPLATE_PLACEHOLDERS } from '../templates'
+import { codePlaceholders, linkLabelFor, renderTemplate, TEMPLATE_PLACEHOLDERS } from '../templates'
+import { languageInfo } from '#app/modules/i18n/languages'
 import type { loadTemplatePage } from '../template-page.server'
 import { MessageParts } from './message-parts'
 
@@ -60,15 +61,22 @@ export function TemplateEditor({
   const testing = usePendingIntent('test')
   const overriding = usePendingIntent('override')
   const usesDefault = Boolean(editor.brand && !editor.own)
+  // A language this e-mail has no version in yet (ADR 053): saving creates it.
+  const newVersion = !editor.own
+  const languageName = languageInfo(editor.language).name
 
   const preview = useMemo(
     () =>
       renderTemplate(
         { subject: draft.subject, body: draft.body, html: draft.html },
         sampleValues(editor.appUrl),
-        { brand: editor.brand, linkLabel: LINK_LABELS[editor.key] },
+        {
+          brand: editor.brand,
+          linkLabel: linkLabelFor(editor.key, editor.language),
+          language: editor.language,
+        },
       ),
-    [draft, editor.appUrl, editor.brand, editor.key],
+    [draft, editor.appUrl, editor.brand, editor.key, editor.language],
   )
 
   const formElement = () => document.getElementById(form.id) as HTMLFormElement | null
@@ -109,8 +117,15 @@ export function TemplateEditor({
             if (name === 'subject' || name === 'body' || name === 'html') lastField.current = name
           }}
         >
-          <h2 className="text-lg font-semibold">Wording</h2>
-          {usesDefault ? (
+          <h2 className="text-lg font-semibold">Wording · {languageName}</h2>
+          <input type="hidden" name="language" value={editor.language} />
+          {newVersion && editor.language !== 'en' ? (
+            <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
+              There is no {languageName} version {editor.brand ? `for ${editor.brand.name} ` : ''}yet: readers
+              in {languageName} get the wording shown here. Saving creates the {languageName} version with
+              your changes.
+            </p>
+          ) : usesDefault ? (
             <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
               {editor.brand!.name} <strong>uses the default</strong> wording, shown here. Saving creates its
               own copy with your changes; other brands keep the default.
@@ -156,7 +171,13 @@ export function TemplateEditor({
           </BodyField>
           <div>
             <button type="submit" className="btn btn-primary" disabled={saving}>
-              {saving ? 'Saving…' : usesDefault ? `Save as ${possessive(editor.brand!.name)} own` : 'Save'}
+              {saving
+                ? 'Saving…'
+                : newVersion && editor.language !== 'en'
+                  ? `Save as the ${languageName} version`
+                  : usesDefault
+                    ? `Save as ${possessive(editor.brand!.name)} own`
+                    : 'Save'}
             </button>
           </div>
         </Form>
@@ -192,7 +213,7 @@ export function TemplateEditor({
         </aside>
       </div>
 
-      <Card id="preview-title" title="Preview with sample values" className="gap-3">
+      <Card id="preview-title" title={`Preview in ${languageName} with sample values`} className="gap-3">
         <p className="text-sm text-slate-700">
           Updates as you type. Subject: <strong data-testid="preview-subject">{preview.subject}</strong>
         </p>
@@ -208,6 +229,7 @@ export function TemplateEditor({
       <Card id="actions-title" title="Try it out and undo">
         <Form method="post" className="flex flex-col items-start gap-2">
           <input type="hidden" name="intent" value="test" />
+          <input type="hidden" name="language" value={editor.language} />
           <FormErrors errors={test?.error?.[''] ?? undefined} />
           <p className="text-sm text-slate-700">
             Sends the saved wording{editor.brand ? ` as ${editor.brand.name} sends it` : ''}, filled with
@@ -217,7 +239,7 @@ export function TemplateEditor({
             {testing ? 'Queueing…' : 'Send a test to me'}
           </button>
         </Form>
-        {usesDefault ? (
+        {usesDefault && editor.language === 'en' ? (
           <Form method="post" className="flex flex-col items-start gap-2">
             <input type="hidden" name="intent" value="override" />
             <FormErrors errors={override?.error?.[''] ?? undefined} />
@@ -230,7 +252,7 @@ export function TemplateEditor({
           <Link to="?restore" className="btn btn-secondary self-start">
             {editor.brand ? 'Restore the default…' : 'Restore the shipped wording…'}
           </Link>
-        ) : (
+        ) : editor.language !== 'en' ? null : (
           <p className="text-sm text-slate-700">
             {editor.brand
               ? 'This brand uses the default wording.'

@@ -4,7 +4,8 @@ import { DataTable } from '#app/components/data-table'
 import { FilterBar, FilterSelect } from '#app/components/filter-bar'
 import { possessive } from '#app/lib/words'
 import type { loadEmailPage } from '../email-list.server'
-import { TEMPLATE_DESCRIPTIONS, TEMPLATE_LABELS, templateId } from '../schemas'
+import { TEMPLATE_DESCRIPTIONS, TEMPLATE_LABELS, templateHref, templateId } from '../schemas'
+import { languageInfo, type Language } from '#app/modules/i18n/languages'
 
 /** The templates tab's data, as the page's loader returns it (the page-props rule). */
 type Data = Extract<PageData<typeof loadEmailPage>, { tab: 'templates' }>
@@ -22,6 +23,26 @@ function NeedsAttention({ reason }: { reason: string }) {
 }
 
 const PATH = '/admin/email-management'
+
+/** The languages a wording has a version in (ADR 053), each a link to that version. */
+function Languages({ codes, id, label }: { codes: readonly Language[]; id: string; label: string }) {
+  if (!codes.length) return null
+  return (
+    <span className="mt-1 flex flex-wrap items-center gap-1 text-xs text-slate-700">
+      <span>Languages:</span>
+      {codes.map((code) => (
+        <Link
+          key={code}
+          to={templateHref(id, code)}
+          className="rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-800 uppercase underline-offset-2 hover:underline"
+          aria-label={`${label}, ${languageInfo(code).name} version`}
+        >
+          {code}
+        </Link>
+      ))}
+    </span>
+  )
+}
 
 /**
  * Every e-mail the product sends, one row per template key. Brands are a filter, not columns, so
@@ -76,6 +97,11 @@ export function TemplateList({
               <span className="mt-1 block text-xs text-slate-600">
                 {row.defaultEdited ? 'Edited' : 'As shipped'}
               </span>
+              <Languages
+                codes={row.defaultLanguages}
+                id={templateId(row.key, null)}
+                label={`${TEMPLATE_LABELS[row.key]}, default`}
+              />
               {row.defaultAttention ? <NeedsAttention reason={row.defaultAttention} /> : null}
             </td>
             <td className="px-4 py-3">
@@ -89,6 +115,11 @@ export function TemplateList({
                       Own wording{row.brand.hasHtml ? ', own HTML' : ''} · saved{' '}
                       <time dateTime={row.brand.updatedAt}>{row.brand.updatedAt.slice(0, 10)}</time>
                     </span>
+                    <Languages
+                      codes={row.brandLanguages}
+                      id={templateId(row.key, brand.id)}
+                      label={`${TEMPLATE_LABELS[row.key]} for ${brand.name}`}
+                    />
                     {row.brand.attention ? <NeedsAttention reason={row.brand.attention} /> : null}
                   </>
                 ) : (
@@ -103,6 +134,11 @@ export function TemplateList({
                     >
                       Open
                     </Link>
+                    <Languages
+                      codes={row.brandLanguages}
+                      id={templateId(row.key, brand.id)}
+                      label={`${TEMPLATE_LABELS[row.key]} for ${brand.name}`}
+                    />
                   </>
                 )
               ) : (
