@@ -9,9 +9,11 @@ import * as S from '#app/modules/questionnaire/schemas'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import { plural as count } from '#app/lib/words'
 import { requireAdminForm } from './admin-action.server'
+import type { RouteHandle } from '#app/root'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+// The builder's preview draws the answering page's title and questions (the `answering` words).
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: ['answering'] }
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   adminTitle(

@@ -6,7 +6,8 @@ import { HomePage } from '#app/modules/home/components/home-page'
 import { getEmployeeHome } from '#app/modules/home/home.server'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'user', transition: true }
+// "Shared with you" for a manager (the `shared` words, a few hundred bytes).
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['shared'] }
 
 export const meta: Route.MetaFunction = () => [{ title: 'My feedback · Panorama' }]
 

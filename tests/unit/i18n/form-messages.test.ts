@@ -15,6 +15,13 @@ import { RESOURCES } from '#app/modules/i18n/resources.server'
 export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
   common: ['app/lib/text-rules.ts', 'app/lib/schema-parts.ts'],
   auth: ['app/modules/auth/schemas.ts'],
+  answering: [
+    'app/modules/assignment/answer-messages.ts',
+    'app/modules/assignment/answer-parse.server.ts',
+    'app/modules/assignment/save-answers.server.ts',
+    'app/modules/assignment/components/answer-form.tsx',
+  ],
+  plan: ['app/modules/plan/schemas.ts', 'app/modules/plan/plan.server.ts', 'app/routes/user/development-plan.tsx'],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */

@@ -1,16 +1,24 @@
 import { Link } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import { formatDate } from '#app/lib/dates'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import type { SharedWithYou } from '../plan.server'
 
 /** "Shared with you" on a manager's home page: their team's released reports they may read (ADR 043). */
 export function SharedWithYouSection({ shared }: { shared: SharedWithYou[] }) {
+  const { t } = useTranslation('shared')
+  const locale = useIntlLocale()
+  const how = (s: SharedWithYou) => {
+    const date = formatDate(s.sinceIso, s.timeZone, locale)
+    if (!s.consented) return t('section.releasedOn', { date })
+    return s.includesPlan ? t('section.sharedOnWithPlan', { date }) : t('section.sharedOn', { date })
+  }
   return (
     <section aria-labelledby="shared-title" className="card flex flex-col gap-3">
       <h2 id="shared-title" className="text-lg font-semibold">
-        Shared with you
+        {t('section.title')}
       </h2>
-      <p className="text-sm text-slate-700">
-        Reports of people who report to you: figures only, colleagues’ views combined, never who said what.
-      </p>
+      <p className="text-sm text-slate-700">{t('section.lead')}</p>
       <ul className="flex flex-col gap-2">
         {shared.map((s) => (
           <li key={s.responseId}>
@@ -18,7 +26,7 @@ export function SharedWithYouSection({ shared }: { shared: SharedWithYou[] }) {
               {s.employeeName}
             </Link>{' '}
             <span className="text-sm text-slate-800">
-              {`· ${s.schemeName} · ${s.consented ? `shared ${s.since}${s.includesPlan ? ', with their plan' : ''}` : `released ${s.since}`}`}
+              {`· ${s.schemeName} · ${how(s)}`}
             </span>
           </li>
         ))}
