@@ -21,7 +21,11 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/assignment/save-answers.server.ts',
     'app/modules/assignment/components/answer-form.tsx',
   ],
-  plan: ['app/modules/plan/schemas.ts', 'app/modules/plan/plan.server.ts', 'app/routes/user/development-plan.tsx'],
+  plan: [
+    'app/modules/plan/schemas.ts',
+    'app/modules/plan/plan.server.ts',
+    'app/routes/user/development-plan.tsx',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
