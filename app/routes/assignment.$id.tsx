@@ -31,9 +31,13 @@ export const meta: Route.MetaFunction = ({ loaderData: d, matches }) => {
             count: d.sections.length,
             title,
           })
-        : metaT(matches, d.mode === 'submitted' ? 'answering:page.metaSubmitted' : 'answering:page.metaAnswers', {
-            title,
-          }),
+        : metaT(
+            matches,
+            d.mode === 'submitted' ? 'answering:page.metaSubmitted' : 'answering:page.metaAnswers',
+            {
+              title,
+            },
+          ),
     },
   ]
 }

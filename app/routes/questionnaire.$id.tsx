@@ -119,7 +119,9 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
         </div>
         <div className="card flex flex-col gap-1 p-4">
           <dt className="text-sm text-slate-600">{t('intro.timeNeeded')}</dt>
-          <dd className="text-lg font-semibold">{minutes ? t('intro.about', { minutes }) : t('intro.moment')}</dd>
+          <dd className="text-lg font-semibold">
+            {minutes ? t('intro.about', { minutes }) : t('intro.moment')}
+          </dd>
         </div>
         {single ? (
           <div className="card flex flex-col gap-1 p-4">

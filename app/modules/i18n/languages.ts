@@ -55,7 +55,16 @@ export function intlLocale(code: string | null | undefined): string {
 }
 
 /** The namespaces of the catalogues (one JSON file per language and namespace). */
-export const NAMESPACES = ['common', 'auth', 'sso', 'verification', 'second-factor', 'answering', 'plan', 'shared'] as const
+export const NAMESPACES = [
+  'common',
+  'auth',
+  'sso',
+  'verification',
+  'second-factor',
+  'answering',
+  'plan',
+  'shared',
+] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
 /** Said when a posted language is not one of those offered (a stale form, a crafted post). */

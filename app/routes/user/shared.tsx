@@ -21,7 +21,9 @@ export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: prin
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const name = loaderData?.report.header.subjectName
-  return [{ title: name ? metaT(matches, 'shared:metaTitle', { name }) : metaT(matches, 'shared:metaFallback') }]
+  return [
+    { title: name ? metaT(matches, 'shared:metaTitle', { name }) : metaT(matches, 'shared:metaFallback') },
+  ]
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -84,9 +84,7 @@ export function AnswerForm({
             question={q}
             values={postedValues?.[q.id] ?? q.values}
             errors={
-              fieldErrors?.[q.id] ??
-              autosaveErrors?.[q.id] ??
-              (q.missing ? [MISSING_ANSWER] : undefined)
+              fieldErrors?.[q.id] ?? autosaveErrors?.[q.id] ?? (q.missing ? [MISSING_ANSWER] : undefined)
             }
           />
         ))}

@@ -49,7 +49,9 @@ export function ReadOnlyAnswers({
           {view.assignment.submittedAt ? (
             <p className="mt-1 text-sm">
               {richT(t, 'readOnly.submittedOn', {
-                date: <time dateTime={view.assignment.submittedAt.iso}>{view.assignment.submittedAt.label}</time>,
+                date: (
+                  <time dateTime={view.assignment.submittedAt.iso}>{view.assignment.submittedAt.label}</time>
+                ),
               })}
             </p>
           ) : null}

@@ -9,9 +9,7 @@ export function ReopenNotice({ reason }: { reason: string | null }) {
   if (!reason) return null
   return (
     <div className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-indigo-950">
-      <p className="whitespace-pre-line break-words">
-        {t('reopened', { reason })}
-      </p>
+      <p className="whitespace-pre-line break-words">{t('reopened', { reason })}</p>
     </div>
   )
 }

@@ -26,7 +26,13 @@ export function AddToPlan({ items }: { items: { focus: string; name: string }[] 
 }
 
 // Apart, so that a report drawn without a plan (an admin's, a group's) asks for none of its words.
-function AddToPlanList({ items, targets }: { items: { focus: string; name: string }[]; targets: PlanTargets }) {
+function AddToPlanList({
+  items,
+  targets,
+}: {
+  items: { focus: string; name: string }[]
+  targets: PlanTargets
+}) {
   const { t } = useTranslation('plan')
   return (
     <div className="no-print flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3">

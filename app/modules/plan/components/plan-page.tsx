@@ -59,9 +59,7 @@ export function PlanPage({ page, actionData }: { page: PlanPageData; actionData:
           {context.areas.length < MAX_FOCUS_AREAS ? (
             <AddFocusCard options={page.options} chosen={context.areas} result={resultOf('add')} />
           ) : (
-            <p className="text-sm text-slate-700">
-              {t('page.full', { max: MAX_FOCUS_AREAS })}
-            </p>
+            <p className="text-sm text-slate-700">{t('page.full', { max: MAX_FOCUS_AREAS })}</p>
           )}
           <ShareCard page={page} />
         </>
@@ -169,7 +167,9 @@ function FocusAreaFields({
             {`${index + 1}. ${title}`}
           </h2>
           <p className="text-sm text-slate-700">
-            {area.kind === 'question' ? t('page.question', { category: area.category }) : t('page.competency')}
+            {area.kind === 'question'
+              ? t('page.question', { category: area.category })
+              : t('page.competency')}
           </p>
         </div>
         <button
@@ -344,9 +344,7 @@ function ShareCard({ page }: { page: PlanPageData }) {
         </p>
       ) : null}
       {share && !share.stillManager ? (
-        <p>
-          {t('share.formerManager', { name: share.managerName, date: dateOf(share.grantedIso) })}
-        </p>
+        <p>{t('share.formerManager', { name: share.managerName, date: dateOf(share.grantedIso) })}</p>
       ) : null}
       {live ? (
         <p role="status" className="font-medium">
@@ -360,9 +358,7 @@ function ShareCard({ page }: { page: PlanPageData }) {
       {manager ? (
         <Form method="post" className="flex flex-col gap-3">
           <input type="hidden" name="intent" value="share" />
-          <p className="text-slate-800">
-            {t('share.offer', { name: manager.name })}
-          </p>
+          <p className="text-slate-800">{t('share.offer', { name: manager.name })}</p>
           <label className="flex items-center gap-2">
             <input
               type="checkbox"

@@ -18,9 +18,7 @@ export function ReportPlanCard({ plan, viewer }: { plan: PlanBeside; viewer: 'em
   if (viewer === 'admin') {
     const count = plan.focusAreaCount
     if (plan.sharedWithCoach && plan.areas.length)
-      return (
-        <PlanSection areas={plan.areas} whose={{ kind: 'the' }} note={t('card.coachNote')} />
-      )
+      return <PlanSection areas={plan.areas} whose={{ kind: 'the' }} note={t('card.coachNote')} />
     return (
       <p className="no-print text-sm text-slate-700">
         {count ? t('card.adminCount', { count }) : t('card.adminNone')}

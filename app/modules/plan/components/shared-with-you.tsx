@@ -25,9 +25,7 @@ export function SharedWithYouSection({ shared }: { shared: SharedWithYou[] }) {
             <Link className="link font-medium" to={s.href}>
               {s.employeeName}
             </Link>{' '}
-            <span className="text-sm text-slate-800">
-              {`· ${s.schemeName} · ${how(s)}`}
-            </span>
+            <span className="text-sm text-slate-800">{`· ${s.schemeName} · ${how(s)}`}</span>
           </li>
         ))}
       </ul>
