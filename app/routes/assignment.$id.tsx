@@ -3,7 +3,9 @@ import type { Route } from './+types/assignment.$id'
 import { readFormData } from '#app/lib/form-data.server'
 import { changesNothingShown } from '#app/lib/revalidation'
 import { getAnsweringView } from '#app/modules/assignment/answering-view.server'
-import { languageOf } from '#app/modules/i18n/i18n.server'
+import { useTranslation } from 'react-i18next'
+import { getFixedT, languageOf } from '#app/modules/i18n/i18n.server'
+import { clientT, metaT } from '#app/modules/i18n/meta'
 import { saveAnswers, type SaveRefusal } from '#app/modules/assignment/save-answers.server'
 import { AnswerForm } from '#app/modules/assignment/components/answer-form'
 import type { AnswerActionData } from '#app/modules/assignment/components/answer-state'
@@ -14,17 +16,28 @@ import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'user', transition: true }
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: 'answering' }
 
-export const meta: Route.MetaFunction = ({ loaderData: d }) => {
-  if (!d) return [{ title: 'Questionnaire · Panorama' }]
+export const meta: Route.MetaFunction = ({ loaderData: d, matches }) => {
+  if (!d) return [{ title: metaT(matches, 'answering:metaTitle') }]
   const title = d.assignment.questionnaireTitle
   const section = d.mode === 'answer' ? d.sections[d.current - 1] : undefined
   return [
     {
       title: section
-        ? `${section.title} (section ${section.number} of ${d.sections.length}) · ${title} · Panorama`
-        : `${d.mode === 'submitted' ? 'Your answers' : 'Answers'} · ${title} · Panorama`,
+        ? metaT(matches, 'answering:page.metaSection', {
+            section: section.title,
+            number: section.number,
+            count: d.sections.length,
+            title,
+          })
+        : metaT(
+            matches,
+            d.mode === 'submitted' ? 'answering:page.metaSubmitted' : 'answering:page.metaAnswers',
+            {
+              title,
+            },
+          ),
     },
   ]
 }
@@ -94,29 +107,33 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       progress: outcome.progress,
     } satisfies AnswerActionData)
   }
+  // Toasts in the reader's language: the page they land on need not load this one's words.
+  const t = () => getFixedT(request, 'answering')
   if (outcome.intent === 'finish-later') {
     if (user.role === 'employee' && outcome.relationship === 'self') {
+      const say = await t()
       throw await redirectWithToast('/user', {
         kind: 'success',
-        title: 'Answers saved',
-        description: `Come back any time before the deadline: you will continue at section ${outcome.target}.`,
+        title: say('toast.saved'),
+        description: say('toast.comeBack', { section: outcome.target }),
       })
     }
     throw redirect(`/user/thank-you?later=1&assignment=${outcome.assignmentId}`)
   }
   const next = `${here}?section=${outcome.target}`
   if (outcome.intent === 'next' && outcome.missingInSection > 0) {
+    const say = await t()
     throw await redirectWithToast(next, {
       kind: 'info',
-      title: 'Saved, with questions left open',
-      description:
-        outcome.missingInSection === 1
-          ? `One required question in “${outcome.sectionTitle}” is unanswered. You can come back to it before you submit.`
-          : `${outcome.missingInSection} required questions in “${outcome.sectionTitle}” are unanswered. You can come back to them before you submit.`,
+      title: say('toast.savedOpen'),
+      description: say('toast.missingInSection', {
+        count: outcome.missingInSection,
+        section: outcome.sectionTitle,
+      }),
     })
   }
   if (outcome.intent === 'save') {
-    throw await redirectWithToast(next, { kind: 'success', title: 'Answers saved' })
+    throw await redirectWithToast(next, { kind: 'success', title: (await t())('toast.saved') })
   }
   throw redirect(next)
 }
@@ -132,11 +149,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs): Pr
   } catch (error) {
     // Redirects and the server's own answers (404) go on as usual.
     if (error instanceof Response || isRouteErrorResponse(error)) throw error
-    return {
-      kind: 'network',
-      message:
-        'Your answers could not be sent: the connection seems to be down. They are still here — try again.',
-    }
+    return { kind: 'network', message: clientT('answering:page.network') }
   }
 }
 
@@ -149,6 +162,7 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 
 export default function AssignmentPage({ loaderData, actionData }: Route.ComponentProps) {
   const view = loaderData
+  const { t } = useTranslation('answering')
   return (
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-6">
       <AnsweringHeader view={view} />
@@ -157,7 +171,7 @@ export default function AssignmentPage({ loaderData, actionData }: Route.Compone
           <AnswerForm key={view.current} view={view} actionData={actionData} />
         ) : (
           <div className="card">
-            <p>This questionnaire has no questions yet. Please check back later.</p>
+            <p>{t('page.noQuestions')}</p>
           </div>
         )
       ) : (

@@ -1,18 +1,24 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/questionnaire.$id'
-import { plural } from '#app/lib/words'
+import type { TFunction } from 'i18next'
+import { useTranslation } from 'react-i18next'
 import { getQuestionnaireIntro, type IntroAssignment } from '#app/modules/assignment/intro.server'
 import { languageOf } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
+import { richT } from '#app/modules/i18n/rich'
 import { ReopenNotice } from '#app/modules/assignment/components/reopen-notice'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import type { RouteHandle } from '#app/root'
-import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/scheme/labels'
 
-export const handle: RouteHandle = { layout: 'user', transition: true }
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: 'answering' }
 
-export const meta: Route.MetaFunction = ({ loaderData: d }) => [
-  { title: d ? `${d.questionnaire.title} · Introduction · Panorama` : 'Questionnaire · Panorama' },
+export const meta: Route.MetaFunction = ({ loaderData: d, matches }) => [
+  {
+    title: d
+      ? metaT(matches, 'answering:intro.metaTitle', { title: d.questionnaire.title })
+      : metaT(matches, 'answering:metaTitle'),
+  },
 ]
 
 /**
@@ -42,19 +48,31 @@ export async function action({ request, params }: Route.ActionArgs) {
   return data({ error: 'Nothing to submit on this page.' }, { status: 405 })
 }
 
-function actionLabel(a: IntroAssignment, several: boolean) {
-  const whose = a.relationship === 'self' ? 'your self-assessment' : `feedback for ${a.subjectName}`
-  if (a.status === 'submitted') return several ? `View your answers (${whose})` : 'View your answers'
-  if (a.phase !== 'open') return several ? `View ${whose}` : 'View'
-  if (a.status === 'in_progress') return several ? `Continue ${whose}` : 'Continue where you stopped'
-  return several ? `Start ${whose}` : 'Start'
+function actionLabel(t: TFunction<'answering'>, a: IntroAssignment, several: boolean) {
+  const whose = { self: a.relationship === 'self' ? 'yes' : 'no', name: a.subjectName }
+  const key =
+    a.status === 'submitted'
+      ? 'viewAnswers'
+      : a.phase !== 'open'
+        ? 'view'
+        : a.status === 'in_progress'
+          ? 'continue'
+          : 'start'
+  return several ? t(`intro.action.${key}Of`, whose) : t(`intro.action.${key}`)
 }
 
-function statusText(a: IntroAssignment) {
-  if (a.status !== 'submitted' && a.phase === 'closed') return 'Closed before it was submitted'
-  if (a.status !== 'submitted' && (a.phase === 'draft' || a.phase === 'upcoming')) return 'Not open yet'
-  if (a.status === 'in_progress') return `In progress (you stopped at section ${a.resumeSection})`
-  return ASSIGNMENT_STATUS_LABELS[a.status]
+function statusText(t: TFunction<'answering'>, a: IntroAssignment) {
+  if (a.status !== 'submitted' && a.phase === 'closed') return t('status.closedUnsubmitted')
+  if (a.status !== 'submitted' && (a.phase === 'draft' || a.phase === 'upcoming')) return t('status.notOpen')
+  if (a.status === 'in_progress') return t('status.stoppedAt', { section: a.resumeSection })
+  return t(`status.${a.status}`)
+}
+
+/** The privacy note a colleague is told (colleaguePrivacyNote, rater-groups.ts), in the page's language. */
+function privacyText(t: TFunction<'answering'>, a: IntroAssignment) {
+  if (a.privacyKind === 'manager') return t('intro.privacyManager', { name: a.subjectName })
+  if (a.privacyKind === 'colleague') return t('intro.privacyColleague')
+  return ''
 }
 
 function hrefOf(a: IntroAssignment) {
@@ -66,6 +84,8 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
   const single =
     assignments.find((a) => a.id === selectedId) ?? (assignments.length === 1 ? assignments[0]! : null)
   const others = single ? assignments.filter((a) => a.id !== single.id) : assignments
+  const { t } = useTranslation('answering')
+  const privacy = single ? privacyText(t, single) : ''
   return (
     <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-6">
       <div className="flex flex-col gap-2">
@@ -75,13 +95,9 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
         </h1>
         {single ? (
           <p className="text-lg text-slate-800">
-            {single.relationship === 'self' ? (
-              'Your self-assessment: the questions are about yourself.'
-            ) : (
-              <>
-                Your feedback for <strong>{single.subjectName}</strong>: the questions are about them.
-              </>
-            )}
+            {single.relationship === 'self'
+              ? t('intro.self')
+              : richT(t, 'intro.feedbackFor', { name: <strong>{single.subjectName}</strong> })}
           </p>
         ) : null}
       </div>
@@ -96,24 +112,26 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
 
       <dl className="grid gap-4 sm:grid-cols-3">
         <div className="card flex flex-col gap-1 p-4">
-          <dt className="text-sm text-slate-600">Questions</dt>
+          <dt className="text-sm text-slate-600">{t('intro.questions')}</dt>
           <dd className="text-lg font-semibold">
-            {plural(questionCount, 'question', 'questions')} in {plural(sectionCount, 'section', 'sections')}
+            {t('intro.questionCount', { questions: questionCount, sections: sectionCount })}
           </dd>
         </div>
         <div className="card flex flex-col gap-1 p-4">
-          <dt className="text-sm text-slate-600">Time needed</dt>
+          <dt className="text-sm text-slate-600">{t('intro.timeNeeded')}</dt>
           <dd className="text-lg font-semibold">
-            {minutes ? `About ${plural(minutes, 'minute', 'minutes')}` : 'A moment'}
+            {minutes ? t('intro.about', { minutes }) : t('intro.moment')}
           </dd>
         </div>
         {single ? (
           <div className="card flex flex-col gap-1 p-4">
-            <dt className="text-sm text-slate-600">Deadline</dt>
+            <dt className="text-sm text-slate-600">{t('intro.deadline')}</dt>
             <dd className="text-lg font-semibold">
               <time dateTime={single.deadline.iso}>{single.deadline.label}</time>
-              {single.timeLeft && single.status !== 'submitted' ? (
-                <span className="block text-sm font-normal text-slate-700">{single.timeLeft}</span>
+              {single.daysLeft !== null && single.status !== 'submitted' ? (
+                <span className="block text-sm font-normal text-slate-700">
+                  {t('daysLeft', { days: single.daysLeft })}
+                </span>
               ) : null}
             </dd>
           </div>
@@ -121,24 +139,20 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
       </dl>
 
       <p className="text-slate-700">
-        Your answers are saved as you go, so you can stop and continue later
-        {single?.relationship === 'self' || !single ? '' : ' from the link in your invitation e-mail'}.
-        {single?.privacyNote ? ` ${single.privacyNote}` : ''}
+        {t('intro.savedAsYouGo', { fromLink: single?.relationship === 'self' || !single ? 'no' : 'yes' })}
+        {privacy ? ` ${privacy}` : ''}
       </p>
 
       {isAdmin ? (
         <div className="card flex flex-col gap-2">
-          <p className="font-semibold">You are viewing this questionnaire as an administrator.</p>
-          <p className="text-slate-700">
-            Administrators can read answers but do not answer questionnaires. Open a respondent’s assignment
-            from answer management to see their answers.
-          </p>
+          <p className="font-semibold">{t('intro.adminTitle')}</p>
+          <p className="text-slate-700">{t('intro.adminBody')}</p>
         </div>
       ) : single ? (
         <div className="flex flex-col items-start gap-2">
-          <p className="text-sm text-slate-700">Status: {statusText(single)}</p>
+          <p className="text-sm text-slate-700">{t('intro.status', { status: statusText(t, single) })}</p>
           <Link to={hrefOf(single)} className="btn btn-primary">
-            {actionLabel(single, false)}
+            {actionLabel(t, single, false)}
           </Link>
         </div>
       ) : null}
@@ -146,20 +160,24 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
       {!isAdmin && others.length ? (
         <section aria-labelledby="assignments-title" className="flex flex-col gap-3">
           <h2 id="assignments-title" className="text-lg font-semibold">
-            {single
-              ? 'Your other assignments on this questionnaire'
-              : `You have ${assignments.length} questionnaires to answer`}
+            {single ? t('intro.othersTitle') : t('intro.countTitle', { count: assignments.length })}
           </h2>
           <ul className="flex flex-col gap-3">
             {others.map((a) => (
               <li key={a.id} className="card flex flex-wrap items-center justify-between gap-3 p-4">
                 <div>
                   <p className="font-semibold">
-                    {a.relationship === 'self' ? 'About yourself' : `Feedback for ${a.subjectName}`}
+                    {a.relationship === 'self'
+                      ? t('intro.aboutYourself')
+                      : t('intro.feedbackForName', { name: a.subjectName })}
                   </p>
                   <p className="text-sm text-slate-700">
-                    {a.schemeName} · {statusText(a)} · due{' '}
-                    <time dateTime={a.deadline.iso}>{a.deadline.label}</time>
+                    {richT(
+                      t,
+                      'intro.line',
+                      { date: <time dateTime={a.deadline.iso}>{a.deadline.label}</time> },
+                      { scheme: a.schemeName, status: statusText(t, a) },
+                    )}
                   </p>
                   {a.reopenReason ? (
                     <div className="mt-2">
@@ -168,7 +186,7 @@ export default function QuestionnaireIntroPage({ loaderData }: Route.ComponentPr
                   ) : null}
                 </div>
                 <Link to={hrefOf(a)} className="btn btn-secondary">
-                  {actionLabel(a, true)}
+                  {actionLabel(t, a, true)}
                 </Link>
               </li>
             ))}

@@ -98,6 +98,55 @@ async function nominationWorld(run) {
 }
 
 /**
+ * A German-speaking world for e2e/answering-german.spec.ts (issue 20 §3): a brand whose default
+ * language is German, a company of it whose staff sign in through their organisation's provider (the
+ * spec sets the provider up, for the company's own domain), an employee with no language of their own
+ * (so the brand's German applies), and an open programme on the demo questionnaire offering English
+ * and German, with the employee's self-assessment. Nothing of the demo seed is changed.
+ */
+async function germanWorld(run) {
+  if (!/^[a-z0-9]{1,20}$/.test(run)) throw new Error('run must be a short [a-z0-9] word')
+  const [questionnaire] = await query(
+    `SELECT id FROM questionnaires WHERE title = 'Leadership 360' AND status = 'published' ORDER BY created_at LIMIT 1`,
+  )
+  if (!questionnaire) throw new Error('the demo seed is not there')
+  const [brand] = await query(`INSERT INTO brands (name, default_language) VALUES ($1, 'de') RETURNING id`, [
+    `Nordlicht ${run}`,
+  ])
+  const companyName = `Nordlicht GmbH ${run}`
+  const [company] = await query(`INSERT INTO companies (name, brand_id) VALUES ($1, $2) RETURNING id`, [
+    companyName,
+    brand.id,
+  ])
+  const domain = `nordlicht-${run}.test`
+  const employee = { name: 'Greta Gruber', email: `greta@${domain}` }
+  const [user] = await query(
+    `INSERT INTO users (email, email_verified_at, display_name, role, company_id, job_title)
+     VALUES ($1, now(), $2, 'employee', $3, 'Teamleiterin') RETURNING id`,
+    [employee.email, employee.name, company.id],
+  )
+  const now = Date.now()
+  const [scheme] = await query(
+    `INSERT INTO schemes (name, company_id, questionnaire_id, opens_at, closes_at, time_zone, status, languages)
+     VALUES ($1, $2, $3, $4, $5, 'Europe/Berlin', 'open', ARRAY['en', 'de']::text[]) RETURNING id, closes_at`,
+    [
+      `Führungsprogramm ${run}`,
+      company.id,
+      questionnaire.id,
+      new Date(now - 60 * 60 * 1000),
+      new Date(now + 30 * DAY),
+    ],
+  )
+  await query(`INSERT INTO scheme_members (scheme_id, employee_id) VALUES ($1, $2)`, [scheme.id, user.id])
+  const [assignment] = await query(
+    `INSERT INTO assignments (scheme_id, questionnaire_id, subject_id, respondent_id, relationship, due_at)
+     VALUES ($1, $2, $3, $3, 'self', $4) RETURNING id`,
+    [scheme.id, questionnaire.id, user.id, scheme.closes_at],
+  )
+  return { companyName, domain, employee, questionnaireId: questionnaire.id, assignmentId: assignment.id }
+}
+
+/**
  * An admin of their own for the second-factor spec (e2e/admin-second-factor.spec.ts), signing in with
  * the seed's password: that journey types the password, and sets up an authenticator, which the
  * demo's admin must never get (other specs and the demo sign in as them).
@@ -129,8 +178,9 @@ const door = http.createServer((req, res) => {
     )
     return
   }
-  if (url.pathname === '/nomination-world') {
-    nominationWorld(url.searchParams.get('run') ?? '').then(
+  if (url.pathname === '/nomination-world' || url.pathname === '/german-world') {
+    const make = url.pathname === '/german-world' ? germanWorld : nominationWorld
+    make(url.searchParams.get('run') ?? '').then(
       (world) => {
         res.setHeader('Content-Type', 'application/json')
         res.end(JSON.stringify(world))

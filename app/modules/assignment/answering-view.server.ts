@@ -1,11 +1,11 @@
 import type { AssignmentStatus, Language, Relationship } from '#db/enums'
 import { displayLanguage, textIn } from '#app/modules/questionnaire/translations'
 import { deadlineOf, schemePhase } from '#app/modules/scheme/state'
-import { dateLabel, timeLeft, type DateLabel } from '#app/lib/dates'
+import { dateLabel, daysLeft, type DateLabel } from '#app/lib/dates'
+import { intlLocale } from '#app/modules/i18n/languages'
 import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
 import { formValuesOf, isAnswered, type AnswerQuestion, type AnswerValue } from './answer-schemas'
-import { ANSWER_MESSAGES } from './answer-messages'
 import {
   findAssignmentWithAnswers,
   parseId,
@@ -47,7 +47,8 @@ export type AnsweringView = {
     questionnaireTitle: string
     schemeName: string
     deadline: DateLabel
-    timeLeft: string | null
+    /** The days left before the deadline (dates.ts daysLeft), for the page to word in its language. */
+    daysLeft: number | null
     submittedAt: DateLabel | null
     /** Why an admin reopened these answers, while the respondent can still change them. */
     reopenReason: string | null
@@ -55,8 +56,12 @@ export type AnsweringView = {
   mode: AnsweringMode
   /** The programme's brand: the layout's header wears it (app/modules/brand/look.ts). */
   brand: BrandLook | null
-  /** Why the form is not there (closed, not open yet, submitted, admin). */
-  notice: string | null
+  /**
+   * Why the form is not there (closed, not open yet, submitted, admin), for the page to say in its
+   * language (the closed and not-open ones in ANSWER_MESSAGES' words), and the date it names.
+   */
+  noticeKey: 'submitted' | 'submittedAdmin' | 'admin' | 'closed' | 'notOpen' | null
+  noticeDate: string | null
   /**
    * The respondent's submitted answers while their round is open: they may ask for them to be
    * reopened (ADR 039; the form is on the thank-you page).
@@ -141,18 +146,26 @@ export async function getAnsweringView(
           : phase === 'draft' || phase === 'upcoming'
             ? 'not-open'
             : 'answer'
-  const notice =
+  // Dates in the reader's language (the questionnaire may read in its source language instead).
+  const locale = intlLocale(options.language)
+  const noticeKey: AnsweringView['noticeKey'] =
     mode === 'submitted'
       ? viewer.role === 'admin'
-        ? 'These answers were submitted; they are shown read-only.'
-        : 'You submitted these answers, so they can no longer be changed. Thank you!'
+        ? 'submittedAdmin'
+        : 'submitted'
       : mode === 'admin'
-        ? `${ANSWER_MESSAGES.admin} This is a read-only view of the answers saved so far.`
+        ? 'admin'
         : mode === 'closed'
-          ? ANSWER_MESSAGES.closed(roundEndOf(row), row.timeZone)
+          ? 'closed'
           : mode === 'not-open'
-            ? ANSWER_MESSAGES.notOpen(row.opensAt, row.timeZone)
+            ? 'notOpen'
             : null
+  const noticeDate =
+    mode === 'closed'
+      ? dateLabel(roundEndOf(row), row.timeZone, locale).label
+      : mode === 'not-open'
+        ? dateLabel(row.opensAt, row.timeZone, locale).label
+        : null
 
   const current = pickSection(options.section, row.lastSection, sections.length)
   const shown =
@@ -179,14 +192,15 @@ export async function getAnsweringView(
         row.questionnaireTitle,
       ),
       schemeName: row.schemeName,
-      deadline: dateLabel(deadline, row.timeZone),
-      timeLeft: timeLeft(deadline, row.timeZone),
-      submittedAt: row.submittedAt ? dateLabel(row.submittedAt, row.timeZone) : null,
+      deadline: dateLabel(deadline, row.timeZone, locale),
+      daysLeft: daysLeft(deadline, row.timeZone),
+      submittedAt: row.submittedAt ? dateLabel(row.submittedAt, row.timeZone, locale) : null,
       reopenReason: mode === 'answer' ? row.reopenReason : null,
     },
     mode,
     brand: brandLookOf(row),
-    notice,
+    noticeKey,
+    noticeDate,
     mayAskToChange: mode === 'submitted' && viewer.role !== 'admin' && phase === 'open',
     // Section titles in the language read (the sections are told apart by their source titles).
     sections: progress.sections.map((summary) => {

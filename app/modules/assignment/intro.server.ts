@@ -1,11 +1,11 @@
 import type { Language } from '#db/enums'
 import { displayLanguage, textIn } from '#app/modules/questionnaire/translations'
-import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import { deadlineOf, schemePhase, type SchemePhase } from '#app/modules/scheme/state'
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '#db/client'
 import { assignments, questionnaires, questions, responses, schemes } from '#db/schema/index'
-import { dateLabel, timeLeft } from '#app/lib/dates'
+import { dateLabel, daysLeft } from '#app/lib/dates'
+import { intlLocale } from '#app/modules/i18n/languages'
 import type { BrandLook } from '#app/components/brand-look'
 import { brandLookOf } from '#app/modules/brand/look.server'
 import { estimateMinutes, type QuestionKind } from './answer-schemas'
@@ -25,14 +25,18 @@ import {
  */
 
 export type IntroAssignment = AssignmentHeadline & {
-  timeLeft: string | null
+  /** The days left before the deadline (dates.ts daysLeft), for the page to word in its language. */
+  daysLeft: number | null
   /** Where the scheme stands (app/modules/scheme/state.ts): only an open one can be answered. */
   phase: SchemePhase
   /** The section a "continue" resumes at (1-based). */
   resumeSection: number
   brand: BrandLook | null
-  /** For a colleague: who will see their answers, and how (rater-groups.ts, one sentence for all). */
-  privacyNote: string | null
+  /**
+   * For a colleague: who will see their answers, and how — which of colleaguePrivacyNote's two
+   * sentences (rater-groups.ts) it is, for the page to say in its language.
+   */
+  privacyKind: 'manager' | 'colleague' | null
   /** Why an admin reopened these answers, while they can still be changed. */
   reopenReason: string | null
 }
@@ -131,20 +135,18 @@ export async function getQuestionnaireIntro(
         relationship: r.relationship,
         subjectName: subjectLabel(r),
         schemeName: r.schemeName,
-        deadline: dateLabel(deadline, r.timeZone),
-        timeLeft: timeLeft(deadline, r.timeZone),
+        deadline: dateLabel(deadline, r.timeZone, intlLocale(language)),
+        daysLeft: daysLeft(deadline, r.timeZone),
         phase,
         resumeSection: (r.lastSection ?? 0) + 1,
         reopenReason: r.status === 'in_progress' && phase === 'open' ? r.reopenReason : null,
         brand: brandLookOf(r),
-        privacyNote:
+        privacyKind:
           r.relationship === 'self'
             ? null
-            : colleaguePrivacyNote({
-                relationship: r.relationship,
-                showManager: r.showManager,
-                employeeName: subjectLabel(r),
-              }),
+            : r.relationship === 'manager' && r.showManager
+              ? ('manager' as const)
+              : ('colleague' as const),
       }
     }),
   }

@@ -53,7 +53,7 @@ export function createClientI18n(boot: I18nBoot): I18n {
     returnEmptyString: false,
   })
   registerMetaTranslator(
-    (language, key) => instance.getFixedT(language)(key),
+    (language, key, values) => instance.getFixedT(language)(key, values),
     () => instance.language as Language,
   )
   return instance

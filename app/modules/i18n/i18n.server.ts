@@ -131,13 +131,13 @@ export function getFixedT<N extends Namespace>(request: Request, namespace: N): 
 
 // Route `meta` functions have no hooks: they translate through this, with the page's language.
 const metaInstances = new Map<Language, I18n>()
-registerMetaTranslator((language, key) => {
+registerMetaTranslator((language, key, values) => {
   let instance = metaInstances.get(language)
   if (!instance) {
     instance = createServerI18n(language, NAMESPACES)
     metaInstances.set(language, instance)
   }
-  return instance.t(key)
+  return instance.t(key, values)
 })
 
 /**

@@ -75,6 +75,9 @@ export const NAMESPACES = [
   'identity-providers',
   'report',
   'pdf',
+  'answering',
+  'plan',
+  'shared',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -47,6 +47,8 @@ export type PlanShare = {
   managerName: string
   includePlan: boolean
   grantedAt: string
+  /** The same instant, for a page to write in its reader's language (in the scheme's zone). */
+  grantedIso: string
   /** False once the person shared with is no longer the employee's manager: they lost access. */
   stillManager: boolean
 }
@@ -177,6 +179,7 @@ function toContext(row: ContextRow, now: Date): PlanContext {
           managerName: row.share_manager_name ?? '',
           includePlan: row.share_include_plan !== false,
           grantedAt: formatDate(row.share_granted_at!, row.time_zone),
+          grantedIso: new Date(row.share_granted_at!).toISOString(),
           stillManager: row.share_manager_id === row.manager_id,
         }
       : null,
@@ -212,8 +215,11 @@ export type PlanBeside = {
   areas: FocusArea[]
   focusAreaCount: number
   sharedWithCoach: boolean
-  /** For the employee: who reads their report and plan, in a sentence. */
-  sharingNote: string | null
+  /** For the employee: who reads their report and plan (the page says it in the reader's language). */
+  sharing:
+    | { kind: 'shared'; managerName: string; grantedIso: string; timeZone: string; includePlan: boolean }
+    | { kind: 'manager-sees' | 'private' }
+    | null
 }
 
 /**
@@ -237,13 +243,17 @@ export async function loadPlanBeside(
     areas: admin && !context.sharedWithCoach ? [] : context.areas,
     focusAreaCount: context.areas.length,
     sharedWithCoach: context.sharedWithCoach,
-    sharingNote: admin
+    sharing: admin
       ? null
       : share
-        ? `Shared with ${share.managerName} since ${share.grantedAt}${share.includePlan ? ', with your plan' : ''}.`
-        : context.managerSeesReport
-          ? 'In this programme the person you report to can read your released report. Your plan stays private unless you share it.'
-          : 'Your report and plan are private: only you can read them until you share them.',
+        ? {
+            kind: 'shared',
+            managerName: share.managerName,
+            grantedIso: share.grantedIso,
+            timeZone: context.timeZone,
+            includePlan: share.includePlan,
+          }
+        : { kind: context.managerSeesReport ? 'manager-sees' : 'private' },
   }
 }
 
@@ -493,6 +503,9 @@ export type SharedAccess = {
   /** The employee consented (else the scheme's setting lets the manager read it). */
   consented: boolean
   grantedAt: string | null
+  /** The same instant, and the scheme's zone, for a page to write in its reader's language. */
+  grantedIso: string | null
+  timeZone: string
   /** The plan's focus areas, when the share includes the plan. */
   areas: FocusArea[] | null
 }
@@ -535,6 +548,8 @@ export async function loadSharedAccess(rid: string, viewerId: string): Promise<S
     schemeName: row.scheme_name,
     consented: row.consented,
     grantedAt: row.granted_at ? formatDate(row.granted_at, row.time_zone) : null,
+    grantedIso: row.granted_at ? new Date(row.granted_at).toISOString() : null,
+    timeZone: row.time_zone,
     areas: row.areas
       ? row.areas.map((a) => ({ ...a, targetDate: a.targetDate ? String(a.targetDate).slice(0, 10) : null }))
       : null,
@@ -549,6 +564,9 @@ export type SharedWithYou = {
   consented: boolean
   includesPlan: boolean
   since: string
+  /** The same instant, and the scheme's zone, for a page to write in its reader's language. */
+  sinceIso: string
+  timeZone: string
 }
 
 /** The most reports "Shared with you" lists (a manager of a very large team sees the newest). */
@@ -596,6 +614,8 @@ export async function listSharedWithYou(
     consented: r.consented,
     includesPlan: r.include_plan === true,
     since: formatDate(r.since, r.time_zone, locale),
+    sinceIso: new Date(r.since).toISOString(),
+    timeZone: r.time_zone,
   }))
 }
 

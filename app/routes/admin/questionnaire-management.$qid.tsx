@@ -14,7 +14,8 @@ import type { RouteHandle } from '#app/root'
 import { requireAdminForm } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'questionnaires' }
+// The builder's preview draws the answering page's title and questions (the `answering` words).
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: ['questionnaires', 'answering'] }
 
 // `metaT` takes no arguments: the version's word and the list's name are put around the title.
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>

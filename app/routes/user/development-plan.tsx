@@ -26,12 +26,15 @@ import {
 } from '#app/modules/plan/schemas'
 import { PlanPage } from '#app/modules/plan/components/plan-page'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
 /** /user/development-plan/:rid — the employee's plan made from their released report (ADR 043). */
-export const handle: RouteHandle = { layout: 'user', transition: true }
+// The autosave's status line is the answering page's (the `answering` words).
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['plan', 'answering'] }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Your development plan · Panorama' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'plan:metaTitle') }]
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/development-plan'] })
@@ -54,6 +57,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const formData = await readFormData(request)
   const back = planHref(rid)
   if (formData.get('intent') === 'autosave') return autosave(actor, rid, formData)
+  // Toasts in the reader's language (the page they land on is this one, but a toast is not a form).
+  const t = await getFixedT(request, 'plan')
   return dispatchIntent(formData, {
     add: intent(
       AddFocusSchema,
@@ -61,20 +66,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       (added) =>
         redirectWithToast(back, {
           kind: 'success',
-          title: `“${added.title}” added to your plan`,
-          description: 'Write what you will do and when you will check in.',
+          title: t('toast.added', { title: added.title }),
+          description: t('toast.addedHint'),
         }),
     ),
     save: intent(
       SavePlanSchema,
       (v) => savePlan(actor, rid, v.areas),
-      () => redirectWithToast(back, { kind: 'success', title: 'Your plan is saved' }),
+      () => redirectWithToast(back, { kind: 'success', title: t('toast.saved') }),
     ),
     remove: intent(
       RemoveFocusSchema,
       (v) => removeFocusArea(actor, rid, v.id),
       (removed) =>
-        redirectWithToast(back, { kind: 'success', title: `“${removed.title}” removed from your plan` }),
+        redirectWithToast(back, { kind: 'success', title: t('toast.removed', { title: removed.title }) }),
     ),
     share: intent(
       ShareSchema,
@@ -82,8 +87,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       (shared) =>
         redirectWithToast(back, {
           kind: 'success',
-          title: `Shared with ${shared.managerName}`,
-          description: 'You can stop sharing at any time.',
+          title: t('toast.shared', { name: shared.managerName }),
+          description: t('toast.sharedHint'),
         }),
     ),
     revoke: intent(
@@ -92,7 +97,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       (revoked) =>
         redirectWithToast(back, {
           kind: 'success',
-          title: `${revoked.managerName} can no longer read your report`,
+          title: t('toast.revoked', { name: revoked.managerName }),
         }),
     ),
     coach: intent(
@@ -101,9 +106,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       (done) =>
         redirectWithToast(back, {
           kind: 'success',
-          title: done.shared
-            ? 'Your plan is shared with your coach'
-            : 'Your plan is no longer shared with your coach',
+          title: done.shared ? t('toast.coachOn') : t('toast.coachOff'),
         }),
     ),
   })

@@ -9,7 +9,8 @@ import { intlLocale } from '#app/modules/i18n/languages'
 import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'user', transition: true, i18n: 'home' }
+// "Shared with you" for a manager (the `shared` words, a few hundred bytes).
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['home', 'shared'] }
 
 export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches, 'home:metaTitle') }]
 

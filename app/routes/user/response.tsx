@@ -17,7 +17,8 @@ import printSheet from '#app/modules/report/report.css?url'
 import { pdfAvailable, PDF_UNAVAILABLE_MESSAGE } from '#app/modules/pdf/browser.server'
 
 /** /user/response-:rid (STYLE.md §1: a slug whose loader strips "response-"). */
-export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['report'] }
+// The plan's card and "Add to my plan" under the report (the `plan` words).
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['report', 'plan'] }
 
 // The print sheet ("Save as PDF") as a print-only stylesheet: the browser fetches it without holding
 // the first paint for it, as it would for a stylesheet of every medium.

@@ -4,6 +4,7 @@ import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { loadSharedAccess } from '#app/modules/plan/plan.server'
 import { languageOf } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
 import { loadSharedReport } from '#app/modules/plan/shared-report.server'
 import { SharedReportPage } from '#app/modules/plan/components/shared-report-page'
 import type { RouteHandle } from '#app/root'
@@ -14,13 +15,15 @@ import printSheet from '#app/modules/report/report.css?url'
  * 043): with the employee's live consent or the scheme's "the manager sees the report at release",
  * and only while the reader is their manager. Figures only: no comments, no free-text answers.
  */
-export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['report'] }
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['report', 'shared', 'plan'] }
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: printSheet, media: 'print' }]
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const name = loaderData?.report.header.subjectName
-  return [{ title: name ? `Shared report · ${name} · Panorama` : 'Shared report · Panorama' }]
+  return [
+    { title: name ? metaT(matches, 'shared:metaTitle', { name }) : metaT(matches, 'shared:metaFallback') },
+  ]
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

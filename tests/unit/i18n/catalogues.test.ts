@@ -66,6 +66,10 @@ import { footerTemplate } from '#app/modules/pdf/cover'
 import { NOT_RELEASED_MESSAGE, NOTHING_RELEASED_MESSAGE } from '#app/modules/pdf/report-pdf.server'
 import { NO_COHORT_FIGURE_MESSAGE } from '#app/modules/pdf/group-report-pdf.server'
 import { PDF_UNAVAILABLE_MESSAGE } from '#app/modules/pdf/browser.server'
+import { ANSWER_MESSAGES } from '#app/modules/assignment/answer-messages'
+import { dateLabel } from '#app/lib/dates'
+import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
+import { STANCE_LABELS } from '#app/modules/plan/words'
 
 /**
  * The catalogues (ADR 050): a shipped language has every key English has, with the same ICU
@@ -300,6 +304,35 @@ describe('English equals the wordings modules export', () => {
   test('the group report’s series', () => {
     for (const [series, text] of Object.entries(SERIES_LABELS))
       expect(format(`cohort:series.${series}`)).toBe(text)
+  })
+
+  test('the answering pages: notices, refusals, statuses, days left and the colleague’s privacy note', () => {
+    const formatWith = (key: string, values: Record<string, string | number> = {}) =>
+      new IntlMessageFormat(english.get(key)!, intlLocale('en')).format(values) as string
+    const at = new Date('2026-06-30T22:59:00Z')
+    const date = dateLabel(at, 'Europe/London').label
+    expect(formatWith('answering:readOnly.notice.closed', { date })).toBe(
+      ANSWER_MESSAGES.closed(at, 'Europe/London'),
+    )
+    expect(formatWith('answering:readOnly.notice.notOpen', { date })).toBe(
+      ANSWER_MESSAGES.notOpen(at, 'Europe/London'),
+    )
+    expect(formatWith('answering:readOnly.notice.admin')).toBe(
+      `${ANSWER_MESSAGES.admin} This is a read-only view of the answers saved so far.`,
+    )
+    for (const [status, label] of Object.entries(ASSIGNMENT_STATUS_LABELS))
+      expect(formatWith(`answering:status.${status}`)).toBe(label)
+    for (const days of [0, 1, 15])
+      expect(formatWith('answering:daysLeft', { days })).toBe(daysLeftLabel(days))
+    const employeeName = 'Erin Employee'
+    expect(formatWith('answering:intro.privacyManager', { name: employeeName })).toBe(
+      colleaguePrivacyNote({ relationship: 'manager', showManager: true, employeeName }),
+    )
+    expect(formatWith('answering:intro.privacyColleague')).toBe(
+      colleaguePrivacyNote({ relationship: 'peer', showManager: true, employeeName }),
+    )
+    for (const [stance, label] of Object.entries(STANCE_LABELS))
+      expect(formatWith(`plan:stance.${stance}`)).toBe(label)
   })
 
   test('plurals follow each language’s rules', () => {

@@ -49,6 +49,17 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/routes/admin/admin-management.$uid.tsx',
   ],
   'identity-providers': ['app/modules/sso/schemas.ts', 'app/modules/sso/provider.server.ts'],
+  answering: [
+    'app/modules/assignment/answer-messages.ts',
+    'app/modules/assignment/answer-parse.server.ts',
+    'app/modules/assignment/save-answers.server.ts',
+    'app/modules/assignment/components/answer-form.tsx',
+  ],
+  plan: [
+    'app/modules/plan/schemas.ts',
+    'app/modules/plan/plan.server.ts',
+    'app/routes/user/development-plan.tsx',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Form, useNavigation } from 'react-router'
 import { FormErrors } from '#app/components/forms'
 import type { AnsweringView } from '#app/modules/assignment/answering-view.server'
@@ -8,6 +9,9 @@ import { SaveStatusLine } from './save-status'
 import { SectionProgress } from './section-progress'
 import { MissingList, SubmitConfirm, SubmitSummary } from './submit-summary'
 import { useAutosave } from './use-autosave'
+
+/** Beside a required question left open (the form kit says it in the page's language, ADR 052). */
+const MISSING_ANSWER = 'Answer this question before you submit.'
 
 export function AnswerForm({
   view,
@@ -21,6 +25,7 @@ export function AnswerForm({
   const last = current === sections.length
   const navigation = useNavigation()
   const busyIntent = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null
+  const { t } = useTranslation('answering')
 
   const formRef = useRef<HTMLFormElement>(null)
   // The counts as last saved: the page's own until an autosave (which does not reload it) reports newer.
@@ -52,7 +57,7 @@ export function AnswerForm({
     >
       {/* Enter in a text box submits with the form's first button: make that a plain save. */}
       <button type="submit" name="intent" value="save" className="sr-only" tabIndex={-1} aria-hidden="true">
-        Save
+        {t('buttons.save')}
       </button>
       <input type="hidden" name="section" value={current} />
 
@@ -71,10 +76,7 @@ export function AnswerForm({
           <h2 id="section-title" className="text-xl font-semibold">
             {section.title}
           </h2>
-          <p className="text-sm text-slate-600">
-            Questions marked “Required” must be answered before you submit. You can save and come back to the
-            others at any time.
-          </p>
+          <p className="text-sm text-slate-600">{t('page.requiredHelp')}</p>
         </div>
         {view.questions.map((q) => (
           <QuestionField
@@ -82,9 +84,7 @@ export function AnswerForm({
             question={q}
             values={postedValues?.[q.id] ?? q.values}
             errors={
-              fieldErrors?.[q.id] ??
-              autosaveErrors?.[q.id] ??
-              (q.missing ? ['Answer this question before you submit.'] : undefined)
+              fieldErrors?.[q.id] ?? autosaveErrors?.[q.id] ?? (q.missing ? [MISSING_ANSWER] : undefined)
             }
           />
         ))}
@@ -106,13 +106,13 @@ export function AnswerForm({
       {confirming ? null : (
         <div className="flex flex-wrap items-center gap-3">
           {current > 1 ? (
-            <IntentButton intent="previous" busyIntent={busyIntent} label="← Previous section" />
+            <IntentButton intent="previous" busyIntent={busyIntent} label={t('buttons.previous')} />
           ) : null}
           <IntentButton
             intent="finish-later"
             busyIntent={busyIntent}
-            label="Save and finish later"
-            busyLabel="Saving…"
+            label={t('buttons.finishLater')}
+            busyLabel={t('buttons.saving')}
           />
           <span className="flex-1" />
           {last ? (
@@ -121,16 +121,16 @@ export function AnswerForm({
               intent="review"
               busyIntent={busyIntent}
               primary
-              label="Submit answers"
-              busyLabel="Saving…"
+              label={t('buttons.submit')}
+              busyLabel={t('buttons.saving')}
             />
           ) : (
             <IntentButton
               intent="next"
               busyIntent={busyIntent}
               primary
-              label="Next section →"
-              busyLabel="Saving…"
+              label={t('buttons.next')}
+              busyLabel={t('buttons.saving')}
             />
           )}
         </div>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
 import { ErrorList } from '#app/components/forms'
 import {
   answerField,
@@ -22,13 +23,14 @@ export function QuestionField({
   const name = answerField(q.id)
   const baseId = `q-${q.id}`
   const errorId = errors?.length ? `${baseId}-error` : undefined
+  const { t } = useTranslation('answering')
   const legend = (
     <>
       <span className="text-slate-500">{q.number}. </span>
       {q.text}
       {q.required ? (
         <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 align-middle text-xs font-semibold text-slate-700">
-          Required
+          {t('question.required')}
         </span>
       ) : null}
     </>
@@ -57,7 +59,7 @@ export function QuestionField({
       className="flex flex-col gap-3"
     >
       <legend className="mb-2 font-medium text-slate-900">{legend}</legend>
-      {q.kind === 'multi' ? <p className="-mt-2 text-sm text-slate-600">Choose all that apply.</p> : null}
+      {q.kind === 'multi' ? <p className="-mt-2 text-sm text-slate-600">{t('question.chooseAll')}</p> : null}
       <div className="flex flex-col gap-2">
         {options.map((o, i) => (
           <label
@@ -119,6 +121,7 @@ function ScaleAnswer({
 }) {
   const name = answerField(q.id)
   const baseId = `q-${q.id}`
+  const { t } = useTranslation('answering')
   const points = range(scaleRange(q.options)).map((n) => ({
     value: String(n),
     hint: scaleLabel(q.options, n),
@@ -185,7 +188,7 @@ function ScaleAnswer({
           className={`${CARD} flex items-center gap-2 self-start px-3 py-2`}
         >
           {radio(NOT_APPLICABLE, points.length)}
-          <span>Not applicable</span>
+          <span>{t('question.notApplicable')}</span>
         </label>
       ) : null}
       <ErrorList id={errorId} errors={errors} />
@@ -220,6 +223,7 @@ function TextAnswer({
   const countId = `${baseId}-count`
   const [count, setCount] = useState(() => charCount(value))
   const over = count - limit
+  const { t } = useTranslation('answering')
   const common = {
     id: baseId,
     name: answerField(q.id),
@@ -239,17 +243,15 @@ function TextAnswer({
       {q.kind === 'text' ? <input type="text" {...common} /> : <textarea rows={6} {...common} />}
       <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 text-sm">
         <p id={helpId} className="text-slate-600">
-          Up to {limit.toLocaleString('en-GB')} characters.
+          {t('question.upTo', { limit })}
         </p>
         <p id={countId} className={over > 0 ? 'font-medium text-red-800' : 'text-slate-600'}>
-          {over > 0
-            ? `${count.toLocaleString('en-GB')} of ${limit.toLocaleString('en-GB')}: ${over.toLocaleString('en-GB')} too many`
-            : `${count.toLocaleString('en-GB')} of ${limit.toLocaleString('en-GB')}`}
+          {over > 0 ? t('question.countOver', { count, limit, over }) : t('question.count', { count, limit })}
         </p>
       </div>
       {/* Read out once when the answer goes over (or back under) the limit, not on every key. */}
       <p className="sr-only" aria-live="polite">
-        {over > 0 ? `Your answer is longer than ${limit.toLocaleString('en-GB')} characters.` : ''}
+        {over > 0 ? t('question.longer', { limit }) : ''}
       </p>
       <ErrorList id={errorId} errors={errors} />
     </div>

@@ -1,13 +1,16 @@
+import type { TFunction } from 'i18next'
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { FormErrors } from '#app/components/forms'
 import { scaleLabel } from '#app/modules/assignment/answer-schemas'
 import type { AnsweringView, ViewQuestion } from '#app/modules/assignment/answering-view.server'
+import { richT } from '#app/modules/i18n/rich'
 import type { AnswerActionData } from './answer-state'
 
-function answerText(q: ViewQuestion): string {
+function answerText(t: TFunction<'answering'>, q: ViewQuestion): string {
   const a = q.answer
-  if (!a) return 'No answer'
-  if (a.notApplicable) return 'Not applicable'
+  if (!a) return t('readOnly.noAnswer')
+  if (a.notApplicable) return t('readOnly.notApplicable')
   if (a.numericValue !== null) {
     const label = scaleLabel(q.options, a.numericValue)
     return label ? `${a.numericValue} – ${label}` : String(a.numericValue)
@@ -17,7 +20,7 @@ function answerText(q: ViewQuestion): string {
     const labels = q.options.labels ?? []
     return a.choices.map((c) => q.options.displayLabels?.[labels.indexOf(c)] ?? c).join(', ')
   }
-  return a.textValue ?? 'No answer'
+  return a.textValue ?? t('readOnly.noAnswer')
 }
 
 export function ReadOnlyAnswers({
@@ -28,11 +31,12 @@ export function ReadOnlyAnswers({
   actionData: AnswerActionData | undefined
 }) {
   const warning = view.mode === 'closed' || view.mode === 'not-open'
+  const { t } = useTranslation('answering')
   return (
     <>
       {/* A post that arrived anyway (a stale tab, a replayed form) says why nothing changed. */}
       <FormErrors errors={[actionData && actionData.kind !== 'saved' ? actionData.message : undefined]} />
-      {view.notice ? (
+      {view.noticeKey ? (
         <div
           role={warning ? 'alert' : 'status'}
           className={`rounded-md border p-4 ${
@@ -41,17 +45,20 @@ export function ReadOnlyAnswers({
               : 'border-emerald-200 bg-emerald-50 text-emerald-950'
           }`}
         >
-          <p>{view.notice}</p>
+          <p>{t(`readOnly.notice.${view.noticeKey}`, { date: view.noticeDate })}</p>
           {view.assignment.submittedAt ? (
             <p className="mt-1 text-sm">
-              Submitted on{' '}
-              <time dateTime={view.assignment.submittedAt.iso}>{view.assignment.submittedAt.label}</time>.
+              {richT(t, 'readOnly.submittedOn', {
+                date: (
+                  <time dateTime={view.assignment.submittedAt.iso}>{view.assignment.submittedAt.label}</time>
+                ),
+              })}
             </p>
           ) : null}
           {view.mayAskToChange ? (
             <p className="mt-2">
               <Link className="link" to={`/user/thank-you?assignment=${view.assignment.id}#change-answers`}>
-                I need to change my answers
+                {t('readOnly.changeAnswers')}
               </Link>
             </p>
           ) : null}
@@ -73,7 +80,7 @@ export function ReadOnlyAnswers({
                   <dd
                     className={`whitespace-pre-wrap ${q.answer ? 'text-slate-800' : 'italic text-slate-600'}`}
                   >
-                    {answerText(q)}
+                    {answerText(t, q)}
                   </dd>
                 </div>
               ))}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import type { Progress } from './answer-state'
 
 /**
@@ -7,11 +8,12 @@ import type { Progress } from './answer-state'
 export function SectionProgress({ progress, current }: { progress: Progress; current: number }) {
   const { sections, totals } = progress
   const section = sections[current - 1]
-  const answeredText = `${totals.answered} of ${totals.questions} ${totals.questions === 1 ? 'question' : 'questions'} answered`
+  const { t } = useTranslation('answering')
+  const answeredText = t('progress.answered', { answered: totals.answered, questions: totals.questions })
   const requiredText = totals.required
     ? totals.missingRequired
-      ? `${totals.missingRequired} of ${totals.required} required still to answer`
-      : `all ${totals.required} required answered`
+      ? t('progress.requiredLeft', { missing: totals.missingRequired, required: totals.required })
+      : t('progress.requiredDone', { required: totals.required })
     : ''
   return (
     <div className="flex flex-col gap-3">
@@ -21,7 +23,7 @@ export function SectionProgress({ progress, current }: { progress: Progress; cur
           {requiredText ? <span className="font-normal text-slate-700"> · {requiredText}</span> : null}
         </p>
         <p className="text-sm text-slate-700">
-          Section {current} of {sections.length}
+          {t('progress.sectionOf', { current, count: sections.length })}
         </p>
       </div>
       <div
@@ -38,7 +40,7 @@ export function SectionProgress({ progress, current }: { progress: Progress; cur
           style={{ width: `${totals.questions ? (totals.answered / totals.questions) * 100 : 0}%` }}
         />
       </div>
-      <nav aria-label="Sections">
+      <nav aria-label={t('progress.sections')}>
         <ol className="flex flex-wrap gap-2">
           {sections.map((s) => {
             const isCurrent = s.number === current
@@ -61,7 +63,11 @@ export function SectionProgress({ progress, current }: { progress: Progress; cur
                   {s.number}. {s.title}
                   {done && !isCurrent ? <span aria-hidden="true"> ✓</span> : null}
                   <span className="sr-only">
-                    {done ? ' (complete)' : s.missingRequired ? ` (${s.missingRequired} required left)` : ''}
+                    {done
+                      ? t('progress.complete')
+                      : s.missingRequired
+                        ? t('progress.requiredLeftIn', { count: s.missingRequired })
+                        : ''}
                   </span>
                 </button>
               </li>
@@ -69,7 +75,7 @@ export function SectionProgress({ progress, current }: { progress: Progress; cur
           })}
         </ol>
       </nav>
-      {section ? <span className="sr-only">Current section: {section.title}</span> : null}
+      {section ? <span className="sr-only">{t('progress.current', { title: section.title })}</span> : null}
     </div>
   )
 }

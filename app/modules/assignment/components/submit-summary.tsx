@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react'
 import { Link } from 'react-router'
-import { plural } from '#app/lib/words'
+import { useTranslation } from 'react-i18next'
 import type { MissingSection } from '#app/modules/assignment/save-answers.server'
+import { useFormMessage } from '#app/components/forms'
+import { richT } from '#app/modules/i18n/rich'
 import type { Progress } from './answer-state'
 
 export function MissingList({
@@ -14,6 +16,8 @@ export function MissingList({
   assignmentId: string
 }) {
   const heading = useRef<HTMLDivElement>(null)
+  const { t } = useTranslation('answering')
+  const say = useFormMessage()
   // Submitting failed: take keyboard and screen-reader users straight to the reason.
   useEffect(() => heading.current?.focus(), [])
   return (
@@ -23,7 +27,7 @@ export function MissingList({
       role="alert"
       className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900"
     >
-      <p className="font-semibold">Not submitted yet. {message}</p>
+      <p className="font-semibold">{t('submit.notYetSubmitted', { message: say(message) })}</p>
       <ul className="mt-2 list-disc pl-5">
         {missing.map((s) => (
           <li key={s.number}>
@@ -31,9 +35,9 @@ export function MissingList({
               className="link text-red-900"
               to={`/assignment/${assignmentId}?section=${s.number}&missing=1`}
             >
-              {`Section ${s.number}: ${s.title}`}
+              {t('submit.sectionLink', { number: s.number, title: s.title })}
             </Link>
-            {` — ${s.count === 1 ? '1 required question' : `${s.count} required questions`}`}
+            {t('submit.requiredCount', { count: s.count })}
           </li>
         ))}
       </ul>
@@ -44,32 +48,31 @@ export function MissingList({
 export function SubmitSummary({ progress, assignmentId }: { progress: Progress; assignmentId: string }) {
   const { totals, sections } = progress
   const open = sections.filter((s) => s.missingRequired > 0)
+  const { t } = useTranslation('answering')
+  const list = open.map((s, i) => (
+    <span key={s.number}>
+      {i ? ', ' : ''}
+      <Link className="link underline" to={`/assignment/${assignmentId}?section=${s.number}&missing=1`}>
+        {s.title} ({s.missingRequired})
+      </Link>
+    </span>
+  ))
   return (
     <div className="card flex flex-col gap-2 bg-slate-50">
-      <h2 className="text-lg font-semibold">Ready to submit?</h2>
+      <h2 className="text-lg font-semibold">{t('submit.ready')}</h2>
       <p className="text-slate-700">
-        Saved so far: {totals.answered} of {totals.questions} questions answered
-        {totals.required ? `, ${totals.requiredAnswered} of ${totals.required} required` : ''}. Once
-        submitted, your answers can no longer be changed.
+        {t('submit.savedSoFar', {
+          answered: totals.answered,
+          questions: totals.questions,
+          hasRequired: totals.required ? 'yes' : 'no',
+          requiredAnswered: totals.requiredAnswered,
+          required: totals.required,
+        })}
       </p>
       {open.length ? (
-        <p className="text-slate-700">
-          Required questions still unanswered:{' '}
-          {open.map((s, i) => (
-            <span key={s.number}>
-              {i ? ', ' : ''}
-              <Link
-                className="link underline"
-                to={`/assignment/${assignmentId}?section=${s.number}&missing=1`}
-              >
-                {s.title} ({s.missingRequired})
-              </Link>
-            </span>
-          ))}
-          .
-        </p>
+        <p className="text-slate-700">{richT(t, 'submit.stillUnanswered', { list })}</p>
       ) : (
-        <p className="text-slate-700">Every required question is answered.</p>
+        <p className="text-slate-700">{t('submit.allRequired')}</p>
       )}
     </div>
   )
@@ -94,6 +97,7 @@ export function SubmitConfirm({
 }) {
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => heading.current?.focus(), [])
+  const { t } = useTranslation('answering')
   const open = progress.sections
     .map((s) => ({ ...s, optionalOpen: s.questionCount - s.answered - s.missingRequired }))
     .filter((s) => s.optionalOpen > 0)
@@ -105,32 +109,30 @@ export function SubmitConfirm({
       className="card flex flex-col gap-3 border-indigo-300"
     >
       <h2 id="confirm-submit-title" ref={heading} tabIndex={-1} className="text-lg font-semibold">
-        Ready to submit?
+        {t('submit.ready')}
       </h2>
       <p className="text-slate-800">
-        Once you submit, your answers cannot be changed.{' '}
-        {optionalOpen
-          ? `${plural(optionalOpen, 'optional question is', 'optional questions are')} unanswered; you can still answer ${optionalOpen === 1 ? 'it' : 'them'} first.`
-          : 'Every question is answered.'}
+        {t('submit.cannotChange')}{' '}
+        {optionalOpen ? t('submit.optionalOpen', { count: optionalOpen }) : t('submit.allAnswered')}
       </p>
       {open.length ? (
         <ul className="list-disc pl-5 text-slate-800">
           {open.map((s) => (
             <li key={s.number}>
               <Link className="link" to={`/assignment/${assignmentId}?section=${s.number}`}>
-                {`Section ${s.number}: ${s.title}`}
+                {t('submit.sectionLink', { number: s.number, title: s.title })}
               </Link>
-              {` — ${plural(s.optionalOpen, 'optional question', 'optional questions')}`}
+              {t('submit.optionalCount', { count: s.optionalOpen })}
             </li>
           ))}
         </ul>
       ) : null}
       <div className="flex flex-wrap items-center gap-3">
         <button type="submit" name="intent" value="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Submitting…' : 'Yes, submit my answers'}
+          {busy ? t('submit.submitting') : t('submit.confirm')}
         </button>
         <Link className="btn btn-secondary" to={`/assignment/${assignmentId}?section=${current}`}>
-          Not yet
+          {t('submit.notYet')}
         </Link>
       </div>
     </section>

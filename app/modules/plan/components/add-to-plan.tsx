@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react'
 import { Form } from 'react-router'
+import { useTranslation } from 'react-i18next'
 
 /**
  * "Add to my plan" under the competencies of the employee's own released report. The report page
@@ -21,18 +22,28 @@ export const PlanTargetsContext = createContext<PlanTargets | null>(null)
 export function AddToPlan({ items }: { items: { focus: string; name: string }[] }) {
   const targets = useContext(PlanTargetsContext)
   if (!targets || !items.length) return null
+  return <AddToPlanList items={items} targets={targets} />
+}
+
+// Apart, so that a report drawn without a plan (an admin's, a group's) asks for none of its words.
+function AddToPlanList({
+  items,
+  targets,
+}: {
+  items: { focus: string; name: string }[]
+  targets: PlanTargets
+}) {
+  const { t } = useTranslation('plan')
   return (
     <div className="no-print flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3">
       <p className="text-sm font-semibold text-slate-800">
-        {targets.full
-          ? 'Your plan has three focus areas, the most it takes.'
-          : 'Add a competency to your development plan:'}
+        {targets.full ? t('addToPlan.full') : t('addToPlan.offer')}
       </p>
       <ul className="flex flex-wrap gap-2">
         {items.map((item) =>
           targets.chosen.includes(item.focus) ? (
             <li key={item.focus} className="px-2 py-1 text-sm text-emerald-800">
-              {`${item.name} ✓ in your plan`}
+              {t('addToPlan.inPlan', { name: item.name })}
             </li>
           ) : targets.full ? null : (
             <li key={item.focus}>
@@ -42,7 +53,7 @@ export function AddToPlan({ items }: { items: { focus: string; name: string }[] 
                 <button
                   type="submit"
                   className="btn btn-secondary px-3 py-1"
-                  aria-label={`Add “${item.name}” to my plan`}
+                  aria-label={t('addToPlan.addLabel', { name: item.name })}
                 >
                   {item.name}
                 </button>

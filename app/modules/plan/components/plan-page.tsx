@@ -1,12 +1,15 @@
 import { useRef, useState, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import { formatDate } from '#app/lib/dates'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import type { FormResult } from '#app/components/form-kit'
 import { SaveStatusLine } from '#app/modules/assignment/components/save-status'
 import { useAutosave } from '#app/modules/assignment/components/use-autosave'
 import type { FocusArea } from '../plan.server'
 import type { PlanPage as PlanPageData } from '../plan-page.server'
-import { ACTIONS_MAX, focusTitle, MAX_FOCUS_AREAS, STANCE_LABELS, SUPPORT_MAX } from '../words'
+import { ACTIONS_MAX, focusTitle, MAX_FOCUS_AREAS, SUPPORT_MAX } from '../words'
 import { FOCUS_STANCES } from '#db/enums'
 
 /** What the plan route's action may answer the page with (besides a redirect). */
@@ -29,21 +32,18 @@ export function PlanPage({ page, actionData }: { page: PlanPageData; actionData:
   const result = actionData && 'intent' in actionData ? actionData : undefined
   const resultOf = (intent: string) => (result?.intent === intent ? result.result : undefined)
   const reportHref = `/user/response-${context.responseId}`
+  const { t } = useTranslation('plan')
   return (
     <section aria-labelledby="page-title" className="flex max-w-4xl flex-col gap-6">
       <div>
         <p className="text-sm font-semibold uppercase tracking-wide text-slate-700">{context.schemeName}</p>
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          Your development plan
+          {t('page.title')}
         </h1>
-        <p className="mt-1 text-slate-700">
-          Choose one to three focus areas from your report — strengths to use more, or areas to develop — and
-          write what you will do, the support you need and when you will check in. Your plan is private until
-          you share it.
-        </p>
+        <p className="mt-1 text-slate-700">{t('page.lead')}</p>
         <p className="mt-2">
           <Link className="link" to={reportHref}>
-            Back to your report
+            {t('page.backToReport')}
           </Link>
         </p>
       </div>
@@ -59,19 +59,14 @@ export function PlanPage({ page, actionData }: { page: PlanPageData; actionData:
           {context.areas.length < MAX_FOCUS_AREAS ? (
             <AddFocusCard options={page.options} chosen={context.areas} result={resultOf('add')} />
           ) : (
-            <p className="text-sm text-slate-700">
-              {`Your plan has ${MAX_FOCUS_AREAS} focus areas, the most it takes. Remove one to choose another.`}
-            </p>
+            <p className="text-sm text-slate-700">{t('page.full', { max: MAX_FOCUS_AREAS })}</p>
           )}
           <ShareCard page={page} />
         </>
       ) : (
         <div role="status" className="card border-sky-300 bg-sky-50">
-          <h2 className="text-lg font-semibold">Not yet</h2>
-          <p className="mt-2">
-            Your plan opens once your report has been released with your colleagues’ views: it is made from
-            what they said. Until then there is nothing to choose from.
-          </p>
+          <h2 className="text-lg font-semibold">{t('page.notYetTitle')}</h2>
+          <p className="mt-2">{t('page.notYet')}</p>
         </div>
       )}
     </section>
@@ -87,13 +82,12 @@ function PlanForm({ areas, today, result }: { areas: FocusArea[]; today: string;
   const formRef = useRef<HTMLFormElement>(null)
   const { status, errors, retryNow, beforeSubmit } = useAutosave(formRef, noop)
   const fieldErrors = (name: string) => errors?.[name] ?? errorsOf(result, name)
+  const { t } = useTranslation('plan')
   if (!areas.length)
     return (
       <div className="card">
-        <h2 className="text-lg font-semibold">No focus areas yet</h2>
-        <p className="mt-2 text-slate-700">
-          Choose one below, or use “Add to my plan” beside a competency or question of your report.
-        </p>
+        <h2 className="text-lg font-semibold">{t('page.noAreasTitle')}</h2>
+        <p className="mt-2 text-slate-700">{t('page.noAreas')}</p>
       </div>
     )
   return (
@@ -103,18 +97,18 @@ function PlanForm({ areas, today, result }: { areas: FocusArea[]; today: string;
         ref={formRef}
         onSubmit={beforeSubmit}
         className="flex flex-col gap-4"
-        aria-label="Your focus areas"
+        aria-label={t('page.areasLabel')}
       >
         {areas.map((area, i) => (
           <FocusAreaFields key={area.id} area={area} index={i} today={today} errors={fieldErrors} />
         ))}
         <div className="flex flex-wrap items-center gap-4">
           <button type="submit" name="intent" value="save" className="btn btn-primary">
-            Save plan
+            {t('page.save')}
           </button>
           {status.state === 'idle' ? (
             <p role="status" aria-live="polite" className="text-sm text-slate-700">
-              Your plan is saved as you type.
+              {t('page.savedAsYouType')}
             </p>
           ) : (
             <SaveStatusLine status={status} onRetry={retryNow} />
@@ -162,42 +156,46 @@ function FocusAreaFields({
   const support = field('support')
   const target = field('targetDate')
   const stance = field('stance')
+  const { t } = useTranslation('plan')
+  const title = focusTitle(area)
   return (
     <fieldset aria-labelledby={titleId} className="card flex min-w-0 flex-col gap-4">
       <input type="hidden" name={name('id')} value={area.id} />
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 id={titleId} className="text-lg font-semibold break-words">
-            {`${index + 1}. ${focusTitle(area)}`}
+            {`${index + 1}. ${title}`}
           </h2>
           <p className="text-sm text-slate-700">
-            {area.kind === 'question' ? `Question · ${area.category}` : 'Competency'}
+            {area.kind === 'question'
+              ? t('page.question', { category: area.category })
+              : t('page.competency')}
           </p>
         </div>
         <button
           type="submit"
           form={`remove-${area.id}`}
           className="btn btn-secondary"
-          aria-label={`Remove “${focusTitle(area)}” from my plan`}
+          aria-label={t('page.removeLabel', { title })}
         >
-          Remove
+          {t('page.remove')}
         </button>
       </div>
       <div
         role="radiogroup"
-        aria-label={`What “${focusTitle(area)}” is for you`}
+        aria-label={t('page.stanceLabel', { title })}
         aria-describedby={stance.describedBy}
         className="flex flex-wrap gap-4"
       >
         {FOCUS_STANCES.map((s) => (
           <label key={s} className="flex items-center gap-2">
             <input type="radio" name={name('stance')} value={s} defaultChecked={area.stance === s} />
-            {STANCE_LABELS[s]}
+            {t(`stance.${s}`)}
           </label>
         ))}
       </div>
       <ErrorList id={stance.describedBy} errors={stance.list} />
-      <Labelled label="What I will do" field={actions}>
+      <Labelled label={t('page.actions')} field={actions}>
         <textarea
           {...actions.control}
           className="input"
@@ -206,7 +204,7 @@ function FocusAreaFields({
           defaultValue={area.actions}
         />
       </Labelled>
-      <Labelled label="Support I need (from whom)" field={support}>
+      <Labelled label={t('page.support')} field={support}>
         <textarea
           {...support.control}
           className="input"
@@ -215,7 +213,7 @@ function FocusAreaFields({
           defaultValue={area.support}
         />
       </Labelled>
-      <Labelled label="Check-in date (we e-mail you a reminder that day)" field={target}>
+      <Labelled label={t('page.checkIn')} field={target}>
         <input
           {...target.control}
           type="date"
@@ -266,16 +264,17 @@ function AddFocusCard({
   const [value, setValue] = useState('')
   const focusErrors = errorsOf(result, 'focus')
   const errorId = focusErrors?.length ? 'focus-error' : undefined
+  const { t } = useTranslation('plan')
   return (
     <section aria-labelledby="add-focus-title" className="card flex flex-col gap-4">
       <h2 id="add-focus-title" className="text-lg font-semibold">
-        Add a focus area
+        {t('add.title')}
       </h2>
       <Form method="post" className="flex flex-col gap-4">
         <input type="hidden" name="intent" value="add" />
         <div className="flex flex-col gap-1">
           <label htmlFor="focus" className="label">
-            Competency or question from your report
+            {t('add.focus')}
           </label>
           <select
             id="focus"
@@ -287,7 +286,7 @@ function AddFocusCard({
             aria-describedby={errorId}
             required
           >
-            <option value="">Choose…</option>
+            <option value="">{t('add.choose')}</option>
             {groups.map((g) => (
               <optgroup key={g} label={g}>
                 {options
@@ -303,19 +302,19 @@ function AddFocusCard({
           <ErrorList id={errorId} errors={focusErrors} />
         </div>
         <fieldset className="flex flex-col gap-2">
-          <legend className="label">It is</legend>
+          <legend className="label">{t('add.itIs')}</legend>
           <div className="flex flex-wrap gap-4">
             {FOCUS_STANCES.map((s) => (
               <label key={s} className="flex items-center gap-2">
                 <input type="radio" name="stance" value={s} defaultChecked={s === 'develop'} />
-                {STANCE_LABELS[s]}
+                {t(`stance.${s}`)}
               </label>
             ))}
           </div>
         </fieldset>
         <div>
           <button type="submit" className="btn btn-secondary">
-            Add to my plan
+            {t('add.submit')}
           </button>
         </div>
       </Form>
@@ -327,32 +326,39 @@ function ShareCard({ page }: { page: PlanPageData }) {
   const { context } = page
   const { manager, share } = context
   const live = share?.stillManager ? share : null
+  const { t } = useTranslation('plan')
+  const locale = useIntlLocale()
+  const dateOf = (iso: string) => formatDate(iso, context.timeZone, locale)
   return (
     <section aria-labelledby="share-title" className="card flex flex-col gap-4">
       <h2 id="share-title" className="text-lg font-semibold">
-        Share with your manager
+        {t('share.title')}
       </h2>
       {context.managerSeesReport ? (
         <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
-          {`In ${context.schemeName}, ${manager ? manager.name : 'your manager'} can read your released report without your consent: the programme is set up that way, as you were told before inviting colleagues. Your plan stays private unless you share it here.`}
+          {t('share.managerSees', {
+            scheme: context.schemeName,
+            hasManager: manager ? 'yes' : 'no',
+            manager: manager?.name ?? '',
+          })}
         </p>
       ) : null}
       {share && !share.stillManager ? (
-        <p>
-          {`You shared your report with ${share.managerName} on ${share.grantedAt}. They are no longer your manager, so they can no longer read it.`}
-        </p>
+        <p>{t('share.formerManager', { name: share.managerName, date: dateOf(share.grantedIso) })}</p>
       ) : null}
       {live ? (
         <p role="status" className="font-medium">
-          {`Shared with ${live.managerName} since ${live.grantedAt}: your report${live.includePlan ? ' and this plan' : ' (not this plan)'}. They see figures, never who said what, and no comments.`}
+          {t('share.live', {
+            name: live.managerName,
+            date: dateOf(live.grantedIso),
+            plan: live.includePlan ? 'yes' : 'no',
+          })}
         </p>
       ) : null}
       {manager ? (
         <Form method="post" className="flex flex-col gap-3">
           <input type="hidden" name="intent" value="share" />
-          <p className="text-slate-800">
-            {`Let ${manager.name} read your released report — the combined figures, not the colleagues’ comments — so you can talk it through. You can stop sharing at any time; every change is recorded.`}
-          </p>
+          <p className="text-slate-800">{t('share.offer', { name: manager.name })}</p>
           <label className="flex items-center gap-2">
             <input
               type="checkbox"
@@ -360,39 +366,35 @@ function ShareCard({ page }: { page: PlanPageData }) {
               value="on"
               defaultChecked={live ? live.includePlan : true}
             />
-            Include my development plan
+            {t('share.includePlan')}
           </label>
           <div className="flex flex-wrap gap-3">
             <button type="submit" className="btn btn-primary">
-              {live ? 'Update sharing' : `Share with ${manager.name}`}
+              {live ? t('share.update') : t('share.shareWith', { name: manager.name })}
             </button>
           </div>
         </Form>
       ) : (
-        <p>
-          No manager is recorded for you, so there is nobody to share with. Your programme team can add one.
-        </p>
+        <p>{t('share.noManager')}</p>
       )}
       {share ? (
         <Form method="post">
           <input type="hidden" name="intent" value="revoke" />
           <button type="submit" className="btn btn-secondary">
-            Stop sharing
+            {t('share.stop')}
           </button>
         </Form>
       ) : null}
-      <h3 className="mt-2 font-semibold">Your coach</h3>
+      <h3 className="mt-2 font-semibold">{t('share.coachTitle')}</h3>
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value="coach" />
         <input type="hidden" name="share" value={context.sharedWithCoach ? 'off' : 'on'} />
         <p className="text-slate-800">
-          {context.sharedWithCoach
-            ? 'Your plan is shared with the programme team (your coach): they can read it with your report.'
-            : 'The programme team (your coach) sees only whether you have a plan, not what it says, unless you share it.'}
+          {context.sharedWithCoach ? t('share.coachShared') : t('share.coachNotShared')}
         </p>
         <div>
           <button type="submit" className="btn btn-secondary" disabled={!context.hasPlan}>
-            {context.sharedWithCoach ? 'Stop sharing with the coach' : 'Share my plan with the coach'}
+            {context.sharedWithCoach ? t('share.coachStop') : t('share.coachShare')}
           </button>
         </div>
       </Form>

@@ -1,4 +1,7 @@
 import { Link } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import { formatDate } from '#app/lib/dates'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import type { PlanBeside } from '../plan.server'
 import { PlanSection } from './plan-section'
 
@@ -8,23 +11,17 @@ import { PlanSection } from './plan-section'
  * the employee shared it with the coach (ADR 043).
  */
 export function ReportPlanCard({ plan, viewer }: { plan: PlanBeside; viewer: 'employee' | 'admin' }) {
+  const { t } = useTranslation('plan')
+  const locale = useIntlLocale()
   if (!plan.ready) return null
   const href = `/user/development-plan/${plan.responseId}`
   if (viewer === 'admin') {
     const count = plan.focusAreaCount
     if (plan.sharedWithCoach && plan.areas.length)
-      return (
-        <PlanSection
-          areas={plan.areas}
-          whose="The"
-          note="Shared with the programme’s coach by the employee."
-        />
-      )
+      return <PlanSection areas={plan.areas} whose={{ kind: 'the' }} note={t('card.coachNote')} />
     return (
       <p className="no-print text-sm text-slate-700">
-        {count
-          ? `Development plan: ${count} focus ${count === 1 ? 'area' : 'areas'}, not shared with the coach.`
-          : 'No development plan yet.'}
+        {count ? t('card.adminCount', { count }) : t('card.adminNone')}
       </p>
     )
   }
@@ -33,17 +30,25 @@ export function ReportPlanCard({ plan, viewer }: { plan: PlanBeside; viewer: 'em
       {plan.areas.length ? <PlanSection areas={plan.areas} /> : null}
       <section aria-labelledby="plan-card-title" className="no-print card flex flex-col gap-3">
         <h2 id="plan-card-title" className="text-lg font-semibold">
-          {plan.areas.length ? 'Your plan and who sees it' : 'Turn this report into a plan'}
+          {plan.areas.length ? t('card.titleHas') : t('card.titleNone')}
         </h2>
         <p className="text-slate-800">
-          {plan.areas.length
-            ? `${plan.areas.length} of 3 focus areas chosen.`
-            : 'Choose one to three focus areas — with “Add to my plan” beside a competency or question above, or on the plan page — and write what you will do.'}
+          {plan.areas.length ? t('card.chosen', { count: plan.areas.length }) : t('card.none')}
         </p>
-        <p className="text-slate-800">{plan.sharingNote}</p>
+        <p className="text-slate-800">
+          {plan.sharing?.kind === 'shared'
+            ? t('card.sharedSince', {
+                name: plan.sharing.managerName,
+                date: formatDate(plan.sharing.grantedIso, plan.sharing.timeZone, locale),
+                plan: plan.sharing.includePlan ? 'yes' : 'no',
+              })
+            : plan.sharing?.kind === 'manager-sees'
+              ? t('card.managerSees')
+              : t('card.private')}
+        </p>
         <p>
           <Link className="btn btn-primary" to={href}>
-            {plan.areas.length ? 'Open your plan' : 'Start your plan'}
+            {plan.areas.length ? t('card.open') : t('card.start')}
           </Link>
         </p>
       </section>

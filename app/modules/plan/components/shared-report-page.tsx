@@ -1,3 +1,6 @@
+import { useTranslation } from 'react-i18next'
+import { formatDate } from '#app/lib/dates'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { ReportView } from '#app/modules/report/report-view'
 import type { SharedReport } from '../shared-report.server'
 import { PlanSection } from './plan-section'
@@ -8,15 +11,20 @@ import { PlanSection } from './plan-section'
  */
 export function SharedReportPage({ access, report }: SharedReport) {
   const name = access.employeeName
+  const { t } = useTranslation('shared')
+  const locale = useIntlLocale()
   return (
     <div className="flex flex-col gap-6">
       <p role="note" className="no-print rounded-md border border-sky-300 bg-sky-50 p-3 text-sky-950">
         {access.consented
-          ? `${name} shared this report with you on ${access.grantedAt}. They can stop sharing at any time. Colleagues’ views appear only combined; their comments are not shared.`
-          : `In ${access.schemeName}, managers read their team’s released reports: the programme is set up that way, and ${name} was told before inviting colleagues. Colleagues’ views appear only combined; their comments are not shared.`}
+          ? t('consented', {
+              name,
+              date: access.grantedIso ? formatDate(access.grantedIso, access.timeZone, locale) : '',
+            })
+          : t('bySetting', { scheme: access.schemeName, name })}
       </p>
       <ReportView report={report} viewer="admin" comments={false} />
-      {access.areas ? <PlanSection areas={access.areas} whose={`${name}’s`} /> : null}
+      {access.areas ? <PlanSection areas={access.areas} whose={{ kind: 'theirs', name }} /> : null}
     </div>
   )
 }
