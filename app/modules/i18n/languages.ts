@@ -55,7 +55,15 @@ export function intlLocale(code: string | null | undefined): string {
 }
 
 /** The namespaces of the catalogues (one JSON file per language and namespace). */
-export const NAMESPACES = ['common', 'auth', 'sso', 'verification', 'second-factor'] as const
+export const NAMESPACES = [
+  'common',
+  'auth',
+  'sso',
+  'verification',
+  'second-factor',
+  'schemes',
+  'scheme-page',
+] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
 /** Said when a posted language is not one of those offered (a stale form, a crafted post). */

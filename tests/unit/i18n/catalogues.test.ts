@@ -23,6 +23,15 @@ import {
   verificationTitleKey,
 } from '#app/modules/verification/verification'
 import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-password'
+import { ASSIGNMENT_STATUS_LABELS, PHASE_LABELS } from '#app/modules/scheme/labels'
+import { REPORT_RELEASE_LABELS } from '#app/modules/scheme/schemas'
+import {
+  NOMINATION_APPROVAL_HINTS,
+  NOMINATION_APPROVAL_LABELS,
+  NOMINATION_CHOOSER_HINTS,
+  NOMINATION_CHOOSER_LABELS,
+  NOMINATION_STATUS_LABELS,
+} from '#app/modules/nomination/labels'
 
 /**
  * The catalogues (ADR 050): a shipped language has every key English has, with the same ICU
@@ -186,6 +195,21 @@ describe('English equals the wordings modules export', () => {
         }
       }
     }
+  })
+
+  test('the schemes’ state words and settings (scheme/labels.ts, schemas.ts, nomination/labels.ts)', () => {
+    const tables: Array<[string, Record<string, string>]> = [
+      ['schemes:phase', PHASE_LABELS],
+      ['schemes:assignmentStatus', ASSIGNMENT_STATUS_LABELS],
+      ['schemes:reportRelease', REPORT_RELEASE_LABELS],
+      ['schemes:nomination.chooser', NOMINATION_CHOOSER_LABELS],
+      ['schemes:nomination.chooserHint', NOMINATION_CHOOSER_HINTS],
+      ['schemes:nomination.approval', NOMINATION_APPROVAL_LABELS],
+      ['schemes:nomination.approvalHint', NOMINATION_APPROVAL_HINTS],
+      ['schemes:nomination.status', NOMINATION_STATUS_LABELS],
+    ]
+    for (const [prefix, labels] of tables)
+      for (const [value, text] of Object.entries(labels)) expect(format(`${prefix}.${value}`)).toBe(text)
   })
 
   test('plurals follow each language’s rules', () => {
