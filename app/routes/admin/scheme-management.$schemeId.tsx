@@ -27,7 +27,9 @@ import {
 import { intlLocale } from '#app/modules/i18n/languages'
 import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
 import { metaT } from '#app/modules/i18n/meta'
+import { translateRefusal } from '#app/modules/scheme/refusals.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
+import type { Outcome } from '#app/lib/outcome'
 import type { RouteHandle } from '#app/root'
 import { requireAdminForm, toastReply } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
@@ -64,13 +66,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // The toasts are written in the request's language (ADR 052): the page they land on is this one.
   const [t, language] = await Promise.all([getFixedT(request, 'scheme-page'), requestLanguage(request)])
   const when = (at: Date | string, zone: string) => formatDateTime(at, zone, intlLocale(language))
+  // Refusals with a name or a date in them, in the request's language (the kit translates the rest).
+  const say = <T,>(outcome: Outcome<T>) =>
+    translateRefusal(outcome, t, () => when(scheme.closesAt, scheme.timeZone))
   const queued = (mail: { activation: number; programmeOpen: number }) =>
     t('toast.mail', { queued: t('toast.queuedCount', { count: mail.activation + mail.programmeOpen }) })
 
   return dispatchIntent(formData, {
     update: intent(
       S.SchemeUpdateSchema,
-      (value) => updateScheme(actor, id, S.schemeInputOf(value)),
+      async (value) => say(await updateScheme(actor, id, S.schemeInputOf(value))),
       ({ changed }, input) =>
         redirectWithToast(
           back,
@@ -85,7 +90,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     launch: intent(
       S.SchemeLaunchSchema,
-      () => launchScheme(actor, id),
+      async () => say(await launchScheme(actor, id)),
       (r) => {
         const mails = queuedMailsIn(t, r)
         const note = untranslatedMessage(t, r.untranslated)
@@ -101,7 +106,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     close: intent(
       S.SchemeCloseSchema,
-      () => closeScheme(actor, id),
+      async () => say(await closeScheme(actor, id)),
       (r) =>
         done(
           t('toast.closed'),
@@ -112,7 +117,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     reopen: intent(
       S.SchemeReopenSchema,
-      ({ closesAt }) => reopenScheme(actor, id, closesAt),
+      async ({ closesAt }) => say(await reopenScheme(actor, id, closesAt)),
       (r) =>
         done(
           t('toast.reopened'),
@@ -121,7 +126,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     extend: intent(
       S.SchemeExtendSchema,
-      ({ closesAt }) => extendDeadline(actor, id, closesAt),
+      async ({ closesAt }) => say(await extendDeadline(actor, id, closesAt)),
       (r) =>
         done(
           t('toast.extended'),
@@ -130,7 +135,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     enrol: intent(
       S.SchemeEnrolSchema,
-      ({ employeeIds }) => enrolSelected(actor, id, employeeIds),
+      async ({ employeeIds }) => say(await enrolSelected(actor, id, employeeIds)),
       (r) =>
         done(
           r.enrolled ? t('toast.enrolled') : t('toast.nobodyNew'),
@@ -144,7 +149,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     'enrol-all': intent(
       S.SchemeEnrolAllSchema,
-      () => enrolWholeCompany(actor, id),
+      async () => say(await enrolWholeCompany(actor, id)),
       (r) =>
         done(
           r.enrolled ? t('toast.companyEnrolled') : t('toast.nobodyNew'),
@@ -158,7 +163,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     'add-employee': intent(
       S.SchemeAddEmployeeSchema,
-      ({ intent: _i, ...input }) => addEmployee(actor, id, input),
+      async ({ intent: _i, ...input }) => say(await addEmployee(actor, id, input)),
       (r, input) =>
         done(
           t('toast.employeeEnrolled'),
@@ -176,12 +181,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     remove: intent(
       S.SchemeRemoveSchema,
-      ({ employeeId }) => removeEnrolment(actor, id, employeeId),
+      async ({ employeeId }) => say(await removeEnrolment(actor, id, employeeId)),
       (r) => done(t('toast.removed'), t('toast.removedText', { name: r.employeeName, scheme: r.name })),
     ),
     remind: intent(
       S.SchemeRemindSchema,
-      ({ employeeId }) => remindParticipant(actor, id, employeeId),
+      async ({ employeeId }) => say(await remindParticipant(actor, id, employeeId)),
       (r) =>
         done(
           t('toast.reminded'),
@@ -194,7 +199,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     release: intent(
       S.SchemeReleaseSchema,
-      ({ employeeId, kind }) => releaseParticipant(actor, id, employeeId, { kind }),
+      async ({ employeeId, kind }) => say(await releaseParticipant(actor, id, employeeId, { kind })),
       (r) =>
         r.colleaguesShown
           ? done(
@@ -211,7 +216,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     'release-all': intent(
       S.SchemeReleaseAllSchema,
-      ({ again }) => releaseScheme(actor, id, { includeReleased: again === 'yes' }),
+      async ({ again }) => say(await releaseScheme(actor, id, { includeReleased: again === 'yes' })),
       (r) =>
         done(
           t('toast.allReleased'),

@@ -23,7 +23,7 @@ export function Progress({ done, total, label }: { done: number; total: number; 
   const percent = total ? Math.round((done / total) * 100) : 0
   return (
     <div className="flex min-w-32 flex-col gap-1">
-      <span className="text-slate-800">{t('progress', { label, done, total })}</span>
+      <span className="text-slate-800">{richT(t, 'progress', { label, done, total })}</span>
       <span aria-hidden="true" className="block h-1.5 w-full overflow-hidden rounded-full bg-slate-200">
         <span className="block h-full rounded-full bg-indigo-600" style={{ width: `${percent}%` }} />
       </span>
@@ -125,6 +125,14 @@ export type SchemeRow = {
 export function SchemeTable({ rows, empty }: { rows: SchemeRow[]; empty: string }) {
   const { t } = useTranslation('schemes')
   const locale = useIntlLocale()
+  /** One of the row's dates: the day, the time on hover. */
+  const day = (at: string, zone: string) => (
+    <span className="whitespace-nowrap">
+      <time dateTime={at} title={formatDateTime(at, zone, locale)}>
+        {formatDate(at, zone, locale)}
+      </time>
+    </span>
+  )
   return (
     <DataTable
       caption={t('list.caption')}
@@ -143,20 +151,8 @@ export function SchemeTable({ rows, empty }: { rows: SchemeRow[]; empty: string 
           <Cell className="text-slate-800">{row.companyName}</Cell>
           <Cell className="text-slate-800">
             {richT(t, 'list.dates', {
-              opens: (
-                <span className="whitespace-nowrap">
-                  <time dateTime={row.opensAt} title={formatDateTime(row.opensAt, row.timeZone, locale)}>
-                    {formatDate(row.opensAt, row.timeZone, locale)}
-                  </time>
-                </span>
-              ),
-              closes: (
-                <span className="whitespace-nowrap">
-                  <time dateTime={row.closesAt} title={formatDateTime(row.closesAt, row.timeZone, locale)}>
-                    {formatDate(row.closesAt, row.timeZone, locale)}
-                  </time>
-                </span>
-              ),
+              opens: day(row.opensAt, row.timeZone),
+              closes: day(row.closesAt, row.timeZone),
             })}
           </Cell>
           <Cell>
