@@ -54,7 +54,9 @@ export const headers: Route.HeadersFunction = passRetryAfter
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return (await loadSchemePage(params.schemeId, new URL(request.url).searchParams)) ?? notFound()
+  const t = await getFixedT(request, 'scheme-page')
+  const words = { staleCursor: t('notices.staleCursor'), notEnrolled: t('notices.notEnrolled') }
+  return (await loadSchemePage(params.schemeId, new URL(request.url).searchParams, words)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

@@ -25,6 +25,7 @@ import {
 import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-password'
 import { ASSIGNMENT_STATUS_LABELS, PHASE_LABELS } from '#app/modules/scheme/labels'
 import { REPORT_RELEASE_LABELS } from '#app/modules/scheme/schemas'
+import { STALE_PAGE_NOTICE } from '#app/lib/list-page.server'
 import {
   NOMINATION_APPROVAL_HINTS,
   NOMINATION_APPROVAL_LABELS,
@@ -210,6 +211,7 @@ describe('English equals the wordings modules export', () => {
     ]
     for (const [prefix, labels] of tables)
       for (const [value, text] of Object.entries(labels)) expect(format(`${prefix}.${value}`)).toBe(text)
+    expect(format('scheme-page:notices.staleCursor')).toBe(STALE_PAGE_NOTICE)
   })
 
   test('plurals follow each language’s rules', () => {
