@@ -78,6 +78,8 @@ export const NAMESPACES = [
   'answering',
   'plan',
   'shared',
+  'schemes',
+  'scheme-page',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

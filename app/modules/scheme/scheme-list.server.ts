@@ -11,7 +11,13 @@ const DAY = 24 * 60 * 60 * 1000
  * suggested dates — from tomorrow 09:00 to four weeks later 17:00 (UTC until changed). `problems`
  * names the filters of the link that were not understood (parseSchemeListQuery).
  */
-export async function loadSchemeList(query: SchemeListQuery, problems: string[] = [], now = Date.now()) {
+export async function loadSchemeList(
+  query: SchemeListQuery,
+  problems: string[] = [],
+  now = Date.now(),
+  /** The notice's words in the page's language (the route translates; English by default). */
+  words = { unknownQuestionnaire: 'That questionnaire does not exist (any more).' },
+) {
   const [page, { filterQuestionnaires, ...options }] = await Promise.all([
     listSchemes(query),
     getSchemeListOptions(query.questionnaire),
@@ -35,9 +41,6 @@ export async function loadSchemeList(query: SchemeListQuery, problems: string[] 
       opensAt: `${instantToZonedTime(tomorrow, 'UTC').slice(0, 10)}T09:00`,
       closesAt: `${instantToZonedTime(new Date(tomorrow.getTime() + 28 * DAY), 'UTC').slice(0, 10)}T17:00`,
     },
-    notices: [
-      ...problems,
-      ...listNotices(page, unknownQuestionnaire && 'That questionnaire does not exist (any more).'),
-    ],
+    notices: [...problems, ...listNotices(page, unknownQuestionnaire && words.unknownQuestionnaire)],
   }
 }

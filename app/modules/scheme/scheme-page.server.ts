@@ -10,7 +10,15 @@ import { getScheme, getSchemeFormOptions } from './scheme.server'
  * approves them), the edit form's options and the panel the address asks for (`?edit`,
  * `?confirm=`, `?remove=`, `?release=`). Null when there is no such scheme.
  */
-export async function loadSchemePage(schemeId: string, searchParams: URLSearchParams) {
+export async function loadSchemePage(
+  schemeId: string,
+  searchParams: URLSearchParams,
+  /** The notices' words in the page's language (the route translates; English by default). */
+  words = {
+    staleCursor: 'That page link is out of date, so the first page is shown.',
+    notEnrolled: 'That employee is not enrolled in this scheme (any more).',
+  },
+) {
   const scheme = await getScheme(schemeId)
   if (!scheme) return null
   const query = parseSchemeDetailQuery(searchParams)
@@ -38,9 +46,8 @@ export async function loadSchemePage(schemeId: string, searchParams: URLSearchPa
     scheme.nominationApproval === 'none' ? null : getNominationQueue(scheme.id),
   ])
   const notices: string[] = []
-  if (participants.staleCursor) notices.push('That page link is out of date, so the first page is shown.')
-  if ((query.remove && !removing) || (query.release && !releasing))
-    notices.push('That employee is not enrolled in this scheme (any more).')
+  if (participants.staleCursor) notices.push(words.staleCursor)
+  if ((query.remove && !removing) || (query.release && !releasing)) notices.push(words.notEnrolled)
   return {
     scheme,
     query: { q: query.q, find: query.find, confirm: query.confirm ?? null, editing },

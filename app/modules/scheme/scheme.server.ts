@@ -318,6 +318,7 @@ export async function getSchemeHead(id: string | null | undefined) {
       id: schemes.id,
       timeZone: schemes.timeZone,
       minRaters: schemes.minRaters,
+      closesAt: schemes.closesAt,
       companyName: companies.name,
     })
     .from(schemes)

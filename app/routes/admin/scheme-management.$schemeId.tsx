@@ -1,11 +1,12 @@
+import type { TFunction } from 'i18next'
 import type { Route } from './+types/scheme-management.$schemeId'
 import { formatDateTime } from '#app/lib/dates'
 import { dispatchIntent, intent, passRetryAfter } from '#app/lib/reply.server'
-import { plural, possessive } from '#app/lib/words'
+import { possessive } from '#app/lib/words'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { releaseParticipant, releaseScheme } from '#app/modules/report/release.server'
-import { SchemePage } from '#app/modules/scheme/components/scheme-page'
+import { SchemePage, untranslatedMessage } from '#app/modules/scheme/components/scheme-page'
 import {
   addEmployee,
   enrolSelected,
@@ -15,7 +16,6 @@ import {
 } from '#app/modules/scheme/participants.server'
 import * as S from '#app/modules/scheme/schemas'
 import { loadSchemePage, schemePageHref } from '#app/modules/scheme/scheme-page.server'
-import { queuedCount, queuedMails } from '#app/modules/scheme/toasts'
 import {
   closeScheme,
   extendDeadline,
@@ -24,17 +24,24 @@ import {
   reopenScheme,
   updateScheme,
 } from '#app/modules/scheme/scheme.server'
-import type { Language } from '#db/enums'
-import { isLanguage } from '#app/modules/i18n/languages'
-import { incompleteLanguagesMessage } from '#app/modules/questionnaire/translations'
+import { intlLocale } from '#app/modules/i18n/languages'
+import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
+import { translateRefusal } from '#app/modules/scheme/refusals.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { requireAdminForm, savedToast, toastReply } from './admin-action.server'
+import type { Outcome } from '#app/lib/outcome'
+import type { RouteHandle } from '#app/root'
+import { requireAdminForm, toastReply } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: ['schemes', 'scheme-page'] }
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  adminTitle(loaderData ? `${loaderData.scheme.name} · Schemes` : 'Scheme')
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
+  adminTitle(
+    loaderData
+      ? `${loaderData.scheme.name} · ${metaT(matches, 'schemes:list.title')}`
+      : metaT(matches, 'schemes:schemeMetaTitle'),
+  )
 
 // A 429's Retry-After reaches the browser only when the route passes it on.
 export const headers: Route.HeadersFunction = passRetryAfter
@@ -47,15 +54,9 @@ export const headers: Route.HeadersFunction = passRetryAfter
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return (await loadSchemePage(params.schemeId, new URL(request.url).searchParams)) ?? notFound()
-}
-
-/** The launch's warning when the questionnaire lacks texts in the scheme's languages (ADR 051). */
-function untranslatedNote(counts: Array<{ language: string; missing: number }>) {
-  const message = incompleteLanguagesMessage(
-    counts.filter((c): c is { language: Language; missing: number } => isLanguage(c.language)),
-  )
-  return message ? ` The questionnaire is not fully translated: ${message}` : ''
+  const t = await getFixedT(request, 'scheme-page')
+  const words = { staleCursor: t('notices.staleCursor'), notEnrolled: t('notices.notEnrolled') }
+  return (await loadSchemePage(params.schemeId, new URL(request.url).searchParams, words)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -64,131 +65,180 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = scheme.id
   const back = schemePageHref(new URL(request.url), params.schemeId)
   const done = toastReply(back)
+  // The toasts are written in the request's language (ADR 052): the page they land on is this one.
+  const [t, language] = await Promise.all([getFixedT(request, 'scheme-page'), requestLanguage(request)])
+  const when = (at: Date | string, zone: string) => formatDateTime(at, zone, intlLocale(language))
+  // Refusals with a name or a date in them, in the request's language (the kit translates the rest).
+  const say = <T,>(outcome: Outcome<T>) =>
+    translateRefusal(outcome, t, () => when(scheme.closesAt, scheme.timeZone))
+  const queued = (mail: { activation: number; programmeOpen: number }) =>
+    t('toast.mail', { queued: t('toast.queuedCount', { count: mail.activation + mail.programmeOpen }) })
 
   return dispatchIntent(formData, {
     update: intent(
       S.SchemeUpdateSchema,
-      (value) => updateScheme(actor, id, S.schemeInputOf(value)),
+      async (value) => say(await updateScheme(actor, id, S.schemeInputOf(value))),
       ({ changed }, input) =>
-        redirectWithToast(back, savedToast(changed, 'scheme', `“${input.name}” was updated.`)),
+        redirectWithToast(
+          back,
+          changed.length
+            ? {
+                kind: 'success',
+                title: t('toast.saved'),
+                description: t('toast.updated', { name: input.name }),
+              }
+            : { kind: 'info', title: t('toast.unchanged'), description: t('toast.unchangedText') },
+        ),
     ),
     launch: intent(
       S.SchemeLaunchSchema,
-      () => launchScheme(actor, id),
-      (r) =>
-        done(
-          'Scheme launched',
-          `${queuedMails(r)}${
-            r.heldUntil ? `, held until ${formatDateTime(r.heldUntil, scheme.timeZone)}` : ''
-          }.${untranslatedNote(r.untranslated)}`,
-        ),
+      async () => say(await launchScheme(actor, id)),
+      (r) => {
+        const mails = queuedMailsIn(t, r)
+        const note = untranslatedMessage(t, r.untranslated)
+        return done(
+          t('toast.launched'),
+          `${
+            r.heldUntil
+              ? t('toast.launchedHeld', { mails, date: when(r.heldUntil, scheme.timeZone) })
+              : t('toast.launchedText', { mails })
+          }${note ? t('toast.untranslated', { message: note }) : ''}`,
+        )
+      },
     ),
     close: intent(
       S.SchemeCloseSchema,
-      () => closeScheme(actor, id),
+      async () => say(await closeScheme(actor, id)),
       (r) =>
         done(
-          'Scheme closed',
-          `“${r.name}” is closed: nobody can answer or invite any more.${
-            r.withdrawn
-              ? ` ${plural(r.withdrawn, 'e-mail', 'e-mails')} waiting for its opening ${r.withdrawn === 1 ? 'was' : 'were'} withdrawn.`
-              : ''
-          }`,
+          t('toast.closed'),
+          r.withdrawn
+            ? t('toast.closedWithdrawn', { name: r.name, count: r.withdrawn })
+            : t('toast.closedText', { name: r.name }),
         ),
     ),
     reopen: intent(
       S.SchemeReopenSchema,
-      ({ closesAt }) => reopenScheme(actor, id, closesAt),
-      (r) => done('Scheme reopened', `“${r.name}” is open until ${formatDateTime(r.closesAt, r.timeZone)}.`),
+      async ({ closesAt }) => say(await reopenScheme(actor, id, closesAt)),
+      (r) =>
+        done(
+          t('toast.reopened'),
+          t('toast.reopenedText', { name: r.name, date: when(r.closesAt, r.timeZone) }),
+        ),
     ),
     extend: intent(
       S.SchemeExtendSchema,
-      ({ closesAt }) => extendDeadline(actor, id, closesAt),
-      (r) => done('Deadline extended', `“${r.name}” now closes ${formatDateTime(r.closesAt, r.timeZone)}.`),
+      async ({ closesAt }) => say(await extendDeadline(actor, id, closesAt)),
+      (r) =>
+        done(
+          t('toast.extended'),
+          t('toast.extendedText', { name: r.name, date: when(r.closesAt, r.timeZone) }),
+        ),
     ),
     enrol: intent(
       S.SchemeEnrolSchema,
-      ({ employeeIds }) => enrolSelected(actor, id, employeeIds),
+      async ({ employeeIds }) => say(await enrolSelected(actor, id, employeeIds)),
       (r) =>
         done(
-          r.enrolled ? 'Employees enrolled' : 'Nobody new to enrol',
-          `${plural(r.enrolled, 'employee', 'employees')} enrolled${r.skipped ? `; ${r.skipped} already enrolled or not active` : ''}${
-            r.mail ? `; ${queuedCount(r.mail)}` : ''
-          }.`,
+          r.enrolled ? t('toast.enrolled') : t('toast.nobodyNew'),
+          t('toast.enrolledText', {
+            count: r.enrolled,
+            skipped: r.skipped ? t('toast.skipped', { count: r.skipped }) : '',
+            mail: r.mail ? queued(r.mail) : '',
+          }),
           r.enrolled ? 'success' : 'info',
         ),
     ),
     'enrol-all': intent(
       S.SchemeEnrolAllSchema,
-      () => enrolWholeCompany(actor, id),
+      async () => say(await enrolWholeCompany(actor, id)),
       (r) =>
         done(
-          r.enrolled ? 'Company enrolled' : 'Nobody new to enrol',
-          `${plural(r.enrolled, 'employee', 'employees')} of ${scheme.companyName} enrolled${
-            r.mail ? `; ${queuedCount(r.mail)}` : ''
-          }.`,
+          r.enrolled ? t('toast.companyEnrolled') : t('toast.nobodyNew'),
+          t('toast.companyEnrolledText', {
+            count: r.enrolled,
+            company: scheme.companyName,
+            mail: r.mail ? queued(r.mail) : '',
+          }),
           r.enrolled ? 'success' : 'info',
         ),
     ),
     'add-employee': intent(
       S.SchemeAddEmployeeSchema,
-      ({ intent: _i, ...input }) => addEmployee(actor, id, input),
+      async ({ intent: _i, ...input }) => say(await addEmployee(actor, id, input)),
       (r, input) =>
         done(
-          'Employee enrolled',
-          `${input.displayName} ${r.created ? `was added to ${scheme.companyName} and ` : ''}is enrolled${
-            r.mail ? '; their e-mail is queued' : ': they get their e-mail when the scheme is launched'
-          }.`,
+          t('toast.employeeEnrolled'),
+          t(
+            r.created
+              ? r.mail
+                ? 'toast.addedQueued'
+                : 'toast.addedLater'
+              : r.mail
+                ? 'toast.enrolledQueued'
+                : 'toast.enrolledLater',
+            { name: input.displayName, company: scheme.companyName },
+          ),
         ),
     ),
     remove: intent(
       S.SchemeRemoveSchema,
-      ({ employeeId }) => removeEnrolment(actor, id, employeeId),
-      (r) => done('Enrolment removed', `${r.employeeName} is no longer enrolled in “${r.name}”.`),
+      async ({ employeeId }) => say(await removeEnrolment(actor, id, employeeId)),
+      (r) => done(t('toast.removed'), t('toast.removedText', { name: r.employeeName, scheme: r.name })),
     ),
     remind: intent(
       S.SchemeRemindSchema,
-      ({ employeeId }) => remindParticipant(actor, id, employeeId),
+      async ({ employeeId }) => say(await remindParticipant(actor, id, employeeId)),
       (r) =>
         done(
-          'Reminder sent',
-          `${plural(r.sent, 'reminder', 'reminders')} queued about ${possessive(r.employeeName)} feedback.`,
+          t('toast.reminded'),
+          t('toast.remindedText', {
+            count: r.sent,
+            // English says "Erin’s feedback"; the other languages name the person ("von Erin").
+            whose: language === 'en' ? possessive(r.employeeName) : r.employeeName,
+          }),
         ),
     ),
     release: intent(
       S.SchemeReleaseSchema,
-      ({ employeeId, kind }) => releaseParticipant(actor, id, employeeId, { kind }),
+      async ({ employeeId, kind }) => say(await releaseParticipant(actor, id, employeeId, { kind })),
       (r) =>
         r.colleaguesShown
           ? done(
-              'Report released',
-              `The report now shows ${plural(r.raters, 'colleague’s answers', 'colleagues’ answers')}, combined${
-                r.groupsShown ? '' : ' (without rater groups this time)'
-              }; the employee was e-mailed${
-                r.closedAssignments
-                  ? ` and ${plural(r.closedAssignments, 'unanswered invitation was', 'unanswered invitations were')} closed`
-                  : ''
-              }.`,
+              t('toast.released'),
+              t('toast.releasedText', {
+                count: r.raters,
+                groups: r.groupsShown ? '' : t('toast.noGroups'),
+                closed: r.closedAssignments
+                  ? t('toast.closedInvitations', { count: r.closedAssignments })
+                  : '',
+              }),
             )
-          : done(
-              'Self-assessment released',
-              `The report shows the self-assessment alone: fewer than ${scheme.minRaters} colleagues have answered. Their invitations stay open; no e-mail was sent.`,
-            ),
+          : done(t('toast.selfReleased'), t('toast.selfReleasedText', { needed: scheme.minRaters })),
     ),
     'release-all': intent(
       S.SchemeReleaseAllSchema,
-      ({ again }) => releaseScheme(actor, id, { includeReleased: again === 'yes' }),
+      async ({ again }) => say(await releaseScheme(actor, id, { includeReleased: again === 'yes' })),
       (r) =>
         done(
-          'Reports released',
-          `${plural(r.released, 'report', 'reports')} of “${r.schemeName}” released with colleagues’ results; each employee was e-mailed.${
-            r.plan.belowThreshold
-              ? ` ${plural(r.plan.belowThreshold, 'report is', 'reports are')} below the threshold and ${r.plan.belowThreshold === 1 ? 'was' : 'were'} left as ${r.plan.belowThreshold === 1 ? 'it was' : 'they were'}.`
-              : ''
-          }`,
+          t('toast.allReleased'),
+          t('toast.allReleasedText', {
+            count: r.released,
+            name: r.schemeName,
+            below: r.plan.belowThreshold ? t('toast.below', { count: r.plan.belowThreshold }) : '',
+          }),
         ),
     ),
   })
+}
+
+type Queued = { activation: number; programmeOpen: number }
+
+/** "3 e-mails queued (1 to activate an account, 2 …)", naming only the kinds that were queued. */
+function queuedMailsIn(t: TFunction<'scheme-page'>, { activation, programmeOpen }: Queued) {
+  if (!activation) return t('toast.queuedOpen', { count: programmeOpen })
+  if (!programmeOpen) return t('toast.queuedActivation', { count: activation })
+  return t('toast.queuedBoth', { count: activation + programmeOpen, activation, open: programmeOpen })
 }
 
 export default function SchemeDetailPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { Route } from './+types/scheme-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
@@ -12,13 +13,17 @@ import { SchemeList } from '#app/modules/scheme/components/scheme-list'
 import { createScheme } from '#app/modules/scheme/scheme.server'
 import { loadSchemeList } from '#app/modules/scheme/scheme-list.server'
 import { parseSchemeListQuery, SchemeCreateSchema, schemeInputOf } from '#app/modules/scheme/schemas'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
+import { richT } from '#app/modules/i18n/rich'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
+import type { RouteHandle } from '#app/root'
 import { requireAdminForm } from './admin-action.server'
 import { ADMIN_HANDLE, adminTitle } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: ['schemes'] }
 
-export const meta: Route.MetaFunction = () => adminTitle('Scheme management')
+export const meta: Route.MetaFunction = ({ matches }) => adminTitle(metaT(matches, 'schemes:metaTitle'))
 
 const PATH = '/admin/scheme-management'
 
@@ -31,7 +36,10 @@ const PATH = '/admin/scheme-management'
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   const { query, problems } = parseSchemeListQuery(new URL(request.url).searchParams)
-  return await loadSchemeList(query, problems)
+  const t = await getFixedT(request, 'schemes')
+  return await loadSchemeList(query, problems, undefined, {
+    unknownQuestionnaire: t('list.unknownQuestionnaire'),
+  })
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -40,33 +48,33 @@ export async function action({ request, context }: Route.ActionArgs) {
     create: intent(
       SchemeCreateSchema,
       (value) => createScheme(actor, schemeInputOf(value)),
-      ({ id }, input) =>
-        redirectWithToast(`${PATH}/${id}`, {
+      async ({ id }, input) => {
+        const t = await getFixedT(request, 'schemes')
+        return redirectWithToast(`${PATH}/${id}`, {
           kind: 'success',
-          title: 'Scheme created',
-          description: `“${input.name}” is a draft. Enrol its people, then launch it.`,
-        }),
+          title: t('created.title'),
+          description: t('created.description', { name: input.name }),
+        })
+      },
     ),
   })
 }
 
 export default function SchemeManagement({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('schemes')
   const { options, defaults, notices } = loaderData
   const href = useListHref(PATH)
   const ready = options.companies.length > 0 && options.questionnaires.length > 0
 
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
-      <PageHeader title="Schemes">
-        Feedback programmes: a company’s employees answer a questionnaire about themselves and invite
-        colleagues to answer it about them, between two dates.
-      </PageHeader>
+      <PageHeader title={t('list.title')}>{t('list.intro')}</PageHeader>
       <Notices notices={notices} />
       <UnknownIntentErrors actionData={actionData} />
 
       <SchemeList data={loaderData} path={PATH} href={href} />
 
-      <Card id="create-title" sectionId="new-scheme" title="Create a scheme">
+      <Card id="create-title" sectionId="new-scheme" title={t('list.createTitle')}>
         {ready ? (
           <CreateSchemeForm
             options={options}
@@ -75,22 +83,28 @@ export default function SchemeManagement({ loaderData, actionData }: Route.Compo
           />
         ) : (
           <div className="flex flex-col gap-2 text-slate-700">
-            <p>A scheme runs one questionnaire for one company’s employees. Before creating one:</p>
+            <p>{t('list.notReady')}</p>
             <ul className="list-disc pl-6">
               {options.companies.length ? null : (
                 <li>
-                  <Link className="link" to="/admin/company-management">
-                    Add a company
-                  </Link>{' '}
-                  (its employees take part).
+                  {richT(t, 'list.addCompany', {
+                    link: (
+                      <Link className="link" to="/admin/company-management">
+                        {t('list.addCompanyLink')}
+                      </Link>
+                    ),
+                  })}
                 </li>
               )}
               {options.questionnaires.length ? null : (
                 <li>
-                  <Link className="link" to="/admin/questionnaire-management">
-                    Publish a questionnaire
-                  </Link>{' '}
-                  (what they answer).
+                  {richT(t, 'list.publishQuestionnaire', {
+                    link: (
+                      <Link className="link" to="/admin/questionnaire-management">
+                        {t('list.publishQuestionnaireLink')}
+                      </Link>
+                    ),
+                  })}
                 </li>
               )}
             </ul>

@@ -8,6 +8,7 @@ import { loadSchemePage } from '#app/modules/scheme/scheme-page.server'
 import { useTestDatabase } from '#tests/support/database'
 import { sessionCookieFor } from '#tests/support/app'
 import { useQueryCountingServer } from '#tests/support/query-count'
+import { textOf as visibleText } from '#tests/integration/auth/helpers'
 
 /**
  * The administrators' queue of nomination lists on the scheme page (issue 18 §3, ADR 042): only
@@ -212,7 +213,7 @@ describe('a scheme that approves nothing', () => {
     // Even with a (stray) submitted membership: the setting decides.
     await member(scheme, 'Stray Submitted', 'submitted', { minutes: 1 })
     const { html, queries } = await page(scheme.id)
-    expect(html).not.toContain('Nomination lists waiting for approval')
+    expect(visibleText(html)).not.toContain('Nomination lists waiting for approval')
     // As tests/integration/perf/query-counts.test.ts asserts for the scheme page.
     expect(queries).toBe(SESSION_READS + 3)
     const data = await loadSchemePage(scheme.id, new URLSearchParams())

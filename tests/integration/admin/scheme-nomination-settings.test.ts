@@ -13,6 +13,7 @@ import { updateScheme } from '#app/modules/scheme/scheme.server'
 import { SCHEME_MESSAGES } from '#app/modules/scheme/schemas'
 import { useTestDatabase } from '#tests/support/database'
 import { client, cookiesFrom, location, send, signedIn, useTestServer } from '#tests/support/app'
+import { textOf as visibleText } from '#tests/integration/auth/helpers'
 
 /**
  * A scheme's nomination settings (issue 18 §2, ADR 042) through the real HTTP stack: who chooses
@@ -115,7 +116,7 @@ describe('create', () => {
     expect(html).toContain('None: employees invite colleagues directly')
     expect(html).toContain('None: lists can change until the scheme closes')
     // Nobody approves lists: no queue.
-    expect(html).not.toContain('Nomination lists waiting for approval')
+    expect(visibleText(html)).not.toContain('Nomination lists waiting for approval')
   })
 
   test('stores each setting, the deadline read in the scheme’s time zone, and audits them', async () => {
@@ -295,7 +296,7 @@ describe('edit', () => {
     expect(radio(html, 'nominationApproval', 'manager')).toContain('checked')
     // 22:00 UTC is 17:00 in New York in January.
     expect(input(html, 'nominationsCloseAt')).toContain('value="2031-01-20T17:00"')
-    expect(html).not.toContain('can no longer change. The nomination deadline still can.')
+    expect(visibleText(html)).not.toContain('can no longer change. The nomination deadline still can.')
   })
 
   const refusals: Array<

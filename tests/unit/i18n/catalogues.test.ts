@@ -70,6 +70,15 @@ import { ANSWER_MESSAGES } from '#app/modules/assignment/answer-messages'
 import { dateLabel } from '#app/lib/dates'
 import { colleaguePrivacyNote } from '#app/modules/report/rater-groups'
 import { STANCE_LABELS } from '#app/modules/plan/words'
+import { REPORT_RELEASE_LABELS } from '#app/modules/scheme/schemas'
+import { STALE_PAGE_NOTICE } from '#app/lib/list-page.server'
+import {
+  NOMINATION_APPROVAL_HINTS,
+  NOMINATION_APPROVAL_LABELS,
+  NOMINATION_CHOOSER_HINTS,
+  NOMINATION_CHOOSER_LABELS,
+  NOMINATION_STATUS_LABELS,
+} from '#app/modules/nomination/labels'
 
 /**
  * The catalogues (ADR 050): a shipped language has every key English has, with the same ICU
@@ -333,6 +342,22 @@ describe('English equals the wordings modules export', () => {
     )
     for (const [stance, label] of Object.entries(STANCE_LABELS))
       expect(formatWith(`plan:stance.${stance}`)).toBe(label)
+  })
+
+  test('the schemes’ state words and settings (scheme/labels.ts, schemas.ts, nomination/labels.ts)', () => {
+    const tables: Array<[string, Record<string, string>]> = [
+      ['schemes:phase', PHASE_LABELS],
+      ['schemes:assignmentStatus', ASSIGNMENT_STATUS_LABELS],
+      ['schemes:reportRelease', REPORT_RELEASE_LABELS],
+      ['schemes:nomination.chooser', NOMINATION_CHOOSER_LABELS],
+      ['schemes:nomination.chooserHint', NOMINATION_CHOOSER_HINTS],
+      ['schemes:nomination.approval', NOMINATION_APPROVAL_LABELS],
+      ['schemes:nomination.approvalHint', NOMINATION_APPROVAL_HINTS],
+      ['schemes:nomination.status', NOMINATION_STATUS_LABELS],
+    ]
+    for (const [prefix, labels] of tables)
+      for (const [value, text] of Object.entries(labels)) expect(format(`${prefix}.${value}`)).toBe(text)
+    expect(format('scheme-page:notices.staleCursor')).toBe(STALE_PAGE_NOTICE)
   })
 
   test('plurals follow each language’s rules', () => {

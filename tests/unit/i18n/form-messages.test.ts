@@ -4,6 +4,7 @@ import { flatten, type Messages } from '#app/modules/i18n/catalogues'
 import { LANGUAGE_CODES, SOURCE_LANGUAGE, type Namespace } from '#app/modules/i18n/languages'
 import { RESOURCES } from '#app/modules/i18n/resources.server'
 import { sentenceIn } from '#app/components/forms'
+import { SCHEME_MESSAGES } from '#app/modules/scheme/schemas'
 
 /**
  * Forms' messages (ADR 052): schemas and actions answer English sentences, and each slice's
@@ -60,6 +61,11 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/plan/plan.server.ts',
     'app/routes/user/development-plan.tsx',
   ],
+  schemes: [
+    'app/modules/scheme/schemas.ts',
+    'app/modules/scheme/scheme.server.ts',
+    'app/modules/scheme/participants.server.ts',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
@@ -88,6 +94,20 @@ describe('forms’ messages', () => {
       expect(missing).toEqual([])
     })
   }
+
+  test('schemes: every scheme form message, as the form kit looks it up, is in the table', () => {
+    // The kit tries the sentence, then the sentence with its first number as {n} (forms.tsx).
+    const table = tableOf(SOURCE_LANGUAGE, 'schemes')
+    const found = (message: string) => {
+      if (table[message] !== undefined) return true
+      const number = /\d+/.exec(message)?.[0]
+      return number !== undefined && table[message.replace(number, '{n}')] !== undefined
+    }
+    const fixed = Object.values(SCHEME_MESSAGES as Record<string, unknown>).filter(
+      (m): m is string => typeof m === 'string',
+    )
+    expect(fixed.filter((m) => !found(m))).toEqual([])
+  })
 
   test('the sentence finder sees literals and templates, not comments or words', () => {
     const file = 'tests/unit/i18n/fixtures/form-messages-sample.ts'

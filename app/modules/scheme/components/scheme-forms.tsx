@@ -2,6 +2,7 @@ import { getCollectionProps, getInputProps, type FieldMetadata } from '@conform-
 import { LANGUAGES } from '#app/modules/i18n/languages'
 import type { Language } from '#db/enums'
 import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
@@ -10,15 +11,8 @@ import { choicesOf } from '#app/components/choices'
 import { NOMINATION_APPROVALS, NOMINATION_CHOOSERS, REPORT_RELEASES } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import {
-  NOMINATION_APPROVAL_HINTS,
-  NOMINATION_APPROVAL_LABELS,
-  NOMINATION_CHOOSER_HINTS,
-  NOMINATION_CHOOSER_LABELS,
-} from '#app/modules/nomination/labels'
-import {
   MIN_RATERS_MAX,
   REMINDER_CADENCE_MAX,
-  REPORT_RELEASE_LABELS,
   SchemeCreateSchema,
   SchemeExtendSchema,
   SchemeReopenSchema,
@@ -104,10 +98,12 @@ function ChoiceGroup<V extends string>({
   legend: string
   meta: Fields[keyof Fields]
   values: readonly V[]
-  labels: Record<V, string>
-  hints: Record<V, string>
+  /** The catalogue keys of each value's label and hint: `${labels}.${value}`. */
+  labels: string
+  hints: string
   fixed: boolean
 }) {
+  const { t } = useTranslation('schemes')
   const errorId = meta.errors?.length ? meta.errorId : undefined
   return (
     <fieldset className="flex flex-col gap-2" aria-describedby={errorId}>
@@ -125,10 +121,10 @@ function ChoiceGroup<V extends string>({
             />
             <div>
               <label htmlFor={id} className="font-medium text-slate-900">
-                {labels[value]}
+                {t(`${labels}.${value}`)}
               </label>
               <p id={`${id}-hint`} className="text-sm text-slate-600">
-                {hints[value]}
+                {t(`${hints}.${value}`)}
               </p>
             </div>
           </div>
@@ -150,22 +146,19 @@ function CycleFields({
   options: SchemeOptions
   creating: boolean
 }) {
+  const { t } = useTranslation('schemes')
   return (
     <fieldset className="flex flex-col gap-4 border-t border-slate-200 pt-4 sm:col-span-2">
-      <legend className="text-base font-semibold">Repeat cycles and norm</legend>
+      <legend className="text-base font-semibold">{t('form.cycles')}</legend>
       {creating ? (
-        <p className="text-sm text-slate-700">
-          Follows an earlier scheme? Once this scheme is created, edit it to choose the earlier scheme of its
-          company with a version of the same questionnaire: employees in both then see their previous results
-          beside these.
-        </p>
+        <p className="text-sm text-slate-700">{t('form.followsLater')}</p>
       ) : (
         <ConformSelect
-          label="Follows"
+          label={t('form.follows')}
           meta={fields.followsSchemeId}
           options={choicesOf(options.follows)}
-          placeholder="No earlier scheme (a first cycle)"
-          help="An earlier scheme of the same company with a version of the same questionnaire. Employees in both see their previous results beside these."
+          placeholder={t('form.followsNone')}
+          help={t('form.followsHelp')}
         />
       )}
       <div>
@@ -176,12 +169,11 @@ function CycleFields({
             className="mt-1 h-4 w-4 accent-indigo-700"
           />
           <label htmlFor={fields.showNorm.id} className="label">
-            Show the colleagues’ view against the norm on reports
+            {t('form.showNorm')}
           </label>
         </div>
         <p id={`${fields.showNorm.id}-help`} className="mt-1 text-sm text-slate-700">
-          The norm is the average across all clients’ released reports of this questionnaire, shown only where
-          enough participants stand behind it.
+          {t('form.showNormHelp')}
         </p>
         <ErrorList id={fields.showNorm.errorId} errors={fields.showNorm.errors} />
       </div>
@@ -191,33 +183,28 @@ function CycleFields({
 
 /** The languages raters may answer in (ADR 051): one checkbox per portal language. */
 function LanguageFields({ fields }: { fields: Fields }) {
+  const { t } = useTranslation('schemes')
   const field = fields.languages
   return (
     <fieldset
       className="flex flex-col gap-2 border-t border-slate-200 pt-4 sm:col-span-2"
       aria-describedby={`${field.id}-help ${field.errorId}`}
     >
-      <legend className="text-base font-semibold">Languages</legend>
+      <legend className="text-base font-semibold">{t('form.languages')}</legend>
       <p id={`${field.id}-help`} className="text-sm text-slate-700">
-        Raters read the questionnaire in their own language when it is one of these, else in the
-        questionnaire’s own language, which is always offered. Texts not yet translated show in that language.
+        {t('form.languagesHelp')}
       </p>
       {getCollectionProps(field, { type: 'checkbox', options: LANGUAGES.map((l) => l.code) }).map((props) => (
         <div key={props.key} className="flex items-center gap-2">
           <input {...props} key={props.key} className="h-4 w-4 accent-indigo-700" />
           <label htmlFor={props.id} className="label">
-            {languageLabel(props.value as Language)}
+            {t(`form.language.${props.value as Language}`)}
           </label>
         </div>
       ))}
       <ErrorList id={field.errorId} errors={field.errors} />
     </fieldset>
   )
-}
-
-function languageLabel(code: Language) {
-  const info = LANGUAGES.find((l) => l.code === code)!
-  return info.nativeName === info.name ? info.name : `${info.name} (${info.nativeName})`
 }
 
 function SchemeFields({
@@ -234,22 +221,23 @@ function SchemeFields({
   /** The create form: the scheme it follows is chosen once it exists (its company and line known). */
   creating?: boolean
 }) {
+  const { t } = useTranslation('schemes')
   const fixed = Boolean(locked.nomination)
   const zoneList = `${formId}-zones`
   return (
     <>
       <ConformField
         className="flex flex-col gap-1 sm:col-span-2"
-        label="Scheme name"
+        label={t('form.name')}
         meta={fields.name}
         autoComplete="off"
       />
       <ConformSelect
-        label="Company"
+        label={t('form.company')}
         meta={fields.companyId}
         options={choicesOf(options.companies)}
-        placeholder="Choose a company…"
-        help={locked.company ?? 'Its employees are the ones who can be enrolled.'}
+        placeholder={t('form.companyPlaceholder')}
+        help={locked.company ?? t('form.companyHelp')}
         disabled={Boolean(locked.company)}
       />
       {/* A disabled select is not posted: the fixed value travels in a hidden field. */}
@@ -257,11 +245,11 @@ function SchemeFields({
         <input type="hidden" name="companyId" value={String(fields.companyId.initialValue ?? '')} />
       ) : null}
       <ConformSelect
-        label="Questionnaire"
+        label={t('form.questionnaire')}
         meta={fields.questionnaireId}
         options={options.questionnaires.map((q) => ({ value: q.id, label: q.title }))}
-        placeholder="Choose a published questionnaire…"
-        help={locked.questionnaire ?? 'Only published questionnaires can be used.'}
+        placeholder={t('form.questionnairePlaceholder')}
+        help={locked.questionnaire ?? t('form.questionnaireHelp')}
         disabled={Boolean(locked.questionnaire)}
       />
       {locked.questionnaire ? (
@@ -272,9 +260,9 @@ function SchemeFields({
         />
       ) : null}
       <ConformField
-        label="Time zone"
+        label={t('form.timeZone')}
         meta={fields.timeZone}
-        help="The zone the dates below are meant in, by its IANA name (Europe/London, America/New_York)."
+        help={t('form.timeZoneHelp')}
         list={zoneList}
         autoComplete="off"
         spellCheck={false}
@@ -282,29 +270,29 @@ function SchemeFields({
       <TimeZoneSuggestions id={zoneList} />
       <div className="hidden sm:block" />
       <ConformField
-        label="Opens"
+        label={t('form.opens')}
         meta={fields.opensAt}
         type="datetime-local"
-        help="E-mails go out at this time when the scheme is launched before it."
+        help={t('form.opensHelp')}
       />
-      <ConformField label="Closes" meta={fields.closesAt} type="datetime-local" />
+      <ConformField label={t('form.closes')} meta={fields.closesAt} type="datetime-local" />
       <ConformField
-        label="Colleague answers needed before a report shows them"
+        label={t('form.minRaters')}
         meta={fields.minRaters}
         type="number"
-        help={`From 1 to ${MIN_RATERS_MAX}: fewer answers could be traced to a person.`}
+        help={t('form.minRatersHelp', { max: MIN_RATERS_MAX })}
       />
       <ConformField
-        label="Days between reminders"
+        label={t('form.reminderCadence')}
         meta={fields.reminderCadenceDays}
         type="number"
-        help={`From 0 (no reminders) to ${REMINDER_CADENCE_MAX}.`}
+        help={t('form.reminderCadenceHelp', { max: REMINDER_CADENCE_MAX })}
       />
       <ConformSelect
-        label="Reports show colleagues’ answers"
+        label={t('form.reportRelease')}
         meta={fields.reportRelease}
-        options={REPORT_RELEASES.map((r) => ({ value: r, label: REPORT_RELEASE_LABELS[r] }))}
-        placeholder="Choose…"
+        options={REPORT_RELEASES.map((r) => ({ value: r, label: t(`reportRelease.${r}`) }))}
+        placeholder={t('form.choose')}
       />
       <div className="sm:col-span-2">
         <div className="flex items-start gap-2">
@@ -314,12 +302,11 @@ function SchemeFields({
             className="mt-1 h-4 w-4 accent-indigo-700"
           />
           <label htmlFor={fields.showManagerBelowThreshold.id} className="label">
-            Show the manager’s answers on their own, even when fewer managers answer than the number above
+            {t('form.showManager')}
           </label>
         </div>
         <p id={`${fields.showManagerBelowThreshold.id}-help`} className="mt-1 text-sm text-slate-700">
-          Off by default. When on, managers’ invitations tell them their answers are shown as the manager’s
-          view. It can be switched on only before the first manager is invited.
+          {t('form.showManagerHelp')}
         </p>
         <ErrorList
           id={fields.showManagerBelowThreshold.errorId}
@@ -334,24 +321,19 @@ function SchemeFields({
             className="mt-1 h-4 w-4 accent-indigo-700"
           />
           <label htmlFor={fields.managerSeesReport.id} className="label">
-            The manager sees each employee’s report at release
+            {t('form.managerSees')}
           </label>
         </div>
         <p id={`${fields.managerSeesReport.id}-help`} className="mt-1 text-sm text-slate-700">
-          Off by default: employees choose whether to share their report with their manager. When on, each
-          manager reads their team’s released reports (figures only, no comments), and employees are told so
-          before they invite anyone. It can be changed only before the first invitation or list.
+          {t('form.managerSeesHelp')}
         </p>
         <ErrorList id={fields.managerSeesReport.errorId} errors={fields.managerSeesReport.errors} />
       </div>
       <CycleFields fields={fields} options={options} creating={creating} />
       <LanguageFields fields={fields} />
       <fieldset className="flex flex-col gap-4 border-t border-slate-200 pt-4 sm:col-span-2">
-        <legend className="text-base font-semibold">Nomination</legend>
-        <p className="text-sm text-slate-700">
-          Who chooses each employee’s colleagues, who approves the list before anyone is invited, and how many
-          are asked for.
-        </p>
+        <legend className="text-base font-semibold">{t('form.nomination')}</legend>
+        <p className="text-sm text-slate-700">{t('form.nominationIntro')}</p>
         {locked.nomination ? (
           <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
             {locked.nomination}
@@ -359,45 +341,41 @@ function SchemeFields({
         ) : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <ChoiceGroup
-            legend="Who chooses the raters"
+            legend={t('form.chooser')}
             meta={fields.nominationChooser}
             values={NOMINATION_CHOOSERS}
-            labels={NOMINATION_CHOOSER_LABELS}
-            hints={NOMINATION_CHOOSER_HINTS}
+            labels="nomination.chooser"
+            hints="nomination.chooserHint"
             fixed={fixed}
           />
           <ChoiceGroup
-            legend="Approval before invitations go out"
+            legend={t('form.approval')}
             meta={fields.nominationApproval}
             values={NOMINATION_APPROVALS}
-            labels={NOMINATION_APPROVAL_LABELS}
-            hints={NOMINATION_APPROVAL_HINTS}
+            labels="nomination.approval"
+            hints="nomination.approvalHint"
             fixed={fixed}
           />
           <ConformField
-            label="Nomination deadline (optional)"
+            label={t('form.deadline')}
             meta={fields.nominationsCloseAt}
             type="datetime-local"
-            help="The last moment employees can change their list or send it for approval, in the time zone above: after the opening and before the close. Empty: until the scheme closes. It can be moved at any time."
+            help={t('form.deadlineHelp')}
           />
           <ConformField
-            label="Most colleagues each employee may invite"
+            label={t('form.maxColleagues')}
             meta={fields.maxColleagues}
             type="number"
             readOnly={fixed}
-            help={`From 1 to ${MAX_COLLEAGUES}.`}
+            help={t('form.maxColleaguesHelp', { max: MAX_COLLEAGUES })}
           />
         </div>
         <fieldset className="flex flex-col gap-3">
-          <legend className="label">Fewest colleagues to invite, per group</legend>
-          <p className="text-sm text-slate-700">
-            Employees see, while they choose, which groups are still short (without approval these are
-            warnings only). Direct reports count only for people with direct reports recorded. 0 asks for
-            none; together at most the most colleagues above.
-          </p>
+          <legend className="label">{t('form.minimums')}</legend>
+          <p className="text-sm text-slate-700">{t('form.minimumsHelp')}</p>
           <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
             <ConformField
-              label="Manager"
+              label={t('form.manager')}
               meta={fields.minManager}
               type="number"
               min={0}
@@ -405,7 +383,7 @@ function SchemeFields({
               readOnly={fixed}
             />
             <ConformField
-              label="Peers"
+              label={t('form.peers')}
               meta={fields.minPeer}
               type="number"
               min={0}
@@ -413,7 +391,7 @@ function SchemeFields({
               readOnly={fixed}
             />
             <ConformField
-              label="Direct reports"
+              label={t('form.directReports')}
               meta={fields.minDirectReport}
               type="number"
               min={0}
@@ -421,7 +399,7 @@ function SchemeFields({
               readOnly={fixed}
             />
             <ConformField
-              label="Others"
+              label={t('form.others')}
               meta={fields.minOther}
               type="number"
               min={0}
@@ -444,6 +422,7 @@ export function CreateSchemeForm({
   defaults: Pick<SchemeValues, 'timeZone' | 'opensAt' | 'closesAt'>
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('schemes')
   const [form, fields] = useConformForm(SchemeCreateSchema, {
     id: 'create-scheme',
     lastResult,
@@ -481,7 +460,7 @@ export function CreateSchemeForm({
         creating
       />
       <div className="sm:col-span-2">
-        <SubmitButton intent="create" label="Create scheme" pendingLabel="Creating…" />
+        <SubmitButton intent="create" label={t('form.create')} pendingLabel={t('form.creating')} />
       </div>
     </IntentForm>
   )
@@ -500,26 +479,22 @@ export function EditSchemeForm({
   lastResult: FormResult
   cancelHref: string
 }) {
+  const { t } = useTranslation('schemes')
   const [form, fields] = useConformForm(SchemeUpdateSchema, {
     id: 'update-scheme',
     lastResult,
     defaultValue: values,
   })
   return (
-    <IntentForm
-      form={form}
-      intent="update"
-      aria-label="Edit the scheme"
-      className="grid gap-4 sm:grid-cols-2"
-    >
+    <IntentForm form={form} intent="update" aria-label={t('form.edit')} className="grid gap-4 sm:grid-cols-2">
       <div className="sm:col-span-2">
         <FormErrors id={form.errorId} errors={form.errors} />
       </div>
       <SchemeFields formId={form.id} fields={fields as unknown as Fields} options={options} locked={locked} />
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <SubmitButton intent="update" label="Save scheme" pendingLabel="Saving…" />
+        <SubmitButton intent="update" label={t('form.save')} pendingLabel={t('form.saving')} />
         <Link to={cancelHref} className="btn btn-secondary">
-          Cancel
+          {t('form.cancel')}
         </Link>
       </div>
     </IntentForm>
@@ -538,12 +513,12 @@ export function ClosingTimeForm({
   timeZoneLabel: string
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('schemes')
   const [form, fields] = useConformForm(intent === 'extend' ? SchemeExtendSchema : SchemeReopenSchema, {
     id: `${intent}-scheme`,
     lastResult,
     defaultValue: { closesAt: current },
   })
-  const label = intent === 'extend' ? 'New closing time' : 'Reopen until'
   return (
     <IntentForm form={form} intent={intent} className="flex flex-wrap items-end gap-3">
       <div className="w-full">
@@ -551,14 +526,14 @@ export function ClosingTimeForm({
       </div>
       <ConformField
         className="flex min-w-56 flex-col gap-1"
-        label={`${label} (${timeZoneLabel})`}
+        label={t(intent === 'extend' ? 'form.newClosingTime' : 'form.reopenUntil', { zone: timeZoneLabel })}
         meta={fields.closesAt}
         type="datetime-local"
       />
       <SubmitButton
         intent={intent}
-        label={intent === 'extend' ? 'Extend the deadline' : 'Reopen the scheme'}
-        pendingLabel={intent === 'extend' ? 'Extending…' : 'Reopening…'}
+        label={t(intent === 'extend' ? 'form.extend' : 'form.reopen')}
+        pendingLabel={t(intent === 'extend' ? 'form.extending' : 'form.reopening')}
       />
     </IntentForm>
   )

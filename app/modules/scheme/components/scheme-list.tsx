@@ -2,13 +2,15 @@ import type { PageData } from '#app/lib/page-data'
 import { ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import { FilterBar, FilterSelect, SearchField, SortSelect } from '#app/components/filter-bar'
+import { useTranslation } from 'react-i18next'
 import { formatDate, formatDateTime } from '#app/lib/dates'
-import { PHASE_LABELS } from '#app/modules/scheme/labels'
+import { richT } from '#app/modules/i18n/rich'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { SCHEME_PHASES, SCHEME_SORT_LABELS, SCHEME_SORTS } from '#app/modules/scheme/schemas'
 import type { loadSchemeList } from '#app/modules/scheme/scheme-list.server'
 import type { SchemePhase } from '#app/modules/scheme/state'
 import { PhaseBadge } from './phase-badge'
-import { choicesOf, labelledChoices } from '#app/components/choices'
+import { choicesOf } from '#app/components/choices'
 
 /** The schemes list: its search and filters (all in the URL, a plain GET form) and its table. */
 
@@ -17,12 +19,11 @@ type Data = PageData<typeof loadSchemeList>
 
 /** "3 of 10": a count out of a total, with a bar for sighted readers (the text says it all). */
 export function Progress({ done, total, label }: { done: number; total: number; label: string }) {
+  const { t } = useTranslation('schemes')
   const percent = total ? Math.round((done / total) * 100) : 0
   return (
     <div className="flex min-w-32 flex-col gap-1">
-      <span className="text-slate-800">
-        {label}: {done} of {total}
-      </span>
+      <span className="text-slate-800">{richT(t, 'progress', { label, done, total })}</span>
       <span aria-hidden="true" className="block h-1.5 w-full overflow-hidden rounded-full bg-slate-200">
         <span className="block h-full rounded-full bg-indigo-600" style={{ width: `${percent}%` }} />
       </span>
@@ -45,35 +46,40 @@ export function SchemeFilters({
   /** The questionnaire versions schemes can use (the questionnaire pages link here with one). */
   questionnaires: Array<{ id: string; name: string }>
 }) {
+  const { t } = useTranslation('schemes')
   const filtered = isFiltered(query)
   return (
     // Keyed by the query so "Clear" (a link) also clears the boxes.
     <FilterBar
-      label="Search schemes"
+      label={t('list.searchLabel')}
       idPrefix="schemes"
       query={query}
       resetKey={[query.q, query.company, query.phase, query.questionnaire, query.sort]}
       clear={{
         href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
-        label: 'Clear',
+        label: t('list.clear'),
       }}
     >
-      <SearchField label="Search by name" className="flex min-w-48 flex-1 flex-col gap-1" />
+      <SearchField label={t('list.searchByName')} className="flex min-w-48 flex-1 flex-col gap-1" />
       <FilterSelect
         name="company"
-        label="Company"
-        anyLabel="All companies"
+        label={t('list.company')}
+        anyLabel={t('list.allCompanies')}
         options={choicesOf(companies)}
         className="flex min-w-40 flex-col gap-1"
       />
       <FilterSelect
         name="questionnaire"
-        label="Questionnaire"
-        anyLabel="All questionnaires"
+        label={t('list.questionnaire')}
+        anyLabel={t('list.allQuestionnaires')}
         options={choicesOf(questionnaires)}
         className="flex min-w-40 flex-col gap-1"
       />
-      <FilterSelect name="phase" label="Status" options={labelledChoices(SCHEME_PHASES, PHASE_LABELS)} />
+      <FilterSelect
+        name="phase"
+        label={t('list.status')}
+        options={SCHEME_PHASES.map((phase) => ({ value: phase, label: t(`phase.${phase}`) }))}
+      />
       <SortSelect sorts={SCHEME_SORTS} labels={SCHEME_SORT_LABELS} />
     </FilterBar>
   )
@@ -81,11 +87,12 @@ export function SchemeFilters({
 
 /** The schemes page's list: filters, the table, page links. */
 export function SchemeList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
+  const { t } = useTranslation('schemes')
   const { query, page, options, filterQuestionnaires } = data
   const ready = options.companies.length > 0 && options.questionnaires.length > 0
   const filtered = isFiltered(query)
   return (
-    <ListSection title="All schemes">
+    <ListSection title={t('list.sectionTitle')}>
       <SchemeFilters
         path={path}
         query={query}
@@ -94,13 +101,7 @@ export function SchemeList({ data, path, href }: { data: Data; path: string; hre
       />
       <SchemeTable
         rows={page.rows}
-        empty={
-          filtered
-            ? 'No scheme matches this search and these filters.'
-            : ready
-              ? 'There are no schemes yet. Create the first one below.'
-              : 'There are no schemes yet. A scheme needs a company and a published questionnaire first (see below).'
-        }
+        empty={filtered ? t('list.emptyFiltered') : ready ? t('list.emptyReady') : t('list.emptyNotReady')}
       />
       <ListPagination noun="schemes" next={page.next} prev={page.prev} href={href} />
     </ListSection>
@@ -122,10 +123,22 @@ export type SchemeRow = {
 }
 
 export function SchemeTable({ rows, empty }: { rows: SchemeRow[]; empty: string }) {
+  const { t } = useTranslation('schemes')
+  const locale = useIntlLocale()
+  /** One of the row's dates: the day, the time on hover. */
+  const day = (at: string, zone: string) => (
+    <span className="whitespace-nowrap">
+      <time dateTime={at} title={formatDateTime(at, zone, locale)}>
+        {formatDate(at, zone, locale)}
+      </time>
+    </span>
+  )
   return (
     <DataTable
-      caption="Schemes with their status, company, dates and progress"
-      columns={['Scheme', 'Status', 'Company', 'Dates', 'Progress']}
+      caption={t('list.caption')}
+      columns={(['scheme', 'status', 'company', 'dates', 'progress'] as const).map((c) =>
+        t(`list.columns.${c}`),
+      )}
       rows={rows}
       empty={empty}
     >
@@ -133,27 +146,20 @@ export function SchemeTable({ rows, empty }: { rows: SchemeRow[]; empty: string 
         <tr key={row.id}>
           <RowHeader href={`/admin/scheme-management/${row.id}`}>{row.name}</RowHeader>
           <Cell>
-            <PhaseBadge phase={row.phase} />
+            <PhaseBadge phase={row.phase} label={t(`phase.${row.phase}`)} />
           </Cell>
           <Cell className="text-slate-800">{row.companyName}</Cell>
           <Cell className="text-slate-800">
-            <span className="whitespace-nowrap">
-              <time dateTime={row.opensAt} title={formatDateTime(row.opensAt, row.timeZone)}>
-                {formatDate(row.opensAt, row.timeZone)}
-              </time>
-            </span>{' '}
-            to{' '}
-            <span className="whitespace-nowrap">
-              <time dateTime={row.closesAt} title={formatDateTime(row.closesAt, row.timeZone)}>
-                {formatDate(row.closesAt, row.timeZone)}
-              </time>
-            </span>
+            {richT(t, 'list.dates', {
+              opens: day(row.opensAt, row.timeZone),
+              closes: day(row.closesAt, row.timeZone),
+            })}
           </Cell>
           <Cell>
             <div className="flex flex-col gap-2">
-              <Progress label="Self-assessments" done={row.selfSubmitted} total={row.enrolled} />
+              <Progress label={t('list.selfAssessments')} done={row.selfSubmitted} total={row.enrolled} />
               <Progress
-                label="Colleagues answered"
+                label={t('list.colleaguesAnswered')}
                 done={row.colleaguesAnswered}
                 total={row.colleaguesInvited}
               />

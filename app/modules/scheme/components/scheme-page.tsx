@@ -1,5 +1,7 @@
 import { getFormProps } from '@conform-to/react'
+import type { TFunction } from 'i18next'
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import { ListPagination, useListHref } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
@@ -16,30 +18,19 @@ import { ConformField } from '#app/components/form-parts'
 import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
-import { plural } from '#app/lib/words'
 import type { PageData } from '#app/lib/page-data'
 import { verdictRefusal, type ReleaseChange } from '#app/modules/report/release-rule'
 import { enoughAnswers } from '#app/modules/report/threshold'
-import {
-  NOMINATION_APPROVAL_LABELS,
-  NOMINATION_CHOOSER_LABELS,
-  NOMINATION_STATUS_LABELS,
-  reviewListHref,
-} from '#app/modules/nomination/labels'
-import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/scheme/labels'
+import { reviewListHref } from '#app/modules/nomination/labels'
 import type { ParticipantRow } from '#app/modules/scheme/participants.server'
 import type { loadSchemePage } from '#app/modules/scheme/scheme-page.server'
 import type { SchemeDetail } from '#app/modules/scheme/scheme.server'
-import {
-  removalBlockedBy,
-  REPORT_RELEASE_LABELS,
-  SchemeAddEmployeeSchema,
-  SchemeEnrolSchema,
-} from '#app/modules/scheme/schemas'
+import { SchemeAddEmployeeSchema, SchemeEnrolSchema } from '#app/modules/scheme/schemas'
 import { Card } from '#app/components/card'
 import type { Language } from '#db/enums'
-import { isLanguage, languageInfo } from '#app/modules/i18n/languages'
-import { incompleteLanguagesMessage } from '#app/modules/questionnaire/translations'
+import { isLanguage } from '#app/modules/i18n/languages'
+import { richT } from '#app/modules/i18n/rich'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { ClosingTimeForm, EditSchemeForm } from './scheme-forms'
 import { PhaseBadge } from './phase-badge'
 import { Progress } from './scheme-list'
@@ -57,39 +48,53 @@ type Data = PageData<typeof loadSchemePage>
  * singular, "the others" only when there are others, and disabled accounts (which get nothing while
  * disabled) said apart.
  */
-export function launchMailsSentence({
-  enrolled,
-  notActivated,
-  disabledMembers: disabled,
-}: Pick<SchemeDetail, 'enrolled' | 'notActivated' | 'disabledMembers'>): string {
-  const count = (n: number) => n.toLocaleString('en-GB')
+export function launchMailsSentence(
+  t: TFunction<'scheme-page'>,
+  {
+    enrolled,
+    notActivated,
+    disabledMembers: disabled,
+  }: Pick<SchemeDetail, 'enrolled' | 'notActivated' | 'disabledMembers'>,
+): string {
   const mailed = enrolled - disabled
   const activated = mailed - notActivated
-  const disabledWho = mailed
-    ? disabled === 1
-      ? 'The remaining one is'
-      : `The remaining ${count(disabled)} are`
-    : disabled === 1
-      ? 'The enrolled employee is'
-      : `All ${count(disabled)} enrolled employees are`
   const gone = disabled
-    ? ` ${disabledWho} disabled: no e-mail while ${disabled === 1 ? 'their account is' : 'their accounts are'}.`
+    ? ` ${t(mailed ? 'launchMails.disabledRemaining' : 'launchMails.disabledAll', { count: disabled })}`
     : ''
-  if (!mailed) return `Nobody gets an e-mail yet.${gone}`
+  if (!mailed) return `${t('launchMails.nobody')}${gone}`
   const who = !disabled
-    ? enrolled === 1
-      ? 'The enrolled employee gets one e-mail'
-      : `Each of the ${count(enrolled)} enrolled employees gets one e-mail`
-    : mailed === 1
-      ? `One of the ${count(enrolled)} enrolled employees gets one e-mail`
-      : `${count(mailed)} of the ${count(enrolled)} enrolled employees get one e-mail each`
-  const open = 'a “your programme is open” message'
+    ? t('launchMails.whoAll', { count: enrolled })
+    : t('launchMails.whoSome', { mailed, enrolled })
   const what = !notActivated
-    ? open
+    ? t('launchMails.open')
     : !activated
-      ? `an activation link, as ${mailed === 1 ? 'they have no account' : 'none of them has an account'} yet`
-      : `${notActivated === 1 ? 'the one' : `the ${count(notActivated)}`} without an account yet an activation link, ${activated === 1 ? 'the other one' : `the other ${count(activated)}`} ${open}`
-  return `${who}: ${what}.${gone}`
+      ? t('launchMails.activation', { count: mailed })
+      : t('launchMails.mixed', { notActivated, activated })
+  return `${t('launchMails.sentence', { who, what })}${gone}`
+}
+
+/** The languages the questionnaire lacks texts in, in words ("German lacks 12 texts, …"), or null. */
+export function untranslatedMessage(
+  t: TFunction<'scheme-page'>,
+  counts: Array<{ language: string; missing: number }>,
+) {
+  const incomplete = counts.filter((c) => isLanguage(c.language) && c.missing > 0)
+  if (!incomplete.length) return null
+  const parts = incomplete.map((c) =>
+    t('details.lacks', { language: t(`languageName.${c.language as Language}`), count: c.missing }),
+  )
+  return t('details.lacking', { parts: parts.join(', '), count: incomplete.length })
+}
+
+/** Why an enrolment cannot be removed (the confirmation's words; REMOVAL_MESSAGES in English). */
+function removalBlockedBy(
+  t: TFunction<'scheme-page'>,
+  row: { name: string; email: string; started: boolean; colleaguesInvited: number },
+) {
+  const who = row.name || row.email
+  if (row.started) return t('remove.started', { who })
+  if (row.colleaguesInvited > 0) return t('remove.invited', { who, live: row.colleaguesInvited })
+  return null
 }
 
 export function SchemePage({ data, actionData }: { data: Data; actionData: IntentReply }) {
@@ -105,6 +110,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
     nominationQueue,
     notices,
   } = data
+  const { t } = useTranslation('scheme-page')
   const path = `/admin/scheme-management/${scheme.id}`
   const href = useListHref(path)
   const closeAll = { edit: null, confirm: null, remove: null, release: null }
@@ -131,15 +137,15 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
       <div className="flex flex-col gap-2">
         <p className="text-sm">
           <Link className="link" to="/admin/scheme-management">
-            All schemes
+            {t('allSchemes')}
           </Link>
         </p>
         <PageHeader title={scheme.name} />
         <div className="flex flex-wrap items-center gap-3 text-slate-700">
-          <PhaseBadge phase={scheme.phase} />
+          <PhaseBadge phase={scheme.phase} label={t(`schemes:phase.${scheme.phase}`)} />
           <span>{scheme.companyName}</span>
           <span aria-hidden="true">·</span>
-          <span>{plural(scheme.enrolled, 'person', 'people')} enrolled</span>
+          <span>{t('enrolledCount', { count: scheme.enrolled })}</span>
         </div>
       </div>
       <Notices notices={notices} />
@@ -148,7 +154,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
       <Lifecycle scheme={scheme} confirm={query.confirm} href={href} actionData={actionData} />
 
       {query.editing && options ? (
-        <Card id="edit-title" title="Edit the scheme">
+        <Card id="edit-title" title={t('editTitle')}>
           <EditSchemeForm
             values={{
               name: scheme.name,
@@ -178,13 +184,9 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
             }}
             options={options}
             locked={{
-              company: scheme.enrolled
-                ? 'Employees are enrolled, so the company can no longer change.'
-                : null,
-              questionnaire: scheme.answered
-                ? 'Someone has answered already, so the questionnaire can no longer change.'
-                : null,
-              nomination: scheme.nominationsFixed ? NOMINATIONS_FIXED_REASON : null,
+              company: scheme.enrolled ? t('locked.company') : null,
+              questionnaire: scheme.answered ? t('locked.questionnaire') : null,
+              nomination: scheme.nominationsFixed ? t('locked.nomination') : null,
             }}
             lastResult={resultFor(actionData, 'update')}
             cancelHref={href(closeAll)}
@@ -212,20 +214,17 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
         <ConfirmPanel
           key={removing.id}
           id="remove-enrolment"
-          title={`Remove ${removing.name || removing.email} from this scheme?`}
+          title={t('remove.title', { who: removing.name || removing.email })}
           intent="remove"
           fields={{ employeeId: removing.id }}
-          confirmLabel="Yes, remove the enrolment"
-          pendingLabel="Removing…"
+          confirmLabel={t('remove.confirm')}
+          pendingLabel={t('remove.pending')}
           cancelHref={href(closeAll)}
           lastResult={resultFor(actionData, 'remove')}
-          blockedBy={removalBlockedBy(removing)}
-          backLabel="Back to the scheme"
+          blockedBy={removalBlockedBy(t, removing)}
+          backLabel={t('backToScheme')}
         >
-          <p className="text-slate-800">
-            Their membership and their (unstarted) self-assessment are removed, and an e-mail still waiting to
-            be sent to them is withdrawn. Their account stays.
-          </p>
+          <p className="text-slate-800">{t('remove.body')}</p>
         </ConfirmPanel>
       ) : null}
 
@@ -241,12 +240,10 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
       {canRelease(scheme) ? (
         <section aria-labelledby="release-title" className="flex flex-col gap-3">
           <h2 id="release-title" className="text-lg font-semibold">
-            Reports
+            {t('reports.title')}
           </h2>
           <p className="text-slate-700">
-            {scheme.reportRelease === 'by_admin'
-              ? 'Colleagues’ results reach each report when you release it, usually at the debrief.'
-              : 'Colleagues’ results reach each report when the scheme closes; you may release one earlier, for a debrief.'}
+            {scheme.reportRelease === 'by_admin' ? t('reports.byAdmin') : t('reports.onClose')}
           </p>
           {releasePlan && (query.confirm === 'release-all' || query.confirm === 'release-again-all') ? (
             <ReleaseAllPanel
@@ -260,14 +257,14 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
           ) : (
             <div className="flex flex-wrap gap-2">
               <Link className="btn btn-secondary" to={href({ ...closeAll, confirm: 'release-all' })}>
-                Release all reports…
+                {t('reports.releaseAll')}
               </Link>
               {/* The cohort's pages, from the released reports (issue 19 §4). */}
               <Link className="btn btn-secondary" to={`/admin/scheme-management/${scheme.id}/group-report`}>
-                Group report
+                {t('reports.groupReport')}
               </Link>
               <Link className="btn btn-secondary" to={`/admin/scheme-management/${scheme.id}/heatmap`}>
-                Heatmap
+                {t('reports.heatmap')}
               </Link>
               {/* One PDF per released report, as one ZIP (issue 19 §7, ADR 046). */}
               <a
@@ -275,7 +272,7 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
                 href={`/admin/scheme-management/${scheme.id}/reports.zip`}
                 download
               >
-                Download released reports (ZIP of PDFs)
+                {t('reports.zip')}
               </a>
             </div>
           )}
@@ -289,8 +286,6 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
 
 /** Reports may be released once the scheme is launched (ADR 022). */
 const canRelease = (scheme: Pick<SchemeDetail, 'phase'>) => scheme.phase !== 'draft'
-
-const answersOf = (n: number) => plural(n, 'colleague answer', 'colleague answers')
 
 /**
  * The release confirmation for one participant, with the numbers of the rule between releases
@@ -308,11 +303,13 @@ function ReleasePanel({
   cancelHref: string
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('scheme-page')
+  const locale = useIntlLocale()
   const who = releasing.name || releasing.email
   const verdict = releasing.verdict
   const refusal =
     releasing.self !== 'submitted' || !verdict
-      ? 'Their self-assessment is not submitted yet, so there is no report to release.'
+      ? t('release.notSubmitted')
       : verdictRefusal(verdict, scheme.minRaters)
   const selfOnly = verdict?.kind === 'self-only'
   // Released with colleagues' results before: this would be a release again, allowed or not.
@@ -321,56 +318,49 @@ function ReleasePanel({
     <ConfirmPanel
       key={releasing.id}
       id="release-report"
-      title={
-        selfOnly
-          ? `Release ${who}’s self-assessment alone?`
-          : `${again ? 'Release again' : 'Release'} the report of ${who}?`
-      }
+      title={t(selfOnly ? 'release.titleSelfOnly' : again ? 'release.titleAgain' : 'release.title', { who })}
       intent="release"
       fields={{ employeeId: releasing.id, kind: selfOnly ? 'self-only' : 'full' }}
-      confirmLabel={
-        selfOnly
-          ? 'Release the self-assessment alone'
-          : again
-            ? 'Yes, release it again'
-            : 'Yes, release the report'
-      }
-      pendingLabel="Releasing…"
+      confirmLabel={t(
+        selfOnly ? 'release.confirmSelfOnly' : again ? 'release.confirmAgain' : 'release.confirm',
+      )}
+      pendingLabel={t('release.pending')}
       cancelHref={cancelHref}
       lastResult={lastResult}
       blockedBy={refusal ?? undefined}
       tone="primary"
-      backLabel="Back to the scheme"
+      backLabel={t('backToScheme')}
     >
       {verdict?.kind === 'self-only' ? (
         <>
           <p className="text-slate-800">
-            Only {answersOf(verdict.answered)} of the {scheme.minRaters} needed{' '}
-            {verdict.answered === 1 ? 'is' : 'are'} in, so the report cannot show colleagues’ results:
-            anything shown from fewer could be traced to one person.
+            {t('release.selfOnlyWhy', { answered: verdict.answered, needed: scheme.minRaters })}
           </p>
           <p className="text-slate-800">
-            You can <strong>wait</strong> for {verdict.needed} more (send a reminder from the table below), or{' '}
-            <strong>release the self-assessment alone</strong> now: {who} sees their own answers, no e-mail is
-            sent, their colleagues’ invitations stay open, and a later release adds colleagues’ results once{' '}
-            {scheme.minRaters} have answered.
+            {richT(
+              t,
+              'release.selfOnlyChoice',
+              { wait: <strong>{t('release.wait')}</strong>, alone: <strong>{t('release.alone')}</strong> },
+              { more: verdict.needed, who, needed: scheme.minRaters },
+            )}
           </p>
         </>
       ) : verdict?.kind === 'release' ? (
         <>
           <p className="text-slate-800">
-            The report will show {answersOf(verdict.answered)}, combined
-            {verdict.groupsShown
-              ? ''
-              : ', without rater groups this time (with them, comparing this release with the earlier one could single out a few colleagues)'}
-            , and {who} is e-mailed that it is ready. Invitations not answered yet are closed: those
-            colleagues can no longer answer. Answers changed later do not change a released report.
+            {t(verdict.groupsShown ? 'release.willShow' : 'release.willShowNoGroups', {
+              answered: verdict.answered,
+              who,
+            })}
           </p>
           {verdict.change ? (
             <p className="text-slate-800">
-              Since the release of{' '}
-              {releasing.releasedAt ? formatDateTime(releasing.releasedAt, scheme.timeZone) : 'before'}:{' '}
-              {changeSummary(verdict.change)}. The new report replaces that one.
+              {t('release.since', {
+                date: releasing.releasedAt
+                  ? formatDateTime(releasing.releasedAt, scheme.timeZone, locale)
+                  : t('release.before'),
+                changes: changeSummary(t, verdict.change),
+              })}
             </p>
           ) : null}
         </>
@@ -379,13 +369,11 @@ function ReleasePanel({
   )
 }
 
-function changeSummary(change: ReleaseChange) {
+function changeSummary(t: TFunction<'scheme-page'>, change: ReleaseChange) {
   return [
-    change.added ? `${plural(change.added, 'response', 'responses')} added` : null,
-    change.changed ? `${plural(change.changed, 'response', 'responses')} changed` : null,
-    change.withdrawn
-      ? `${plural(change.withdrawn, 'response', 'responses')} reopened and not submitted again`
-      : null,
+    change.added ? t('release.added', { count: change.added }) : null,
+    change.changed ? t('release.changed', { count: change.changed }) : null,
+    change.withdrawn ? t('release.withdrawn', { count: change.withdrawn }) : null,
   ]
     .filter(Boolean)
     .join(', ')
@@ -407,59 +395,53 @@ function ReleaseAllPanel({
   cancelHref: string
   lastResult: FormResult
 }) {
+  const { t } = useTranslation('scheme-page')
   const count = plan.first + (again ? plan.again : 0)
   const left = [
     plan.belowThreshold
-      ? `${plural(plan.belowThreshold, 'report is', 'reports are')} below the ${scheme.minRaters} answers needed and ${plan.belowThreshold === 1 ? 'stays' : 'stay'} unreleased (release ${plan.belowThreshold === 1 ? 'it' : 'them'} one by one to release the self-assessment alone)`
+      ? t('releaseAll.belowThreshold', { count: plan.belowThreshold, needed: scheme.minRaters })
       : null,
-    plan.unchangedOrTooFew
-      ? `${plural(plan.unchangedOrTooFew, 'released report has', 'released reports have')} not changed enough to be released again`
-      : null,
-    !again && plan.again
-      ? `${plural(plan.again, 'released report has', 'released reports have')} changed enough to be released again, which this does not do`
-      : null,
+    plan.unchangedOrTooFew ? t('releaseAll.unchanged', { count: plan.unchangedOrTooFew }) : null,
+    !again && plan.again ? t('releaseAll.notAgain', { count: plan.again }) : null,
   ].filter((line): line is string => Boolean(line))
   const includeAgain =
     !again && plan.again ? (
       <>
         {' '}
         <Link className="link" to={href({ confirm: 'release-again-all' })}>
-          Include the {plural(plan.again, 'report', 'reports')} to release again…
+          {t('releaseAll.includeAgain', { count: plan.again })}
         </Link>
       </>
     ) : null
   return (
     <ConfirmPanel
       id="release-all-reports"
-      title={
-        again
-          ? `Release all reports of “${scheme.name}”, again where they changed?`
-          : `Release the reports of “${scheme.name}”?`
-      }
+      title={t(again ? 'releaseAll.titleAgain' : 'releaseAll.title', { name: scheme.name })}
       intent="release-all"
       fields={again ? { again: 'yes' } : {}}
-      confirmLabel={`Yes, release ${plural(count, 'report', 'reports')}`}
-      pendingLabel="Releasing…"
+      confirmLabel={t('releaseAll.confirm', { count })}
+      pendingLabel={t('release.pending')}
       cancelHref={cancelHref}
       lastResult={lastResult}
       tone="primary"
       blockedBy={
         count ? undefined : (
           <>
-            No report can be released now{left.length ? `: ${left.join('; ')}` : ''}.{includeAgain}
+            {left.length ? t('releaseAll.noneBecause', { reasons: left.join('; ') }) : t('releaseAll.none')}
+            {includeAgain}
           </>
         )
       }
-      backLabel="Back to the scheme"
+      backLabel={t('backToScheme')}
     >
       <p className="text-slate-800">
-        {plan.first
-          ? `${plural(plan.first, 'report is', 'reports are')} released for the first time with colleagues’ results, combined. `
-          : ''}
-        {again && plan.again
-          ? `${plural(plan.again, 'report released before is', 'reports released before are')} released again: enough of ${plan.again === 1 ? 'its' : 'their'} colleagues’ responses have changed since. `
-          : ''}
-        Each employee is e-mailed; their unanswered invitations are closed.
+        {[
+          plan.first ? t('releaseAll.first', { count: plan.first }) : null,
+          again && plan.again ? t('releaseAll.again', { count: plan.again }) : null,
+          t('releaseAll.emailed'),
+        ]
+          .filter(Boolean)
+          .join(' ')}
       </p>
       {left.length ? (
         <ul className="list-disc pl-5 text-slate-800">
@@ -474,29 +456,24 @@ function ReleaseAllPanel({
 }
 
 /** "Manager 1 · Peers 3 · Direct reports 3 (if any)", or "None". */
-function minimumsText(scheme: SchemeDetail) {
+function minimumsText(t: TFunction<'scheme-page'>, scheme: SchemeDetail) {
   const parts = (
     [
-      ['Manager', scheme.minManager],
-      ['Peers', scheme.minPeer],
-      ['Direct reports', scheme.minDirectReport],
-      ['Others', scheme.minOther],
+      ['manager', scheme.minManager],
+      ['peers', scheme.minPeer],
+      ['directReports', scheme.minDirectReport],
+      ['others', scheme.minOther],
     ] as const
   )
     .filter(([, n]) => n > 0)
-    .map(([label, n]) => `${label} ${n}${label === 'Direct reports' ? ' (if any)' : ''}`)
-  return parts.length ? parts.join(' · ') : 'None'
+    .map(([group, n]) => t(`minimums.${group}`, { n }))
+  return parts.length ? parts.join(' · ') : t('minimums.none')
 }
 
-/** Why the edit form shows the nomination settings fixed (the server refuses a change with its own words). */
-const NOMINATIONS_FIXED_REASON =
-  'Lists or invitations exist in this scheme, so who chooses the raters, the approval, the most colleagues and the fewest per group can no longer change. The nomination deadline still can.'
-
-function approvalText(scheme: SchemeDetail) {
-  if (scheme.nominationApproval === 'none') return 'None: employees invite colleagues directly'
-  if (scheme.nominationApproval === 'manager')
-    return 'The employee’s manager (administrators for someone with no manager recorded)'
-  return NOMINATION_APPROVAL_LABELS[scheme.nominationApproval]
+function approvalText(t: TFunction<'scheme-page'>, scheme: SchemeDetail) {
+  if (scheme.nominationApproval === 'none') return t('approval.none')
+  if (scheme.nominationApproval === 'manager') return t('approval.manager')
+  return t(`schemes:nomination.approval.${scheme.nominationApproval}`)
 }
 
 /**
@@ -511,23 +488,23 @@ function NominationQueueCard({
   scheme: SchemeDetail
   queue: NonNullable<Data['nominationQueue']>
 }) {
+  const { t } = useTranslation('scheme-page')
+  const locale = useIntlLocale()
   const { counts } = queue
-  const states = (['draft', 'submitted', 'sent_back', 'approved', 'not_begun'] as const).map(
-    (state) => `${NOMINATION_STATUS_LABELS[state]} ${counts[state].toLocaleString('en-GB')}`,
+  const states = (['draft', 'submitted', 'sent_back', 'approved', 'not_begun'] as const).map((state) =>
+    t('queue.state', { label: t(`schemes:nomination.status.${state}`), count: counts[state] }),
   )
   return (
-    <Card
-      id="nomination-queue-title"
-      sectionId="nomination-queue"
-      title="Nomination lists waiting for approval"
-    >
+    <Card id="nomination-queue-title" sectionId="nomination-queue" title={t('queue.title')}>
       <p className="text-slate-700">
-        <span className="sr-only">Lists by state: </span>
+        <span className="sr-only">{t('queue.byState')}</span>
         {states.join(' · ')}
       </p>
       <DataTable
-        caption="Lists waiting for approval, the oldest first"
-        columns={['Employee', 'Submitted', 'To approve', 'People on the list', 'Action']}
+        caption={t('queue.caption')}
+        columns={(['employee', 'submitted', 'approver', 'people', 'action'] as const).map((c) =>
+          t(`queue.columns.${c}`),
+        )}
         rows={queue.rows}
         // Said in the card's own words below rather than as a card inside the card.
         empty={null}
@@ -535,85 +512,89 @@ function NominationQueueCard({
         {(row) => (
           <tr key={row.employeeId}>
             <RowHeader>{row.name}</RowHeader>
-            <Cell className="text-slate-800">{formatDateTime(row.submittedAt, scheme.timeZone)}</Cell>
+            <Cell className="text-slate-800">{formatDateTime(row.submittedAt, scheme.timeZone, locale)}</Cell>
             <Cell className="text-slate-800">
-              {row.approverId ? (row.approverName ?? 'Their manager') : 'Administrators'}
+              {row.approverId ? (row.approverName ?? t('queue.theirManager')) : t('queue.administrators')}
             </Cell>
-            <Cell className="text-slate-800">{row.nominees.toLocaleString('en-GB')}</Cell>
+            <Cell className="text-slate-800">{row.nominees.toLocaleString(locale)}</Cell>
             <Cell>
               <Link className="link" to={reviewListHref(scheme.id, row.employeeId)}>
-                Review<span className="sr-only"> the list of {row.name}</span>
+                {t('queue.review')}
+                <span className="sr-only">{t('queue.reviewWho', { name: row.name })}</span>
               </Link>
             </Cell>
           </tr>
         )}
       </DataTable>
-      {queue.rows.length ? null : <p className="text-slate-700">No list is waiting for approval.</p>}
-      {queue.more ? (
-        <p className="text-sm text-slate-700">
-          {plural(queue.more, 'more list is', 'more lists are')} waiting; the oldest are shown first.
-        </p>
-      ) : null}
+      {queue.rows.length ? null : <p className="text-slate-700">{t('queue.empty')}</p>}
+      {queue.more ? <p className="text-sm text-slate-700">{t('queue.more', { count: queue.more })}</p> : null}
     </Card>
   )
 }
 
 function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string }) {
-  const when = (iso: string) => formatDateTime(iso, scheme.timeZone)
+  const { t } = useTranslation('scheme-page')
+  const locale = useIntlLocale()
+  const when = (iso: string) => formatDateTime(iso, scheme.timeZone, locale)
   const items: Array<[string, string]> = [
-    ['Company', scheme.companyName],
+    [t('details.company'), scheme.companyName],
     [
-      'Questionnaire',
-      `${scheme.questionnaireTitle}${scheme.questionnaireStatus === 'published' ? '' : ` (${scheme.questionnaireStatus})`}`,
+      t('details.questionnaire'),
+      scheme.questionnaireStatus === 'published'
+        ? scheme.questionnaireTitle
+        : t('details.questionnaireStatus', {
+            title: scheme.questionnaireTitle,
+            status: scheme.questionnaireStatus,
+          }),
     ],
-    ['Opens', when(scheme.opensAt)],
-    ['Closes', when(scheme.closesAt)],
-    ['Time zone', scheme.timeZone],
-    ['Most colleagues per employee', String(scheme.maxColleagues)],
-    ['Colleague answers before a report shows them', String(scheme.minRaters)],
-    ['Fewest colleagues to invite', minimumsText(scheme)],
-    ['Who chooses the raters', NOMINATION_CHOOSER_LABELS[scheme.nominationChooser]],
-    ['Approval before invitations go out', approvalText(scheme)],
+    [t('details.opens'), when(scheme.opensAt)],
+    [t('details.closes'), when(scheme.closesAt)],
+    [t('details.timeZone'), scheme.timeZone],
+    [t('details.maxColleagues'), scheme.maxColleagues.toLocaleString(locale)],
+    [t('details.minRaters'), scheme.minRaters.toLocaleString(locale)],
+    [t('details.minimums'), minimumsText(t, scheme)],
+    [t('details.chooser'), t(`schemes:nomination.chooser.${scheme.nominationChooser}`)],
+    [t('details.approval'), approvalText(t, scheme)],
     [
-      'Nomination deadline',
-      scheme.nominationsCloseAt
-        ? when(scheme.nominationsCloseAt)
-        : 'None: lists can change until the scheme closes',
-    ],
-    [
-      'Reminders',
-      scheme.reminderCadenceDays ? `Every ${plural(scheme.reminderCadenceDays, 'day', 'days')}` : 'None',
-    ],
-    ['Reports show colleagues’ answers', REPORT_RELEASE_LABELS[scheme.reportRelease]],
-    [
-      'Manager’s answers',
-      scheme.showManagerBelowThreshold
-        ? 'Shown on their own, even below the number of answers needed'
-        : 'Shown on their own only with enough answers, like every group',
+      t('details.deadline'),
+      scheme.nominationsCloseAt ? when(scheme.nominationsCloseAt) : t('details.noDeadline'),
     ],
     [
-      'Manager reads the report',
-      scheme.managerSeesReport
-        ? 'At release, without the employee’s consent (employees are told before inviting)'
-        : 'Only when the employee shares it',
+      t('details.reminders'),
+      scheme.reminderCadenceDays
+        ? t('details.everyDays', { count: scheme.reminderCadenceDays })
+        : t('details.none'),
     ],
-    ['Follows', scheme.followsSchemeName ?? 'No earlier scheme (a first cycle)'],
-    ['Norm on reports', scheme.showNorm ? 'Shown where enough participants stand behind it' : 'Not shown'],
-    ['Languages', scheme.languages.map((l) => languageInfo(l).name).join(', ')],
+    [t('details.reportRelease'), t(`schemes:reportRelease.${scheme.reportRelease}`)],
+    [
+      t('details.managerAnswers'),
+      t(scheme.showManagerBelowThreshold ? 'details.managerAlways' : 'details.managerWithEnough'),
+    ],
+    [
+      t('details.managerReads'),
+      t(scheme.managerSeesReport ? 'details.managerReadsAtRelease' : 'details.managerReadsShared'),
+    ],
+    [t('details.follows'), scheme.followsSchemeName ?? t('details.followsNone')],
+    [t('details.norm'), t(scheme.showNorm ? 'details.normShown' : 'details.normHidden')],
+    [
+      t('details.languages'),
+      scheme.languages
+        .filter(isLanguage)
+        .map((l) => t(`languageName.${l}`))
+        .join(', '),
+    ],
   ]
-  const languageWarning = incompleteLanguagesMessage(
-    scheme.untranslated.filter((c): c is { language: Language; missing: number } => isLanguage(c.language)),
-  )
-  if (scheme.launchedAt) items.push(['Launched', when(scheme.launchedAt)])
-  if (scheme.closedAt) items.push(['Closed', when(scheme.closedAt)])
+  const languageWarning = untranslatedMessage(t, scheme.untranslated)
+  if (scheme.launchedAt) items.push([t('details.launched'), when(scheme.launchedAt)])
+  if (scheme.closedAt) items.push([t('details.closed'), when(scheme.closedAt)])
   return (
     <section aria-labelledby="details-title" className="card flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="details-title" className="text-lg font-semibold">
-          Details
+          {t('details.title')}
         </h2>
         <Link className="btn btn-secondary" to={editHref}>
-          Edit the scheme
+          {t('details.edit')}
         </Link>
       </div>
       <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
@@ -626,8 +607,7 @@ function Details({ scheme, editHref }: { scheme: SchemeDetail; editHref: string 
       </dl>
       {languageWarning ? (
         <p className="text-slate-800" id="languages-warning">
-          <strong>The questionnaire is not fully translated.</strong> {languageWarning} Translate it in the
-          questionnaire’s builder (a new version, if it is published).
+          <strong>{t('details.untranslated')}</strong> {languageWarning} {t('details.untranslatedHow')}
         </p>
       ) : null}
     </section>
@@ -645,56 +625,63 @@ function Lifecycle({
   href: ReturnType<typeof useListHref>
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('scheme-page')
+  const locale = useIntlLocale()
   const cancel = href({ confirm: null })
-  const zone = zoneName(scheme.closesAt, scheme.timeZone)
+  const zone = zoneName(scheme.closesAt, scheme.timeZone, locale)
   const opensLater = new Date(scheme.opensAt).getTime() > Date.now()
   const closesLocal = instantToZonedTime(scheme.closesAt, scheme.timeZone)
-  const oneMail = scheme.enrolled - scheme.disabledMembers === 1
+  const mails = scheme.enrolled - scheme.disabledMembers === 1 ? 1 : 2
   return (
     <Card
       id="lifecycle-title"
-      title={scheme.phase === 'draft' ? 'Launch' : scheme.phase === 'closed' ? 'Closed' : 'Running'}
+      title={t(
+        scheme.phase === 'draft'
+          ? 'lifecycle.launch'
+          : scheme.phase === 'closed'
+            ? 'lifecycle.closed'
+            : 'lifecycle.running',
+      )}
     >
       {scheme.phase === 'draft' ? (
         confirm === 'launch' ? (
           <ConfirmPanel
             id="launch-scheme"
-            title={`Launch “${scheme.name}”?`}
+            title={t('lifecycle.launchTitle', { name: scheme.name })}
             intent="launch"
             fields={{}}
-            confirmLabel="Yes, launch and send the e-mails"
-            pendingLabel="Launching…"
+            confirmLabel={t('lifecycle.launchConfirm')}
+            pendingLabel={t('lifecycle.launchPending')}
             cancelHref={cancel}
             lastResult={resultFor(actionData, 'launch')}
-            blockedBy={scheme.enrolled ? null : 'Nobody is enrolled yet. Enrol at least one employee first.'}
-            backLabel="Back to the scheme"
+            blockedBy={scheme.enrolled ? null : t('lifecycle.nobodyEnrolled')}
+            backLabel={t('backToScheme')}
             tone="primary"
           >
             <p className="text-slate-800">
-              {launchMailsSentence(scheme)}{' '}
-              {opensLater
-                ? `${oneMail ? 'The e-mail waits' : 'The e-mails wait'} until the scheme opens, ${formatDateTime(scheme.opensAt, scheme.timeZone)}.`
-                : `The scheme is open from now on and the ${oneMail ? 'e-mail goes' : 'e-mails go'} out at once.`}{' '}
-              This cannot be undone.
+              {[
+                launchMailsSentence(t, scheme),
+                opensLater
+                  ? t('lifecycle.waits', {
+                      count: mails,
+                      date: formatDateTime(scheme.opensAt, scheme.timeZone, locale),
+                    })
+                  : t('lifecycle.atOnce', { count: mails }),
+                t('lifecycle.undone'),
+              ].join(' ')}
             </p>
           </ConfirmPanel>
         ) : (
           <div className="flex flex-wrap items-center gap-3">
-            <p className="text-slate-700">
-              A draft: nobody has been told yet. When its people are enrolled, launch it to send their
-              e-mails.
-            </p>
+            <p className="text-slate-700">{t('lifecycle.draft')}</p>
             <Link className="btn btn-primary" to={href({ confirm: 'launch', edit: null, remove: null })}>
-              Launch the scheme
+              {t('lifecycle.launchButton')}
             </Link>
           </div>
         )
       ) : scheme.phase === 'closed' ? (
         <div className="flex flex-col gap-3">
-          <p className="text-slate-700">
-            Nobody can answer or invite colleagues any more. To run it again, reopen it with a new closing
-            time.
-          </p>
+          <p className="text-slate-700">{t('lifecycle.closedText')}</p>
           <ClosingTimeForm
             intent="reopen"
             current={closesLocal}
@@ -706,8 +693,8 @@ function Lifecycle({
         <div className="flex flex-col gap-4">
           <p className="text-slate-700">
             {scheme.phase === 'upcoming'
-              ? `Launched. It opens ${formatDateTime(scheme.opensAt, scheme.timeZone)}; the e-mails wait until then.`
-              : `Open until ${formatDateTime(scheme.closesAt, scheme.timeZone)}.`}
+              ? t('lifecycle.upcoming', { date: formatDateTime(scheme.opensAt, scheme.timeZone, locale) })
+              : t('lifecycle.openUntil', { date: formatDateTime(scheme.closesAt, scheme.timeZone, locale) })}
           </p>
           <ClosingTimeForm
             intent="extend"
@@ -718,25 +705,28 @@ function Lifecycle({
           {confirm === 'close' ? (
             <ConfirmPanel
               id="close-scheme"
-              title={`Close “${scheme.name}” now?`}
+              title={t('lifecycle.closeTitle', { name: scheme.name })}
               intent="close"
               fields={{}}
-              confirmLabel="Yes, close it now"
-              pendingLabel="Closing…"
+              confirmLabel={t('lifecycle.closeConfirm')}
+              pendingLabel={t('lifecycle.closePending')}
               cancelHref={cancel}
               lastResult={resultFor(actionData, 'close')}
             >
               <p className="text-slate-800">
-                Nobody can answer or invite colleagues from now on; invitations not answered yet stay as they
-                are.
-                {scheme.phase === 'upcoming' ? ' The e-mails waiting for its opening are withdrawn.' : ''} You
-                can reopen it later with a new closing time.
+                {[
+                  t('lifecycle.closeBody'),
+                  scheme.phase === 'upcoming' ? t('lifecycle.closeBodyUpcoming') : null,
+                  t('lifecycle.closeBodyReopen'),
+                ]
+                  .filter(Boolean)
+                  .join(' ')}
               </p>
             </ConfirmPanel>
           ) : (
             <div>
               <Link className="btn btn-secondary" to={href({ confirm: 'close', edit: null, remove: null })}>
-                Close now…
+                {t('lifecycle.closeButton')}
               </Link>
             </div>
           )}
@@ -763,24 +753,23 @@ function Enrolment({
   href: ReturnType<typeof useListHref>
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('scheme-page')
+  const company = scheme.companyName
   return (
     <section aria-labelledby="enrol-title" className="card flex flex-col gap-6">
       <div>
         <h2 id="enrol-title" className="text-lg font-semibold">
-          Enrol employees
+          {t('enrol.title')}
         </h2>
         <p className="text-slate-700">
-          Employees of {scheme.companyName}, with an account or not yet (disabled ones cannot be enrolled).{' '}
-          {scheme.launchedAt
-            ? 'The scheme is launched: each one you enrol gets their e-mail straight away (held until it opens).'
-            : 'They are told when the scheme is launched.'}
+          {t('enrol.intro', { company })} {t(scheme.launchedAt ? 'enrol.launched' : 'enrol.notLaunched')}
         </p>
       </div>
 
       <SearchForm
-        label="Find employees to enrol"
-        field={{ id: 'enrol-find', name: 'find', label: 'Find by name or e-mail', value: find }}
-        button="Find"
+        label={t('enrol.findLabel')}
+        field={{ id: 'enrol-find', name: 'find', label: t('enrol.findField'), value: find }}
+        button={t('enrol.find')}
         before={q ? <input type="hidden" name="q" value={q} /> : null}
       />
 
@@ -789,18 +778,21 @@ function Enrolment({
         find={find}
         lastResult={resultFor(actionData, 'enrol')}
         noneLeft={
-          scheme.enrolled + candidates.enrollable === 0 ? (
-            // A company with nobody to enrol yet: say so, and where employees are added.
-            <>
-              {scheme.companyName} has no employees yet — add them in{' '}
-              <Link className="link" to={`/admin/employee-management?company=${scheme.companyId}`}>
-                Employee management
-              </Link>
-              , or add someone new below.
-            </>
-          ) : (
-            `Every employee of ${scheme.companyName} is enrolled. Add someone new below.`
-          )
+          scheme.enrolled + candidates.enrollable === 0
+            ? // A company with nobody to enrol yet: say so, and where employees are added.
+              richT(
+                t,
+                'enrol.noEmployees',
+                {
+                  link: (
+                    <Link className="link" to={`/admin/employee-management?company=${scheme.companyId}`}>
+                      {t('enrol.employeeManagement')}
+                    </Link>
+                  ),
+                },
+                { company },
+              )
+            : t('enrol.allEnrolled', { company })
         }
       />
 
@@ -808,25 +800,24 @@ function Enrolment({
         confirmAll ? (
           <ConfirmPanel
             id="enrol-all"
-            title={`Enrol all ${plural(candidates.enrollable, 'employee', 'employees')} of ${scheme.companyName}?`}
+            title={t('enrol.allTitle', { count: candidates.enrollable, company })}
             intent="enrol-all"
             fields={{}}
-            confirmLabel="Yes, enrol them all"
-            pendingLabel="Enrolling…"
+            confirmLabel={t('enrol.allConfirm')}
+            pendingLabel={t('enrol.pending')}
             cancelHref={href({ confirm: null })}
             lastResult={resultFor(actionData, 'enrol-all')}
             tone="primary"
-            backLabel="Back to the scheme"
+            backLabel={t('backToScheme')}
           >
             <p className="text-slate-800">
-              Every employee of {scheme.companyName} who is not enrolled yet (disabled ones excepted) joins
-              the scheme{scheme.launchedAt ? ' and gets their e-mail' : ''}.
+              {t(scheme.launchedAt ? 'enrol.allBodyLaunched' : 'enrol.allBody', { company })}
             </p>
           </ConfirmPanel>
         ) : (
           <div>
             <Link className="btn btn-secondary" to={href({ confirm: 'enrol-all', edit: null, remove: null })}>
-              Enrol the whole company ({candidates.enrollable})…
+              {t('enrol.allButton', { count: candidates.enrollable })}
             </Link>
           </div>
         )
@@ -849,14 +840,11 @@ function PickForm({
   /** What to say when nobody is left to pick (and no search narrowed the list). */
   noneLeft: ReactNode
 }) {
+  const { t } = useTranslation('scheme-page')
   const busy = usePendingIntent('enrol')
   const [form, fields] = useConformForm(SchemeEnrolSchema, { id: 'enrol-pick', lastResult })
   if (!candidates.rows.length)
-    return (
-      <p className="text-slate-700">
-        {find ? `No employee who is not enrolled yet matches “${find}”.` : noneLeft}
-      </p>
-    )
+    return <p className="text-slate-700">{find ? t('enrol.noMatch', { find }) : noneLeft}</p>
   const shown = candidates.rows.length
   return (
     <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
@@ -868,8 +856,8 @@ function PickForm({
       >
         <legend className="label mb-1">
           {shown < candidates.total
-            ? `The first ${shown} of ${candidates.total} employees not enrolled yet${find ? ` matching “${find}”` : ''} (find to narrow them down)`
-            : `${plural(candidates.total, 'employee', 'employees')} not enrolled yet${find ? ` matching “${find}”` : ''}`}
+            ? t(find ? 'enrol.firstOfMatching' : 'enrol.firstOf', { shown, total: candidates.total, find })
+            : t(find ? 'enrol.notEnrolledMatching' : 'enrol.notEnrolled', { count: candidates.total, find })}
         </legend>
         <ul className="grid max-h-80 gap-1 overflow-y-auto rounded-md border border-slate-200 p-2 sm:grid-cols-2">
           {candidates.rows.map((c) => (
@@ -880,7 +868,7 @@ function PickForm({
                   <span className="block font-medium text-slate-900">{c.name || c.email}</span>
                   <span className="block text-sm break-all text-slate-600">
                     {c.email}
-                    {c.activated ? '' : ' · no account yet'}
+                    {c.activated ? '' : t('enrol.noAccount')}
                   </span>
                 </span>
               </label>
@@ -891,7 +879,7 @@ function PickForm({
       </fieldset>
       <div>
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Enrolling…' : 'Enrol the chosen employees'}
+          {busy ? t('enrol.pending') : t('enrol.submit')}
         </button>
       </div>
     </Form>
@@ -899,6 +887,7 @@ function PickForm({
 }
 
 function AddEmployeeForm({ companyName, lastResult }: { companyName: string; lastResult: FormResult }) {
+  const { t } = useTranslation('scheme-page')
   const busy = usePendingIntent('add-employee')
   const [form, fields] = useConformForm(SchemeAddEmployeeSchema, { id: 'add-employee', lastResult })
   useResetAfterSuccess(form.id, 'add-employee', lastResult)
@@ -910,68 +899,49 @@ function AddEmployeeForm({ companyName, lastResult }: { companyName: string; las
       {...getFormProps(form)}
     >
       <h3 id="add-employee-title" className="font-semibold">
-        Someone new
+        {t('enrol.someoneNew')}
       </h3>
-      <p className="text-sm text-slate-700">
-        Adds them to {companyName} without a password and enrols them: their e-mail is an activation link.
-      </p>
+      <p className="text-sm text-slate-700">{t('enrol.someoneNewIntro', { company: companyName })}</p>
       <input type="hidden" name="intent" value="add-employee" />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
-        <ConformField label="Name" meta={fields.displayName} autoComplete="off" />
-        <ConformField label="E-mail address" meta={fields.email} type="email" autoComplete="off" />
+        <ConformField label={t('enrol.name')} meta={fields.displayName} autoComplete="off" />
+        <ConformField label={t('enrol.email')} meta={fields.email} type="email" autoComplete="off" />
         <button type="submit" className="btn btn-secondary sm:mt-6" disabled={busy}>
-          {busy ? 'Adding…' : 'Add and enrol'}
+          {busy ? t('enrol.adding') : t('enrol.add')}
         </button>
       </div>
     </Form>
   )
 }
 
-const SELF_LABELS: Record<ParticipantRow['self'], string> = { none: '—', ...ASSIGNMENT_STATUS_LABELS }
-const ACCOUNT_LABELS: Record<ParticipantRow['account'], string> = {
-  active: 'Active',
-  emailed: 'Activation e-mail sent',
-  'not-emailed': 'No account yet',
-  disabled: 'Disabled',
-}
-
-function reportLabel(row: ParticipantRow, minRaters: number) {
-  switch (row.report) {
-    case 'none':
-      return 'After the self-assessment'
-    case 'gathering':
-      return `Gathering (${row.colleaguesAnswered} of ${minRaters} answers)`
-    case 'ready':
-      return 'Ready, not released'
-    case 'self-only':
-      return `Self-assessment released (${row.colleaguesAnswered} of ${minRaters} answers)`
-    case 'released':
-      return 'Released'
-  }
-}
-
 function ReportCell({ row, scheme }: { row: ParticipantRow; scheme: SchemeDetail }) {
+  const { t } = useTranslation('scheme-page')
+  const locale = useIntlLocale()
   const changed = row.changedSinceRelease
   return (
     <>
-      <span className="block">{reportLabel(row, scheme.minRaters)}</span>
+      <span className="block">
+        {t(`report.${row.report}`, { answered: row.colleaguesAnswered, needed: scheme.minRaters })}
+      </span>
       {row.releasedAt ? (
-        <span className="block text-slate-600">{formatDateTime(row.releasedAt, scheme.timeZone)}</span>
+        <span className="block text-slate-600">
+          {formatDateTime(row.releasedAt, scheme.timeZone, locale)}
+        </span>
       ) : null}
       {row.report === 'released' && changed ? (
         // A reopened or late answer never reaches a released report by itself: say so (issue 15 B4).
         <span className="block text-amber-900">
-          {plural(changed, 'response', 'responses')} changed since the release
-          {!enoughAnswers(changed, scheme.minRaters)
-            ? ` (${scheme.minRaters} needed to release again)`
-            : ': may be released again'}
+          {t(enoughAnswers(changed, scheme.minRaters) ? 'report.changedEnough' : 'report.changedTooFew', {
+            count: changed,
+            needed: scheme.minRaters,
+          })}
         </span>
       ) : null}
       {row.report === 'released' ? (
         // Whether there is a plan, never what it says (ADR 043).
         <span className="block text-slate-700">
-          {`${row.planAreas ? `Plan: ${plural(row.planAreas, 'focus area', 'focus areas')}` : 'No plan yet'}${row.sharedWithManager ? ' · shared with manager' : ''}`}
+          {`${row.planAreas ? t('report.plan', { count: row.planAreas }) : t('report.noPlan')}${row.sharedWithManager ? t('report.shared') : ''}`}
         </span>
       ) : null}
     </>
@@ -989,35 +959,38 @@ function Participants({
   q: string
   href: ReturnType<typeof useListHref>
 }) {
+  const { t } = useTranslation('scheme-page')
   const canRemind = scheme.phase === 'open'
   const canInvite = scheme.phase === 'open'
   return (
     <section aria-labelledby="participants-title" className="flex flex-col gap-4">
       <h2 id="participants-title" className="text-lg font-semibold">
-        Participants
+        {t('participants.title')}
       </h2>
       <SearchForm
-        label="Search participants"
-        field={{ id: 'participants-search', name: 'q', label: 'Search by name or e-mail', value: q }}
-        button="Show"
+        label={t('participants.searchLabel')}
+        field={{ id: 'participants-search', name: 'q', label: t('participants.searchField'), value: q }}
+        button={t('participants.show')}
         after={
           q ? (
             <Link className="link self-center" to={href({ q: null, after: null, before: null })}>
-              Clear search
+              {t('participants.clear')}
             </Link>
           ) : null
         }
       />
       <DataTable
-        caption={`Participants${q ? ` matching “${q}”` : ''} with their progress, by name`}
-        columns={['Employee', 'Account', 'Self-assessment', 'Colleagues', 'Report', 'Actions']}
+        caption={q ? t('participants.captionMatching', { q }) : t('participants.caption')}
+        columns={(['employee', 'account', 'self', 'colleagues', 'report', 'actions'] as const).map((c) =>
+          t(`participants.columns.${c}`),
+        )}
         rows={page.rows}
         empty={
           q
-            ? `No participant’s name or e-mail contains “${q}”.`
+            ? t('participants.noMatch', { q })
             : scheme.phase === 'closed'
-              ? 'Nobody was enrolled in this scheme.'
-              : 'Nobody is enrolled yet. Enrol employees above.'
+              ? t('participants.nobodyClosed')
+              : t('participants.nobody')
         }
       >
         {(row) => {
@@ -1032,10 +1005,16 @@ function Participants({
                 <span className="block">{row.name || '—'}</span>
                 <span className="block font-normal break-all text-slate-600">{row.email}</span>
               </RowHeader>
-              <Cell className="text-slate-800">{ACCOUNT_LABELS[row.account]}</Cell>
-              <Cell className="text-slate-800">{SELF_LABELS[row.self]}</Cell>
+              <Cell className="text-slate-800">{t(`account.${row.account}`)}</Cell>
+              <Cell className="text-slate-800">
+                {row.self === 'none' ? '—' : t(`schemes:assignmentStatus.${row.self}`)}
+              </Cell>
               <Cell>
-                <Progress label="Answered" done={row.colleaguesAnswered} total={row.colleaguesInvited} />
+                <Progress
+                  label={t('participants.answered')}
+                  done={row.colleaguesAnswered}
+                  total={row.colleaguesInvited}
+                />
               </Cell>
               <Cell className="text-slate-800">
                 <ReportCell row={row} scheme={scheme} />
@@ -1047,7 +1026,8 @@ function Participants({
                       <input type="hidden" name="intent" value="remind" />
                       <input type="hidden" name="employeeId" value={row.id} />
                       <button type="submit" className="link text-left">
-                        Send a reminder now<span className="sr-only"> about {who}</span>
+                        {t('participants.remind')}
+                        <span className="sr-only">{t('participants.remindWho', { who })}</span>
                       </button>
                     </Form>
                   ) : null}
@@ -1056,7 +1036,8 @@ function Participants({
                       className="link"
                       to={`/user/colleague-invite?${new URLSearchParams({ employee: row.id, scheme: scheme.id })}`}
                     >
-                      Invite on their behalf<span className="sr-only"> ({who})</span>
+                      {t('participants.invite')}
+                      <span className="sr-only"> ({who})</span>
                     </Link>
                   ) : null}
                   {canRelease(scheme) && row.self === 'submitted' ? (
@@ -1064,7 +1045,7 @@ function Participants({
                       className="link"
                       to={href({ release: row.id, remove: null, edit: null, confirm: null })}
                     >
-                      {row.report === 'released' ? 'Release again' : 'Release report'}
+                      {t(row.report === 'released' ? 'participants.releaseAgain' : 'participants.release')}
                       <span className="sr-only"> ({who})</span>
                     </Link>
                   ) : null}
@@ -1073,7 +1054,8 @@ function Participants({
                       className="link text-red-800"
                       to={href({ remove: row.id, edit: null, confirm: null })}
                     >
-                      Remove<span className="sr-only"> {who}</span>
+                      {t('participants.remove')}
+                      <span className="sr-only"> {who}</span>
                     </Link>
                   ) : null}
                 </div>

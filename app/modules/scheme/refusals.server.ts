@@ -1,0 +1,60 @@
+import type { TFunction } from 'i18next'
+import type { Outcome } from '#app/lib/outcome'
+
+/**
+ * The scheme module's refusals that carry a name or a date, in the request's language (ADR 052):
+ * the modules answer English sentences (the tests assert them), and the form kit can look up only
+ * fixed sentences, so the route maps these here. Every other refusal passes as it is, and the kit
+ * translates it from the schemes validation table.
+ */
+type Mapping = [RegExp, (match: RegExpExecArray) => string]
+
+function mappings(t: TFunction<'scheme-page'>, deadline: () => string): Mapping[] {
+  return [
+    [
+      /^(.+) has started their self-assessment, so their enrolment can no longer be removed\. Their answers stay with the scheme\.$/,
+      (m) => t('remove.started', { who: m[1] }),
+    ],
+    [
+      /^(.+) has (\d+) colleague invitations? standing in this scheme\. Revoke (?:it|them) on their behalf first \(“Invite on their behalf”\), then remove the enrolment\.$/,
+      (m) => t('remove.invited', { who: m[1], live: Number(m[2]) }),
+    ],
+    [
+      /^“(.+)” has closed\. Reopen it with a new closing time instead\.$/,
+      (m) => t('refusal.closedReopen', { name: m[1] }),
+    ],
+    [
+      /^(.+) and their colleagues have answered everything, so there is nobody to remind\.$/,
+      (m) => t('refusal.answeredEverything', { name: m[1] }),
+    ],
+    [
+      /^Choose a time after the current deadline \(.+\)\.$/,
+      () => t('refusal.afterDeadline', { date: deadline() }),
+    ],
+  ]
+}
+
+/** An outcome with its named refusals in the request's language (unchanged in English). */
+export function translateRefusal<T>(
+  outcome: Outcome<T>,
+  t: TFunction<'scheme-page'>,
+  /** The current deadline as the page writes it, for "Choose a time after the current deadline". */
+  deadline: () => string,
+): Outcome<T> {
+  if (outcome.ok) return outcome
+  const table = mappings(t, deadline)
+  const say = (message: string) => {
+    for (const [pattern, write] of table) {
+      const match = pattern.exec(message)
+      if (match) return write(match)
+    }
+    return message
+  }
+  return {
+    ...outcome,
+    formErrors: outcome.formErrors?.map(say),
+    fieldErrors: outcome.fieldErrors
+      ? Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, list]) => [field, list.map(say)]))
+      : undefined,
+  }
+}
