@@ -65,6 +65,7 @@ export const NAMESPACES = [
   'thank-you',
   'profile',
   'home',
+  'invite',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -400,7 +400,7 @@ export async function getNominationPage(
     { ...scheme, remaining: room },
     everyone,
     { directReports: row.directReports },
-    LIST_WORDS,
+    'list',
   )
   const standing = target.standing
   const can = {
@@ -550,14 +550,6 @@ function statusNoteOf(
 }
 
 /** The outlook's words for a list (people are added, not yet invited). */
-const LIST_WORDS = {
-  nobody: 'Nobody is on the list yet. The scheme asks for at least:',
-  soFar: 'on the list so far',
-  everyone: 'If everyone on the list answers',
-  verb: 'Add',
-  noneYet: 'None on the list yet.',
-}
-
 export type NominationOutlook = { summary: string; lines: OutlookLine[] }
 
 // ---------------------------------------------------------------------------------------------

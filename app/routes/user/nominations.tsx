@@ -28,7 +28,8 @@ import { NominationPage } from '#app/modules/nomination/components/nomination-pa
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'user', transition: true }
+// `invite`: the colleague fields and the outlook; `home`: the relationship labels.
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['invite', 'home'] }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   {

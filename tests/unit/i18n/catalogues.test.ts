@@ -25,7 +25,8 @@ import {
 } from '#app/modules/verification/verification'
 import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-password'
 import { daysLeftLabel } from '#app/lib/words'
-import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
+import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS, remainingText } from '#app/modules/invite/schemas'
+import { PART_LABELS } from '#app/modules/report/rater-groups'
 import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
 import { releaseStatus, type ReleaseStatusInput } from '#app/modules/report/release-status'
 import { ASSIGNMENT_STATUS_LABELS, PHASE_LABELS } from '#app/modules/scheme/labels'
@@ -210,6 +211,17 @@ describe('English equals the wordings modules export', () => {
       expect(format(`home:phase.${phase}`)).toBe(PHASE_LABELS[phase])
     expect(format('home:colleagues.managerSeesReport')).toBe(MANAGER_SEES_REPORT_NOTE)
     for (const days of [0, 1, 2, 30]) expect(format('home:card.daysLeft', { days })).toBe(daysLeftLabel(days))
+  })
+
+  test('the invitation page: the remaining places, the statuses and the outlook’s groups', () => {
+    for (const count of [0, 1, 2, 5]) {
+      expect(format('invite:remaining.own', { count })).toBe(remainingText(count, null))
+      expect(format('invite:remaining.onBehalf', { count, who: 'Erin' })).toBe(remainingText(count, 'Erin'))
+    }
+    expect(format('invite:list.revoked')).toBe(INVITE_STATUS_LABELS.revoked)
+    for (const group of ['manager', 'peer', 'direct_report'] as const)
+      expect(format(`invite:outlook.group.${group}`)).toBe(PART_LABELS[group])
+    expect(format('invite:fields.relationship')).toBe(format('invite:list.relationship'))
   })
 
   test('the report’s release sentences (release-status.ts): home:release.* equals the English lines', () => {

@@ -1,5 +1,7 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { Form, Link, useNavigation } from 'react-router'
+import { richT } from '#app/modules/i18n/rich'
 import { useConformForm } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
 import { BotCheck } from '#app/components/turnstile'
@@ -27,6 +29,7 @@ export function InviteForm({
   lastResult: SubmissionResult<string[]> | undefined
   onBehalf: boolean
 }) {
+  const { t } = useTranslation('invite')
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'invite'
   const [form, fields] = useConformForm(InviteSchema, {
@@ -39,18 +42,19 @@ export function InviteForm({
   return (
     <section aria-labelledby="invite-title" className="card flex flex-col gap-4">
       <h2 id="invite-title" className="text-lg font-semibold">
-        Invite a colleague
+        {t('form.title')}
       </h2>
       <p className="text-sm text-slate-700">{help}</p>
       {suggestion ? (
         <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
-          {onBehalf ? 'Their' : 'Your'} manager on record, <strong>{suggestion.name}</strong>, is not invited
-          yet.{' '}
+          {richT(t, onBehalf ? 'form.suggestionOnBehalf' : 'form.suggestionOwn', {
+            name: <strong>{suggestion.name}</strong>,
+          })}{' '}
           {suggestion.fill ? (
-            'The form is filled in for them.'
+            t('form.filled')
           ) : (
             <Link className="link" to={fillHref ?? '?fill=manager'} preventScrollReset>
-              Fill in the form for them
+              {t('form.fill')}
             </Link>
           )}
         </p>
@@ -63,12 +67,12 @@ export function InviteForm({
           name={fields.name}
           email={fields.email}
           relationship={fields.relationship}
-          relationshipHelp={`How this person works with ${onBehalf ? 'the employee' : 'you'}.`}
+          relationshipHelp={t(onBehalf ? 'form.helpOnBehalf' : 'form.helpOwn')}
         />
         <BotCheck />
         <div>
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Sending…' : 'Send invitation'}
+            {busy ? t('form.sending') : t('form.send')}
           </button>
         </div>
       </Form>
