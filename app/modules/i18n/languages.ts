@@ -66,6 +66,7 @@ export const NAMESPACES = [
   'profile',
   'home',
   'invite',
+  'nomination',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -27,6 +27,8 @@ import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-
 import { daysLeftLabel } from '#app/lib/words'
 import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS, remainingText } from '#app/modules/invite/schemas'
 import { PART_LABELS } from '#app/modules/report/rater-groups'
+import { whoseList } from '#app/modules/nomination/nomination.server'
+import { possessive } from '#app/lib/words'
 import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
 import { releaseStatus, type ReleaseStatusInput } from '#app/modules/report/release-status'
 import { ASSIGNMENT_STATUS_LABELS, PHASE_LABELS } from '#app/modules/scheme/labels'
@@ -222,6 +224,11 @@ describe('English equals the wordings modules export', () => {
     for (const group of ['manager', 'peer', 'direct_report'] as const)
       expect(format(`invite:outlook.group.${group}`)).toBe(PART_LABELS[group])
     expect(format('invite:fields.relationship')).toBe(format('invite:list.relationship'))
+  })
+
+  test('the nominations page: whose list the toasts name', () => {
+    expect(format('nomination:whose.own')).toBe(whoseList('employee', 'Erin'))
+    expect(format('nomination:whose.other', { whose: possessive('Erin') })).toBe(whoseList('manager', 'Erin'))
   })
 
   test('the report’s release sentences (release-status.ts): home:release.* equals the English lines', () => {

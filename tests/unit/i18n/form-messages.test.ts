@@ -29,6 +29,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/invite/request-cap.server.ts',
     'app/routes/user/colleague-invite.tsx',
   ],
+  nomination: ['app/modules/nomination/schemas.ts', 'app/modules/nomination/directory.ts'],
   profile: [
     'app/modules/user/profile-schemas.ts',
     'app/modules/user/profile-action.server.ts',
