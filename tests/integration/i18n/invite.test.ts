@@ -9,6 +9,7 @@ import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
 import { enrolledEmployee } from '#tests/integration/journey/invite-helpers'
+import { listScheme } from '#tests/integration/journey/nomination-helpers'
 
 /**
  * The colleague-invite page in the reader's language (issue 20 §3, ADR 050): its words, the
@@ -104,6 +105,44 @@ describe('in German (previewed)', () => {
     expect(textOf(html)).toContain(`aus dem Programm von ${name}.`)
     const pick = textOf(await get(PAGE, adminCookie, GERMAN))
     expect(pick).toContain('Wählen Sie zuerst eine Mitarbeiterin oder einen Mitarbeiter')
+  })
+
+  test('the nominations page: its words, the relationship labels, a form’s message and the toast', async () => {
+    preview('de,fr')
+    const s = await listScheme()
+    await getDb().update(users).set({ language: 'de' }).where(eq(users.id, s.employee.id))
+    const html = await get(s.href(), s.cookie, GERMAN)
+    expect(langOf(html)).toBe('de')
+    expect(titleOf(html)).toBe('Ihre Feedback-Liste · Panorama')
+    expect(textOf(html)).toContain('Eine Kollegin oder einen Kollegen hinzufügen')
+    expect(textOf(html)).toContain('Eine Liste von Adressen einfügen')
+
+    const refused = await send(server, s.href(), {
+      cookie: s.cookie,
+      headers: GERMAN,
+      form: { intent: 'add', schemeId: s.scheme.id, name: '', email: s.address('x'), relationship: 'peer' },
+    })
+    expect(refused.status).toBe(400)
+    expect(textOf(await refused.text())).toContain(
+      'Geben Sie den Namen Ihrer Kollegin oder Ihres Kollegen ein.',
+    )
+
+    const added = await send(server, s.href(), {
+      cookie: s.cookie,
+      headers: GERMAN,
+      form: {
+        intent: 'add',
+        schemeId: s.scheme.id,
+        name: 'Pia Peer',
+        email: s.address('pia'),
+        relationship: 'peer',
+      },
+    })
+    expect(added.status).toBe(302)
+    const after = textOf(await get(location(added)!, cookiesFrom(added, s.cookie), GERMAN))
+    expect(after).toContain('Pia Peer auf Ihre Liste gesetzt')
+    expect(after).toContain('Auf der Liste (1)')
+    expect(after).toContain('Kollegin/Kollege')
   })
 })
 
