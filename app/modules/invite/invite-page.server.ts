@@ -10,8 +10,7 @@ import {
   type RaterGroup,
 } from '#app/modules/report/rater-groups'
 import { threshold } from '#app/modules/report/threshold'
-import { createServerI18n } from '#app/modules/i18n/i18n.server'
-import { intlLocale, SOURCE_LANGUAGE, type Language } from '#app/modules/i18n/languages'
+import { intlLocale, type Language } from '#app/modules/i18n/languages'
 import {
   findEmployee,
   getInvitePage,
@@ -48,12 +47,6 @@ export async function resolveInviteTarget(
   return employee ? ok({ employee, onBehalf: true }) : refuseNotFound()
 }
 
-/** The invite namespace in English: for callers that have no request's language (tests, other pages). */
-export const ENGLISH_INVITE_T: TFunction<'invite'> = createServerI18n(SOURCE_LANGUAGE, ['invite']).getFixedT(
-  SOURCE_LANGUAGE,
-  'invite',
-) as TFunction<'invite'>
-
 /**
  * A name's possessive as the language says it before a noun's place in the catalogue's sentence:
  * "Erin’s" (English), "von Erin" (German: "die Liste von Erin"), "de Erin" (French).
@@ -69,8 +62,8 @@ export async function loadInvitePage(
   target: InviteTarget | null,
   query: { scheme?: string; revoke?: string; fill?: string },
   /** The request's language and the invite namespace in it (getFixedT(request, 'invite')). */
-  language: Language = SOURCE_LANGUAGE,
-  t: TFunction<'invite'> = ENGLISH_INVITE_T,
+  language: Language,
+  t: TFunction<'invite'>,
 ) {
   if (!target) return ok({ state: 'pick-employee' as const, brand: null, explanation: t('pick.explanation') })
   const page = await getInvitePage(target.employee.id, query.scheme, intlLocale(language))
@@ -182,8 +175,9 @@ export function outlookOf(
   scheme: Pick<InviteScheme, 'minRaters' | 'showManager' | 'remaining' | 'minimums'>,
   colleagues: Pick<InvitedColleague, 'relationship' | 'status'>[],
   org: { directReports: number },
-  words: OutlookWords = 'invite',
-  t: TFunction<'invite'> = ENGLISH_INVITE_T,
+  words: OutlookWords,
+  /** The invite namespace in the reader's language (getFixedT(request, 'invite')). */
+  t: TFunction<'invite'>,
 ): { summary: string; lines: OutlookLine[] } | null {
   const sizes: GroupSizes = {}
   for (const c of colleagues)

@@ -59,9 +59,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = readQuery(request)
   const target = await resolveListTarget(user, query.employee)
   if (!target.ok) notFound()
-  const page = await loadNominationPage(target.value, user.id, query)
-  if (!page.ok) notFound()
   const t = await getFixedT(request, 'nomination')
+  const page = await loadNominationPage(target.value, user.id, query, {
+    language: await requestLanguage(request),
+    t,
+    tInvite: await getFixedT(request, 'invite'),
+  })
+  if (!page.ok) notFound()
   const title =
     page.value.state === 'ready' && page.value.standing !== 'employee'
       ? t('metaTitleFor', { name: page.value.employee.displayName || page.value.employee.email })
