@@ -116,6 +116,11 @@ describe('in German (previewed)', () => {
     expect(titleOf(html)).toBe('Ihre Feedback-Liste · Panorama')
     expect(textOf(html)).toContain('Eine Kollegin oder einen Kollegen hinzufügen')
     expect(textOf(html)).toContain('Eine Liste von Adressen einfügen')
+    expect(textOf(html)).toContain(
+      'Wählen Sie die Kolleginnen und Kollegen, von denen Sie Feedback erhalten möchten.',
+    )
+    expect(textOf(html)).toContain('Noch nicht gesendet.')
+    expect(textOf(html)).toMatch(new RegExp(`Antworten bis ${GERMAN_DATE.source}`))
 
     const refused = await send(server, s.href(), {
       cookie: s.cookie,
