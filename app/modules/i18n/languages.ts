@@ -80,6 +80,8 @@ export const NAMESPACES = [
   'shared',
   'schemes',
   'scheme-page',
+  'invite',
+  'nomination',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

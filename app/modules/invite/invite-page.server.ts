@@ -1,15 +1,16 @@
+import type { TFunction } from 'i18next'
 import type { PageData } from '#app/lib/page-data'
 import { possessive } from '#app/lib/words'
 import { refuseNotFound, ok, type Outcome } from '#app/lib/outcome'
 import type { Role } from '#app/modules/auth/permissions'
 import {
   groupOutlook,
-  PART_LABELS,
   RATER_GROUPS,
   type GroupSizes,
   type RaterGroup,
 } from '#app/modules/report/rater-groups'
 import { threshold } from '#app/modules/report/threshold'
+import { intlLocale, type Language } from '#app/modules/i18n/languages'
 import {
   findEmployee,
   getInvitePage,
@@ -47,21 +48,25 @@ export async function resolveInviteTarget(
 }
 
 /**
- * What an admin who opened the page without choosing an employee reads. Sent with the page rather
- * than written into its script: the page's client JS is held to its budget (npm run size).
+ * A name's possessive as the language says it before a noun's place in the catalogue's sentence:
+ * "Erin’s" (English), "von Erin" (German: "die Liste von Erin"), "de Erin" (French).
  */
-const PICK_EMPLOYEE =
-  'As an administrator you invite colleagues on an employee’s behalf, one employee at a time. Find the ' +
-  'employee on the employees page and open their invitations from there; this page then shows their ' +
-  'schemes, the colleagues already invited and the invitation form.'
+export function whoseIn(language: Language, name: string) {
+  if (language === 'de') return `von ${name.trim()}`
+  if (language === 'fr') return `de ${name.trim()}`
+  return possessive(name)
+}
 
 /** The page for a target (null: an admin still has to choose the employee), with the revoke to confirm. */
 export async function loadInvitePage(
   target: InviteTarget | null,
   query: { scheme?: string; revoke?: string; fill?: string },
+  /** The request's language and the invite namespace in it (getFixedT(request, 'invite')). */
+  language: Language,
+  t: TFunction<'invite'>,
 ) {
-  if (!target) return ok({ state: 'pick-employee' as const, brand: null, explanation: PICK_EMPLOYEE })
-  const page = await getInvitePage(target.employee.id, query.scheme)
+  if (!target) return ok({ state: 'pick-employee' as const, brand: null, explanation: t('pick.explanation') })
+  const page = await getInvitePage(target.employee.id, query.scheme, intlLocale(language))
   if (!page) return refuseNotFound()
   const confirmRevoke =
     page.scheme?.open && query.revoke
@@ -74,7 +79,7 @@ export async function loadInvitePage(
     employee: target.employee,
     onBehalf: target.onBehalf,
     ...page,
-    outlook: page.scheme ? outlookOf(page.scheme, page.colleagues, page.org) : null,
+    outlook: page.scheme ? outlookOf(page.scheme, page.colleagues, page.org, 'invite', t) : null,
     // The manager on record, suggested while the scheme takes invitations and they are not invited.
     suggestion:
       page.scheme?.open &&
@@ -83,50 +88,59 @@ export async function loadInvitePage(
         ? { ...page.org.manager, fill: query.fill === 'manager' }
         : null,
     confirmRevoke,
-    listNotice: page.scheme ? listNoticeOf(page.scheme, target) : null,
-    intro: introOf(target, true),
-    notEnrolled: page.scheme ? null : introOf(target, false),
+    listNotice: page.scheme ? listNoticeOf(page.scheme, target, language, t) : null,
+    intro: introOf(target, true, language, t),
+    notEnrolled: page.scheme ? null : introOf(target, false, language, t),
     onBehalfNote: target.onBehalf
-      ? `Inviting on behalf of ${target.employee.displayName || target.employee.email} (${target.employee.email}). Invitations you send here come from ${possessive(target.employee.displayName || target.employee.email)} programme.`
+      ? t('onBehalfNote', {
+          name: nameOf(target),
+          email: target.employee.email,
+          whose: whoseIn(language, nameOf(target)),
+        })
       : null,
-    inviteHelp: `Choose people who have seen ${target.onBehalf ? 'the employee' : 'you'} at work recently: a manager, peers, people who report to ${target.onBehalf ? 'them' : 'you'}. A mix of perspectives gives the most useful report.`,
+    inviteHelp: t(target.onBehalf ? 'inviteHelp.onBehalf' : 'inviteHelp.own'),
+    title: target.onBehalf ? t('metaTitleFor', { name: nameOf(target) }) : null,
     // The header wears the brand of the scheme shown.
     brand: page.scheme?.brand ?? null,
   })
 }
 
+const nameOf = (target: InviteTarget) => target.employee.displayName || target.employee.email
+
 /** The page's opening words, or why there is nobody to invite for (sent, not shipped as JS). */
-function introOf(target: InviteTarget, enrolled: boolean) {
-  const name = target.employee.displayName || target.employee.email
-  if (!enrolled)
-    return target.onBehalf
-      ? `${name} is not enrolled in a feedback scheme yet, so there is nobody to invite colleagues for. Enrol them in a scheme first.`
-      : 'You are not enrolled in a feedback scheme yet, so there is nobody to invite colleagues for. Your consultant will enrol you and let you know by e-mail.'
-  return target.onBehalf
-    ? `${possessive(name)} colleagues answer the same questionnaire about them. Each receives a personal link by e-mail; their answers are shown combined and without names, and only once enough of them have answered.`
-    : 'The colleagues you invite answer the same questionnaire about you. Each receives a personal link by e-mail; their answers are shown combined and without names, and only once enough of them have answered.'
+function introOf(target: InviteTarget, enrolled: boolean, language: Language, t: TFunction<'invite'>) {
+  const name = nameOf(target)
+  if (!enrolled) return target.onBehalf ? t('notEnrolled.onBehalf', { name }) : t('notEnrolled.own')
+  return target.onBehalf ? t('intro.onBehalf', { whose: whoseIn(language, name) }) : t('intro.own')
 }
 
 /**
  * In a scheme that approves lists, or whose administrators choose the raters (ADR 042), the page
  * does not invite: it says why, and links to the list. Words from the server (the JS budget).
  */
-function listNoticeOf(scheme: Pick<InviteScheme, 'id' | 'approval' | 'adminChooses'>, target: InviteTarget) {
-  const who = target.onBehalf ? target.employee.displayName || target.employee.email : null
+function listNoticeOf(
+  scheme: Pick<InviteScheme, 'id' | 'approval' | 'adminChooses'>,
+  target: InviteTarget,
+  language: Language,
+  t: TFunction<'invite'>,
+) {
+  const who = target.onBehalf ? nameOf(target) : null
   if (scheme.approval !== 'none') {
     const params = new URLSearchParams({ scheme: scheme.id })
     if (target.onBehalf) params.set('employee', target.employee.id)
     return {
-      title: 'Colleagues are invited from an approved list',
-      text: `In this programme ${who ? `${possessive(who)} list` : 'your list'} of colleagues is approved before anyone is invited; the invitations go out on approval and then show here.`,
+      title: t('listNotice.approvalTitle'),
+      text: who
+        ? t('listNotice.approvalOnBehalf', { whose: whoseIn(language, who) })
+        : t('listNotice.approvalOwn'),
       href: `/user/nominations?${params.toString()}`,
-      label: who ? 'Open their list' : 'Open your list',
+      label: t(who ? 'listNotice.openOnBehalf' : 'listNotice.openOwn'),
     }
   }
   if (scheme.adminChooses && !who)
     return {
-      title: 'Your administrators choose',
-      text: 'In this programme the administrators choose who gives you feedback; the invitations they send show here.',
+      title: t('listNotice.adminTitle'),
+      text: t('listNotice.adminText'),
       href: null,
       label: null,
     }
@@ -147,15 +161,7 @@ export type OutlookLine = {
 }
 
 /** The outlook's words: about invitations (this page) or about a list still to be approved (ADR 042). */
-export type OutlookWords = { nobody: string; soFar: string; everyone: string; verb: string; noneYet: string }
-
-const INVITE_WORDS: OutlookWords = {
-  nobody: 'Nobody is invited yet. The scheme asks for at least:',
-  soFar: 'invited so far',
-  everyone: 'If everyone invited answers',
-  verb: 'Invite',
-  noneYet: 'None invited yet.',
-}
+export type OutlookWords = 'invite' | 'list'
 
 const TONES = { good: 'text-emerald-900', short: 'text-amber-950', plain: 'text-slate-800' } as const
 
@@ -169,7 +175,9 @@ export function outlookOf(
   scheme: Pick<InviteScheme, 'minRaters' | 'showManager' | 'remaining' | 'minimums'>,
   colleagues: Pick<InvitedColleague, 'relationship' | 'status'>[],
   org: { directReports: number },
-  words: OutlookWords = INVITE_WORDS,
+  words: OutlookWords,
+  /** The invite namespace in the reader's language (getFixedT(request, 'invite')). */
+  t: TFunction<'invite'>,
 ): { summary: string; lines: OutlookLine[] } | null {
   const sizes: GroupSizes = {}
   for (const c of colleagues)
@@ -179,44 +187,47 @@ export function outlookOf(
   const total = Object.values(sizes).reduce((sum, n) => sum + (n ?? 0), 0)
   const asked = RATER_GROUPS.filter((g) => minimumOf(g) > 0)
   if (!total && !asked.length) return null
-  const t = threshold(scheme.minRaters)
+  const t_ = threshold(scheme.minRaters)
   const outlook = groupOutlook(sizes, scheme.minRaters, {
     showManager: scheme.showManager,
     room: scheme.remaining,
   })
   const summary = !total
-    ? words.nobody
-    : total < t
-      ? `Colleagues’ answers show in the report once at least ${t} of them have answered; ${total} ${total === 1 ? 'is' : 'are'} ${words.soFar}.`
-      : `${words.everyone}, the report shows all ${total} colleagues together and, by group:`
+    ? t(`outlook.${words}.nobody`)
+    : total < t_
+      ? t(`outlook.${words}.short`, { min: t_, total })
+      : t(`outlook.${words}.everyone`, { total })
   // A person has one manager or two: "add 2 more managers" is no advice, so the manager group gets none.
   const more = (k: number | null, g: RaterGroup) =>
-    k && g !== 'manager' ? ` ${words.verb} ${k} more to show them on their own.` : ''
+    k && g !== 'manager' ? [t(`outlook.${words}.more`, { count: k })] : []
   const lines = RATER_GROUPS.filter((g) => (sizes[g] ?? 0) > 0 || minimumOf(g) > 0).map((g): OutlookLine => {
-    const label = g === 'other' ? 'Others' : PART_LABELS[g]
     const invited = sizes[g] ?? 0
     const minimum = minimumOf(g)
     const short = Math.max(0, minimum - invited)
-    const wanted = short
-      ? ` The scheme asks for at least ${minimum}: ${words.verb.toLowerCase()} ${short} more.`
-      : ''
+    const wanted = short ? [t(`outlook.${words}.wanted`, { minimum, count: short })] : []
     const o = outlook.find((x) => x.group === g)
-    const heading = `${label} (${invited})`
-    if (!o) return { key: g, heading, text: `${words.noneYet}${wanted}`, tone: TONES.short }
+    const heading = t('outlook.heading', { label: t(`outlook.group.${g}`), count: invited })
+    if (!o)
+      return {
+        key: g,
+        heading,
+        text: [t(`outlook.${words}.noneYet`), ...wanted].join(' '),
+        tone: TONES.short,
+      }
     const shown =
       o.shown === 'alone'
-        ? g === 'manager' && invited < t
-          ? 'Shown on their own: the scheme tells managers so when they are invited.'
-          : 'Shown as a group of their own.'
+        ? g === 'manager' && invited < t_
+          ? [t('outlook.aloneManager')]
+          : [t('outlook.alone')]
         : o.shown === 'others'
-          ? `Combined into “Other colleagues”, so nobody can be picked out.${more(o.toStandAlone, g)}`
+          ? [t('outlook.others'), ...more(o.toStandAlone, g)]
           : o.shown === 'pooled'
-            ? `Only within the all-colleagues figure: a group is shown apart only when the colleagues outside it are enough to show too.${more(o.toStandAlone, g)}`
-            : `Not shown until at least ${t} colleagues have answered.`
+            ? [t('outlook.pooled'), ...more(o.toStandAlone, g)]
+            : [t('outlook.hidden', { min: t_ })]
     return {
       key: g,
       heading,
-      text: `${shown}${wanted}`,
+      text: [...shown, ...wanted].join(' '),
       tone: short ? TONES.short : o.shown === 'alone' ? TONES.good : TONES.plain,
     }
   })

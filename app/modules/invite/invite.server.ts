@@ -255,6 +255,8 @@ export function memberSchemeColumns(employeeId: string) {
 export async function getInvitePage(
   employeeId: string,
   schemeParam: string | undefined,
+  /** The locale its dates are written in (intlLocale of the request's language). */
+  locale?: string,
 ): Promise<InvitePage | null> {
   const db = getDb()
   const rows = await db
@@ -288,7 +290,7 @@ export async function getInvitePage(
     status: r.status,
     closesAt: r.closesAt.toISOString(),
     timeZone: r.timeZone,
-    closesOn: formatDate(r.closesAt, r.timeZone),
+    closesOn: formatDate(r.closesAt, r.timeZone, locale),
     brand: brandLookOf(r),
     open: Boolean(r.open),
     limit: colleagueLimit(r.maxColleagues),
@@ -334,7 +336,7 @@ export async function getInvitePage(
     relationship: r.relationship as Relationship,
     status: inviteStatusOf(r.status, r.reopened),
     invitedAt: r.invitedAt?.toISOString() ?? null,
-    invitedOn: r.invitedAt ? formatDate(r.invitedAt, scheme.timeZone) : null,
+    invitedOn: r.invitedAt ? formatDate(r.invitedAt, scheme.timeZone, locale) : null,
   }))
   return { schemes: list, scheme, colleagues, org }
 }

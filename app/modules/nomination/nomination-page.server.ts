@@ -1,15 +1,7 @@
 import type { PageData } from '#app/lib/page-data'
 import { ok, refuseNotFound } from '#app/lib/outcome'
-import { getNominationPage, type ListTarget } from './nomination.server'
+import { getNominationPage, type ListTarget, type PageLanguage } from './nomination.server'
 import { NOMINATIONS_PAGE_PATH } from './schemas'
-
-/**
- * What an administrator reads before choosing an employee. Sent with the page, not written into its
- * script (the page's client JS has a budget).
- */
-const PICK_EMPLOYEE =
-  'As an administrator you build and approve lists of raters on an employee’s behalf, one employee at ' +
-  'a time. Open a list from the queue on its scheme’s page, or find the employee on the employees page.'
 
 /** This page's address for a scheme, keeping whose list it is when the viewer is not its employee. */
 export function pageHref(target: ListTarget, schemeId: string | undefined) {
@@ -25,9 +17,16 @@ export async function loadNominationPage(
   target: ListTarget | null,
   viewerId: string,
   query: { scheme?: string },
+  /** The request's language and the page's namespaces in it. */
+  lang: PageLanguage,
 ) {
-  if (!target) return ok({ state: 'pick-employee' as const, brand: null, explanation: PICK_EMPLOYEE })
-  const page = await getNominationPage(target, viewerId, query.scheme)
+  if (!target)
+    return ok({
+      state: 'pick-employee' as const,
+      brand: null,
+      explanation: lang.t('pick.explanation'),
+    })
+  const page = await getNominationPage(target, viewerId, query.scheme, lang)
   if (!page) return refuseNotFound()
   return ok({
     state: 'ready' as const,

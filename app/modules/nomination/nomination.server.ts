@@ -33,7 +33,9 @@ import {
   type InviteEmployee,
   type Membership,
 } from '#app/modules/invite/invite.server'
-import { outlookOf, type OutlookLine } from '#app/modules/invite/invite-page.server'
+import { outlookOf, whoseIn, type OutlookLine } from '#app/modules/invite/invite-page.server'
+import { intlLocale, type Language } from '#app/modules/i18n/languages'
+import type { TFunction } from 'i18next'
 import { atRequestCap } from '#app/modules/invite/request-cap.server'
 import { hit, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import {
@@ -230,11 +232,17 @@ const APPROVER_ADMIN = 'an administrator'
  * lists (with their membership's state, approver, and counts), then the chosen one's nominees and
  * invitations together. A manager sees only lists sent to them (submitted, sent back or approved).
  */
+/** The page's words in a language: the nomination and invite namespaces (getFixedT of the request). */
+export type PageLanguage = { language: Language; t: TFunction<'nomination'>; tInvite: TFunction<'invite'> }
+
 export async function getNominationPage(
   target: ListTarget,
   viewerId: string,
   schemeParam: string | undefined,
+  lang: PageLanguage,
 ) {
+  const { t } = lang
+  const locale = intlLocale(lang.language)
   const db = getDb()
   const employeeId = target.employee.id
   const rows = await db
@@ -296,7 +304,7 @@ export async function getNominationPage(
       can: null,
       statusNote: null,
       suggestion: null,
-      words: { ...pageWords(target), submit: '', approve: '', add: '' },
+      words: { ...pageWords(target, lang), submit: '', approve: '', add: '' },
     }
 
   const people = await db
@@ -374,14 +382,16 @@ export async function getNominationPage(
     id: row.id,
     name: row.name,
     companyName: row.companyName,
-    closesOn: formatDate(row.closesAt, row.timeZone),
-    nominationsCloseOn: row.nominationsCloseAt ? formatDateTime(row.nominationsCloseAt, row.timeZone) : null,
+    closesOn: formatDate(row.closesAt, row.timeZone, locale),
+    nominationsCloseOn: row.nominationsCloseAt
+      ? formatDateTime(row.nominationsCloseAt, row.timeZone, locale)
+      : null,
     brand: brandLookOf(row),
     open: Boolean(row.open),
     approval: row.nominationApproval,
     chooser: row.nominationChooser,
     status: row.nominationStatus,
-    submittedOn: row.submittedAt ? formatDate(row.submittedAt, row.timeZone) : null,
+    submittedOn: row.submittedAt ? formatDate(row.submittedAt, row.timeZone, locale) : null,
     comment: row.nominationStatus === 'sent_back' ? row.comment : null,
     approverName,
     limit,
@@ -400,7 +410,8 @@ export async function getNominationPage(
     { ...scheme, remaining: room },
     everyone,
     { directReports: row.directReports },
-    LIST_WORDS,
+    'list',
+    lang.tInvite,
   )
   const standing = target.standing
   const can = {
@@ -417,7 +428,7 @@ export async function getNominationPage(
     why: editRefusal(state, standing, viewerId),
     room,
   }
-  const statusNote = statusNoteOf(scheme, standing, can, nomineeList.length, invitations.length, target)
+  const statusNote = statusNoteOf(scheme, standing, can, nomineeList.length, invitations.length, target, t)
   // The manager on record, suggested while they are neither on the list nor invited (not to
   // themself when they are the one reviewing it).
   const manager = row.manager
@@ -429,8 +440,8 @@ export async function getNominationPage(
       ? {
           id: manager.id,
           name: manager.name,
-          text: `${standing === 'employee' ? 'Your' : 'The'} manager on record, ${manager.name}, is not on the list.`,
-          button: `Add ${manager.name} as manager`,
+          text: t(standing === 'employee' ? 'suggestion.own' : 'suggestion.other', { name: manager.name }),
+          button: t('suggestion.button', { name: manager.name }),
         }
       : null
   return {
@@ -442,40 +453,32 @@ export async function getNominationPage(
     can,
     statusNote,
     suggestion,
-    words: { ...pageWords(target, row.manager !== null), ...stepWords(scheme, can.room, standing) },
+    words: { ...pageWords(target, lang), ...stepWords(scheme, can.room, standing, t) },
   }
 }
 
 /** The page's prose for this viewer (written here, not shipped as script: the JS budget). */
-export function pageWords(target: ListTarget, _hasManager = false) {
+export function pageWords(target: ListTarget, { t, language }: PageLanguage) {
   const name = target.employee.displayName || target.employee.email
   const own = target.standing === 'employee'
   return {
-    title: own ? 'Your feedback list' : `${possessive(name)} feedback list`,
+    title: own ? t('words.titleOwn') : t('words.titleOther', { whose: whoseIn(language, name) }),
     actingFor:
-      target.standing === 'admin'
-        ? `Acting for ${name} (${target.employee.email}): you may change the list, send it for approval, and approve it or send it back.`
-        : null,
-    intro: own
-      ? 'Choose the colleagues you would like feedback from. In this programme the list is approved before anyone is invited: nobody on it is contacted until then.'
-      : `The colleagues ${name} would like feedback from. Nobody on the list is contacted until it is approved; approving it e-mails each of them a personal link.`,
-    none: own
-      ? 'None of your feedback programmes asks for a list to be approved. Invite colleagues on the invitations page.'
-      : 'There is no list here for you to review.',
+      target.standing === 'admin' ? t('words.actingFor', { name, email: target.employee.email }) : null,
+    intro: own ? t('words.introOwn') : t('words.introOther', { name }),
+    none: own ? t('words.noneOwn') : t('words.noneOther'),
   }
 }
 
-function stepWords(scheme: NominationScheme, room: number, standing: Standing) {
-  const who = standing === 'employee' ? 'you' : 'them'
+function stepWords(scheme: NominationScheme, room: number, standing: Standing, t: TFunction<'nomination'>) {
   return {
     submit: `${
       scheme.approverName === APPROVER_ADMIN
-        ? 'The list goes to the programme’s administrators.'
-        : `${scheme.approverName} is e-mailed a link to review it.`
-    } Check the group outlook above first: a group below the scheme’s minimum may be sent back.`,
-    approve:
-      'Approving e-mails everyone on the list a personal link to give feedback. You can remove or add people first.',
-    add: `${room} more ${room === 1 ? 'place' : 'places'} on the list. Choose people who have seen ${who} at work recently: a manager, peers, people who report to ${who}.`,
+        ? t('step.toAdmins')
+        : t('step.toApprover', { name: scheme.approverName })
+    } ${t('step.checkOutlook')}`,
+    approve: t('step.approve'),
+    add: t(standing === 'employee' ? 'step.addOwn' : 'step.addOther', { room }),
   }
 }
 
@@ -494,9 +497,11 @@ function statusNoteOf(
   waiting: number,
   invited: number,
   target: ListTarget,
+  t: TFunction<'nomination'>,
 ) {
+  const approver = scheme.approverName === APPROVER_ADMIN ? t('approverAdmin') : scheme.approverName
   const lines = [
-    `${scheme.companyName} · answers due by ${scheme.closesOn} · up to ${scheme.limit} colleagues`,
+    t('status.line', { company: scheme.companyName, date: scheme.closesOn, limit: scheme.limit }),
   ]
   let tone: (typeof STATUS_TONES)[keyof typeof STATUS_TONES] = STATUS_TONES.plain
   switch (scheme.status) {
@@ -505,44 +510,34 @@ function statusNoteOf(
       lines.push(
         // An administrator may decide a list sent to a manager: say whose it is to decide first.
         standing === 'admin' && scheme.approverName !== APPROVER_ADMIN
-          ? `Sent to ${scheme.approverName} for approval on ${scheme.submittedOn}. As an administrator you may also approve it or send it back.`
+          ? t('status.sentToAdminView', { approver, date: scheme.submittedOn })
           : can.decide
-            ? `Waiting for your approval since ${scheme.submittedOn}.`
-            : `Sent for approval on ${scheme.submittedOn}; waiting for ${scheme.approverName}.`,
+            ? t('status.waitingYou', { date: scheme.submittedOn })
+            : t('status.waitingFor', { approver, date: scheme.submittedOn }),
       )
       break
     case 'sent_back':
       tone = STATUS_TONES.back
       lines.push(
         standing === 'manager'
-          ? `You sent the list back. ${target.employee.displayName || target.employee.email} can change it and send it again.`
-          : `Sent back by ${scheme.approverName}. Change the list, then send it again.`,
+          ? t('status.youSentBack', { name: target.employee.displayName || target.employee.email })
+          : t('status.sentBackBy', { approver }),
       )
       break
     case 'approved':
       tone = STATUS_TONES.done
-      lines.push(
-        waiting
-          ? 'Approved earlier; the people added since then wait for the list to be approved again.'
-          : 'Approved: everyone on the list has been invited.',
-      )
+      lines.push(waiting ? t('status.approvedWaiting') : t('status.approved'))
       break
     default:
       // Approved before, then someone was added (the list is a draft again): not "not sent yet".
       if (invited > 0) {
-        lines.push(
-          `Approved earlier; the people added since then are invited once the list is sent to ${scheme.approverName} and approved again.`,
-        )
+        lines.push(t('status.approvedAgain', { approver }))
         break
       }
-      lines.push(
-        `Not sent yet. When the list is ready, send it to ${scheme.approverName} for approval${
-          standing === 'employee' ? '' : ' (or approve it yourself)'
-        }.`,
-      )
+      lines.push(t(standing === 'employee' ? 'status.notSentOwn' : 'status.notSentOther', { approver }))
   }
   if (scheme.nominationsCloseOn && scheme.status !== 'approved')
-    lines.push(`Lists can be changed and sent until ${scheme.nominationsCloseOn}.`)
+    lines.push(t('status.until', { date: scheme.nominationsCloseOn }))
   // The manager's "why" is always that only the approver acts while the list waits, which they
   // are: no line for them (they see the list only once it was sent to them).
   if (can.why && scheme.status !== 'submitted' && standing !== 'manager') lines.push(can.why)
@@ -550,14 +545,6 @@ function statusNoteOf(
 }
 
 /** The outlook's words for a list (people are added, not yet invited). */
-const LIST_WORDS = {
-  nobody: 'Nobody is on the list yet. The scheme asks for at least:',
-  soFar: 'on the list so far',
-  everyone: 'If everyone on the list answers',
-  verb: 'Add',
-  noneYet: 'None on the list yet.',
-}
-
 export type NominationOutlook = { summary: string; lines: OutlookLine[] }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,22 +16,21 @@ import {
   INVITE_MESSAGES,
   InvitePageQuerySchema,
   InviteSchema,
-  remainingText,
   ResendSchema,
   RevokeSchema,
 } from '#app/modules/invite/schemas'
 import { INVITE_PAGE_PATH, InvitePage } from '#app/modules/invite/components/invite-page'
+import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'user', transition: true }
+// `home`: the relationship labels.
+export const handle: RouteHandle = { layout: 'user', transition: true, i18n: ['invite', 'home'] }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
   {
-    title:
-      loaderData?.state === 'ready' && loaderData.onBehalf
-        ? `Invite colleagues for ${loaderData.employee.displayName || loaderData.employee.email} · Panorama`
-        : 'Invite colleagues · Panorama',
+    title: (loaderData?.state === 'ready' ? loaderData.title : null) ?? metaT(matches, 'invite:metaTitle'),
   },
 ]
 
@@ -56,7 +55,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = readQuery(request)
   const target = await resolveInviteTarget(user, query.employee)
   if (!target.ok) notFound()
-  const page = await loadInvitePage(target.value, query)
+  const page = await loadInvitePage(
+    target.value,
+    query,
+    await requestLanguage(request),
+    await getFixedT(request, 'invite'),
+  )
   if (!page.ok) notFound()
   return page.value
 }
@@ -77,6 +81,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formError('unknown', 'Choose the employee you are inviting colleagues for, then try again.')
   const actor = { id: user.id, role: user.role, ip: context.ip || null }
   const intent = formData.get('intent')
+  const t = await getFixedT(request, 'invite')
+  /** "You can invite 5 more colleagues", or the same about the employee an admin acts for. */
+  const remaining = (count: number) =>
+    target.onBehalf
+      ? t('remaining.onBehalf', {
+          count: Math.max(0, count),
+          who: target.employee.displayName || target.employee.email,
+        })
+      : t('remaining.own', { count: Math.max(0, count) })
 
   if (intent === 'invite') {
     const submission = parseForm(formData, { schema: InviteSchema })
@@ -97,11 +110,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!outcome.ok) return replyRefused(intent, submission, outcome)
     return redirectWithToast(pageUrl(target, schemeId), {
       kind: 'success',
-      title: `Invitation sent to ${outcome.value.name}`,
-      description: `We e-mailed ${outcome.value.email} a personal link. ${remainingText(
-        outcome.value.remaining,
-        target.onBehalf ? target.employee.displayName || target.employee.email : null,
-      )}`,
+      title: t('toast.sentTitle', { name: outcome.value.name }),
+      description: t('toast.sentText', {
+        email: outcome.value.email,
+        remaining: remaining(outcome.value.remaining),
+      }),
     })
   }
 
@@ -119,19 +132,16 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!outcome.ok) return replyRefused(intent, submission, outcome)
       return redirectWithToast(pageUrl(target, query.scheme), {
         kind: 'success',
-        title: `Invitation sent again to ${outcome.value.name}`,
-        description: `The earlier link no longer works; ${outcome.value.email} has a new one.`,
+        title: t('toast.resentTitle', { name: outcome.value.name }),
+        description: t('toast.resentText', { email: outcome.value.email }),
       })
     }
     const outcome = await revokeInvite(actor, assignmentId, options)
     if (!outcome.ok) return replyRefused(intent, submission, outcome)
     return redirectWithToast(pageUrl(target, query.scheme), {
       kind: 'success',
-      title: `Invitation to ${outcome.value.name} revoked`,
-      description: `Their link no longer works. ${remainingText(
-        outcome.value.remaining,
-        target.onBehalf ? target.employee.displayName || target.employee.email : null,
-      )}`,
+      title: t('toast.revokedTitle', { name: outcome.value.name }),
+      description: t('toast.revokedText', { remaining: remaining(outcome.value.remaining) }),
     })
   }
 

@@ -12,7 +12,6 @@ import {
   resolveListTarget,
   sendBackList,
   submitList,
-  whoseList,
   withdrawList,
 } from '#app/modules/nomination/nomination.server'
 import { loadNominationPage, pageHref } from '#app/modules/nomination/nomination-page.server'
@@ -25,17 +24,23 @@ import {
   SendBackSchema,
 } from '#app/modules/nomination/schemas'
 import { NominationPage } from '#app/modules/nomination/components/nomination-page'
+import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
+import { metaT } from '#app/modules/i18n/meta'
+import { whoseIn } from '#app/modules/invite/invite-page.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { RouteHandle } from '#app/root'
 
-export const handle: RouteHandle = { layout: 'user', transition: true }
+// `invite`: the colleague fields and the outlook; `home`: the relationship and status labels.
+export const handle: RouteHandle = {
+  layout: 'user',
+  transition: true,
+  i18n: ['nomination', 'invite', 'home'],
+}
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
   {
     title:
-      loaderData?.state === 'ready' && loaderData.standing !== 'employee'
-        ? `Feedback list of ${loaderData.employee.displayName || loaderData.employee.email} · Panorama`
-        : 'Your feedback list · Panorama',
+      (loaderData?.state === 'ready' ? loaderData.title : null) ?? metaT(matches, 'nomination:metaTitle'),
   },
 ]
 
@@ -54,9 +59,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = readQuery(request)
   const target = await resolveListTarget(user, query.employee)
   if (!target.ok) notFound()
-  const page = await loadNominationPage(target.value, user.id, query)
+  const t = await getFixedT(request, 'nomination')
+  const page = await loadNominationPage(target.value, user.id, query, {
+    language: await requestLanguage(request),
+    t,
+    tInvite: await getFixedT(request, 'invite'),
+  })
   if (!page.ok) notFound()
-  return page.value
+  const title =
+    page.value.state === 'ready' && page.value.standing !== 'employee'
+      ? t('metaTitleFor', { name: page.value.employee.displayName || page.value.employee.email })
+      : null
+  return { ...page.value, title }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -69,7 +83,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = { id: user.id, role: user.role, ip: context.ip || null }
   const employeeId = target.employee.id
   const employeeName = target.employee.displayName || target.employee.email
-  const whose = whoseList(target.standing, employeeName)
+  const t = await getFixedT(request, 'nomination')
+  const own = target.standing === 'employee'
+  const whoseWords = { whose: whoseIn(await requestLanguage(request), employeeName) }
+  const whose = own ? t('whose.own') : t('whose.other', whoseWords)
+  const whoseTitle = own ? t('whose.ownTitle') : t('whose.otherTitle', whoseWords)
   const back = (schemeId: string) => pageHref(target, schemeId)
   return dispatchIntent(formData, {
     add: intent(
@@ -78,8 +96,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       (added, v) =>
         redirectWithToast(back(v.schemeId), {
           kind: 'success',
-          title: `${added.name} added to ${whose}`,
-          description: 'Nobody is contacted until the list is approved.',
+          title: t('toast.added', { name: added.name, whose }),
+          description: t('toast.nobodyContacted'),
         }),
     ),
     paste: intent(
@@ -91,8 +109,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (!refused.length)
           return redirectWithToast(back(v.schemeId), {
             kind: 'success',
-            title: `${added.length} ${added.length === 1 ? 'colleague' : 'colleagues'} added to ${whose}`,
-            description: 'Nobody is contacted until the list is approved.',
+            title: t('toast.pasted', { count: added.length, whose }),
+            description: t('toast.nobodyContacted'),
           })
         return pasteProblems(
           added.length,
@@ -104,7 +122,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       RemoveNomineeSchema,
       (v) => removeNominee(actor, { ...v, employeeId }),
       (removed, v) =>
-        redirectWithToast(back(v.schemeId), { kind: 'success', title: `${removed.name} taken off ${whose}` }),
+        redirectWithToast(back(v.schemeId), {
+          kind: 'success',
+          title: t('toast.removed', { name: removed.name, whose }),
+        }),
     ),
     submit: intent(
       ListStepSchema,
@@ -112,8 +133,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       (sent, v) =>
         redirectWithToast(back(v.schemeId), {
           kind: 'success',
-          title: `The list was sent to ${sent.approverName} for approval`,
-          description: 'Nobody on it is contacted until it is approved.',
+          title: t('toast.submitted', { name: sent.approverName }),
+          description: t('toast.submittedText'),
         }),
     ),
     withdraw: intent(
@@ -122,8 +143,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       (_, v) =>
         redirectWithToast(back(v.schemeId), {
           kind: 'success',
-          title: 'The list was taken back',
-          description: 'Change it, then send it for approval again.',
+          title: t('toast.withdrawn'),
+          description: t('toast.withdrawnText'),
         }),
     ),
     approve: intent(
@@ -132,8 +153,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       (approved, v) =>
         redirectWithToast(back(v.schemeId), {
           kind: 'success',
-          title: `${possessiveTitle(whose)} is approved`,
-          description: `${approved.invited} ${approved.invited === 1 ? 'invitation was' : 'invitations were'} sent.`,
+          title: t('toast.approved', { whose: whoseTitle }),
+          description: t('toast.approvedText', { count: approved.invited }),
         }),
     ),
     'send-back': intent(
@@ -142,8 +163,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       (_, v) =>
         redirectWithToast(back(v.schemeId), {
           kind: 'success',
-          title: `${possessiveTitle(whose)} was sent back`,
-          description: `${employeeName} has been e-mailed your comment.`,
+          title: t('toast.sentBack', { whose: whoseTitle }),
+          description: t('toast.sentBackText', { name: employeeName }),
         }),
     ),
   })
@@ -156,10 +177,6 @@ function pasteProblems(added: number, problems: { line: string; message: string 
     result: { status: 'error' as const, error: {} },
     paste: { added, problems, text: problems.map((p) => p.line).join('\n') },
   })
-}
-
-function possessiveTitle(text: string) {
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 export default function Nominations({ loaderData, actionData }: Route.ComponentProps) {

@@ -29,7 +29,10 @@ import {
 } from '#app/modules/verification/verification'
 import { RESET_LINK_HOURS, RESET_SENT_MESSAGE } from '#app/routes/public/forgot-password'
 import { daysLeftLabel } from '#app/lib/words'
-import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
+import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS, remainingText } from '#app/modules/invite/schemas'
+import { PART_LABELS } from '#app/modules/report/rater-groups'
+import { whoseList } from '#app/modules/nomination/nomination.server'
+import { possessive } from '#app/lib/words'
 import { MANAGER_SEES_REPORT_NOTE } from '#app/modules/plan/words'
 import { ASSIGNMENT_STATUS_LABELS, PHASE_LABELS } from '#app/modules/scheme/labels'
 import {
@@ -260,6 +263,22 @@ describe('English equals the wordings modules export', () => {
       expect(format(`home:phase.${phase}`)).toBe(PHASE_LABELS[phase])
     expect(format('home:colleagues.managerSeesReport')).toBe(MANAGER_SEES_REPORT_NOTE)
     for (const days of [0, 1, 2, 30]) expect(format('home:card.daysLeft', { days })).toBe(daysLeftLabel(days))
+  })
+
+  test('the invitation page: the remaining places, the statuses and the outlook’s groups', () => {
+    for (const count of [0, 1, 2, 5]) {
+      expect(format('invite:remaining.own', { count })).toBe(remainingText(count, null))
+      expect(format('invite:remaining.onBehalf', { count, who: 'Erin' })).toBe(remainingText(count, 'Erin'))
+    }
+    expect(format('invite:list.revoked')).toBe(INVITE_STATUS_LABELS.revoked)
+    for (const group of ['manager', 'peer', 'direct_report'] as const)
+      expect(format(`invite:outlook.group.${group}`)).toBe(PART_LABELS[group])
+    expect(format('invite:fields.relationship')).toBe(format('invite:list.relationship'))
+  })
+
+  test('the nominations page: whose list the toasts name', () => {
+    expect(format('nomination:whose.own')).toBe(whoseList('employee', 'Erin'))
+    expect(format('nomination:whose.other', { whose: possessive('Erin') })).toBe(whoseList('manager', 'Erin'))
   })
 
   test('the report’s release sentences (release-status.ts): home:release.* equals the English lines', () => {

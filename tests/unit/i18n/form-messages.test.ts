@@ -24,6 +24,13 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
   ],
   auth: ['app/modules/auth/schemas.ts'],
   'thank-you': ['app/modules/response/reopen-request-schemas.ts'],
+  invite: [
+    'app/modules/invite/schemas.ts',
+    'app/modules/invite/invite.server.ts',
+    'app/modules/invite/request-cap.server.ts',
+    'app/routes/user/colleague-invite.tsx',
+  ],
+  nomination: ['app/modules/nomination/schemas.ts', 'app/modules/nomination/directory.ts'],
   profile: [
     'app/modules/user/profile-schemas.ts',
     'app/modules/user/profile-action.server.ts',

@@ -1,9 +1,16 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { Field, SelectField } from '#app/components/forms'
 import { RELATIONSHIP_LABELS, RELATIONSHIPS } from '#app/modules/invite/schemas'
 
 /** The relationships a colleague can have to the person they answer about, as a select's options. */
 export const RELATIONSHIP_OPTIONS = RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }))
+
+/** The same options in the page's language (the route loads `home`, which holds the labels). */
+export function useRelationshipOptions() {
+  const { t } = useTranslation('home')
+  return RELATIONSHIPS.map((r) => ({ value: r, label: t(`relationship.${r}`) }))
+}
 
 type Meta<Value, Schema extends Record<string, unknown>> = FieldMetadata<Value, Schema, string[]>
 
@@ -22,16 +29,18 @@ export function ColleagueFields<Value, Schema extends Record<string, unknown>>({
   relationship: Meta<Value, Schema>
   relationshipHelp?: string
 }) {
+  const { t } = useTranslation('invite')
+  const options = useRelationshipOptions()
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
-          label="Name"
+          label={t('fields.name')}
           inputProps={{ ...getInputProps(name, { type: 'text' }), autoComplete: 'off' }}
           errors={name.errors}
         />
         <Field
-          label="E-mail address"
+          label={t('fields.email')}
           inputProps={{
             ...getInputProps(email, { type: 'email' }),
             autoComplete: 'off',
@@ -41,11 +50,11 @@ export function ColleagueFields<Value, Schema extends Record<string, unknown>>({
         />
       </div>
       <SelectField
-        label="Relationship"
+        label={t('fields.relationship')}
         className="flex flex-col gap-1 sm:max-w-xs"
         selectProps={getSelectProps(relationship)}
-        options={RELATIONSHIP_OPTIONS}
-        placeholder="Choose…"
+        options={options}
+        placeholder={t('fields.choose')}
         help={relationshipHelp}
         errors={relationship.errors}
       />

@@ -1,8 +1,9 @@
+import { useTranslation } from 'react-i18next'
 import { Form, Link, useNavigation } from 'react-router'
 import type { InvitedColleague as Colleague, InviteScheme as Scheme } from '#app/modules/invite/invite.server'
-import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS, type InviteStatus } from '#app/modules/invite/schemas'
+import type { InviteStatus } from '#app/modules/invite/schemas'
 
-const COLUMNS = ['Name', 'E-mail', 'Relationship', 'Status']
+const COLUMNS = ['name', 'email', 'relationship', 'status'] as const
 
 const STATUS_STYLES: Record<InviteStatus, string> = {
   invited: 'border-slate-300 bg-slate-50 text-slate-800',
@@ -22,17 +23,18 @@ export function ColleagueList({
   hrefFor: (changes: { revoke?: string }) => string
   onBehalf: boolean
 }) {
+  const { t } = useTranslation('invite')
+  const { t: tHome } = useTranslation('home')
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting' ? navigation.formData : undefined
   return (
     <section aria-labelledby="invited-title" className="flex flex-col gap-3">
       <h2 id="invited-title" className="text-lg font-semibold">
-        Invited colleagues
+        {t('list.title')}
       </h2>
       {colleagues.length === 0 ? (
         <p className="text-slate-700">
-          {onBehalf ? 'No colleague has been invited yet.' : 'You have not invited anyone yet.'}{' '}
-          {scheme.open ? 'Use the form below to send the first invitation.' : null}
+          {t(onBehalf ? 'list.emptyOnBehalf' : 'list.emptyOwn')} {scheme.open ? t('list.useForm') : null}
         </p>
       ) : (
         // Below 640 px each invitation is a stacked card (name, address, relationship, status, then the
@@ -40,18 +42,16 @@ export function ColleagueList({
         // labels inside the box, where they cannot widen the page.
         <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
           <table className="w-full text-left text-sm max-sm:block">
-            <caption className="sr-only">
-              Colleagues invited to {scheme.name}, with the state of each invitation
-            </caption>
+            <caption className="sr-only">{t('list.caption', { scheme: scheme.name })}</caption>
             <thead className="border-b border-slate-200 bg-slate-50 text-slate-800 max-sm:sr-only">
               <tr>
-                {COLUMNS.map((label) => (
-                  <th key={label} scope="col" className="px-4 py-3 font-semibold">
-                    {label}
+                {COLUMNS.map((column) => (
+                  <th key={column} scope="col" className="px-4 py-3 font-semibold">
+                    {t(`list.${column}`)}
                   </th>
                 ))}
                 <th scope="col" className="px-4 py-3 font-semibold">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('list.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -66,17 +66,17 @@ export function ColleagueList({
                     </th>
                     <td className="px-4 py-3 break-words text-slate-800 max-sm:p-0">{c.email}</td>
                     <td className="px-4 py-3 text-slate-800 max-sm:p-0">
-                      {RELATIONSHIP_LABELS[c.relationship]}
+                      {tHome(`relationship.${c.relationship}`)}
                     </td>
                     <td className="px-4 py-3 max-sm:p-0">
                       <span
                         className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[c.status]}`}
                       >
-                        {INVITE_STATUS_LABELS[c.status]}
+                        {c.status === 'revoked' ? t('list.revoked') : tHome(`inviteStatus.${c.status}`)}
                       </span>
                       {c.invitedAt && c.status !== 'revoked' ? (
                         <span className="mt-1 block text-xs whitespace-nowrap text-slate-700 max-sm:ml-2 max-sm:inline">
-                          invited <time dateTime={c.invitedAt}>{c.invitedOn}</time>
+                          {t('list.invited')} <time dateTime={c.invitedAt}>{c.invitedOn}</time>
                         </span>
                       ) : null}
                     </td>
@@ -87,8 +87,8 @@ export function ColleagueList({
                             <input type="hidden" name="intent" value="resend" />
                             <input type="hidden" name="assignmentId" value={c.id} />
                             <button type="submit" className="btn btn-secondary" disabled={resending}>
-                              {resending ? 'Sending…' : 'Resend'}
-                              <span className="sr-only"> the invitation to {c.name}</span>
+                              {resending ? t('list.sending') : t('list.resend')}
+                              <span className="sr-only">{t('list.theInvitationTo', { name: c.name })}</span>
                             </button>
                           </Form>
                           <Link
@@ -96,7 +96,8 @@ export function ColleagueList({
                             className="btn btn-secondary"
                             preventScrollReset
                           >
-                            Revoke…<span className="sr-only"> the invitation to {c.name}</span>
+                            {t('list.revoke')}
+                            <span className="sr-only">{t('list.theInvitationTo', { name: c.name })}</span>
                           </Link>
                         </div>
                       ) : null}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import type { OutlookLine } from '#app/modules/invite/invite-page.server'
 
 /**
@@ -5,10 +6,11 @@ import type { OutlookLine } from '#app/modules/invite/invite-page.server'
  * server (outlookOf), so the page carries no copy of the anonymity rule.
  */
 export function GroupOutlook({ outlook }: { outlook: { summary: string; lines: OutlookLine[] } }) {
+  const { t } = useTranslation('invite')
   return (
     <section aria-labelledby="outlook-title" className="card flex flex-col gap-3">
       <h2 id="outlook-title" className="text-lg font-semibold">
-        How the report will group them
+        {t('outlook.title')}
       </h2>
       <p className="text-slate-800">{outlook.summary}</p>
       <ul className="flex flex-col gap-2">

@@ -1,4 +1,5 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { Form, Link, useNavigation } from 'react-router'
 import { useConformForm } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
@@ -27,6 +28,7 @@ export function InviteForm({
   lastResult: SubmissionResult<string[]> | undefined
   onBehalf: boolean
 }) {
+  const { t } = useTranslation('invite')
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'invite'
   const [form, fields] = useConformForm(InviteSchema, {
@@ -39,18 +41,20 @@ export function InviteForm({
   return (
     <section aria-labelledby="invite-title" className="card flex flex-col gap-4">
       <h2 id="invite-title" className="text-lg font-semibold">
-        Invite a colleague
+        {t('form.title')}
       </h2>
       <p className="text-sm text-slate-700">{help}</p>
       {suggestion ? (
         <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
-          {onBehalf ? 'Their' : 'Your'} manager on record, <strong>{suggestion.name}</strong>, is not invited
-          yet.{' '}
+          {/* The name in bold where the sentence has it (richT's way, without its module: the JS budget). */}
+          {t(onBehalf ? 'form.suggestionOnBehalf' : 'form.suggestionOwn', { name: '\uE000' })
+            .split('\uE000')
+            .map((part, i) => (i ? [<strong key={i}>{suggestion.name}</strong>, part] : part))}{' '}
           {suggestion.fill ? (
-            'The form is filled in for them.'
+            t('form.filled')
           ) : (
             <Link className="link" to={fillHref ?? '?fill=manager'} preventScrollReset>
-              Fill in the form for them
+              {t('form.fill')}
             </Link>
           )}
         </p>
@@ -63,12 +67,12 @@ export function InviteForm({
           name={fields.name}
           email={fields.email}
           relationship={fields.relationship}
-          relationshipHelp={`How this person works with ${onBehalf ? 'the employee' : 'you'}.`}
+          relationshipHelp={t(onBehalf ? 'form.helpOnBehalf' : 'form.helpOwn')}
         />
         <BotCheck />
         <div>
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Sending…' : 'Send invitation'}
+            {busy ? t('form.sending') : t('form.send')}
           </button>
         </div>
       </Form>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { type IntentReply } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
@@ -19,6 +20,8 @@ export function InvitePage({
   loaderData: InvitePageData
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('invite')
+  const { t: tHome } = useTranslation('home')
   if (loaderData.state === 'pick-employee')
     return (
       <PickEmployee
@@ -44,13 +47,13 @@ export function InvitePage({
     <section aria-labelledby="page-title" className="flex max-w-5xl flex-col gap-8">
       <div className="flex max-w-3xl flex-col gap-3">
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          Invite colleagues
+          {t('title')}
         </h1>
         {onBehalf ? (
           <p className="rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm text-indigo-950">
             {loaderData.onBehalfNote}{' '}
             <Link className="link" to="/admin/employee-management">
-              Choose another employee
+              {t('chooseAnother')}
             </Link>
           </p>
         ) : null}
@@ -59,7 +62,7 @@ export function InvitePage({
 
       {!scheme ? (
         <div className="card flex flex-col gap-2">
-          <h2 className="text-lg font-semibold">No feedback programme yet</h2>
+          <h2 className="text-lg font-semibold">{t('notEnrolled.title')}</h2>
           <p className="text-slate-700">{loaderData.notEnrolled}</p>
         </div>
       ) : (
@@ -73,7 +76,7 @@ export function InvitePage({
               role="note"
               className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
             >
-              {scheme.managerSeesReportNote}
+              {tHome('colleagues.managerSeesReport')}
             </p>
           ) : null}
           <FormErrors errors={listErrors} />

@@ -1,6 +1,15 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { InviteScheme as Scheme } from '#app/modules/invite/invite.server'
-import { remainingText } from '#app/modules/invite/schemas'
+
+/** "You can invite 5 more colleagues", or the same about the employee an admin acts for. */
+function useRemaining() {
+  const { t } = useTranslation('invite')
+  return (remaining: number, who: string | null) =>
+    who
+      ? t('remaining.onBehalf', { count: Math.max(0, remaining), who })
+      : t('remaining.own', { count: Math.max(0, remaining) })
+}
 
 export function SchemePicker({
   schemes,
@@ -11,10 +20,11 @@ export function SchemePicker({
   current: string
   hrefFor: (changes: { scheme?: string }) => string
 }) {
+  const { t } = useTranslation('invite')
   return (
     <nav aria-labelledby="schemes-title" className="flex flex-col gap-2">
       <h2 id="schemes-title" className="text-lg font-semibold">
-        Your schemes
+        {t('schemes.title')}
       </h2>
       <ul className="flex flex-wrap gap-2">
         {schemes.map((s) => (
@@ -30,7 +40,8 @@ export function SchemePicker({
             >
               <span className="font-semibold">{s.name}</span>
               <span>
-                {s.open ? `${s.live} of ${s.limit} invited` : 'Closed'} · {s.companyName}
+                {s.open ? t('schemes.invitedOf', { live: s.live, limit: s.limit }) : t('schemes.closed')} ·{' '}
+                {s.companyName}
               </span>
             </Link>
           </li>
@@ -41,6 +52,8 @@ export function SchemePicker({
 }
 
 export function SchemeSummary({ scheme, who }: { scheme: Scheme; who: string | null }) {
+  const { t } = useTranslation('invite')
+  const remainingText = useRemaining()
   return (
     <section aria-labelledby="scheme-title" className="card flex flex-col gap-1">
       <h2 id="scheme-title" className="text-lg font-semibold">
@@ -50,13 +63,13 @@ export function SchemeSummary({ scheme, who }: { scheme: Scheme; who: string | n
         {scheme.companyName} ·{' '}
         {scheme.open ? (
           <>
-            colleagues can answer until <time dateTime={scheme.closesAt}>{scheme.closesOn}</time>
+            {t('summary.until')} <time dateTime={scheme.closesAt}>{scheme.closesOn}</time>
           </>
         ) : scheme.status === 'draft' ? (
-          'not open yet'
+          t('summary.notOpen')
         ) : (
           <>
-            closed on <time dateTime={scheme.closesAt}>{scheme.closesOn}</time>
+            {t('summary.closedOn')} <time dateTime={scheme.closesAt}>{scheme.closesOn}</time>
           </>
         )}
       </p>
@@ -64,7 +77,7 @@ export function SchemeSummary({ scheme, who }: { scheme: Scheme; who: string | n
         <p className="mt-2 font-medium">
           {remainingText(scheme.remaining, who)}{' '}
           <span className="font-normal text-slate-700">
-            ({scheme.live} of {scheme.limit} invited)
+            {t('summary.invitedOf', { live: scheme.live, limit: scheme.limit })}
           </span>
         </p>
       ) : null}
@@ -73,13 +86,12 @@ export function SchemeSummary({ scheme, who }: { scheme: Scheme; who: string | n
 }
 
 export function ClosedNotice({ scheme, who }: { scheme: Scheme; who: string | null }) {
+  const { t } = useTranslation('invite')
   const text = !scheme.open
-    ? scheme.status === 'draft'
-      ? 'This scheme has not opened yet. Invitations can be sent once it opens.'
-      : 'This scheme has closed, so no more colleagues can be invited.'
-    : `${who ?? 'You'} ${who ? 'has' : 'have'} invited ${scheme.limit} ${
-        scheme.limit === 1 ? 'colleague' : 'colleagues'
-      }, the most this scheme allows. To invite someone else, revoke an invitation that has not been answered yet.`
+    ? t(scheme.status === 'draft' ? 'closed.draft' : 'closed.closed')
+    : who
+      ? t('closed.limitOnBehalf', { who, limit: scheme.limit })
+      : t('closed.limitOwn', { limit: scheme.limit })
   return (
     <div className="card" role="status">
       <p className="text-slate-800">{text}</p>

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useTranslation } from 'react-i18next'
 import { useFetcher } from 'react-router'
+import { useFormMessage } from '#app/components/forms'
 import {
   DIRECTORY_MESSAGES,
   DIRECTORY_MIN_QUERY,
@@ -35,6 +37,8 @@ export function DirectorySearch({
   /** Prefix of the element ids (two comboboxes on one page need two). */
   id?: string
 }) {
+  const { t } = useTranslation('nomination')
+  const say = useFormMessage()
   const fetcher = useFetcher<DirectoryAnswer>()
   const [hydrated, setHydrated] = useState(false)
   const [text, setText] = useState('')
@@ -112,12 +116,12 @@ export function DirectorySearch({
     !long || waiting
       ? ''
       : hint
-        ? hint
+        ? say(hint)
         : people.length === 1
-          ? '1 person found'
+          ? t('directory.found', { count: 1 })
           : people.length
-            ? `${people.length} people found`
-            : 'Nobody found'
+            ? t('directory.found', { count: people.length })
+            : t('directory.nobody')
 
   return (
     <div className="relative flex w-full min-w-0 flex-col gap-1">
@@ -131,7 +135,7 @@ export function DirectorySearch({
         className="input"
         autoComplete="off"
         spellCheck={false}
-        placeholder="Name, department or job title"
+        placeholder={t('directory.placeholder')}
         aria-autocomplete="list"
         aria-expanded={expanded}
         aria-controls={listId}
@@ -144,8 +148,11 @@ export function DirectorySearch({
         onBlur={() => setOpen(false)}
       />
       <p id={hintId} className="text-sm text-slate-600">
-        {hint ??
-          (term && long && !waiting && !people.length ? `Nobody in the directory matches “${term}”.` : '')}
+        {hint
+          ? say(hint)
+          : term && long && !waiting && !people.length
+            ? t('directory.noMatch', { term })
+            : ''}
       </p>
       <ul
         id={listId}
@@ -166,7 +173,7 @@ export function DirectorySearch({
             onMouseMove={() => setActive(i)}
             className={`cursor-pointer px-3 py-2 break-words ${i === active ? 'bg-indigo-50 text-indigo-950' : 'text-slate-900'}`}
           >
-            <span className="block font-medium">{person.name || 'Name not recorded'}</span>
+            <span className="block font-medium">{person.name || t('directory.noName')}</span>
             {person.jobTitle || person.department ? (
               <span className="block text-sm text-slate-600">
                 {[person.jobTitle, person.department].filter(Boolean).join(' · ')}

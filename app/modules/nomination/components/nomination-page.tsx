@@ -1,5 +1,6 @@
 import { getFormProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { lazy, Suspense, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
 import {
   formErrorsOf,
@@ -8,10 +9,9 @@ import {
   usePendingIntent,
   type IntentReply,
 } from '#app/components/form-kit'
-import { FormErrors, SelectField } from '#app/components/forms'
-import { ColleagueFields, RELATIONSHIP_OPTIONS } from '#app/modules/invite/components/colleague-fields'
+import { FormErrors, SelectField, useFormMessage } from '#app/components/forms'
+import { ColleagueFields, useRelationshipOptions } from '#app/modules/invite/components/colleague-fields'
 import { GroupOutlook } from '#app/modules/invite/components/group-outlook'
-import { INVITE_STATUS_LABELS, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
 import type { NominationPageData } from '#app/modules/nomination/nomination-page.server'
 import { AddNomineeSchema, COMMENT_MAX, PasteSchema, SendBackSchema } from '#app/modules/nomination/schemas'
 
@@ -21,7 +21,6 @@ type Ready = Extract<NominationPageData, { state: 'ready' }>
 const DirectorySearch = lazy(() => import('./directory-search'))
 type PasteReply = { paste?: { added: number; problems: { line: string; message: string }[]; text: string } }
 
-
 /** The list of raters page (issue 18 §3): build, send for approval, approve or send back. */
 export function NominationPage({
   loaderData,
@@ -30,18 +29,19 @@ export function NominationPage({
   loaderData: NominationPageData
   actionData: (IntentReply & PasteReply) | undefined
 }) {
+  const { t } = useTranslation('nomination')
   if (loaderData.state === 'pick-employee')
     return (
       <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-4">
         <h1 id="page-title" className="text-2xl font-bold tracking-tight">
-          Lists of raters
+          {t('pick.title')}
         </h1>
         <div className="card flex flex-col gap-3">
-          <h2 className="text-lg font-semibold">Choose an employee first</h2>
+          <h2 className="text-lg font-semibold">{t('pick.choose')}</h2>
           <p className="text-slate-700">{loaderData.explanation}</p>
           <p>
             <Link className="btn btn-primary" to="/admin/employee-management">
-              Go to employees
+              {t('pick.go')}
             </Link>
           </p>
         </div>
@@ -78,12 +78,12 @@ export function NominationPage({
       {!scheme ? (
         <div className="card flex flex-col gap-2">
           <FormErrors errors={stepErrors} />
-          <h2 className="text-lg font-semibold">No list to show</h2>
+          <h2 className="text-lg font-semibold">{t('noList.title')}</h2>
           <p className="text-slate-700">{words.none}</p>
           {own ? (
             <p>
               <Link className="link" to="/user/colleague-invite">
-                Go to your invitations
+                {t('noList.invitations')}
               </Link>
             </p>
           ) : null}
@@ -91,7 +91,7 @@ export function NominationPage({
       ) : (
         <>
           {schemes.length > 1 ? (
-            <nav aria-label="Programmes" className="flex flex-wrap gap-2">
+            <nav aria-label={t('programmes')} className="flex flex-wrap gap-2">
               {schemes.map((s) => (
                 <Link
                   key={s.id}
@@ -132,6 +132,7 @@ export function NominationPage({
 }
 
 function ListStatus({ data }: { data: Ready }) {
+  const { t } = useTranslation('nomination')
   const scheme = data.scheme!
   const status = data.statusNote!
   return (
@@ -144,7 +145,9 @@ function ListStatus({ data }: { data: Ready }) {
       ))}
       {scheme.comment ? (
         <figure className="rounded-md border border-red-200 bg-white p-3 text-slate-900">
-          <figcaption className="text-sm font-medium">{`${scheme.approverName}’s comment`}</figcaption>
+          <figcaption className="text-sm font-medium">
+            {t('comment', { name: scheme.approverName })}
+          </figcaption>
           <blockquote className="whitespace-pre-line">{scheme.comment}</blockquote>
         </figure>
       ) : null}
@@ -153,18 +156,18 @@ function ListStatus({ data }: { data: Ready }) {
 }
 
 function NomineeTable({ data }: { data: Ready }) {
+  const { t } = useTranslation('nomination')
+  const { t: tHome } = useTranslation('home')
   const removing = usePendingIntent('remove')
   const scheme = data.scheme!
   return (
     <section aria-labelledby="list-title" className="flex flex-col gap-3">
       <h2 id="list-title" className="text-lg font-semibold">
-        {`On the list (${data.nominees.length})`}
+        {t('onList.title', { count: data.nominees.length })}
       </h2>
       {data.nominees.length === 0 ? (
         <p className="text-slate-700">
-          {data.invitations.length
-            ? 'Nobody is waiting to be invited.'
-            : 'Nobody yet. Add colleagues below; the group outlook shows what the report will be able to show.'}
+          {data.invitations.length ? t('onList.nobodyWaiting') : t('onList.nobodyYet')}
         </p>
       ) : (
         <ul className="flex flex-col divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
@@ -173,8 +176,8 @@ function NomineeTable({ data }: { data: Ready }) {
               <div className="flex min-w-0 flex-col">
                 <span className="font-medium break-words">{n.name}</span>
                 <span className="text-sm break-words text-slate-700">
-                  {n.email} · {RELATIONSHIP_LABELS[n.relationship]}
-                  {n.addedByApprover ? ' · added by the approver' : ''}
+                  {n.email} · {tHome(`relationship.${n.relationship}`)}
+                  {n.addedByApprover ? t('onList.byApprover') : ''}
                 </span>
               </div>
               {data.can?.remove ? (
@@ -183,7 +186,8 @@ function NomineeTable({ data }: { data: Ready }) {
                   <input type="hidden" name="schemeId" value={scheme.id} />
                   <input type="hidden" name="nomineeId" value={n.id} />
                   <button type="submit" className="btn btn-secondary" disabled={removing}>
-                    Remove<span className="sr-only"> {n.name} from the list</span>
+                    {t('onList.remove')}
+                    <span className="sr-only">{t('onList.removeWho', { name: n.name })}</span>
                   </button>
                 </Form>
               ) : null}
@@ -196,6 +200,8 @@ function NomineeTable({ data }: { data: Ready }) {
 }
 
 function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | undefined }) {
+  const { t } = useTranslation('nomination')
+  const say = useFormMessage()
   const scheme = data.scheme!
   const can = data.can!
   const submitting = usePendingIntent('submit')
@@ -209,7 +215,7 @@ function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | un
   return (
     <section aria-labelledby="steps-title" className="card flex flex-col gap-4">
       <h2 id="steps-title" className="text-lg font-semibold">
-        {can.decide ? 'Your decision' : 'Send the list'}
+        {can.decide ? t('steps.decision') : t('steps.send')}
       </h2>
       {can.submit ? (
         <Form method="post" action={data.action} className="flex flex-col gap-2">
@@ -218,7 +224,7 @@ function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | un
           <p className="text-sm text-slate-700">{data.words.submit}</p>
           <div>
             <button type="submit" className="btn btn-primary" disabled={submitting}>
-              {submitting ? 'Sending…' : 'Send for approval'}
+              {submitting ? t('steps.sending') : t('steps.submit')}
             </button>
           </div>
         </Form>
@@ -231,7 +237,7 @@ function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | un
             <p className="text-sm text-slate-700">{data.words.approve}</p>
             <div>
               <button type="submit" className="btn btn-primary" disabled={approving || !data.nominees.length}>
-                {approving ? 'Approving…' : 'Approve and send the invitations'}
+                {approving ? t('steps.approving') : t('steps.approve')}
               </button>
             </div>
           </Form>
@@ -241,7 +247,7 @@ function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | un
             <FormErrors id={form.errorId} errors={form.errors} />
             <div className="flex flex-col gap-1">
               <label htmlFor={fields.comment.id} className="font-medium">
-                Or send it back with a comment
+                {t('steps.sendBackLabel')}
               </label>
               <textarea
                 {...getTextareaProps(fields.comment)}
@@ -251,13 +257,13 @@ function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | un
               />
               {fields.comment.errors ? (
                 <p id={fields.comment.errorId} className="text-sm text-red-800">
-                  {fields.comment.errors[0]}
+                  {say(fields.comment.errors[0]!)}
                 </p>
               ) : null}
             </div>
             <div>
               <button type="submit" className="btn btn-secondary" disabled={sendingBack}>
-                {sendingBack ? 'Sending…' : 'Send back'}
+                {sendingBack ? t('steps.sending') : t('steps.sendBack')}
               </button>
             </div>
           </Form>
@@ -267,12 +273,10 @@ function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | un
         <Form method="post" action={data.action} className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="withdraw" />
           <input type="hidden" name="schemeId" value={scheme.id} />
-          <p className="text-sm text-slate-700">
-            Need to change something? Take the list back, change it and send it again.
-          </p>
+          <p className="text-sm text-slate-700">{t('steps.withdrawText')}</p>
           <div>
             <button type="submit" className="btn btn-secondary">
-              Take the list back
+              {t('steps.withdraw')}
             </button>
           </div>
         </Form>
@@ -282,6 +286,9 @@ function Steps({ data, actionData }: { data: Ready; actionData: IntentReply | un
 }
 
 function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply & PasteReply) | undefined }) {
+  const { t } = useTranslation('nomination')
+  const say = useFormMessage()
+  const relationshipOptions = useRelationshipOptions()
   const scheme = data.scheme!
   const adding = usePendingIntent('add')
   const pasting = usePendingIntent('paste')
@@ -297,7 +304,7 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
   return (
     <section aria-labelledby="add-title" className="card flex flex-col gap-4">
       <h2 id="add-title" className="text-lg font-semibold">
-        Add a colleague
+        {t('add.title')}
       </h2>
       <p className="text-sm text-slate-700">{data.words.add}</p>
       {data.suggestion ? (
@@ -318,7 +325,7 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
         </Form>
       ) : null}
       <Suspense fallback={null}>
-        <DirectorySearch employeeId={data.employee.id} onPick={setPicked} />
+        <DirectorySearch employeeId={data.employee.id} onPick={setPicked} label={t('directory.label')} />
       </Suspense>
       {picked ? (
         <Form
@@ -333,10 +340,10 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
           <input type="hidden" name="name" value={picked.name} />
           <strong className="self-center">{picked.name}</strong>
           <label className="flex flex-col gap-1 text-sm">
-            Relationship
+            {t('add.relationship')}
             <select name="relationship" className="input" required defaultValue="">
-              <option value="">Choose…</option>
-              {RELATIONSHIP_OPTIONS.map((o) => (
+              <option value="">{t('add.choose')}</option>
+              {relationshipOptions.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
                 </option>
@@ -344,7 +351,7 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
             </select>
           </label>
           <button type="submit" className="btn btn-primary" disabled={adding}>
-            Add to the list
+            {t('add.submit')}
           </button>
         </Form>
       ) : null}
@@ -355,12 +362,12 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
         <ColleagueFields name={fields.name} email={fields.email} relationship={fields.relationship} />
         <div>
           <button type="submit" className="btn btn-primary" disabled={adding}>
-            {adding ? 'Adding…' : 'Add to the list'}
+            {adding ? t('add.adding') : t('add.submit')}
           </button>
         </div>
       </Form>
       <details className="rounded-md border border-slate-200 p-3" open={Boolean(actionData?.paste)}>
-        <summary className="cursor-pointer font-medium">Paste a list of addresses</summary>
+        <summary className="cursor-pointer font-medium">{t('paste.summary')}</summary>
         <Form
           method="post"
           action={data.action}
@@ -376,11 +383,11 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
               role="status"
               className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
             >
-              <p>{actionData.paste.added} added. These lines were not, and are left in the box to correct:</p>
+              <p>{t('paste.problems', { added: actionData.paste.added })}</p>
               <ul className="mt-1 list-disc pl-5">
                 {actionData.paste.problems.map((p) => (
                   <li key={p.line}>
-                    <strong className="break-all">{p.line}</strong>: {p.message}
+                    <strong className="break-all">{p.line}</strong>: {say(p.message)}
                   </li>
                 ))}
               </ul>
@@ -388,11 +395,10 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
           ) : null}
           <div className="flex flex-col gap-1">
             <label htmlFor={pasteFields.text.id} className="font-medium">
-              Addresses, one per line
+              {t('paste.label')}
             </label>
             <p id={`${pasteFields.text.id}-help`} className="text-sm text-slate-700">
-              For example “Ana Silva &lt;ana.silva@example.com&gt;” or just the address. Each line is checked
-              on its own.
+              {t('paste.help')}
             </p>
             <textarea
               {...getTextareaProps(pasteFields.text)}
@@ -404,21 +410,21 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
             />
             {pasteFields.text.errors ? (
               <p id={pasteFields.text.errorId} className="text-sm text-red-800">
-                {pasteFields.text.errors[0]}
+                {say(pasteFields.text.errors[0]!)}
               </p>
             ) : null}
           </div>
           <SelectField
-            label="Relationship of everyone pasted"
+            label={t('paste.relationship')}
             className="flex flex-col gap-1 sm:max-w-xs"
             selectProps={getSelectProps(pasteFields.relationship)}
-            options={RELATIONSHIP_OPTIONS}
-            placeholder="Choose…"
+            options={relationshipOptions}
+            placeholder={t('add.choose')}
             errors={pasteFields.relationship.errors}
           />
           <div>
             <button type="submit" className="btn btn-secondary" disabled={pasting}>
-              {pasting ? 'Checking…' : 'Add these to the list'}
+              {pasting ? t('paste.checking') : t('paste.submit')}
             </button>
           </div>
         </Form>
@@ -428,22 +434,25 @@ function AddForms({ data, actionData }: { data: Ready; actionData: (IntentReply 
 }
 
 function Invited({ data }: { data: Ready }) {
+  const { t } = useTranslation('nomination')
+  const { t: tHome } = useTranslation('home')
+  const { t: tInvite } = useTranslation('invite')
   if (!data.invitations.length) return null
   const own = data.standing === 'employee'
   return (
     <section aria-labelledby="invited-title" className="flex flex-col gap-3">
       <h2 id="invited-title" className="text-lg font-semibold">
-        {`Already invited (${data.invitations.length})`}
+        {t('invited.title', { count: data.invitations.length })}
       </h2>
       <ul className="flex flex-col divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
         {data.invitations.map((i) => (
           <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
             <span className="min-w-0 break-words">
               <span className="font-medium">{i.name}</span>{' '}
-              <span className="text-sm text-slate-700">· {RELATIONSHIP_LABELS[i.relationship]}</span>
+              <span className="text-sm text-slate-700">· {tHome(`relationship.${i.relationship}`)}</span>
             </span>
             <span className="rounded-full border border-slate-300 bg-slate-50 px-2 py-0.5 text-xs font-semibold">
-              {INVITE_STATUS_LABELS[i.status]}
+              {i.status === 'revoked' ? tInvite('list.revoked') : tHome(`inviteStatus.${i.status}`)}
             </span>
           </li>
         ))}
@@ -454,7 +463,7 @@ function Invited({ data }: { data: Ready }) {
             className="link"
             to={`/user/colleague-invite?scheme=${data.scheme!.id}${own ? '' : `&employee=${data.employee.id}`}`}
           >
-            Resend or withdraw invitations on the invitations page
+            {t('invited.link')}
           </Link>
         </p>
       ) : null}
