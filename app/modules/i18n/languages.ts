@@ -73,6 +73,7 @@ export const NAMESPACES = [
   'brands',
   'admins',
   'identity-providers',
+  'employees',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

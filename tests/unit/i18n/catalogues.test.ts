@@ -11,6 +11,7 @@ import { WRONG_CODE, WRONG_SETUP_CODE } from '#app/modules/auth/totp.server'
 import { flatten, type Messages } from '#app/modules/i18n/catalogues'
 import { NAME_SORT_LABELS } from '#app/lib/list-query'
 import { companyInUseMessage } from '#app/modules/company/company.server'
+import { EMPLOYEE_MESSAGES, EMPLOYEE_STATE_LABELS } from '#app/modules/employee/schemas'
 import { describeAction, describeActionIn, ENTITY_KEYS } from '#app/modules/dashboard/overview.server'
 import {
   intlLocale,
@@ -430,5 +431,24 @@ describe('English equals the admin pages’ wordings', () => {
       expect(t('inUse', { name: 'Acme', employees, schemes, count: employees + schemes })).toBe(
         companyInUseMessage('Acme', employees, schemes),
       )
+  })
+  test('the employees’ words (states, schemes, feedback, named refusals)', () => {
+    const t = englishT('employees')
+    for (const [state, label] of Object.entries(EMPLOYEE_STATE_LABELS))
+      expect(t(`states.${state}`)).toBe(label)
+    for (const [phase, label] of Object.entries(PHASE_LABELS)) expect(t(`schemes.phase.${phase}`)).toBe(label)
+    for (const [status, label] of Object.entries(ASSIGNMENT_STATUS_LABELS))
+      expect(t(`schemes.selfStatus.${status}`)).toBe(label)
+    for (const [relationship, label] of Object.entries(RELATIONSHIP_LABELS))
+      expect(t(`ratings.relationship.${relationship}`)).toBe(label)
+    for (const [status, label] of Object.entries(INVITE_STATUS_LABELS))
+      expect(t(`ratings.inviteStatus.${status}`)).toBe(label)
+    expect(t('named.alreadyEmployee', { company: 'Acme' })).toBe(EMPLOYEE_MESSAGES.alreadyEmployee('Acme'))
+    expect(t('named.managerUnknown', { company: 'Acme' })).toBe(EMPLOYEE_MESSAGES.managerUnknown('Acme'))
+    expect(t('named.managerCycle', { manager: 'Sam' })).toBe(EMPLOYEE_MESSAGES.managerCycle('Sam'))
+    expect(t('named.managesOne', { company: 'Acme' })).toBe(EMPLOYEE_MESSAGES.managesOthers(1, 'Acme'))
+    expect(t('named.managesMany', { count: '3', company: 'Acme' })).toBe(
+      EMPLOYEE_MESSAGES.managesOthers(3, 'Acme'),
+    )
   })
 })

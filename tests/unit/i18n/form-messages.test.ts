@@ -49,6 +49,12 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/routes/admin/admin-management.$uid.tsx',
   ],
   'identity-providers': ['app/modules/sso/schemas.ts', 'app/modules/sso/provider.server.ts'],
+  employees: [
+    'app/modules/employee/schemas.ts',
+    'app/modules/employee/employee.server.ts',
+    'app/modules/employee/employee-list.server.ts',
+    'app/modules/employee/employee-page.server.ts',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
