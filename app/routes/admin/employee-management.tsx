@@ -53,7 +53,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     const query = ImportViewQuerySchema.parse(Object.fromEntries(url.searchParams))
     const view = await getImportView(query.import)
     if (!view) notFound()
-    const page = await getImportRows(view.id, query)
+    const t = await getFixedT(request, 'employees')
+    const page = await getImportRows(view.id, query, (key, values) => t(key, values))
     return { mode: 'import' as const, view, page, show: query.show }
   }
   return await loadEmployeeList(parseEmployeeListQuery(url.searchParams))
@@ -100,7 +101,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     ),
     import: intent(
       ImportRunSchema,
-      ({ importId, schemeId, updateNames }) => runImport(actor, importId, schemeId, { updateNames }),
+      async ({ importId, schemeId, updateNames }) =>
+        said(await runImport(actor, importId, schemeId, { updateNames })),
       (summary, { importId }) =>
         redirectWithToast(`${PATH}?import=${importId}`, {
           kind: 'success',

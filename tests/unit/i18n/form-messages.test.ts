@@ -54,6 +54,8 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/employee/employee.server.ts',
     'app/modules/employee/employee-list.server.ts',
     'app/modules/employee/employee-page.server.ts',
+    'app/modules/employee/import-schemas.ts',
+    'app/modules/employee/import.server.ts',
   ],
 }
 
