@@ -1,6 +1,6 @@
 import { EMAIL_MAX, EMPLOYEE_NAME_MAX, ORG_TEXT_MAX } from './schemas'
 import * as z from '#app/lib/zod'
-import { PHONE_MESSAGE, PHONE_TOO_LONG } from '#app/modules/user/profile-schemas'
+import { PHONE_MAX, PHONE_MESSAGE, PHONE_TOO_LONG } from '#app/modules/user/profile-schemas'
 
 /**
  * The CSV import's wording and forms (ADR 012; the forms in Zod Mini, app/lib/zod.ts), shared by the
@@ -149,25 +149,53 @@ export const problemText = (code: string) => ROW_PROBLEMS[code as RowProblem] ??
  * What a row's problems say, with what the check found out about it (the first row, a near name,
  * the manager's line).
  */
-export function rowProblemTexts(row: {
-  errors: string[]
-  companyName: string
-  duplicateOf: number | null
-  companySuggestion: string | null
-  managerLine?: number | null
-}) {
+export function rowProblemTexts(
+  row: {
+    errors: string[]
+    companyName: string
+    duplicateOf: number | null
+    companySuggestion: string | null
+    managerLine?: number | null
+  },
+  say?: ProblemWords,
+) {
   const managerLine = row.managerLine ?? null
   return row.errors.map((code) => {
     if (code === 'manager_other_company' && managerLine !== null)
-      return `The manager is on line ${managerLine} of this file, with another company: a manager must work for the same company.`
+      return say
+        ? say('problems.managerOtherCompanyLine', { line: managerLine })
+        : `The manager is on line ${managerLine} of this file, with another company: a manager must work for the same company.`
     if (code === 'manager_has_problems' && managerLine !== null)
-      return `The manager is on line ${managerLine} of this file, which cannot be imported: fix that row first.`
+      return say
+        ? say('problems.managerHasProblemsLine', { line: managerLine })
+        : `The manager is on line ${managerLine} of this file, which cannot be imported: fix that row first.`
     if (code === 'email_duplicate' && row.duplicateOf !== null)
-      return `Duplicate of row ${row.duplicateOf}: the same e-mail address is on line ${row.duplicateOf}, and only that first row is imported.`
+      return say
+        ? say('problems.duplicateOf', { line: row.duplicateOf })
+        : `Duplicate of row ${row.duplicateOf}: the same e-mail address is on line ${row.duplicateOf}, and only that first row is imported.`
     if (code === 'company_unknown' && row.companySuggestion)
-      return `Unknown company “${row.companyName}” — did you mean ${row.companySuggestion}?`
+      return say
+        ? say('problems.companySuggestion', { company: row.companyName, suggestion: row.companySuggestion })
+        : `Unknown company “${row.companyName}” — did you mean ${row.companySuggestion}?`
+    if (say && code in ROW_PROBLEMS)
+      return say(`problems.${code}`, { max: PROBLEM_LIMITS[code as RowProblem] ?? 0 })
     return problemText(code)
   })
+}
+
+/**
+ * The `employees` catalogue's `problems.*` in the reader's language (ADR 050): `rowProblemTexts`
+ * says a row's problems with it on the import page; without it, in English (the problems CSV).
+ */
+export type ProblemWords = (key: string, values: Record<string, string | number>) => string
+
+/** The limit a "too long" problem names, as the catalogue's `{max}`. */
+export const PROBLEM_LIMITS: Partial<Record<RowProblem, number>> = {
+  name_too_long: EMPLOYEE_NAME_MAX,
+  email_too_long: EMAIL_MAX,
+  phone_too_long: PHONE_MAX,
+  department_too_long: DEPARTMENT_MAX,
+  job_title_too_long: JOB_TITLE_MAX,
 }
 
 /** What became of a row once imported. */

@@ -23,6 +23,7 @@ import {
   DEPARTMENT_MAX,
   JOB_TITLE_MAX,
   rowProblemTexts,
+  type ProblemWords,
   type ImportColumn,
   type ImportRowsPage,
   type ImportSchemeOption,
@@ -704,18 +705,25 @@ type CheckedRow = {
 }
 
 /** What is wrong with a row read back, in words. */
-function problemsOf(row: CheckedRow) {
-  return rowProblemTexts({
-    errors: row.errors,
-    companyName: row.company_name,
-    duplicateOf: row.duplicate_of === null ? null : Number(row.duplicate_of),
-    companySuggestion: row.company_suggestion,
-    managerLine: row.manager_line === null ? null : Number(row.manager_line),
-  })
+function problemsOf(row: CheckedRow, say?: ProblemWords) {
+  return rowProblemTexts(
+    {
+      errors: row.errors,
+      companyName: row.company_name,
+      duplicateOf: row.duplicate_of === null ? null : Number(row.duplicate_of),
+      companySuggestion: row.company_suggestion,
+      managerLine: row.manager_line === null ? null : Number(row.manager_line),
+    },
+    say,
+  )
 }
 
 /** One page of the staged rows (all, or those with problems), by line, in one query. */
-export async function getImportRows(importId: string, query: ImportViewQuery): Promise<ImportRowsPage> {
+export async function getImportRows(
+  importId: string,
+  query: ImportViewQuery,
+  say?: ProblemWords,
+): Promise<ImportRowsPage> {
   const backwards = query.before !== undefined
   const rows = await queryRows<
     CheckedRow & {
@@ -752,7 +760,7 @@ export async function getImportRows(importId: string, query: ImportViewQuery): P
       managerEmail: r.manager_email,
       department: r.department,
       jobTitle: r.job_title,
-      problems: problemsOf(r),
+      problems: problemsOf(r, say),
       outcome: r.outcome,
       account: r.account_role ? { role: r.account_role, name: r.account_name ?? '' } : null,
       company: r.company,

@@ -82,6 +82,7 @@ export const NAMESPACES = [
   'scheme-page',
   'invite',
   'nomination',
+  'employees',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -1,7 +1,7 @@
 import type { Route } from './+types/employee-management.$uid'
 import { unreadableForm } from '#app/lib/form-data.server'
 import { dispatchIntent, intent, passRetryAfter } from '#app/lib/reply.server'
-import { possessive } from '#app/lib/words'
+import type { Outcome } from '#app/lib/outcome'
 import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { EmployeePage } from '#app/modules/employee/components/employee-page'
@@ -19,14 +19,20 @@ import {
   EmployeeResendSchema,
   EmployeeUpdateSchema,
 } from '#app/modules/employee/schemas'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { requireAdminForm, savedToast } from './admin-action.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import type { RouteHandle } from '#app/root'
+import { requireAdminForm, savedToast, savedToastWords, sayRefusal } from './admin-action.server'
+import { ADMIN_HANDLE, adminNamedTitleT } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'employees' }
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  adminTitle(loaderData ? `${loaderData.employee.name || loaderData.employee.email} · Employees` : 'Employee')
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
+  adminNamedTitleT(
+    matches,
+    'employees:metaEmployee',
+    loaderData ? loaderData.employee.name || loaderData.employee.email : undefined,
+  )
 
 // A 429's Retry-After reaches the browser only when the route passes it on.
 export const headers: Route.HeadersFunction = passRetryAfter
@@ -50,46 +56,48 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // The form's hidden id must name this page's employee: a form from another tab cannot act here.
   const sameEmployee = formData.get('employeeId') === null || formData.get('employeeId') === employee.id
   if (!sameEmployee) return unreadableForm()
+  const t = await getFixedT(request, 'employees')
+  const said = <T,>(outcome: Outcome<T>) => sayRefusal(request, 'employees', outcome)
   return dispatchIntent(formData, {
     update: intent(
       EmployeeUpdateSchema,
-      ({ employeeId, ...input }) => updateEmployee(actor, employeeId, input),
+      async ({ employeeId, ...input }) => said(await updateEmployee(actor, employeeId, input)),
       ({ changed }, input) =>
         redirectWithToast(
           page,
-          savedToast(changed, 'employee', `${possessive(input.name)} details were updated.`),
+          savedToast(changed, 'employee', t('toast.updatedText', { name: input.name }), savedToastWords(t)),
         ),
     ),
     disable: intent(
       EmployeeDisableSchema,
-      ({ employeeId }) => disableEmployee(actor, employeeId),
+      async ({ employeeId }) => said(await disableEmployee(actor, employeeId)),
       ({ name, changed, sessionsEnded }) =>
         redirectWithToast(page, {
           kind: changed ? 'success' : 'info',
-          title: changed ? 'Employee disabled' : 'Already disabled',
+          title: t(changed ? 'toast.disabled' : 'toast.alreadyDisabled'),
           description: changed
-            ? `${name} can no longer sign in${sessionsEnded ? `; ${sessionsEnded === 1 ? 'their session was' : `their ${sessionsEnded} sessions were`} ended` : ''}.`
-            : `${name} was already disabled.`,
+            ? t('toast.disabledText', { name, sessions: sessionsEnded })
+            : t('toast.alreadyDisabledText', { name }),
         }),
     ),
     enable: intent(
       EmployeeEnableSchema,
-      ({ employeeId }) => enableEmployee(actor, employeeId),
+      async ({ employeeId }) => said(await enableEmployee(actor, employeeId)),
       ({ name, changed }) =>
         redirectWithToast(page, {
           kind: changed ? 'success' : 'info',
-          title: changed ? 'Employee enabled' : 'Already enabled',
-          description: changed ? `${name} can sign in again.` : `${name} was not disabled.`,
+          title: t(changed ? 'toast.enabled' : 'toast.alreadyEnabled'),
+          description: t(changed ? 'toast.enabledText' : 'toast.notDisabledText', { name }),
         }),
     ),
     'resend-activation': intent(
       EmployeeResendSchema,
-      ({ employeeId }) => resendActivation(actor, employeeId),
+      async ({ employeeId }) => said(await resendActivation(actor, employeeId)),
       ({ name, email }) =>
         redirectWithToast(page, {
           kind: 'success',
-          title: 'Activation e-mail sent',
-          description: `A new activation link is on its way to ${name} at ${email}; earlier links no longer work.`,
+          title: t('toast.resent'),
+          description: t('toast.resentText', { name, email }),
         }),
     ),
   })

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { data, Link } from 'react-router'
 import type { Route } from './+types/employee-management'
 import { UnknownIntentErrors, useListHref } from '#app/components/admin-list'
@@ -27,14 +28,16 @@ import {
   ImportViewQuerySchema,
 } from '#app/modules/employee/import-schemas'
 import { EmployeeCreateSchema, parseEmployeeListQuery } from '#app/modules/employee/schemas'
+import type { Outcome } from '#app/lib/outcome'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { plural as count } from '#app/lib/words'
-import { requireAdminActor } from './admin-action.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import type { RouteHandle } from '#app/root'
+import { requireAdminActor, sayRefusal } from './admin-action.server'
+import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'employees' }
 
-export const meta: Route.MetaFunction = () => adminTitle('Employee management')
+export const meta: Route.MetaFunction = ({ matches }) => adminTitleT(matches, 'employees:metaTitle')
 
 const PATH = '/admin/employee-management'
 
@@ -50,7 +53,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     const query = ImportViewQuerySchema.parse(Object.fromEntries(url.searchParams))
     const view = await getImportView(query.import)
     if (!view) notFound()
-    const page = await getImportRows(view.id, query)
+    const t = await getFixedT(request, 'employees')
+    const page = await getImportRows(view.id, query, (key, values) => t(key, values))
     return { mode: 'import' as const, view, page, show: query.show }
   }
   return await loadEmployeeList(parseEmployeeListQuery(url.searchParams))
@@ -69,6 +73,8 @@ function replyUploadRefused(refusal: Refusal) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { actor } = await requireAdminActor(request, context)
+  const t = await getFixedT(request, 'employees')
+  const said = <T,>(outcome: Outcome<T>) => sayRefusal(request, 'employees', outcome)
 
   // The CSV upload is the one multipart form: its body is read as a stream, never whole.
   if (/^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) {
@@ -77,34 +83,36 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { importId, rows, problemRows } = outcome.value
     return redirectWithToast(`${PATH}?import=${importId}`, {
       kind: problemRows ? 'info' : 'success',
-      title: 'File read',
-      description: `${count(rows, 'row', 'rows')}, ${count(problemRows, 'with a problem', 'with problems')}. Check the preview, then import.`,
+      title: t('toast.fileRead'),
+      description: t('toast.fileReadText', { rows, problems: problemRows }),
     })
   }
 
   return dispatchIntent(await readFormData(request), {
     create: intent(
       EmployeeCreateSchema,
-      (input) => createEmployee(actor, input),
+      async (input) => said(await createEmployee(actor, input)),
       ({ id, promoted }, input) =>
         redirectWithToast(`${PATH}/${id}`, {
           kind: 'success',
-          title: 'Employee added',
-          description: promoted
-            ? `${input.name} had given feedback as a colleague; their account is now an employee’s.`
-            : `${input.name} was added. They get their activation e-mail when their scheme is launched.`,
+          title: t('toast.added'),
+          description: t(promoted ? 'toast.promotedText' : 'toast.addedText', { name: input.name }),
         }),
     ),
     import: intent(
       ImportRunSchema,
-      ({ importId, schemeId, updateNames }) => runImport(actor, importId, schemeId, { updateNames }),
+      async ({ importId, schemeId, updateNames }) =>
+        said(await runImport(actor, importId, schemeId, { updateNames })),
       (summary, { importId }) =>
         redirectWithToast(`${PATH}?import=${importId}`, {
           kind: 'success',
-          title: 'Import finished',
-          description:
-            `${count(summary.created, 'created', 'created')}, ${count(summary.updated, 'updated', 'updated')}, ` +
-            `${count(summary.unchanged, 'unchanged', 'unchanged')}, ${count(summary.skipped, 'skipped', 'skipped')}.`,
+          title: t('toast.imported'),
+          description: t('toast.importedText', {
+            created: summary.created,
+            updated: summary.updated,
+            unchanged: summary.unchanged,
+            skipped: summary.skipped,
+          }),
         }),
     ),
     discard: intent(
@@ -113,22 +121,23 @@ export async function action({ request, context }: Route.ActionArgs) {
       ({ fileName }) =>
         redirectWithToast(listHref(request), {
           kind: 'info',
-          title: 'File discarded',
-          description: `Nothing from “${fileName}” was imported.`,
+          title: t('toast.discarded'),
+          description: t('toast.discardedText', { file: fileName }),
         }),
     ),
   })
 }
 
 export default function EmployeeManagement({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('employees')
   const href = useListHref(PATH)
   if (loaderData.mode === 'import') {
     const { view, page, show } = loaderData
     return (
       <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-6">
-        <PageHeader title="Employees">
+        <PageHeader title={t('title')}>
           <Link className="link" to={PATH}>
-            Back to the list of employees
+            {t('backToList')}
           </Link>
         </PageHeader>
         <UnknownIntentErrors actionData={actionData} />
@@ -147,9 +156,7 @@ export default function EmployeeManagement({ loaderData, actionData }: Route.Com
   const { companies, notices } = loaderData
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-8">
-      <PageHeader title="Employees">
-        The client companies’ people who take part in schemes: add them one by one or import a CSV file.
-      </PageHeader>
+      <PageHeader title={t('title')}>{t('intro')}</PageHeader>
       <Notices notices={notices} />
       <UnknownIntentErrors actionData={actionData} />
       <AddEmployees companies={companies} actionData={actionData} />

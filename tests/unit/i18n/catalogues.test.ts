@@ -11,6 +11,9 @@ import { WRONG_CODE, WRONG_SETUP_CODE } from '#app/modules/auth/totp.server'
 import { flatten, type Messages } from '#app/modules/i18n/catalogues'
 import { NAME_SORT_LABELS } from '#app/lib/list-query'
 import { companyInUseMessage } from '#app/modules/company/company.server'
+import { EMPLOYEE_MESSAGES, EMPLOYEE_STATE_LABELS } from '#app/modules/employee/schemas'
+import { IMPORT_MESSAGES } from '#app/modules/employee/import.server'
+import { ROW_PROBLEM_LABELS, ROW_PROBLEMS, rowProblemTexts } from '#app/modules/employee/import-schemas'
 import { describeAction, describeActionIn, ENTITY_KEYS } from '#app/modules/dashboard/overview.server'
 import {
   intlLocale,
@@ -518,6 +521,46 @@ describe('English equals the admin pages’ wordings', () => {
       expect(t('inUse', { name: 'Acme', employees, schemes, count: employees + schemes })).toBe(
         companyInUseMessage('Acme', employees, schemes),
       )
+  })
+  test('the employees’ words (states, schemes, feedback, named refusals)', () => {
+    const t = englishT('employees')
+    for (const [state, label] of Object.entries(EMPLOYEE_STATE_LABELS))
+      expect(t(`states.${state}`)).toBe(label)
+    for (const [phase, label] of Object.entries(PHASE_LABELS)) expect(t(`schemes.phase.${phase}`)).toBe(label)
+    for (const [status, label] of Object.entries(ASSIGNMENT_STATUS_LABELS))
+      expect(t(`schemes.selfStatus.${status}`)).toBe(label)
+    for (const [relationship, label] of Object.entries(RELATIONSHIP_LABELS))
+      expect(t(`ratings.relationship.${relationship}`)).toBe(label)
+    for (const [status, label] of Object.entries(INVITE_STATUS_LABELS))
+      expect(t(`ratings.inviteStatus.${status}`)).toBe(label)
+    expect(t('named.alreadyEmployee', { company: 'Acme' })).toBe(EMPLOYEE_MESSAGES.alreadyEmployee('Acme'))
+    expect(t('named.managerUnknown', { company: 'Acme' })).toBe(EMPLOYEE_MESSAGES.managerUnknown('Acme'))
+    expect(t('named.schemeOtherCompany', { company: 'Acme' })).toBe(
+      IMPORT_MESSAGES.schemeOtherCompany('Acme'),
+    )
+    expect(t('named.managerCycle', { manager: 'Sam' })).toBe(EMPLOYEE_MESSAGES.managerCycle('Sam'))
+    expect(t('named.managesOne', { company: 'Acme' })).toBe(EMPLOYEE_MESSAGES.managesOthers(1, 'Acme'))
+    expect(t('named.managesMany', { count: '3', company: 'Acme' })).toBe(
+      EMPLOYEE_MESSAGES.managesOthers(3, 'Acme'),
+    )
+  })
+  test('the CSV import’s problems, in English as the import says them', () => {
+    const t = englishT('employees')
+    const say = (key: string, values: Record<string, string | number>) => t(key, values)
+    for (const [code, label] of Object.entries(ROW_PROBLEM_LABELS))
+      expect(t(`problemLabels.${code}`)).toBe(label)
+    for (const [code, text] of Object.entries(ROW_PROBLEMS)) {
+      const row = { errors: [code], companyName: 'Acme Ltd', duplicateOf: null, companySuggestion: null }
+      expect(rowProblemTexts(row, say)).toEqual([text])
+    }
+    const row = {
+      errors: ['manager_other_company', 'manager_has_problems', 'email_duplicate', 'company_unknown'],
+      companyName: 'Acme Ltd',
+      duplicateOf: 3,
+      companySuggestion: 'Acme',
+      managerLine: 12,
+    }
+    expect(rowProblemTexts(row, say)).toEqual(rowProblemTexts(row))
   })
 })
 

@@ -73,6 +73,14 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/scheme/scheme.server.ts',
     'app/modules/scheme/participants.server.ts',
   ],
+  employees: [
+    'app/modules/employee/schemas.ts',
+    'app/modules/employee/employee.server.ts',
+    'app/modules/employee/employee-list.server.ts',
+    'app/modules/employee/employee-page.server.ts',
+    'app/modules/employee/import-schemas.ts',
+    'app/modules/employee/import.server.ts',
+  ],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */

@@ -1,12 +1,11 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Section } from '#app/components/card'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
-import { possessive } from '#app/lib/words'
 import { formatDate } from '#app/lib/dates'
-import { INVITE_STATUS_LABELS, inviteStatusOf, RELATIONSHIP_LABELS } from '#app/modules/invite/schemas'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
+import { inviteStatusOf } from '#app/modules/invite/schemas'
 import type { EmployeeProgramme, EmployeeRating } from '../employee.server'
-import { PHASE_LABELS } from '#app/modules/scheme/labels'
-import { ASSIGNMENT_STATUS_LABELS } from '#app/modules/scheme/labels'
 
 /** An employee's schemes (self-assessment, colleagues, report) and the feedback asked of them. */
 
@@ -22,13 +21,21 @@ export function EmployeeProgrammes({
   employeeName: string
   programmes: Programme[]
 }) {
+  const { t } = useTranslation('employees')
+  const locale = useIntlLocale()
   return (
-    <Section id="programmes-title" title="Schemes" className="gap-3">
+    <Section id="programmes-title" title={t('schemes.title')} className="gap-3">
       <DataTable
-        caption={`The schemes ${employeeName} is enrolled in`}
-        columns={['Scheme', 'Status', 'Self-assessment', 'Colleagues', 'Links']}
+        caption={t('schemes.caption', { name: employeeName })}
+        columns={[
+          t('schemes.scheme'),
+          t('schemes.status'),
+          t('schemes.self'),
+          t('schemes.colleagues'),
+          t('schemes.links'),
+        ]}
         rows={programmes}
-        empty={`${employeeName} is not enrolled in any scheme yet. Enrol them from a scheme’s page, or when importing a CSV file.`}
+        empty={t('schemes.empty', { name: employeeName })}
       >
         {(p) => (
           <tr key={p.schemeId}>
@@ -37,19 +44,18 @@ export function EmployeeProgrammes({
                 {p.schemeName}
               </Link>
               <span className="block text-xs font-normal text-slate-700">
-                {p.companyName} · closes {formatDate(p.closesAt, p.timeZone)}
+                {p.companyName} · {t('schemes.closes', { date: formatDate(p.closesAt, p.timeZone, locale) })}
               </span>
             </RowHeader>
-            <Cell>{PHASE_LABELS[p.phase]}</Cell>
-            <Cell>{p.selfStatus ? ASSIGNMENT_STATUS_LABELS[p.selfStatus] : '—'}</Cell>
-            <Cell>
-              {p.answered} of {p.invited} answered
-            </Cell>
+            <Cell>{t(`schemes.phase.${p.phase}`)}</Cell>
+            <Cell>{p.selfStatus ? t(`schemes.selfStatus.${p.selfStatus}`) : '—'}</Cell>
+            <Cell>{t('schemes.answered', { answered: p.answered, invited: p.invited })}</Cell>
             <Cell>
               <div className="flex flex-col gap-1">
                 {p.responseId ? (
                   <Link className="link" to={`/user/response-${p.responseId}`}>
-                    Open the report<span className="sr-only"> for {p.schemeName}</span>
+                    {t('schemes.openReport')}
+                    <span className="sr-only">{t('schemes.forScheme', { scheme: p.schemeName })}</span>
                   </Link>
                 ) : null}
                 {p.phase !== 'closed' ? (
@@ -57,7 +63,8 @@ export function EmployeeProgrammes({
                     className="link"
                     to={`/user/colleague-invite?${new URLSearchParams({ employee: employeeId, scheme: p.schemeId })}`}
                   >
-                    Invite colleagues<span className="sr-only"> for {p.schemeName}</span>
+                    {t('schemes.inviteColleagues')}
+                    <span className="sr-only">{t('schemes.forScheme', { scheme: p.schemeName })}</span>
                   </Link>
                 ) : null}
               </div>
@@ -67,7 +74,7 @@ export function EmployeeProgrammes({
       </DataTable>
       <p className="text-sm">
         <Link className="link" to={`/user/colleague-invite?${new URLSearchParams({ employee: employeeId })}`}>
-          Invite colleagues on {possessive(employeeName)} behalf
+          {t('schemes.inviteOnBehalf', { name: employeeName })}
         </Link>
       </p>
     </Section>
@@ -75,20 +82,21 @@ export function EmployeeProgrammes({
 }
 
 export function EmployeeRatings({ employeeName, ratings }: { employeeName: string; ratings: Rating[] }) {
+  const { t } = useTranslation('employees')
   return (
-    <Section id="ratings-title" title={`Feedback asked of ${employeeName}`} className="gap-3">
+    <Section id="ratings-title" title={t('ratings.title', { name: employeeName })} className="gap-3">
       <DataTable
-        caption={`The colleagues who asked ${employeeName} for feedback`}
-        columns={['About', 'Scheme', 'As', 'Status']}
+        caption={t('ratings.caption', { name: employeeName })}
+        columns={[t('ratings.about'), t('ratings.scheme'), t('ratings.as'), t('ratings.status')]}
         rows={ratings}
-        empty={`Nobody has asked ${employeeName} for feedback.`}
+        empty={t('ratings.empty', { name: employeeName })}
       >
         {(r) => (
           <tr key={r.assignmentId}>
             <RowHeader href={`/admin/employee-management/${r.subjectId}`}>{r.subjectName}</RowHeader>
             <Cell>{r.schemeName}</Cell>
-            <Cell>{r.relationship === 'self' ? 'Self' : RELATIONSHIP_LABELS[r.relationship]}</Cell>
-            <Cell>{INVITE_STATUS_LABELS[inviteStatusOf(r.status)]}</Cell>
+            <Cell>{t(`ratings.relationship.${r.relationship}`)}</Cell>
+            <Cell>{t(`ratings.inviteStatus.${inviteStatusOf(r.status)}`)}</Cell>
           </tr>
         )}
       </DataTable>

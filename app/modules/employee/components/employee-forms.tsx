@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import {
   useConformForm,
   useResetAfterSuccess,
@@ -6,22 +7,47 @@ import {
 } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { FormErrors } from '#app/components/forms'
-import { stateBadge } from '#app/components/state-badge'
 import { choicesOf } from '#app/components/choices'
 import {
-  EMPLOYEE_STATE_LABELS,
+  EMPLOYEE_SORTS,
+  EMPLOYEE_STATES,
   EmployeeCreateSchema,
   EmployeeUpdateSchema,
+  type EmployeeSort,
   type EmployeeState,
 } from '#app/modules/employee/schemas'
 
 type Option = { id: string; name: string }
 
-export const StateBadge = stateBadge<EmployeeState>(EMPLOYEE_STATE_LABELS, {
+const STATE_TONES: Record<EmployeeState, string> = {
   invited: 'border border-amber-300 bg-amber-50 text-amber-950',
   active: 'border border-emerald-300 bg-emerald-50 text-emerald-950',
   disabled: 'border border-slate-300 bg-slate-100 text-slate-800',
-})
+}
+
+/** The list's state and sort words in the page's language (the sorts are the kit's name sorts). */
+export function useEmployeeWords() {
+  const { t } = useTranslation('employees')
+  const { t: common } = useTranslation('common')
+  const stateLabels = Object.fromEntries(EMPLOYEE_STATES.map((s) => [s, t(`states.${s}`)])) as Record<
+    EmployeeState,
+    string
+  >
+  const sortLabels = Object.fromEntries(
+    EMPLOYEE_SORTS.map((s) => [s, common(`kit.nameSort.${s}`)]),
+  ) as Record<EmployeeSort, string>
+  return { stateLabels, sortLabels }
+}
+
+/** An employee's account state as a badge, in the page's language. */
+export function StateBadge({ state }: { state: EmployeeState }) {
+  const { t } = useTranslation('employees')
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_TONES[state]}`}>
+      {t(`states.${state}`)}
+    </span>
+  )
+}
 
 export function CreateEmployeeForm({
   companies,
@@ -32,15 +58,14 @@ export function CreateEmployeeForm({
 }) {
   const [form, fields] = useConformForm(EmployeeCreateSchema, { id: 'create-employee', lastResult })
   useResetAfterSuccess(form.id, 'create', lastResult)
+  const { t } = useTranslation('employees')
   return (
     <IntentForm form={form} intent="create" className="flex flex-col gap-4">
       <FormErrors id={form.errorId} errors={form.errors} />
       <EmployeeFields fields={fields} companies={companies} />
-      <p className="text-sm text-slate-700">
-        No e-mail is sent now: the activation e-mail goes out when a scheme they are enrolled in is launched.
-      </p>
+      <p className="text-sm text-slate-700">{t('form.noEmailNow')}</p>
       <div>
-        <SubmitButton intent="create" label="Add employee" pendingLabel="Adding…" />
+        <SubmitButton intent="create" label={t('form.add')} pendingLabel={t('form.adding')} />
       </div>
     </IntentForm>
   )
@@ -78,13 +103,14 @@ export function EditEmployeeForm({
     },
     lastResult,
   })
+  const { t } = useTranslation('employees')
   return (
     <IntentForm form={form} intent="update" aria-labelledby="details-title" className="flex flex-col gap-4">
       <input type="hidden" name="employeeId" value={employee.id} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <EmployeeFields fields={fields} companies={companies} />
       <div>
-        <SubmitButton intent="update" label="Save details" pendingLabel="Saving…" />
+        <SubmitButton intent="update" label={t('form.save')} pendingLabel={t('form.saving')} />
       </div>
     </IntentForm>
   )
@@ -92,25 +118,26 @@ export function EditEmployeeForm({
 
 /** The details an employee is created and edited with: the same fields in both forms. */
 function EmployeeFields({ fields, companies }: { fields: ConformFields; companies: Option[] }) {
+  const { t } = useTranslation('employees')
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <ConformField label="Name" meta={fields.name} autoComplete="off" />
-      <ConformField label="E-mail address" meta={fields.email} type="email" autoComplete="off" />
+      <ConformField label={t('form.name')} meta={fields.name} autoComplete="off" />
+      <ConformField label={t('form.email')} meta={fields.email} type="email" autoComplete="off" />
       <ConformSelect
-        label="Company"
+        label={t('form.company')}
         meta={fields.companyId}
         options={choicesOf(companies)}
-        placeholder="Choose a company…"
+        placeholder={t('form.chooseCompany')}
       />
-      <ConformField label="Phone (optional)" meta={fields.phone} type="tel" autoComplete="off" />
-      <ConformField label="Job title (optional)" meta={fields.jobTitle} autoComplete="off" />
-      <ConformField label="Department or team (optional)" meta={fields.department} autoComplete="off" />
+      <ConformField label={t('form.phone')} meta={fields.phone} type="tel" autoComplete="off" />
+      <ConformField label={t('form.jobTitle')} meta={fields.jobTitle} autoComplete="off" />
+      <ConformField label={t('form.department')} meta={fields.department} autoComplete="off" />
       <ConformField
-        label="Manager’s e-mail address (optional)"
+        label={t('form.manager')}
         meta={fields.managerEmail}
         type="email"
         autoComplete="off"
-        help="An employee of the same company. Their manager is suggested when they choose who gives feedback."
+        help={t('form.managerHelp')}
         className="sm:col-span-2"
       />
     </div>

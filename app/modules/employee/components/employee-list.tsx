@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { PageData } from '#app/lib/page-data'
 import { CreateFirst, ListPagination, ListSection, type HrefFor } from '#app/components/admin-list'
@@ -13,14 +14,11 @@ import { resultFor, type IntentReply } from '#app/components/form-kit'
 import { CreateEmployeeForm, StateBadge } from '#app/modules/employee/components/employee-forms'
 import { ImportUploadForm } from '#app/modules/employee/components/import-panel'
 import type { loadEmployeeList } from '#app/modules/employee/employee-list.server'
-import {
-  EMPLOYEE_SORT_LABELS,
-  EMPLOYEE_SORTS,
-  EMPLOYEE_STATE_LABELS,
-  EMPLOYEE_STATES,
-} from '#app/modules/employee/schemas'
+import { EMPLOYEE_SORTS, EMPLOYEE_STATES } from '#app/modules/employee/schemas'
 import { Card } from '#app/components/card'
 import { labelledChoices } from '#app/components/choices'
+import { richT } from '#app/modules/i18n/rich'
+import { useEmployeeWords } from './employee-forms'
 
 /** The employees list, typed by the page's loader (the page-props rule). */
 type Data = PageData<typeof loadEmployeeList>
@@ -33,11 +31,13 @@ export function EmployeeFilters({
   path: string
   data: Pick<Data, 'query' | 'companies' | 'schemes' | 'schemesNeedCompany' | 'departments'>
 }) {
+  const { t } = useTranslation('employees')
+  const { stateLabels, sortLabels } = useEmployeeWords()
   const filtered = isFiltered(query)
   const departmentFilter = Boolean(query.company && departments.length)
   return (
     <FilterBar
-      label="Search employees"
+      label={t('list.searchEmployees')}
       idPrefix="employees"
       query={query}
       hidden={query.manager ? { manager: query.manager } : undefined}
@@ -58,24 +58,24 @@ export function EmployeeFilters({
       }`}
       clear={{
         href: filtered ? `${path}?${new URLSearchParams({ sort: query.sort })}` : null,
-        label: 'Clear filters',
+        label: t('list.clear'),
       }}
     >
-      <SearchField label="Search by name or e-mail" />
+      <SearchField label={t('list.search')} />
       <CompanySchemeSelects companies={companies} schemes={schemes} schemesNeedCompany={schemesNeedCompany} />
       {departmentFilter ? (
         <FilterSelect
           name="department"
-          label="Department"
+          label={t('list.department')}
           options={departments.map((d) => ({ value: d, label: d }))}
         />
       ) : null}
       <FilterSelect
         name="state"
-        label="State"
-        options={labelledChoices(EMPLOYEE_STATES, EMPLOYEE_STATE_LABELS)}
+        label={t('list.state')}
+        options={labelledChoices(EMPLOYEE_STATES, stateLabels)}
       />
-      <SortSelect sorts={EMPLOYEE_SORTS} labels={EMPLOYEE_SORT_LABELS} />
+      <SortSelect sorts={EMPLOYEE_SORTS} labels={sortLabels} />
     </FilterBar>
   )
 }
@@ -90,34 +90,40 @@ function withoutManager(query: Data['query']): Record<string, string> {
 }
 
 export function EmployeeList({ data, path, href }: { data: Data; path: string; href: HrefFor }) {
+  const { t } = useTranslation('employees')
+  const { sortLabels } = useEmployeeWords()
   const { query, page, companies } = data
   const filtered = isFiltered(query)
   return (
-    <ListSection title="All employees">
+    <ListSection title={t('page.allEmployees')}>
       <EmployeeFilters path={path} data={data} />
       {data.manager ? (
         <p className="text-slate-800">
-          Showing the direct reports of{' '}
-          <Link className="link" to={`${path}/${data.manager.id}`}>
-            {data.manager.name}
-          </Link>
-          .{' '}
+          {richT(t, 'list.reportsOf', {
+            link: (
+              <Link className="link" to={`${path}/${data.manager.id}`}>
+                {data.manager.name}
+              </Link>
+            ),
+          })}{' '}
           <Link className="link" to={`${path}?${new URLSearchParams(withoutManager(query))}`}>
-            Show everyone<span className="sr-only"> matching the other filters</span>
+            {t('list.showEveryone')}
+            <span className="sr-only">{t('list.showEveryoneMore')}</span>
           </Link>
         </p>
       ) : null}
       <DataTable
-        caption={`Employees${filtered ? ' matching the filters' : ''}, sorted by ${EMPLOYEE_SORT_LABELS[query.sort]}`}
-        columns={['Name', 'E-mail', 'Company', 'Reports to', 'State', 'Added']}
+        caption={t(filtered ? 'list.captionFiltered' : 'list.caption', { sort: sortLabels[query.sort] })}
+        columns={[
+          t('list.name'),
+          t('list.email'),
+          t('list.company'),
+          t('list.reportsTo'),
+          t('list.state'),
+          t('list.added'),
+        ]}
         rows={page.rows}
-        empty={
-          filtered
-            ? 'No employee matches this search and these filters.'
-            : companies.length
-              ? 'There are no employees yet. Add the first one above, or import them from a CSV file.'
-              : 'There are no employees yet. Create a company first, then add its employees here.'
-        }
+        empty={filtered ? t('list.noMatch') : companies.length ? t('list.empty') : t('list.emptyNoCompany')}
       >
         {(row) => (
           <tr key={row.id}>
@@ -137,7 +143,7 @@ export function EmployeeList({ data, path, href }: { data: Data; path: string; h
           </tr>
         )}
       </DataTable>
-      <ListPagination noun="employees" next={page.next} prev={page.prev} href={href} />
+      <ListPagination noun={t('noun')} next={page.next} prev={page.prev} href={href} />
     </ListSection>
   )
 }
@@ -147,16 +153,17 @@ export function AddEmployees({
   companies,
   actionData,
 }: Pick<Data, 'companies'> & { actionData: IntentReply }) {
+  const { t } = useTranslation('employees')
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Card id="create-title" title="Add an employee">
+      <Card id="create-title" title={t('add.title')}>
         {companies.length ? (
           <CreateEmployeeForm companies={companies} lastResult={resultFor(actionData, 'create')} />
         ) : (
           <NoCompanyYet />
         )}
       </Card>
-      <Card id="import-title" title="Import from a CSV file">
+      <Card id="import-title" title={t('add.importTitle')}>
         {companies.length ? (
           <ImportUploadForm lastResult={resultFor(actionData, 'upload')} />
         ) : (
@@ -167,10 +174,13 @@ export function AddEmployees({
   )
 }
 
-const NoCompanyYet = () => (
-  <CreateFirst
-    reason="Employees belong to a company."
-    href="/admin/company-management"
-    label="Create a company first"
-  />
-)
+function NoCompanyYet() {
+  const { t } = useTranslation('employees')
+  return (
+    <CreateFirst
+      reason={t('add.needsCompany')}
+      href="/admin/company-management"
+      label={t('add.createCompany')}
+    />
+  )
+}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import {
   formErrorsOf,
@@ -11,6 +12,7 @@ import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
 import { Card } from '#app/components/card'
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
+import { richT } from '#app/modules/i18n/rich'
 import type { loadEmployeePage } from '../employee-page.server'
 import { EmployeeProgrammes, EmployeeRatings } from './employee-activity'
 import { EditEmployeeForm, StateBadge } from './employee-forms'
@@ -67,15 +69,12 @@ function AccountActions({
   resendResult: FormResult
   enableResult: FormResult
 }) {
+  const { t } = useTranslation('employees')
   return (
-    <Card id="account-title" title="Account">
+    <Card id="account-title" title={t('page.account')}>
       <p className="flex flex-wrap items-center gap-2 text-slate-800">
         <StateBadge state={employee.state} />
-        {employee.state === 'invited'
-          ? 'They have not activated their account yet (no password).'
-          : employee.state === 'active'
-            ? 'They have activated their account and can sign in.'
-            : 'They cannot sign in.'}
+        {t(`page.${employee.state}`)}
       </p>
       {employee.state === 'invited' ? (
         <AccountForm
@@ -83,8 +82,8 @@ function AccountActions({
           intent="resend-activation"
           employeeId={employee.id}
           lastResult={resendResult}
-          label="Send the activation e-mail again"
-          pendingLabel="Sending…"
+          label={t('page.resend')}
+          pendingLabel={t('page.sending')}
         />
       ) : (
         // A resend refused because the page was out of date (they activated meanwhile) still says why.
@@ -96,14 +95,15 @@ function AccountActions({
           intent="enable"
           employeeId={employee.id}
           lastResult={enableResult}
-          label="Enable the account"
-          pendingLabel="Enabling…"
+          label={t('page.enable')}
+          pendingLabel={t('page.enabling')}
           tone="primary"
         />
       ) : (
         <div>
           <Link className="btn btn-danger" to="?disable=1">
-            Disable the account<span className="sr-only"> of {employee.name}</span>
+            {t('page.disable')}
+            <span className="sr-only">{t('page.disableOf', { name: employee.name })}</span>
           </Link>
         </div>
       )}
@@ -113,27 +113,24 @@ function AccountActions({
 
 /** Whom they report to and who reports to them, each a link to that person's page. */
 function ReportingLine({ employee }: { employee: PageData<typeof loadEmployeePage>['employee'] }) {
+  const { t } = useTranslation('employees')
   const { manager, reports, reportCount } = employee
   return (
-    <Card id="reporting-title" title="Reporting line">
+    <Card id="reporting-title" title={t('page.reportingLine')}>
       <p className="text-slate-800">
-        {manager ? (
-          <>
-            Reports to{' '}
-            <Link className="link" to={`${LIST}/${manager.id}`}>
-              {manager.name}
-            </Link>
-            .
-          </>
-        ) : (
-          'No manager is recorded. Enter their manager’s e-mail address in the details above.'
-        )}
+        {manager
+          ? richT(t, 'page.reportsTo', {
+              link: (
+                <Link className="link" to={`${LIST}/${manager.id}`}>
+                  {manager.name}
+                </Link>
+              ),
+            })
+          : t('page.noManager')}
       </p>
       {reportCount ? (
         <div className="flex flex-col gap-2">
-          <h3 className="font-semibold text-slate-900">
-            {reportCount === 1 ? 'One direct report' : `${reportCount} direct reports`}
-          </h3>
+          <h3 className="font-semibold text-slate-900">{t('page.directReports', { count: reportCount })}</h3>
           <ul className="flex flex-col gap-1">
             {reports.map((r) => (
               <li key={r.id}>
@@ -147,13 +144,13 @@ function ReportingLine({ employee }: { employee: PageData<typeof loadEmployeePag
           {reportCount > reports.length ? (
             <p>
               <Link className="link" to={`${LIST}?manager=${employee.id}`}>
-                All {reportCount} direct reports
+                {t('page.allDirectReports', { count: reportCount })}
               </Link>
             </p>
           ) : null}
         </div>
       ) : (
-        <p className="text-slate-700">Nobody reports to them.</p>
+        <p className="text-slate-700">{t('page.nobodyReports')}</p>
       )}
     </Card>
   )
@@ -166,6 +163,7 @@ export function EmployeePage({
   data: PageData<typeof loadEmployeePage>
   actionData: IntentReply
 }) {
+  const { t } = useTranslation('employees')
   const { employee, programmes, ratings, companies, confirmDisable } = data
   const name = employee.name || employee.email
   const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
@@ -175,7 +173,7 @@ export function EmployeePage({
       <PageHeader title={name}>
         {employee.companyName ? `${employee.companyName} · ` : ''}
         <Link className="link" to={LIST}>
-          All employees
+          {t('page.allEmployees')}
         </Link>
       </PageHeader>
       <FormErrors errors={unknownErrors ?? (!confirmDisable ? formErrorsOf(disableResult) : undefined)} />
@@ -183,22 +181,19 @@ export function EmployeePage({
       {confirmDisable ? (
         <ConfirmPanel
           id="disable-employee"
-          title={`Disable ${name}?`}
+          title={t('page.disableTitle', { name })}
           intent="disable"
           fields={{ employeeId: employee.id }}
-          confirmLabel="Yes, disable the account"
-          pendingLabel="Disabling…"
+          confirmLabel={t('page.disableConfirm')}
+          pendingLabel={t('page.disabling')}
           cancelHref={`${LIST}/${employee.id}`}
           lastResult={disableResult}
         >
-          <p className="text-slate-800">
-            They will be signed out everywhere at once and cannot sign in until the account is enabled again.
-            Their answers and reports are kept.
-          </p>
+          <p className="text-slate-800">{t('page.disableText')}</p>
         </ConfirmPanel>
       ) : null}
 
-      <Card id="details-title" title="Details">
+      <Card id="details-title" title={t('page.details')}>
         <EditEmployeeForm
           employee={employee}
           companies={companies}

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { Form, Link } from 'react-router'
-import { plural } from '#app/lib/words'
 import {
   formErrorsOf,
   useConformForm,
@@ -16,13 +16,14 @@ import {
   IMPORT_MAX_ROWS,
   ImportRunSchema,
   ImportUploadSchema,
-  ROW_PROBLEM_LABELS,
   type ImportRowsPage,
   type ImportRowView,
   type ImportView,
-  type RowOutcome,
   type RowProblem,
 } from '#app/modules/employee/import-schemas'
+import { richT } from '#app/modules/i18n/rich'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
+import { formatCount } from '#app/lib/numbers'
 
 export const TEMPLATE_HREF = '/admin/employee-management/template.csv'
 export const errorReportHref = (importId: string) =>
@@ -32,53 +33,51 @@ export const errorReportHref = (importId: string) =>
 export function ImportUploadForm({ lastResult }: { lastResult: FormResult }) {
   const busy = usePendingIntent('upload')
   const [form, fields] = useConformForm(ImportUploadSchema, { id: 'import-employees', lastResult })
+  const { t } = useTranslation('employees')
+  const column = (name: string) => <strong>{name}</strong>
   return (
     <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="upload" />
       <FormErrors id={form.errorId} errors={form.errors} />
       <Field
-        label="CSV file"
+        label={t('import.file')}
         inputProps={{ ...getInputProps(fields.file, { type: 'file' }), accept: '.csv,text/csv' }}
         errors={fields.file.errors}
         help={
           <>
-            One employee per line, under a header naming the columns <strong>name</strong>,{' '}
-            <strong>email</strong>, <strong>company</strong> and, optionally, <strong>phone</strong>,{' '}
-            <strong>manager_email</strong>, <strong>department</strong> and <strong>job_title</strong> (in any
-            order, any case). Commas or semicolons; UTF-8. Up to {IMPORT_MAX_ROWS.toLocaleString('en-GB')}{' '}
-            rows and {IMPORT_MAX_BYTES / 1024 / 1024} MB. The company must exist already; a manager is given
-            by their e-mail address and must be an employee of the same company, already or on another line of
-            the file.
+            {richT(
+              t,
+              'import.fileHelp',
+              {
+                name: column('name'),
+                email: column('email'),
+                company: column('company'),
+                phone: column('phone'),
+                manager: column('manager_email'),
+                department: column('department'),
+                jobTitle: column('job_title'),
+              },
+              { rows: IMPORT_MAX_ROWS, mb: IMPORT_MAX_BYTES / 1024 / 1024 },
+            )}
           </>
         }
       />
       <div className="flex flex-wrap items-center gap-4">
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Reading the file…' : 'Upload and preview'}
+          {busy ? t('import.reading') : t('import.upload')}
         </button>
         <a className="link" href={TEMPLATE_HREF} download>
-          Download the template (CSV)
+          {t('import.template')}
         </a>
       </div>
-      <p className="text-sm text-slate-700">
-        Nothing is imported until you have checked the preview. Importing the same file again never adds
-        anyone twice, and people who already have an account keep their name and phone unless you choose to
-        update them. A manager, department or job title in the file replaces the person’s; an empty cell
-        leaves what they have. No e-mail is sent: people get their activation e-mail when their scheme is
-        launched.
-      </p>
+      <p className="text-sm text-slate-700">{t('import.uploadNote')}</p>
     </Form>
   )
 }
 
-const OUTCOME_LABELS: Record<RowOutcome, string> = {
-  created: 'Created',
-  updated: 'Updated',
-  unchanged: 'Unchanged',
-  skipped: 'Skipped',
-}
-
 function ProblemCounts({ counts }: { counts: ImportView['problemCounts'] }) {
+  const { t } = useTranslation('employees')
+  const locale = useIntlLocale()
   const entries = Object.entries(counts) as Array<[RowProblem, number]>
   if (!entries.length) return null
   return (
@@ -87,7 +86,7 @@ function ProblemCounts({ counts }: { counts: ImportView['problemCounts'] }) {
         .sort((a, b) => b[1] - a[1])
         .map(([code, n]) => (
           <li key={code}>
-            {n.toLocaleString('en-GB')} × {ROW_PROBLEM_LABELS[code] ?? code}
+            {formatCount(n, locale)} × {t(`problemLabels.${code}`, { defaultValue: code })}
           </li>
         ))}
     </ul>
@@ -100,19 +99,18 @@ function ProblemCounts({ counts }: { counts: ImportView['problemCounts'] }) {
  * the account keeps its own unless the admin ticks "update names".
  */
 function ReadyNote({ row }: { row: ImportRowView }) {
+  const { t } = useTranslation('employees')
   const { account } = row
-  if (!account) return <>Ready: new employee</>
+  if (!account) return <>{t('import.readyNew')}</>
   const keepsName =
-    account.name && account.name !== row.name
-      ? ` Keeps the name “${account.name}” unless you update names.`
-      : ''
+    account.name && account.name !== row.name ? t('import.keepsName', { name: account.name }) : ''
   if (account.role === 'colleague')
     return (
       <p className="rounded-md bg-amber-50 px-2 py-1 text-amber-900">
-        {`Ready: already has an account as a colleague; becomes an employee of ${row.company ?? row.companyName}.${keepsName}`}
+        {t('import.readyColleague', { company: row.company ?? row.companyName }) + keepsName}
       </p>
     )
-  return <>{`Ready: already an employee.${keepsName}`}</>
+  return <>{t('import.readyEmployee') + keepsName}</>
 }
 
 /**
@@ -120,10 +118,11 @@ function ReadyNote({ row }: { row: ImportRowView }) {
  * three, and an address may wrap anywhere, so the table stays as narrow as it can.
  */
 function OrgCell({ row }: { row: ImportRowView }) {
+  const { t } = useTranslation('employees')
   const items = [
-    row.managerEmail ? (['Manager', row.managerEmail] as const) : null,
-    row.department ? (['Department', row.department] as const) : null,
-    row.jobTitle ? (['Job title', row.jobTitle] as const) : null,
+    row.managerEmail ? ([t('import.manager'), row.managerEmail] as const) : null,
+    row.department ? ([t('import.department'), row.department] as const) : null,
+    row.jobTitle ? ([t('import.jobTitle'), row.jobTitle] as const) : null,
   ].filter((item) => item !== null)
   if (!items.length) return <Cell className="text-slate-700">—</Cell>
   return (
@@ -131,7 +130,7 @@ function OrgCell({ row }: { row: ImportRowView }) {
       <ul className="flex flex-col gap-1">
         {items.map(([label, value]) => (
           <li key={label}>
-            <span className="text-slate-700">{`${label}: `}</span>
+            <span className="text-slate-700">{t('import.labelled', { label })}</span>
             {value}
           </li>
         ))}
@@ -151,36 +150,39 @@ function RowsTable({
   show: 'all' | 'problems'
   href: HrefFor
 }) {
+  const { t } = useTranslation('employees')
   const imported = Boolean(view.importedAt)
   return (
     <section aria-labelledby="rows-title" className="flex flex-col gap-3">
       <h3 id="rows-title" className="text-base font-semibold">
-        {show === 'problems' ? 'Rows with problems' : 'Every row'}
+        {show === 'problems' ? t('import.rowsWithProblems') : t('import.everyRow')}
       </h3>
-      <nav aria-label="Which rows" className="flex flex-wrap gap-3 text-sm">
+      <nav aria-label={t('import.whichRows')} className="flex flex-wrap gap-3 text-sm">
         {show === 'problems' ? (
           <Link className="link" to={href({ show: null, after: null, before: null })}>
-            {`Show every row (${view.rows.toLocaleString('en-GB')})`}
+            {t('import.showEvery', { count: view.rows })}
           </Link>
         ) : view.problemRows ? (
           <Link className="link" to={href({ show: 'problems', after: null, before: null })}>
-            {`Show only the rows with problems (${view.problemRows.toLocaleString('en-GB')})`}
+            {t('import.showProblems', { count: view.problemRows })}
           </Link>
         ) : null}
       </nav>
       <DataTable
-        caption={`${show === 'problems' ? 'Rows with problems' : 'Rows'} of ${view.fileName}`}
+        caption={t(show === 'problems' ? 'import.captionProblems' : 'import.captionRows', {
+          file: view.fileName,
+        })}
         columns={[
-          'Line',
-          'Name',
-          'E-mail',
-          'Company',
-          'Phone',
-          ...(view.hasOrgData ? ['Manager, department, job title'] : []),
-          imported ? 'Result' : 'Check',
+          t('import.line'),
+          t('import.name'),
+          t('import.email'),
+          t('import.company'),
+          t('import.phone'),
+          ...(view.hasOrgData ? [t('import.org')] : []),
+          imported ? t('import.result') : t('import.check'),
         ]}
         rows={page.rows}
-        empty="No row to show."
+        empty={t('import.noRow')}
       >
         {(row) => (
           <tr key={row.line} className={row.problems.length ? 'bg-red-50/60' : undefined}>
@@ -193,14 +195,14 @@ function RowsTable({
             <Cell className="min-w-56">
               {row.problems.length ? (
                 <ul className="flex flex-col gap-1 text-red-900">
-                  {imported ? <li className="font-semibold">Skipped:</li> : null}
+                  {imported ? <li className="font-semibold">{t('import.skippedColon')}</li> : null}
                   {row.problems.map((p) => (
                     <li key={p}>{p}</li>
                   ))}
                 </ul>
               ) : imported ? (
                 row.outcome ? (
-                  OUTCOME_LABELS[row.outcome]
+                  t(`import.outcome.${row.outcome}`)
                 ) : (
                   '—'
                 )
@@ -212,7 +214,7 @@ function RowsTable({
         )}
       </DataTable>
       <ListPagination
-        noun="rows"
+        noun={t('import.rowsNoun')}
         prev={page.prev === null ? null : String(page.prev)}
         next={page.next === null ? null : String(page.next)}
         href={href}
@@ -239,6 +241,7 @@ export function ImportPanel({
   importResult: FormResult
   discardResult: FormResult
 }) {
+  const { t } = useTranslation('employees')
   const valid = view.rows - view.problemRows
   const importing = usePendingIntent('import')
   const discarding = usePendingIntent('discard')
@@ -254,45 +257,47 @@ export function ImportPanel({
     <section aria-labelledby="import-title" className="flex flex-col gap-6">
       <div className="card flex flex-col gap-4">
         <h2 id="import-title" className="text-lg font-semibold">
-          {summary ? `Imported “${view.fileName}”` : `Preview of “${view.fileName}”`}
+          {t(summary ? 'import.imported' : 'import.preview', { file: view.fileName })}
         </h2>
         {summary ? (
           <div role="status" className="flex flex-col gap-2">
             <p className="text-slate-800">
-              {`${plural(summary.created, 'employee created', 'employees created')}, ` +
-                `${plural(summary.updated, 'updated', 'updated')}, ` +
-                `${plural(summary.unchanged, 'unchanged', 'unchanged')}, ` +
-                `${plural(summary.skipped, 'row skipped', 'rows skipped')}.`}
+              {t('import.summary', {
+                created: summary.created,
+                updated: summary.updated,
+                unchanged: summary.unchanged,
+                skipped: summary.skipped,
+              })}
             </p>
             {summary.schemeName ? (
               <p className="text-slate-800">
-                {`${plural(summary.enrolled, 'person', 'people')} newly enrolled into “${summary.schemeName}”. ` +
-                  'They get their activation e-mail when it is launched.'}
+                {t('import.enrolled', { enrolled: summary.enrolled, scheme: summary.schemeName })}
               </p>
             ) : null}
           </div>
         ) : (
           <p className="text-slate-800">
-            {`${plural(view.rows, 'row', 'rows')} read: ${plural(valid, 'row is', 'rows are')} ready to import ` +
-              `(${plural(valid - view.existingRows, 'new employee', 'new employees')}, ` +
-              `${plural(view.existingRows, 'existing account', 'existing accounts')}` +
-              (view.colleagueRows
-                ? `, of which ${plural(view.colleagueRows, 'colleague becomes an employee', 'colleagues become employees')}`
-                : '') +
-              `), and ${plural(view.problemRows, 'row has', 'rows have')} problems and will be skipped.`}
+            {t('import.read', {
+              rows: view.rows,
+              valid,
+              fresh: valid - view.existingRows,
+              existing: view.existingRows,
+              colleagues: view.colleagueRows,
+              problems: view.problemRows,
+            })}
           </p>
         )}
         {view.problemRows ? (
           <div className="flex flex-col gap-2">
             <p className="text-sm font-semibold text-slate-900">
-              {summary ? 'Why rows were skipped:' : 'Problems found:'}
+              {summary ? t('import.whySkipped') : t('import.problemsFound')}
             </p>
             <ProblemCounts counts={view.problemCounts} />
             <p className="text-sm">
               <a className="link" href={errorReportHref(view.id)} download>
-                Download the rows with problems (CSV)
-              </a>{' '}
-              — fix them in that file and upload it again.
+                {t('import.downloadProblems')}
+              </a>
+              {t('import.fixAndUpload')}
             </p>
           </div>
         ) : null}
@@ -303,7 +308,7 @@ export function ImportPanel({
             <FormErrors errors={formErrorsOf(importResult)} />
             <div>
               <Link className="btn btn-primary" to={listHref}>
-                Back to the employees
+                {t('import.back')}
               </Link>
             </div>
           </div>
@@ -322,32 +327,28 @@ export function ImportPanel({
                       className="mt-1 h-4 w-4 accent-indigo-700"
                     />
                     <label htmlFor={fields.updateNames.id} className="label">
-                      Update names (and phones) of existing people
+                      {t('import.updateNames')}
                     </label>
                   </div>
                   <p id={`${fields.updateNames.id}-help`} className="text-sm text-slate-700">
-                    Off: the {plural(view.existingRows, 'person', 'people')} who already{' '}
-                    {view.existingRows === 1 ? 'has' : 'have'} an account keep the name and phone they have.
-                    On: they take the file’s.
-                    {view.hasOrgData
-                      ? ' Either way, a manager, department or job title in the file replaces theirs; an empty cell leaves what they have.'
-                      : null}
+                    {t('import.updateNamesHelp', { count: view.existingRows })}
+                    {view.hasOrgData ? t('import.updateNamesOrg') : null}
                   </p>
                 </div>
               ) : null}
               {view.schemes.length ? (
                 <SelectField
-                  label="Also enrol them into a scheme (optional)"
+                  label={t('import.enrol')}
                   selectProps={getSelectProps(fields.schemeId)}
                   options={view.schemes.map((s) => ({ value: s.id, label: `${s.name} (${s.companyName})` }))}
-                  placeholder="No scheme"
+                  placeholder={t('import.noScheme')}
                   errors={fields.schemeId.errors}
-                  help="Draft schemes of the companies in this file. Only that company’s employees are enrolled."
+                  help={t('import.enrolHelp')}
                 />
               ) : null}
               <div className="flex flex-wrap gap-3">
                 <button type="submit" className="btn btn-primary" disabled={importing || valid === 0}>
-                  {importing ? 'Importing…' : `Import ${plural(valid, 'employee', 'employees')}`}
+                  {importing ? t('import.importing') : t('import.importN', { count: valid })}
                 </button>
               </div>
             </Form>
@@ -357,7 +358,7 @@ export function ImportPanel({
               <FormErrors id={discardForm.errorId} errors={discardForm.errors} />
               <div className="flex flex-wrap gap-3">
                 <button type="submit" className="btn btn-secondary" disabled={discarding}>
-                  {discarding ? 'Discarding…' : 'Discard this file'}
+                  {discarding ? t('import.discarding') : t('import.discard')}
                 </button>
               </div>
             </Form>
