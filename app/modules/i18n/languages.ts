@@ -75,6 +75,7 @@ export const NAMESPACES = [
   'identity-providers',
   'report',
   'pdf',
+  'email',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -49,6 +49,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/routes/admin/admin-management.$uid.tsx',
   ],
   'identity-providers': ['app/modules/sso/schemas.ts', 'app/modules/sso/provider.server.ts'],
+  email: ['app/modules/email/schemas.ts', 'app/modules/email/template-editing.server.ts'],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */
