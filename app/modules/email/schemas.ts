@@ -74,13 +74,16 @@ export const OUTBOX_STATE_LABELS: Record<OutboxStatus, string> = {
   failed: 'Failed',
 }
 
+// {{link}} is written in: a table's value is ICU, where braces are syntax (the kit carries it over as {n}).
+const LINK_PLACEHOLDER = '{{link}}'
+
 export const EMAIL_MESSAGES = {
   subject: 'Enter the subject.',
   subjectTooLong: `The subject must be ${SUBJECT_MAX} characters or fewer.`,
   body: 'Enter the text body.',
   bodyTooLong: `The text body must be ${BODY_MAX.toLocaleString('en-GB')} characters or fewer.`,
   htmlTooLong: `The HTML body must be ${HTML_MAX.toLocaleString('en-GB')} characters or fewer.`,
-  needsLink: 'Include {{link}}: it is how the reader acts on this e-mail.',
+  needsLink: `Include ${LINK_PLACEHOLDER}: it is how the reader acts on this e-mail.`,
   notFailed: 'Only a failed message can be retried.',
 } as const
 
@@ -196,12 +199,6 @@ export const templateHref = (id: string, language: string) =>
 export const RetrySchema = z.object({
   intent: z.literal('retry'),
 })
-
-export const TEMPLATE_KEY_OPTIONS = EMAIL_TEMPLATE_KEYS.map((key) => ({
-  value: key,
-  label: TEMPLATE_LABELS[key],
-}))
-export const OUTBOX_STATE_OPTIONS = OUTBOX_STATUSES.map((s) => ({ value: s, label: OUTBOX_STATE_LABELS[s] }))
 
 export const EMAIL_TABS = ['templates', 'outbox'] as const
 export type EmailTab = (typeof EMAIL_TABS)[number]

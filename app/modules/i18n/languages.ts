@@ -83,6 +83,7 @@ export const NAMESPACES = [
   'invite',
   'nomination',
   'employees',
+  'email',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -25,7 +25,7 @@ import { getFixedT } from '#app/modules/i18n/i18n.server'
 import type { RouteHandle } from '#app/root'
 import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 
-export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'admin-dashboard' }
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: ['admin-dashboard', 'email'] }
 
 export const meta: Route.MetaFunction = ({ matches }) => adminTitleT(matches, 'admin-dashboard:metaTitle')
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
+import type { RouteHandle } from '#app/root'
 import type { Route } from './+types/email-management.$id'
-import { possessive } from '#app/lib/words'
 import { dispatchIntent, intent } from '#app/lib/reply.server'
 import { formErrorsOf, resultFor } from '#app/components/form-kit'
 import { ConfirmPanel, PageHeader } from '#app/components/page-kit'
@@ -21,7 +21,10 @@ import {
   sendTestEmail,
 } from '#app/modules/email/template-editing.server'
 import { refuse } from '#app/lib/outcome'
-import { languageInfo } from '#app/modules/i18n/languages'
+import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
+import { intlLocale } from '#app/modules/i18n/languages'
+import { languageNameIn } from '#app/modules/email/language-name'
+import { useEmailWords } from '#app/modules/email/components/use-email-words'
 import {
   AddLanguageSchema,
   DeleteLanguageSchema,
@@ -30,22 +33,24 @@ import {
   templateId,
   parseTemplateId,
   RestoreSchema,
-  TEMPLATE_DESCRIPTIONS,
-  TEMPLATE_LABELS,
   templateSchema,
   TestSendSchema,
 } from '#app/modules/email/schemas'
 import { requireAdminForm, toastReply } from './admin-action.server'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
+import { metaT } from '#app/modules/i18n/meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'email' }
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  adminTitle(
-    loaderData
-      ? `${TEMPLATE_LABELS[loaderData.editor.key]}${loaderData.editor.brand ? ` · ${loaderData.editor.brand.name}` : ''} · E-mail`
-      : 'E-mail template',
-  )
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
+  loaderData
+    ? adminTitleT(
+        matches,
+        `email:templates.${loaderData.editor.key}.label`,
+        ...(loaderData.editor.brand ? [loaderData.editor.brand.name] : []),
+        metaT(matches, 'email:templateMetaSuffix'),
+      )
+    : adminTitleT(matches, 'email:templateMetaTitle')
 
 const LIST = '/admin/email-management'
 
@@ -64,7 +69,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const target = parseTemplateId(params.id)
   if (!target) notFound()
   const { key, brandId } = target
-  const label = TEMPLATE_LABELS[key]
+  const [t, reader] = await Promise.all([getFixedT(request, 'email'), requestLanguage(request)])
+  const label = t(`templates.${key}.label`)
+  const languageName = (code: string) => languageNameIn(code, intlLocale(reader))
   // The version the form was for (ADR 053): a hidden field, English when absent; anything else is
   // refused by the intent that needs it.
   const posted = formData.get('language')
@@ -78,27 +85,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         language ? saveTemplate(actor, key, brandId, input, language) : unknownLanguage(),
       ({ created, cleaned }) =>
         done(
-          created ? 'Own wording created' : 'Template saved',
-          cleaned
-            ? `“${label}” was saved. Some HTML that e-mail cannot safely carry was removed: check the preview.`
-            : `“${label}” is used for the next message sent.`,
+          created ? t('toast.createdTitle') : t('toast.savedTitle'),
+          cleaned ? t('toast.savedCleaned', { label }) : t('toast.savedText', { label }),
           cleaned ? 'info' : 'success',
         ),
     ),
     test: intent(
       TestSendSchema,
       () => (language ? sendTestEmail(actor, key, brandId, language) : unknownLanguage()),
-      ({ to }) => done('Test queued', `A test of “${label}” with sample values is on its way to ${to}.`),
+      ({ to }) => done(t('toast.testTitle'), t('toast.testText', { label, to })),
     ),
     restore: intent(
       RestoreSchema,
       () => restoreDefault(actor, key, brandId),
       () =>
         done(
-          'Default restored',
-          brandId
-            ? `This brand’s own wording of “${label}” was deleted: it uses the default again.`
-            : `The default wording of “${label}” is back to the text Panorama ships with.`,
+          t('toast.restoredTitle'),
+          brandId ? t('toast.restoredBrand', { label }) : t('toast.restoredDefault', { label }),
         ),
     ),
     'add-language': intent(
@@ -106,8 +109,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ({ language: added }) => addLanguageVersion(actor, key, brandId, added),
       ({ language: added }) =>
         toastReply(templateHref(params.id, added))(
-          `${languageInfo(added).name} version added`,
-          `“${label}” now has a ${languageInfo(added).name} version: edit it below.`,
+          t('toast.addedTitle', { language: languageName(added) }),
+          t('toast.addedText', { label, language: languageName(added) }),
         ),
     ),
     'delete-language': intent(
@@ -115,8 +118,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       () => (language ? deleteLanguageVersion(actor, key, brandId, language) : unknownLanguage()),
       ({ language: deleted }) =>
         toastReply(templateHref(params.id, 'en'))(
-          `${languageInfo(deleted).name} version deleted`,
-          `Messages of “${label}” in ${languageInfo(deleted).name} fall back to the next version.`,
+          t('toast.deletedTitle', { language: languageName(deleted) }),
+          t('toast.deletedText', { label, language: languageName(deleted) }),
         ),
     ),
     // Only a brand's wording can be its own copy of the default.
@@ -125,11 +128,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           override: intent(
             OverrideSchema,
             () => createOverride(actor, key, brandId),
-            () =>
-              done(
-                'Own wording created',
-                `This brand now has its own copy of “${label}”, starting from the default.`,
-              ),
+            () => done(t('toast.createdTitle'), t('toast.overrideText', { label })),
           ),
         }
       : {}),
@@ -138,12 +137,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function EmailTemplatePage({ loaderData, actionData }: Route.ComponentProps) {
   const { editor, confirmRestore, confirmDelete } = loaderData
+  const { t, templateLabel, templateDescription, languageName: nameOf, owner } = useEmailWords()
   const unknownErrors = actionData?.intent === 'unknown' ? formErrorsOf(actionData.result) : undefined
   const restoreResult = resultFor(actionData, 'restore')
   const deleteResult = resultFor(actionData, 'delete-language')
   const brand = editor.brand
   const english = editor.language === 'en'
-  const languageName = languageInfo(editor.language).name
+  const languageName = nameOf(editor.language)
   const usesDefault = Boolean(brand && !editor.own)
   const canRestore = english && (brand ? !usesDefault : editor.defaultEdited)
   const listHref = brand ? `${LIST}?brand=${brand.id}` : LIST
@@ -152,17 +152,19 @@ export default function EmailTemplatePage({ loaderData, actionData }: Route.Comp
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-6">
       <div className="flex flex-col gap-2">
         <Link to={listHref} className="link self-start text-sm">
-          ← All e-mails
+          {t('editor.allEmails')}
         </Link>
-        <PageHeader title={`${TEMPLATE_LABELS[editor.key]}${brand ? ` · ${brand.name}` : ' · default'}`}>
-          {TEMPLATE_DESCRIPTIONS[editor.key]}{' '}
+        <PageHeader
+          title={`${templateLabel(editor.key)} · ${brand ? brand.name : t('editor.defaultSuffix')}`}
+        >
+          {templateDescription(editor.key)}{' '}
           {brand
             ? usesDefault
               ? english
-                ? `${brand.name} uses the default wording: saving below gives it its own.`
-                : `${brand.name} has no ${languageName} version of its own: saving below gives it one.`
-              : `${possessive(brand.name)} own wording; brands without their own use the default.`
-            : 'The default wording, used by every brand that has none of its own.'}
+                ? t('editor.brandUsesDefault', { brand: brand.name })
+                : t('editor.brandNoVersion', { brand: brand.name, language: languageName })
+              : t('editor.brandOwn', { owner: owner(brand.name) })
+            : t('editor.defaultIntro')}
         </PageHeader>
       </div>
       <TemplateLanguages editor={editor} actionData={actionData} />
@@ -172,44 +174,50 @@ export default function EmailTemplatePage({ loaderData, actionData }: Route.Comp
       {confirmDelete ? (
         <ConfirmPanel
           id="delete-language"
-          title={`Delete the ${languageName} version?`}
+          title={t('editor.deleteTitle', { language: languageName })}
           intent="delete-language"
           fields={{ language: editor.language }}
-          confirmLabel={`Yes, delete the ${languageName} version`}
-          pendingLabel="Deleting…"
+          confirmLabel={t('editor.deleteConfirm', { language: languageName })}
+          pendingLabel={t('editor.deleting')}
           cancelHref={here}
           lastResult={deleteResult}
-          backLabel="Back to the template"
+          backLabel={t('editor.back')}
           blockedBy={null}
         >
           <p className="text-slate-800">
-            {`Messages in ${languageName} then use the next version: ${brand ? `${possessive(brand.name)} version in its default language, its English one, then the default wording` : 'the default in the brand’s language, then English'}. This cannot be undone.`}
+            {brand
+              ? t('editor.deleteBrand', { language: languageName, owner: owner(brand.name) })
+              : t('editor.deleteDefault', { language: languageName })}
           </p>
         </ConfirmPanel>
       ) : null}
       {confirmRestore ? (
         <ConfirmPanel
           id="restore-default"
-          title={brand ? `Delete ${possessive(brand.name)} own wording?` : 'Restore the shipped wording?'}
+          title={
+            brand
+              ? t('editor.restoreBrandTitle', { owner: owner(brand.name) })
+              : t('editor.restoreDefaultTitle')
+          }
           intent="restore"
           fields={{}}
-          confirmLabel={brand ? 'Yes, use the default' : 'Yes, restore it'}
-          pendingLabel="Restoring…"
+          confirmLabel={brand ? t('editor.restoreBrandConfirm') : t('editor.restoreDefaultConfirm')}
+          pendingLabel={t('editor.restoring')}
           cancelHref="."
           lastResult={restoreResult}
-          backLabel="Back to the template"
+          backLabel={t('editor.back')}
           blockedBy={
             canRestore
               ? null
               : brand
-                ? `${brand.name} already uses the default wording.`
-                : 'The default already is the wording Panorama ships with.'
+                ? t('editor.brandAlreadyDefault', { brand: brand.name })
+                : t('editor.defaultAlreadyShipped')
           }
         >
           <p className="text-slate-800">
             {brand
-              ? `${possessive(brand.name)} subject, text and HTML for this e-mail are deleted and the default is used from the next message on. This cannot be undone.`
-              : 'The default subject and text go back to the wording Panorama ships with, and the HTML body is removed. Brands with their own wording are not affected. This cannot be undone.'}
+              ? t('editor.restoreBrandText', { owner: owner(brand.name) })
+              : t('editor.restoreDefaultText')}
           </p>
         </ConfirmPanel>
       ) : null}

@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next'
 import { data } from 'react-router'
+import type { RouteHandle } from '#app/root'
 import type { Route } from './+types/email-management'
 import { Notices, PageHeader } from '#app/components/page-kit'
 import { requireUser } from '#app/modules/auth/guards.server'
@@ -9,11 +11,11 @@ import { OutboxList } from '#app/modules/email/components/outbox-list'
 import { TemplateList } from '#app/modules/email/components/template-list'
 import { loadEmailPage } from '#app/modules/email/email-list.server'
 import { parseEmailListQuery } from '#app/modules/email/schemas'
-import { ADMIN_HANDLE, adminTitle } from './admin-meta'
+import { ADMIN_HANDLE, adminTitleT } from './admin-meta'
 
-export const handle = ADMIN_HANDLE
+export const handle: RouteHandle = { ...ADMIN_HANDLE, i18n: 'email' }
 
-export const meta: Route.MetaFunction = () => adminTitle('E-mail management')
+export const meta: Route.MetaFunction = ({ matches }) => adminTitleT(matches, 'email:metaTitle')
 
 /**
  * E-mail management: two tabs in the URL. Templates (the default view): every e-mail the product
@@ -35,11 +37,10 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function EmailManagement({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('email')
   return (
     <section aria-labelledby="page-title" className="flex max-w-6xl flex-col gap-6">
-      <PageHeader title="E-mail">
-        The wording of every e-mail Panorama sends, per brand, and every message waiting, sent or failed.
-      </PageHeader>
+      <PageHeader title={t('title')}>{t('intro')}</PageHeader>
       <EmailTabs current={loaderData.tab} />
       <Notices notices={loaderData.notices} />
       {loaderData.tab === 'outbox' && loaderData.deliveryOff ? <DeliveryOffNotice /> : null}

@@ -85,6 +85,7 @@ import {
   NOMINATION_CHOOSER_LABELS,
   NOMINATION_STATUS_LABELS,
 } from '#app/modules/nomination/labels'
+import { OUTBOX_STATE_LABELS, TEMPLATE_DESCRIPTIONS, TEMPLATE_LABELS } from '#app/modules/email/schemas'
 
 /**
  * The catalogues (ADR 050): a shipped language has every key English has, with the same ICU
@@ -647,5 +648,21 @@ describe('the report’s and the PDFs’ English equals the wordings modules exp
     expect(footerTemplate('Feedback report', (page, pages) => pdf('page', { page, pages }))).toBe(
       footerTemplate('Feedback report'),
     )
+  })
+})
+
+describe('the e-mail pages’ English equals the e-mail module’s wordings (namespace email)', () => {
+  const format = (key: string, values?: Record<string, string | number>) =>
+    new IntlMessageFormat(english.get(`email:${key}`)!, intlLocale('en')).format(values) as string
+
+  test('the templates’ labels and descriptions, the messages’ states', () => {
+    for (const [key, label] of Object.entries(TEMPLATE_LABELS)) {
+      expect(format(`templates.${key}.label`)).toBe(label)
+      expect(format(`templates.${key}.description`)).toBe(
+        TEMPLATE_DESCRIPTIONS[key as keyof typeof TEMPLATE_DESCRIPTIONS],
+      )
+    }
+    for (const [state, label] of Object.entries(OUTBOX_STATE_LABELS))
+      expect(format(`states.${state}`)).toBe(label)
   })
 })

@@ -81,6 +81,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/employee/import-schemas.ts',
     'app/modules/employee/import.server.ts',
   ],
+  email: ['app/modules/email/schemas.ts', 'app/modules/email/template-editing.server.ts'],
 }
 
 /** The sentences a file can answer: quoted literals that start with a capital and end a sentence. */

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 
 /**
@@ -7,31 +8,28 @@ import { Link } from 'react-router'
  * logs them at info level while delivery is off, as the README says).
  */
 export function DeliveryOffNotice({ showOutboxLink = false }: { showOutboxLink?: boolean }) {
+  const { t } = useTranslation('email')
   return (
     <div
       role="status"
       className="flex flex-col gap-1 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
     >
-      <p className="font-semibold">E-mail delivery is off (no SMTP_URL configured).</p>
+      <p className="font-semibold">{t('deliveryOff.title')}</p>
       <p>
-        Messages wait in the outbox as “Queued” and are not sent to anyone.{' '}
+        {t('deliveryOff.waiting')}{' '}
         {showOutboxLink ? (
           <>
             <Link className="link" to="/admin/email-management?tab=outbox">
-              Open the outbox
+              {t('deliveryOff.openOutbox')}
             </Link>{' '}
-            to read a message (its one-time codes are hidden there).
+            {t('deliveryOff.toRead')}
           </>
         ) : (
-          'Open a message to read it (its one-time codes are hidden there).'
+          t('deliveryOff.openMessage')
         )}{' '}
-        While delivery is off, each message’s link is written to the server log (at the info level), which is
-        where to find it on a local or test installation.
+        {t('deliveryOff.log')}
       </p>
-      <p>
-        To deliver them, set SMTP_URL and restart the server: waiting messages are then sent, except those
-        whose one-time link has expired in the meantime.
-      </p>
+      <p>{t('deliveryOff.toDeliver')}</p>
     </div>
   )
 }

@@ -1,15 +1,17 @@
+import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { EmailTab } from '../schemas'
 
-const TABS: Array<{ tab: EmailTab; label: string; href: string }> = [
-  { tab: 'templates', label: 'Templates', href: '/admin/email-management' },
-  { tab: 'outbox', label: 'Outbox', href: '/admin/email-management?tab=outbox' },
+const TABS: Array<{ tab: EmailTab; href: string }> = [
+  { tab: 'templates', href: '/admin/email-management' },
+  { tab: 'outbox', href: '/admin/email-management?tab=outbox' },
 ]
 
 /** The two views of e-mail management, as links (the tab lives in the URL, so it works without JS). */
 export function EmailTabs({ current }: { current: EmailTab }) {
+  const { t: say } = useTranslation('email')
   return (
-    <nav aria-label="E-mail views" className="border-b border-slate-200">
+    <nav aria-label={say('tabs.label')} className="border-b border-slate-200">
       <ul className="flex gap-1">
         {TABS.map((t) => (
           <li key={t.tab}>
@@ -22,7 +24,7 @@ export function EmailTabs({ current }: { current: EmailTab }) {
                   : 'border-transparent text-slate-700 hover:text-slate-900 hover:underline'
               }`}
             >
-              {t.label}
+              {say(`tabs.${t.tab}`)}
             </Link>
           </li>
         ))}

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next'
+
 /**
  * An e-mail's two parts side by side: the HTML in a frame without scripts or same origin (whatever
  * it holds can do nothing but show), the text as it is.
@@ -16,10 +18,11 @@ export function MessageParts({
   height: 'h-[28rem]' | 'h-[32rem]'
   textTestId?: string
 }) {
+  const { t } = useTranslation('email')
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       <div className="flex min-w-0 flex-col gap-1">
-        <h3 className="font-semibold">HTML part</h3>
+        <h3 className="font-semibold">{t('parts.html')}</h3>
         <iframe
           title={htmlTitle}
           sandbox=""
@@ -28,7 +31,7 @@ export function MessageParts({
         />
       </div>
       <div className="flex min-w-0 flex-col gap-1">
-        <h3 className="font-semibold">Text part</h3>
+        <h3 className="font-semibold">{t('parts.text')}</h3>
         <pre
           data-testid={textTestId}
           className={`${height} overflow-auto rounded-md border border-slate-200 bg-slate-50 p-3 text-sm whitespace-pre-wrap break-words`}

@@ -3,31 +3,28 @@ import { Link } from 'react-router'
 import { ListPagination, useListHref } from '#app/components/admin-list'
 import { Cell, DataTable, RowHeader } from '#app/components/data-table'
 import { FilterBar, FilterSelect, SearchField } from '#app/components/filter-bar'
-import { OUTBOX_STATUSES } from '#db/enums'
+import { EMAIL_TEMPLATE_KEYS, OUTBOX_STATUSES } from '#db/enums'
 import type { loadEmailPage } from '../email-list.server'
-import {
-  OUTBOX_STATE_LABELS,
-  OUTBOX_STATE_OPTIONS,
-  RECIPIENT_PREFIX_MIN,
-  TEMPLATE_KEY_OPTIONS,
-  TEMPLATE_LABELS,
-} from '../schemas'
+import { formatDateTime } from '#app/lib/dates'
+import { formatCount } from '#app/lib/numbers'
+import { RECIPIENT_PREFIX_MIN } from '../schemas'
 import { OutboxState } from './outbox-state'
+import { useEmailWords } from './use-email-words'
 
 const PATH = '/admin/email-management'
 
 /** The outbox tab's data, as the page's loader returns it (the page-props rule). */
 type Data = Extract<PageData<typeof loadEmailPage>, { tab: 'outbox' }>
 
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
-
 /** The outbox tab: counts per state (as filter links), the filter form, the messages, page links. */
 export function OutboxList({ data: { page, counts, query } }: { data: Data }) {
+  const { t, locale, templateLabel, stateLabel, languageName } = useEmailWords()
+  const when = (iso: string) => formatDateTime(iso, 'UTC', locale)
   const href = useListHref(PATH)
   const filtered = Boolean(query.state || query.template || query.to)
   return (
     <div className="flex flex-col gap-4">
-      <nav aria-label="Messages by state">
+      <nav aria-label={t('outbox.byState')}>
         <ul className="flex flex-wrap gap-2">
           {(['', ...OUTBOX_STATUSES] as const).map((state) => {
             const current = query.state === state
@@ -43,8 +40,8 @@ export function OutboxList({ data: { page, counts, query } }: { data: Data }) {
                       : 'border-slate-300 bg-white text-slate-800 hover:border-slate-500'
                   }`}
                 >
-                  {state ? OUTBOX_STATE_LABELS[state] : 'All'}
-                  <span className="tabular-nums font-semibold">{count.toLocaleString('en-GB')}</span>
+                  {state ? stateLabel(state) : t('outbox.all')}
+                  <span className="tabular-nums font-semibold">{formatCount(count, locale)}</span>
                 </Link>
               </li>
             )
@@ -53,37 +50,45 @@ export function OutboxList({ data: { page, counts, query } }: { data: Data }) {
       </nav>
 
       <FilterBar
-        label="Filter messages"
+        label={t('outbox.filter')}
         idPrefix="outbox"
         query={query}
         resetKey={[query.state, query.template, query.to]}
         hidden={{ tab: 'outbox' }}
-        clear={{ href: filtered ? `${PATH}?tab=outbox` : null, label: 'Clear filters' }}
+        clear={{ href: filtered ? `${PATH}?tab=outbox` : null, label: t('outbox.clear') }}
       >
-        <FilterSelect name="state" label="State" options={OUTBOX_STATE_OPTIONS} />
-        <FilterSelect name="template" label="Template" options={TEMPLATE_KEY_OPTIONS} />
+        <FilterSelect
+          name="state"
+          label={t('outbox.state')}
+          options={OUTBOX_STATUSES.map((s) => ({ value: s, label: stateLabel(s) }))}
+        />
+        <FilterSelect
+          name="template"
+          label={t('outbox.template')}
+          options={EMAIL_TEMPLATE_KEYS.map((key) => ({ value: key, label: templateLabel(key) }))}
+        />
         <SearchField
           name="to"
-          label="Recipient"
+          label={t('outbox.recipient')}
           maxLength={254}
           className="flex min-w-56 flex-1 flex-col gap-1"
-          help={`The full address, or its start followed by * (at least ${RECIPIENT_PREFIX_MIN} characters).`}
+          help={t('outbox.recipientHelp', { min: RECIPIENT_PREFIX_MIN })}
         />
       </FilterBar>
 
       <DataTable
-        caption="Messages, newest first"
+        caption={t('outbox.caption')}
         columns={[
-          'Recipient',
-          'Template',
-          'Brand',
-          'State',
-          { label: 'Attempts', className: 'text-right' },
-          'Queued',
-          'Last error',
+          t('outbox.recipient'),
+          t('outbox.template'),
+          t('outbox.brand'),
+          t('outbox.state'),
+          { label: t('outbox.attempts'), className: 'text-right' },
+          t('outbox.queued'),
+          t('outbox.lastError'),
         ]}
         rows={page.rows}
-        empty={filtered ? 'No message matches these filters.' : 'No e-mail has been queued yet.'}
+        empty={filtered ? t('outbox.noMatch') : t('outbox.empty')}
       >
         {(row) => (
           <tr key={row.id} className="align-top">
@@ -91,14 +96,17 @@ export function OutboxList({ data: { page, counts, query } }: { data: Data }) {
               {row.recipient}
             </RowHeader>
             <Cell>
-              {TEMPLATE_LABELS[row.templateKey]}
+              {templateLabel(row.templateKey)}
               {row.language !== 'en' ? (
-                <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium uppercase">
+                <span
+                  className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium uppercase"
+                  title={languageName(row.language)}
+                >
                   {row.language}
                 </span>
               ) : null}
             </Cell>
-            <Cell>{row.brandName ?? <span className="text-slate-600">Default</span>}</Cell>
+            <Cell>{row.brandName ?? <span className="text-slate-600">{t('outbox.default')}</span>}</Cell>
             <Cell>
               <OutboxState status={row.status} leaseExpired={row.leaseExpired} />
               {row.sentAt ? (
@@ -117,7 +125,7 @@ export function OutboxList({ data: { page, counts, query } }: { data: Data }) {
           </tr>
         )}
       </DataTable>
-      <ListPagination noun="messages" next={page.next} prev={page.prev} href={href} />
+      <ListPagination noun={t('outbox.messages')} next={page.next} prev={page.prev} href={href} />
     </div>
   )
 }

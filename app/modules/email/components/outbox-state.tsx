@@ -1,5 +1,5 @@
 import type { OutboxStatus } from '#db/enums'
-import { OUTBOX_STATE_LABELS } from '../schemas'
+import { useTranslation } from 'react-i18next'
 
 const TONE: Record<OutboxStatus, string> = {
   queued: 'bg-slate-100 text-slate-900',
@@ -10,10 +10,11 @@ const TONE: Record<OutboxStatus, string> = {
 
 /** A message's state as a labelled badge; "sending" whose lease ran out says so (a worker will take it over). */
 export function OutboxState({ status, leaseExpired }: { status: OutboxStatus; leaseExpired?: boolean }) {
+  const { t } = useTranslation('email')
+  const label = t(`states.${status}`)
   return (
     <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${TONE[status]}`}>
-      {OUTBOX_STATE_LABELS[status]}
-      {status === 'sending' && leaseExpired ? ' (stalled, will be taken over)' : ''}
+      {status === 'sending' && leaseExpired ? t('states.stalled', { state: label }) : label}
     </span>
   )
 }

@@ -1,31 +1,17 @@
 import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
-import { possessive } from '#app/lib/words'
 import { resultFor, useConformForm, usePendingIntent, type IntentReply } from '#app/components/form-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import { Card } from '#app/components/card'
 import { BODY_MAX, HTML_MAX, sampleValues, SUBJECT_MAX, templateSchema } from '../schemas'
 import { codePlaceholders, linkLabelFor, renderTemplate, TEMPLATE_PLACEHOLDERS } from '../templates'
-import { languageInfo } from '#app/modules/i18n/languages'
 import type { loadTemplatePage } from '../template-page.server'
 import { MessageParts } from './message-parts'
+import { useEmailWords } from './use-email-words'
 
 type EditorData = PageData<typeof loadTemplatePage>['editor']
-
-/** What each placeholder is filled with, in an admin's words. */
-const PLACEHOLDER_HELP: Record<string, string> = {
-  recipientName: 'the reader’s name',
-  brandName: 'the brand’s name',
-  appUrl: 'the portal’s address',
-  link: 'the reader’s personal link (a button in HTML)',
-  employeeName: 'the employee the feedback is about',
-  colleagueName: 'the colleague asked for feedback',
-  schemeName: 'the programme’s name',
-  dueDate: 'the programme’s closing date',
-  inviterName: 'the administrator who sent the invitation',
-}
 
 type FieldName = 'subject' | 'body' | 'html'
 
@@ -44,6 +30,9 @@ export function TemplateEditor({
   actionData: IntentReply
   canRestore: boolean
 }) {
+  const { t, languageName: nameOf, owner } = useEmailWords()
+  // What each placeholder is filled with, in an admin's words; one without words shows its name.
+  const placeholderHelp = (name: string) => t(`placeholderHelp.${name}`, { defaultValue: name })
   const start = editor.own ?? editor.fallback
   const schema = useMemo(() => templateSchema(editor.key), [editor.key])
   const [form, fields] = useConformForm(schema, {
@@ -63,7 +52,7 @@ export function TemplateEditor({
   const usesDefault = Boolean(editor.brand && !editor.own)
   // A language this e-mail has no version in yet (ADR 053): saving creates it.
   const newVersion = !editor.own
-  const languageName = languageInfo(editor.language).name
+  const languageName = nameOf(editor.language)
 
   const preview = useMemo(
     () =>
@@ -117,36 +106,36 @@ export function TemplateEditor({
             if (name === 'subject' || name === 'body' || name === 'html') lastField.current = name
           }}
         >
-          <h2 className="text-lg font-semibold">Wording · {languageName}</h2>
+          <h2 className="text-lg font-semibold">{t('editor.wording', { language: languageName })}</h2>
           <input type="hidden" name="language" value={editor.language} />
           {newVersion && editor.language !== 'en' ? (
             <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
-              There is no {languageName} version {editor.brand ? `for ${editor.brand.name} ` : ''}yet: readers
-              in {languageName} get the wording shown here. Saving creates the {languageName} version with
-              your changes.
+              {editor.brand
+                ? t('editor.noVersionBrand', { language: languageName, brand: editor.brand.name })
+                : t('editor.noVersion', { language: languageName })}
             </p>
           ) : usesDefault ? (
             <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
-              {editor.brand!.name} <strong>uses the default</strong> wording, shown here. Saving creates its
-              own copy with your changes; other brands keep the default.
+              {t('editor.usesDefaultBefore', { brand: editor.brand!.name })}{' '}
+              <strong>{t('editor.usesDefaultStrong')}</strong> {t('editor.usesDefaultAfter')}
             </p>
           ) : null}
           {editor.problems.length ? (
             <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-              <p className="font-semibold">This wording needs attention</p>
+              <p className="font-semibold">{t('editor.attention')}</p>
               <ul className="ml-5 list-disc">
                 {editor.problems.map((problem) => (
                   <li key={problem}>{problem}</li>
                 ))}
               </ul>
-              <p>Until it is changed, every message leaves out what breaks these rules.</p>
+              <p>{t('editor.attentionAfter')}</p>
             </div>
           ) : null}
           <FormErrors id={form.errorId} errors={form.errors} />
           <input type="hidden" name="intent" value="save" />
           <div className="flex flex-col gap-1">
             <label htmlFor={fields.subject.id} className="label">
-              Subject
+              {t('editor.subject')}
             </label>
             <input
               {...getInputProps(fields.subject, { type: 'text' })}
@@ -156,41 +145,33 @@ export function TemplateEditor({
             />
             <ErrorList id={fields.subject.errorId} errors={fields.subject.errors} />
           </div>
-          <BodyField field={fields.body} label="Text body" rows={14} max={BODY_MAX}>
-            The plain-text part. Separate paragraphs with a blank line. Without an HTML body, the HTML part is
-            made from this text, with {'{{link}}'} on its own line as a button.
+          <BodyField field={fields.body} label={t('editor.textBody')} rows={14} max={BODY_MAX}>
+            {t('editor.textHelp', { link: '{{link}}' })}
           </BodyField>
-          <BodyField field={fields.html} label="HTML body (optional)" rows={10} max={HTML_MAX}>
-            Leave blank to make it from the text body. Allowed: paragraphs, headings, lists, links (https,
-            mailto), bold and italic, simple tables, images from this portal (such as a brand logo) or inline,
-            and a few inline styles (colours, alignment, sizes). Anything else, such as scripts, forms or
-            event handlers, is removed when you save. Placeholder values are always inserted as text.
+          <BodyField field={fields.html} label={t('editor.htmlBody')} rows={10} max={HTML_MAX}>
+            {t('editor.htmlHelp')}
             {codePlaceholders(editor.key).length
-              ? ' {{link}} carries the reader’s one-time code, so it may stand only as a link’s whole address (href="{{link}}") or as text.'
+              ? ` ${t('editor.htmlCodeHelp', { link: '{{link}}', href: 'href="{{link}}"' })}`
               : null}
           </BodyField>
           <div>
             <button type="submit" className="btn btn-primary" disabled={saving}>
               {saving
-                ? 'Saving…'
+                ? t('editor.saving')
                 : newVersion && editor.language !== 'en'
-                  ? `Save as the ${languageName} version`
+                  ? t('editor.saveVersion', { language: languageName })
                   : usesDefault
-                    ? `Save as ${possessive(editor.brand!.name)} own`
-                    : 'Save'}
+                    ? t('editor.saveBrand', { owner: owner(editor.brand!.name) })
+                    : t('editor.save')}
             </button>
           </div>
         </Form>
 
         <aside aria-labelledby="placeholders-title" className="card flex h-fit flex-col gap-3">
           <h2 id="placeholders-title" className="text-lg font-semibold">
-            Placeholders
+            {t('editor.placeholders')}
           </h2>
-          <p className="text-sm text-slate-700">
-            {hydrated
-              ? 'Insert one where the cursor is, in the field you last worked in.'
-              : 'Type one of these, braces included, where its value should go.'}
-          </p>
+          <p className="text-sm text-slate-700">{hydrated ? t('editor.insertHelp') : t('editor.typeHelp')}</p>
           <ul className="flex flex-col gap-2">
             {placeholders.map((name) => (
               <li key={name} className="flex flex-col gap-0.5">
@@ -199,26 +180,29 @@ export function TemplateEditor({
                     type="button"
                     className="btn btn-secondary justify-start self-start font-mono text-sm"
                     onClick={() => insert(name)}
-                    aria-label={`Insert {{${name}}}: ${PLACEHOLDER_HELP[name] ?? name}`}
+                    aria-label={t('editor.insert', {
+                      placeholder: `{{${name}}}`,
+                      help: placeholderHelp(name),
+                    })}
                   >
                     {`{{${name}}}`}
                   </button>
                 ) : (
                   <code className="font-mono text-sm">{`{{${name}}}`}</code>
                 )}
-                <span className="text-xs text-slate-600">{PLACEHOLDER_HELP[name] ?? name}</span>
+                <span className="text-xs text-slate-600">{placeholderHelp(name)}</span>
               </li>
             ))}
           </ul>
         </aside>
       </div>
 
-      <Card id="preview-title" title={`Preview in ${languageName} with sample values`} className="gap-3">
+      <Card id="preview-title" title={t('editor.previewTitle', { language: languageName })} className="gap-3">
         <p className="text-sm text-slate-700">
-          Updates as you type. Subject: <strong data-testid="preview-subject">{preview.subject}</strong>
+          {t('editor.previewUpdates')} <strong data-testid="preview-subject">{preview.subject}</strong>
         </p>
         <MessageParts
-          htmlTitle="HTML part of the preview"
+          htmlTitle={t('editor.previewHtmlTitle')}
           html={preview.html}
           text={preview.text}
           height="h-[32rem]"
@@ -226,17 +210,16 @@ export function TemplateEditor({
         />
       </Card>
 
-      <Card id="actions-title" title="Try it out and undo">
+      <Card id="actions-title" title={t('editor.actions')}>
         <Form method="post" className="flex flex-col items-start gap-2">
           <input type="hidden" name="intent" value="test" />
           <input type="hidden" name="language" value={editor.language} />
           <FormErrors errors={test?.error?.[''] ?? undefined} />
           <p className="text-sm text-slate-700">
-            Sends the saved wording{editor.brand ? ` as ${editor.brand.name} sends it` : ''}, filled with
-            sample values, to your own address through the outbox.
+            {editor.brand ? t('editor.testHelpBrand', { brand: editor.brand.name }) : t('editor.testHelp')}
           </p>
           <button type="submit" className="btn btn-secondary" disabled={testing}>
-            {testing ? 'Queueing…' : 'Send a test to me'}
+            {testing ? t('editor.queueing') : t('editor.sendTest')}
           </button>
         </Form>
         {usesDefault && editor.language === 'en' ? (
@@ -244,19 +227,17 @@ export function TemplateEditor({
             <input type="hidden" name="intent" value="override" />
             <FormErrors errors={override?.error?.[''] ?? undefined} />
             <button type="submit" className="btn btn-secondary" disabled={overriding}>
-              {overriding ? 'Creating…' : `Give ${editor.brand!.name} its own copy of the default`}
+              {overriding ? t('editor.creating') : t('editor.giveOwn', { brand: editor.brand!.name })}
             </button>
           </Form>
         ) : null}
         {canRestore ? (
           <Link to="?restore" className="btn btn-secondary self-start">
-            {editor.brand ? 'Restore the default…' : 'Restore the shipped wording…'}
+            {editor.brand ? t('editor.restoreBrand') : t('editor.restoreDefault')}
           </Link>
         ) : editor.language !== 'en' ? null : (
           <p className="text-sm text-slate-700">
-            {editor.brand
-              ? 'This brand uses the default wording.'
-              : 'The default is the wording Panorama ships with.'}
+            {editor.brand ? t('editor.brandUsesDefaultShort') : t('editor.defaultIsShipped')}
           </p>
         )}
       </Card>

@@ -3,6 +3,7 @@ import { resultFor, usePendingIntent, type IntentReply } from '#app/components/f
 import { FormErrors } from '#app/components/forms'
 import type { PageData } from '#app/lib/page-data'
 import { languageInfo } from '#app/modules/i18n/languages'
+import { useEmailWords } from './use-email-words'
 import { templateHref, templateId } from '../schemas'
 import type { loadTemplatePage } from '../template-page.server'
 
@@ -14,6 +15,7 @@ type EditorData = PageData<typeof loadTemplatePage>['editor']
  * but English. One language is edited at a time.
  */
 export function TemplateLanguages({ editor, actionData }: { editor: EditorData; actionData: IntentReply }) {
+  const { t, languageName } = useEmailWords()
   const id = templateId(editor.key, editor.brand?.id ?? null)
   const adding = usePendingIntent('add-language')
   const added = resultFor(actionData, 'add-language')
@@ -23,13 +25,15 @@ export function TemplateLanguages({ editor, actionData }: { editor: EditorData; 
   return (
     <nav aria-labelledby="languages-title" className="card flex flex-col gap-3">
       <h2 id="languages-title" className="text-lg font-semibold">
-        Languages
+        {t('editor.languages')}
       </h2>
       <ul className="flex flex-wrap gap-2" data-testid="template-languages">
         {shown.map((code) => {
           const current = code === editor.language
           const has = editor.languages.includes(code)
-          const label = `${languageInfo(code).nativeName}${has ? '' : ' (none yet)'}`
+          const label = has
+            ? languageInfo(code).nativeName
+            : t('editor.noneYet', { language: languageInfo(code).nativeName })
           return (
             <li key={code}>
               {current ? (
@@ -45,34 +49,31 @@ export function TemplateLanguages({ editor, actionData }: { editor: EditorData; 
           )
         })}
       </ul>
-      <p className="text-sm text-slate-700">
-        Each reader gets their own language; without a version in it, their brand’s default language, then
-        English. You edit one language at a time.
-      </p>
+      <p className="text-sm text-slate-700">{t('editor.languagesHelp')}</p>
       <div className="flex flex-wrap items-end gap-4">
         {editor.addable.length ? (
           <Form method="post" className="flex flex-wrap items-end gap-2">
             <input type="hidden" name="intent" value="add-language" />
             <div className="flex flex-col gap-1">
               <label htmlFor="add-language" className="label">
-                Add a version in
+                {t('editor.addIn')}
               </label>
               <select id="add-language" name="language" className="input" defaultValue={editor.addable[0]}>
                 {editor.addable.map((code) => (
                   <option key={code} value={code}>
-                    {languageInfo(code).name}
+                    {languageName(code)}
                   </option>
                 ))}
               </select>
             </div>
             <button type="submit" className="btn btn-secondary" disabled={adding}>
-              {adding ? 'Adding…' : 'Add version'}
+              {adding ? t('editor.adding') : t('editor.add')}
             </button>
           </Form>
         ) : null}
         {editor.language !== 'en' && editor.own ? (
           <Link to={`${templateHref(id, editor.language)}&delete`} className="btn btn-secondary">
-            Delete the {languageInfo(editor.language).name} version…
+            {t('editor.deleteVersion', { language: languageName(editor.language) })}
           </Link>
         ) : null}
       </div>

@@ -2,20 +2,22 @@ import type { PageData } from '#app/lib/page-data'
 import { Link } from 'react-router'
 import { DataTable } from '#app/components/data-table'
 import { FilterBar, FilterSelect } from '#app/components/filter-bar'
-import { possessive } from '#app/lib/words'
+import { formatDate } from '#app/lib/dates'
 import type { loadEmailPage } from '../email-list.server'
-import { TEMPLATE_DESCRIPTIONS, TEMPLATE_LABELS, templateHref, templateId } from '../schemas'
-import { languageInfo, type Language } from '#app/modules/i18n/languages'
+import { templateHref, templateId } from '../schemas'
+import type { Language } from '#app/modules/i18n/languages'
+import { useEmailWords } from './use-email-words'
 
 /** The templates tab's data, as the page's loader returns it (the page-props rule). */
 type Data = Extract<PageData<typeof loadEmailPage>, { tab: 'templates' }>
 
 /** A wording the start-up review found breaking the rules for one-time codes and images (ADR 026). */
 function NeedsAttention({ reason }: { reason: string }) {
+  const { t } = useEmailWords()
   return (
     <span className="mt-1 block text-xs text-amber-950">
       <span className="mr-1 inline-block rounded bg-amber-100 px-2 py-0.5 font-semibold">
-        Needs attention:
+        {t('list.needsAttention')}
       </span>
       {reason}
     </span>
@@ -26,16 +28,17 @@ const PATH = '/admin/email-management'
 
 /** The languages a wording has a version in (ADR 053), each a link to that version. */
 function Languages({ codes, id, label }: { codes: readonly Language[]; id: string; label: string }) {
+  const { t, languageName } = useEmailWords()
   if (!codes.length) return null
   return (
     <span className="mt-1 flex flex-wrap items-center gap-1 text-xs text-slate-700">
-      <span>Languages:</span>
+      <span>{t('list.languages')}</span>
       {codes.map((code) => (
         <Link
           key={code}
           to={templateHref(id, code)}
           className="rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-800 uppercase underline-offset-2 hover:underline"
-          aria-label={`${label}, ${languageInfo(code).name} version`}
+          aria-label={t('list.languageVersion', { label, language: languageName(code) })}
         >
           {code}
         </Link>
@@ -57,27 +60,28 @@ export function TemplateList({
 }: {
   data: Data
 }) {
+  const { t, locale, templateLabel, templateDescription, owner } = useEmailWords()
   return (
     <div className="flex flex-col gap-4">
       <FilterBar
-        label="Choose a brand"
-        clear={{ href: brand ? PATH : null, label: 'Show the defaults only' }}
+        label={t('list.chooseBrand')}
+        clear={{ href: brand ? PATH : null, label: t('list.defaultsOnly') }}
       >
         <FilterSelect
           id="template-brand"
           name="brand"
-          label="Brand"
+          label={t('list.brand')}
           value={brand?.id}
-          anyLabel="Default wording only"
+          anyLabel={t('list.defaultOnly')}
           options={brandOptions.map((b) => ({ value: b.id, label: b.name }))}
         />
       </FilterBar>
       <DataTable
-        caption={`E-mail templates${brand ? `, with ${possessive(brand.name)} wording` : ''}`}
+        caption={brand ? t('list.captionBrand', { owner: owner(brand.name) }) : t('list.caption')}
         columns={[
-          'E-mail',
-          'Default wording',
-          { label: brand ? brand.name : 'Brands with their own', key: 'brand' },
+          t('list.email'),
+          t('list.defaultWording'),
+          { label: brand ? brand.name : t('list.brandsWithOwn'), key: 'brand' },
         ]}
         rows={rows}
         empty={null}
@@ -85,22 +89,20 @@ export function TemplateList({
         {(row) => (
           <tr key={row.key} className="align-top">
             <th scope="row" className="px-4 py-3 font-medium">
-              <span className="block">{TEMPLATE_LABELS[row.key]}</span>
-              <span className="block text-xs font-normal text-slate-600">
-                {TEMPLATE_DESCRIPTIONS[row.key]}
-              </span>
+              <span className="block">{templateLabel(row.key)}</span>
+              <span className="block text-xs font-normal text-slate-600">{templateDescription(row.key)}</span>
             </th>
             <td className="px-4 py-3">
               <Link className="link" to={`${PATH}/${templateId(row.key, null)}`}>
                 {row.defaultSubject}
               </Link>
               <span className="mt-1 block text-xs text-slate-600">
-                {row.defaultEdited ? 'Edited' : 'As shipped'}
+                {row.defaultEdited ? t('list.edited') : t('list.asShipped')}
               </span>
               <Languages
                 codes={row.defaultLanguages}
                 id={templateId(row.key, null)}
-                label={`${TEMPLATE_LABELS[row.key]}, default`}
+                label={t('list.defaultLabel', { label: templateLabel(row.key) })}
               />
               {row.defaultAttention ? <NeedsAttention reason={row.defaultAttention} /> : null}
             </td>
@@ -112,32 +114,35 @@ export function TemplateList({
                       {row.brand.subject}
                     </Link>
                     <span className="mt-1 block text-xs text-slate-600">
-                      Own wording{row.brand.hasHtml ? ', own HTML' : ''} · saved{' '}
-                      <time dateTime={row.brand.updatedAt}>{row.brand.updatedAt.slice(0, 10)}</time>
+                      {row.brand.hasHtml ? t('list.ownWordingHtml') : t('list.ownWording')} ·{' '}
+                      {t('list.saved')}{' '}
+                      <time dateTime={row.brand.updatedAt}>
+                        {formatDate(row.brand.updatedAt, 'UTC', locale)}
+                      </time>
                     </span>
                     <Languages
                       codes={row.brandLanguages}
                       id={templateId(row.key, brand.id)}
-                      label={`${TEMPLATE_LABELS[row.key]} for ${brand.name}`}
+                      label={t('list.forBrand', { label: templateLabel(row.key), brand: brand.name })}
                     />
                     {row.brand.attention ? <NeedsAttention reason={row.brand.attention} /> : null}
                   </>
                 ) : (
                   <>
                     <span className="inline-block rounded bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-800">
-                      Uses the default
+                      {t('list.usesDefault')}
                     </span>{' '}
                     <Link
                       className="link text-sm"
                       to={`${PATH}/${templateId(row.key, brand.id)}`}
-                      aria-label={`${TEMPLATE_LABELS[row.key]} for ${brand.name}: uses the default, open`}
+                      aria-label={t('list.openLabel', { label: templateLabel(row.key), brand: brand.name })}
                     >
-                      Open
+                      {t('list.open')}
                     </Link>
                     <Languages
                       codes={row.brandLanguages}
                       id={templateId(row.key, brand.id)}
-                      label={`${TEMPLATE_LABELS[row.key]} for ${brand.name}`}
+                      label={t('list.forBrand', { label: templateLabel(row.key), brand: brand.name })}
                     />
                   </>
                 )
@@ -145,12 +150,12 @@ export function TemplateList({
                 <>
                   <span className="tabular-nums text-slate-800">
                     {row.overrides === 0
-                      ? 'None: every brand uses the default'
-                      : `${row.overrides} ${row.overrides === 1 ? 'brand' : 'brands'}`}
+                      ? t('list.noOverrides')
+                      : t('list.overrides', { count: row.overrides })}
                   </span>
                   {row.overridesNeedingAttention ? (
                     <NeedsAttention
-                      reason={`${row.overridesNeedingAttention} of them ${row.overridesNeedingAttention === 1 ? 'breaks' : 'break'} the rules for one-time codes and images: choose the brand to see which.`}
+                      reason={t('list.overridesAttention', { count: row.overridesNeedingAttention })}
                     />
                   ) : null}
                 </>
@@ -160,7 +165,7 @@ export function TemplateList({
         )}
       </DataTable>
       {!brand && brandOptions.length ? (
-        <p className="text-sm text-slate-700">Choose a brand above to see and edit its own wording.</p>
+        <p className="text-sm text-slate-700">{t('list.chooseBrandHint')}</p>
       ) : null}
     </div>
   )
