@@ -32,8 +32,11 @@ export function MessageParts({
       </div>
       <div className="flex min-w-0 flex-col gap-1">
         <h3 className="font-semibold">{t('parts.text')}</h3>
+        {/* Scrolls when the text is longer than its box (German runs longer): reachable by keyboard. */}
         <pre
           data-testid={textTestId}
+          tabIndex={0}
+          aria-label={t('parts.text')}
           className={`${height} overflow-auto rounded-md border border-slate-200 bg-slate-50 p-3 text-sm whitespace-pre-wrap break-words`}
         >
           {text}
