@@ -159,7 +159,11 @@ test('every admin page reads German', async ({ page }) => {
     '/admin/answer-management',
   ]) {
     await page.goto(list)
-    const one = await page.locator(`main a[href^="${list}/"]`).first().getAttribute('href')
+    // A record's own page (not a download such as the answers' CSV).
+    const hrefs = await page
+      .locator(`main a[href^="${list}/"]`)
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))
+    const one = hrefs.find((href) => /\/[0-9a-f-]{36}$/.test(href))
     if (one) await visit(page, one, problems, `${list}/:id`)
   }
   await page.goto('/admin/scheme-management')
