@@ -78,10 +78,7 @@ export function NameList<Row>({
   children: (row: Row) => ReactNode
 }) {
   const { t } = useTranslation('common')
-  const sortLabels = Object.fromEntries(NAME_SORTS.map((s) => [s, t(`kit.nameSort.${s}`)])) as Record<
-    NameSort,
-    string
-  >
+  const sortLabels = useNameSortLabels()
   const noun1 = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`
   return (
     <ListSection title={t('kit.allOf', { noun })}>
@@ -114,6 +111,12 @@ export function NameList<Row>({
       <ListPagination noun={noun} reset={reset} next={page.next} prev={page.prev} href={href} />
     </ListSection>
   )
+}
+
+/** The name orders' labels in the reader's language (NAME_SORT_LABELS is their English). */
+export function useNameSortLabels(): Record<NameSort, string> {
+  const { t } = useTranslation('common')
+  return Object.fromEntries(NAME_SORTS.map((s) => [s, t(`kit.nameSort.${s}`)])) as Record<NameSort, string>
 }
 
 /** First / previous / next page links of a keyset-paginated list; `reset` names params to drop too. */

@@ -30,24 +30,18 @@ export function sentenceIn(tables: Array<Record<string, unknown> | undefined>, m
     const said = table?.[message]
     if (typeof said === 'string') return said
   }
-  for (const table of tables) {
+  for (const table of tables)
     for (const [sentence, said] of Object.entries(table ?? {})) {
-      if (typeof said !== 'string' || !sentence.includes('{n}')) continue
-      const value = templateMatch(sentence, message)
-      if (value !== undefined) return said.replace('{n}', value)
+      const [before, after] = sentence.split('{n}')
+      if (after === undefined || typeof said !== 'string') continue
+      if (
+        message.length > before!.length + after.length &&
+        message.startsWith(before!) &&
+        message.endsWith(after)
+      )
+        return said.replace('{n}', message.slice(before!.length, message.length - after.length))
     }
-  }
   return message
-}
-
-/** The value in `{n}`'s place when `message` is `sentence` with one filled in. */
-function templateMatch(sentence: string, message: string): string | undefined {
-  const at = sentence.indexOf('{n}')
-  const before = sentence.slice(0, at)
-  const after = sentence.slice(at + 3)
-  if (message.length <= before.length + after.length) return undefined
-  if (!message.startsWith(before) || !message.endsWith(after)) return undefined
-  return message.slice(before.length, message.length - after.length)
 }
 
 export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }) {

@@ -1,8 +1,10 @@
 import { type SubmissionResult } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
 import { ConformField, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { useConformForm, usePendingIntent } from '#app/components/form-kit'
 import { FormErrors } from '#app/components/forms'
+import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { formatDate } from '#app/lib/dates'
 import { DisableTwoFactorSchema, RecoveryCodesSchema, type TwoFactorIntent } from '#app/modules/auth/schemas'
 import { RecoveryCodes, SetUpAuthenticator, type SetUpView } from './two-factor-parts'
@@ -37,6 +39,8 @@ export function TwoFactorSettings({
   email: string
   reply: TwoFactorReply | undefined
 }) {
+  const { t } = useTranslation('second-factor')
+  const locale = useIntlLocale()
   const resultFor = (intent: TwoFactorIntent) => (reply?.intent === intent ? reply.result : undefined)
   const confirmBusy = usePendingIntent('two-factor-confirm')
   // A refusal whose form is no longer on the page (the state changed meanwhile) is said here.
@@ -50,19 +54,18 @@ export function TwoFactorSettings({
   return (
     <section id="two-factor" aria-labelledby="two-factor-title" className="card flex flex-col gap-4">
       <h2 id="two-factor-title" className="text-lg font-semibold">
-        Two-factor sign-in
+        {t('settings.title')}
       </h2>
       <FormErrors errors={stateErrors.length ? stateErrors : undefined} />
       {reply?.recoveryCodes ? <RecoveryCodes codes={reply.recoveryCodes} /> : null}
       {view.enabled ? (
         <>
           <p className="text-slate-700">
-            <strong>On</strong>
-            {view.enabledAt ? ` since ${formatDate(view.enabledAt)}` : ''}. Signing in asks for a code from
-            your authenticator app after your password.{' '}
-            {view.recoveryCodesLeft === 1
-              ? '1 recovery code left.'
-              : `${view.recoveryCodesLeft} recovery codes left.`}
+            <strong>{t('settings.on')}</strong>
+            {view.enabledAt
+              ? ` ${t('settings.onSince', { date: formatDate(view.enabledAt, undefined, locale) })}`
+              : ''}
+            {t('settings.onText')} {t('settings.codesLeft', { count: view.recoveryCodesLeft })}
           </p>
           <NewRecoveryCodesForm lastResult={resultFor('two-factor-codes')} />
           <TurnOffForm email={email} required={required} lastResult={resultFor('two-factor-disable')} />
@@ -79,8 +82,8 @@ export function TwoFactorSettings({
               <input type="hidden" name="intent" value="two-factor-cancel" />
               <SubmitButton
                 intent="two-factor-cancel"
-                label="Cancel set-up"
-                pendingLabel="Cancelling…"
+                label={t('settings.cancelSetUp')}
+                pendingLabel={t('settings.cancelling')}
                 className="btn btn-secondary"
               />
             </Form>
@@ -89,13 +92,15 @@ export function TwoFactorSettings({
       ) : (
         <>
           <p className="text-slate-700">
-            {required ? 'This portal requires administrators to sign in with a second factor. ' : 'Off. '}
-            With it on, signing in asks for a code from an authenticator app on your phone after your
-            password, so a stolen password alone does not open the back office.
+            {required ? t('settings.required') : t('settings.off')} {t('settings.offText')}
           </p>
           <Form method="post">
             <input type="hidden" name="intent" value="two-factor-start" />
-            <SubmitButton intent="two-factor-start" label="Set up two-factor sign-in" pendingLabel="Starting…" />
+            <SubmitButton
+              intent="two-factor-start"
+              label={t('settings.setUp')}
+              pendingLabel={t('settings.starting')}
+            />
           </Form>
         </>
       )}
@@ -104,6 +109,7 @@ export function TwoFactorSettings({
 }
 
 function NewRecoveryCodesForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('second-factor')
   const [form, fields] = useConformForm(RecoveryCodesSchema, { id: 'two-factor-codes', lastResult })
   return (
     <IntentForm
@@ -113,12 +119,12 @@ function NewRecoveryCodesForm({ lastResult }: { lastResult: SubmissionResult<str
       className="flex flex-col gap-3 border-t border-slate-200 pt-4"
     >
       <h3 id="two-factor-codes-title" className="font-semibold">
-        New recovery codes
+        {t('settings.newCodes')}
       </h3>
-      <p className="text-slate-700">Lost them, or used most? New codes replace every earlier one.</p>
+      <p className="text-slate-700">{t('settings.newCodesText')}</p>
       <FormErrors id={form.errorId} errors={form.errors} />
       <ConformField
-        label="Code from your app"
+        label={t('settings.codeFromApp')}
         meta={fields.code}
         autoComplete="one-time-code"
         spellCheck={false}
@@ -126,8 +132,8 @@ function NewRecoveryCodesForm({ lastResult }: { lastResult: SubmissionResult<str
       <div>
         <SubmitButton
           intent="two-factor-codes"
-          label="Make new recovery codes"
-          pendingLabel="Making…"
+          label={t('settings.makeCodes')}
+          pendingLabel={t('settings.making')}
           className="btn btn-secondary"
         />
       </div>
@@ -144,6 +150,7 @@ function TurnOffForm({
   required: boolean
   lastResult: SubmissionResult<string[]> | undefined
 }) {
+  const { t } = useTranslation('second-factor')
   const [form, fields] = useConformForm(DisableTwoFactorSchema, { id: 'two-factor-disable', lastResult })
   return (
     <IntentForm
@@ -153,23 +160,19 @@ function TurnOffForm({
       className="flex flex-col gap-3 border-t border-slate-200 pt-4"
     >
       <h3 id="two-factor-disable-title" className="font-semibold">
-        Turn off
+        {t('settings.turnOff')}
       </h3>
-      <p className="text-slate-700">
-        {required
-          ? 'This portal requires a second factor: once it is off you set up a new authenticator straight away (for a new phone, say).'
-          : 'Your password alone will sign you in again.'}
-      </p>
+      <p className="text-slate-700">{required ? t('settings.turnOffRequired') : t('settings.turnOffText')}</p>
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <FormErrors id={form.errorId} errors={form.errors} />
       <ConformField
-        label="Current password"
+        label={t('settings.currentPassword')}
         meta={fields.currentPassword}
         type="password"
         autoComplete="current-password"
       />
       <ConformField
-        label="Code from your app, or a recovery code"
+        label={t('settings.codeOrRecovery')}
         meta={fields.code}
         autoComplete="one-time-code"
         spellCheck={false}
@@ -177,8 +180,8 @@ function TurnOffForm({
       <div>
         <SubmitButton
           intent="two-factor-disable"
-          label="Turn off two-factor sign-in"
-          pendingLabel="Turning off…"
+          label={t('settings.turnOffButton')}
+          pendingLabel={t('settings.turningOff')}
           className="btn btn-danger"
         />
       </div>

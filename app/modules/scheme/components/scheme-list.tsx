@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next'
 import { formatDate, formatDateTime } from '#app/lib/dates'
 import { richT } from '#app/modules/i18n/rich'
 import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
-import { SCHEME_PHASES, SCHEME_SORT_LABELS, SCHEME_SORTS } from '#app/modules/scheme/schemas'
+import { SCHEME_PHASES, SCHEME_SORTS } from '#app/modules/scheme/schemas'
+import { useNameSortLabels } from '#app/components/admin-list'
 import type { loadSchemeList } from '#app/modules/scheme/scheme-list.server'
 import type { SchemePhase } from '#app/modules/scheme/state'
 import { PhaseBadge } from './phase-badge'
@@ -47,6 +48,7 @@ export function SchemeFilters({
   questionnaires: Array<{ id: string; name: string }>
 }) {
   const { t } = useTranslation('schemes')
+  const sortLabels = useNameSortLabels()
   const filtered = isFiltered(query)
   return (
     // Keyed by the query so "Clear" (a link) also clears the boxes.
@@ -80,7 +82,7 @@ export function SchemeFilters({
         label={t('list.status')}
         options={SCHEME_PHASES.map((phase) => ({ value: phase, label: t(`phase.${phase}`) }))}
       />
-      <SortSelect sorts={SCHEME_SORTS} labels={SCHEME_SORT_LABELS} />
+      <SortSelect sorts={SCHEME_SORTS} labels={sortLabels} />
     </FilterBar>
   )
 }
