@@ -41,3 +41,15 @@ export function refusalStatus(refusal: Refusal): 400 | 404 | 429 {
   if (refusal.retryAfterSeconds !== undefined) return 429
   return 400
 }
+
+/** A refusal with each of its messages (the form's and every field's) written anew by `say`; success as it is. */
+export function sayOutcome<T>(outcome: Outcome<T>, say: (message: string) => string): Outcome<T> {
+  if (outcome.ok) return outcome
+  return {
+    ...outcome,
+    formErrors: outcome.formErrors?.map(say),
+    fieldErrors: outcome.fieldErrors
+      ? Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, list]) => [field, list.map(say)]))
+      : undefined,
+  }
+}

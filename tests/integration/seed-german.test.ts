@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { assignments, questionnaires, schemes, users } from '#db/schema/index'
 import { seed } from '#db/seed'
-import { resetEnvCache } from '#app/config/env.server'
 import { getQuestionnaire } from '#app/modules/questionnaire/questionnaire.server'
 import { placeholderProblem } from '#app/modules/questionnaire/schemas'
 import { untranslatedItems } from '#app/modules/questionnaire/translations'
 import { useTestDatabase } from '#tests/support/database'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The demo questionnaire in German (issue 20 §3, ADR 051): every text translated (the {{name}} rule
@@ -17,13 +17,7 @@ import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
 const db = useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 describe('the demo questionnaire in German', () => {
   test('is complete, offered by the demo programme, and read in German by a German reader', async () => {

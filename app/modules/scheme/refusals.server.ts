@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import type { Outcome } from '#app/lib/outcome'
+import { sayOutcome, type Outcome } from '#app/lib/outcome'
 
 /**
  * The scheme module's refusals that carry a name or a date, in the request's language (ADR 052):
@@ -50,11 +50,5 @@ export function translateRefusal<T>(
     }
     return message
   }
-  return {
-    ...outcome,
-    formErrors: outcome.formErrors?.map(say),
-    fieldErrors: outcome.fieldErrors
-      ? Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, list]) => [field, list.map(say)]))
-      : undefined,
-  }
+  return sayOutcome(outcome, say)
 }

@@ -1,5 +1,5 @@
 import { readFormData } from '#app/lib/form-data.server'
-import type { Outcome } from '#app/lib/outcome'
+import { sayOutcome, type Outcome } from '#app/lib/outcome'
 import { getFixedT } from '#app/modules/i18n/i18n.server'
 import type { Namespace } from '#app/modules/i18n/languages'
 import { RESOURCES } from '#app/modules/i18n/resources.server'
@@ -117,11 +117,5 @@ export async function sayRefusal<T>(
     }
     return message
   }
-  return {
-    ...outcome,
-    formErrors: outcome.formErrors?.map(say),
-    fieldErrors: outcome.fieldErrors
-      ? Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, list]) => [field, list.map(say)]))
-      : undefined,
-  }
+  return sayOutcome(outcome, say)
 }

@@ -1,8 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { auditLog, emailOutbox, emailTemplates } from '#db/schema/index'
 import { createBrand, createCompany, createUser } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import {
   createSmtpTransport,
   enqueueEmail,
@@ -16,6 +15,7 @@ import { LANGUAGE_VERSION_MESSAGES } from '#app/modules/email/template-editing.s
 import { useTestDatabase } from '#tests/support/database'
 import { client, signedIn, useTestServer } from '#tests/support/app'
 import { startSmtpCatcher, type SmtpCatcher } from '#tests/support/smtp-catcher'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * E-mails per language (issue 20 §3, ADR 053): the recipient's language, the fallback chain step by
@@ -26,13 +26,7 @@ import { startSmtpCatcher, type SmtpCatcher } from '#tests/support/smtp-catcher'
 const db = useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 let catcher: SmtpCatcher
 let transport: MailTransport

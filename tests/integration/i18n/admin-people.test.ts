@@ -1,10 +1,10 @@
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { createBrand, createCompany, createScheme, createUser } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { formatDateTime } from '#app/lib/dates'
 import { useTestDatabase } from '#tests/support/database'
 import { client, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The back office's people and organisations pages (dashboard, companies, brands, administrators,
@@ -16,14 +16,7 @@ import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
 useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 let cookie = ''
 let brand = { id: '', name: '' }

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { companies, users } from '#db/schema/index'
 import { createBrand, createQuestionnaire, createScheme, enrolEmployee, questionsOf } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, signedIn, useTestServer } from '#tests/support/app'
 import { textOf, titleOf } from '#tests/integration/auth/helpers'
 import { buildReport } from '#tests/integration/journey/report-scenario'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The answering pages, the development plan and "Shared with you" in the reader's language (issue 20
@@ -17,13 +17,7 @@ import { buildReport } from '#tests/integration/journey/report-scenario'
 const db = useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 const langOf = (html: string) => /<html lang="([^"]*)"/.exec(html)?.[1]
 

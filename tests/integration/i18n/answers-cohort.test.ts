@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { questionnaireSections, questions, responses, schemes } from '#db/schema/index'
 import {
   createCompany,
@@ -12,13 +12,13 @@ import {
   questionsOf,
 } from '#db/factories'
 import { DEMO_QUESTIONS } from '#db/seed'
-import { resetEnvCache } from '#app/config/env.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
 import { addParticipant } from '#tests/integration/journey/report-scenario'
 import { formatDate } from '#app/lib/dates'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, signedIn, useTestServer } from '#tests/support/app'
 import { textOf, titleOf } from '#tests/integration/auth/helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * Answer management and the cohort pages in the admin's language (issue 20 §3, ADR 050/051): with
@@ -35,13 +35,7 @@ const GERMAN = { 'Accept-Language': 'de-DE,de;q=0.9' }
 let adminCookie = ''
 let world: Awaited<ReturnType<typeof makeWorld>>
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 async function makeWorld() {
   const company = await createCompany({ name: 'Acme Sprachen' })

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm'
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { emailOutbox } from '#db/schema/index'
 import { createBrand, createUser } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { formatDateTime } from '#app/lib/dates'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { useTestDatabase } from '#tests/support/database'
 import { client, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The e-mail admin pages (list, template editor, outbox message) in the reader's language (issue
@@ -19,14 +19,7 @@ import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
 const db = useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 const LIST = '/admin/email-management'
 let cookie = ''

@@ -1,10 +1,10 @@
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { createUser } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
 import { buildReport } from '#tests/integration/journey/report-scenario'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The employee's own pages in the reader's language (issue 20 §3, ADR 050): the landing page, the
@@ -16,14 +16,7 @@ import { buildReport } from '#tests/integration/journey/report-scenario'
 useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 const GERMAN = { 'Accept-Language': 'de-DE,de;q=0.9' }
 const langOf = (html: string) => /<html lang="([^"]*)"/.exec(html)?.[1]

@@ -1,10 +1,10 @@
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { createCompany, createScheme, createUser, enrolEmployee } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { formatDate } from '#app/lib/dates'
 import { useTestDatabase } from '#tests/support/database'
 import { client, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The back office's employees (list, employee page, CSV import) in the reader's language (issue 20
@@ -15,14 +15,7 @@ import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
 useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 const PAGE = '/admin/employee-management'
 const closesAt = new Date('2031-06-30T12:00:00Z')

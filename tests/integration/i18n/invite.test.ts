@@ -1,15 +1,15 @@
 import { eq } from 'drizzle-orm'
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '#db/client'
 import { users } from '#db/schema/index'
 import { createUser } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { INVITE_MESSAGES } from '#app/modules/invite/schemas'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
 import { enrolledEmployee } from '#tests/integration/journey/invite-helpers'
 import { listScheme } from '#tests/integration/journey/nomination-helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The colleague-invite page in the reader's language (issue 20 §3, ADR 050): its words, the
@@ -21,14 +21,7 @@ import { listScheme } from '#tests/integration/journey/nomination-helpers'
 useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 const PAGE = '/user/colleague-invite'
 const GERMAN = { 'Accept-Language': 'de-DE,de;q=0.9' }

@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { auditLog, brands, users } from '#db/schema/index'
 import { createBrand, createCompany, createUser } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { AUTH_ERROR_MESSAGES } from '#app/modules/auth/errors'
 import { LANGUAGE_NOT_OFFERED } from '#app/modules/i18n/languages'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { fieldErrors, postSignIn, textOf, titleOf } from '#tests/integration/auth/helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The portal's languages (issue 20 §3, ADR 050) through the built server: which language a page is
@@ -20,14 +20,7 @@ const db = useTestDatabase()
 const server = useTestServer()
 
 /** Ships (for this test) the languages translators would preview: the build reads its variables again. */
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 async function get(path: string, { cookie, accept }: { cookie?: string; accept?: string } = {}) {
   const response = await send(server, path, {

@@ -1,9 +1,9 @@
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { createQuestionnaire } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { useTestDatabase } from '#tests/support/database'
 import { client, signedIn, useTestServer } from '#tests/support/app'
 import { textOf, titleOf } from '#tests/integration/auth/helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The questionnaire pages in German (issue 20 §3, ADR 050): the list, the builder with its publish
@@ -22,14 +22,7 @@ beforeAll(async () => {
 })
 
 /** Ships (for this test) the languages translators would preview: the build reads its variables again. */
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 const { get, post, follow } = client(server, () => admin)
 const langOf = (html: string) => /<html lang="([^"]*)"/.exec(html)?.[1]

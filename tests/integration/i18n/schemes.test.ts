@@ -1,9 +1,9 @@
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { createCompany, createQuestionnaire, createScheme, createUser, enrolEmployee } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { useTestDatabase } from '#tests/support/database'
 import { client, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * The schemes pages in the catalogues (issue 20 §3, ADR 050/052): with German previewed, an admin
@@ -14,14 +14,7 @@ import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
 useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 const DAY = 24 * 60 * 60 * 1000
 let cookie = ''

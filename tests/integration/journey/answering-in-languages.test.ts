@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { answers, questionnaireSections, questionnaires, questions, schemes } from '#db/schema/index'
 import {
   createCompany,
@@ -11,10 +11,10 @@ import {
   enrolEmployee,
   questionsOf,
 } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { releaseParticipant } from '#app/modules/report/release.server'
 import { useTestDatabase } from '#tests/support/database'
 import { send, signedIn, useTestServer } from '#tests/support/app'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * Raters answer in their language, and reports mix languages (issue 20 §3, ADR 051), through the
@@ -25,13 +25,7 @@ import { send, signedIn, useTestServer } from '#tests/support/app'
 const db = useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 async function bilingualScheme(languages: Array<'en' | 'de'>) {
   const qn = await createQuestionnaire({

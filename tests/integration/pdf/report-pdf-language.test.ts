@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm'
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { companies, schemes, users } from '#db/schema/index'
 import { createBrand, createUser } from '#db/factories'
-import { resetEnvCache } from '#app/config/env.server'
 import { useTestDatabase } from '#tests/support/database'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { isPdf, pdfTitle, zipEntries } from '#tests/support/pdf'
 import { answersFor, buildReport } from '#tests/integration/journey/report-scenario'
+import { usePreviewLanguages } from '#tests/support/languages'
 
 /**
  * A report's PDF in its reader's language (issue 20 §3): the employee's own in the employee's
@@ -17,14 +17,7 @@ import { answersFor, buildReport } from '#tests/integration/journey/report-scena
 const db = useTestDatabase()
 const server = useTestServer()
 
-function preview(codes: string | null) {
-  if (codes === null) delete process.env.LANGUAGES_PREVIEW
-  else process.env.LANGUAGES_PREVIEW = codes
-  resetEnvCache()
-  server.build?.resetEnvCache()
-}
-
-afterEach(() => preview(null))
+const preview = usePreviewLanguages(server)
 
 const ids = { rid: '', scheme: '', unreleasedRid: '' }
 const cookies = { employee: '', admin: '', unreleased: '' }
