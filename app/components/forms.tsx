@@ -16,30 +16,44 @@ export function useFormMessage() {
     const tables = Object.values(i18n.store?.data?.[i18n.language] ?? {}).map(
       (messages) => (messages as { validation?: Record<string, unknown> }).validation,
     )
-    return sentenceIn(tables, message)
+    return sentenceIn(tables, message, new Intl.NumberFormat(i18n.language).format)
   }
 }
 
 /**
- * A sentence's translation in the first table that has it; else a sentence built with a value
- * ("Use at least 12 characters.", "The field “name” was sent twice."), held with `{n}` in the
- * value's place, the value carried over; else the sentence itself.
+ * A sentence's translation in the first table that has it; else a sentence built with values ("Use
+ * at least 12 characters.", "The invitation to Ann was sent … resend it in 15 minutes."), held with
+ * `{n}` in each value's place, the values carried over in order, each itself looked up ("15
+ * minutes" → "15 Minuten") and a number written anew by `number` ("10,000" → "10.000"); else the
+ * sentence itself.
  */
-export function sentenceIn(tables: Array<Record<string, unknown> | undefined>, message: string): string {
+export function sentenceIn(
+  tables: Array<Record<string, unknown> | undefined>,
+  message: string,
+  number?: (n: number) => string,
+): string {
   for (const table of tables) {
     const said = table?.[message]
     if (typeof said === 'string') return said
   }
   for (const table of tables)
     for (const [sentence, said] of Object.entries(table ?? {})) {
-      const [before, after] = sentence.split('{n}')
-      if (after === undefined || typeof said !== 'string') continue
-      if (
-        message.length > before!.length + after.length &&
-        message.startsWith(before!) &&
-        message.endsWith(after)
-      )
-        return said.replace('{n}', message.slice(before!.length, message.length - after.length))
+      if (typeof said !== 'string' || !sentence.includes('{n}')) continue
+      const values = new RegExp(
+        `^${sentence
+          .split('{n}')
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('(.+?)')}$`,
+        's',
+      ).exec(message)
+      if (!values) continue
+      let i = 1
+      return said.replace(/\{n\}/g, () => {
+        const value = values[i++] ?? ''
+        return number && /^\d{1,3}(?:,\d{3})*(?:\.\d+)?$/.test(value)
+          ? number(Number(value.replaceAll(',', '')))
+          : sentenceIn(tables, value, number)
+      })
     }
   return message
 }

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next'
 import { parseForm } from '#app/lib/form-data.server'
 import type { Actor } from '#app/lib/outcome'
 import { formAnswer, type FormAnswer } from '#app/lib/reply.server'
@@ -35,19 +36,21 @@ export async function submitTwoFactorForm(
   actor: Actor,
   intent: TwoFactorIntent,
   { required }: { required: boolean },
+  /** The second-factor namespace in the request's language (getFixedT(request, 'second-factor')): the toasts. */
+  t: TFunction<'second-factor'>,
 ): Promise<TwoFactorAnswer> {
   if (intent === 'two-factor-start')
     return formAnswer(intent, null, await startEnrolment(actor), () => ({
       toast: {
         kind: 'info',
-        title: 'Scan the QR code',
-        description: 'Then enter the code your app shows to turn two-factor sign-in on.',
+        title: t('settings.toast.startedTitle'),
+        description: t('settings.toast.started'),
       },
     }))
 
   if (intent === 'two-factor-cancel')
     return formAnswer(intent, null, await cancelEnrolment(actor), () => ({
-      toast: { kind: 'info', title: 'Set-up cancelled', description: 'Two-factor sign-in stays off.' },
+      toast: { kind: 'info', title: t('settings.toast.cancelledTitle'), description: t('settings.toast.cancelled') },
     }))
 
   if (intent === 'two-factor-confirm') {
@@ -79,13 +82,13 @@ export async function submitTwoFactorForm(
       toast: required
         ? {
             kind: 'info',
-            title: 'Two-factor sign-in is off',
-            description: 'This portal requires it for administrators: set up your new authenticator now.',
+            title: t('settings.toast.offTitle'),
+            description: t('settings.toast.offRequired'),
           }
         : {
             kind: 'success',
-            title: 'Two-factor sign-in is off',
-            description: 'You sign in with your password alone.',
+            title: t('settings.toast.offTitle'),
+            description: t('settings.toast.off'),
           },
     }),
     hideFields,

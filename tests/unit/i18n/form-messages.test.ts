@@ -23,6 +23,11 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/file/file.server.ts',
   ],
   auth: ['app/modules/auth/schemas.ts'],
+  'second-factor': [
+    'app/modules/auth/totp.server.ts',
+    'app/lib/secret-box.server.ts',
+    'app/modules/auth/second-factor.server.ts',
+  ],
   'thank-you': ['app/modules/response/reopen-request-schemas.ts'],
   invite: [
     'app/modules/invite/schemas.ts',
@@ -30,14 +35,24 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/invite/request-cap.server.ts',
     'app/routes/user/colleague-invite.tsx',
   ],
-  nomination: ['app/modules/nomination/schemas.ts', 'app/modules/nomination/directory.ts'],
+  nomination: [
+    'app/modules/nomination/schemas.ts',
+    'app/modules/nomination/directory.ts',
+    'app/modules/nomination/nomination.server.ts',
+  ],
   profile: [
     'app/modules/user/profile-schemas.ts',
     'app/modules/user/profile-action.server.ts',
     'app/modules/user/profile.server.ts',
     'app/modules/file/file.server.ts',
   ],
-  answers: ['app/modules/response/schemas.ts', 'app/modules/response/reopen-request-schemas.ts'],
+  answers: [
+    'app/modules/response/schemas.ts',
+    'app/modules/response/reopen-request-schemas.ts',
+    'app/modules/response/reopen-request.server.ts',
+    'app/modules/response/response.server.ts',
+    'app/modules/response/export.server.ts',
+  ],
   questionnaires: [
     'app/modules/questionnaire/schemas.ts',
     'app/modules/questionnaire/questionnaire.server.ts',
@@ -72,12 +87,14 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/scheme/schemas.ts',
     'app/modules/scheme/scheme.server.ts',
     'app/modules/scheme/participants.server.ts',
+    'app/modules/report/release.server.ts',
   ],
   employees: [
     'app/modules/employee/schemas.ts',
     'app/modules/employee/employee.server.ts',
     'app/modules/employee/employee-list.server.ts',
     'app/modules/employee/employee-page.server.ts',
+    'app/modules/employee/org.server.ts',
     'app/modules/employee/import-schemas.ts',
     'app/modules/employee/import.server.ts',
   ],
@@ -130,6 +147,17 @@ describe('forms’ messages', () => {
     expect(sentencesIn(file).sort()).toEqual(['Enter a name.', 'Use at least {n} characters.'])
   })
 
+  test('every translation carries as many values ({n}) as its English sentence', () => {
+    const count = (text: string) => text.split('{n}').length - 1
+    const wrong: string[] = []
+    for (const language of LANGUAGE_CODES)
+      for (const [ns, messages] of Object.entries(RESOURCES[language] ?? {}))
+        for (const [sentence, said] of Object.entries(((messages as Messages).validation ?? {}) as Messages))
+          if (typeof said === 'string' && count(said) !== count(sentence))
+            wrong.push(`${language}:${ns}: ${sentence}`)
+    expect(wrong).toEqual([])
+  })
+
   test('every language’s tables hold strings only, keyed by English sentences', () => {
     for (const language of LANGUAGE_CODES) {
       for (const [ns, messages] of Object.entries(RESOURCES[language] ?? {})) {
@@ -161,6 +189,46 @@ describe('a sentence looked up (the form kit’s sentenceIn)', () => {
 
     expect(sentenceIn([german], 'Enter a title.')).toBe('Enter a title.')
     expect(sentenceIn([], 'Enter a name.')).toBe('Enter a name.')
+  })
+  test('several values, carried over in order, each itself looked up', () => {
+    const invite = {
+      'The invitation to {n} was sent again only a few minutes ago. You can resend it in {n}.':
+        'Die Einladung an {n} wurde erst vor wenigen Minuten erneut gesendet. Sie können sie in {n} erneut senden.',
+    }
+    const common = { '1 minute': '1 Minute', '{n} minutes': '{n} Minuten' }
+    expect(
+      sentenceIn(
+        [invite, common],
+        'The invitation to Ann Example was sent again only a few minutes ago. You can resend it in 15 minutes.',
+      ),
+    ).toBe(
+      'Die Einladung an Ann Example wurde erst vor wenigen Minuten erneut gesendet. Sie können sie in 15 Minuten erneut senden.',
+    )
+    expect(
+      sentenceIn(
+        [invite, common],
+        'The invitation to Bo was sent again only a few minutes ago. You can resend it in 1 minute.',
+      ),
+    ).toBe(
+      'Die Einladung an Bo wurde erst vor wenigen Minuten erneut gesendet. Sie können sie in 1 Minute erneut senden.',
+    )
+    // A value no table has is carried over as written; regular-expression characters are literal.
+    expect(sentenceIn([{ 'Costs {n} (or more).': 'Kostet {n} (oder mehr).' }], 'Costs 3.50 (or more).')).toBe(
+      'Kostet 3.50 (oder mehr).',
+    )
+    expect(sentenceIn([{ 'Costs {n} (or more).': 'X' }], 'Costs 3.50 or more.')).toBe('Costs 3.50 or more.')
+  })
+  test('a number is written in the reader’s way', () => {
+    const german = {
+      'The file has more than {n} rows. Split it into smaller files.': 'Die Datei hat mehr als {n} Zeilen.',
+    }
+    const format = new Intl.NumberFormat('de').format
+    expect(
+      sentenceIn([german], 'The file has more than 10,000 rows. Split it into smaller files.', format),
+    ).toBe('Die Datei hat mehr als 10.000 Zeilen.')
+    expect(sentenceIn([{ 'Costs {n}.': 'Kostet {n}.' }], 'Costs 3.5.', format)).toBe('Kostet 3,5.')
+    // Not a number as the portal writes one: carried over as it is.
+    expect(sentenceIn([{ 'Costs {n}.': 'Kostet {n}.' }], 'Costs 10,00.', format)).toBe('Kostet 10,00.')
   })
   test('the first table that has a sentence wins', () => {
     expect(sentenceIn([{ 'Enter a name.': 'A' }, { 'Enter a name.': 'B' }], 'Enter a name.')).toBe('A')

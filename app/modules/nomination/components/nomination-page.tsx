@@ -30,6 +30,7 @@ export function NominationPage({
   actionData: (IntentReply & PasteReply) | undefined
 }) {
   const { t } = useTranslation('nomination')
+  const say = useFormMessage()
   if (loaderData.state === 'pick-employee')
     return (
       <section aria-labelledby="page-title" className="flex max-w-3xl flex-col gap-4">
@@ -58,7 +59,7 @@ export function NominationPage({
   const stepErrors =
     actionData && stepIntents.includes(actionData.intent)
       ? actionData.paste
-        ? actionData.paste.problems.map((p) => `${p.line}: ${p.message}`)
+        ? actionData.paste.problems.map((p) => `${p.line}: ${say(p.message)}`)
         : (formErrorsOf(actionData.result) ?? Object.values(actionData.result.error ?? {}).flat())
       : undefined
   return (
