@@ -50,7 +50,11 @@ export async function submitTwoFactorForm(
 
   if (intent === 'two-factor-cancel')
     return formAnswer(intent, null, await cancelEnrolment(actor), () => ({
-      toast: { kind: 'info', title: t('settings.toast.cancelledTitle'), description: t('settings.toast.cancelled') },
+      toast: {
+        kind: 'info',
+        title: t('settings.toast.cancelledTitle'),
+        description: t('settings.toast.cancelled'),
+      },
     }))
 
   if (intent === 'two-factor-confirm') {

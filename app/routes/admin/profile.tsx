@@ -84,7 +84,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get('intent')
   if (isTwoFactorIntent(intent)) {
     const required = getEnv().ADMIN_TOTP_REQUIRED
-    const answer = await submitTwoFactorForm(formData, actor, intent, { required }, await getFixedT(request, 'second-factor'))
+    const answer = await submitTwoFactorForm(
+      formData,
+      actor,
+      intent,
+      { required },
+      await getFixedT(request, 'second-factor'),
+    )
     return replyAnswer(answer, (done) =>
       'toast' in done
         ? // Back to the card, not the top of a long page.

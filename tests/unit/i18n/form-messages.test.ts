@@ -87,7 +87,6 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/scheme/schemas.ts',
     'app/modules/scheme/scheme.server.ts',
     'app/modules/scheme/participants.server.ts',
-    'app/modules/report/release.server.ts',
   ],
   employees: [
     'app/modules/employee/schemas.ts',
