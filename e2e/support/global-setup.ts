@@ -27,14 +27,9 @@ export default async function globalSetup() {
   })
   await new Promise<void>((resolve) => mailbox.listen(0, '127.0.0.1', resolve))
 
-  const env = {
-    ...serverEnv({ port, pgliteDir: path.join(dataDir, 'pglite'), smtpUrl: catcher.url }),
-    // German is served for the whole run, as translators preview it (ADR 050), so that the German
-    // specs (answering-german.spec.ts) can read it. Nothing else changes: English stays the language
-    // of every browser asking for English (Playwright's Chromium sends en-US), and no seeded user or
-    // brand has German as its language; only the worlds those specs make do.
-    LANGUAGES_PREVIEW: 'de',
-  }
+  // German is shipped (ADR 050): the German specs need no preview. English stays the language of
+  // every browser asking for it (Playwright's Chromium sends en-US).
+  const env = serverEnv({ port, pgliteDir: path.join(dataDir, 'pglite'), smtpUrl: catcher.url })
   const seedOutput = execFileSync(path.join(root, 'node_modules/.bin/tsx'), ['db/seed.ts'], {
     cwd: root,
     env,

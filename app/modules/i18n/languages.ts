@@ -11,7 +11,7 @@ import { LANGUAGE_CODES as CODES, type Language as LanguageCode } from '#db/enum
 
 export const LANGUAGES = [
   { code: 'en', name: 'English', nativeName: 'English', dir: 'ltr', intl: 'en-GB', shipped: true },
-  { code: 'de', name: 'German', nativeName: 'Deutsch', dir: 'ltr', intl: 'de-DE', shipped: false },
+  { code: 'de', name: 'German', nativeName: 'Deutsch', dir: 'ltr', intl: 'de-DE', shipped: true },
   { code: 'fr', name: 'French', nativeName: 'Français', dir: 'ltr', intl: 'fr-FR', shipped: false },
 ] as const satisfies readonly {
   code: string

@@ -90,10 +90,14 @@ describe('the language of a message', () => {
       companyId: (await createCompany({ brandId: plain.id })).id,
     })
 
-    // Nothing but English is offered: everyone reads English.
-    for (const user of [german, french, unset]) expect((await mail(user.email, brand.id)).language).toBe('en')
+    // A French brand's people read English while French is not offered (in preview only).
+    const frenchBrand = await createBrand({ defaultLanguage: 'fr' })
+    const frenchCompany = await createCompany({ brandId: frenchBrand.id })
+    const frenchOnly = await createUser({ email: address(), companyId: frenchCompany.id, language: 'fr' })
+    const frenchUnset = await createUser({ email: address(), companyId: frenchCompany.id })
+    for (const user of [frenchOnly, frenchUnset])
+      expect((await mail(user.email, frenchBrand.id)).language).toBe('en')
 
-    preview('de')
     const toGerman = await mail(german.email, brand.id)
     expect(toGerman.language).toBe('de')
     // No German version is installed here: the English default words it, in a German frame.
@@ -127,39 +131,46 @@ describe('the language of a message', () => {
 
 describe('the version that words it', () => {
   test('falls back brand × language, brand × brand default, brand × English, then the install default in that order', async () => {
-    preview('de,fr')
+    preview('fr')
     const key = 'reminder'
-    const brand = await createBrand({ defaultLanguage: 'fr' })
+    const brand = await createBrand({ defaultLanguage: 'de' })
     const company = await createCompany({ brandId: brand.id })
-    const reader = await createUser({ email: address(), companyId: company.id, language: 'de' })
-    const send = async () => {
+    const reader = await createUser({ email: address(), companyId: company.id, language: 'fr' })
+    const send = async (to = reader.email, brandId = brand.id) => {
       const { id } = await enqueueEmail(db(), {
-        to: reader.email,
+        to,
         template: key,
-        brandId: brand.id,
+        brandId,
         values: { link: 'https://x.test/a' },
       })
       return (await sent(id)).subject
     }
-    // Nothing of the brand's, no German or French default: the English default.
+    // Nothing of the brand's, no French or German default: the English default.
     expect(await send()).toBe(DEFAULT_TEMPLATES.reminder.subject)
-    await version(key, null, 'fr', 'install fr')
-    expect(await send()).toBe('install fr')
     await version(key, null, 'de', 'install de')
     expect(await send()).toBe('install de')
+    await version(key, null, 'fr', 'install fr')
+    expect(await send()).toBe('install fr')
     // Any version of the brand's wins over the install's.
     await version(key, brand.id, 'en', 'brand en')
     expect(await send()).toBe('brand en')
-    await version(key, brand.id, 'fr', 'brand fr')
-    expect(await send()).toBe('brand fr')
     await version(key, brand.id, 'de', 'brand de')
     expect(await send()).toBe('brand de')
-    // German no longer offered: the reader falls to the brand's default language, French.
-    preview('fr')
+    await version(key, brand.id, 'fr', 'brand fr')
     expect(await send()).toBe('brand fr')
-    // Neither offered: English, the brand's own.
+    // French no longer offered: the reader falls to the brand's default language, German.
     preview(null)
-    expect(await send()).toBe('brand en')
+    expect(await send()).toBe('brand de')
+    // Neither the reader's language nor the brand's offered: English, the brand's own.
+    const french = await createBrand({ defaultLanguage: 'fr' })
+    const frenchReader = await createUser({
+      email: address(),
+      companyId: (await createCompany({ brandId: french.id })).id,
+      language: 'fr',
+    })
+    await version(key, french.id, 'fr', 'french brand fr')
+    await version(key, french.id, 'en', 'french brand en')
+    expect(await send(frenchReader.email, french.id)).toBe('french brand en')
   })
 
   test('dates are written in the message’s language, and the frame’s words and lang follow it', async () => {

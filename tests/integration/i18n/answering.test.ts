@@ -21,9 +21,12 @@ const preview = usePreviewLanguages(server)
 
 const langOf = (html: string) => /<html lang="([^"]*)"/.exec(html)?.[1]
 
-/** An employee of a company whose brand's default language is German, with a self-assessment. */
-async function germanEmployee() {
-  const brand = await createBrand({ defaultLanguage: 'de' })
+/**
+ * An employee of a company whose brand's default language is German (or the language given), with a
+ * self-assessment in a scheme offered in English and German.
+ */
+async function germanEmployee(brandLanguage: 'de' | 'fr' = 'de') {
+  const brand = await createBrand({ defaultLanguage: brandLanguage })
   const qn = await createQuestionnaire({
     title: 'Working together',
     questions: [
@@ -146,8 +149,8 @@ describe('the answering pages in German', () => {
     )
   })
 
-  test('without German previewed, the same pages read as they always have', async () => {
-    const { cookie, qn, self } = await germanEmployee()
+  test('with a brand whose language is not shipped (French), the same pages read as they always have', async () => {
+    const { cookie, qn, self } = await germanEmployee('fr')
     const intro = await get(`/questionnaire/${qn.id}?assignment=${self.id}`, cookie)
     expect(langOf(intro.html)).toBe('en')
     expect(titleOf(intro.html)).toBe('Working together · Introduction · Panorama')

@@ -32,6 +32,8 @@ const server = useTestServer()
 
 const PAGE = '/admin/answer-management'
 const GERMAN = { 'Accept-Language': 'de-DE,de;q=0.9' }
+/** A language not shipped (French is in preview only): English is served. */
+const FRENCH = { 'Accept-Language': 'fr-FR,fr;q=0.9' }
 let adminCookie = ''
 let world: Awaited<ReturnType<typeof makeWorld>>
 
@@ -252,16 +254,16 @@ describe('a released cohort in German', () => {
   })
 })
 
-describe('without the preview', () => {
+describe('for a language not shipped', () => {
   test('English, as before, whatever the browser asks for', async () => {
-    const list = await page(PAGE, GERMAN)
+    const list = await page(PAGE, FRENCH)
     expect(langOf(list)).toBe('en')
     expect(titleOf(list)).toBe('Answer management · Panorama admin')
     expect(textOf(list)).toContain('One reopen request is waiting')
-    const rater = textOf(await page(`${PAGE}/${world.raterResponse.id}`, GERMAN))
+    const rater = textOf(await page(`${PAGE}/${world.raterResponse.id}`, FRENCH))
     expect(rater).toContain('Working together')
     expect(rater).toContain('Sam Subject listens carefully to others.')
-    const report = await page(`/admin/scheme-management/${world.scheme.id}/group-report`, GERMAN)
+    const report = await page(`/admin/scheme-management/${world.scheme.id}/group-report`, FRENCH)
     expect(textOf(report)).toContain('No report has been released yet.')
     expect(textOf(report)).not.toContain('Gruppenbericht')
   })

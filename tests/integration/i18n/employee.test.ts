@@ -19,6 +19,8 @@ const server = useTestServer()
 const preview = usePreviewLanguages(server)
 
 const GERMAN = { 'Accept-Language': 'de-DE,de;q=0.9' }
+/** A language not shipped (French is in preview only): English is served. */
+const FRENCH = { 'Accept-Language': 'fr-FR,fr;q=0.9' }
 const langOf = (html: string) => /<html lang="([^"]*)"/.exec(html)?.[1]
 /** "30. Juni 2026": a date as German writes it. */
 const GERMAN_DATE =
@@ -127,17 +129,17 @@ describe('in German (previewed)', () => {
   })
 })
 
-describe('in English, as before, while German is not shipped', () => {
+describe('in English, as before, for a language not shipped', () => {
   test('the same pages, whatever the browser asks for', async () => {
-    const home = await get('/user', cookie, GERMAN)
+    const home = await get('/user', cookie, FRENCH)
     expect(langOf(home)).toBe('en')
     expect(titleOf(home)).toBe('My feedback · Panorama')
     expect(textOf(home)).toContain('Colleagues you invited')
     expect(textOf(home)).toMatch(/Deadline: \d{1,2} [A-Z][a-z]+ \d{4}/)
     expect(textOf(home)).not.toContain('Ihre Selbsteinschätzung')
-    const landing = await get('/', null, GERMAN)
+    const landing = await get('/', null, FRENCH)
     expect(textOf(landing)).toContain('See yourself the way your colleagues do.')
-    const profile = await get('/user/edit-profile', cookie, GERMAN)
+    const profile = await get('/user/edit-profile', cookie, FRENCH)
     expect(textOf(profile)).toContain('Your details')
   })
 })

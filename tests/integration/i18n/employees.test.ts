@@ -130,8 +130,10 @@ describe('in German (previewed, the admin’s own choice)', () => {
   })
 })
 
-describe('in English (German not previewed)', () => {
+describe('in English (the admin chose French, which is not shipped)', () => {
   test('the same pages read as before', async () => {
+    // The last test of the file: from here on the pages are read by a French-speaking admin.
+    cookie = await sessionCookieFor((await createUser({ role: 'admin', language: 'fr' })).id)
     const list = await page(PAGE)
     expect(langOf(list)).toBe('en')
     expect(titleOf(list)).toBe('Employee management · Panorama admin')

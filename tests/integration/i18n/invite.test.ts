@@ -25,6 +25,8 @@ const preview = usePreviewLanguages(server)
 
 const PAGE = '/user/colleague-invite'
 const GERMAN = { 'Accept-Language': 'de-DE,de;q=0.9' }
+/** A language not shipped (French is in preview only): English is served. */
+const FRENCH = { 'Accept-Language': 'fr-FR,fr;q=0.9' }
 const langOf = (html: string) => /<html lang="([^"]*)"/.exec(html)?.[1]
 /** "30. Juni 2026": a date as German writes it. */
 const GERMAN_DATE =
@@ -144,14 +146,16 @@ describe('in German (previewed)', () => {
   })
 })
 
-test('without the preview the page is English, as before, whatever the browser asks for', async () => {
-  const html = await get(PAGE, cookie, GERMAN)
+test('for an employee who chose a language not shipped (French) the page is English, as before', async () => {
+  // The last test of the file: the employee now prefers French.
+  await getDb().update(users).set({ language: 'fr' }).where(eq(users.id, world.employee.id))
+  const html = await get(PAGE, cookie, FRENCH)
   expect(langOf(html)).toBe('en')
   expect(titleOf(html)).toBe('Invite colleagues · Panorama')
   expect(textOf(html)).toContain('The colleagues you invite answer the same questionnaire about you.')
-  const refused = await send(server, PAGE, { cookie, headers: GERMAN, form: invite({ name: '' }) })
+  const refused = await send(server, PAGE, { cookie, headers: FRENCH, form: invite({ name: '' }) })
   expect(fieldErrors(await refused.text(), 'name')).toEqual([INVITE_MESSAGES.nameRequired])
-  const sent = await send(server, PAGE, { cookie, headers: GERMAN, form: invite({ name: 'Sam Other' }) })
+  const sent = await send(server, PAGE, { cookie, headers: FRENCH, form: invite({ name: 'Sam Other' }) })
   const after = textOf(await get(location(sent)!, cookiesFrom(sent, cookie)))
   expect(after).toContain('Invitation sent to Sam Other')
   expect(after).toContain('How the report will group them')

@@ -44,13 +44,13 @@ function bootOf(html: string) {
 }
 
 describe('the sign-in page', () => {
-  test('is English while German is not shipped, whatever the browser asks for', async () => {
-    const { status, html } = await get('/sign-in', { accept: 'de-DE,de;q=0.9' })
+  test('is English for a browser asking for a language not shipped (French, in preview only)', async () => {
+    const { status, html } = await get('/sign-in', { accept: 'fr-FR,fr;q=0.9' })
     expect(status).toBe(200)
     expect(langOf(html)).toBe('en')
     expect(titleOf(html)).toBe('Sign In')
     expect(textOf(html)).toContain('Welcome back. Sign in to see your feedback.')
-    expect(textOf(html)).not.toContain('Willkommen')
+    expect(textOf(html)).not.toContain('Bon retour')
     // Only the page's namespaces, in its language alone.
     const boot = bootOf(html)
     expect(boot.lng).toBe('en')
@@ -58,8 +58,7 @@ describe('the sign-in page', () => {
     expect(Object.keys(boot.resources)).toEqual(['en'])
   })
 
-  test('is German, with <html lang="de">, once German is shipped (LANGUAGES_PREVIEW) and the browser asks for it', async () => {
-    preview('de,fr')
+  test('is German, with <html lang="de">, German being shipped, when the browser asks for it', async () => {
     const { html } = await get('/sign-in', { accept: 'de-DE,de;q=0.9,en;q=0.5' })
     expect(langOf(html)).toBe('de')
     expect(titleOf(html)).toBe('Anmelden')
@@ -68,10 +67,14 @@ describe('the sign-in page', () => {
     expect(text).toContain('Passwort vergessen?')
     expect(text).toContain('Zum Inhalt springen')
     expect(text).not.toContain('Welcome back')
-    // A language in preview carries English beneath it, for the keys it still lacks.
-    const boot = bootOf(html)
-    expect(boot.lng).toBe('de')
-    expect(Object.keys(boot.resources).sort()).toEqual(['de', 'en'])
+    // A shipped language has every key: it alone reaches the browser.
+    expect(bootOf(html).lng).toBe('de')
+    expect(Object.keys(bootOf(html).resources)).toEqual(['de'])
+    // A language in preview carries English beneath it, for the keys it may still lack.
+    preview('fr')
+    const french = bootOf((await get('/sign-in', { accept: 'fr' })).html)
+    expect(french.lng).toBe('fr')
+    expect(Object.keys(french.resources).sort()).toEqual(['en', 'fr'])
   })
 
   test('follows the q-values, a region falling back to its language, and English for anything else', async () => {
@@ -175,11 +178,17 @@ describe('the order: the user’s setting, the brand’s default, Accept-Languag
 
   test('a stored language that is not offered is passed over for the next rule', async () => {
     preview('fr')
-    const { cookie } = await employeeOf('fr', 'de')
-    expect(langOf((await get('/no-such-page', { cookie, accept: 'de' })).html)).toBe('fr')
+    const { cookie } = await employeeOf('de', 'fr')
+    expect(langOf((await get('/no-such-page', { cookie, accept: 'en' })).html)).toBe('fr')
     preview(null)
-    // Nothing but English is shipped: every rule falls through to it.
-    expect(langOf((await get('/no-such-page', { cookie, accept: 'de' })).html)).toBe('en')
+    // French is not shipped: the brand's German is next.
+    expect(langOf((await get('/no-such-page', { cookie, accept: 'en' })).html)).toBe('de')
+    // With neither setting offered, the browser's; and at last English.
+    const other = await employeeOf('fr', 'fr')
+    expect(langOf((await get('/no-such-page', { cookie: other.cookie, accept: 'fr, de;q=0.5' })).html)).toBe(
+      'de',
+    )
+    expect(langOf((await get('/no-such-page', { cookie: other.cookie, accept: 'fr' })).html)).toBe('en')
   })
 
   test('an admin (no brand) follows their setting, else the browser', async () => {
@@ -203,10 +212,10 @@ describe('the profile’s language', () => {
     const cookie = await sessionCookieFor(user.id)
     const { html } = await get(PAGE, { cookie })
     const select = /<select[^>]*name="language"[\s\S]*?<\/select>/.exec(html)![0]
-    expect([...select.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1])).toEqual(['', 'en'])
+    expect([...select.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1])).toEqual(['', 'en', 'de'])
     expect(textOf(select)).toContain('Use the default')
 
-    for (const bad of ['de', 'xx', 'en; DROP TABLE users']) {
+    for (const bad of ['fr', 'xx', 'en; DROP TABLE users']) {
       const refused = await post(cookie, bad)
       expect(refused.status).toBe(400)
       expect(fieldErrors(await refused.text(), 'language')).toEqual([LANGUAGE_NOT_OFFERED])
@@ -215,7 +224,6 @@ describe('the profile’s language', () => {
   })
 
   test('saves an offered language (audited) and serves the pages in it; blank goes back to the default', async () => {
-    preview('de')
     const company = await createCompany()
     const user = await createUser({ role: 'employee', companyId: company.id })
     const cookie = await sessionCookieFor(user.id)
@@ -269,14 +277,13 @@ describe('the brand’s default language', () => {
     const { html } = await get(PAGE, { cookie })
     expect(textOf(html)).toContain('Default language')
 
-    for (const bad of ['de', 'klingon']) {
+    for (const bad of ['fr', 'klingon']) {
       const refused = await send(server, PAGE, { cookie, form: form(bad) })
       expect(refused.status).toBe(400)
       expect(fieldErrors(await refused.text(), 'defaultLanguage')).toEqual([LANGUAGE_NOT_OFFERED])
     }
     expect((await db().select().from(brands).where(eq(brands.id, brand.id)))[0]!.defaultLanguage).toBe('en')
 
-    preview('de')
     expect((await send(server, PAGE, { cookie, form: form('de') })).status).toBe(302)
     expect((await db().select().from(brands).where(eq(brands.id, brand.id)))[0]!.defaultLanguage).toBe('de')
   })

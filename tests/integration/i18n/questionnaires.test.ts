@@ -112,7 +112,9 @@ describe('the questionnaire pages in German', () => {
   })
 })
 
-test('without the preview, the same admin reads the pages in English, as before', async () => {
+test('an admin who chose a language not shipped (French) reads the pages in English, as before', async () => {
+  // The last test of the file: from here on the pages are read by a French-speaking admin.
+  admin = (await signedIn({ role: 'admin', language: 'fr' })).cookie
   const html = await page(LIST)
   expect(langOf(html)).toBe('en')
   expect(titleOf(html)).toBe('Questionnaire management · Panorama admin')

@@ -97,8 +97,11 @@ describe('the report page', () => {
     )
   })
 
-  test('is English, word for word, while German is not shipped', async () => {
-    const html = await page(`/user/response-${ids.rid}`, cookies.employee, 'de-DE,de;q=0.9')
+  test('is English, word for word, for a reader who chose a language not shipped (French)', async () => {
+    await db().update(users).set({ language: 'fr' }).where(eq(users.id, ids.employee))
+    const html = await page(`/user/response-${ids.rid}`, cookies.employee, 'fr-FR,fr;q=0.9').finally(() =>
+      db().update(users).set({ language: 'de' }).where(eq(users.id, ids.employee)),
+    )
     expect(langOf(html)).toBe('en')
     expect(titleOf(html)).toMatch(/^Feedback report · .+ · Panorama$/)
     const text = textOf(html)

@@ -54,16 +54,22 @@ async function page(path: string) {
 }
 
 describe('the schemes pages', () => {
-  test('are English as before while German is not offered', async () => {
-    const list = await page('/admin/scheme-management')
-    expect(langOf(list)).toBe('en')
-    expect(titleOf(list)).toBe('Scheme management · Panorama admin')
-    expect(textOf(list)).toContain('All schemes')
-    expect(textOf(list)).toContain('10 March 2031 to 7 April 2031')
-    const detail = await page(`/admin/scheme-management/${draft.id}`)
-    expect(titleOf(detail)).toBe('Entwurf Herbst · Schemes · Panorama admin')
-    expect(textOf(detail)).toContain('A draft: nobody has been told yet.')
-    expect(textOf(detail)).toContain('Who chooses the raters The employee')
+  test('are English as before for an admin who chose a language not shipped (French)', async () => {
+    const german = cookie
+    cookie = await sessionCookieFor((await createUser({ role: 'admin', language: 'fr' })).id)
+    try {
+      const list = await page('/admin/scheme-management')
+      expect(langOf(list)).toBe('en')
+      expect(titleOf(list)).toBe('Scheme management · Panorama admin')
+      expect(textOf(list)).toContain('All schemes')
+      expect(textOf(list)).toContain('10 March 2031 to 7 April 2031')
+      const detail = await page(`/admin/scheme-management/${draft.id}`)
+      expect(titleOf(detail)).toBe('Entwurf Herbst · Schemes · Panorama admin')
+      expect(textOf(detail)).toContain('A draft: nobody has been told yet.')
+      expect(textOf(detail)).toContain('Who chooses the raters The employee')
+    } finally {
+      cookie = german
+    }
   })
 
   test('the list is German, with German dates, once German is previewed', async () => {

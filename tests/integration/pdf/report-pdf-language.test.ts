@@ -93,8 +93,14 @@ describe('a report’s PDF in the reader’s language', () => {
     )
   })
 
-  test('without German shipped, the German employee’s PDF is English as before', async () => {
-    const { bytes } = await download(`/user/response-${ids.rid}/report.pdf`, cookies.employee)
-    expect(pdfTitle(bytes)).toBe(`Feedback report · ${names.employee} · ${names.brand}`)
+  test('for a reader who chose a language not shipped (French), the PDF is English as before', async () => {
+    const employee = (await db().select().from(users).where(eq(users.displayName, names.employee)))[0]!
+    await db().update(users).set({ language: 'fr' }).where(eq(users.id, employee.id))
+    try {
+      const { bytes } = await download(`/user/response-${ids.rid}/report.pdf`, cookies.employee, 'fr')
+      expect(pdfTitle(bytes)).toBe(`Feedback report · ${names.employee} · ${names.brand}`)
+    } finally {
+      await db().update(users).set({ language: 'de' }).where(eq(users.id, employee.id))
+    }
   }, 60_000)
 })

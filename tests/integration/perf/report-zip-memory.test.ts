@@ -15,8 +15,8 @@ import { answersFor, buildReport } from '#tests/integration/journey/report-scena
 /**
  * The ZIP of a scheme's released reports streams (issue 19 §7, ADR 046): one PDF printed, added and
  * sent before the next, so the server's memory does not grow with the number of reports. Always on
- * with 3 reports; `PDF_ZIP_REPORTS=200` measures the figure the README quotes (≈ 15 minutes on two
- * busy cores). Prints the server's peak RSS (this process: the test server runs in it), Chromium's
+ * with 3 reports; `PDF_ZIP_REPORTS=200` measures the figure the README quotes (≈ 5 minutes on two idle
+ * cores). Prints the server's peak RSS (this process: the test server runs in it), Chromium's
  * (its processes together), the ZIP's size and the time per report.
  */
 useTestDatabase()

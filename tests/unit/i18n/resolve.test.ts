@@ -69,15 +69,31 @@ describe('resolveLanguage: user → brand → Accept-Language → English', () =
     expect(resolveLanguage({ userLanguage: 'xx', brandLanguage: 'yy', available: ALL })).toBe('en')
   })
 
-  test('with only English shipped, every visitor reads English whatever they ask for', () => {
-    expect(SHIPPED_LANGUAGES).toEqual(['en'])
+  test('English and German are shipped; a language not shipped (French) is passed over at every step', () => {
+    expect(SHIPPED_LANGUAGES).toEqual(['en', 'de'])
     expect(
       resolveLanguage({
-        userLanguage: 'de',
+        userLanguage: 'fr',
         brandLanguage: 'fr',
-        acceptLanguage: 'de',
+        acceptLanguage: 'fr',
         available: SHIPPED_LANGUAGES,
       }),
     ).toBe('en')
+    expect(
+      resolveLanguage({
+        userLanguage: 'fr',
+        brandLanguage: 'fr',
+        acceptLanguage: 'fr, de;q=0.5',
+        available: SHIPPED_LANGUAGES,
+      }),
+    ).toBe('de')
+    expect(
+      resolveLanguage({
+        userLanguage: 'fr',
+        brandLanguage: 'de',
+        acceptLanguage: 'en',
+        available: SHIPPED_LANGUAGES,
+      }),
+    ).toBe('de')
   })
 })
