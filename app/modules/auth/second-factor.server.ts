@@ -1,4 +1,5 @@
 import { and, eq, gt, isNotNull, lt, sql } from 'drizzle-orm'
+import type { TFunction } from 'i18next'
 import { getDb, type Tx } from '#db/client'
 import { secondFactorChallenges, totpCredentials, users } from '#db/schema/index'
 import { getEnv } from '#app/config/env.server'
@@ -413,17 +414,20 @@ export async function finishChallengeSetUp(
   })
 }
 
-/** After a recovery code: how many are left, and a nudge to make new ones when few are. */
-export function recoveryCodeToast(done: SecondFactorDone): Toast | null {
+/**
+ * After a recovery code: how many are left, and a nudge to make new ones when few are. `t` is the
+ * second-factor namespace in the request's language (getFixedT(request, 'second-factor')).
+ */
+export function recoveryCodeToast(done: SecondFactorDone, t: TFunction<'second-factor'>): Toast | null {
   if (done.method !== 'recovery') return null
   const left = done.recoveryCodesLeft
   return {
     kind: left <= 3 ? 'error' : 'info',
-    title: 'Signed in with a recovery code',
+    title: t('recoveryToast.title'),
     description:
       left === 0
-        ? 'That was your last recovery code. Make new ones on your profile now.'
-        : `${left} recovery ${left === 1 ? 'code' : 'codes'} left.${left <= 3 ? ' Make new ones on your profile.' : ''}`,
+        ? t('recoveryToast.last')
+        : t(left <= 3 ? 'recoveryToast.leftFew' : 'recoveryToast.left', { count: left }),
   }
 }
 

@@ -225,31 +225,88 @@ export function judgeRelease(input: {
 }
 
 export const answersText = (n: number) => plural(n, 'answer', 'answers')
-const changesText = (change: ReleaseChange) => {
-  const parts = [
-    change.added ? `${change.added} new` : null,
-    change.changed ? `${change.changed} changed` : null,
-    change.withdrawn ? `${change.withdrawn} reopened and not submitted again` : null,
-  ].filter(Boolean)
-  return `${change.total} ${change.total === 1 ? 'response has' : 'responses have'} changed since the last release (${parts.join(', ')})`
-}
 
-/** Why a release cannot be made now, with the numbers (the scheme page and the refusal say the same). */
-export function verdictRefusal(verdict: ReleaseVerdict, minRaters: number): string | null {
+/** Why a release cannot be made now, as a catalogue key (scheme-page:release.reason.<key>) and its numbers. */
+export type ReleaseReason =
+  | { key: 'unchangedBelow'; values: { answered: number; needed: number } }
+  | { key: 'unchanged'; values: Record<string, never> }
+  | {
+      key: 'tooFewChanges'
+      values: { total: number; added: number; changed: number; withdrawn: number; needed: number }
+    }
+  | { key: 'fewerThanBefore'; values: { answered: number; needed: number } }
+  | { key: 'wouldReveal'; values: Record<string, never> }
+
+/** Why a release cannot be made now, in no language: the key of its sentence and the numbers in it. */
+export function verdictReason(verdict: ReleaseVerdict, minRaters: number): ReleaseReason | null {
   const t = threshold(minRaters)
   switch (verdict.kind) {
     case 'unchanged':
       return verdict.answered < t
-        ? `Nothing has changed that the report would show: ${answersText(verdict.answered)} of the ${t} needed ${verdict.answered === 1 ? 'is' : 'are'} in.`
-        : 'Nothing has changed since the last release: the report already shows these answers.'
+        ? { key: 'unchangedBelow', values: { answered: verdict.answered, needed: t } }
+        : { key: 'unchanged', values: {} }
     case 'too-few-changes':
-      return `${changesText(verdict.change)}; ${t} are needed before the report can change, so that no one’s answers can be singled out by comparing the two.`
+      return { key: 'tooFewChanges', values: { ...verdict.change, needed: t } }
     case 'fewer-than-before':
-      return `Only ${answersText(verdict.answered)} ${verdict.answered === 1 ? 'is' : 'are'} submitted now (some were reopened), fewer than the ${t} a report needs; the released report stays as it is until they are submitted again.`
+      return { key: 'fewerThanBefore', values: { answered: verdict.answered, needed: t } }
     case 'would-reveal':
-      return 'Compared with the earlier release, these answers would let a few colleagues’ answers be worked out. The released report stays as it is until more answers arrive.'
+      return { key: 'wouldReveal', values: {} }
     case 'self-only':
     case 'release':
       return null
   }
+}
+
+type Values = Record<string, string | number>
+
+/**
+ * A reason's sentence, written by `say` from its keys (relative to scheme-page:release.reason, as
+ * `t` takes them with that prefix): the changes are listed from their own sentences, those of none
+ * left out. The scheme page says it with its `t`; {@link verdictRefusal} with the English below.
+ */
+export function sayReason(reason: ReleaseReason, say: (key: string, values: Values) => string): string {
+  if (reason.key !== 'tooFewChanges') return say(reason.key, reason.values)
+  const { total, added, changed, withdrawn, needed } = reason.values
+  const changes = [
+    added ? say('new', { count: added }) : null,
+    changed ? say('changed', { count: changed }) : null,
+    withdrawn ? say('withdrawn', { count: withdrawn }) : null,
+  ]
+    .filter(Boolean)
+    .join(', ')
+  return say('tooFewChanges', { count: total, changes, needed })
+}
+
+/** A reason's sentence from a catalogue's `t` of the scheme-page namespace (its keys under release.reason). */
+export const reasonIn = (reason: ReleaseReason, t: (key: string, values: Values) => string) =>
+  sayReason(reason, (key, values) => t(`release.reason.${key}`, values))
+
+const n = (values: Values, name: string) => Number(values[name])
+/** A count as the catalogue's `#` writes it in English. */
+const count = (values: Values) => n(values, 'count').toLocaleString('en-GB')
+
+/** The English of each reason's sentence (scheme-page:release.reason.* in English equals these: a test says so). */
+const ENGLISH: Record<string, (values: Values) => string> = {
+  unchangedBelow: (v) =>
+    `Nothing has changed that the report would show: ${answersText(n(v, 'answered'))} of the ${v.needed} needed ${n(v, 'answered') === 1 ? 'is' : 'are'} in.`,
+  unchanged: () => 'Nothing has changed since the last release: the report already shows these answers.',
+  tooFewChanges: (v) =>
+    `${count(v)} ${n(v, 'count') === 1 ? 'response has' : 'responses have'} changed since the last release (${v.changes}); ${v.needed} are needed before the report can change, so that no one’s answers can be singled out by comparing the two.`,
+  new: (v) => `${count(v)} new`,
+  changed: (v) => `${count(v)} changed`,
+  withdrawn: (v) => `${count(v)} reopened and not submitted again`,
+  fewerThanBefore: (v) =>
+    `Only ${answersText(n(v, 'answered'))} ${n(v, 'answered') === 1 ? 'is' : 'are'} submitted now (some were reopened), fewer than the ${v.needed} a report needs; the released report stays as it is until they are submitted again.`,
+  wouldReveal: () =>
+    'Compared with the earlier release, these answers would let a few colleagues’ answers be worked out. The released report stays as it is until more answers arrive.',
+}
+
+/** A reason's sentence in English (what the refusal answers, and the tests read). */
+export const reasonInEnglish = (reason: ReleaseReason) =>
+  sayReason(reason, (key, values) => ENGLISH[key]!(values))
+
+/** Why a release cannot be made now, with the numbers, in English (the scheme page and the refusal say the same). */
+export function verdictRefusal(verdict: ReleaseVerdict, minRaters: number): string | null {
+  const reason = verdictReason(verdict, minRaters)
+  return reason && reasonInEnglish(reason)
 }

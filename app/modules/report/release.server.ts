@@ -2,13 +2,14 @@ import { sql, type SQL } from 'drizzle-orm'
 import { getDb, queryRows, type Tx } from '#db/client'
 import type { ReleaseMode, Relationship } from '#db/enums'
 import { getEnv } from '#app/config/env.server'
-import { ok, refuse, type Actor, type Outcome } from '#app/lib/outcome'
+import { ok, refuse, type Actor, type Outcome, type Refusal } from '#app/lib/outcome'
 import { log } from '#app/lib/logger.server'
 import { enqueueEmails } from '#app/modules/email/outbox.server'
 import {
-  answersText,
   judgeRelease,
-  verdictRefusal,
+  reasonInEnglish,
+  verdictReason,
+  type ReleaseReason,
   type ReleaseSnapshot,
   type ReleaseVerdict,
   type SnapshotResponse,
@@ -349,9 +350,54 @@ async function schemeOf(tx: Tx, schemeId: string): Promise<SchemeForRelease | un
   return row
 }
 
-const NOT_LAUNCHED = 'This scheme has not been launched, so there is no report to release.'
-const NO_SELF =
-  'This participant has not submitted their self-assessment yet, so there is no report to release.'
+/**
+ * The refusals of a release, as whole sentences with their numbers written `{n}` (ADR 052): the
+ * scheme page's `validation` table (scheme-page) translates each by its English, so a sentence with
+ * a count is held once per English plural form.
+ */
+export const RELEASE_MESSAGES = {
+  gone: 'This scheme no longer exists.',
+  notLaunched: 'This scheme has not been launched, so there is no report to release.',
+  noSelf: 'This participant has not submitted their self-assessment yet, so there is no report to release.',
+  nobody: 'No participant has submitted their self-assessment yet, so there is no report to release.',
+  belowThreshold: {
+    one: 'Only {n} answer of the {n} needed is in, so the report cannot show colleagues’ results yet. Wait for {n} more, or release the self-assessment alone.',
+    other:
+      'Only {n} answers of the {n} needed are in, so the report cannot show colleagues’ results yet. Wait for {n} more, or release the self-assessment alone.',
+  },
+  enoughSince:
+    'Enough colleagues have answered since you opened this ({n}): the report would now show their results. Open the release again to see what it would do.',
+  againOnly: {
+    one: 'No report is waiting for its first release. {n} released report has changed enough to be released again: tick “also release again” to include it.',
+    other:
+      'No report is waiting for its first release. {n} released reports have changed enough to be released again: tick “also release again” to include them.',
+  },
+  noneBoth:
+    'No report can be released now: {n} below the {n} answers needed (release those one by one to release the self-assessment alone); {n} already released and unchanged, or changed too little.',
+  noneBelow:
+    'No report can be released now: {n} below the {n} answers needed (release those one by one to release the self-assessment alone).',
+  noneUnchanged: 'No report can be released now: {n} already released and unchanged, or changed too little.',
+} as const
+
+/** A sentence of {@link RELEASE_MESSAGES} with its numbers, in order, in place of its `{n}`. */
+function filled(sentence: string, ...values: number[]) {
+  let i = 0
+  return sentence.replace(/\{n\}/g, () => values[i++]!.toLocaleString('en-GB'))
+}
+
+/** The English form of a sentence held per plural form. */
+const byCount = (forms: { one: string; other: string }, count: number) =>
+  count === 1 ? forms.one : forms.other
+
+/**
+ * A release refused by the rule between releases: its English sentence, and the reason it says, for
+ * the scheme page to write in the reader's language (scheme-page:release.reason.*).
+ */
+export type ReleaseRefusal = Refusal & { reason?: ReleaseReason }
+
+type ReleaseOutcome = Outcome<Released & { schemeName: string }> | ReleaseRefusal
+
+const refuseFor = (reason: ReleaseReason): ReleaseRefusal => ({ ...refuse(reasonInEnglish(reason)), reason })
 
 /** What "release" would do for one participant now: for the confirmation panel (read only). */
 export async function previewRelease(schemeId: string, subjectId: string): Promise<ReleaseVerdict | null> {
@@ -376,29 +422,32 @@ export async function releaseParticipant(
   schemeId: string,
   subjectId: string,
   options: { kind?: ReleaseKind; now?: Date } = {},
-): Promise<Outcome<Released & { schemeName: string }>> {
-  return getDb().transaction(async (tx): Promise<Outcome<Released & { schemeName: string }>> => {
+): Promise<ReleaseOutcome> {
+  return getDb().transaction(async (tx): Promise<ReleaseOutcome> => {
     const scheme = await schemeOf(tx, schemeId)
-    if (!scheme) return refuse('This scheme no longer exists.')
-    if (scheme.status === 'draft') return refuse(NOT_LAUNCHED)
+    if (!scheme) return refuse(RELEASE_MESSAGES.gone)
+    if (scheme.status === 'draft') return refuse(RELEASE_MESSAGES.notLaunched)
     const [state] = await loadStates(
       tx,
       sql`self.scheme_id = ${schemeId} AND self.subject_id = ${subjectId}`,
       true,
     )
-    if (!state) return refuse(NO_SELF)
+    if (!state) return refuse(RELEASE_MESSAGES.noSelf)
     const verdict = verdictOf(state)
     const t = threshold(state.minRaters)
     if (verdict.kind === 'self-only' && options.kind !== 'self-only')
       return refuse(
-        `Only ${answersText(verdict.answered)} of the ${t} needed ${verdict.answered === 1 ? 'is' : 'are'} in, so the report cannot show colleagues’ results yet. Wait for ${verdict.needed} more, or release the self-assessment alone.`,
+        filled(
+          byCount(RELEASE_MESSAGES.belowThreshold, verdict.answered),
+          verdict.answered,
+          t,
+          verdict.needed,
+        ),
       )
     if (verdict.kind === 'release' && options.kind === 'self-only')
-      return refuse(
-        `Enough colleagues have answered since you opened this (${verdict.answered}): the report would now show their results. Open the release again to see what it would do.`,
-      )
-    const refusal = verdictRefusal(verdict, state.minRaters)
-    if (refusal) return refuse(refusal)
+      return refuse(filled(RELEASE_MESSAGES.enoughSince, verdict.answered))
+    const reason = verdictReason(verdict, state.minRaters)
+    if (reason) return refuseFor(reason)
     const [released] = await insertReleases(
       tx,
       [
@@ -410,7 +459,7 @@ export async function releaseParticipant(
       ],
       { actorId: actor.id, mode: 'admin', now: options.now ?? new Date() },
     )
-    if (!released) return refuse(NO_SELF)
+    if (!released) return refuse(RELEASE_MESSAGES.noSelf)
     return ok({ ...released, schemeName: scheme.name })
   })
 }
@@ -463,29 +512,24 @@ export async function releaseScheme(
 ): Promise<Outcome<{ released: number; plan: SchemeReleasePlan; schemeName: string }>> {
   return getDb().transaction(async (tx) => {
     const scheme = await schemeOf(tx, schemeId)
-    if (!scheme) return refuse('This scheme no longer exists.')
-    if (scheme.status === 'draft') return refuse(NOT_LAUNCHED)
+    if (!scheme) return refuse(RELEASE_MESSAGES.gone)
+    if (scheme.status === 'draft') return refuse(RELEASE_MESSAGES.notLaunched)
     const states = await loadStates(tx, sql`self.scheme_id = ${schemeId}`, true)
-    if (!states.length)
-      return refuse(
-        'No participant has submitted their self-assessment yet, so there is no report to release.',
-      )
+    if (!states.length) return refuse(RELEASE_MESSAGES.nobody)
     const { plan, decisions } = planOf(states, options.includeReleased === true)
-    if (!decisions.length)
+    if (!decisions.length) {
+      const needed = threshold(scheme.min_raters)
+      const { again, belowThreshold: below, unchangedOrTooFew: unchanged } = plan
       return refuse(
-        plan.again
-          ? `No report is waiting for its first release. ${plan.again} released ${plan.again === 1 ? 'report has' : 'reports have'} changed enough to be released again: tick “also release again” to include ${plan.again === 1 ? 'it' : 'them'}.`
-          : `No report can be released now: ${[
-              plan.belowThreshold
-                ? `${plan.belowThreshold} below the ${threshold(scheme.min_raters)} answers needed (release those one by one to release the self-assessment alone)`
-                : null,
-              plan.unchangedOrTooFew
-                ? `${plan.unchangedOrTooFew} already released and unchanged, or changed too little`
-                : null,
-            ]
-              .filter(Boolean)
-              .join('; ')}.`,
+        again
+          ? filled(byCount(RELEASE_MESSAGES.againOnly, again), again)
+          : below && unchanged
+            ? filled(RELEASE_MESSAGES.noneBoth, below, needed, unchanged)
+            : below
+              ? filled(RELEASE_MESSAGES.noneBelow, below, needed)
+              : filled(RELEASE_MESSAGES.noneUnchanged, unchanged),
       )
+    }
     const released = await insertReleases(tx, decisions, {
       actorId: actor.id,
       mode: 'admin',

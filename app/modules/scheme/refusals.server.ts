@@ -1,5 +1,7 @@
 import type { TFunction } from 'i18next'
 import { sayOutcome, type Outcome } from '#app/lib/outcome'
+import { reasonIn } from '#app/modules/report/release-rule'
+import type { ReleaseRefusal } from '#app/modules/report/release.server'
 
 /**
  * The scheme module's refusals that carry a name or a date, in the request's language (ADR 052):
@@ -51,4 +53,21 @@ export function translateRefusal<T>(
     return message
   }
   return sayOutcome(outcome, say)
+}
+
+/**
+ * A release refused by the rule between releases, its reason written in the request's language
+ * from the same messages the release panel shows (scheme-page:release.reason.*); any other outcome
+ * as it is.
+ */
+export function translateReleaseRefusal<T>(
+  outcome: Outcome<T> | ReleaseRefusal,
+  t: TFunction<'scheme-page'>,
+): Outcome<T> {
+  if (outcome.ok || !('reason' in outcome) || !outcome.reason) return outcome
+  const { reason, ...refusal } = outcome
+  return {
+    ...refusal,
+    formErrors: [reasonIn(reason, (key, values) => t(key as never, values as never) as unknown as string)],
+  }
 }

@@ -27,7 +27,7 @@ import {
 import { intlLocale } from '#app/modules/i18n/languages'
 import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
 import { metaT } from '#app/modules/i18n/meta'
-import { translateRefusal } from '#app/modules/scheme/refusals.server'
+import { translateRefusal, translateReleaseRefusal } from '#app/modules/scheme/refusals.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { Outcome } from '#app/lib/outcome'
 import type { RouteHandle } from '#app/root'
@@ -201,7 +201,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ),
     release: intent(
       S.SchemeReleaseSchema,
-      async ({ employeeId, kind }) => say(await releaseParticipant(actor, id, employeeId, { kind })),
+      async ({ employeeId, kind }) =>
+        say(translateReleaseRefusal(await releaseParticipant(actor, id, employeeId, { kind }), t)),
       (r) =>
         r.colleaguesShown
           ? done(

@@ -22,6 +22,7 @@ import { sessionCookie } from '#app/modules/auth/session.server'
 import { getSecondFactorState } from '#app/modules/auth/totp.server'
 import { redirectWithToast, toastHeader } from '#app/modules/toast/toast.server'
 import { translatedSecondFactorMessage, triesLeftMessage } from '#app/modules/auth/errors.server'
+import { getFixedT } from '#app/modules/i18n/i18n.server'
 import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
@@ -143,7 +144,7 @@ async function signedIn(request: Request, done: SecondFactorDone, redirectTo: st
   headers.append('Set-Cookie', clearChallengeCookie())
   headers.append('Set-Cookie', sessionCookie(done.token, done.expiresAt))
   headers.append('Set-Cookie', await trustDeviceCookie(done.user.id, await readDevice(request)))
-  const toast = recoveryCodeToast(done)
+  const toast = recoveryCodeToast(done, await getFixedT(request, 'second-factor'))
   if (toast) headers.append('Set-Cookie', await toastHeader(toast))
   throw redirect(safeRedirect(redirectTo, await homeFor(done.user)), { headers })
 }

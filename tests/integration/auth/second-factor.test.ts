@@ -29,6 +29,7 @@ import {
 import { NO_KEY_MESSAGE } from '#app/lib/secret-box.server'
 import { hashSecret } from '#app/lib/secret-hash.server'
 import { useTestDatabase } from '#tests/support/database'
+import { usePreviewLanguages } from '#tests/support/languages'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import {
   FACTORY_PASSWORD,
@@ -756,5 +757,28 @@ describe('ADMIN_TOTP_REQUIRED', () => {
     })
     expect(location(off)).toBe(PROFILE)
     expect(location(await send(server, '/admin', { cookie }))).toBe(PROFILE)
+  })
+})
+
+describe('in German (ADR 050)', () => {
+  const preview = usePreviewLanguages(server)
+
+  test('the recovery code’s toast is written in the reader’s language, with its plural', async () => {
+    preview('de')
+    const german = { 'Accept-Language': 'de' }
+    const admin = await enrolledAdmin()
+    const { cookie } = await passwordStep(admin.email)
+    const done = await send(server, STEP, {
+      cookie,
+      form: { intent: 'verify', code: admin.codes[0]! },
+      headers: german,
+    })
+    expect(done.status).toBe(302)
+    const home = textOf(
+      await (await send(server, '/admin', { cookie: cookiesFrom(done), headers: german })).text(),
+    )
+    expect(home).toContain('Mit einem Wiederherstellungscode angemeldet')
+    expect(home).toContain(`${RECOVERY_CODE_COUNT - 1} Wiederherstellungscodes übrig.`)
+    expect(home).not.toContain('recovery codes left')
   })
 })

@@ -25,6 +25,7 @@ import { closeDueSchemes } from '#app/modules/scheme/clock.server'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { textOf } from '#tests/integration/auth/helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 import { answersFor, buildReport, releaseNow, type RaterSpec } from './report-scenario'
 
 /**
@@ -506,5 +507,88 @@ describe('property: the stored releases of a report never differ by a few respon
       { numRuns: 8, seed: 15 },
     )
     expect(releasesSeen).toBeGreaterThan(8)
+  })
+})
+
+describe('a German reader (ADR 050, 052)', () => {
+  const preview = usePreviewLanguages(server)
+  const german = { 'Accept-Language': 'de' }
+  const germanPage = async (path: string) => {
+    const response = await send(server, path, { cookie: adminCookie, headers: german })
+    expect(response.status).toBe(200)
+    return html(response)
+  }
+  const germanPost = async (path: string, form: Record<string, string>) => {
+    const response = await send(server, path, { form, cookie: adminCookie, headers: german })
+    return { status: response.status, text: await html(response) }
+  }
+
+  test('the release panel’s reason and the refusals are German, with German plurals', async () => {
+    preview('de')
+    const s = await buildReport({ minRaters: 3, raters: raters(4, 4) })
+    await arrive(s, 1)
+
+    // The panel says why, from the same reason the refusal has.
+    const reason =
+      'Seit der letzten Freigabe hat sich 1 Antwort geändert (1 neu); nötig sind 3, bevor sich der Bericht ändern kann'
+    const confirm = await germanPage(`${schemePath(s.scheme.id)}?release=${s.employee.id}`)
+    expect(confirm).toContain(reason)
+    expect(confirm).not.toContain('has changed since the last release')
+
+    // The action refuses in German too (written by the action from the same messages).
+    const posted = await germanPost(schemePath(s.scheme.id), {
+      intent: 'release',
+      employeeId: s.employee.id,
+      kind: 'full',
+    })
+    expect(posted.status).toBe(400)
+    expect(posted.text).toContain(reason)
+    expect(posted.text).not.toContain('has changed since the last release')
+
+    // Release all: nothing to release, and the reason in German (the page's validation table).
+    const all = await germanPost(schemePath(s.scheme.id), { intent: 'release-all' })
+    expect(all.status).toBe(400)
+    expect(all.text).toContain(
+      'Derzeit lässt sich kein Bericht freigeben: 1 bereits freigegeben und unverändert oder zu wenig geändert.',
+    )
+    expect(all.text).not.toContain('No report can be released now')
+    expect(await releasesOf(s.scheme.id, s.employee.id)).toHaveLength(1)
+  })
+
+  test('below the threshold: the forced full release is refused in German, one answer or two', async () => {
+    preview('de')
+    const s = await buildReport({
+      minRaters: 3,
+      release: false,
+      raters: [...raters(1), { noResponse: true }, { noResponse: true }],
+    })
+    const forced = await germanPost(schemePath(s.scheme.id), {
+      intent: 'release',
+      employeeId: s.employee.id,
+      kind: 'full',
+    })
+    expect(forced.status).toBe(400)
+    expect(forced.text).toContain(
+      'Erst 1 Antwort von 3 nötigen liegt vor, der Bericht kann also noch keine Ergebnisse der Kollegen zeigen. Warten Sie auf 2 weitere oder geben Sie nur die Selbsteinschätzung frei.',
+    )
+    await arrive(s, 2)
+    const again = await germanPost(schemePath(s.scheme.id), {
+      intent: 'release',
+      employeeId: s.employee.id,
+      kind: 'full',
+    })
+    expect(again.status).toBe(400)
+    expect(again.text).toContain('Erst 2 Antworten von 3 nötigen liegen vor')
+    expect(again.text).not.toContain('Only 2 answers')
+    expect(await releasesOf(s.scheme.id, s.employee.id)).toHaveLength(0)
+
+    // Without the preview, the same request is answered in English.
+    preview(null)
+    const english = await germanPost(schemePath(s.scheme.id), {
+      intent: 'release',
+      employeeId: s.employee.id,
+      kind: 'full',
+    })
+    expect(english.text).toContain('Only 2 answers of the 3 needed are in')
   })
 })

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { resetEnvCache } from '#app/config/env.server'
 import { hashSecret } from '#app/lib/secret-hash.server'
 import { secondFactorCode, setUpCode } from '#app/modules/auth/schemas'
+import { createServerI18n } from '#app/modules/i18n/i18n.server'
 import {
   mustSetUpSecondFactor,
   recoveryCodeToast,
@@ -108,18 +109,44 @@ describe('recovery codes', () => {
   })
 
   test('after a recovery code the toast says how many are left, louder when few are', () => {
+    const t = createServerI18n('en', ['second-factor']).getFixedT('en', 'second-factor')
     const done = { token: 't', expiresAt: new Date(), user: { id: 'u', role: 'admin' as const } }
-    expect(recoveryCodeToast({ ...done, method: 'totp', recoveryCodesLeft: 2 })).toBeNull()
-    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 9 })).toMatchObject({
+    expect(recoveryCodeToast({ ...done, method: 'totp', recoveryCodesLeft: 2 }, t)).toBeNull()
+    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 9 }, t)).toMatchObject({
       kind: 'info',
+      title: 'Signed in with a recovery code',
       description: '9 recovery codes left.',
     })
-    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 1 })).toMatchObject({
+    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 1 }, t)).toMatchObject({
       kind: 'error',
       description: '1 recovery code left. Make new ones on your profile.',
     })
-    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 0 })?.description).toMatch(
+    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 3 }, t)).toMatchObject({
+      kind: 'error',
+      description: '3 recovery codes left. Make new ones on your profile.',
+    })
+    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 0 }, t)?.description).toMatch(
       /last recovery code/,
+    )
+  })
+
+  test('the recovery toast in German and French, with their plurals', () => {
+    const done = { token: 't', expiresAt: new Date(), user: { id: 'u', role: 'admin' as const } }
+    const de = createServerI18n('de', ['second-factor']).getFixedT('de', 'second-factor')
+    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 9 }, de)).toEqual({
+      kind: 'info',
+      title: 'Mit einem Wiederherstellungscode angemeldet',
+      description: '9 Wiederherstellungscodes übrig.',
+    })
+    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 1 }, de)?.description).toBe(
+      '1 Wiederherstellungscode übrig. Erstellen Sie in Ihrem Profil neue.',
+    )
+    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 0 }, de)?.description).toBe(
+      'Das war Ihr letzter Wiederherstellungscode. Erstellen Sie jetzt in Ihrem Profil neue.',
+    )
+    const fr = createServerI18n('fr', ['second-factor']).getFixedT('fr', 'second-factor')
+    expect(recoveryCodeToast({ ...done, method: 'recovery', recoveryCodesLeft: 2 }, fr)?.description).toBe(
+      '2 codes de récupération restants. Créez-en de nouveaux dans votre profil.',
     )
   })
 })

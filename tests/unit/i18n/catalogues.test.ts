@@ -66,6 +66,12 @@ import {
   type SelfQuestion,
 } from '#app/modules/report/report'
 import { releaseStatus, releaseStatusIn, type ReleaseStatusInput } from '#app/modules/report/release-status'
+import {
+  reasonIn,
+  verdictReason,
+  verdictRefusal,
+  type ReleaseVerdict,
+} from '#app/modules/report/release-rule'
 import { radarScaleNote } from '#app/modules/report/chart-series'
 import { againstNormText } from '#app/modules/norm/norm'
 import { footerTemplate } from '#app/modules/pdf/cover'
@@ -664,5 +670,91 @@ describe('the e-mail pages’ English equals the e-mail module’s wordings (nam
     }
     for (const [state, label] of Object.entries(OUTBOX_STATE_LABELS))
       expect(format(`states.${state}`)).toBe(label)
+  })
+})
+
+describe('the release panel’s reasons (release-rule.ts): scheme-page:release.reason.* in English equals verdictRefusal', () => {
+  const sayIn = (language: Language) => {
+    const messages = keysOf(language)
+    return (key: string, values: Record<string, string | number>) =>
+      new IntlMessageFormat(messages.get(`scheme-page:${key}`)!, intlLocale(language)).format(
+        values,
+      ) as string
+  }
+  const COUNTS = [0, 1, 2, 5]
+
+  /** Every kind of verdict, its numbers 0, 1, 2 and 5 (each change alone and together). */
+  function verdicts(): ReleaseVerdict[] {
+    const all: ReleaseVerdict[] = []
+    for (const answered of COUNTS) {
+      all.push({ kind: 'unchanged', answered })
+      all.push({ kind: 'fewer-than-before', answered, needed: 3 })
+      all.push({ kind: 'would-reveal', answered })
+      all.push({ kind: 'self-only', answered, needed: 3 })
+      all.push({ kind: 'release', first: true, answered, groupsShown: true, change: null })
+      for (const changed of COUNTS)
+        for (const withdrawn of COUNTS) {
+          const change = { added: answered, changed, withdrawn, total: answered + changed + withdrawn }
+          if (change.total) all.push({ kind: 'too-few-changes', answered: 9, change, needed: 3 })
+        }
+    }
+    return all
+  }
+
+  test('every verdict kind, with counts 0, 1, 2 and 5 and thresholds below and above them', () => {
+    const english = sayIn('en')
+    let said = 0
+    for (const minRaters of [1, 2, 3, 6])
+      for (const verdict of verdicts()) {
+        const reason = verdictReason(verdict, minRaters)
+        const refusal = verdictRefusal(verdict, minRaters)
+        expect(reason === null, verdict.kind).toBe(refusal === null)
+        if (!reason) continue
+        expect(reasonIn(reason, english), JSON.stringify({ verdict, minRaters })).toBe(refusal)
+        said++
+      }
+    expect(said).toBeGreaterThan(200)
+  })
+
+  test('German and French say it with their own words and plurals, and no English is left', () => {
+    const de = sayIn('de')
+    const fr = sayIn('fr')
+    const tooFew = verdictReason(
+      {
+        kind: 'too-few-changes',
+        answered: 4,
+        change: { added: 1, changed: 0, withdrawn: 0, total: 1 },
+        needed: 3,
+      },
+      3,
+    )!
+    expect(reasonIn(tooFew, de)).toBe(
+      'Seit der letzten Freigabe hat sich 1 Antwort geändert (1 neu); nötig sind 3, bevor sich der Bericht ändern kann, damit sich niemandes Antworten durch einen Vergleich der beiden Freigaben herauslesen lassen.',
+    )
+    const several = verdictReason(
+      {
+        kind: 'too-few-changes',
+        answered: 4,
+        change: { added: 0, changed: 2, withdrawn: 1, total: 3 },
+        needed: 5,
+      },
+      5,
+    )!
+    expect(reasonIn(several, de)).toContain('haben sich 3 Antworten geändert (2 geändert, 1 wieder geöffnet')
+    expect(reasonIn(several, fr)).toContain(
+      '3 réponses ont changé depuis la dernière publication (2 modifiées, 1 rouverte et non renvoyée)',
+    )
+    const below = (answered: number) => verdictReason({ kind: 'unchanged', answered }, 3)!
+    expect(reasonIn(below(1), de)).toContain('1 Antwort von 3 nötigen liegt vor.')
+    expect(reasonIn(below(2), de)).toContain('2 Antworten von 3 nötigen liegen vor.')
+    // French counts 0 as singular.
+    expect(reasonIn(below(0), fr)).toContain('0 réponse est arrivée sur les 3 nécessaires.')
+    const fewer = verdictReason({ kind: 'fewer-than-before', answered: 1, needed: 2 }, 3)!
+    expect(reasonIn(fewer, de)).toMatch(/^Jetzt ist nur 1 Antwort abgeschickt/)
+    for (const verdict of verdicts())
+      for (const say of [de, fr]) {
+        const reason = verdictReason(verdict, 3)
+        if (reason) expect(reasonIn(reason, say)).not.toMatch(/\b(?:the|answers?|responses?|release)\b/)
+      }
   })
 })

@@ -5,6 +5,7 @@ import { LANGUAGE_CODES, SOURCE_LANGUAGE, type Namespace } from '#app/modules/i1
 import { RESOURCES } from '#app/modules/i18n/resources.server'
 import { sentenceIn } from '#app/components/forms'
 import { SCHEME_MESSAGES } from '#app/modules/scheme/schemas'
+import { RELEASE_MESSAGES } from '#app/modules/report/release.server'
 
 /**
  * Forms' messages (ADR 052): schemas and actions answer English sentences, and each slice's
@@ -88,6 +89,9 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/scheme/scheme.server.ts',
     'app/modules/scheme/participants.server.ts',
   ],
+  // The scheme page's release refusals; the rule's own reasons are written from the page's messages
+  // (scheme-page:release.reason.*, catalogues.test.ts) by the action, not looked up here.
+  'scheme-page': ['app/modules/report/release.server.ts'],
   employees: [
     'app/modules/employee/schemas.ts',
     'app/modules/employee/employee.server.ts',
@@ -231,5 +235,53 @@ describe('a sentence looked up (the form kit’s sentenceIn)', () => {
   })
   test('the first table that has a sentence wins', () => {
     expect(sentenceIn([{ 'Enter a name.': 'A' }, { 'Enter a name.': 'B' }], 'Enter a name.')).toBe('A')
+  })
+})
+
+describe('the release refusals (release.server.ts) as a German or French reader of the scheme page sees them', () => {
+  // The tables of the namespaces the scheme page loads, in the order the page holds them.
+  const tablesOf = (language: string) =>
+    (['common', 'schemes', 'scheme-page'] as Namespace[]).map((ns) => tableOf(language, ns))
+  const fill = (sentence: string, values: readonly string[]) => {
+    let i = 0
+    return sentence.replace(/\{n\}/g, () => values[i++]!)
+  }
+  const sentences = (messages: unknown): string[] =>
+    typeof messages === 'string' ? [messages] : Object.values(messages as object).flatMap(sentences)
+
+  test('each sentence, with its numbers, is found whole in its own translation', () => {
+    const english = tableOf(SOURCE_LANGUAGE, 'scheme-page')
+    for (const language of ['de', 'fr']) {
+      const format = new Intl.NumberFormat(language).format
+      for (const sentence of sentences(RELEASE_MESSAGES)) {
+        expect(english[sentence], sentence).toBe(sentence)
+        const values = ['2', '3', '1,250'].slice(0, sentence.split('{n}').length - 1)
+        const translation = tableOf(language, 'scheme-page')[sentence]!
+        const written = values.map((v) => format(Number(v.replaceAll(',', ''))))
+        expect(
+          sentenceIn(tablesOf(language), fill(sentence, values), format),
+          `${language}: ${sentence}`,
+        ).toBe(fill(translation, written))
+      }
+    }
+  })
+
+  test('in German, with the plural the English chose', () => {
+    const de = (message: string) => sentenceIn(tablesOf('de'), message, new Intl.NumberFormat('de').format)
+    expect(
+      de(
+        'Only 1 answer of the 3 needed is in, so the report cannot show colleagues’ results yet. Wait for 2 more, or release the self-assessment alone.',
+      ),
+    ).toBe(
+      'Erst 1 Antwort von 3 nötigen liegt vor, der Bericht kann also noch keine Ergebnisse der Kollegen zeigen. Warten Sie auf 2 weitere oder geben Sie nur die Selbsteinschätzung frei.',
+    )
+    expect(
+      de(
+        'No report can be released now: 2 below the 3 answers needed (release those one by one to release the self-assessment alone); 1 already released and unchanged, or changed too little.',
+      ),
+    ).toBe(
+      'Derzeit lässt sich kein Bericht freigeben: 2 unter den 3 nötigen Antworten (geben Sie diese einzeln frei, um nur die Selbsteinschätzung freizugeben); 1 bereits freigegeben und unverändert oder zu wenig geändert.',
+    )
+    expect(de('This scheme no longer exists.')).toBe('Dieses Programm gibt es nicht mehr.')
   })
 })

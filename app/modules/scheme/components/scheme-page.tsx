@@ -19,7 +19,7 @@ import { ConfirmPanel, Notices, PageHeader } from '#app/components/page-kit'
 import { ErrorList, FormErrors } from '#app/components/forms'
 import { formatDateTime, instantToZonedTime, zoneName } from '#app/lib/dates'
 import type { PageData } from '#app/lib/page-data'
-import { verdictRefusal, type ReleaseChange } from '#app/modules/report/release-rule'
+import { reasonIn, verdictReason, type ReleaseChange } from '#app/modules/report/release-rule'
 import { enoughAnswers } from '#app/modules/report/threshold'
 import { reviewListHref } from '#app/modules/nomination/labels'
 import type { ParticipantRow } from '#app/modules/scheme/participants.server'
@@ -307,10 +307,11 @@ function ReleasePanel({
   const locale = useIntlLocale()
   const who = releasing.name || releasing.email
   const verdict = releasing.verdict
+  const reason = verdict && verdictReason(verdict, scheme.minRaters)
   const refusal =
     releasing.self !== 'submitted' || !verdict
       ? t('release.notSubmitted')
-      : verdictRefusal(verdict, scheme.minRaters)
+      : reason && reasonIn(reason, (key, values) => t(key as never, values as never) as unknown as string)
   const selfOnly = verdict?.kind === 'self-only'
   // Released with colleagues' results before: this would be a release again, allowed or not.
   const again = releasing.report === 'released'
