@@ -368,9 +368,9 @@ export const RELEASE_MESSAGES = {
   enoughSince:
     'Enough colleagues have answered since you opened this ({n}): the report would now show their results. Open the release again to see what it would do.',
   againOnly: {
-    one: 'No report is waiting for its first release. {n} released report has changed enough to be released again: tick “also release again” to include it.',
+    one: 'No report is waiting for its first release. {n} released report has changed enough to be released again: open the release again and include it.',
     other:
-      'No report is waiting for its first release. {n} released reports have changed enough to be released again: tick “also release again” to include them.',
+      'No report is waiting for its first release. {n} released reports have changed enough to be released again: open the release again and include them.',
   },
   noneBoth:
     'No report can be released now: {n} below the {n} answers needed (release those one by one to release the self-assessment alone); {n} already released and unchanged, or changed too little.',
