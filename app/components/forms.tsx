@@ -32,28 +32,23 @@ export function sentenceIn(
   message: string,
   number?: (n: number) => string,
 ): string {
-  for (const table of tables) {
-    const said = table?.[message]
-    if (typeof said === 'string') return said
-  }
+  for (const table of tables) if (typeof table?.[message] == 'string') return table[message] as string
   for (const table of tables)
     for (const [sentence, said] of Object.entries(table ?? {})) {
-      if (typeof said !== 'string' || !sentence.includes('{n}')) continue
-      const values = new RegExp(
-        `^${sentence
-          .split('{n}')
-          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-          .join('(.+?)')}$`,
-        's',
-      ).exec(message)
-      if (!values) continue
-      let i = 1
-      return said.replace(/\{n\}/g, () => {
-        const value = values[i++] ?? ''
-        return number && /^\d{1,3}(?:,\d{3})*(?:\.\d+)?$/.test(value)
-          ? number(Number(value.replaceAll(',', '')))
-          : sentenceIn(tables, value, number)
-      })
+      const values =
+        typeof said == 'string' &&
+        sentence.includes('{n}') &&
+        RegExp(`^${sentence.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replaceAll('{n}', '(.+?)')}$`, 's').exec(
+          message,
+        )
+      let i = 0
+      if (values)
+        return said.replace(/\{n\}/g, () => {
+          const value = values[++i]!
+          return number && /^\d{1,3}(,\d{3})*(\.\d+)?$/.test(value)
+            ? number(+value.replaceAll(',', ''))
+            : sentenceIn(tables, value, number)
+        })
     }
   return message
 }

@@ -1,6 +1,5 @@
 import { COLLEAGUE_FIELDS } from '#app/modules/invite/schemas'
 import { multiLine } from '#app/lib/text-rules'
-import { formatCount } from '#app/lib/numbers'
 import * as z from '#app/lib/zod'
 
 /**
@@ -17,9 +16,9 @@ export const COMMENT_MAX = 1_000
 
 export const NOMINATION_MESSAGES = {
   comment: 'Say what should change, so the list can be put right.',
-  commentTooLong: `The comment must be ${formatCount(COMMENT_MAX)} characters or fewer.`,
+  commentTooLong: `The comment must be ${COMMENT_MAX.toLocaleString('en-GB')} characters or fewer.`,
   paste: 'Paste at least one e-mail address.',
-  pasteTooLong: `Paste at most ${formatCount(PASTE_MAX_CHARS)} characters at a time.`,
+  pasteTooLong: `Paste at most ${PASTE_MAX_CHARS.toLocaleString('en-GB')} characters at a time.`,
   pasteTooManyLines: `Paste at most ${PASTE_MAX_LINES} addresses at a time.`,
   nominee: 'This person could not be identified. Reload the page and try again.',
   person: 'Choose a colleague from the directory, or type their name and e-mail address.',
