@@ -182,6 +182,11 @@ describe('the development plan and the shared report in German', () => {
     expect(titleOf(page.html)).toBe('Ihr Entwicklungsplan · Panorama')
     expect(textOf(page.html)).toContain('Einen Schwerpunkt hinzufügen')
     expect(textOf(page.html)).toContain('Mit Ihrer Führungskraft teilen')
+    // The focus areas to choose from: their scores and groups in German, numbers written the German way.
+    expect(textOf(page.html)).toMatch(/Communication \(Sie (—|\d,\d), Kolleginnen und Kollegen (—|\d,\d)\)/)
+    expect(page.html).toContain('label="Kompetenzen"')
+    expect(page.html).toContain('label="Fragen: Communication"')
+    expect(textOf(page.html)).not.toMatch(/\(you |colleagues \d|Competencies|Questions: /)
 
     const junk = await send(server, plan, { cookie, form: { intent: 'add', focus: 'whatever' } })
     expect(junk.status).toBe(400)

@@ -13,6 +13,7 @@ import { NAME_SORT_LABELS } from '#app/lib/list-query'
 import { companyInUseMessage } from '#app/modules/company/company.server'
 import { EMPLOYEE_MESSAGES, EMPLOYEE_STATE_LABELS } from '#app/modules/employee/schemas'
 import { ADMIN_STATE_LABELS } from '#app/modules/administrator/schemas'
+import { PLAN_OPTION_WORDS } from '#app/modules/plan/plan-page.server'
 import { IMPORT_MESSAGES } from '#app/modules/employee/import.server'
 import { ROW_PROBLEM_LABELS, ROW_PROBLEMS, rowProblemTexts } from '#app/modules/employee/import-schemas'
 import {
@@ -544,6 +545,14 @@ describe('English equals the admin pages’ wordings', () => {
       expect(t('inUse', { name: 'Acme', employees, schemes, count: employees + schemes })).toBe(
         companyInUseMessage('Acme', employees, schemes),
       )
+  })
+  test('the development plan’s focus options (PLAN_OPTION_WORDS)', () => {
+    const t = englishT('plan')
+    expect(t('add.options.scores', { self: '3.5', colleagues: '—' })).toBe(
+      PLAN_OPTION_WORDS.scores('3.5', '—'),
+    )
+    expect(t('add.options.competencies')).toBe(PLAN_OPTION_WORDS.competencies)
+    expect(t('add.options.questions', { category: 'Growth' })).toBe(PLAN_OPTION_WORDS.questions('Growth'))
   })
   test('the administrators’ states (ADMIN_STATE_LABELS)', () => {
     const t = englishT('admins')
