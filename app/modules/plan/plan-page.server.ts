@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next'
+import type { Language } from '#db/enums'
 import type { BrandLook } from '#app/components/brand-look'
 import { isUuid } from '#app/lib/ids'
 import { formatScore } from '#app/modules/report/report'
@@ -27,8 +28,11 @@ export const PLAN_OPTION_WORDS = {
   questions: (category: string) => `Questions: ${category}`,
 }
 
-/** The loader's `t` (the `plan` namespace) and `Intl` locale: the options in the reader's language. */
-export type PlanWords = { t: TFunction<'plan'>; locale: string }
+/**
+ * The loader's `t` (the `plan` namespace), the reader's language and its `Intl` locale: the options
+ * in the reader's language, the questions in it where the scheme offers it (ADR 051).
+ */
+export type PlanWords = { t: TFunction<'plan'>; language: Language; locale: string }
 
 function wordsIn(words?: PlanWords) {
   if (!words) return { ...PLAN_OPTION_WORDS, locale: undefined }
@@ -52,7 +56,7 @@ export async function loadPlanPage(
   // Not an id: not found, before any query (the report's would refuse it with a database error).
   if (!isUuid(rid)) return null
   const [report, context] = await Promise.all([
-    loadReport(rid, { id: employeeId, role: 'employee' }),
+    loadReport(rid, { id: employeeId, role: 'employee' }, words?.language),
     loadPlanContext(rid, employeeId),
   ])
   if (!report || !context) return null

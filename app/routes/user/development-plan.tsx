@@ -41,7 +41,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/development-plan'] })
   // Ownership is in both statements: another employee's report is not found, like none.
   const [t, language] = await Promise.all([getFixedT(request, 'plan'), requestLanguage(request)])
-  const page = await loadPlanPage(params.rid, user.id, { t, locale: intlLocale(language) })
+  const page = await loadPlanPage(params.rid, user.id, { t, language, locale: intlLocale(language) })
   if (!page) notFound()
   return { ...page, brand: page.brand }
 }
