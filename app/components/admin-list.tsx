@@ -49,6 +49,7 @@ export function ListSection({ title, children }: { title: string; children: Reac
 export function NameList<Row>({
   path,
   noun,
+  nounText,
   searchLabel,
   query: { q, sort },
   columns,
@@ -61,8 +62,10 @@ export function NameList<Row>({
   children,
 }: {
   path: string
-  /** Plural, lower-case: "brands". */
+  /** Plural, lower-case, in English: "brands" (the start of the fields' ids). */
   noun: string
+  /** The same noun in the reader's language ("brands", "Marken"): the list's title, captions and links. */
+  nounText: string
   /** The search box's label, when it searches more than names. */
   searchLabel?: string
   query: { q: string; sort: NameSort }
@@ -79,11 +82,11 @@ export function NameList<Row>({
 }) {
   const { t } = useTranslation('common')
   const sortLabels = useNameSortLabels()
-  const noun1 = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`
+  const noun1 = `${nounText.charAt(0).toUpperCase()}${nounText.slice(1)}`
   return (
-    <ListSection title={t('kit.allOf', { noun })}>
+    <ListSection title={t('kit.allOf', { noun: nounText })}>
       <FilterBar
-        label={t('kit.searchOf', { noun })}
+        label={t('kit.searchOf', { noun: nounText })}
         idPrefix={noun}
         query={{ q, sort }}
         resetKey={[q, sort]}
@@ -108,7 +111,7 @@ export function NameList<Row>({
         {children}
       </DataTable>
       {after}
-      <ListPagination noun={noun} reset={reset} next={page.next} prev={page.prev} href={href} />
+      <ListPagination noun={nounText} reset={reset} next={page.next} prev={page.prev} href={href} />
     </ListSection>
   )
 }

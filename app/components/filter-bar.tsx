@@ -42,6 +42,7 @@ export function FilterBar({
   clear?: { href: string | null; label: string }
   children: ReactNode
 }) {
+  const { t } = useTranslation('common')
   const clearLink = clear?.href ? (
     <Link className={layout === 'row' ? 'link self-center' : 'link'} to={clear.href}>
       {clear.label}
@@ -49,7 +50,7 @@ export function FilterBar({
   ) : null
   const show = (
     <button type="submit" className="btn btn-secondary">
-      Show
+      {t('kit.show')}
     </button>
   )
   return (

@@ -249,8 +249,73 @@ export function describeActionIn(
     return said(`verbs.${verb}`, { thing })
   }
   if ((ACTIVITY_PHRASES as readonly string[]).includes(verb)) return said(`phrases.${verb}`)
+  if ((ACTIVITY_CODES as readonly string[]).includes(action)) return said(`codes.${action}`)
   return describeAction(action, entity, extra)
 }
+
+/**
+ * The actions {@link describeAction} shows as their code ("user: language changed"): the English
+ * says the code, the other languages word it (admin-dashboard:activity.codes).
+ */
+export const ACTIVITY_CODES = [
+  'admin.created_by_setup',
+  'admin.created_from_env',
+  'assignment.updated',
+  'auth.account_activated',
+  'auth.email_verified',
+  'auth.password_reset',
+  'auth.password_reset_requested',
+  'auth.recovery_codes_replaced',
+  'auth.second_factor_disabled',
+  'auth.second_factor_enabled',
+  'auth.second_factor_failed',
+  'auth.sign_in_link_requested',
+  'auth.signed_in_with_link',
+  'auth.signed_in_with_second_factor',
+  'auth.signed_in_with_sso',
+  'auth.sso_failed',
+  'auth.sso_linked',
+  'cohort.pdf_download',
+  'email_outbox.retry',
+  'email_template.restore',
+  'email_template.test',
+  'employee.activation_resent',
+  'employee.created_by_sso',
+  'employee.disable',
+  'employee.enable',
+  'employee_import.discard',
+  'employee_import.import',
+  'employee_import.upload',
+  'nomination.add',
+  'nomination.approve',
+  'nomination.remove',
+  'nomination.send_back',
+  'nomination.withdraw',
+  'questionnaire.archive',
+  'questionnaire.duplicate',
+  'questionnaire.import',
+  'questionnaire.new_version',
+  'questionnaire.publish',
+  'questionnaire.revert_to_draft',
+  'report.pdf_download',
+  'report.release',
+  'report.share',
+  'report.unshare',
+  'scheme.close',
+  'scheme.enrol',
+  'scheme.extend',
+  'scheme.launch',
+  'scheme.remind',
+  'scheme.reopen',
+  'scheme.reports_zip_download',
+  'scheme.unenrol',
+  'user.email_change_requested',
+  'user.language_changed',
+  'user.password_changed',
+  'user.photo_removed',
+  'user.photo_updated',
+  'user.profile_updated',
+] as const
 
 /** The entities admin-dashboard:activity.things names (with their article, in each language). */
 export const ENTITY_KEYS = [

@@ -9,6 +9,7 @@ import { log } from '#app/lib/logger.server'
 import { startPollingWorker, type PollingWorker, type Scheduler } from '#app/lib/polling-worker.server'
 import { ACTION_CODE_TTL_MS } from '#app/modules/action-code/action-code.server'
 import { formatDate, formatDateTime } from '#app/lib/dates'
+import { wordIn, type Worded } from '#app/modules/email/value-words'
 import { offeredLanguages } from './offered.server'
 import { intlLocale, type Language } from '#app/modules/i18n/languages'
 import { chooseWording, emailLanguage } from './languages'
@@ -52,6 +53,12 @@ export type EnqueueInput = {
    * placeholder here wins over the same name in `values`.
    */
   dates?: Record<string, { at: Date | string; timeZone?: string; time?: boolean }>
+  /**
+   * Values that are words (ADR 053): each placeholder's text in every language it is written in,
+   * the message's own taken, else the English (value-words.ts). A placeholder here wins over the
+   * same name in `values`.
+   */
+  words?: Record<string, Worded>
   /**
    * The language to write in, whatever the recipient's (an admin's test of one version). Without
    * it the recipient's language is used: ADR 053's rule.
@@ -253,10 +260,12 @@ function outboxRow(context: RenderContext, input: EnqueueInput, to: string): typ
     name,
     d.time ? formatDateTime(d.at, d.timeZone, locale) : formatDate(d.at, d.timeZone, locale),
   ])
+  const words = Object.entries(input.words ?? {}).map(([name, w]) => [name, wordIn(w, context.language)])
   const values: Record<string, string> = {
     appUrl: context.appUrl,
     ...input.values,
     ...Object.fromEntries(dates),
+    ...Object.fromEntries(words),
   }
   const missing = findPlaceholders(template.subject + '\n' + template.body).filter(
     (name) => TEMPLATE_PLACEHOLDERS[input.template].includes(name) && !values[name] && name !== 'brandName',

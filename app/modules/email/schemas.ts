@@ -1,6 +1,7 @@
 import { EMAIL_TEMPLATE_KEYS, OUTBOX_STATUSES, type OutboxStatus } from '#db/enums'
 import { multiLine, searchTerm, singleLine } from '#app/lib/text-rules'
 import * as z from '#app/lib/zod'
+import { sampleWordsIn } from '#app/modules/email/value-words'
 import {
   codePlaceholders,
   findPlaceholders,
@@ -253,9 +254,12 @@ export function parseTemplateId(id: string): { key: TemplateKey; brandId: string
 
 export const templateId = (key: TemplateKey, brandId: string | null) => (brandId ? `${key}.${brandId}` : key)
 
-/** Sample values for the preview and the test message: every placeholder filled with something plausible. */
-export function sampleValues(appUrl: string): Record<string, string> {
-  return {
+/**
+ * Sample values for the preview and the test message: every placeholder filled with something
+ * plausible, its words and dates in the version's `language` (English unless given).
+ */
+export function sampleValues(appUrl: string, language: string = 'en'): Record<string, string> {
+  const english = {
     recipientName: 'Alex Sample',
     appUrl,
     // The portal's own address: a test message must never carry a working one-time code.
@@ -273,4 +277,5 @@ export function sampleValues(appUrl: string): Record<string, string> {
     privacyNote:
       'Your answers are combined with those of other colleagues and shown without your name, so please be candid and constructive.',
   }
+  return language === 'en' ? english : { ...english, ...sampleWordsIn(language) }
 }

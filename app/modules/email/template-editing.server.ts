@@ -565,7 +565,7 @@ export async function sendTestEmail(
       .from(users)
       .where(eq(users.id, actor.id))
     if (!me) return refuse('Your account could not be found. Sign in again.')
-    const values = { ...sampleValues(getEnv().APP_URL), recipientName: me.name || 'Alex Sample' }
+    const values = { ...sampleValues(getEnv().APP_URL, language), recipientName: me.name || 'Alex Sample' }
     const { id } = await enqueueEmail(tx, {
       to: me.email,
       template: key,

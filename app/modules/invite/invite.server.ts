@@ -24,6 +24,7 @@ import { BRAND_LOOK_COLUMNS, brandLookOf } from '#app/modules/brand/look.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
 import { colleaguePrivacyNote, type RaterGroup } from '#app/modules/report/rater-groups'
+import { privacyNoteWords } from '#app/modules/email/value-words'
 import {
   InviteFieldsSchema,
   INVITE_MESSAGES,
@@ -746,6 +747,7 @@ async function sendInvitation(
       dueDate: formatDate(input.closesAt, input.timeZone),
       privacyNote: colleaguePrivacyNote(input),
     },
+    words: { privacyNote: privacyNoteWords(input) },
     dates: { dueDate: { at: input.closesAt, timeZone: input.timeZone } },
     entity: 'assignment',
     entityId: input.assignmentId,

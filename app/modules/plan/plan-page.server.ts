@@ -1,3 +1,5 @@
+import type { TFunction } from 'i18next'
+import type { Language } from '#db/enums'
 import type { BrandLook } from '#app/components/brand-look'
 import { isUuid } from '#app/lib/ids'
 import { formatScore } from '#app/modules/report/report'
@@ -19,14 +21,42 @@ export type PlanPage = {
   brand: BrandLook
 }
 
-const scores = (self: number | null, colleagues: number | null) =>
-  `you ${formatScore(self)}, colleagues ${formatScore(colleagues)}`
+/** The options' words in English (plan:add.options equals them): what a loader without the reader's gets. */
+export const PLAN_OPTION_WORDS = {
+  scores: (self: string, colleagues: string) => `you ${self}, colleagues ${colleagues}`,
+  competencies: 'Competencies',
+  questions: (category: string) => `Questions: ${category}`,
+}
 
-export async function loadPlanPage(rid: string, employeeId: string): Promise<PlanPage | null> {
+/**
+ * The loader's `t` (the `plan` namespace), the reader's language and its `Intl` locale: the options
+ * in the reader's language, the questions in it where the scheme offers it (ADR 051).
+ */
+export type PlanWords = { t: TFunction<'plan'>; language: Language; locale: string }
+
+function wordsIn(words?: PlanWords) {
+  if (!words) return { ...PLAN_OPTION_WORDS, locale: undefined }
+  const { t, locale } = words
+  return {
+    scores: (self: string, colleagues: string) => t('add.options.scores', { self, colleagues }),
+    competencies: t('add.options.competencies'),
+    questions: (category: string) => t('add.options.questions', { category }),
+    locale,
+  }
+}
+
+export async function loadPlanPage(
+  rid: string,
+  employeeId: string,
+  words?: PlanWords,
+): Promise<PlanPage | null> {
+  const w = wordsIn(words)
+  const scores = (self: number | null, colleagues: number | null) =>
+    w.scores(formatScore(self, w.locale), formatScore(colleagues, w.locale))
   // Not an id: not found, before any query (the report's would refuse it with a database error).
   if (!isUuid(rid)) return null
   const [report, context] = await Promise.all([
-    loadReport(rid, { id: employeeId, role: 'employee' }),
+    loadReport(rid, { id: employeeId, role: 'employee' }, words?.language),
     loadPlanContext(rid, employeeId),
   ])
   if (!report || !context) return null
@@ -36,14 +66,14 @@ export async function loadPlanPage(rid: string, employeeId: string): Promise<Pla
       options.push({
         value: `category:${c.category}`,
         label: `${c.category} (${scores(c.self, c.colleagues)})`,
-        group: 'Competencies',
+        group: w.competencies,
       })
     for (const q of report.questions)
       if (q.kind === 'scale')
         options.push({
           value: `question:${q.id}`,
           label: `${q.text} (${scores(q.self?.notApplicable ? null : (q.self?.value ?? null), q.colleagues.average)})`,
-          group: `Questions: ${q.category}`,
+          group: w.questions(q.category),
         })
   }
   return { context, subjectName: report.header.subjectName, options, brand: report.header.brand }

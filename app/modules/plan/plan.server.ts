@@ -15,9 +15,9 @@ import {
   planHref,
   sharedHref,
   splitFocus,
-  STANCE_LABELS,
   TARGET_MAX_DAYS,
 } from './schemas'
+import { focusAreasWords, PLAN_NOTE } from '#app/modules/email/value-words'
 
 /**
  * Development plans and report shares (issue 19 §1–2, ADR 043). A plan belongs to an employee's
@@ -431,9 +431,10 @@ export async function shareReport(
           recipientName: manager.name,
           employeeName: row.employee_name,
           schemeName: row.scheme_name,
-          planNote: input.includePlan ? ' Their development plan is shared with it.' : '',
+          planNote: input.includePlan ? PLAN_NOTE.en : '',
           link: new URL(sharedHref(row.response_id), getEnv().APP_URL).toString(),
         },
+        words: input.includePlan ? { planNote: PLAN_NOTE } : undefined,
         entity: 'report',
         entityId: row.response_id,
         linkExpiresAt: null,
@@ -690,13 +691,15 @@ export async function sendPlanCheckIns(now: Date = new Date()): Promise<number> 
           recipientName: first.name,
           schemeName: first.scheme_name,
           targetDate: formatDate(`${first.target_date}T12:00:00Z`, 'UTC'),
-          focusAreas: rows
-            .map(
-              (r) =>
-                `• ${focusTitle({ kind: r.kind, category: r.category, questionText: r.question_text })}: ${STANCE_LABELS[r.stance].toLowerCase()}`,
-            )
-            .join('\n'),
           link: new URL(planHref(first.response_id), getEnv().APP_URL).toString(),
+        },
+        words: {
+          focusAreas: focusAreasWords(
+            rows.map((r) => ({
+              title: focusTitle({ kind: r.kind, category: r.category, questionText: r.question_text }),
+              stance: r.stance,
+            })),
+          ),
         },
         dates: { targetDate: { at: `${first.target_date}T12:00:00Z`, timeZone: 'UTC' } },
         entity: 'development_plan',

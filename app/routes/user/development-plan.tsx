@@ -26,7 +26,8 @@ import {
 } from '#app/modules/plan/schemas'
 import { PlanPage } from '#app/modules/plan/components/plan-page'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
-import { getFixedT } from '#app/modules/i18n/i18n.server'
+import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
+import { intlLocale } from '#app/modules/i18n/languages'
 import { metaT } from '#app/modules/i18n/meta'
 import type { RouteHandle } from '#app/root'
 
@@ -39,7 +40,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [{ title: metaT(matches
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, { roles: ROUTE_ROLES['user/development-plan'] })
   // Ownership is in both statements: another employee's report is not found, like none.
-  const page = await loadPlanPage(params.rid, user.id)
+  const [t, language] = await Promise.all([getFixedT(request, 'plan'), requestLanguage(request)])
+  const page = await loadPlanPage(params.rid, user.id, { t, language, locale: intlLocale(language) })
   if (!page) notFound()
   return { ...page, brand: page.brand }
 }

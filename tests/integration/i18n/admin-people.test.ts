@@ -5,6 +5,8 @@ import { useTestDatabase } from '#tests/support/database'
 import { client, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf, titleOf } from '#tests/integration/auth/helpers'
 import { usePreviewLanguages } from '#tests/support/languages'
+import { getDb } from '#db/client'
+import { auditLog } from '#db/schema/index'
 
 /**
  * The back office's people and organisations pages (dashboard, companies, brands, administrators,
@@ -19,11 +21,13 @@ const server = useTestServer()
 const preview = usePreviewLanguages(server)
 
 let cookie = ''
+let adminId = ''
 let brand = { id: '', name: '' }
 const closesAt = new Date('2031-06-30T12:00:00Z')
 
 beforeAll(async () => {
   const admin = await createUser({ role: 'admin', displayName: 'Dora Deutsch', language: 'de' })
+  adminId = admin.id
   cookie = await sessionCookieFor(admin.id)
   brand = await createBrand({ name: 'Marke Eins' })
   const company = await createCompany({ name: 'Firma Eins', brandId: brand.id })
@@ -50,6 +54,21 @@ describe('in German (previewed, the admin’s own choice)', () => {
     expect(text).toContain(`endet am ${formatDateTime(closesAt, 'Europe/Berlin', 'de-DE')}`)
     expect(text).toContain('30. Juni 2031')
     expect(text).not.toContain('Running programmes')
+  })
+
+  test('the dashboard’s activity words the actions English shows as their code', async () => {
+    preview('de')
+    await getDb()
+      .insert(auditLog)
+      .values([
+        { actorId: adminId, action: 'user.language_changed', entity: 'user', entityId: adminId },
+        { actorId: null, action: 'scheme.close', entity: 'scheme', entityId: null },
+      ])
+    const text = textOf(await page('/admin'))
+    expect(text).toContain('Dora Deutsch hat die eigene Sprache geändert')
+    expect(text).toContain('Das System hat ein Programm geschlossen')
+    expect(text).not.toContain('user: language changed')
+    expect(text).not.toContain('scheme: close')
   })
 
   test('the companies page: its words, a form message, a refusal with a name, a toast', async () => {
@@ -83,13 +102,25 @@ describe('in German (previewed, the admin’s own choice)', () => {
 
   test('brands, administrators, identity providers and the profile', async () => {
     preview('de')
-    expect(textOf(await page('/admin/brand-management'))).toContain('Marke anlegen')
+    const brands = textOf(await page('/admin/brand-management'))
+    expect(brands).toContain('Marke anlegen')
     expect(textOf(await page(`/admin/brand-management/${brand.id}`))).toContain('Angaben zur Marke')
     const admins = textOf(await page('/admin/admin-management'))
     expect(admins).toContain('Administrator einladen')
-    expect(textOf(await page('/admin/identity-provider-management'))).toContain(
-      'Identitätsanbieter hinzufügen',
-    )
+    const providers = textOf(await page('/admin/identity-provider-management'))
+    expect(providers).toContain('Identitätsanbieter hinzufügen')
+    // The name lists' own words: title, caption, the filter's button, a state.
+    const companies = textOf(await page('/admin/company-management'))
+    expect(companies).toContain('Unternehmen, sortiert nach Name, A bis Z')
+    expect(brands).toContain('Alle Marken')
+    expect(brands).toContain('Marken, sortiert nach Name, A bis Z')
+    expect(admins).toContain('Administratoren, sortiert nach Name, A bis Z')
+    expect(admins).toContain('Aktiv')
+    expect(providers).toContain('Alle Identitätsanbieter')
+    for (const text of [companies, brands, admins, providers]) {
+      expect(text).toContain('Anzeigen')
+      expect(text).not.toMatch(/\b(Show|Active|Invited|Companies|Brands|Administrators|identity providers)\b/)
+    }
     const profile = await page('/admin/profile')
     expect(titleOf(profile)).toBe('Ihr Profil · Panorama')
     expect(textOf(profile)).toContain('Ihr Name erscheint in der Kopfzeile')

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { companies, users } from '#db/schema/index'
+import { companies, questions, schemes, users } from '#db/schema/index'
 import { createBrand, createQuestionnaire, createScheme, enrolEmployee, questionsOf } from '#db/factories'
 import { useTestDatabase } from '#tests/support/database'
 import { cookiesFrom, location, send, sessionCookieFor, signedIn, useTestServer } from '#tests/support/app'
@@ -178,6 +178,16 @@ describe('the development plan and the shared report in German', () => {
     await db().update(users).set({ managerId: manager.id }).where(eq(users.id, s.employee.id))
     const cookie = await sessionCookieFor(s.employee.id)
     const plan = `/user/development-plan/${s.rid}`
+    // The scheme offers German and a scale question has its German wording: the plan lists it so.
+    await db()
+      .update(schemes)
+      .set({ languages: ['en', 'de'] })
+      .where(eq(schemes.id, s.scheme.id))
+    const scaleQuestion = s.qs.find((q) => q.kind === 'scale')!
+    await db()
+      .update(questions)
+      .set({ translations: { de: { text: 'Ich höre aufmerksam zu.' } } })
+      .where(eq(questions.id, scaleQuestion.id))
 
     const page = await get(plan, cookie)
     expect(page.status).toBe(200)
@@ -185,6 +195,12 @@ describe('the development plan and the shared report in German', () => {
     expect(titleOf(page.html)).toBe('Ihr Entwicklungsplan · Panorama')
     expect(textOf(page.html)).toContain('Einen Schwerpunkt hinzufügen')
     expect(textOf(page.html)).toContain('Mit Ihrer Führungskraft teilen')
+    // The focus areas to choose from: their scores and groups in German, numbers written the German way.
+    expect(textOf(page.html)).toMatch(/Communication \(Sie (—|\d,\d), Kolleginnen und Kollegen (—|\d,\d)\)/)
+    expect(page.html).toContain('label="Kompetenzen"')
+    expect(textOf(page.html)).toMatch(/Ich höre aufmerksam zu\. \(Sie /)
+    expect(page.html).toContain('label="Fragen: Communication"')
+    expect(textOf(page.html)).not.toMatch(/\(you |colleagues \d|Competencies|Questions: /)
 
     const junk = await send(server, plan, { cookie, form: { intent: 'add', focus: 'whatever' } })
     expect(junk.status).toBe(400)

@@ -79,6 +79,10 @@ describe('in German (previewed, the admin’s own choice)', () => {
     expect(text).toContain('Platzhalter')
     expect(text).toContain('Vorschau auf Deutsch mit Beispielwerten')
     expect(text).toContain('Test an mich senden')
+    // The preview's sample values in German too: a German date, the sample scheme, the privacy note.
+    expect(text).toContain('30. Juni 2026')
+    expect(text).toContain('Ihre Antworten werden mit denen anderer Kolleginnen und Kollegen zusammengefasst')
+    expect(text).not.toMatch(/30 June 2026|\(sample\)|Your answers are combined/)
     const empty = await admin$.post(`${LIST}/colleague_invite.${brand.id}`, {
       intent: 'save',
       language: 'de',
@@ -127,6 +131,7 @@ describe('in English (the admin chose French, which is not shipped)', () => {
     const editor = await page(`${LIST}/colleague_invite`, french)
     expect(titleOf(editor)).toBe('Colleague invitation · E-mail · Panorama admin')
     expect(textOf(editor)).toContain('Preview in English with sample values')
+    expect(textOf(editor)).toContain('Please respond by 30 June 2026')
     const message = textOf(await page(`${LIST}/outbox/${messageId}`, french))
     expect(message).toContain('Delivery')
     expect(message).toContain(formatDateTime(queuedAt, 'UTC', 'en-GB'))

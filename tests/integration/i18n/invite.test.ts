@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '#db/client'
-import { users } from '#db/schema/index'
+import { emailOutbox, users } from '#db/schema/index'
 import { createUser } from '#db/factories'
 import { INVITE_MESSAGES } from '#app/modules/invite/schemas'
 import { useTestDatabase } from '#tests/support/database'
@@ -89,6 +89,24 @@ describe('in German (previewed)', () => {
     expect(after).toMatch(new RegExp(`eingeladen am ${GERMAN_DATE.source}`))
     expect(after).toContain('Wie der Bericht sie gruppieren wird')
     expect(after).toContain('Kolleginnen und Kollegen (1)')
+  })
+
+  test('a German colleague’s invitation tells them in German who sees their answers', async () => {
+    preview('de,fr')
+    const email = `kim.${Math.random().toString(36).slice(2)}@example.test`
+    await createUser({ role: 'colleague', email, language: 'de' })
+    const sent = await send(server, PAGE, {
+      cookie,
+      headers: GERMAN,
+      form: invite({ name: 'Kim Kollege', email }),
+    })
+    expect(sent.status).toBe(302)
+    const [mail] = await getDb().select().from(emailOutbox).where(eq(emailOutbox.recipient, email))
+    expect(mail!.language).toBe('de')
+    expect(mail!.text).toContain(
+      'Ihre Antworten werden mit denen anderer Kolleginnen und Kollegen zusammengefasst und ohne Ihren Namen gezeigt.',
+    )
+    expect(mail!.text).not.toContain('Your answers are combined')
   })
 
   test('an administrator acting for the employee reads the sentences about them', async () => {

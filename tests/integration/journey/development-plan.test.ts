@@ -26,6 +26,7 @@ import { useTestDatabase } from '#tests/support/database'
 import { send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { schemeInputFromRow } from '#tests/support/scheme-input'
 import { textOf } from '#tests/integration/auth/helpers'
+import { usePreviewLanguages } from '#tests/support/languages'
 import { answersFor, buildReport, QUESTIONS, type RaterSpec } from './report-scenario'
 
 /**
@@ -262,6 +263,7 @@ describe('sharing with the manager', () => {
       .from(emailOutbox)
       .where(and(eq(emailOutbox.recipient, w.manager.email), eq(emailOutbox.templateKey, 'report_shared')))
     expect(mail!.text).toContain(w.shared)
+    expect(mail!.text).toContain('Their development plan is shared with it.')
 
     const home = await text(await send(server, '/user', { cookie: w.managerCookie }))
     expect(home).toContain('Shared with you')
@@ -418,6 +420,7 @@ describe('check-in reminders', () => {
     const [mail, ...more] = await mails()
     expect(more).toHaveLength(0)
     expect(mail!.text).toContain(w.plan)
+    expect(mail!.text).toContain('• Communication: area to develop\n• Leadership: strength to use')
     expect(mail!.text).toContain('Communication: area to develop')
     expect(mail!.text).toContain('Leadership: strength to use')
     const [company] = await db()
@@ -483,5 +486,43 @@ describe('the domain functions', () => {
     const other = await createUser({ role: 'employee', password: null })
     const outcome = await shareReport({ id: other.id }, w.rid, { includePlan: true })
     expect(outcome).toMatchObject({ ok: false, notFound: true })
+  })
+})
+
+describe('the e-mails’ own words in the reader’s language (ADR 053)', () => {
+  const preview = usePreviewLanguages(server)
+  test('a German manager’s share e-mail and a German employee’s check-in hold no English values', async () => {
+    preview('de')
+    const w = await world()
+    for (const id of [w.manager.id, w.employee.id])
+      await db().update(users).set({ language: 'de' }).where(eq(users.id, id))
+    const actor = { id: w.employee.id }
+    expect((await addFocusArea(actor, w.rid, { focus: 'category:Communication' })).ok).toBe(true)
+    expect((await addFocusArea(actor, w.rid, { focus: 'category:Leadership', stance: 'strength' })).ok).toBe(
+      true,
+    )
+    expect((await shareReport(actor, w.rid, { includePlan: true })).ok).toBe(true)
+    const [shared] = await db()
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.recipient, w.manager.email), eq(emailOutbox.templateKey, 'report_shared')))
+    expect(shared!.language).toBe('de')
+    expect(shared!.text).toContain('Auch den Entwicklungsplan können Sie lesen.')
+    expect(shared!.text).not.toContain('Their development plan')
+
+    await db()
+      .update(planFocusAreas)
+      .set({ targetDate: '2030-04-10' })
+      .where(eq(planFocusAreas.planId, (await planId(w))!))
+    await sendPlanCheckIns(new Date('2030-04-10T09:00:00Z'))
+    const [checkIn] = await db()
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.recipient, w.employee.email), eq(emailOutbox.templateKey, 'plan_check_in')))
+    expect(checkIn!.language).toBe('de')
+    expect(checkIn!.text).toContain(
+      '• Communication: Bereich, den Sie entwickeln\n• Leadership: Stärke, die Sie nutzen',
+    )
+    expect(checkIn!.text).not.toMatch(/area to develop|strength to use/)
   })
 })

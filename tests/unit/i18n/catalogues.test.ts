@@ -12,9 +12,16 @@ import { flatten, type Messages } from '#app/modules/i18n/catalogues'
 import { NAME_SORT_LABELS } from '#app/lib/list-query'
 import { companyInUseMessage } from '#app/modules/company/company.server'
 import { EMPLOYEE_MESSAGES, EMPLOYEE_STATE_LABELS } from '#app/modules/employee/schemas'
+import { ADMIN_STATE_LABELS } from '#app/modules/administrator/schemas'
+import { PLAN_OPTION_WORDS } from '#app/modules/plan/plan-page.server'
 import { IMPORT_MESSAGES } from '#app/modules/employee/import.server'
 import { ROW_PROBLEM_LABELS, ROW_PROBLEMS, rowProblemTexts } from '#app/modules/employee/import-schemas'
-import { describeAction, describeActionIn, ENTITY_KEYS } from '#app/modules/dashboard/overview.server'
+import {
+  ACTIVITY_CODES,
+  describeAction,
+  describeActionIn,
+  ENTITY_KEYS,
+} from '#app/modules/dashboard/overview.server'
 import {
   intlLocale,
   LANGUAGES,
@@ -460,17 +467,22 @@ describe('the questionnaires catalogue equals the questionnaire module’s Engli
 
 /** A namespace's `t` in English, as a loader or an action gets it (getFixedT), for the pages' own words. */
 export function englishT<N extends string>(namespace: N): TFunction<N> {
+  return languageT('en', namespace)
+}
+
+/** The same in another language, without English beneath it (a key it lacks reads as the key). */
+function languageT<N extends string>(language: Language, namespace: N): TFunction<N> {
   const instance = createInstance()
   instance.use(new ICU())
   void instance.init({
-    lng: 'en',
+    lng: language,
     ns: [namespace],
     defaultNS: namespace,
-    resources: { en: { [namespace]: RESOURCES.en?.[namespace as never] ?? {} } },
+    resources: { [language]: { [namespace]: RESOURCES[language]?.[namespace as never] ?? {} } },
     initAsync: false,
     interpolation: { escapeValue: false },
   })
-  return instance.getFixedT('en', namespace) as TFunction<N>
+  return instance.getFixedT(language, namespace) as TFunction<N>
 }
 
 describe('English equals the admin pages’ wordings', () => {
@@ -499,6 +511,7 @@ describe('English equals the admin pages’ wordings', () => {
       'response.reopen_decline',
       'something.odd',
       'scheme.extend',
+      ...ACTIVITY_CODES,
     ]
     for (const action of actions)
       for (const entity of [...ENTITY_KEYS, 'odd_thing'])
@@ -515,6 +528,16 @@ describe('English equals the admin pages’ wordings', () => {
         expect(describeActionIn(t, action, 'response', extra)).toBe(describeAction(action, 'response', extra))
     }
   })
+  test('the actions English shows as their code are worded in German and French', () => {
+    for (const language of ['de', 'fr'] as const) {
+      const t = languageT(language, 'admin-dashboard')
+      for (const action of ACTIVITY_CODES) {
+        const text = describeActionIn(t, action, action.split('.')[0]!)
+        expect(text, `${language} ${action}`).not.toBe(describeAction(action, action.split('.')[0]!))
+        expect(text, `${language} ${action}`).not.toMatch(/^[a-z_ ]+: |codes\./)
+      }
+    }
+  })
   test('why a company cannot be deleted (companyInUseMessage)', () => {
     const t = englishT('companies')
     for (const [employees, schemes] of [
@@ -528,6 +551,18 @@ describe('English equals the admin pages’ wordings', () => {
       expect(t('inUse', { name: 'Acme', employees, schemes, count: employees + schemes })).toBe(
         companyInUseMessage('Acme', employees, schemes),
       )
+  })
+  test('the development plan’s focus options (PLAN_OPTION_WORDS)', () => {
+    const t = englishT('plan')
+    expect(t('add.options.scores', { self: '3.5', colleagues: '—' })).toBe(
+      PLAN_OPTION_WORDS.scores('3.5', '—'),
+    )
+    expect(t('add.options.competencies')).toBe(PLAN_OPTION_WORDS.competencies)
+    expect(t('add.options.questions', { category: 'Growth' })).toBe(PLAN_OPTION_WORDS.questions('Growth'))
+  })
+  test('the administrators’ states (ADMIN_STATE_LABELS)', () => {
+    const t = englishT('admins')
+    for (const [state, label] of Object.entries(ADMIN_STATE_LABELS)) expect(t(`states.${state}`)).toBe(label)
   })
   test('the employees’ words (states, schemes, feedback, named refusals)', () => {
     const t = englishT('employees')

@@ -22,11 +22,20 @@ export function InviteAdminForm({ lastResult }: { lastResult: FormResult }) {
   )
 }
 
-export const AdminStateBadge = stateBadge<AdminState>(ADMIN_STATE_LABELS, {
+const ADMIN_STATE_TONES: Record<AdminState, string> = {
   active: 'ring-1 bg-emerald-50 text-emerald-900 ring-emerald-300',
   invited: 'ring-1 bg-amber-50 text-amber-950 ring-amber-300',
   disabled: 'ring-1 bg-slate-100 text-slate-800 ring-slate-300',
-})
+}
+
+/** An administrator's state in the reader's language (ADMIN_STATE_LABELS is its English). */
+export function AdminStateBadge({ state }: { state: AdminState }) {
+  const { t } = useTranslation('admins')
+  const labels = Object.fromEntries(
+    (Object.keys(ADMIN_STATE_LABELS) as AdminState[]).map((s) => [s, t(`states.${s}`)]),
+  ) as Record<AdminState, string>
+  return stateBadge<AdminState>(labels, ADMIN_STATE_TONES)({ state })
+}
 
 /** A one-button form posting an intent (resend, end all sessions): works without JavaScript. */
 export function IntentButton({

@@ -21,6 +21,7 @@ export function AdminList({
     <NameList
       path={path}
       noun="administrators"
+      nounText={t('list.noun')}
       searchLabel={t('list.search')}
       query={query}
       columns={[

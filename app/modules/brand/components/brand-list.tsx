@@ -21,6 +21,7 @@ export function BrandList({
     <NameList
       path={path}
       noun="brands"
+      nounText={t('list.noun')}
       query={query}
       columns={[
         t('list.name'),

@@ -65,6 +65,7 @@ export function CompanyList({
     <NameList
       path={path}
       noun="companies"
+      nounText={t('list.noun')}
       query={query}
       columns={[t('list.name'), t('list.brand'), t('list.created'), t('list.actions')]}
       page={page}

@@ -58,7 +58,7 @@ export function TemplateEditor({
     () =>
       renderTemplate(
         { subject: draft.subject, body: draft.body, html: draft.html },
-        sampleValues(editor.appUrl),
+        sampleValues(editor.appUrl, editor.language),
         {
           brand: editor.brand,
           linkLabel: linkLabelFor(editor.key, editor.language),

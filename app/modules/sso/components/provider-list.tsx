@@ -19,6 +19,7 @@ export function ProviderList({
     <NameList
       path={path}
       noun="identity providers"
+      nounText={t('list.noun')}
       query={query}
       columns={[
         t('list.name'),
