@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/api-keys.reference'
 import { PageHeader } from '#app/components/page-kit'
 import { ApiReference } from '#app/modules/api-key/components/api-reference'
@@ -17,6 +17,12 @@ export const meta: Route.MetaFunction = ({ matches }) => adminTitleT(matches, 'a
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
   return { reference: apiReference() }
+}
+
+// Read-only: the guard first (a visitor who may not see the page is sent away as from any admin page).
+export async function action({ request }: Route.ActionArgs) {
+  await requireUser(request, { roles: ROUTE_ROLES.admin })
+  return data({ error: 'This page has no form to send.' }, { status: 405 })
 }
 
 export default function ApiKeysReference({ loaderData }: Route.ComponentProps) {

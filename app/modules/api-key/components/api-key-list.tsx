@@ -38,7 +38,7 @@ export function ApiKeyList({ keys }: { keys: ApiKeyListRow[] }) {
       >
         {(key) => (
           <tr key={key.id}>
-            <RowHeader detail={<code>{key.prefix}…</code>}>{key.name}</RowHeader>
+            <RowHeader detail={<code>{`${key.prefix}…`}</code>}>{key.name}</RowHeader>
             <Cell>
               <ul className="flex flex-col gap-0.5">
                 {key.scopes.map((scope) => (
