@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { TableScroller } from '#app/components/table-scroller'
 import type { apiReference } from '../openapi.server'
 
 type Reference = ReturnType<typeof apiReference>
@@ -39,38 +40,43 @@ export function ApiReference({ reference }: { reference: Reference }) {
             </p>
           ))}
           {operation.parameters.length ? (
-            <table className="w-full text-left text-sm">
-              <caption className="text-left font-semibold">{t('reference.parameters')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className="py-1 pr-4">
-                    {t('reference.name')}
-                  </th>
-                  <th scope="col" className="py-1 pr-4">
-                    {t('reference.in')}
-                  </th>
-                  <th scope="col" className="py-1 pr-4">
-                    {t('reference.type')}
-                  </th>
-                  <th scope="col" className="py-1">
-                    {t('reference.description')}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {operation.parameters.map((p) => (
-                  <tr key={p.name} className="border-t border-slate-200">
-                    <th scope="row" className="py-1 pr-4 font-mono font-normal">
-                      {p.name}
-                      {p.required ? ` (${t('reference.required')})` : ''}
+            <TableScroller
+              label={`${operation.method} ${operation.path}: ${t('reference.parameters')}`}
+              className="relative"
+            >
+              <table className="w-full text-left text-sm">
+                <caption className="text-left font-semibold">{t('reference.parameters')}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className="py-1 pr-4">
+                      {t('reference.name')}
                     </th>
-                    <td className="py-1 pr-4">{p.in}</td>
-                    <td className="py-1 pr-4">{p.type}</td>
-                    <td className="py-1">{p.description}</td>
+                    <th scope="col" className="py-1 pr-4">
+                      {t('reference.in')}
+                    </th>
+                    <th scope="col" className="py-1 pr-4">
+                      {t('reference.type')}
+                    </th>
+                    <th scope="col" className="py-1">
+                      {t('reference.description')}
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {operation.parameters.map((p) => (
+                    <tr key={p.name} className="border-t border-slate-200">
+                      <th scope="row" className="py-1 pr-4 font-mono font-normal">
+                        {p.name}
+                        {p.required ? ` (${t('reference.required')})` : ''}
+                      </th>
+                      <td className="py-1 pr-4">{p.in}</td>
+                      <td className="py-1 pr-4">{p.type}</td>
+                      <td className="py-1">{p.description}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroller>
           ) : null}
           <h3 className="font-semibold">{t('reference.responses')}</h3>
           <dl className="flex flex-col gap-2">
@@ -81,7 +87,11 @@ export function ApiReference({ reference }: { reference: Reference }) {
                 </dt>
                 {response.example ? (
                   <dd>
-                    <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-3 text-xs">
+                    <pre
+                      tabIndex={0}
+                      aria-label={t('reference.example', { status: response.status })}
+                      className="mt-1 overflow-x-auto rounded bg-slate-100 p-3 text-xs"
+                    >
                       {response.example}
                     </pre>
                   </dd>
