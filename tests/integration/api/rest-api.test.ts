@@ -291,6 +291,8 @@ describe('400: bad query strings', () => {
 describe('JSON, never HTML', () => {
   test('unknown paths and methods under /api/v1 answer problems', async () => {
     await problemOf(await call('/api/v1/nothing'), 404)
+    await problemOf(await call('/api/v1'), 404)
+    await problemOf(await call('/api/v1/'), 404)
     await problemOf(await call('/api/v1/companies/x/y'), 404)
     await problemOf(await call('/api/v1/nothing', null), 404)
     for (const path of ['/api/v1/companies', '/api/v1/employees', `/api/v1/employees/${employees[0]!.id}`]) {
