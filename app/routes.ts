@@ -64,6 +64,9 @@ export default [
   // The client organisations' OpenID providers (issue 20 §1, ADR 049).
   route('admin/identity-provider-management', 'routes/admin/identity-provider-management.tsx'),
   route('admin/identity-provider-management/:id', 'routes/admin/identity-provider-management.$id.tsx'),
+  // The REST API's keys and its reference for admins (issue 21 §1, ADR 054).
+  route('admin/api-keys', 'routes/admin/api-keys.tsx'),
+  route('admin/api-keys/reference', 'routes/admin/api-keys.reference.tsx'),
   route('admin/admin-management', 'routes/admin/admin-management.tsx'),
   route('admin/admin-management/:uid', 'routes/admin/admin-management.$uid.tsx'),
   route('admin/employee-management', 'routes/admin/employee-management.tsx'),
@@ -105,6 +108,14 @@ export default [
   route('files/:id', 'routes/files.$id.ts'),
   route('api/events', 'routes/api.events.ts'),
   route('api/admin-events', 'routes/api.admin-events.ts'),
+  // The REST API (issue 21 §1, ADR 054): keyed by API keys, JSON answers and problems only; any
+  // other path under /api/v1 is a 404 problem, not the HTML page.
+  route('api/v1/openapi.json', 'routes/api.v1.openapi-json.ts'),
+  route('api/v1/companies', 'routes/api.v1.companies.ts'),
+  route('api/v1/companies/:id', 'routes/api.v1.companies.$id.ts'),
+  route('api/v1/employees', 'routes/api.v1.employees.ts'),
+  route('api/v1/employees/:id', 'routes/api.v1.employees.$id.ts'),
+  route('api/v1/*', 'routes/api.v1.$.ts'),
   // The reference page of `npm run bench`: a page like any other, with no loader of its own.
   route('bench/ping', 'routes/bench.ping.tsx'),
   route('*', 'routes/$.tsx'),

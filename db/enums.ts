@@ -99,3 +99,18 @@ export type Language = (typeof LANGUAGE_CODES)[number]
 
 /** `'en', 'de', 'fr'`: the codes as an SQL list, for the check constraints (fixed literals, never input). */
 export const LANGUAGE_SQL_LIST = LANGUAGE_CODES.map((c) => `'${c}'`).join(', ')
+
+/**
+ * The REST API's resources (issue 21 §1, ADR 054) and what a key may do with each: a key's scopes
+ * are `<resource>:<read|write>` strings, checked by the schema and by every endpoint.
+ */
+export const API_RESOURCES = ['companies', 'employees'] as const
+export type ApiResource = (typeof API_RESOURCES)[number]
+export const API_ACCESS = ['read', 'write'] as const
+export type ApiAccess = (typeof API_ACCESS)[number]
+export type ApiScope = `${ApiResource}:${ApiAccess}`
+export const API_SCOPES = API_RESOURCES.flatMap((resource) =>
+  API_ACCESS.map((access) => `${resource}:${access}` as ApiScope),
+)
+/** The scopes as Postgres reads them in a CHECK: `'companies:read', …`. */
+export const API_SCOPE_SQL_LIST = API_SCOPES.map((s) => `'${s}'`).join(', ')

@@ -142,6 +142,8 @@ test('every admin page reads German', async ({ page }) => {
     '/admin/email-management/colleague_invite',
     '/admin/admin-management',
     '/admin/identity-provider-management',
+    '/admin/api-keys',
+    '/admin/api-keys/reference',
     '/admin/employee-management',
     '/admin/employee-management?tab=import',
     '/admin/scheme-management',

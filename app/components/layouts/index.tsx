@@ -377,6 +377,7 @@ const ADMIN_NAV = [
   ['/admin/email-management', 'nav.emails'],
   ['/admin/admin-management', 'nav.admins'],
   ['/admin/identity-provider-management', 'nav.identityProviders'],
+  ['/admin/api-keys', 'nav.apiKeys'],
   ['/admin/employee-management', 'nav.employees'],
   ['/admin/scheme-management', 'nav.schemes'],
   ['/admin/questionnaire-management', 'nav.questionnaires'],

@@ -73,6 +73,7 @@ export const NAMESPACES = [
   'brands',
   'admins',
   'identity-providers',
+  'api-keys',
   'report',
   'pdf',
   'answering',

@@ -144,6 +144,8 @@ const ADMIN_PAGES = [
   '/admin/email-management/colleague_invite',
   '/admin/admin-management',
   '/admin/identity-provider-management',
+  '/admin/api-keys',
+  '/admin/api-keys/reference',
   '/admin/employee-management',
   '/admin/scheme-management',
   '/admin/questionnaire-management',
@@ -157,6 +159,7 @@ const ADMIN_POST: Record<string, number> = {
   '/admin/employee-management': 400,
   '/admin/admin-management': 400,
   '/admin/identity-provider-management': 400,
+  '/admin/api-keys': 400,
   '/admin/brand-management': 400,
   '/admin/email-management/colleague_invite': 400,
   '/admin/scheme-management': 400,
@@ -545,6 +548,16 @@ const ROWS = (): Row[] => [
     get: guarded('/admin/answer-management/export.csv', ['admin'], 200),
     post: all(405),
   },
+  // The REST API (issue 21 §1, ADR 054): no session opens it — whoever visits without an API key
+  // gets a 401 problem; its document is public; other methods are 405, other paths a 404 problem.
+  ...[
+    '/api/v1/companies',
+    '/api/v1/employees',
+    `/api/v1/companies/${'00000000-0000-4000-8000-000000000000'}`,
+  ].map((p) => ({ path: () => p, get: all(401), post: all(405) })),
+  { path: () => `/api/v1/employees/${ids.employee}`, get: all(401), post: all(405) },
+  { path: () => '/api/v1/openapi.json', get: all(200), post: all(405) },
+  { path: () => '/api/v1/no/such/endpoint', get: all(404), post: all(404) },
   // npm run bench's reference page: public, a constant, no action.
   { path: () => '/bench/ping', get: all(200), post: all(405) },
   { path: () => '/no/such/page', get: all(404), post: all(404) },

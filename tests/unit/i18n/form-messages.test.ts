@@ -73,6 +73,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/routes/admin/admin-management.$uid.tsx',
   ],
   'identity-providers': ['app/modules/sso/schemas.ts', 'app/modules/sso/provider.server.ts'],
+  'api-keys': ['app/modules/api-key/schemas.ts', 'app/modules/api-key/api-key.server.ts'],
   answering: [
     'app/modules/assignment/answer-messages.ts',
     'app/modules/assignment/answer-parse.server.ts',

@@ -1,0 +1,338 @@
+import { z } from 'zod'
+import type { ApiScope } from '#db/enums'
+import {
+  API_PAGE_MAX,
+  API_SCOPES,
+  CompanyListQuery,
+  CompanyListSchema,
+  CompanySchema,
+  EmployeeListQuery,
+  EmployeeListSchema,
+  EmployeeSchema,
+  ProblemSchema,
+} from './api-schemas'
+import { PROBLEMS, problemType, type ProblemKind } from './api.server'
+
+/**
+ * The OpenAPI 3.1 document of `/api/v1` (issue 21 §1, ADR 054), generated from the Zod schemas the
+ * endpoints validate and answer with (Zod 4's own `z.toJSONSchema`, JSON Schema 2020-12 as OpenAPI
+ * 3.1 takes it). {@link API_OPERATIONS} is the one list of endpoints: the document, the reference
+ * page and the contract test read it.
+ */
+
+/** The named schemas of the document's components, as the contract test validates answers with. */
+export const API_COMPONENTS = {
+  Problem: ProblemSchema,
+  Company: CompanySchema,
+  CompanyList: CompanyListSchema,
+  Employee: EmployeeSchema,
+  EmployeeList: EmployeeListSchema,
+} as const
+export type ApiComponent = keyof typeof API_COMPONENTS
+
+export type ApiOperation = {
+  operationId: string
+  method: 'get'
+  /** As OpenAPI writes it: `/api/v1/companies/{id}`. */
+  path: string
+  summary: string
+  description: string
+  /** Null: no key needed (the document itself). */
+  scope: ApiScope | null
+  query: z.ZodObject | null
+  pathId: string | null
+  ok: ApiComponent | 'OpenApiDocument'
+  /** The problems it may answer, besides 401, 429 and 500 (which every keyed endpoint may). */
+  problems: ProblemKind[]
+}
+
+export const API_OPERATIONS: ApiOperation[] = [
+  {
+    operationId: 'listCompanies',
+    method: 'get',
+    path: '/api/v1/companies',
+    summary: 'List companies',
+    description:
+      'The companies the key may read (its own company only when it is restricted to one), by id, a page at a time.',
+    scope: 'companies:read',
+    query: CompanyListQuery,
+    pathId: null,
+    ok: 'CompanyList',
+    problems: ['bad-request', 'forbidden'],
+  },
+  {
+    operationId: 'getCompany',
+    method: 'get',
+    path: '/api/v1/companies/{id}',
+    summary: 'Get a company',
+    description: 'One company. A key restricted to another company is refused (403).',
+    scope: 'companies:read',
+    query: null,
+    pathId: 'The company’s id.',
+    ok: 'Company',
+    problems: ['forbidden', 'not-found'],
+  },
+  {
+    operationId: 'listEmployees',
+    method: 'get',
+    path: '/api/v1/employees',
+    summary: 'List employees',
+    description:
+      'Employees, filtered by company, address or status, by id, a page at a time. A key restricted to a company sees only its employees, and asking for another company is refused (403).',
+    scope: 'employees:read',
+    query: EmployeeListQuery,
+    pathId: null,
+    ok: 'EmployeeList',
+    problems: ['bad-request', 'forbidden'],
+  },
+  {
+    operationId: 'getEmployee',
+    method: 'get',
+    path: '/api/v1/employees/{id}',
+    summary: 'Get an employee',
+    description: 'One employee. Another company’s employee is not found for a restricted key.',
+    scope: 'employees:read',
+    query: null,
+    pathId: 'The employee’s id.',
+    ok: 'Employee',
+    problems: ['forbidden', 'not-found'],
+  },
+  {
+    operationId: 'getOpenApiDocument',
+    method: 'get',
+    path: '/api/v1/openapi.json',
+    summary: 'This document',
+    description: 'The OpenAPI 3.1 document of this API. No key is needed.',
+    scope: null,
+    query: null,
+    pathId: null,
+    ok: 'OpenApiDocument',
+    problems: [],
+  },
+]
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+
+const PROBLEM_EXAMPLES: Record<ProblemKind, string> = {
+  'bad-request': 'Unknown query parameters: page.',
+  unauthorized: 'Send an API key as "Authorization: Bearer <key>".',
+  forbidden: 'This key lacks the scope employees:read.',
+  'not-found': 'Nothing with this id is available to this key.',
+  'method-not-allowed': 'This endpoint answers GET only.',
+  'too-many-requests': 'This key may make 600 requests a minute. Try again in 12 seconds.',
+  'server-error': 'Something went wrong on our side. Try again later.',
+}
+
+function problemResponse(kind: ProblemKind) {
+  const { status, title } = PROBLEMS[kind]
+  const example: Record<string, unknown> = {
+    type: problemType(kind),
+    title,
+    status,
+    detail: PROBLEM_EXAMPLES[kind],
+  }
+  if (kind === 'bad-request')
+    example.errors = [{ field: 'page', message: 'Is not a parameter of this endpoint.' }]
+  return {
+    description: title,
+    ...(kind === 'too-many-requests'
+      ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } }
+      : {}),
+    content: { 'application/problem+json': { schema: ref('Problem'), example } },
+  }
+}
+
+/** A schema of the document: JSON Schema 2020-12 without its own `$schema`, referring to components. */
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output') {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >
+  return rest
+}
+
+function componentSchemas() {
+  // Every schema with an id, each with references to the others (Zod's registry form).
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    io: 'output',
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Record<string, unknown>> }
+  return Object.fromEntries(
+    Object.keys(API_COMPONENTS).map((name) => {
+      const { $schema: _drop, $id: _uri, id: _id, ...own } = schemas[name]!
+      return [name, own]
+    }),
+  )
+}
+
+function parameters(operation: ApiOperation) {
+  const list: Record<string, unknown>[] = []
+  if (operation.pathId)
+    list.push({
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: operation.pathId,
+      schema: { type: 'string', format: 'uuid' },
+    })
+  for (const [name, schema] of Object.entries(operation.query?.shape ?? {})) {
+    const { description, example, ...rest } = jsonSchemaOf(schema as z.ZodType, 'output')
+    list.push({
+      name,
+      in: 'query',
+      required: false,
+      ...(description ? { description } : {}),
+      ...(example !== undefined ? { example } : {}),
+      schema: rest,
+    })
+  }
+  return list
+}
+
+function operationObject(operation: ApiOperation) {
+  const okResponse =
+    operation.ok === 'OpenApiDocument'
+      ? {
+          description: 'The OpenAPI document.',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        }
+      : {
+          description: 'OK',
+          content: { 'application/json': { schema: ref(operation.ok), example: exampleOf(operation.ok) } },
+        }
+  const problems: ProblemKind[] = operation.scope
+    ? ['unauthorized', ...operation.problems, 'too-many-requests', 'server-error']
+    : operation.problems
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: operation.scope
+      ? `${operation.description}\n\nNeeds the scope \`${operation.scope}\`.`
+      : operation.description,
+    tags: [operation.path.split('/')[3] === 'openapi.json' ? 'meta' : operation.path.split('/')[3]!],
+    ...(operation.scope ? {} : { security: [] }),
+    parameters: parameters(operation),
+    responses: {
+      '200': okResponse,
+      ...Object.fromEntries(
+        [...new Set(problems)]
+          .sort((a, b) => PROBLEMS[a].status - PROBLEMS[b].status)
+          .map((kind) => [String(PROBLEMS[kind].status), problemResponse(kind)]),
+      ),
+    },
+  }
+}
+
+function exampleOf(name: ApiComponent): unknown {
+  const company = CompanySchema.meta()?.example
+  const employee = EmployeeSchema.meta()?.example
+  if (name === 'CompanyList') return { data: [company], next_cursor: 'NmYxYzFkMWUtOGE1Yi00YzFm' }
+  if (name === 'EmployeeList') return { data: [employee], next_cursor: null }
+  return API_COMPONENTS[name].meta()?.example
+}
+
+/** The whole document, built once per process (it depends on the code only). */
+let built: Record<string, unknown> | undefined
+export function openApiDocument(): Record<string, unknown> {
+  built ??= {
+    openapi: '3.1.0',
+    info: {
+      title: 'Panorama REST API',
+      version: '1.0.0',
+      description: [
+        'The REST API of Panorama, for HR systems: authenticate with an API key an administrator created (`Authorization: Bearer <key>`).',
+        `Scopes are \`<resource>:<read|write>\`: ${API_SCOPES.map((s) => `\`${s}\``).join(', ')}.`,
+        `Lists are paginated by a cursor: \`limit\` (1–${API_PAGE_MAX}) and the \`next_cursor\` of the previous page as \`cursor\`; the last page's \`next_cursor\` is null.`,
+        'Every error is an RFC 9457 problem (`application/problem+json`). Unknown query parameters are refused (400).',
+        'Each key has a rate limit per minute; past it, 429 with Retry-After.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }],
+    tags: [
+      { name: 'companies', description: 'The client organisations.' },
+      { name: 'employees', description: 'The people of each company who receive feedback.' },
+      { name: 'meta', description: 'This document.' },
+    ],
+    paths: Object.fromEntries(
+      API_OPERATIONS.map((operation) => [operation.path, { [operation.method]: operationObject(operation) }]),
+    ),
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key from the back office (Administration → API keys), shown once when created.',
+        },
+      },
+      schemas: componentSchemas(),
+    },
+  }
+  return built
+}
+
+type DocOperation = {
+  operationId: string
+  summary: string
+  description: string
+  parameters: Array<{
+    name: string
+    in: string
+    required: boolean
+    description?: string
+    schema: Record<string, unknown>
+  }>
+  responses: Record<string, { description: string; content?: Record<string, { example?: unknown }> }>
+}
+
+/** A parameter's type as the reference page writes it: "integer (1–200)", "string, uuid". */
+function typeText(schema: Record<string, unknown>) {
+  const parts = [String(schema.type ?? 'string')]
+  if (schema.format) parts.push(String(schema.format))
+  if (Array.isArray(schema.enum)) parts.push(schema.enum.join(' | '))
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    parts.push(`${schema.minimum}–${schema.maximum}`)
+  return parts.join(', ')
+}
+
+/**
+ * The admins' reference page's data, read from the document itself (so the page says what the
+ * document says): each operation with its parameters, responses and first example.
+ */
+export function apiReference() {
+  const document = openApiDocument() as {
+    info: { title: string; version: string; description: string }
+    paths: Record<string, Record<string, DocOperation>>
+  }
+  return {
+    title: document.info.title,
+    version: document.info.version,
+    description: document.info.description.split('\n\n'),
+    operations: Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        id: operation.operationId,
+        method: method.toUpperCase(),
+        path,
+        summary: operation.summary,
+        description: operation.description.split('\n\n'),
+        parameters: operation.parameters.map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required,
+          type: typeText(p.schema),
+          description: p.description ?? '',
+        })),
+        responses: Object.entries(operation.responses).map(([status, response]) => {
+          const example = Object.values(response.content ?? {})[0]?.example
+          return {
+            status,
+            description: response.description,
+            example: example === undefined ? null : JSON.stringify(example, null, 2),
+          }
+        }),
+      })),
+    ),
+  }
+}

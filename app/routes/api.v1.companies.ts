@@ -1,0 +1,17 @@
+import type { Route } from './+types/api.v1.companies'
+import { apiEndpoint, json, methodNotAllowed, parseQuery } from '#app/modules/api-key/api.server'
+import { CompanyListQuery } from '#app/modules/api-key/api-schemas'
+import { listCompanies } from '#app/modules/api-key/resources.server'
+
+/** GET /api/v1/companies (issue 21 §1, ADR 054): the companies the key may read, a page at a time. */
+export function loader({ request, context }: Route.LoaderArgs) {
+  return apiEndpoint(request, context, 'companies:read', async ({ key }) => {
+    const query = parseQuery(request, CompanyListQuery)
+    if (!query.ok) return query.response
+    return json(await listCompanies({ companyId: key.companyId }, query.value))
+  })
+}
+
+export function action() {
+  return methodNotAllowed('GET')
+}

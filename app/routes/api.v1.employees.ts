@@ -1,0 +1,23 @@
+import type { Route } from './+types/api.v1.employees'
+import { apiEndpoint, json, methodNotAllowed, parseQuery, problem } from '#app/modules/api-key/api.server'
+import { EmployeeListQuery } from '#app/modules/api-key/api-schemas'
+import { listEmployees } from '#app/modules/api-key/resources.server'
+
+/**
+ * GET /api/v1/employees (issue 21 §1, ADR 054): filtered by company, address and status, a page at
+ * a time; a key restricted to a company sees its employees only, and may not ask for another's.
+ */
+export function loader({ request, context }: Route.LoaderArgs) {
+  return apiEndpoint(request, context, 'employees:read', async ({ key }) => {
+    const query = parseQuery(request, EmployeeListQuery)
+    if (!query.ok) return query.response
+    const asked = query.value.company_id?.toLowerCase()
+    if (key.companyId && asked && asked !== key.companyId)
+      return problem('forbidden', 'This key is restricted to another company.')
+    return json(await listEmployees({ companyId: key.companyId }, query.value))
+  })
+}
+
+export function action() {
+  return methodNotAllowed('GET')
+}

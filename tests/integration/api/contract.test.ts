@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs'
+import { beforeAll, describe, expect, test } from 'vitest'
+import type { z } from 'zod'
+import { createCompany, createUser } from '#db/factories'
+import { createApiKey } from '#app/modules/api-key/api-key.server'
+import { API_COMPONENTS, type ApiComponent } from '#app/modules/api-key/openapi.server'
+import { useTestDatabase } from '#tests/support/database'
+import { send, useTestServer } from '#tests/support/app'
+
+/**
+ * The contract test of the REST API (issue 21 §1, ADR 054): reads /api/v1/openapi.json, calls
+ * every operation it documents and checks each answer — its status, its media type and its body —
+ * against the response the document gives for that status, with the Zod schema the document was
+ * generated from (an answer with a field the schema lacks fails too). Every documented problem
+ * status is provoked where a request can provoke it (500 cannot be: tests/integration/api/rest-api
+ * covers it through the endpoint wrapper). And every /api/v1 route of app/routes.ts is documented.
+ */
+useTestDatabase()
+const server = useTestServer()
+
+type Operation = {
+  operationId: string
+  parameters: Array<{ name: string; in: string }>
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>
+  security?: unknown[]
+}
+type Document = {
+  openapi: string
+  paths: Record<string, Record<string, Operation>>
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> }
+}
+
+let document: Document
+const ids = { company: '', employee: '' }
+const keys = { good: '', noScope: '', limited: '' }
+
+beforeAll(async () => {
+  const admin = await createUser({ role: 'admin' })
+  const company = await createCompany()
+  const employee = await createUser({ role: 'employee', companyId: company.id })
+  ids.company = company.id
+  ids.employee = employee.id
+  const make = async (
+    scopes: Array<'companies:read' | 'employees:read' | 'employees:write'>,
+    requestsPerMinute?: number,
+  ) => {
+    const created = await createApiKey(
+      { id: admin.id },
+      { name: `contract ${Math.random()}`, scopes, companyId: null, expiresInDays: null, requestsPerMinute },
+    )
+    if (!created.ok) throw new Error('refused')
+    return created.value.key
+  }
+  keys.good = await make(['companies:read', 'employees:read'])
+  keys.noScope = await make(['employees:write'])
+  keys.limited = await make(['companies:read', 'employees:read'], 1)
+  const response = await send(server, '/api/v1/openapi.json')
+  expect(response.status).toBe(200)
+  document = (await response.json()) as Document
+})
+
+const operations = () =>
+  Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+  )
+
+/** The Zod schema a documented response's body is checked with. */
+function schemaFor(operation: Operation, status: string): { media: string; schema: z.ZodType | null } {
+  const response = operation.responses[status]
+  expect(response, `${operation.operationId} documents ${status}`).toBeDefined()
+  const [media, content] = Object.entries(response!.content ?? {})[0]!
+  const ref = content.schema.$ref
+  if (!ref) return { media, schema: null }
+  const name = ref.replace('#/components/schemas/', '') as ApiComponent
+  expect(document.components.schemas[name], ref).toBeDefined()
+  return { media, schema: API_COMPONENTS[name] }
+}
+
+async function check(operation: Operation, status: string, response: Response) {
+  const { media, schema } = schemaFor(operation, status)
+  expect(`${operation.operationId} ${response.status}`).toBe(`${operation.operationId} ${status}`)
+  expect(response.headers.get('Content-Type')?.split(';')[0]).toBe(media)
+  const body: unknown = await response.json()
+  if (schema) {
+    const parsed = schema.safeParse(body)
+    expect(parsed.error?.issues ?? [], `${operation.operationId} ${status}`).toEqual([])
+    // Nothing the schema does not name (Zod drops unknown keys: the parse must equal the body).
+    expect(parsed.data).toEqual(body)
+  }
+  return body
+}
+
+const concrete = (path: string) =>
+  path.replace('{id}', path.startsWith('/api/v1/companies') ? ids.company : ids.employee)
+const withKey = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` })
+
+describe('the document', () => {
+  test('is OpenAPI 3.1 with a bearer scheme, and every reference resolves', () => {
+    expect(document.openapi).toBe('3.1.0')
+    expect(document.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    )
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!)
+    expect(refs.length).toBeGreaterThan(0)
+    for (const ref of refs)
+      expect(document.components.schemas[ref.replace('#/components/schemas/', '')], ref).toBeDefined()
+  })
+
+  test('documents every /api/v1 route of the app', () => {
+    const routes = [...readFileSync('app/routes.ts', 'utf8').matchAll(/route\('(api\/v1\/[^']+)'/g)]
+      .map((m) => `/${m[1]!}`.replace(/:(\w+)/g, '{$1}'))
+      .filter((path) => !path.endsWith('*'))
+    expect(routes.sort()).toEqual(Object.keys(document.paths).sort())
+  })
+})
+
+describe('every operation against its documented answers', () => {
+  test('200 with a good key', async () => {
+    for (const { path, operation } of operations()) {
+      const response = await send(server, concrete(path), { headers: withKey(keys.good) })
+      const body = await check(operation, '200', response)
+      if (path.endsWith('s')) expect((body as { data: unknown[] }).data.length).toBeGreaterThan(0)
+    }
+  })
+
+  test('every problem a request can provoke', async () => {
+    let provoked = 0
+    for (const { path, operation } of operations()) {
+      const statuses = Object.keys(operation.responses).filter((s) => s !== '200')
+      for (const status of statuses) {
+        let response: Response | null = null
+        if (status === '401') response = await send(server, concrete(path))
+        if (status === '403')
+          response = await send(server, concrete(path), { headers: withKey(keys.noScope) })
+        if (status === '400')
+          response = await send(server, `${concrete(path)}?unknown=1`, { headers: withKey(keys.good) })
+        if (status === '404')
+          response = await send(server, path.replace('{id}', '00000000-0000-4000-8000-000000000000'), {
+            headers: withKey(keys.good),
+          })
+        if (status === '429') {
+          await send(server, concrete(path), { headers: withKey(keys.limited) })
+          response = await send(server, concrete(path), { headers: withKey(keys.limited) })
+          expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0)
+        }
+        if (status === '500') continue
+        expect(response, `${operation.operationId} ${status} is provoked`).not.toBeNull()
+        const body = (await check(operation, status, response!)) as { status: number }
+        expect(body.status).toBe(Number(status))
+        provoked++
+      }
+      // An operation with a key documents 401, 429 and 500; the document itself needs none.
+      if (operation.security?.length === 0) expect(statuses).toEqual([])
+      else expect(statuses).toEqual(expect.arrayContaining(['401', '429', '500']))
+    }
+    expect(provoked).toBeGreaterThanOrEqual(15)
+  })
+})
