@@ -4,7 +4,7 @@ import { getDb } from '#db/client'
 import { auditLog, sessions, users } from '#db/schema/index'
 import { createRaterAssignment, createResponse, createUser, enrolEmployee } from '#db/factories'
 import { recordAudit } from '#app/modules/audit/audit.server'
-import { addFocusArea, setCoachShare } from '#app/modules/plan/plan.server'
+import { addFocusArea, setCoachShare, shareReport } from '#app/modules/plan/plan.server'
 import { useTestDatabase } from '#tests/support/database'
 import { location, send, sessionCookieFor, useTestServer } from '#tests/support/app'
 import { answersFor, buildReport } from '#tests/integration/journey/report-scenario'
@@ -43,6 +43,7 @@ const w = {
   otherName: '',
   otherRaterEmail: '',
   otherCookie: '',
+  managerEmail: '',
 }
 
 beforeAll(async () => {
@@ -64,6 +65,7 @@ beforeAll(async () => {
     displayName: 'Morgan Manager',
     companyId: built.scheme.companyId,
   })
+  w.managerEmail = manager.email
   await getDb()
     .update(users)
     .set({ passwordHash: PASSWORD_HASH, companyId: built.scheme.companyId, managerId: manager.id })
@@ -79,6 +81,8 @@ beforeAll(async () => {
   const added = await addFocusArea(actor, built.rid, { focus: 'category:Communication', stance: 'develop' })
   expect(added.ok).toBe(true)
   expect((await setCoachShare(actor, built.rid, true)).ok).toBe(true)
+  // …and the report with the plan shared with the manager.
+  expect((await shareReport(actor, built.rid, { includePlan: true })).ok).toBe(true)
 
   // The employee rates someone else (Olivia), and so does another colleague.
   const other = await createUser({ role: 'employee', password: null, displayName: 'Olivia Other' })
@@ -253,7 +257,7 @@ describe('the employee’s own data', () => {
     ])
   })
 
-  test('plans.json: the plan and whom it is shared with', () => {
+  test('plans.json: the plan and whom it is shared with (the manager by name, never their address)', () => {
     const plans = json<{
       plans: { reportId: string; sharedWithCoachAt: string | null; focusAreas: { category: string }[] }[]
       reportShares: unknown[]
@@ -261,7 +265,16 @@ describe('the employee’s own data', () => {
     expect(plans.plans).toHaveLength(1)
     expect(plans.plans[0]).toMatchObject({ reportId: w.rid, sharedWithCoachAt: expect.any(String) })
     expect(plans.plans[0]!.focusAreas).toMatchObject([{ category: 'Communication', stance: 'develop' }])
-    expect(plans.reportShares).toEqual([])
+    expect(plans.reportShares).toEqual([
+      {
+        schemeName: expect.any(String),
+        reportId: w.rid,
+        managerName: 'Morgan Manager',
+        includesPlan: true,
+        grantedAt: expect.any(String),
+        revokedAt: null,
+      },
+    ])
   })
 
   test('invitations.json: whom they invited and the status their page shows, nothing answered', () => {
@@ -335,6 +348,7 @@ describe('the employee’s own data', () => {
     for (const name of w.raterNames) expect(entries.get('reports.json')!.toString('utf8')).not.toContain(name)
     expect(text).not.toContain(w.otherRaterEmail)
     expect(text).not.toContain(w.otherEmail)
+    expect(text).not.toContain(w.managerEmail)
     expect(text).not.toContain(GIVEN_ANSWER)
     expect(text).not.toContain(OTHER_RATER_ANSWER)
     expect(text).not.toContain('198.51.100.9')
