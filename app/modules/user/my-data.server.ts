@@ -55,8 +55,15 @@ type AccountRow = {
   created_at: Date | string
   updated_at: Date | string
   last_sign_in_at: Date | string | null
-  has_photo: boolean
+  photo_mime: string | null
+  photo_base64: string | null
   second_factor: boolean
+}
+
+const PHOTO_EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
 }
 
 /** Their account: never a password hash, a session, a token or an authenticator's secret. */
@@ -69,16 +76,24 @@ async function account(userId: string) {
       coalesce(nullif(m.display_name, ''), m.email) AS manager_name,
       u.created_at, u.updated_at,
       (SELECT max(s.created_at) FROM sessions s WHERE s.user_id = u.id) AS last_sign_in_at,
-      (u.photo_file_id IS NOT NULL) AS has_photo,
+      f.mime AS photo_mime, encode(f.bytes, 'base64') AS photo_base64,
       EXISTS (SELECT 1 FROM totp_credentials t WHERE t.user_id = u.id AND t.confirmed_at IS NOT NULL)
         AS second_factor
     FROM users u
     LEFT JOIN companies c ON c.id = u.company_id
     LEFT JOIN users m ON m.id = u.manager_id
+    LEFT JOIN files f ON f.id = u.photo_file_id
     WHERE u.id = ${userId}`,
   )
   if (!row) return null
-  return {
+  const photo =
+    row.photo_base64 && row.photo_mime
+      ? {
+          name: `photo.${PHOTO_EXTENSIONS[row.photo_mime] ?? 'bin'}`,
+          bytes: Buffer.from(row.photo_base64, 'base64'),
+        }
+      : null
+  const details = {
     name: row.display_name,
     email: row.email,
     emailVerifiedAt: iso(row.email_verified_at),
@@ -89,12 +104,13 @@ async function account(userId: string) {
     department: row.department,
     jobTitle: row.job_title,
     manager: row.manager_name,
-    hasPhoto: row.has_photo,
+    photo: photo?.name ?? null,
     secondFactorEnabled: row.second_factor,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     lastSignInAt: iso(row.last_sign_in_at),
   }
+  return { details, photo }
 }
 
 type SelfRow = {
@@ -326,6 +342,8 @@ export async function auditMyDataExport(actor: Actor, reports: { json: number; p
 
 export type MyData = {
   files: { name: string; content: unknown }[]
+  /** Their profile photo as uploaded, if they have one. */
+  photo: { name: string; bytes: Buffer } | null
   reports: ReportData[]
   /** The released reports will be added as PDFs (the server has Chromium). */
   pdfs: boolean
@@ -345,7 +363,7 @@ export async function collectMyData(userId: string, language: Language): Promise
   if (!who) return null
   return {
     files: [
-      { name: 'account.json', content: who },
+      { name: 'account.json', content: who.details },
       { name: 'self-assessments.json', content: selves },
       { name: 'reports.json', content: reports.map(reportEntry) },
       { name: 'plans.json', content: plans },
@@ -353,6 +371,7 @@ export async function collectMyData(userId: string, language: Language): Promise
       { name: 'given-feedback.json', content: given },
       { name: 'audit.json', content: audit },
     ],
+    photo: who.photo,
     reports,
     pdfs: pdfAvailable() && reports.length > 0,
   }
@@ -373,7 +392,7 @@ What is in this file
 --------------------
 account.json          Your account: name, e-mail address, phone, language, company, department,
                       job title, your manager's name, when the account was made and when you last
-                      signed in. Never your password (only a one-way hash of it is stored, and it is
+                      signed in, and the name of your photo's file. Never your password (only a one-way hash of it is stored, and it is
                       not included), your sessions, sign-in links or your authenticator's secret.
 self-assessments.json Each of your self-assessments: the programme, the questionnaire, every question
                       as you read it and your answer, and when you submitted it.
@@ -395,13 +414,14 @@ given-feedback.json   The feedback you were asked to give about others: the prog
 audit.json            The portal's record of what you did (action, time, the address it came from)
                       and of changes to your account made by others (who is named by role only).
                       Entries about other people's data keep their action and time only.
+photo.*               Your profile photo as you uploaded it (only if you have one).
 ${pdfLine}
 
 Not included
 ------------
-Other people's answers, who gave which answer, the e-mails the portal sent you, and your photo (it
-is on your profile page). An administrator's own account has no such download. Ask your programme's
-administrator for anything else held about you, or to have your data erased.
+Other people's answers, who gave which answer, and the e-mails the portal sent you. An
+administrator's own account has no such download. Ask your programme's administrator for anything
+else held about you, or to have your data erased.
 `
 }
 
@@ -434,6 +454,7 @@ export function myDataZip(
     archive.append(readmeText(data, madeAt), { name: 'README.txt', date: madeAt })
     for (const file of data.files)
       archive.append(`${JSON.stringify(file.content, null, 2)}\n`, { name: file.name, date: madeAt })
+    if (data.photo) archive.append(data.photo.bytes, { name: data.photo.name, date: madeAt })
     if (data.pdfs) {
       for (const report of data.reports) {
         if (stopped) return

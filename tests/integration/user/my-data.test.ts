@@ -1,7 +1,8 @@
+import crypto from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '#db/client'
-import { auditLog, sessions, users } from '#db/schema/index'
+import { auditLog, files, sessions, users } from '#db/schema/index'
 import { createRaterAssignment, createResponse, createUser, enrolEmployee } from '#db/factories'
 import { recordAudit } from '#app/modules/audit/audit.server'
 import { addFocusArea, setCoachShare, shareReport } from '#app/modules/plan/plan.server'
@@ -25,6 +26,10 @@ process.env.CHROMIUM_PATH = '/nonexistent/chromium-for-my-data-test'
 useTestDatabase()
 const server = useTestServer()
 
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
 const PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$c2VjcmV0LXNhbHQ$my-data-test-password-hash'
 const OWN_SELF_NOTE = 'My own note about myself'
 const GIVEN_ANSWER = 'What the employee said about Olivia, never exported'
@@ -66,9 +71,23 @@ beforeAll(async () => {
     companyId: built.scheme.companyId,
   })
   w.managerEmail = manager.email
+  const [photo] = await getDb()
+    .insert(files)
+    .values({
+      mime: 'image/png',
+      size: PNG.length,
+      sha256: crypto.createHash('sha256').update(PNG).digest('hex'),
+      bytes: PNG,
+    })
+    .returning()
   await getDb()
     .update(users)
-    .set({ passwordHash: PASSWORD_HASH, companyId: built.scheme.companyId, managerId: manager.id })
+    .set({
+      passwordHash: PASSWORD_HASH,
+      companyId: built.scheme.companyId,
+      managerId: manager.id,
+      photoFileId: photo!.id,
+    })
     .where(eq(users.id, employee.id))
   w.employeeId = employee.id
   w.employeeEmail = employee.email
@@ -163,10 +182,12 @@ describe('the employee’s own data', () => {
       'audit.json',
       'given-feedback.json',
       'invitations.json',
+      'photo.png',
       'plans.json',
       'reports.json',
       'self-assessments.json',
     ])
+    expect(entries.get('photo.png')).toEqual(PNG)
     const audits = await getDb().select().from(auditLog).where(eq(auditLog.action, 'user.data_exported'))
     expect(audits.filter((a) => a.actorId === w.employeeId)).toHaveLength(1)
     expect(audits.find((a) => a.actorId === w.employeeId)).toMatchObject({
@@ -192,7 +213,7 @@ describe('the employee’s own data', () => {
       'what you said about\n                      a colleague is part of their anonymous report',
     )
     expect(readme).toContain('this server cannot print PDFs')
-    expect(readme).toContain("An administrator's own account has no such download")
+    expect(readme).toContain("An\nadministrator's own account has no such download")
   })
 
   test('account.json: the account, and no secret', () => {
@@ -201,6 +222,7 @@ describe('the employee’s own data', () => {
     expect(typeof account.name).toBe('string')
     expect(account.company).toEqual(expect.any(String))
     expect(account.manager).toBe('Morgan Manager')
+    expect(account.photo).toBe('photo.png')
     expect(account.createdAt).toEqual(expect.any(String))
     expect(account.lastSignInAt).toEqual(expect.any(String))
     expect(Object.keys(account).some((k) => /password|hash|secret|token|session/i.test(k))).toBe(false)
