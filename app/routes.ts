@@ -17,6 +17,8 @@ export default [
 
   route('user', 'routes/user/home.tsx'),
   route('user/edit-profile', 'routes/user/edit-profile.tsx'),
+  // The employee's own data as one ZIP (issue 21 §4 "Access", ADR 055): a resource route.
+  route('user/edit-profile/my-data.zip', 'routes/user/edit-profile.my-data-zip.ts'),
   route('user/thank-you', 'routes/user/thank-you.tsx'),
   route('user/colleague-invite', 'routes/user/colleague-invite.tsx'),
   // An employee's list of raters where the scheme approves lists first (issue 18 §3, ADR 042).

@@ -8,6 +8,8 @@ export { ROLES, type Role }
 export const ROUTE_ROLES = {
   user: ['employee'],
   'user/edit-profile': ['employee'],
+  // An employee's own data (ADR 055); an administrator's own account is out of its scope.
+  'user/edit-profile/my-data.zip': ['employee'],
   'user/thank-you': ['employee', 'colleague'],
   'user/colleague-invite': ['employee', 'admin'],
   'user/nominations': ['employee', 'admin'],

@@ -710,3 +710,77 @@ export async function sendPlanCheckIns(now: Date = new Date()): Promise<number> 
     return mails.size
   })
 }
+
+/** One of an employee's plans as their data export carries it (ADR 055): its text and who reads it. */
+export type OwnPlan = {
+  schemeName: string
+  /** The report the plan was made from (/user/response-:rid). */
+  reportId: string
+  createdAt: string
+  updatedAt: string
+  /** Shared with the programme's coach (the consultancy's administrators) since then; null: not. */
+  sharedWithCoachAt: string | null
+  /** The scheme lets the employee's manager read the released report (and not the plan) without consent. */
+  managerSeesReport: boolean
+  focusAreas: Omit<FocusArea, 'id' | 'questionId'>[]
+}
+
+/** An employee's consent to let a manager read a report (every grant, revoked ones too). */
+export type OwnReportShare = {
+  schemeName: string
+  reportId: string
+  managerName: string
+  includesPlan: boolean
+  grantedAt: string
+  revokedAt: string | null
+}
+
+/**
+ * Every plan of one employee and every report share they granted, in one statement (their data
+ * export, ADR 055): the manager named as the plan page names them, never their address.
+ */
+export async function listOwnPlans(
+  employeeId: string,
+): Promise<{ plans: OwnPlan[]; reportShares: OwnReportShare[] }> {
+  type PlanRow = Omit<OwnPlan, 'focusAreas'> & { focusAreas: FocusArea[] }
+  const [row] = await queryRows<{ plans: PlanRow[] | null; shares: OwnReportShare[] | null }>(
+    getDb(),
+    sql`
+    SELECT
+      (SELECT json_agg(json_build_object(
+          'schemeName', s.name, 'reportId', p.response_id, 'createdAt', p.created_at,
+          'updatedAt', p.updated_at, 'sharedWithCoachAt', p.shared_with_coach_at,
+          'managerSeesReport', s.manager_sees_report, 'focusAreas', ${AREAS_JSON}
+        ) ORDER BY p.created_at, p.id)
+        FROM development_plans p JOIN schemes s ON s.id = p.scheme_id
+        WHERE p.employee_id = ${employeeId}) AS plans,
+      (SELECT json_agg(json_build_object(
+          'schemeName', s.name, 'reportId', r.id,
+          'managerName', coalesce(nullif(m.display_name, ''), m.email),
+          'includesPlan', sh.include_plan, 'grantedAt', sh.granted_at, 'revokedAt', sh.revoked_at
+        ) ORDER BY sh.granted_at, sh.id)
+        FROM report_shares sh
+        JOIN schemes s ON s.id = sh.scheme_id
+        JOIN users m ON m.id = sh.manager_id
+        LEFT JOIN assignments a ON a.scheme_id = sh.scheme_id AND a.subject_id = sh.employee_id
+          AND a.relationship = 'self'
+        LEFT JOIN responses r ON r.assignment_id = a.id
+        WHERE sh.employee_id = ${employeeId}) AS shares`,
+  )
+  return {
+    plans: (row?.plans ?? []).map((p) => ({
+      ...p,
+      focusAreas: p.focusAreas.map((area) => ({
+        position: area.position,
+        kind: area.kind,
+        category: area.category,
+        questionText: area.questionText,
+        stance: area.stance,
+        actions: area.actions,
+        support: area.support,
+        targetDate: area.targetDate ? String(area.targetDate).slice(0, 10) : null,
+      })),
+    })),
+    reportShares: row?.shares ?? [],
+  }
+}

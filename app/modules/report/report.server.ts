@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { getDb, queryRows, type Tx } from '#db/client'
 import type { Language } from '#db/enums'
 import { displayLanguage, labelsIn, textIn } from '#app/modules/questionnaire/translations'
@@ -41,7 +41,28 @@ export type ReportRow = HeaderRow & {
 }
 
 export async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer | undefined) {
-  const [row] = await queryRows<ReportRow>(
+  const [row] = await reportRowsWhere(
+    tx,
+    sql`r.id = ${responseId} AND a.relationship = 'self'
+      ${viewer && viewer.role !== 'admin' ? sql`AND a.subject_id = ${viewer.id}` : sql``}`,
+  )
+  return row
+}
+
+/**
+ * Every released report of one employee (their data export, ADR 055), in one statement: the same
+ * rows as {@link reportRow}, so each reads exactly as its page does (reportOf).
+ */
+export function releasedReportRowsOf(tx: Tx, subjectId: string) {
+  return reportRowsWhere(
+    tx,
+    sql`a.subject_id = ${subjectId} AND a.relationship = 'self' AND rel.id IS NOT NULL
+    ORDER BY rel.released_at, r.id`,
+  )
+}
+
+function reportRowsWhere(tx: Tx, where: SQL) {
+  return queryRows<ReportRow>(
     tx,
     sql`
     SELECT
@@ -112,10 +133,8 @@ export async function reportRow(tx: Tx, responseId: string, viewer: ReportViewer
       ORDER BY rr.released_at DESC, rr.id DESC
       LIMIT 1
     ) rel ON true
-    WHERE r.id = ${responseId} AND a.relationship = 'self'
-      ${viewer && viewer.role !== 'admin' ? sql`AND a.subject_id = ${viewer.id}` : sql``}`,
+    WHERE ${where}`,
   )
-  return row
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from '#app/modules/user/profile-forms'
 import { PROFILE_INTENTS, type ProfileIntent } from '#app/modules/user/profile-schemas'
 import { getProfile } from '#app/modules/user/profile.server'
+import { MyDataCard } from '#app/modules/user/my-data-card'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import { getFixedT, readerLanguageOptions } from '#app/modules/i18n/i18n.server'
 import { metaT } from '#app/modules/i18n/meta'
@@ -96,6 +97,7 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
         options={languages}
         lastResult={resultFor('language')}
       />
+      <MyDataCard />
     </section>
   )
 }

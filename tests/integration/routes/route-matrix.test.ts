@@ -201,6 +201,12 @@ const ROWS = (): Row[] => [
     get: guarded('/user/edit-profile', ['employee'], 200),
     post: guarded('/user/edit-profile', ['employee'], 400),
   },
+  // The employee's own data as a ZIP (issue 21 §4, ADR 055): employees only, GET only.
+  {
+    path: () => '/user/edit-profile/my-data.zip',
+    get: guarded('/user/edit-profile/my-data.zip', ['employee'], 200),
+    post: all(405),
+  },
   {
     path: () => '/user/thank-you',
     get: guarded('/user/thank-you', ['employee', 'colleague'], 200),
