@@ -37,7 +37,9 @@ export const ERASURE_RATER_ANSWERS_MESSAGE = 'Choose what happens to an erased p
  * What erasing a person does with their answers about others (ADR 056). Optional: a form that does
  * not send it (an older page) leaves the company's setting as it is.
  */
-const erasureRaterAnswers = z.optional(z.enum(ERASURE_RATER_ANSWERS, { error: ERASURE_RATER_ANSWERS_MESSAGE }))
+const erasureRaterAnswers = z.optional(
+  z.enum(ERASURE_RATER_ANSWERS, { error: ERASURE_RATER_ANSWERS_MESSAGE }),
+)
 
 export const CompanyCreateSchema = z.object({
   intent: z.literal('create'),

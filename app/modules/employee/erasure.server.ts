@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { getDb, queryRows, type Tx } from '#db/client'
 import type { ErasureRaterAnswers } from '#db/enums'
 import { isUuid } from '#app/lib/ids'
@@ -18,6 +18,8 @@ import { threshold } from '#app/modules/report/threshold'
 
 /** What the placeholder account is called on every page that still lists it. */
 export const ERASED_NAME = 'Erased person'
+/** What stands where an earlier record (an audit entry, a sent e-mail) held their phone number. */
+export const ERASED_PHONE = 'erased'
 
 export const ERASURE_MESSAGES = {
   wrongEmail:
@@ -75,7 +77,7 @@ function alternation(values: readonly string[], pattern: (s: string) => string):
 }
 
 /** `lower(column)` is one of the addresses. */
-function isOneOf(column: ReturnType<typeof sql>, emails: readonly string[]) {
+function isOneOf(column: SQL, emails: readonly string[]) {
   return sql`lower(${column}) IN (${sql.join(
     emails.map((e) => sql`${e}`),
     sql`, `,
@@ -86,6 +88,7 @@ type Person = {
   id: string
   email: string
   display_name: string
+  phone: string | null
   photo_file_id: string | null
   erased_at: string | null
 }
@@ -93,13 +96,13 @@ type Person = {
 async function lockPerson(tx: Tx, id: string): Promise<Person | null> {
   const [row] = await queryRows<Person>(
     tx,
-    sql`SELECT id, email, display_name, photo_file_id, erased_at FROM users
+    sql`SELECT id, email, display_name, phone, photo_file_id, erased_at FROM users
         WHERE id = ${id}::uuid AND role IN ('employee', 'colleague') FOR UPDATE`,
   )
   return row ?? null
 }
 
-const count = async (tx: Tx, statement: ReturnType<typeof sql>) =>
+const count = async (tx: Tx, statement: SQL) =>
   Number((await queryRows<{ n: number }>(tx, statement))[0]?.n ?? 0)
 
 /**
@@ -120,22 +123,30 @@ export async function erasePerson(
     if (typedEmail.trim().toLowerCase() !== person.email)
       return refuseField('confirmEmail', ERASURE_MESSAGES.wrongEmail)
 
-    // The names and addresses they had: now, and any the audit trail remembers them by.
-    const former = await queryRows<{ value: string }>(
+    // The names, addresses and phone numbers they had: now, and any the audit trail remembers.
+    const former = await queryRows<{ kind: 'name' | 'email' | 'phone'; value: string }>(
       tx,
-      sql`SELECT DISTINCT v AS value FROM audit_log a,
-            LATERAL (VALUES (a.details->>'name'), (a.details->>'email'),
-              (a.details#>>'{changes,name,from}'), (a.details#>>'{changes,name,to}'),
-              (a.details#>>'{changes,email,from}'), (a.details#>>'{changes,email,to}')) x(v)
-          WHERE a.entity = 'user' AND a.entity_id = ${id} AND v IS NOT NULL AND btrim(v) <> ''`,
+      sql`SELECT DISTINCT x.kind, x.v AS value FROM audit_log a,
+            LATERAL (VALUES ('name', a.details->>'name'), ('email', a.details->>'email'),
+              ('phone', a.details->>'phone'),
+              ('name', a.details#>>'{changes,name,from}'), ('name', a.details#>>'{changes,name,to}'),
+              ('email', a.details#>>'{changes,email,from}'), ('email', a.details#>>'{changes,email,to}'),
+              ('phone', a.details#>>'{changes,phone,from}'), ('phone', a.details#>>'{changes,phone,to}')) x(kind, v)
+          WHERE a.entity = 'user' AND a.entity_id = ${id} AND x.v IS NOT NULL AND btrim(x.v) <> ''`,
     )
-    const emails = [
-      ...new Set([person.email, ...former.map((f) => f.value.toLowerCase()).filter((v) => v.includes('@'))]),
-    ]
-    const names = [person.display_name, ...former.map((f) => f.value).filter((v) => !v.includes('@'))]
+    const formerOf = (kind: 'name' | 'email' | 'phone') =>
+      former.filter((f) => f.kind === kind).map((f) => f.value)
+    const emails = [...new Set([person.email, ...formerOf('email').map((e) => e.trim().toLowerCase())])]
+    const names = [person.display_name, ...formerOf('name')]
+    const phones = [...(person.phone ? [person.phone] : []), ...formerOf('phone')]
     const placeholder = `erased-${crypto.randomUUID()}@invalid`
     const emailPattern = alternation(emails, addressPattern)!
-    const namePattern = alternation(names, wordPattern)
+    const replacements: Replacement[] = [
+      [emailPattern, placeholder],
+      [alternation(names, wordPattern), ERASED_NAME],
+      [alternation(phones, wordPattern), ERASED_PHONE],
+    ].filter((r): r is Replacement => r[0] !== null)
+    const mentions = replacements.map((r) => r[0]).join('|')
 
     // 1. Their own reports: every assignment about them (self-assessments, colleague answers about
     //    them, invitations never answered), their releases and their memberships (lists of raters,
@@ -236,20 +247,19 @@ export async function erasePerson(
             ${aboutIds.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${aboutIds.join(',')}}`}::uuid[]))` : sql``}
             ${droppedIds.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${droppedIds.join(',')}}`}::uuid[]))` : sql``})`,
     )
-    const mentions = namePattern ? `${emailPattern}|${namePattern}` : emailPattern
     await tx.execute(
       sql`UPDATE email_outbox SET
             recipient = CASE WHEN recipient ~* ${emailPattern} THEN ${placeholder} ELSE recipient END,
-            subject = ${pseudonymised(sql`subject`, emailPattern, namePattern, placeholder)},
-            html = ${pseudonymised(sql`html`, emailPattern, namePattern, placeholder)},
-            text = ${pseudonymised(sql`text`, emailPattern, namePattern, placeholder)}
+            subject = ${pseudonymised(sql`subject`, replacements)},
+            html = ${pseudonymised(sql`html`, replacements)},
+            text = ${pseudonymised(sql`text`, replacements)}
           WHERE recipient ~* ${mentions} OR subject ~* ${mentions} OR html ~* ${mentions} OR text ~* ${mentions}`,
     )
 
     // 7. The audit trail keeps what happened, not who it happened to: earlier entries' details
     //    that name them are pseudonymised, and the addresses they acted from forgotten.
     await tx.execute(
-      sql`UPDATE audit_log SET details = (${pseudonymised(sql`details::text`, emailPattern, namePattern, placeholder)})::jsonb
+      sql`UPDATE audit_log SET details = (${pseudonymised(sql`details::text`, replacements)})::jsonb
           WHERE details::text ~* ${mentions}`,
     )
     await tx.execute(sql`UPDATE audit_log SET ip = NULL WHERE actor_id = ${id}::uuid`)
@@ -266,9 +276,15 @@ export async function erasePerson(
   })
 }
 
-function pseudonymised(column: ReturnType<typeof sql>, emailPattern: string, namePattern: string | null, placeholder: string) {
-  const withoutEmail = sql`regexp_replace(${column}, ${emailPattern}, ${placeholder}, 'gi')`
-  return namePattern ? sql`regexp_replace(${withoutEmail}, ${namePattern}, ${ERASED_NAME}, 'gi')` : withoutEmail
+/** A pattern and what replaces what it matches. */
+type Replacement = [pattern: string, replacement: string]
+
+/** `column` with every replacement applied, case-insensitively, everywhere it matches. */
+function pseudonymised(column: SQL, replacements: readonly Replacement[]): SQL {
+  return replacements.reduce<SQL>(
+    (value, [pattern, replacement]) => sql`regexp_replace(${value}, ${pattern}, ${replacement}, 'gi')`,
+    column,
+  )
 }
 
 /**
@@ -329,7 +345,11 @@ async function withdrawCopies(
     )
     await storeReleasedFigures(
       tx,
-      keep.map((r) => ({ releaseId: r.release_id, selfResponseId: r.self_response_id!, minRaters: r.min_raters })),
+      keep.map((r) => ({
+        releaseId: r.release_id,
+        selfResponseId: r.self_response_id!,
+        minRaters: r.min_raters,
+      })),
     )
   }
   return {

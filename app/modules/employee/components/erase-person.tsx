@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { useConformForm, type FormResult } from '#app/components/form-kit'
+import { formErrorsOf, useConformForm, type FormResult } from '#app/components/form-kit'
 import { ConformField, IntentForm, SubmitButton } from '#app/components/form-parts'
 import { Card } from '#app/components/card'
 import { FormErrors } from '#app/components/forms'
@@ -32,22 +32,31 @@ export function ErasePerson({
   if (erasure.erasedAt)
     return (
       <Card id="erase-title" title={t('erase.title')}>
-        <p className="text-slate-800">{t('erase.done', { date: formatDate(erasure.erasedAt, 'UTC', locale) })}</p>
+        <FormErrors errors={formErrorsOf(lastResult)} />
+        <p className="text-slate-800">
+          {t('erase.done', { date: formatDate(erasure.erasedAt, 'UTC', locale) })}
+        </p>
       </Card>
     )
   return (
     <Card id="erase-title" title={t('erase.title')}>
       <p className="text-slate-800">{t('erase.intro')}</p>
-      {erasure.confirm ? (
-        <IntentForm form={form} intent="erase" className="flex flex-col gap-3 rounded border border-red-300 p-4">
+      {/* Open when asked for, and when a refusal comes back (the form was posted without ?erase=1). */}
+      {erasure.confirm || lastResult ? (
+        <IntentForm
+          form={form}
+          intent="erase"
+          className="flex flex-col gap-3 rounded border border-red-300 p-4"
+        >
           <input type="hidden" name="employeeId" value={employee.id} />
           <h3 className="font-semibold text-red-900">{t('erase.confirmTitle', { name: employee.name })}</h3>
           <ul className="list-disc pl-6 text-slate-800">
             <li>{t('erase.account')}</li>
             <li>{t('erase.reports', { count: erasure.reports })}</li>
-            <li>
-              {t(erasure.mode === 'delete' ? 'erase.givenDelete' : 'erase.givenKeep', { count: erasure.given })}
-            </li>
+            {erasure.givenKeep || !erasure.givenDelete ? (
+              <li>{t('erase.givenKeep', { count: erasure.givenKeep })}</li>
+            ) : null}
+            {erasure.givenDelete ? <li>{t('erase.givenDelete', { count: erasure.givenDelete })}</li> : null}
             <li>{t('erase.audit')}</li>
           </ul>
           <p className="font-semibold text-red-900">{t('erase.irreversible')}</p>
