@@ -5,6 +5,7 @@ import { queryRows } from '#db/client'
 import {
   actionCodes,
   assignments,
+  companies,
   auditLog,
   emailOutbox,
   employeeImportRows,
@@ -29,7 +30,7 @@ import {
   questionsOf,
 } from '#db/factories'
 import { loadReport } from '#app/modules/report/report.server'
-import { ERASED_NAME, ERASED_PHONE } from '#app/modules/employee/erasure.server'
+import { ERASED_NAME, ERASED_PHONE, erasePerson } from '#app/modules/employee/erasure.server'
 import { useTestDatabase } from '#tests/support/database'
 import { client, location, send, sessionCookieFor, signedIn, useTestServer } from '#tests/support/app'
 import { fieldErrors, textOf } from '#tests/integration/auth/helpers'
@@ -517,5 +518,114 @@ describe('erasing a person', () => {
     expect(page).toContain('This person was erased on')
     expect(page).not.toContain('Erase this person…')
     expect(await db().select().from(auditLog).where(eq(auditLog.action, 'user.erased'))).toHaveLength(1)
+  })
+})
+
+describe('the company setting', () => {
+  const COMPANIES = '/admin/company-management'
+  const rowOf = async (id: string) =>
+    (await db().select().from(companies).where(eq(companies.id, id)))[0]!.erasureRaterAnswers
+
+  test('keep_anonymous by default; the edit form explains and saves it, audited; a bad value is refused', async () => {
+    const company = await createCompany({ name: `Setting ${crypto.randomUUID()}` })
+    expect(await rowOf(company.id)).toBe('keep_anonymous')
+    const page = await (await admin$.get(`${COMPANIES}?edit=${company.id}`)).text()
+    expect(page).toMatch(
+      /<label for="[\w-]+-erasureRaterAnswers"[^>]*>When a person is erased, their answers about others<\/label>/,
+    )
+    expect(page).toMatch(
+      /<option value="keep_anonymous" selected="">Keep them anonymous inside released reports<\/option>/,
+    )
+    expect(textOf(page)).toContain('“Delete” removes every answer')
+
+    const form = {
+      intent: 'update',
+      companyId: company.id,
+      name: company.name,
+      brandId: company.brandId,
+      feedbackRequestCap: '5',
+    }
+    const saved = await admin$.post(`${COMPANIES}?edit=${company.id}`, {
+      ...form,
+      erasureRaterAnswers: 'delete',
+    })
+    expect(saved.status).toBe(302)
+    expect(await rowOf(company.id)).toBe('delete')
+    const [entry] = await db()
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'company.update'), eq(auditLog.entityId, company.id)))
+    expect(entry!.details).toEqual({
+      changes: { erasureRaterAnswers: { from: 'keep_anonymous', to: 'delete' } },
+    })
+
+    // A form without the field (an older page) leaves it as it is.
+    expect((await admin$.post(`${COMPANIES}?edit=${company.id}`, form)).status).toBe(302)
+    expect(await rowOf(company.id)).toBe('delete')
+
+    const bad = await admin$.post(`${COMPANIES}?edit=${company.id}`, {
+      ...form,
+      erasureRaterAnswers: 'shred',
+    })
+    expect(bad.status).toBe(400)
+    expect(fieldErrors(await bad.text(), 'erasureRaterAnswers')).toEqual([
+      'Choose what happens to an erased person’s answers about others.',
+    ])
+    expect(await rowOf(company.id)).toBe('delete')
+  })
+})
+
+describe('a colleague account', () => {
+  test('is erased by the same module: its answers kept anonymous where released, nothing names it', async () => {
+    const company = await createCompany({ name: `Colleague Co ${crypto.randomUUID()}` })
+    const questionnaire = await createQuestionnaire({ questions: QUESTIONS })
+    const qs = await questionsOf(questionnaire.id)
+    const scheme = await createScheme({
+      companyId: company.id,
+      questionnaireId: questionnaire.id,
+      minRaters: 2,
+    })
+    const colleague = await createUser({
+      role: 'colleague',
+      password: null,
+      displayName: 'Ottoline Vexworth',
+      email: `ottoline.vexworth.${crypto.randomBytes(3).toString('hex')}@example.test`,
+    })
+    const subjectUser = await createUser({ role: 'employee', companyId: company.id, password: null })
+    const self = (await enrolEmployee(scheme, subjectUser.id))!
+    const selfResponse = await createResponse({
+      assignmentId: self.id,
+      answers: answersFor(qs),
+      submitted: true,
+    })
+    for (const rater of [colleague, await createUser({ role: 'colleague', password: null })]) {
+      const assignment = await createRaterAssignment({
+        scheme,
+        subjectId: subjectUser.id,
+        respondentId: rater.id,
+        respondentName: rater.displayName,
+      })
+      await createResponse({
+        assignmentId: assignment.id,
+        answers: answersFor(qs, { value: 2 }),
+        submitted: true,
+      })
+    }
+    await releaseNow(scheme.id, subjectUser.id)
+    const before = JSON.stringify(await loadReport(selfResponse.id))
+
+    const outcome = await erasePerson({ id: admin.id }, colleague.id, colleague.email)
+    expect(outcome).toMatchObject({ ok: true, value: { raterAnswersKept: 1, raterAnswersDeleted: 0 } })
+    expect(await scan([colleague.email, colleague.displayName])).toEqual({})
+    expect(JSON.stringify(await loadReport(selfResponse.id))).toBe(before)
+    expect(await erasePerson({ id: admin.id }, colleague.id, colleague.email)).toMatchObject({
+      ok: false,
+      formErrors: ['This person has already been erased. There is nothing left to erase.'],
+    })
+    // An administrator is not a person this erases.
+    expect(await erasePerson({ id: admin.id }, admin.id, admin.email)).toMatchObject({
+      ok: false,
+      notFound: true,
+    })
   })
 })
