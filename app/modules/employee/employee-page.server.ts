@@ -12,35 +12,41 @@ export async function loadEmployeePage(uid: string, searchParams: URLSearchParam
   const employee = await getEmployee(uid)
   if (!employee) return null
   const query = EmployeeDetailQuerySchema.parse(Object.fromEntries(searchParams))
-  const [activity, companies, erasure] = await Promise.all([
+  // The erasure's counts are read only while its confirmation is open (the page's usual reads stay three).
+  const confirmErase = query.erase === '1' && !employee.erasedAt
+  const [activity, companies, counts] = await Promise.all([
     getEmployeeActivity(employee.id),
     companyOptions(),
-    erasureFacts(employee.id),
+    confirmErase ? erasureCounts(employee.id) : null,
   ])
   return {
     employee,
     ...activity,
     companies,
-    confirmDisable: query.disable === '1' && employee.state !== 'disabled' && !erasure.erasedAt,
-    erasure: { ...erasure, confirm: query.erase === '1' && !erasure.erasedAt },
+    confirmDisable: query.disable === '1' && employee.state !== 'disabled' && !employee.erasedAt,
+    erasure: {
+      erasedAt: employee.erasedAt,
+      confirm: confirmErase,
+      reports: counts?.reports ?? 0,
+      givenKeep: counts?.givenKeep ?? 0,
+      givenDelete: counts?.givenDelete ?? 0,
+    },
   }
 }
 
 /**
- * What the erasure card says will go (ADR 056), in one statement: when they were erased (null while
- * not), how many of their own reports there are, and how many answers they gave about others in
+ * What the erasure's confirmation says will go (ADR 056), in one statement: how many of their own
+ * reports there are, and how many answers they gave about others in
  * schemes whose company keeps such answers anonymous or deletes them (each scheme's company decides).
  */
-async function erasureFacts(id: string) {
+async function erasureCounts(id: string) {
   const [row] = await queryRows<{
-    erased_at: string | null
     reports: number
     given_keep: number
     given_delete: number
   }>(
     getDb(),
-    sql`SELECT to_char(u.erased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS erased_at,
-          (SELECT count(*) FROM assignments a WHERE a.subject_id = u.id AND a.relationship = 'self')::int AS reports,
+    sql`SELECT (SELECT count(*) FROM assignments a WHERE a.subject_id = u.id AND a.relationship = 'self')::int AS reports,
           (SELECT count(*) FILTER (WHERE c.erasure_rater_answers = 'keep_anonymous') FROM assignments a
             JOIN schemes s ON s.id = a.scheme_id JOIN companies c ON c.id = s.company_id
             WHERE a.respondent_id = u.id AND a.relationship <> 'self' AND a.status = 'submitted')::int AS given_keep,
@@ -51,7 +57,6 @@ async function erasureFacts(id: string) {
         WHERE u.id = ${id}::uuid`,
   )
   return {
-    erasedAt: row?.erased_at ?? null,
     reports: Number(row?.reports ?? 0),
     /** Answers about others in schemes whose company keeps them anonymous, and whose company deletes them. */
     givenKeep: Number(row?.given_keep ?? 0),
