@@ -16,6 +16,13 @@ export const ACTION_CODE_KINDS = [
 ] as const
 export type ActionCodeKind = (typeof ACTION_CODE_KINDS)[number]
 
+/**
+ * What erasing a person does with the answers they gave about others (ADR 056): removed, or kept
+ * only as anonymous contributions inside reports already released.
+ */
+export const ERASURE_RATER_ANSWERS = ['delete', 'keep_anonymous'] as const
+export type ErasureRaterAnswers = (typeof ERASURE_RATER_ANSWERS)[number]
+
 export const SCHEME_STATUSES = ['draft', 'open', 'closed'] as const
 export type SchemeStatus = (typeof SCHEME_STATUSES)[number]
 

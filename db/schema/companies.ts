@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
-import { LANGUAGE_SQL_LIST } from '../enums'
+import { ERASURE_RATER_ANSWERS, LANGUAGE_SQL_LIST, type ErasureRaterAnswers } from '../enums'
 import { files } from './files'
 
 /** A consultancy's look for one or more client companies; contact links override the config defaults. */
@@ -43,11 +43,21 @@ export const companies = pgTable(
      * every scheme at once before this company's schemes may ask them for more.
      */
     feedbackRequestCap: integer().notNull().default(5),
+    /**
+     * When a person is erased (ADR 056), the answers they gave about others: `delete` removes them
+     * (and the released reports that can no longer keep them say so), `keep_anonymous` keeps those
+     * already inside released reports, tied to no one.
+     */
+    erasureRaterAnswers: text().$type<ErasureRaterAnswers>().notNull().default('keep_anonymous'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('companies_feedback_request_cap_range', sql`${t.feedbackRequestCap} BETWEEN 1 AND 50`),
+    check(
+      'companies_erasure_rater_answers',
+      sql`${t.erasureRaterAnswers} IN (${sql.raw(ERASURE_RATER_ANSWERS.map((v) => `'${v}'`).join(', '))})`,
+    ),
     index().on(t.name, t.id),
     index().on(t.createdAt, t.id),
     index().on(t.brandId),

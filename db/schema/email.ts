@@ -1,6 +1,16 @@
 import { EMAIL_TEMPLATE_KEYS, LANGUAGE_SQL_LIST, OUTBOX_STATUSES } from '../enums'
 import { sql } from 'drizzle-orm'
-import { check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import {
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { brands } from './companies'
 
 export const emailTemplateKeyEnum = pgEnum('email_template_key', EMAIL_TEMPLATE_KEYS)

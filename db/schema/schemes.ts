@@ -105,7 +105,11 @@ export const schemes = pgTable(
      * questionnaire's source language by default. A rater reads the questionnaire in their own
      * language when it is listed here, else in the source language.
      */
-    languages: text().array().$type<Language[]>().notNull().default(sql`ARRAY['en']::text[]`),
+    languages: text()
+      .array()
+      .$type<Language[]>()
+      .notNull()
+      .default(sql`ARRAY['en']::text[]`),
     /** When an admin launched it (draft → open); its e-mails are held until opens_at. */
     launchedAt: timestamp({ withTimezone: true }),
     /** When it closed (at closes_at by the worker, or by an admin's "close now"). */

@@ -51,6 +51,8 @@ export const users = pgTable(
     /** The language the portal speaks to them in (ADR 050); null = their brand's default, else the browser's. */
     language: text(),
     disabledAt: timestamp({ withTimezone: true }),
+    /** When an administrator erased the person (ADR 056): the row is a placeholder that names no one. */
+    erasedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

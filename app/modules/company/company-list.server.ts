@@ -29,6 +29,7 @@ export async function loadCompanyList(
           name: editing.name,
           brandId: editing.brandId,
           feedbackRequestCap: editing.feedbackRequestCap,
+          erasureRaterAnswers: editing.erasureRaterAnswers,
           nearCap: editing.nearCap ?? [],
           nearCapShown: NEAR_CAP_SHOWN,
         }

@@ -67,6 +67,7 @@ export async function getCompany(id: string | null | undefined, options: { nearC
       name: companies.name,
       brandId: companies.brandId,
       feedbackRequestCap: companies.feedbackRequestCap,
+      erasureRaterAnswers: companies.erasureRaterAnswers,
       employeeCount,
       schemeCount,
       nearCap: options.nearCap
@@ -107,6 +108,7 @@ async function lockCompany(tx: Tx, id: string) {
       name: companies.name,
       brandId: companies.brandId,
       feedbackRequestCap: companies.feedbackRequestCap,
+      erasureRaterAnswers: companies.erasureRaterAnswers,
     })
     .from(companies)
     .where(eq(companies.id, id))
@@ -181,6 +183,9 @@ export async function updateCompany(
         }
         if (current.feedbackRequestCap !== input.feedbackRequestCap)
           changes.feedbackRequestCap = { from: current.feedbackRequestCap, to: input.feedbackRequestCap }
+        const erasureRaterAnswers = input.erasureRaterAnswers ?? current.erasureRaterAnswers
+        if (current.erasureRaterAnswers !== erasureRaterAnswers)
+          changes.erasureRaterAnswers = { from: current.erasureRaterAnswers, to: erasureRaterAnswers }
         if (!Object.keys(changes).length) return { ok: true, value: { id, changed: [] } }
         await tx
           .update(companies)
@@ -188,6 +193,7 @@ export async function updateCompany(
             name: input.name,
             brandId: input.brandId,
             feedbackRequestCap: input.feedbackRequestCap,
+            erasureRaterAnswers,
             updatedAt: new Date(),
           })
           .where(eq(companies.id, id))

@@ -1,6 +1,7 @@
 import { requiredText } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 import { FEEDBACK_REQUEST_CAP_MAX, FEEDBACK_REQUEST_CAP_MIN } from '#app/config/constants'
+import { ERASURE_RATER_ANSWERS, type ErasureRaterAnswers } from '#db/enums'
 
 /**
  * The company forms' Zod schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the
@@ -30,6 +31,16 @@ const feedbackRequestCap = z
     z.lte(FEEDBACK_REQUEST_CAP_MAX, FEEDBACK_REQUEST_CAP_MESSAGE),
   )
 
+export const ERASURE_RATER_ANSWERS_MESSAGE = 'Choose what happens to an erased person’s answers about others.'
+
+/**
+ * What erasing a person does with their answers about others (ADR 056). Optional: a form that does
+ * not send it (an older page) leaves the company's setting as it is.
+ */
+const erasureRaterAnswers = z.optional(
+  z.enum(ERASURE_RATER_ANSWERS, { error: ERASURE_RATER_ANSWERS_MESSAGE }),
+)
+
 export const CompanyCreateSchema = z.object({
   intent: z.literal('create'),
   name,
@@ -42,6 +53,7 @@ export const CompanyUpdateSchema = z.object({
   name,
   brandId,
   feedbackRequestCap,
+  erasureRaterAnswers,
 })
 
 export const CompanyDeleteSchema = z.object({
@@ -50,7 +62,10 @@ export const CompanyDeleteSchema = z.object({
 })
 
 export type CompanyInput = { name: string; brandId: string }
-export type CompanyUpdateInput = CompanyInput & { feedbackRequestCap: number }
+export type CompanyUpdateInput = CompanyInput & {
+  feedbackRequestCap: number
+  erasureRaterAnswers?: ErasureRaterAnswers | undefined
+}
 
 /** The list's URL: searched by name, sorted by name or age; bad values fall back to defaults. */
 export {

@@ -206,6 +206,8 @@ export type EmployeeDetail = {
   department: string | null
   jobTitle: string | null
   manager: { id: string; name: string; email: string } | null
+  /** When an administrator erased them (ADR 056); null while not. */
+  erasedAt: string | null
   /** Direct reports, by name (the first REPORTS_SHOWN; reportCount says how many there are). */
   reports: { id: string; name: string; jobTitle: string | null }[]
   reportCount: number
@@ -236,6 +238,9 @@ export async function getEmployee(uid: unknown): Promise<EmployeeDetail | null> 
       state: employeeStateSql,
       createdAt: timestampKey(users.createdAt),
       emailVerified: sql<boolean>`${users.emailVerifiedAt} IS NOT NULL`,
+      erasedAt: sql<
+        string | null
+      >`to_char(${users.erasedAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
       manager: sql<EmployeeDetail['manager']>`(
         SELECT json_build_object('id', m.id, 'name', coalesce(nullif(m.display_name, ''), m.email), 'email', m.email)
         FROM users m WHERE m.id = ${users.managerId})`,

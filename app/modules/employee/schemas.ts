@@ -109,6 +109,14 @@ export const EmployeeDisableSchema = z.object({ intent: z.literal('disable'), em
 export const EmployeeEnableSchema = z.object({ intent: z.literal('enable'), employeeId })
 export const EmployeeResendSchema = z.object({ intent: z.literal('resend-activation'), employeeId })
 
+/** Erasure's confirmation (ADR 056): the person's address, typed. */
+export const ERASE_CONFIRM_MESSAGE = 'Type the person’s e-mail address to confirm that they are to be erased.'
+export const EmployeeEraseSchema = z.object({
+  intent: z.literal('erase'),
+  employeeId,
+  confirmEmail: requiredText(ERASE_CONFIRM_MESSAGE, EMPLOYEE_MESSAGES.emailTooLong, EMAIL_MAX),
+})
+
 export type EmployeeInput = {
   name: string
   email: string
@@ -156,7 +164,8 @@ export function parseEmployeeListQuery(searchParams: URLSearchParams): EmployeeL
   return parseListQuery(EmployeeListQuerySchema, searchParams)
 }
 
-/** The detail page's URL: `?edit`, `?disable` open their panels. */
+/** The detail page's URL: `?edit`, `?disable`, `?erase` open their panels. */
 export const EmployeeDetailQuerySchema = z.object({
   disable: z.catch(z.optional(z.literal('1')), undefined),
+  erase: z.catch(z.optional(z.literal('1')), undefined),
 })

@@ -6,6 +6,7 @@ import { notFound, requireUser } from '#app/modules/auth/guards.server'
 import { ROUTE_ROLES } from '#app/modules/auth/permissions'
 import { EmployeePage } from '#app/modules/employee/components/employee-page'
 import { loadEmployeePage } from '#app/modules/employee/employee-page.server'
+import { erasePerson } from '#app/modules/employee/erasure.server'
 import {
   disableEmployee,
   enableEmployee,
@@ -16,6 +17,7 @@ import {
 import {
   EmployeeDisableSchema,
   EmployeeEnableSchema,
+  EmployeeEraseSchema,
   EmployeeResendSchema,
   EmployeeUpdateSchema,
 } from '#app/modules/employee/schemas'
@@ -88,6 +90,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           kind: changed ? 'success' : 'info',
           title: t(changed ? 'toast.enabled' : 'toast.alreadyEnabled'),
           description: t(changed ? 'toast.enabledText' : 'toast.notDisabledText', { name }),
+        }),
+    ),
+    // Irreversible (ADR 056): the typed address is the confirmation; a second erasure is refused.
+    erase: intent(
+      EmployeeEraseSchema,
+      async ({ employeeId, confirmEmail }) => said(await erasePerson(actor, employeeId, confirmEmail)),
+      ({ sessionsEnded, raterAnswersKept, raterAnswersDeleted }) =>
+        redirectWithToast(page, {
+          kind: 'success',
+          title: t('toast.erased'),
+          description: t('toast.erasedText', {
+            sessions: sessionsEnded,
+            kept: raterAnswersKept,
+            deleted: raterAnswersDeleted,
+          }),
         }),
     ),
     'resend-activation': intent(

@@ -101,6 +101,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/employee/org.server.ts',
     'app/modules/employee/import-schemas.ts',
     'app/modules/employee/import.server.ts',
+    'app/modules/employee/erasure.server.ts',
   ],
   email: ['app/modules/email/schemas.ts', 'app/modules/email/template-editing.server.ts'],
 }

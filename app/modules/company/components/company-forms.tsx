@@ -6,6 +6,7 @@ import { FormErrors } from '#app/components/forms'
 import { choicesOf } from '#app/components/choices'
 import { CompanyCreateSchema, CompanyUpdateSchema } from '#app/modules/company/schemas'
 import { FEEDBACK_REQUEST_CAP_MAX, FEEDBACK_REQUEST_CAP_MIN } from '#app/config/constants'
+import type { ErasureRaterAnswers } from '#db/enums'
 
 type BrandOption = { id: string; name: string }
 
@@ -38,7 +39,13 @@ export function EditCompanyForm({
   lastResult,
   cancelHref,
 }: {
-  company: { id: string; name: string; brandId: string; feedbackRequestCap: number }
+  company: {
+    id: string
+    name: string
+    brandId: string
+    feedbackRequestCap: number
+    erasureRaterAnswers: ErasureRaterAnswers
+  }
   brandOptions: BrandOption[]
   lastResult: FormResult
   cancelHref: string
@@ -51,6 +58,7 @@ export function EditCompanyForm({
       name: company.name,
       brandId: company.brandId,
       feedbackRequestCap: company.feedbackRequestCap,
+      erasureRaterAnswers: company.erasureRaterAnswers,
     },
     lastResult,
   })
@@ -76,6 +84,16 @@ export function EditCompanyForm({
           meta={fields.feedbackRequestCap}
           type="number"
           help={t('form.capHelp', { min: FEEDBACK_REQUEST_CAP_MIN, max: FEEDBACK_REQUEST_CAP_MAX })}
+        />
+        <ConformSelect
+          label={t('form.erasure')}
+          meta={fields.erasureRaterAnswers}
+          options={[
+            { value: 'keep_anonymous', label: t('form.erasureKeep') },
+            { value: 'delete', label: t('form.erasureDelete') },
+          ]}
+          placeholder={t('form.erasureChoose')}
+          help={t('form.erasureHelp')}
         />
       </div>
       <div className="flex gap-3">

@@ -16,6 +16,7 @@ import { richT } from '#app/modules/i18n/rich'
 import type { loadEmployeePage } from '../employee-page.server'
 import { EmployeeProgrammes, EmployeeRatings } from './employee-activity'
 import { EditEmployeeForm, StateBadge } from './employee-forms'
+import { ErasePerson } from './erase-person'
 
 /**
  * An employee's page (the route is app/routes/admin/employee-management.$uid.tsx): their details,
@@ -211,6 +212,12 @@ export function EmployeePage({
 
       <EmployeeProgrammes employeeId={employee.id} employeeName={name} programmes={programmes} />
       <EmployeeRatings employeeName={name} ratings={ratings} />
+
+      <ErasePerson
+        employee={{ id: employee.id, name, email: employee.email }}
+        erasure={data.erasure}
+        lastResult={resultFor(actionData, 'erase')}
+      />
     </section>
   )
 }
