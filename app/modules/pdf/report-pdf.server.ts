@@ -216,22 +216,10 @@ export function schemeReportsZip(
     },
   )
 
-  const reader = archive[Symbol.asyncIterator]() as AsyncIterator<Buffer>
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const { value, done } = await reader.next()
-        if (done) controller.close()
-        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength))
-      },
-      cancel() {
-        stopped = true
-        stop()
-        archive.abort()
-      },
-    },
-    { highWaterMark: 0 },
-  )
+  return zipStream(archive, () => {
+    stopped = true
+    stop()
+  })
 }
 
 /** The admin's ZIP download, recorded with how many reports it holds. */
@@ -242,4 +230,27 @@ export async function auditZipDownload(actor: Actor, schemeId: string, reports: 
     entityId: schemeId,
     details: { reports },
   })
+}
+
+/**
+ * A ZIP being written as a web stream, read one chunk at a time (nothing buffered ahead): a
+ * download cancelled by the browser calls `cancelled` (so the producer stops printing) and aborts
+ * the archive. The report ZIP and the data export share it.
+ */
+export function zipStream(archive: archiver.Archiver, cancelled: () => void): ReadableStream<Uint8Array> {
+  const reader = archive[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { value, done } = await reader.next()
+        if (done) controller.close()
+        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength))
+      },
+      cancel() {
+        cancelled()
+        archive.abort()
+      },
+    },
+    { highWaterMark: 0 },
+  )
 }

@@ -9,7 +9,7 @@ import type { SessionResult } from '#app/modules/auth/session.server'
 import type { Language } from '#app/modules/i18n/languages'
 import { inviteStatusOf } from '#app/modules/invite/schemas'
 import { pdfAvailable } from '#app/modules/pdf/browser.server'
-import { renderReportPdf, reportFileName } from '#app/modules/pdf/report-pdf.server'
+import { renderReportPdf, reportFileName, zipStream } from '#app/modules/pdf/report-pdf.server'
 import { listOwnPlans } from '#app/modules/plan/plan.server'
 import { hit, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import { releasedReportRowsOf, reportOf } from '#app/modules/report/report.server'
@@ -479,20 +479,8 @@ export function myDataZip(
     log.error('data export ZIP failed', { error })
     archive.abort()
   })
-  const reader = archive[Symbol.asyncIterator]() as AsyncIterator<Buffer>
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const { value, done } = await reader.next()
-        if (done) controller.close()
-        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength))
-      },
-      cancel() {
-        stopped = true
-        stop()
-        archive.abort()
-      },
-    },
-    { highWaterMark: 0 },
-  )
+  return zipStream(archive, () => {
+    stopped = true
+    stop()
+  })
 }
