@@ -108,16 +108,19 @@ export type Language = (typeof LANGUAGE_CODES)[number]
 export const LANGUAGE_SQL_LIST = LANGUAGE_CODES.map((c) => `'${c}'`).join(', ')
 
 /**
- * The REST API's resources (issue 21 §1, ADR 054) and what a key may do with each: a key's scopes
- * are `<resource>:<read|write>` strings, checked by the schema and by every endpoint.
+ * The REST API's scopes (issue 21 §1, ADR 054): `<resource>:<read|write>` strings, checked by the
+ * schema and by every endpoint. Reports and answers are read-only: the API never writes either.
  */
-export const API_RESOURCES = ['companies', 'employees'] as const
-export type ApiResource = (typeof API_RESOURCES)[number]
-export const API_ACCESS = ['read', 'write'] as const
-export type ApiAccess = (typeof API_ACCESS)[number]
-export type ApiScope = `${ApiResource}:${ApiAccess}`
-export const API_SCOPES = API_RESOURCES.flatMap((resource) =>
-  API_ACCESS.map((access) => `${resource}:${access}` as ApiScope),
-)
+export const API_SCOPES = [
+  'companies:read',
+  'companies:write',
+  'employees:read',
+  'employees:write',
+  'schemes:read',
+  'schemes:write',
+  'reports:read',
+  'answers:read',
+] as const
+export type ApiScope = (typeof API_SCOPES)[number]
 /** The scopes as Postgres reads them in a CHECK: `'companies:read', …`. */
 export const API_SCOPE_SQL_LIST = API_SCOPES.map((s) => `'${s}'`).join(', ')

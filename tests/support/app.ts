@@ -53,6 +53,8 @@ export type RequestOptions = {
   cookie?: string | null
   form?: Record<string, string> | FormData
   json?: unknown
+  /** A raw body, sent as it is with whatever Content-Type `headers` give. */
+  body?: string
   headers?: Record<string, string>
 }
 
@@ -66,7 +68,7 @@ export async function send(base: { url: string }, pathname: string, options: Req
   else if (options.json !== undefined) {
     body = JSON.stringify(options.json)
     headers.set('Content-Type', 'application/json')
-  }
+  } else if (options.body !== undefined) body = options.body
   return fetch(base.url + pathname, {
     method: options.method ?? (body ? 'POST' : 'GET'),
     headers,

@@ -21,6 +21,9 @@ export const PROBLEMS = {
   forbidden: { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not Found' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  'payload-too-large': { status: 413, title: 'Content Too Large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
   'too-many-requests': { status: 429, title: 'Too Many Requests' },
   'server-error': { status: 500, title: 'Internal Server Error' },
 } as const
@@ -125,14 +128,33 @@ export async function apiEndpoint(
   }
 }
 
+type Parsed<Schema extends z.ZodType> =
+  { ok: true; value: z.output<Schema> } | { ok: false; response: Response }
+
+/**
+ * A failed parse as a 400 problem: unknown names (a strict schema's `unrecognized_keys`) named
+ * first, else each field at fault with why. `what` is how the detail names them.
+ */
+function invalid(error: z.ZodError, what: { unknown: string; invalid: string; notOurs: string }): Response {
+  const unknown = error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => [...issue.path.map(String), key].join('.'))
+      : [],
+  )
+  if (unknown.length)
+    return problem('bad-request', `${what.unknown}: ${unknown.join(', ')}.`, {
+      errors: unknown.map((field) => ({ field, message: what.notOurs })),
+    })
+  return problem('bad-request', what.invalid, {
+    errors: error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })),
+  })
+}
+
 /**
  * A query string read by a strict schema: unknown parameters and repeated ones are a 400 problem
  * naming them; values of the wrong type a 400 with each field's reason.
  */
-export function parseQuery<Schema extends z.ZodType>(
-  request: Request,
-  schema: Schema,
-): { ok: true; value: z.output<Schema> } | { ok: false; response: Response } {
+export function parseQuery<Schema extends z.ZodType>(request: Request, schema: Schema): Parsed<Schema> {
   const params = new URL(request.url).searchParams
   const seen = new Map<string, string>()
   const repeated = new Set<string>()
@@ -149,20 +171,75 @@ export function parseQuery<Schema extends z.ZodType>(
     }
   const parsed = schema.safeParse(Object.fromEntries(seen))
   if (parsed.success) return { ok: true, value: parsed.data }
-  const unknown = parsed.error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys' ? issue.keys : [],
-  )
-  if (unknown.length)
-    return {
-      ok: false,
-      response: problem('bad-request', `Unknown query parameters: ${unknown.join(', ')}.`, {
-        errors: unknown.map((field) => ({ field, message: 'Is not a parameter of this endpoint.' })),
-      }),
-    }
   return {
     ok: false,
-    response: problem('bad-request', 'Some query parameters are not valid.', {
-      errors: parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })),
+    response: invalid(parsed.error, {
+      unknown: 'Unknown query parameters',
+      invalid: 'Some query parameters are not valid.',
+      notOurs: 'Is not a parameter of this endpoint.',
+    }),
+  }
+}
+
+/** The largest JSON body an endpoint reads unless it says otherwise (a bulk upsert says more). */
+export const API_BODY_MAX_BYTES = 64 * 1024
+
+/**
+ * A JSON body read by a strict schema. It must say it is JSON (415), be no larger than `maxBytes`
+ * — counted as it streams in, so a body that lies about its length is cut off too (413) — be UTF-8
+ * JSON (400), and name no field the schema lacks (400 naming them); each invalid field is a 400
+ * with its reason, by its path (`rows.3.email`).
+ */
+export async function parseBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+  { maxBytes = API_BODY_MAX_BYTES }: { maxBytes?: number } = {},
+): Promise<Parsed<Schema>> {
+  const type = request.headers.get('Content-Type')?.split(';')[0]?.trim().toLowerCase() ?? ''
+  if (type !== 'application/json' && !type.endsWith('+json'))
+    return {
+      ok: false,
+      response: problem(
+        'unsupported-media-type',
+        'Send the body as JSON ("Content-Type: application/json").',
+      ),
+    }
+  const tooLarge = () => ({
+    ok: false as const,
+    response: problem('payload-too-large', `The body may be ${maxBytes} bytes at most.`),
+  })
+  const declared = Number(request.headers.get('Content-Length') ?? '0')
+  if (declared > maxBytes) return tooLarge()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  if (request.body) {
+    const reader = request.body.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      size += value.byteLength
+      if (size > maxBytes) {
+        await reader.cancel()
+        return tooLarge()
+      }
+      chunks.push(value)
+    }
+  }
+  let data: unknown
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks))
+    data = JSON.parse(text)
+  } catch {
+    return { ok: false, response: problem('bad-request', 'The body is not valid JSON (UTF-8).') }
+  }
+  const parsed = schema.safeParse(data)
+  if (parsed.success) return { ok: true, value: parsed.data }
+  return {
+    ok: false,
+    response: invalid(parsed.error, {
+      unknown: 'Unknown fields',
+      invalid: 'Some fields are not valid.',
+      notOurs: 'Is not a field of this endpoint.',
     }),
   }
 }

@@ -32,7 +32,7 @@ export type ApiComponent = keyof typeof API_COMPONENTS
 
 export type ApiOperation = {
   operationId: string
-  method: 'get'
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
   /** As OpenAPI writes it: `/api/v1/companies/{id}`. */
   path: string
   summary: string
@@ -41,6 +41,12 @@ export type ApiOperation = {
   scope: ApiScope | null
   query: z.ZodObject | null
   pathId: string | null
+  /** A JSON request body: the schema the endpoint parses it with (parseBody) and an example. */
+  body?: { schema: z.ZodType; example: unknown; description: string }
+  /** Request headers besides Authorization (an `Idempotency-Key`). */
+  headers?: Array<{ name: string; required: boolean; description: string; example: string }>
+  /** The success status (200 unless it creates: 201). */
+  status?: 200 | 201
   ok: ApiComponent | 'OpenApiDocument'
   /** The problems it may answer, besides 401, 429 and 500 (which every keyed endpoint may). */
   problems: ProblemKind[]
@@ -119,6 +125,9 @@ const PROBLEM_EXAMPLES: Record<ProblemKind, string> = {
   forbidden: 'This key lacks the scope employees:read.',
   'not-found': 'Nothing with this id is available to this key.',
   'method-not-allowed': 'This endpoint answers GET only.',
+  conflict: 'Another employee of this company has the address ada.lovelace@contoso.example.',
+  'payload-too-large': 'The body may be 65536 bytes at most.',
+  'unsupported-media-type': 'Send the body as JSON ("Content-Type: application/json").',
   'too-many-requests': 'This key may make 600 requests a minute. Try again in 12 seconds.',
   'server-error': 'Something went wrong on our side. Try again later.',
 }
@@ -168,6 +177,15 @@ function componentSchemas() {
 
 function parameters(operation: ApiOperation) {
   const list: Record<string, unknown>[] = []
+  for (const header of operation.headers ?? [])
+    list.push({
+      name: header.name,
+      in: 'header',
+      required: header.required,
+      description: header.description,
+      example: header.example,
+      schema: { type: 'string' },
+    })
   if (operation.pathId)
     list.push({
       name: 'id',
@@ -202,7 +220,13 @@ function operationObject(operation: ApiOperation) {
           content: { 'application/json': { schema: ref(operation.ok), example: exampleOf(operation.ok) } },
         }
   const problems: ProblemKind[] = operation.scope
-    ? ['unauthorized', ...operation.problems, 'too-many-requests', 'server-error']
+    ? [
+        'unauthorized',
+        ...operation.problems,
+        ...(operation.body ? (['bad-request', 'payload-too-large', 'unsupported-media-type'] as const) : []),
+        'too-many-requests',
+        'server-error',
+      ]
     : operation.problems
   return {
     operationId: operation.operationId,
@@ -213,8 +237,22 @@ function operationObject(operation: ApiOperation) {
     tags: [operation.path.split('/')[3] === 'openapi.json' ? 'meta' : operation.path.split('/')[3]!],
     ...(operation.scope ? {} : { security: [] }),
     parameters: parameters(operation),
+    ...(operation.body
+      ? {
+          requestBody: {
+            required: true,
+            description: operation.body.description,
+            content: {
+              'application/json': {
+                schema: jsonSchemaOf(operation.body.schema, 'input'),
+                example: operation.body.example,
+              },
+            },
+          },
+        }
+      : {}),
     responses: {
-      '200': okResponse,
+      [String(operation.status ?? 200)]: okResponse,
       ...Object.fromEntries(
         [...new Set(problems)]
           .sort((a, b) => PROBLEMS[a].status - PROBLEMS[b].status)
@@ -232,6 +270,14 @@ function exampleOf(name: ApiComponent): unknown {
   return API_COMPONENTS[name].meta()?.example
 }
 
+/** The operations by path, each path's methods together. */
+function pathsOf(operations: ApiOperation[]) {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const operation of operations)
+    (paths[operation.path] ??= {})[operation.method] = operationObject(operation)
+  return paths
+}
+
 /** The whole document, built once per process (it depends on the code only). */
 let built: Record<string, unknown> | undefined
 export function openApiDocument(): Record<string, unknown> {
@@ -244,7 +290,8 @@ export function openApiDocument(): Record<string, unknown> {
         'The REST API of Panorama, for HR systems: authenticate with an API key an administrator created (`Authorization: Bearer <key>`).',
         `Scopes are \`<resource>:<read|write>\`: ${API_SCOPES.map((s) => `\`${s}\``).join(', ')}.`,
         `Lists are paginated by a cursor: \`limit\` (1–${API_PAGE_MAX}) and the \`next_cursor\` of the previous page as \`cursor\`; the last page's \`next_cursor\` is null.`,
-        'Every error is an RFC 9457 problem (`application/problem+json`). Unknown query parameters are refused (400).',
+        'Every error is an RFC 9457 problem (`application/problem+json`). Unknown query parameters and unknown body fields are refused (400), naming them.',
+        'Request bodies are JSON (`Content-Type: application/json`), 64 KiB at most unless an endpoint says otherwise (413 past it).',
         'Each key has a rate limit per minute; past it, 429 with Retry-After.',
       ].join('\n\n'),
     },
@@ -255,9 +302,7 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'employees', description: 'The people of each company who receive feedback.' },
       { name: 'meta', description: 'This document.' },
     ],
-    paths: Object.fromEntries(
-      API_OPERATIONS.map((operation) => [operation.path, { [operation.method]: operationObject(operation) }]),
-    ),
+    paths: pathsOf(API_OPERATIONS),
     components: {
       securitySchemes: {
         apiKey: {
@@ -284,6 +329,7 @@ type DocOperation = {
     description?: string
     schema: Record<string, unknown>
   }>
+  requestBody?: { description: string; content: Record<string, { example?: unknown }> }
   responses: Record<string, { description: string; content?: Record<string, { example?: unknown }> }>
 }
 
@@ -324,6 +370,12 @@ export function apiReference() {
           type: typeText(p.schema),
           description: p.description ?? '',
         })),
+        body: operation.requestBody
+          ? {
+              description: operation.requestBody.description,
+              example: JSON.stringify(Object.values(operation.requestBody.content)[0]?.example, null, 2),
+            }
+          : null,
         responses: Object.entries(operation.responses).map(([status, response]) => {
           const example = Object.values(response.content ?? {})[0]?.example
           return {

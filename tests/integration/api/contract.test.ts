@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { z } from 'zod'
 import { createCompany, createUser } from '#db/factories'
+import { API_SCOPES, type ApiScope } from '#db/enums'
 import { createApiKey } from '#app/modules/api-key/api-key.server'
 import { API_COMPONENTS, type ApiComponent } from '#app/modules/api-key/openapi.server'
 import { useTestDatabase } from '#tests/support/database'
-import { send, useTestServer } from '#tests/support/app'
+import { send, useTestServer, type RequestOptions } from '#tests/support/app'
 
 /**
  * The contract test of the REST API (issue 21 §1, ADR 054): reads /api/v1/openapi.json, calls
@@ -20,7 +21,8 @@ const server = useTestServer()
 
 type Operation = {
   operationId: string
-  parameters: Array<{ name: string; in: string }>
+  parameters: Array<{ name: string; in: string; required?: boolean }>
+  requestBody?: { content: Record<string, unknown> }
   responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>
   security?: unknown[]
 }
@@ -32,7 +34,16 @@ type Document = {
 
 let document: Document
 const ids = { company: '', employee: '' }
-const keys = { good: '', noScope: '', limited: '' }
+const keys = { good: '', limited: '' }
+/** A key with every scope but one, by the scope it lacks: what provokes each operation's 403. */
+const without = new Map<string, string>()
+let makeKey: (scopes: ApiScope[], requestsPerMinute?: number) => Promise<string>
+
+/**
+ * Each operation that takes a body: a body it accepts, made afresh for every call (so a create
+ * meets no conflict with the call before). The test fails for an operation missing here.
+ */
+const goodBodies: Record<string, () => unknown> = {}
 
 beforeAll(async () => {
   const admin = await createUser({ role: 'admin' })
@@ -40,10 +51,7 @@ beforeAll(async () => {
   const employee = await createUser({ role: 'employee', companyId: company.id })
   ids.company = company.id
   ids.employee = employee.id
-  const make = async (
-    scopes: Array<'companies:read' | 'employees:read' | 'employees:write'>,
-    requestsPerMinute?: number,
-  ) => {
+  makeKey = async (scopes, requestsPerMinute) => {
     const created = await createApiKey(
       { id: admin.id },
       { name: `contract ${Math.random()}`, scopes, companyId: null, expiresInDays: null, requestsPerMinute },
@@ -51,9 +59,8 @@ beforeAll(async () => {
     if (!created.ok) throw new Error('refused')
     return created.value.key
   }
-  keys.good = await make(['companies:read', 'employees:read'])
-  keys.noScope = await make(['employees:write'])
-  keys.limited = await make(['companies:read', 'employees:read'], 1)
+  keys.good = await makeKey([...API_SCOPES])
+  keys.limited = await makeKey([...API_SCOPES], 1)
   const response = await send(server, '/api/v1/openapi.json')
   expect(response.status).toBe(200)
   document = (await response.json()) as Document
@@ -94,6 +101,37 @@ const concrete = (path: string) =>
   path.replace('{id}', path.startsWith('/api/v1/companies') ? ids.company : ids.employee)
 const withKey = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` })
 
+async function keyWithout(scope: string) {
+  if (!without.has(scope)) without.set(scope, await makeKey(API_SCOPES.filter((s) => s !== scope)))
+  return without.get(scope)!
+}
+
+/** The scope an operation needs, as its description says it (`Needs the scope \`x:y\``). */
+const scopeOf = (operation: Operation & { description?: string }) =>
+  /Needs the scope `([^`]+)`/.exec(operation.description ?? '')?.[1] ?? null
+
+/** A request as the operation takes it: its method, its required headers, and a body if it has one. */
+function request(
+  method: string,
+  operation: Operation,
+  key: string | null,
+  body: unknown = operation.requestBody ? goodBodies[operation.operationId]?.() : undefined,
+  contentType = 'application/json',
+): RequestOptions {
+  const headers: Record<string, string> = key ? withKey(key) : {}
+  for (const p of operation.parameters)
+    if (p.in === 'header' && p.required) headers[p.name] = `contract-${Math.random()}`
+  if (body === undefined) return { method: method.toUpperCase(), headers }
+  headers['Content-Type'] = contentType
+  return {
+    method: method.toUpperCase(),
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  }
+}
+
+const successOf = (operation: Operation) => Object.keys(operation.responses).find((s) => s.startsWith('2'))!
+
 describe('the document', () => {
   test('is OpenAPI 3.1 with a bearer scheme, and every reference resolves', () => {
     expect(document.openapi).toBe('3.1.0')
@@ -115,32 +153,52 @@ describe('the document', () => {
 })
 
 describe('every operation against its documented answers', () => {
-  test('200 with a good key', async () => {
-    for (const { path, operation } of operations()) {
-      const response = await send(server, concrete(path), { headers: withKey(keys.good) })
-      const body = await check(operation, '200', response)
-      if (path.endsWith('s')) expect((body as { data: unknown[] }).data.length).toBeGreaterThan(0)
+  test('every operation that takes a body has one here', () => {
+    const withBody = operations().filter(({ operation }) => operation.requestBody)
+    for (const { operation } of withBody)
+      expect(goodBodies, operation.operationId).toHaveProperty(operation.operationId)
+  })
+
+  test('its success with a good key', async () => {
+    for (const { path, method, operation } of operations()) {
+      const response = await send(server, concrete(path), request(method, operation, keys.good))
+      const body = await check(operation, successOf(operation), response)
+      if (method === 'get' && path.endsWith('s'))
+        expect((body as { data: unknown[] }).data.length).toBeGreaterThan(0)
     }
   })
 
   test('every problem a request can provoke', async () => {
     let provoked = 0
-    for (const { path, operation } of operations()) {
-      const statuses = Object.keys(operation.responses).filter((s) => s !== '200')
+    for (const { path, method, operation } of operations()) {
+      const statuses = Object.keys(operation.responses).filter((s) => !s.startsWith('2'))
+      const at = (key: string | null, body?: unknown, contentType?: string, where = concrete(path)) =>
+        send(server, where, request(method, operation, key, body, contentType))
       for (const status of statuses) {
         let response: Response | null = null
-        if (status === '401') response = await send(server, concrete(path))
-        if (status === '403')
-          response = await send(server, concrete(path), { headers: withKey(keys.noScope) })
+        if (status === '401') response = await at(null)
+        if (status === '403') response = await at(await keyWithout(scopeOf(operation as never)!))
         if (status === '400')
-          response = await send(server, `${concrete(path)}?unknown=1`, { headers: withKey(keys.good) })
+          response = operation.requestBody
+            ? await at(keys.good, { ...(goodBodies[operation.operationId]!() as object), unknown_field: 1 })
+            : await send(server, `${concrete(path)}?unknown=1`, request(method, operation, keys.good))
         if (status === '404')
-          response = await send(server, path.replace('{id}', '00000000-0000-4000-8000-000000000000'), {
-            headers: withKey(keys.good),
-          })
+          response = await at(
+            keys.good,
+            undefined,
+            undefined,
+            path.replace('{id}', '00000000-0000-4000-8000-000000000000'),
+          )
+        if (status === '409') {
+          const body = goodBodies[operation.operationId]!()
+          await at(keys.good, body)
+          response = await at(keys.good, body)
+        }
+        if (status === '413') response = await at(keys.good, JSON.stringify({ pad: 'x'.repeat(5_000_000) }))
+        if (status === '415') response = await at(keys.good, 'name=x', 'application/x-www-form-urlencoded')
         if (status === '429') {
-          await send(server, concrete(path), { headers: withKey(keys.limited) })
-          response = await send(server, concrete(path), { headers: withKey(keys.limited) })
+          await at(keys.limited)
+          response = await at(keys.limited)
           expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0)
         }
         if (status === '500') continue

@@ -78,6 +78,19 @@ export function ApiReference({ reference }: { reference: Reference }) {
               </table>
             </TableScroller>
           ) : null}
+          {operation.body ? (
+            <>
+              <h3 className="font-semibold">{t('reference.body')}</h3>
+              <p className="text-slate-800">{operation.body.description}</p>
+              <pre
+                tabIndex={0}
+                aria-label={t('reference.bodyExample')}
+                className="overflow-x-auto rounded bg-slate-100 p-3 text-xs"
+              >
+                {operation.body.example}
+              </pre>
+            </>
+          ) : null}
           <h3 className="font-semibold">{t('reference.responses')}</h3>
           <dl className="flex flex-col gap-2">
             {operation.responses.map((response) => (

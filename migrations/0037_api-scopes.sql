@@ -1,0 +1,2 @@
+ALTER TABLE "api_keys" DROP CONSTRAINT "api_keys_scopes_known";--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_scopes_known" CHECK ("api_keys"."scopes" <@ ARRAY['companies:read', 'companies:write', 'employees:read', 'employees:write', 'schemes:read', 'schemes:write', 'reports:read', 'answers:read']::text[]);
