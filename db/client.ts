@@ -389,6 +389,8 @@ const go = globalThis as GlobalWithOutage
 
 /** How often an outage probe asks the database whether it is back. */
 export const OUTAGE_PROBE_MS = 1_000
+/** What a 503 of an outage or a busy pool tells a client to wait (Retry-After). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 10
 
 // Node's socket errors and Postgres's own "cannot serve you" states: class 08 (connection
 // exception), admin/crash shutdown, starting up, too many connections.
@@ -429,6 +431,20 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
     if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true
     // Node reports a refused connection to every address of a host as an AggregateError.
     if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailableError(e))) return true
+    current = cause
+  }
+  return false
+}
+
+/**
+ * Whether `error` is pg-pool giving up waiting for a free client: this process is overloaded (every
+ * connection busy for connectionTimeoutMillis), and the request may succeed if tried again later.
+ */
+export function isDatabaseBusyError(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const { message, cause } = current as { message?: unknown; cause?: unknown }
+    if (typeof message === 'string' && /timeout exceeded when trying to connect/i.test(message)) return true
     current = cause
   }
   return false

@@ -27,9 +27,12 @@ import { initSentry, flushSentry } from '#app/modules/monitoring/sentry.server'
 import { closeRealtime } from '#app/modules/realtime/listener.server'
 import { closePdfBrowser } from '#app/modules/pdf/browser.server'
 import { compressResponses } from './compression'
-import { outageAnswer, wantsPage } from './outage'
+import { OUTAGE_RETRY_AFTER_SECONDS, outageAnswer, wantsPage } from './outage'
 import { installProcessGuards } from './process-guards'
 import { createRequestHandler } from './request-handler'
+import { problemParts } from '#app/modules/api-key/api.server'
+
+const isApiPath = (path: string) => path.startsWith('/api/v1/')
 import { securityHeaders } from './security-headers'
 import './context'
 
@@ -82,15 +85,36 @@ export function createApp(options: AppOptions = {}) {
 
   // The largest legitimate body is a 2 MB image upload plus form fields. Browsers give every form
   // post a Content-Length; a chunked body without one could not be checked before it is buffered.
+  // The REST API answers every refusal as a JSON problem (ADR 054), these early ones included.
+  const refuse = (
+    req: express.Request,
+    res: express.Response,
+    text: { status: number; body: string },
+    api: Parameters<typeof problemParts>,
+  ) => {
+    if (!isApiPath(req.path)) return void res.status(text.status).type('text/plain').send(text.body)
+    const answer = problemParts(...api)
+    // A Buffer: Express would add "; charset=utf-8" to a string's media type.
+    res.status(answer.status).set(answer.headers).send(Buffer.from(answer.body))
+  }
   app.use((req, res, next) => {
-    if (req.get('transfer-encoding') && req.get('content-length') === undefined) {
-      res.status(411).type('text/plain').send('A Content-Length is required.')
-      return
-    }
-    if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-      res.status(413).type('text/plain').send('The upload is too large (2 MB at most).')
-      return
-    }
+    if (req.get('transfer-encoding') && req.get('content-length') === undefined)
+      return refuse(req, res, { status: 411, body: 'A Content-Length is required.' }, [
+        'length-required',
+        'Send a Content-Length with the body.',
+      ])
+    if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES)
+      return refuse(req, res, { status: 413, body: 'The upload is too large (2 MB at most).' }, [
+        'payload-too-large',
+        `The body may be ${MAX_BODY_BYTES} bytes at most.`,
+      ])
+    // An address that does not decode (%FF): React Router would answer with an HTML page.
+    if (isApiPath(req.path))
+      try {
+        decodeURIComponent(req.path)
+      } catch {
+        return refuse(req, res, { status: 400, body: '' }, ['bad-request', 'The address is not valid UTF-8.'])
+      }
     next()
   })
 
@@ -122,6 +146,12 @@ export function createApp(options: AppOptions = {}) {
   // first request to meet the outage is answered the same way (entry.server.tsx).
   app.use((req, res, next) => {
     if (!isDatabaseDown()) return next()
+    if (isApiPath(req.path))
+      return refuse(req, res, { status: 503, body: '' }, [
+        'unavailable',
+        'The service cannot reach its database. Try again later.',
+        { headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } },
+      ])
     const answer = outageAnswer(wantsPage(req.path, req.get('accept')) ? 'html' : 'text')
     res.status(answer.status).set(answer.headers).send(answer.body)
   })

@@ -1,11 +1,12 @@
 import { UNAVAILABLE_CONTENT } from '#app/components/error-boundary'
+import { OUTAGE_RETRY_AFTER_SECONDS } from '#db/client'
 
 /**
  * The answer while the database cannot be reached: 503 with Retry-After, and for a browser a page
  * that says the service is briefly unavailable and tries again by itself. It is plain HTML on
  * purpose (no loader, no database, no scripts): it is what is left when the app cannot run.
  */
-export const OUTAGE_RETRY_AFTER_SECONDS = 10
+export { OUTAGE_RETRY_AFTER_SECONDS }
 
 export type OutageAnswer = { status: 503; headers: Record<string, string>; body: string }
 

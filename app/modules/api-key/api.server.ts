@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { getDb } from '#db/client'
+import { getDb, isDatabaseBusyError, OUTAGE_RETRY_AFTER_SECONDS, reportDatabaseFailure } from '#db/client'
 import type { ApiScope } from '#db/enums'
 import { log } from '#app/lib/logger.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
@@ -22,10 +22,12 @@ export const PROBLEMS = {
   'not-found': { status: 404, title: 'Not Found' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
   conflict: { status: 409, title: 'Conflict' },
+  'length-required': { status: 411, title: 'Length Required' },
   'payload-too-large': { status: 413, title: 'Content Too Large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
   'too-many-requests': { status: 429, title: 'Too Many Requests' },
   'server-error': { status: 500, title: 'Internal Server Error' },
+  unavailable: { status: 503, title: 'Service Unavailable' },
 } as const
 export type ProblemKind = keyof typeof PROBLEMS
 
@@ -33,8 +35,8 @@ export const problemType = (kind: ProblemKind) => `/api/v1/problems#${kind}`
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
 
-/** A problem answer: `application/problem+json`, never cached. */
-export function problem(
+/** A problem's status, headers and body, for a caller that is not a loader (the Express app). */
+export function problemParts(
   kind: ProblemKind,
   detail: string,
   extra: { errors?: Problem['errors']; headers?: Record<string, string> } = {},
@@ -42,10 +44,21 @@ export function problem(
   const { status, title } = PROBLEMS[kind]
   const body: Problem = { type: problemType(kind), title, status, detail }
   if (extra.errors) body.errors = extra.errors
-  return new Response(JSON.stringify(body), {
+  return {
     status,
     headers: { 'Content-Type': 'application/problem+json', ...NO_STORE, ...extra.headers },
-  })
+    body: JSON.stringify(body),
+  }
+}
+
+/** A problem answer: `application/problem+json`, never cached. */
+export function problem(
+  kind: ProblemKind,
+  detail: string,
+  extra: { errors?: Problem['errors']; headers?: Record<string, string> } = {},
+) {
+  const { status, headers, body } = problemParts(kind, detail, extra)
+  return new Response(body, { status, headers })
 }
 
 /** A success answer: JSON, never cached (it is personal data). */
@@ -123,6 +136,18 @@ export async function apiEndpoint(
     }
     return await run({ key, request, ip })
   } catch (error) {
+    // Unreachable, or every connection busy: a client may try again, and is told when.
+    const down = reportDatabaseFailure(error) !== false
+    if (down || isDatabaseBusyError(error)) {
+      log.warn('api request: database unavailable', { path: new URL(request.url).pathname, down })
+      return problem(
+        'unavailable',
+        down
+          ? 'The service cannot reach its database. Try again later.'
+          : 'The service is busy. Try again shortly.',
+        { headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } },
+      )
+    }
     log.error('api request failed', { error, path: new URL(request.url).pathname })
     return problem('server-error', 'Something went wrong on our side. Try again later.')
   }

@@ -126,10 +126,12 @@ const PROBLEM_EXAMPLES: Record<ProblemKind, string> = {
   'not-found': 'Nothing with this id is available to this key.',
   'method-not-allowed': 'This endpoint answers GET only.',
   conflict: 'Another employee of this company has the address ada.lovelace@contoso.example.',
+  'length-required': 'Send a Content-Length with the body.',
   'payload-too-large': 'The body may be 65536 bytes at most.',
   'unsupported-media-type': 'Send the body as JSON ("Content-Type: application/json").',
   'too-many-requests': 'This key may make 600 requests a minute. Try again in 12 seconds.',
   'server-error': 'Something went wrong on our side. Try again later.',
+  unavailable: 'The service cannot reach its database. Try again later.',
 }
 
 function problemResponse(kind: ProblemKind) {
@@ -292,7 +294,7 @@ export function openApiDocument(): Record<string, unknown> {
         `Lists are paginated by a cursor: \`limit\` (1–${API_PAGE_MAX}) and the \`next_cursor\` of the previous page as \`cursor\`; the last page's \`next_cursor\` is null.`,
         'Every error is an RFC 9457 problem (`application/problem+json`). Unknown query parameters and unknown body fields are refused (400), naming them.',
         'Request bodies are JSON (`Content-Type: application/json`), 64 KiB at most unless an endpoint says otherwise (413 past it).',
-        'Each key has a rate limit per minute; past it, 429 with Retry-After.',
+        'Each key has a rate limit per minute; past it, 429 with Retry-After. While the service cannot reach its database, every endpoint answers 503 with Retry-After.',
       ].join('\n\n'),
     },
     servers: [{ url: '/' }],

@@ -303,6 +303,39 @@ describe('JSON, never HTML', () => {
     const del = await call('/api/v1/nothing', keys.all, { method: 'DELETE' })
     await problemOf(del, 404)
   })
+
+  test('what the server refuses before any endpoint runs: an address that does not decode, a body too large or of no length', async () => {
+    const bad = await fetch(`${server.url}/api/v1/companies/%FF%FE`, {
+      headers: { Authorization: `Bearer ${keys.all}` },
+    })
+    expect((await problemOf(bad, 400)).detail).toBe('The address is not valid UTF-8.')
+    const huge = await fetch(`${server.url}/api/v1/employees`, {
+      method: 'POST',
+      headers: { ...{ Authorization: `Bearer ${keys.all}` }, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(3_200_000) }),
+    })
+    await problemOf(huge, 413)
+    const chunked = await fetch(`${server.url}/api/v1/employees`, {
+      method: 'POST',
+      headers: { ...{ Authorization: `Bearer ${keys.all}` }, 'Content-Type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{}'))
+          controller.close()
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit)
+    await problemOf(chunked, 411)
+    // Pages keep their plain-text answer.
+    const page = await fetch(`${server.url}/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'x'.repeat(3_200_000),
+    })
+    expect(page.status).toBe(413)
+    expect(page.headers.get('Content-Type')).toMatch(/^text\/plain/)
+  })
 })
 
 describe('a write scope', () => {

@@ -2,7 +2,7 @@ import pg from 'pg'
 import { drizzle } from 'drizzle-orm/node-postgres'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createUser } from '#db/factories'
-import { isDatabaseUnavailableError, schema } from '#db/client'
+import { isDatabaseBusyError, isDatabaseUnavailableError, schema } from '#db/client'
 import { UNAVAILABLE_CONTENT } from '#app/components/error-boundary'
 import { OUTAGE_RETRY_AFTER_SECONDS } from '#app/server/outage'
 import { useTestDatabase } from '#tests/support/database'
@@ -127,6 +127,36 @@ describe('while the database cannot be reached', () => {
     } finally {
       logs.stop()
     }
+  })
+})
+
+describe('the REST API while the database cannot be reached', () => {
+  test('answers 503 problems with Retry-After, the first request (which meets it) and the rest', async () => {
+    await duringOutage(async () => {
+      for (let i = 0; i < 3; i++) {
+        const response = await send(server, '/api/v1/companies', {
+          headers: { Authorization: 'Bearer pnr_0123456789abcdef_x' },
+        })
+        expect(response.status).toBe(503)
+        expect(response.headers.get('Content-Type')).toBe('application/problem+json')
+        expect(response.headers.get('Retry-After')).toBe(String(OUTAGE_RETRY_AFTER_SECONDS))
+        expect(((await response.json()) as { status: number }).status).toBe(503)
+      }
+    })
+    await expect
+      .poll(async () => (await send(server, '/api/v1/companies')).status, { timeout: 10_000, interval: 200 })
+      .toBe(401)
+  })
+})
+
+describe('isDatabaseBusyError', () => {
+  test('a busy pool is busy (503, try again), an outage or a failed query is not', () => {
+    const busy = new Error('timeout exceeded when trying to connect')
+    expect(isDatabaseBusyError(busy)).toBe(true)
+    expect(isDatabaseBusyError(new Error('Failed query: select 1', { cause: busy }))).toBe(true)
+    expect(isDatabaseBusyError(new Error('Connection terminated unexpectedly'))).toBe(false)
+    expect(isDatabaseBusyError(Object.assign(new Error('x'), { code: '23505' }))).toBe(false)
+    expect(isDatabaseBusyError(undefined)).toBe(false)
   })
 })
 
