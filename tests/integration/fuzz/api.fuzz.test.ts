@@ -207,7 +207,9 @@ function build(c: ApiCase) {
   if (c.idempotency !== undefined)
     headers['Idempotency-Key'] = Buffer.from(c.idempotency)
       .toString('latin1')
-      .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '')
+      .split('')
+      .filter((ch) => ch === '\t' || (ch >= ' ' && ch !== '\u007f'))
+      .join('')
       .trim()
   else
     for (const p of operation.parameters)
