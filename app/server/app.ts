@@ -88,7 +88,21 @@ export function createApp(options: AppOptions = {}) {
       return
     }
     if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-      res.status(413).type('text/plain').send('The upload is too large (2 MB at most).')
+      // The REST API answers every error as an RFC 9457 problem (ADR 054), this one too.
+      if (req.path.startsWith('/api/v1/'))
+        res
+          .status(413)
+          .type('application/problem+json')
+          .set('Cache-Control', 'no-store')
+          .send(
+            JSON.stringify({
+              type: '/api/v1/problems#payload-too-large',
+              title: 'Content Too Large',
+              status: 413,
+              detail: `The body may be ${MAX_BODY_BYTES} bytes at most.`,
+            }),
+          )
+      else res.status(413).type('text/plain').send('The upload is too large (2 MB at most).')
       return
     }
     next()
