@@ -7,6 +7,8 @@ import { createApiKey } from '#app/modules/api-key/api-key.server'
 import { NOT_ENROLLABLE } from '#app/modules/api-key/schemes-api.server'
 import { loadReport } from '#app/modules/report/report.server'
 import { useTestDatabase } from '#tests/support/database'
+import { signedIn } from '#tests/support/app'
+import { textOf } from '../auth/helpers'
 import { useQueryCountingServer } from '#tests/support/query-count'
 import { addParticipant, answersFor, buildReport } from '#tests/integration/journey/report-scenario'
 
@@ -241,6 +243,20 @@ describe('GET /api/v1/schemes/{id}/participants', () => {
     )
     expectNoRaterIdentity(answer.text)
     problemOf(await call(`/api/v1/schemes/${world.schemeId}/participants?limit=500`, keys.all), 400)
+  })
+
+  test('the nomination status is the list’s, as the nomination module keeps it', async () => {
+    await db()
+      .update(schemeMembers)
+      .set({ nominationStatus: 'submitted', nominationSubmittedAt: new Date() })
+      .where(and(eq(schemeMembers.schemeId, world.schemeId), eq(schemeMembers.employeeId, world.employeeId)))
+    const answer = await call(`/api/v1/schemes/${world.schemeId}/participants`, keys.all)
+    const rows = answer.body.data as Array<{ employee_id: string; nomination: string }>
+    expect(rows.find((r) => r.employee_id === world.employeeId)?.nomination).toBe('submitted')
+    await db()
+      .update(schemeMembers)
+      .set({ nominationStatus: null, nominationSubmittedAt: null })
+      .where(and(eq(schemeMembers.schemeId, world.schemeId), eq(schemeMembers.employeeId, world.employeeId)))
   })
 })
 
@@ -556,5 +572,26 @@ describe('POST /api/v1/schemes/{id}/enrolments and /launch', () => {
     expect(problemOf(tooLate, 409).detail).toBe(
       'Its closing time has already passed. Set a later one (edit the scheme) before launching.',
     )
+  })
+})
+
+describe('the admins’ reference page', () => {
+  test('shows the scheme, report and answer operations, the CSV answer among them', async () => {
+    const { cookie } = await signedIn({ role: 'admin' })
+    const { response, body } = await request('/admin/api-keys/reference', { cookie })
+    expect(response.status).toBe(200)
+    const text = textOf(body)
+    for (const path of [
+      '/api/v1/schemes',
+      '/api/v1/schemes/{id}',
+      '/api/v1/schemes/{id}/enrolments',
+      '/api/v1/schemes/{id}/launch',
+      '/api/v1/schemes/{id}/participants',
+      '/api/v1/schemes/{id}/reports',
+      '/api/v1/schemes/{id}/answers',
+    ])
+      expect(text).toContain(path)
+    expect(text).toContain('employee_ids')
+    expect(text).toContain('subject e-mail')
   })
 })
