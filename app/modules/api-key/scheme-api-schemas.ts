@@ -2,7 +2,13 @@ import { z } from 'zod'
 import { LANGUAGE_CODES, NOMINATION_APPROVALS, NOMINATION_CHOOSERS, REPORT_RELEASES } from '#db/enums'
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { PART_LABELS, type PartKey } from '#app/modules/report/rater-groups'
-import { ENROL_PICK_MAX, MIN_RATERS_MAX, REMINDER_CADENCE_MAX, SCHEME_NAME_MAX, SCHEME_PHASES } from '#app/modules/scheme/schemas'
+import {
+  ENROL_PICK_MAX,
+  MIN_RATERS_MAX,
+  REMINDER_CADENCE_MAX,
+  SCHEME_NAME_MAX,
+  SCHEME_PHASES,
+} from '#app/modules/scheme/schemas'
 import { API_PAGE_MAX, decodeCursor } from './api-schemas'
 
 /**
@@ -107,47 +113,53 @@ export const SchemeListQuery = z.strictObject({
 export const ParticipantListQuery = z.strictObject(pageParams)
 export const ReportListQuery = z.strictObject(pageParams)
 
-const localDateTime = z
-  .string()
-  .max(19)
-  .meta({
-    description: 'A wall-clock time in `time_zone`, as `YYYY-MM-DDTHH:MM`.',
-    example: '2026-03-02T09:00',
-  })
+const localDateTime = (example: string) =>
+  z
+    .string()
+    .max(19)
+    .meta({ description: 'A wall-clock time in `time_zone`, as `YYYY-MM-DDTHH:MM`.', example })
+
+/**
+ * A whole number the form's schema checks; its range is documented here (the JSON Schema of a bare
+ * `z.int()` would give the safe-integer range).
+ */
+const formInt = (minimum: number, maximum: number, description: string) =>
+  z.int().optional().meta({ minimum, maximum, description })
 
 /**
  * A new scheme, as the admin's create form takes it (snake_case). Values with a default on the
  * form may be left out; everything is then checked by the form's schema and the scheme service.
  */
-export const SchemeCreateBody = z
-  .strictObject({
-    name: z.string().max(SCHEME_NAME_MAX * 4),
-    company_id: z.string().max(64).meta({ format: 'uuid' }),
-    questionnaire_id: z.string().max(64).meta({ format: 'uuid', description: 'A published questionnaire.' }),
-    time_zone: z.string().max(64).meta({ example: 'Europe/Berlin' }),
-    opens_at: localDateTime,
-    closes_at: localDateTime,
-    max_colleagues: z
-      .int()
-      .optional()
-      .meta({ description: `1–${MAX_COLLEAGUES} (default ${MAX_COLLEAGUES}).` }),
-    min_raters: z.int().optional().meta({ description: `1–${MIN_RATERS_MAX} (default 3).` }),
-    reminder_cadence_days: z
-      .int()
-      .optional()
-      .meta({ description: `0 (none) to ${REMINDER_CADENCE_MAX} (default 7).` }),
-    report_release: z.enum(REPORT_RELEASES).optional().meta({ description: 'Default on_close.' }),
-    show_manager_below_threshold: z.boolean().optional(),
-    manager_sees_report: z.boolean().optional(),
-    min_manager: z.int().optional(),
-    min_peer: z.int().optional(),
-    min_direct_report: z.int().optional(),
-    min_other: z.int().optional(),
-    nomination_chooser: z.enum(NOMINATION_CHOOSERS).optional(),
-    nomination_approval: z.enum(NOMINATION_APPROVALS).optional(),
-    nominations_close_at: localDateTime.optional(),
-    languages: z.array(z.enum(LANGUAGE_CODES)).max(LANGUAGE_CODES.length).optional(),
-  })
+export const SchemeCreateBody = z.strictObject({
+  // Trimmed, then at most SCHEME_NAME_MAX characters (the form's rule); room here for the spaces.
+  name: z
+    .string()
+    .max(SCHEME_NAME_MAX * 4)
+    .meta({ maxLength: SCHEME_NAME_MAX }),
+  company_id: z.string().max(64).meta({ format: 'uuid' }),
+  questionnaire_id: z.string().max(64).meta({ format: 'uuid', description: 'A published questionnaire.' }),
+  time_zone: z.string().max(64).meta({ example: 'Europe/Berlin' }),
+  opens_at: localDateTime('2026-03-02T09:00'),
+  closes_at: localDateTime('2026-03-27T18:00'),
+  max_colleagues: formInt(
+    1,
+    MAX_COLLEAGUES,
+    `The most colleagues each may invite (default ${MAX_COLLEAGUES}).`,
+  ),
+  min_raters: formInt(1, MIN_RATERS_MAX, 'The fewest colleagues a report shows (default 3).'),
+  reminder_cadence_days: formInt(0, REMINDER_CADENCE_MAX, 'Days between reminders, 0 for none (default 7).'),
+  report_release: z.enum(REPORT_RELEASES).optional().meta({ description: 'Default on_close.' }),
+  show_manager_below_threshold: z.boolean().optional(),
+  manager_sees_report: z.boolean().optional(),
+  min_manager: formInt(0, MAX_COLLEAGUES, 'The fewest managers to invite (a warning; default 0).'),
+  min_peer: formInt(0, MAX_COLLEAGUES, 'The fewest peers to invite (default 0).'),
+  min_direct_report: formInt(0, MAX_COLLEAGUES, 'The fewest direct reports to invite (default 0).'),
+  min_other: formInt(0, MAX_COLLEAGUES, 'The fewest others to invite (default 0).'),
+  nomination_chooser: z.enum(NOMINATION_CHOOSERS).optional(),
+  nomination_approval: z.enum(NOMINATION_APPROVALS).optional(),
+  nominations_close_at: localDateTime('2026-03-13T18:00').optional(),
+  languages: z.array(z.enum(LANGUAGE_CODES)).max(LANGUAGE_CODES.length).optional(),
+})
 
 export const SCHEME_CREATE_EXAMPLE = {
   name: 'Leadership 360, spring',
@@ -159,13 +171,12 @@ export const SCHEME_CREATE_EXAMPLE = {
   min_raters: 3,
 }
 
-export const EnrolmentBody = z
-  .strictObject({
-    employee_ids: z
-      .array(z.string().max(64).meta({ format: 'uuid' }))
-      .min(1, { error: 'Name at least one employee.' })
-      .max(ENROL_PICK_MAX, { error: `Name at most ${ENROL_PICK_MAX} employees at a time.` }),
-  })
+export const EnrolmentBody = z.strictObject({
+  employee_ids: z
+    .array(z.string().max(64).meta({ format: 'uuid' }))
+    .min(1, { error: 'Name at least one employee.' })
+    .max(ENROL_PICK_MAX, { error: `Name at most ${ENROL_PICK_MAX} employees at a time.` }),
+})
 
 export const EnrolmentResultSchema = z
   .object({
@@ -237,12 +248,10 @@ export const ReportSummarySchema = z
     }),
     colleagues: count.meta({ description: 'How many colleagues the release counts.' }),
     scale: z.object({ min: z.number(), max: z.number() }),
-    groups: z
-      .array(z.object({ group: z.enum(PART_KEYS), label: z.string(), raters: count }))
-      .meta({
-        description:
-          'The rater groups the report shows on their own (smaller groups merged into "others", as on the report).',
-      }),
+    groups: z.array(z.object({ group: z.enum(PART_KEYS), label: z.string(), raters: count })).meta({
+      description:
+        'The rater groups the report shows on their own (smaller groups merged into "others", as on the report).',
+    }),
     competencies: z.array(
       z.object({
         competency: z.string(),
