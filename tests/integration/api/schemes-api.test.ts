@@ -572,6 +572,16 @@ describe('POST /api/v1/schemes/{id}/enrolments and /launch', () => {
     expect(problemOf(tooLate, 409).detail).toBe(
       'Its closing time has already passed. Set a later one (edit the scheme) before launching.',
     )
+
+    const archived = await createQuestionnaire({ status: 'archived' })
+    const stale = await createScheme({ companyId: company.id, questionnaireId: archived.id, status: 'draft' })
+    await enrolEmployee(stale, person.id)
+    const unpublished = await call(`/api/v1/schemes/${stale.id}/launch`, keys.all, { method: 'POST' })
+    expect(problemOf(unpublished, 409).detail).toBe(
+      'Its questionnaire is no longer published. Choose a published one (edit the scheme) first.',
+    )
+    const still = await call(`/api/v1/schemes/${stale.id}`, keys.all)
+    expect(still.body).toEqual(expect.objectContaining({ state: 'draft', launched_at: null }))
   })
 })
 
