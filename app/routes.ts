@@ -117,6 +117,13 @@ export default [
   route('api/v1/companies/:id', 'routes/api.v1.companies.$id.ts'),
   route('api/v1/employees', 'routes/api.v1.employees.ts'),
   route('api/v1/employees/:id', 'routes/api.v1.employees.$id.ts'),
+  route('api/v1/schemes', 'routes/api.v1.schemes.ts'),
+  route('api/v1/schemes/:id', 'routes/api.v1.schemes.$id.ts'),
+  route('api/v1/schemes/:id/enrolments', 'routes/api.v1.schemes.$id.enrolments.ts'),
+  route('api/v1/schemes/:id/launch', 'routes/api.v1.schemes.$id.launch.ts'),
+  route('api/v1/schemes/:id/participants', 'routes/api.v1.schemes.$id.participants.ts'),
+  route('api/v1/schemes/:id/reports', 'routes/api.v1.schemes.$id.reports.ts'),
+  route('api/v1/schemes/:id/answers', 'routes/api.v1.schemes.$id.answers.ts'),
   route('api/v1/*', 'routes/api.v1.$.ts'),
   // The reference page of `npm run bench`: a page like any other, with no loader of its own.
   route('bench/ping', 'routes/bench.ping.tsx'),

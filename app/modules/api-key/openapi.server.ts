@@ -11,6 +11,23 @@ import {
   EmployeeSchema,
   ProblemSchema,
 } from './api-schemas'
+import { EXPORT_COLUMNS } from '#app/modules/response/export.server'
+import {
+  EnrolmentBody,
+  EnrolmentResultSchema,
+  ParticipantListQuery,
+  ParticipantListSchema,
+  ParticipantSchema,
+  ReportListQuery,
+  ReportSummaryListSchema,
+  ReportSummarySchema,
+  SCHEME_CREATE_EXAMPLE,
+  SchemeCreateBody,
+  SchemeListQuery,
+  SchemeListSchema,
+  SchemeProgressSchema,
+  SchemeSchema,
+} from './scheme-api-schemas'
 import { PROBLEMS, problemType, type ProblemKind } from './api.server'
 
 /**
@@ -27,6 +44,14 @@ export const API_COMPONENTS = {
   CompanyList: CompanyListSchema,
   Employee: EmployeeSchema,
   EmployeeList: EmployeeListSchema,
+  SchemeProgress: SchemeProgressSchema,
+  Scheme: SchemeSchema,
+  SchemeList: SchemeListSchema,
+  EnrolmentResult: EnrolmentResultSchema,
+  Participant: ParticipantSchema,
+  ParticipantList: ParticipantListSchema,
+  ReportSummary: ReportSummarySchema,
+  ReportSummaryList: ReportSummaryListSchema,
 } as const
 export type ApiComponent = keyof typeof API_COMPONENTS
 
@@ -47,9 +72,136 @@ export type ApiOperation = {
   headers?: Array<{ name: string; required: boolean; description: string; example: string }>
   /** The success status (200 unless it creates: 201). */
   status?: 200 | 201
-  ok: ApiComponent | 'OpenApiDocument'
+  /** 'AnswersCsv': a streamed `text/csv` body rather than JSON. */
+  ok: ApiComponent | 'OpenApiDocument' | 'AnswersCsv'
+  /** The document's tag, when not the path's first segment (reports, answers). */
+  tag?: string
   /** The problems it may answer, besides 401, 429 and 500 (which every keyed endpoint may). */
   problems: ProblemKind[]
+}
+
+/** Schemes, participants, report summaries and the answer export (issue 21 §1, ADR 059). */
+function SCHEME_OPERATIONS(): ApiOperation[] {
+  const schemeId = 'The scheme’s id.'
+  return [
+    {
+      operationId: 'listSchemes',
+      method: 'get',
+      path: '/api/v1/schemes',
+      summary: 'List schemes',
+      description:
+        'Schemes with their progress, filtered by company and state, by id, a page at a time. A key restricted to a company sees only its schemes, and asking for another company is refused (403).',
+      scope: 'schemes:read',
+      query: SchemeListQuery,
+      pathId: null,
+      ok: 'SchemeList',
+      problems: ['bad-request', 'forbidden'],
+    },
+    {
+      operationId: 'getScheme',
+      method: 'get',
+      path: '/api/v1/schemes/{id}',
+      summary: 'Get a scheme',
+      description:
+        'One scheme with its progress: participants enrolled, self-assessments submitted, colleague invitations sent and answered (counts only). Another company’s scheme is not found for a restricted key.',
+      scope: 'schemes:read',
+      query: null,
+      pathId: schemeId,
+      ok: 'Scheme',
+      problems: ['forbidden', 'not-found'],
+    },
+    {
+      operationId: 'createScheme',
+      method: 'post',
+      path: '/api/v1/schemes',
+      summary: 'Create a scheme',
+      description:
+        'A draft scheme for a company, checked as the back office’s create form checks it: a published questionnaire, a time zone, opening and closing times as wall-clock times in that zone (the closing time in the future, after the opening). Left-out settings take the form’s defaults. A key restricted to another company is refused (403).',
+      scope: 'schemes:write',
+      query: null,
+      pathId: null,
+      body: {
+        schema: SchemeCreateBody,
+        example: SCHEME_CREATE_EXAMPLE,
+        description: 'The scheme’s company, questionnaire, name and dates; other settings optional.',
+      },
+      status: 201,
+      ok: 'Scheme',
+      problems: ['forbidden'],
+    },
+    {
+      operationId: 'enrolEmployees',
+      method: 'post',
+      path: '/api/v1/schemes/{id}/enrolments',
+      summary: 'Enrol employees',
+      description:
+        'Enrols active employees of the scheme’s company by id (up to 200 a request). Each id that cannot be enrolled is named with why; someone already enrolled is not an error (the request is idempotent). In a launched scheme the newcomers get their programme e-mail. A closed scheme takes nobody (409).',
+      scope: 'schemes:write',
+      query: null,
+      pathId: schemeId,
+      body: {
+        schema: EnrolmentBody,
+        example: { employee_ids: ['0b8f4a52-3c1e-4d2a-8f3b-5e6d7c8b9a01'] },
+        description: 'The employees to enrol.',
+      },
+      ok: 'EnrolmentResult',
+      problems: ['forbidden', 'not-found', 'conflict'],
+    },
+    {
+      operationId: 'launchScheme',
+      method: 'post',
+      path: '/api/v1/schemes/{id}/launch',
+      summary: 'Launch a scheme',
+      description:
+        'Draft → launched, as the back office’s launch: every participant’s programme e-mail is queued (held until the scheme opens). Refused with the reason (409) when the scheme was launched already, its closing time has passed, its questionnaire is no longer published, or nobody is enrolled.',
+      scope: 'schemes:write',
+      query: null,
+      pathId: schemeId,
+      ok: 'Scheme',
+      problems: ['bad-request', 'forbidden', 'not-found', 'conflict'],
+    },
+    {
+      operationId: 'listParticipants',
+      method: 'get',
+      path: '/api/v1/schemes/{id}/participants',
+      summary: 'List a scheme’s participants',
+      description:
+        'Each participant’s self-assessment, list of raters (nomination) and report state, and how many colleagues were invited and answered — never who they are. By employee id, a page at a time.',
+      scope: 'schemes:read',
+      query: ParticipantListQuery,
+      pathId: schemeId,
+      ok: 'ParticipantList',
+      problems: ['bad-request', 'forbidden', 'not-found'],
+    },
+    {
+      operationId: 'listReportSummaries',
+      method: 'get',
+      path: '/api/v1/schemes/{id}/reports',
+      summary: 'List released report summaries',
+      description:
+        'For each participant whose report has been released: the averages of the scale questions and competencies, self and colleagues, per rater group, exactly as the report shows them — a group below the threshold is merged or hidden as on the report, a release below the threshold or of the self-assessment alone has no colleague figures. Aggregates only: no comments, never a rater’s identity. A report not released is absent. By employee id, a page at a time.',
+      scope: 'reports:read',
+      query: ReportListQuery,
+      pathId: schemeId,
+      ok: 'ReportSummaryList',
+      tag: 'reports',
+      problems: ['bad-request', 'forbidden', 'not-found'],
+    },
+    {
+      operationId: 'exportAnswers',
+      method: 'get',
+      path: '/api/v1/schemes/{id}/answers',
+      summary: 'Export a scheme’s answers (CSV stream)',
+      description:
+        'Every answer of the scheme, one row per answer, as the back office’s anonymous export: raters as labels such as "Peer 2" (stable within a subject), never names or addresses. Streamed as `text/csv` (UTF-8 with a BOM, CRLF line ends) while it is read, so it may be large.',
+      scope: 'answers:read',
+      query: null,
+      pathId: schemeId,
+      ok: 'AnswersCsv',
+      tag: 'answers',
+      problems: ['bad-request', 'forbidden', 'not-found'],
+    },
+  ]
 }
 
 export const API_OPERATIONS: ApiOperation[] = [
@@ -115,6 +267,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     ok: 'OpenApiDocument',
     problems: [],
   },
+  ...SCHEME_OPERATIONS(),
 ]
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -217,7 +370,17 @@ function operationObject(operation: ApiOperation) {
           description: 'The OpenAPI document.',
           content: { 'application/json': { schema: { type: 'object' } } },
         }
-      : {
+      : operation.ok === 'AnswersCsv'
+        ? {
+            description: 'The answers, streamed as CSV.',
+            content: {
+              'text/csv': {
+                schema: { type: 'string' },
+                example: `${EXPORT_COLUMNS.join(',')}\r\n`,
+              },
+            },
+          }
+        : {
           description: 'OK',
           content: { 'application/json': { schema: ref(operation.ok), example: exampleOf(operation.ok) } },
         }
@@ -236,7 +399,9 @@ function operationObject(operation: ApiOperation) {
     description: operation.scope
       ? `${operation.description}\n\nNeeds the scope \`${operation.scope}\`.`
       : operation.description,
-    tags: [operation.path.split('/')[3] === 'openapi.json' ? 'meta' : operation.path.split('/')[3]!],
+    tags: [
+      operation.tag ?? (operation.path.split('/')[3] === 'openapi.json' ? 'meta' : operation.path.split('/')[3]!),
+    ],
     ...(operation.scope ? {} : { security: [] }),
     parameters: parameters(operation),
     ...(operation.body
@@ -269,6 +434,13 @@ function exampleOf(name: ApiComponent): unknown {
   const employee = EmployeeSchema.meta()?.example
   if (name === 'CompanyList') return { data: [company], next_cursor: 'NmYxYzFkMWUtOGE1Yi00YzFm' }
   if (name === 'EmployeeList') return { data: [employee], next_cursor: null }
+  const listed: Partial<Record<ApiComponent, ApiComponent>> = {
+    SchemeList: 'Scheme',
+    ParticipantList: 'Participant',
+    ReportSummaryList: 'ReportSummary',
+  }
+  const item = listed[name]
+  if (item) return { data: [API_COMPONENTS[item].meta()?.example], next_cursor: null }
   return API_COMPONENTS[name].meta()?.example
 }
 
@@ -303,6 +475,9 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'companies', description: 'The client organisations.' },
       { name: 'employees', description: 'The people of each company who receive feedback.' },
       { name: 'meta', description: 'This document.' },
+      { name: 'schemes', description: 'Feedback programmes: create, enrol, launch, progress and participants.' },
+      { name: 'reports', description: 'Released reports’ figures, under the report’s anonymity rules.' },
+      { name: 'answers', description: 'The anonymous answer export.' },
     ],
     paths: pathsOf(API_OPERATIONS),
     components: {

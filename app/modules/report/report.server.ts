@@ -61,6 +61,26 @@ export function releasedReportRowsOf(tx: Tx, subjectId: string) {
   )
 }
 
+/**
+ * A page of a scheme's released reports by subject id (the REST API's report summaries, issue 21
+ * §1), in one statement: the same rows as {@link reportRow}, so each reads exactly as its page does
+ * (reportOf). A report never released is not among them. `companyId`: only a scheme of that company.
+ */
+export function releasedReportRowsOfScheme(
+  tx: Tx,
+  schemeId: string,
+  page: { afterSubjectId: string | null; limit: number; companyId: string | null },
+) {
+  return reportRowsWhere(
+    tx,
+    sql`a.scheme_id = ${schemeId} AND a.relationship = 'self' AND rel.id IS NOT NULL
+      ${page.companyId ? sql`AND s.company_id = ${page.companyId}` : sql``}
+      ${page.afterSubjectId ? sql`AND a.subject_id > ${page.afterSubjectId}::uuid` : sql``}
+    ORDER BY a.subject_id
+    LIMIT ${page.limit}`,
+  )
+}
+
 function reportRowsWhere(tx: Tx, where: SQL) {
   return queryRows<ReportRow>(
     tx,

@@ -300,6 +300,8 @@ export type EnrolResult = {
   enrolled: number
   skipped: number
   mail: ProgrammeMailResult | null
+  /** Who this enrolment added (the REST API answers per id, issue 21 §1). */
+  enrolledIds: string[]
 }
 
 const closedForEnrolment = (name: string) =>
@@ -334,6 +336,7 @@ async function enrol(
       enrolled: enrolled.length,
       skipped: Math.max(0, asked - enrolled.length),
       mail,
+      enrolledIds: enrolled,
     })
   })
 }
@@ -429,7 +432,7 @@ export async function addEmployee(
       const { enrolled } = await enrolEmployees(tx, schemeId, [employeeId!])
       if (!enrolled.length) return taken('This employee is already enrolled in this scheme.')
       const mail = await afterEnrolment(tx, actor, scheme, enrolled, { wholeCompany: false, now })
-      return ok({ name: scheme.name, enrolled: 1, skipped: 0, mail, created: !existing })
+      return ok({ name: scheme.name, enrolled: 1, skipped: 0, mail, created: !existing, enrolledIds: enrolled })
     })
   } catch (error) {
     // The address was taken a moment ago by another request.

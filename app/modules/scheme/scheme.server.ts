@@ -111,16 +111,7 @@ async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direc
         coalesce(a.answered, 0) AS "colleaguesAnswered"
       FROM page
       JOIN companies c ON c.id = page.company_id
-      CROSS JOIN LATERAL (
-        SELECT count(*)::int AS enrolled FROM scheme_members WHERE scheme_id = page.id
-      ) m
-      CROSS JOIN LATERAL (
-        SELECT
-          count(*) FILTER (WHERE relationship = 'self' AND status = 'submitted')::int AS self_submitted,
-          count(*) FILTER (WHERE relationship <> 'self' AND status <> 'revoked')::int AS invited,
-          count(*) FILTER (WHERE relationship <> 'self' AND status = 'submitted')::int AS answered
-        FROM assignments WHERE scheme_id = page.id
-      ) a
+      ${schemeProgressJoins(sql`page.id`)}
       ORDER BY page.${sortColumn} ${direction}, page.id ${direction}`,
   )
   return rows.map((r) => ({
@@ -132,6 +123,25 @@ async function readSchemes(query: SchemeListQuery, { keyset, limit, field, direc
     colleaguesInvited: Number(r.colleaguesInvited),
     colleaguesAnswered: Number(r.colleaguesAnswered),
   }))
+}
+
+/**
+ * A scheme's progress, joined to a query whose scheme id is `schemeId`: `m.enrolled`,
+ * `a.self_submitted`, `a.invited` (colleague invitations not revoked) and `a.answered` (submitted).
+ * One index range per scheme (the scheme_members primary key, the assignments (scheme_id, status,
+ * relationship) index). The scheme list and the REST API (issue 21 §1) count with this one rule.
+ */
+export function schemeProgressJoins(schemeId: SQL) {
+  return sql`CROSS JOIN LATERAL (
+        SELECT count(*)::int AS enrolled FROM scheme_members WHERE scheme_id = ${schemeId}
+      ) m
+      CROSS JOIN LATERAL (
+        SELECT
+          count(*) FILTER (WHERE relationship = 'self' AND status = 'submitted')::int AS self_submitted,
+          count(*) FILTER (WHERE relationship <> 'self' AND status <> 'revoked')::int AS invited,
+          count(*) FILTER (WHERE relationship <> 'self' AND status = 'submitted')::int AS answered
+        FROM assignments WHERE scheme_id = ${schemeId}
+      ) a`
 }
 
 export type SchemeFormOptions = {

@@ -1,0 +1,30 @@
+import type { Route } from './+types/api.v1.schemes.$id.answers'
+import { apiEndpoint, methodNotAllowed, notFound, parseQuery } from '#app/modules/api-key/api.server'
+import { NoQuery } from '#app/modules/api-key/api-schemas'
+import { exportSchemeAnswers } from '#app/modules/api-key/reports-api.server'
+import { apiActor, apiSchemeHead } from '#app/modules/api-key/schemes-api.server'
+
+/**
+ * GET /api/v1/schemes/:id/answers (issue 21 §1, ADR 059): the scheme's answers as answer
+ * management's anonymous CSV, streamed at constant memory; raters as labels, never names.
+ */
+export function loader({ request, context, params }: Route.LoaderArgs) {
+  return apiEndpoint(request, context, 'answers:read', async (call) => {
+    const query = parseQuery(request, NoQuery)
+    if (!query.ok) return query.response
+    const scheme = await apiSchemeHead({ companyId: call.key.companyId }, params.id)
+    if (!scheme) return notFound()
+    const { fileName, body } = await exportSchemeAnswers(apiActor(call), scheme.id)
+    return new Response(body, {
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${fileName}"`,
+        'Cache-Control': 'no-store',
+      },
+    })
+  })
+}
+
+export function action() {
+  return methodNotAllowed('GET')
+}

@@ -1,0 +1,29 @@
+import type { Route } from './+types/api.v1.schemes.$id.enrolments'
+import { apiEndpoint, json, methodNotAllowed, notFound, parseBody } from '#app/modules/api-key/api.server'
+import { EnrolmentBody } from '#app/modules/api-key/scheme-api-schemas'
+import {
+  apiActor,
+  apiSchemeHead,
+  enrolApiEmployees,
+  refusalProblem,
+} from '#app/modules/api-key/schemes-api.server'
+
+/**
+ * POST /api/v1/schemes/:id/enrolments (issue 21 §1, ADR 059): enrols employees by id, as the scheme
+ * page's "enrol the chosen" does; per-id problems, and someone already enrolled is no error.
+ */
+export function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('POST')
+  return apiEndpoint(request, context, 'schemes:write', async (call) => {
+    const body = await parseBody(request, EnrolmentBody)
+    if (!body.ok) return body.response
+    const scheme = await apiSchemeHead({ companyId: call.key.companyId }, params.id)
+    if (!scheme) return notFound()
+    const outcome = await enrolApiEmployees(apiActor(call), scheme.id, body.value)
+    return outcome.ok ? json(outcome.value) : refusalProblem(outcome)
+  })
+}
+
+export function loader() {
+  return methodNotAllowed('POST')
+}

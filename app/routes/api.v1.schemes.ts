@@ -1,0 +1,40 @@
+import type { Route } from './+types/api.v1.schemes'
+import { apiEndpoint, json, methodNotAllowed, parseBody, parseQuery, problem } from '#app/modules/api-key/api.server'
+import { SchemeCreateBody, SchemeListQuery } from '#app/modules/api-key/scheme-api-schemas'
+import {
+  apiActor,
+  createApiScheme,
+  getApiScheme,
+  listApiSchemes,
+  refusalProblem,
+} from '#app/modules/api-key/schemes-api.server'
+
+const RESTRICTED = 'This key is restricted to another company.'
+
+/**
+ * GET /api/v1/schemes (issue 21 §1, ADR 059): schemes with their progress, filtered by company and
+ * state, a page at a time; a key restricted to a company sees its schemes only.
+ */
+export function loader({ request, context }: Route.LoaderArgs) {
+  return apiEndpoint(request, context, 'schemes:read', async ({ key }) => {
+    const query = parseQuery(request, SchemeListQuery)
+    if (!query.ok) return query.response
+    const asked = query.value.company_id?.toLowerCase()
+    if (key.companyId && asked && asked !== key.companyId) return problem('forbidden', RESTRICTED)
+    return json(await listApiSchemes({ companyId: key.companyId }, query.value))
+  })
+}
+
+/** POST /api/v1/schemes: a draft scheme, checked as the admin's create form checks it (201). */
+export function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('GET, POST')
+  return apiEndpoint(request, context, 'schemes:write', async (call) => {
+    const body = await parseBody(request, SchemeCreateBody)
+    if (!body.ok) return body.response
+    const companyId = body.value.company_id.toLowerCase()
+    if (call.key.companyId && companyId !== call.key.companyId) return problem('forbidden', RESTRICTED)
+    const created = await createApiScheme(apiActor(call), { ...body.value, company_id: companyId })
+    if (!created.ok) return 'response' in created ? created.response : refusalProblem(created)
+    return json(await getApiScheme({ companyId: call.key.companyId }, created.value.id), 201)
+  })
+}
