@@ -117,6 +117,9 @@ export default [
   route('api/v1/companies/:id', 'routes/api.v1.companies.$id.ts'),
   route('api/v1/employees', 'routes/api.v1.employees.ts'),
   route('api/v1/employees/:id', 'routes/api.v1.employees.$id.ts'),
+  route('api/v1/employees/bulk', 'routes/api.v1.employees.bulk.ts'),
+  route('api/v1/employees/:id/disable', 'routes/api.v1.employees.$id.disable.ts'),
+  route('api/v1/employees/:id/enable', 'routes/api.v1.employees.$id.enable.ts'),
   route('api/v1/*', 'routes/api.v1.$.ts'),
   // The reference page of `npm run bench`: a page like any other, with no loader of its own.
   route('bench/ping', 'routes/bench.ping.tsx'),

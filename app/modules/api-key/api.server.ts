@@ -24,6 +24,7 @@ export const PROBLEMS = {
   conflict: { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Content Too Large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
+  'idempotency-key-reused': { status: 422, title: 'Unprocessable Content' },
   'too-many-requests': { status: 429, title: 'Too Many Requests' },
   'server-error': { status: 500, title: 'Internal Server Error' },
 } as const
@@ -49,10 +50,10 @@ export function problem(
 }
 
 /** A success answer: JSON, never cached (it is personal data). */
-export function json(body: unknown, status = 200) {
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE, ...headers },
   })
 }
 
