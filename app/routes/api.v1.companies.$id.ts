@@ -10,7 +10,12 @@ import {
 } from '#app/modules/api-key/api.server'
 import { CompanyUpdateBody, NoQuery } from '#app/modules/api-key/api-schemas'
 import { getCompany } from '#app/modules/api-key/resources.server'
-import { actorOf, apiRenameCompany, ORPHAN_KEY, RESTRICTED_ELSEWHERE } from '#app/modules/api-key/writes.server'
+import {
+  actorOf,
+  apiRenameCompany,
+  ORPHAN_KEY,
+  RESTRICTED_ELSEWHERE,
+} from '#app/modules/api-key/writes.server'
 
 /**
  * GET /api/v1/companies/:id (issue 21 §1, ADR 054). A key restricted to a company is refused any
@@ -21,8 +26,7 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     const query = parseQuery(request, NoQuery)
     if (!query.ok) return query.response
     const id = params.id.toLowerCase()
-    if (key.companyId && key.companyId !== id)
-      return problem('forbidden', RESTRICTED_ELSEWHERE)
+    if (key.companyId && key.companyId !== id) return problem('forbidden', RESTRICTED_ELSEWHERE)
     const company = await getCompany(id)
     return company ? json(company) : notFound()
   })

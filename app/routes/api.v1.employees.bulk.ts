@@ -1,5 +1,11 @@
 import type { Route } from './+types/api.v1.employees.bulk'
-import { apiEndpoint, methodNotAllowed, parseBody, parseQuery, problem } from '#app/modules/api-key/api.server'
+import {
+  apiEndpoint,
+  methodNotAllowed,
+  parseBody,
+  parseQuery,
+  problem,
+} from '#app/modules/api-key/api.server'
 import {
   BULK_MAX_BYTES,
   EmployeeBulkBody,

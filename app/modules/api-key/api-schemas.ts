@@ -163,19 +163,20 @@ const idField = (what: string) => z.uuid({ error: `Must be ${what} id (a UUID).`
 
 export const CompanyCreateBody = z.strictObject({
   name: text('The company’s name, unique ignoring case (1–100 characters).', 'Contoso'),
-  brand_id: idField('a brand’s')
-    .optional()
-    .meta({
-      description:
-        'The brand whose look its e-mails and pages use. May be left out when the install has one brand.',
-    }),
+  brand_id: idField('a brand’s').optional().meta({
+    description:
+      'The brand whose look its e-mails and pages use. May be left out when the install has one brand.',
+  }),
 })
 export const CompanyUpdateBody = z.strictObject({
   name: text('The company’s new name, unique ignoring case.', 'Contoso Europe'),
 })
 
 const employeeFields = {
-  email: text('The employee’s e-mail address (stored lower-case; one account per address).', 'ada@contoso.example'),
+  email: text(
+    'The employee’s e-mail address (stored lower-case; one account per address).',
+    'ada@contoso.example',
+  ),
   display_name: text('The employee’s name (1–100 characters, one line).', 'Ada Lovelace'),
   company_id: idField('a company’s').meta({
     description: 'Their company. A key restricted to a company: that company (the default).',
@@ -220,7 +221,9 @@ export const BulkRow = z.strictObject({
 export const EmployeeBulkBody = z.strictObject({
   company_id: idField('a company’s')
     .optional()
-    .meta({ description: 'The company of every row. A key restricted to a company: that company (the default).' }),
+    .meta({
+      description: 'The company of every row. A key restricted to a company: that company (the default).',
+    }),
   rows: z
     .array(BulkRow, { error: 'Must be a list of employees.' })
     .min(1, { error: 'Must hold one row at least.' })

@@ -10,8 +10,8 @@ import { problem } from './api.server'
  * first request with a key claims it — a row inserted, "in progress", before anything is done,
  * the unique (key, Idempotency-Key) index deciding between two that race — and its answer is stored
  * in that row. The same key again:
+ * - while the first still runs: 409, try again shortly (whatever the body);
  * - with the same body, once answered: the stored answer, with `Idempotent-Replayed: true`;
- * - while the first still runs: 409, try again shortly;
  * - with another body: 422 (`idempotency-key-reused`).
  * A key is kept a day (IDEMPOTENCY_TTL); older rows are deleted whenever a key is claimed. A claim
  * whose request died without answering (the process stopped) is taken over after STALE_CLAIM.
@@ -25,15 +25,17 @@ export function bodyHash(body: unknown) {
   return createHash('sha256').update(JSON.stringify(body)).digest('hex')
 }
 
-type Claim =
-  | { kind: 'claimed'; id: string }
-  | { kind: 'answer'; response: Response }
+type Claim = { kind: 'claimed'; id: string } | { kind: 'answer'; response: Response }
 
 /**
  * Claims `idempotencyKey` for this API key and body; or the answer when it was claimed already
  * (the stored one, 409 while in progress, 422 for another body).
  */
-export async function claimIdempotencyKey(keyId: string, idempotencyKey: string, hash: string): Promise<Claim> {
+export async function claimIdempotencyKey(
+  keyId: string,
+  idempotencyKey: string,
+  hash: string,
+): Promise<Claim> {
   const db = getDb()
   await db.delete(apiIdempotencyKeys).where(lt(apiIdempotencyKeys.createdAt, sql`now() - ${IDEMPOTENCY_TTL}`))
   try {
@@ -59,22 +61,19 @@ export async function claimIdempotencyKey(keyId: string, idempotencyKey: string,
     .limit(1)
   // Deleted between the two statements (it had just turned a day old): try once more.
   if (!existing) return claimIdempotencyKey(keyId, idempotencyKey, hash)
-  if (existing.requestHash !== hash)
-    return {
-      kind: 'answer',
-      response: problem(
-        'idempotency-key-reused',
-        'This Idempotency-Key was used with another body. Send the same body to get its answer again, or a new key for a new request.',
-      ),
-    }
   if (existing.status === null) {
     if (existing.stale) {
       // The first request died without an answer: this one takes its place (one of several wins).
       const [taken] = await db
         .update(apiIdempotencyKeys)
         .set({ createdAt: sql`now()` })
-        .where(and(eq(apiIdempotencyKeys.id, existing.id), sql`${apiIdempotencyKeys.status} IS NULL`,
-          sql`${apiIdempotencyKeys.createdAt} < now() - ${STALE_CLAIM}`))
+        .where(
+          and(
+            eq(apiIdempotencyKeys.id, existing.id),
+            sql`${apiIdempotencyKeys.status} IS NULL`,
+            sql`${apiIdempotencyKeys.createdAt} < now() - ${STALE_CLAIM}`,
+          ),
+        )
         .returning({ id: apiIdempotencyKeys.id })
       if (taken) return { kind: 'claimed', id: taken.id }
     }
@@ -87,6 +86,14 @@ export async function claimIdempotencyKey(keyId: string, idempotencyKey: string,
       ),
     }
   }
+  if (existing.requestHash !== hash)
+    return {
+      kind: 'answer',
+      response: problem(
+        'idempotency-key-reused',
+        'This Idempotency-Key was used with another body. Send the same body to get its answer again, or a new key for a new request.',
+      ),
+    }
   return {
     kind: 'answer',
     response: new Response(existing.responseBody, {

@@ -220,7 +220,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     method: 'post',
     path: '/api/v1/employees/{id}/enable',
     summary: 'Enable an employee',
-    description: 'A disabled employee may sign in again (audited). Enabling an enabled employee changes nothing.',
+    description:
+      'A disabled employee may sign in again (audited). Enabling an enabled employee changes nothing.',
     scope: 'employees:write',
     query: NoQuery,
     pathId: 'The employee’s id.',
@@ -243,7 +244,8 @@ export const API_OPERATIONS: ApiOperation[] = [
       {
         name: 'Idempotency-Key',
         required: true,
-        description: 'A key of your choosing for this request, 1–255 printable ASCII characters (a UUID will do).',
+        description:
+          'A key of your choosing for this request, 1–255 printable ASCII characters (a UUID will do).',
         example: '3f0c9a4e-hr-sync-2026-11-27',
       },
     ],

@@ -79,7 +79,10 @@ function refusalProblem(refusal: Refusal, conflictField: string | null, names = 
 }
 
 /** A Zod Mini parse's issues (the admin forms' schemas) as the API's field problems. */
-function issuesOf(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }, names: Record<string, string>) {
+function issuesOf(
+  error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> },
+  names: Record<string, string>,
+) {
   return error.issues.map((issue) => ({
     field: names[String(issue.path[0])] ?? String(issue.path[0] ?? ''),
     message: issue.message,
@@ -127,7 +130,11 @@ export async function apiRenameCompany(
   if (key.companyId && key.companyId !== id) return problem('forbidden', RESTRICTED_ELSEWHERE)
   const current = await getCompanyRow(id)
   if (!current) return notFound()
-  const parsed = CompanyCreateSchema.safeParse({ intent: 'create', name: body.name, brandId: current.brandId })
+  const parsed = CompanyCreateSchema.safeParse({
+    intent: 'create',
+    name: body.name,
+    brandId: current.brandId,
+  })
   if (!parsed.success) return invalid(issuesOf(parsed.error, COMPANY_FIELD))
   const updated = await updateCompany(actor, id, {
     name: parsed.data.name,
@@ -157,10 +164,15 @@ async function managerAddress(
     .select({ email: users.email, companyName: companies.name })
     .from(users)
     .innerJoin(companies, eq(companies.id, users.companyId))
-    .where(and(eq(users.id, managerId.toLowerCase()), eq(users.role, 'employee'), eq(users.companyId, companyId)))
+    .where(
+      and(eq(users.id, managerId.toLowerCase()), eq(users.role, 'employee'), eq(users.companyId, companyId)),
+    )
     .limit(1)
   if (row) return { ok: true, value: row.email }
-  const [company] = await getDb().select({ name: companies.name }).from(companies).where(eq(companies.id, companyId))
+  const [company] = await getDb()
+    .select({ name: companies.name })
+    .from(companies)
+    .where(eq(companies.id, companyId))
   return {
     ok: false,
     fieldErrors: { managerEmail: [EMPLOYEE_MESSAGES.managerUnknown(company?.name ?? 'this company')] },
@@ -192,10 +204,16 @@ function employeeInput(fields: {
 }
 
 /** The company a write is for: the body's, or the key's own; another than the key's is refused. */
-function companyFor(key: ApiKeyGrant, asked: string | undefined): { ok: true; id: string } | { ok: false; response: Response } {
+function companyFor(
+  key: ApiKeyGrant,
+  asked: string | undefined,
+): { ok: true; id: string } | { ok: false; response: Response } {
   const id = asked?.toLowerCase() ?? key.companyId
   if (!id)
-    return { ok: false, response: invalid([{ field: 'company_id', message: 'Name the employee’s company.' }]) }
+    return {
+      ok: false,
+      response: invalid([{ field: 'company_id', message: 'Name the employee’s company.' }]),
+    }
   if (key.companyId && id !== key.companyId)
     return { ok: false, response: problem('forbidden', RESTRICTED_ELSEWHERE) }
   return { ok: true, id }
@@ -359,4 +377,3 @@ export async function apiBulkUpsert(
     ),
   })
 }
-

@@ -983,7 +983,12 @@ export type BulkEmployeeRow = {
 /** What became of a bulk upsert: the counts, and each refused row (its index) with its problems. */
 export type BulkOutcome = {
   summary: ImportSummary
-  problems: Array<{ row: number; codes: RowProblem[]; duplicateOf: number | null; managerLine: number | null }>
+  problems: Array<{
+    row: number
+    codes: RowProblem[]
+    duplicateOf: number | null
+    managerLine: number | null
+  }>
 }
 
 /**
@@ -1007,21 +1012,19 @@ export async function importEmployeeRows(
   const importId = created!.id
   for (let start = 0; start < rows.length; start += INSERT_BATCH)
     await db.insert(employeeImportRows).values(
-      rows.slice(start, start + INSERT_BATCH).map(
-        (row, i): StagedRow => ({
-          importId,
-          line: start + i,
-          // NUL, which Postgres refuses, is "not UTF-8 text" for the check, as in a file.
-          name: row.name.replaceAll('\u0000', '\uFFFD').trim(),
-          email: row.email.replaceAll('\u0000', '\uFFFD').trim().toLowerCase(),
-          companyName: company.name,
-          phone: null,
-          managerEmail: (row.managerEmail ?? '').replaceAll('\u0000', '\uFFFD').trim().toLowerCase(),
-          department: row.department?.replaceAll('\u0000', '\uFFFD').trim() || null,
-          jobTitle: row.jobTitle?.replaceAll('\u0000', '\uFFFD').trim() || null,
-          errors: [],
-        }),
-      ),
+      rows.slice(start, start + INSERT_BATCH).map((row, i): StagedRow => ({
+        importId,
+        line: start + i,
+        // NUL, which Postgres refuses, is "not UTF-8 text" for the check, as in a file.
+        name: row.name.replaceAll('\u0000', '\uFFFD').trim(),
+        email: row.email.replaceAll('\u0000', '\uFFFD').trim().toLowerCase(),
+        companyName: company.name,
+        phone: null,
+        managerEmail: (row.managerEmail ?? '').replaceAll('\u0000', '\uFFFD').trim().toLowerCase(),
+        department: row.department?.replaceAll('\u0000', '\uFFFD').trim() || null,
+        jobTitle: row.jobTitle?.replaceAll('\u0000', '\uFFFD').trim() || null,
+        errors: [],
+      })),
     )
   let outcome: Outcome<ImportSummary>
   try {
