@@ -82,13 +82,27 @@ export function createApp(options: AppOptions = {}) {
 
   // The largest legitimate body is a 2 MB image upload plus form fields. Browsers give every form
   // post a Content-Length; a chunked body without one could not be checked before it is buffered.
+  // The REST API answers these as RFC 9457 problems too (ADR 054): a client parses JSON only.
+  const refuseBody = (req: express.Request, res: express.Response, status: 411 | 413, text: string) => {
+    if (!req.path.startsWith('/api/v1/')) {
+      res.status(status).type('text/plain').send(text)
+      return
+    }
+    const [kind, title] =
+      status === 411 ? ['length-required', 'Length Required'] : ['payload-too-large', 'Content Too Large']
+    res
+      .status(status)
+      .set('Cache-Control', 'no-store')
+      .set('Content-Type', 'application/problem+json')
+      .send(Buffer.from(JSON.stringify({ type: `/api/v1/problems#${kind}`, title, status, detail: text })))
+  }
   app.use((req, res, next) => {
     if (req.get('transfer-encoding') && req.get('content-length') === undefined) {
-      res.status(411).type('text/plain').send('A Content-Length is required.')
+      refuseBody(req, res, 411, 'A Content-Length is required.')
       return
     }
     if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-      res.status(413).type('text/plain').send('The upload is too large (2 MB at most).')
+      refuseBody(req, res, 413, 'The upload is too large (2 MB at most).')
       return
     }
     next()

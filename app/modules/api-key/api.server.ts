@@ -22,6 +22,7 @@ export const PROBLEMS = {
   'not-found': { status: 404, title: 'Not Found' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
   conflict: { status: 409, title: 'Conflict' },
+  'length-required': { status: 411, title: 'Length Required' },
   'payload-too-large': { status: 413, title: 'Content Too Large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
   'idempotency-key-reused': { status: 422, title: 'Unprocessable Content' },
@@ -210,7 +211,13 @@ export async function parseBody<Schema extends z.ZodType>(
     response: problem('payload-too-large', `The body may be ${maxBytes} bytes at most.`),
   })
   const declared = Number(request.headers.get('Content-Length') ?? '0')
-  if (declared > maxBytes) return tooLarge()
+  if (declared > maxBytes) {
+    // Read past, not kept (the server refused anything over its own cap before this): the client,
+    // still sending, then gets the answer instead of a reset connection.
+    const reader = request.body?.getReader()
+    while (reader && !(await reader.read()).done);
+    return tooLarge()
+  }
   const chunks: Uint8Array[] = []
   let size = 0
   if (request.body) {

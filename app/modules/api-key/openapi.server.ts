@@ -278,6 +278,7 @@ const PROBLEM_EXAMPLES: Record<ProblemKind, string> = {
   'not-found': 'Nothing with this id is available to this key.',
   'method-not-allowed': 'This endpoint answers GET only.',
   conflict: 'Another employee of this company has the address ada.lovelace@contoso.example.',
+  'length-required': 'A Content-Length is required.',
   'payload-too-large': 'The body may be 65536 bytes at most.',
   'unsupported-media-type': 'Send the body as JSON ("Content-Type: application/json").',
   'idempotency-key-reused':
