@@ -823,6 +823,13 @@ describe('bulk upsert', () => {
       }))
     // A chart: each of the first 10 manages a tenth of the others.
     for (let i = 10; i < rows.length; i++) rows[i]!.manager_email = rows[i % 10]!.email
+    // Warmed up first (the server's first bulk compiles its code), so the time is the work's.
+    await okOf(
+      await bulk({
+        company_id: company.a,
+        rows: [{ email: `warm-${unique()}@example.test`, display_name: 'W' }],
+      }),
+    )
     const started = performance.now()
     const first = await counting.request('/api/v1/employees/bulk', {
       method: 'POST',
@@ -836,6 +843,8 @@ describe('bulk upsert', () => {
     const elapsed = performance.now() - started
     expect(first.response.status).toBe(200)
     expect(JSON.parse(first.body)).toEqual({ created: BULK_MAX_ROWS, updated: 0, unchanged: 0, problems: [] })
+    // 25 when written (the key, its limit and audit, the claim, one staging INSERT, the import's
+    // transaction, the answer stored): a margin, but nothing that grows with the rows.
     expect(first.queries).toBeLessThanOrEqual(40)
     expect(elapsed).toBeLessThan(15_000)
     const [managed] = await db()
