@@ -124,6 +124,9 @@ export default [
   route('api/v1/schemes/:id/participants', 'routes/api.v1.schemes.$id.participants.ts'),
   route('api/v1/schemes/:id/reports', 'routes/api.v1.schemes.$id.reports.ts'),
   route('api/v1/schemes/:id/answers', 'routes/api.v1.schemes.$id.answers.ts'),
+  route('api/v1/employees/bulk', 'routes/api.v1.employees.bulk.ts'),
+  route('api/v1/employees/:id/disable', 'routes/api.v1.employees.$id.disable.ts'),
+  route('api/v1/employees/:id/enable', 'routes/api.v1.employees.$id.enable.ts'),
   route('api/v1/*', 'routes/api.v1.$.ts'),
   // The reference page of `npm run bench`: a page like any other, with no loader of its own.
   route('bench/ping', 'routes/bench.ping.tsx'),

@@ -15,8 +15,12 @@ export type Refusal = {
 
 export type Outcome<T> = { ok: true; value: T } | Refusal
 
-/** Who acts in an admin or employee change, for ownership checks and the audit log. */
-export type Actor = { id: string; ip?: string | null }
+/**
+ * Who acts in an admin or employee change, for ownership checks and the audit log. A change made
+ * through the REST API acts as the admin who created the key, and names the key (`apiKeyId`): the
+ * audit entry records both.
+ */
+export type Actor = { id: string; ip?: string | null; apiKeyId?: string }
 
 export const ok = <T>(value: T): Outcome<T> => ({ ok: true, value })
 

@@ -4,11 +4,18 @@ import {
   json,
   methodNotAllowed,
   notFound,
+  parseBody,
   parseQuery,
   problem,
 } from '#app/modules/api-key/api.server'
-import { NoQuery } from '#app/modules/api-key/api-schemas'
+import { CompanyUpdateBody, NoQuery } from '#app/modules/api-key/api-schemas'
 import { getCompany } from '#app/modules/api-key/resources.server'
+import {
+  actorOf,
+  apiRenameCompany,
+  ORPHAN_KEY,
+  RESTRICTED_ELSEWHERE,
+} from '#app/modules/api-key/writes.server'
 
 /**
  * GET /api/v1/companies/:id (issue 21 §1, ADR 054). A key restricted to a company is refused any
@@ -19,13 +26,24 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     const query = parseQuery(request, NoQuery)
     if (!query.ok) return query.response
     const id = params.id.toLowerCase()
-    if (key.companyId && key.companyId !== id)
-      return problem('forbidden', 'This key is restricted to another company.')
+    if (key.companyId && key.companyId !== id) return problem('forbidden', RESTRICTED_ELSEWHERE)
     const company = await getCompany(id)
     return company ? json(company) : notFound()
   })
 }
 
-export function action() {
-  return methodNotAllowed('GET')
+/** PATCH /api/v1/companies/:id (ADR 054 "Writes"): renames it; a restricted key its own only. */
+export function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== 'PATCH') return methodNotAllowed('GET, PATCH')
+  return apiEndpoint(request, context, 'companies:write', async ({ key, ip }) => {
+    const actor = actorOf(key, ip)
+    if (!actor) return problem('forbidden', ORPHAN_KEY)
+    const query = parseQuery(request, NoQuery)
+    if (!query.ok) return query.response
+    const id = params.id.toLowerCase()
+    if (key.companyId && key.companyId !== id) return problem('forbidden', RESTRICTED_ELSEWHERE)
+    const body = await parseBody(request, CompanyUpdateBody)
+    if (!body.ok) return body.response
+    return apiRenameCompany(actor, key, id, body.value)
+  })
 }

@@ -159,6 +159,8 @@ export type ApiKeyGrant = {
   scopes: ApiScope[]
   companyId: string | null
   requestsPerMinute: number
+  /** The admin who created the key: a write through it acts as them (null when they were deleted). */
+  createdBy: string | null
 }
 
 export type KeyCheck =
@@ -173,6 +175,7 @@ export async function checkApiKey(presented: string): Promise<KeyCheck> {
       scopes: apiKeys.scopes,
       companyId: apiKeys.companyId,
       requestsPerMinute: apiKeys.requestsPerMinute,
+      createdBy: apiKeys.createdBy,
       status: statusSql,
     })
     .from(apiKeys)

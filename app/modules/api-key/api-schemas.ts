@@ -140,3 +140,124 @@ export const NoQuery = z.strictObject({})
 export const IdParam = z.uuid()
 
 export { API_SCOPES }
+
+// ---------------------------------------------------------------------------------------------
+// Writes (issue 21 §1, ADR 054 "Writes"): the bodies the write endpoints take. These check the
+// JSON's shape and types; the content rules (lengths, one line, a valid address, the manager) are
+// the back office's own (the employee form's schema, the CSV import's row check), applied after.
+
+/** A text field of a body: the shape only; its rule (length, one line) is the domain's. */
+const text = (description: string, example?: string) =>
+  z
+    .string({ error: 'Must be a string.' })
+    .max(1000, { error: 'Must be 1000 characters or fewer.' })
+    .meta({ description, ...(example ? { example } : {}) })
+const nullableText = (description: string) =>
+  z
+    .string({ error: 'Must be a string or null.' })
+    .max(1000, { error: 'Must be 1000 characters or fewer.' })
+    .nullable()
+    .optional()
+    .meta({ description })
+const idField = (what: string) => z.uuid({ error: `Must be ${what} id (a UUID).` })
+
+export const CompanyCreateBody = z.strictObject({
+  name: text('The company’s name, unique ignoring case (1–100 characters).', 'Contoso'),
+  brand_id: idField('a brand’s').optional().meta({
+    description:
+      'The brand whose look its e-mails and pages use. May be left out when the install has one brand.',
+  }),
+})
+export const CompanyUpdateBody = z.strictObject({
+  name: text('The company’s new name, unique ignoring case.', 'Contoso Europe'),
+})
+
+const employeeFields = {
+  email: text(
+    'The employee’s e-mail address (stored lower-case; one account per address).',
+    'ada@contoso.example',
+  ),
+  display_name: text('The employee’s name (1–100 characters, one line).', 'Ada Lovelace'),
+  company_id: idField('a company’s').meta({
+    description: 'Their company. A key restricted to a company: that company (the default).',
+  }),
+  department: nullableText('Their department (100 characters at most); null or left out: none.'),
+  job_title: nullableText('Their job title (100 characters at most); null or left out: none.'),
+  manager_id: idField('an employee’s')
+    .nullable()
+    .optional()
+    .meta({ description: 'Their manager: an employee of the same company; null or left out: none.' }),
+}
+
+export const EmployeeCreateBody = z.strictObject({
+  ...employeeFields,
+  company_id: employeeFields.company_id.optional(),
+})
+
+export const EmployeeUpdateBody = z.strictObject({
+  email: employeeFields.email.optional(),
+  display_name: employeeFields.display_name.optional(),
+  company_id: employeeFields.company_id.optional(),
+  department: employeeFields.department,
+  job_title: employeeFields.job_title,
+  manager_id: employeeFields.manager_id,
+})
+
+/** The most rows one bulk upsert takes. */
+export const BULK_MAX_ROWS = 1000
+/** A bulk upsert's body may be this large (2 MiB). */
+export const BULK_MAX_BYTES = 2 * 1024 * 1024
+
+export const BulkRow = z.strictObject({
+  email: text('The employee’s address: the row’s key within the company.'),
+  display_name: text('Their name.'),
+  department: nullableText('Their department; null or left out: left as it is.'),
+  job_title: nullableText('Their job title; null or left out: left as it is.'),
+  manager_email: nullableText(
+    'Their manager’s address: an employee of the company already, or on another row; null or left out: left as it is.',
+  ),
+})
+
+export const EmployeeBulkBody = z.strictObject({
+  company_id: idField('a company’s')
+    .optional()
+    .meta({
+      description: 'The company of every row. A key restricted to a company: that company (the default).',
+    }),
+  rows: z
+    .array(BulkRow, { error: 'Must be a list of employees.' })
+    .min(1, { error: 'Must hold one row at least.' })
+    .max(BULK_MAX_ROWS, { error: `Must hold ${BULK_MAX_ROWS} rows at most.` }),
+})
+
+export const BulkResultSchema = z
+  .object({
+    created: z.int().min(0),
+    updated: z.int().min(0),
+    unchanged: z.int().min(0),
+    problems: z
+      .array(
+        z.object({
+          row: z.int().min(0).meta({ description: 'The row’s index in `rows` (from 0).' }),
+          field: z.string().meta({ description: 'The field at fault, or `row` for the row as a whole.' }),
+          message: z.string(),
+        }),
+      )
+      .meta({ description: 'Each row that was not written, with why; the other rows were.' }),
+  })
+  .meta({
+    id: 'BulkResult',
+    example: {
+      created: 2,
+      updated: 1,
+      unchanged: 96,
+      problems: [{ row: 41, field: 'email', message: 'The e-mail address is not valid.' }],
+    },
+  })
+
+/** An `Idempotency-Key` header: 1–255 printable ASCII characters. */
+export const IdempotencyKeyHeader = z
+  .string({ error: 'Send an Idempotency-Key header (1–255 printable characters).' })
+  .regex(/^[\x21-\x7e][\x20-\x7e]{0,254}$/, {
+    error: 'Must be 1–255 printable ASCII characters, not starting with a space.',
+  })

@@ -25,6 +25,7 @@ export const PROBLEMS = {
   'length-required': { status: 411, title: 'Length Required' },
   'payload-too-large': { status: 413, title: 'Content Too Large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
+  'idempotency-key-reused': { status: 422, title: 'Unprocessable Content' },
   'too-many-requests': { status: 429, title: 'Too Many Requests' },
   'server-error': { status: 500, title: 'Internal Server Error' },
   unavailable: { status: 503, title: 'Service Unavailable' },
@@ -62,10 +63,10 @@ export function problem(
 }
 
 /** A success answer: JSON, never cached (it is personal data). */
-export function json(body: unknown, status = 200) {
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE, ...headers },
   })
 }
 
@@ -234,7 +235,13 @@ export async function parseBody<Schema extends z.ZodType>(
     response: problem('payload-too-large', `The body may be ${maxBytes} bytes at most.`),
   })
   const declared = Number(request.headers.get('Content-Length') ?? '0')
-  if (declared > maxBytes) return tooLarge()
+  if (declared > maxBytes) {
+    // Read past, not kept (the server refused anything over its own cap before this): the client,
+    // still sending, then gets the answer instead of a reset connection.
+    const reader = request.body?.getReader()
+    while (reader && !(await reader.read()).done);
+    return tooLarge()
+  }
   const chunks: Uint8Array[] = []
   let size = 0
   if (request.body) {

@@ -3,6 +3,14 @@ import type { ApiScope } from '#db/enums'
 import {
   API_PAGE_MAX,
   API_SCOPES,
+  BULK_MAX_ROWS,
+  BulkResultSchema,
+  CompanyCreateBody,
+  CompanyUpdateBody,
+  EmployeeBulkBody,
+  EmployeeCreateBody,
+  EmployeeUpdateBody,
+  NoQuery,
   CompanyListQuery,
   CompanyListSchema,
   CompanySchema,
@@ -52,6 +60,7 @@ export const API_COMPONENTS = {
   ParticipantList: ParticipantListSchema,
   ReportSummary: ReportSummarySchema,
   ReportSummaryList: ReportSummaryListSchema,
+  BulkResult: BulkResultSchema,
 } as const
 export type ApiComponent = keyof typeof API_COMPONENTS
 
@@ -268,6 +277,149 @@ export const API_OPERATIONS: ApiOperation[] = [
     problems: [],
   },
   ...SCHEME_OPERATIONS(),
+  // Writes (ADR 054 "Writes").
+  {
+    operationId: 'createCompany',
+    method: 'post',
+    path: '/api/v1/companies',
+    summary: 'Create a company',
+    description:
+      'Creates a company, as the back office does (audited). Names are unique ignoring case: a taken name is a 409. A key restricted to a company cannot create companies (403).',
+    scope: 'companies:write',
+    query: NoQuery,
+    pathId: null,
+    body: {
+      schema: CompanyCreateBody,
+      example: { name: 'Contoso' },
+      description: 'The new company. `brand_id` may be left out when the install has one brand.',
+    },
+    status: 201,
+    ok: 'Company',
+    problems: ['bad-request', 'forbidden', 'conflict'],
+  },
+  {
+    operationId: 'renameCompany',
+    method: 'patch',
+    path: '/api/v1/companies/{id}',
+    summary: 'Rename a company',
+    description:
+      'Renames a company (audited); nothing else of it changes. Another company’s name is a 409. A key restricted to a company may rename its own only.',
+    scope: 'companies:write',
+    query: NoQuery,
+    pathId: 'The company’s id.',
+    body: { schema: CompanyUpdateBody, example: { name: 'Contoso Europe' }, description: 'The new name.' },
+    ok: 'Company',
+    problems: ['bad-request', 'forbidden', 'not-found', 'conflict'],
+  },
+  {
+    operationId: 'createEmployee',
+    method: 'post',
+    path: '/api/v1/employees',
+    summary: 'Create an employee',
+    description:
+      'Adds an employee as the back office does: invited (no password yet), audited, with the same rules and messages. No e-mail is sent now: the activation e-mail goes out when a scheme they take part in is launched (or an administrator sends it from their page). An address that is already an employee’s, another company’s or an administrator’s is a 409. A key restricted to a company adds to its company only (the default).',
+    scope: 'employees:write',
+    query: NoQuery,
+    pathId: null,
+    body: {
+      schema: EmployeeCreateBody,
+      example: {
+        email: 'ada.lovelace@contoso.example',
+        display_name: 'Ada Lovelace',
+        company_id: '6f1c1d1e-8a5b-4c1f-9a57-1d2e3f4a5b6c',
+        department: 'Engineering',
+        job_title: 'Lead engineer',
+        manager_id: null,
+      },
+      description: 'The new employee.',
+    },
+    status: 201,
+    ok: 'Employee',
+    problems: ['bad-request', 'forbidden', 'conflict'],
+  },
+  {
+    operationId: 'updateEmployee',
+    method: 'patch',
+    path: '/api/v1/employees/{id}',
+    summary: 'Update an employee',
+    description:
+      'Changes the fields sent and no others; null clears department, job title or manager. The back office’s rules apply (a manager of the same company, no circle of managers; moving someone who manages others or takes part in a running scheme is refused). An address another account has is a 409. Another company’s employee is not found for a restricted key.',
+    scope: 'employees:write',
+    query: NoQuery,
+    pathId: 'The employee’s id.',
+    body: {
+      schema: EmployeeUpdateBody,
+      example: { job_title: 'Head of engineering', manager_id: null },
+      description: 'The fields to change.',
+    },
+    ok: 'Employee',
+    problems: ['bad-request', 'forbidden', 'not-found', 'conflict'],
+  },
+  {
+    operationId: 'disableEmployee',
+    method: 'post',
+    path: '/api/v1/employees/{id}/disable',
+    summary: 'Disable an employee',
+    description:
+      'The employee can no longer sign in, and every session they have ends (audited). Disabling a disabled employee changes nothing.',
+    scope: 'employees:write',
+    query: NoQuery,
+    pathId: 'The employee’s id.',
+    ok: 'Employee',
+    problems: ['bad-request', 'forbidden', 'not-found'],
+  },
+  {
+    operationId: 'enableEmployee',
+    method: 'post',
+    path: '/api/v1/employees/{id}/enable',
+    summary: 'Enable an employee',
+    description:
+      'A disabled employee may sign in again (audited). Enabling an enabled employee changes nothing.',
+    scope: 'employees:write',
+    query: NoQuery,
+    pathId: 'The employee’s id.',
+    ok: 'Employee',
+    problems: ['bad-request', 'forbidden', 'not-found'],
+  },
+  {
+    operationId: 'bulkUpsertEmployees',
+    method: 'post',
+    path: '/api/v1/employees/bulk',
+    summary: 'Create or update employees in bulk',
+    description: [
+      `Up to ${BULK_MAX_ROWS} employees of one company, keyed by e-mail address (a body of 2 MiB at most): a missing one is created (invited, no e-mail sent), a changed one updated (name, and department, job title and manager where given — null or left out leaves them as they are), an unchanged one left alone. The rows are checked by the CSV import’s own rules: a row with a problem is left out and reported in \`problems\` (its index, the field, why), the other rows are written — in one transaction, audited as an import.`,
+      'The `Idempotency-Key` header is required. The answer is kept a day: the same key with the same body answers it again (with `Idempotent-Replayed: true`) without doing anything; the same key with another body is a 422; while the first request runs, the same key is a 409 (try again shortly).',
+    ].join('\n\n'),
+    scope: 'employees:write',
+    query: NoQuery,
+    pathId: null,
+    headers: [
+      {
+        name: 'Idempotency-Key',
+        required: true,
+        description:
+          'A key of your choosing for this request, 1–255 printable ASCII characters (a UUID will do).',
+        example: '3f0c9a4e-hr-sync-2026-11-27',
+      },
+    ],
+    body: {
+      schema: EmployeeBulkBody,
+      example: {
+        company_id: '6f1c1d1e-8a5b-4c1f-9a57-1d2e3f4a5b6c',
+        rows: [
+          { email: 'ada.lovelace@contoso.example', display_name: 'Ada Lovelace', department: 'Engineering' },
+          {
+            email: 'charles.babbage@contoso.example',
+            display_name: 'Charles Babbage',
+            manager_email: 'ada.lovelace@contoso.example',
+          },
+        ],
+      },
+      description: 'The company and its rows.',
+    },
+    ok: 'BulkResult',
+    problems: ['bad-request', 'forbidden', 'conflict', 'idempotency-key-reused'],
+  },
 ]
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -282,6 +434,8 @@ const PROBLEM_EXAMPLES: Record<ProblemKind, string> = {
   'length-required': 'Send a Content-Length with the body.',
   'payload-too-large': 'The body may be 65536 bytes at most.',
   'unsupported-media-type': 'Send the body as JSON ("Content-Type: application/json").',
+  'idempotency-key-reused':
+    'This Idempotency-Key was used with another body. Send the same body, or a new key for a new request.',
   'too-many-requests': 'This key may make 600 requests a minute. Try again in 12 seconds.',
   'server-error': 'Something went wrong on our side. Try again later.',
   unavailable: 'The service cannot reach its database. Try again later.',
@@ -381,9 +535,9 @@ function operationObject(operation: ApiOperation) {
             },
           }
         : {
-          description: 'OK',
-          content: { 'application/json': { schema: ref(operation.ok), example: exampleOf(operation.ok) } },
-        }
+            description: 'OK',
+            content: { 'application/json': { schema: ref(operation.ok), example: exampleOf(operation.ok) } },
+          }
   const problems: ProblemKind[] = operation.scope
     ? [
         'unauthorized',
@@ -400,7 +554,8 @@ function operationObject(operation: ApiOperation) {
       ? `${operation.description}\n\nNeeds the scope \`${operation.scope}\`.`
       : operation.description,
     tags: [
-      operation.tag ?? (operation.path.split('/')[3] === 'openapi.json' ? 'meta' : operation.path.split('/')[3]!),
+      operation.tag ??
+        (operation.path.split('/')[3] === 'openapi.json' ? 'meta' : operation.path.split('/')[3]!),
     ],
     ...(operation.scope ? {} : { security: [] }),
     parameters: parameters(operation),
@@ -475,7 +630,10 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'companies', description: 'The client organisations.' },
       { name: 'employees', description: 'The people of each company who receive feedback.' },
       { name: 'meta', description: 'This document.' },
-      { name: 'schemes', description: 'Feedback programmes: create, enrol, launch, progress and participants.' },
+      {
+        name: 'schemes',
+        description: 'Feedback programmes: create, enrol, launch, progress and participants.',
+      },
       { name: 'reports', description: 'Released reports’ figures, under the report’s anonymity rules.' },
       { name: 'answers', description: 'The anonymous answer export.' },
     ],

@@ -22,7 +22,16 @@ export type AuditEntry = AuditEvent & { actorId: string | null; ip?: string | nu
  * recorded with U+FFFD in its place rather than turning an admin's change into a 500.
  */
 export async function recordAudit(tx: Tx, ...args: [actor: Actor, event: AuditEvent] | [entry: AuditEntry]) {
-  const entry: AuditEntry = args.length === 2 ? { ...args[1], actorId: args[0].id, ip: args[0].ip } : args[0]
+  const entry: AuditEntry =
+    args.length === 2
+      ? {
+          ...args[1],
+          actorId: args[0].id,
+          ip: args[0].ip,
+          // A change made through the REST API names the key it came with.
+          ...(args[0].apiKeyId ? { details: { ...args[1].details, apiKeyId: args[0].apiKeyId } } : {}),
+        }
+      : args[0]
   await tx.insert(auditLog).values({
     actorId: entry.actorId,
     action: toStorableText(entry.action),

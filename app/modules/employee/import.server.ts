@@ -802,7 +802,7 @@ export async function runImport(
   { updateNames = false }: { updateNames?: boolean } = {},
 ): Promise<Outcome<ImportSummary>> {
   try {
-    return await importInOneTransaction(actor, importId, schemeId, updateNames)
+    return await importInOneTransaction(actor, importId, schemeId, { updateNames })
   } catch (error) {
     // A manager's row that an account created since the check took over (an administrator's, say),
     // or a company deleted meanwhile: the rows pointing at it cannot be written. Nothing was; the
@@ -812,11 +812,18 @@ export async function runImport(
   }
 }
 
+/**
+ * How rows are written: `updateNames` (the page's checkbox); `keepPhones` leaves every existing
+ * phone as it is (the REST API's rows carry none); `nothingIsFine` answers an import with no valid
+ * row with its counts instead of refusing it (the API reports each row's problem instead).
+ */
+type ImportOptions = { updateNames: boolean; keepPhones?: boolean; nothingIsFine?: boolean }
+
 async function importInOneTransaction(
   actor: Actor,
   importId: string,
   schemeId: string | null,
-  updateNames: boolean,
+  { updateNames, keepPhones = false, nothingIsFine = false }: ImportOptions,
 ): Promise<Outcome<ImportSummary>> {
   return getDb().transaction(async (tx): Promise<Outcome<ImportSummary>> => {
     const preview = await lockPreview(tx, importId)
@@ -831,7 +838,7 @@ async function importInOneTransaction(
       sql`SELECT count(*)::int AS n FROM employee_import_rows
           WHERE import_id = ${importId}::uuid AND cardinality(errors) = 0`,
     )
-    if (!Number(valid?.n)) return refuse(IMPORT_MESSAGES.nothing)
+    if (!Number(valid?.n) && !nothingIsFine) return refuse(IMPORT_MESSAGES.nothing)
 
     let scheme: { name: string; companyName: string } | null = null
     if (schemeId) {
@@ -892,7 +899,7 @@ async function importInOneTransaction(
         SELECT id, email, name, phone, 'employee', company_id, department, job_title, manager_id FROM placed
         ON CONFLICT (email) DO UPDATE SET
           display_name = CASE WHEN ${updateNames} THEN EXCLUDED.display_name ELSE users.display_name END,
-          phone = CASE WHEN ${updateNames} THEN EXCLUDED.phone ELSE users.phone END,
+          phone = CASE WHEN ${updateNames} AND NOT ${keepPhones} THEN EXCLUDED.phone ELSE users.phone END,
           -- Issue 18: taken whether or not names are updated (they are not renames); an empty cell
           -- (null) leaves what the person has.
           department = coalesce(EXCLUDED.department, users.department),
@@ -905,7 +912,7 @@ async function importInOneTransaction(
           OR (users.role = 'employee' AND users.company_id = EXCLUDED.company_id
             AND ((${updateNames}
                 AND (users.display_name IS DISTINCT FROM EXCLUDED.display_name
-                  OR users.phone IS DISTINCT FROM EXCLUDED.phone))
+                  OR (NOT ${keepPhones} AND users.phone IS DISTINCT FROM EXCLUDED.phone)))
               OR users.department IS DISTINCT FROM coalesce(EXCLUDED.department, users.department)
               OR users.job_title IS DISTINCT FROM coalesce(EXCLUDED.job_title, users.job_title)
               OR users.manager_id IS DISTINCT FROM coalesce(EXCLUDED.manager_id, users.manager_id)))
@@ -961,6 +968,98 @@ async function importInOneTransaction(
       details: { fileName: preview.value.fileName, schemeId, updateNames, ...summary },
     })
     return ok(summary)
+  })
+}
+
+/** A row of the REST API's bulk upsert (issue 21 §1): a CSV row's fields, the company given once. */
+export type BulkEmployeeRow = {
+  email: string
+  name: string
+  department: string | null
+  jobTitle: string | null
+  managerEmail: string | null
+}
+
+/** What became of a bulk upsert: the counts, and each refused row (its index) with its problems. */
+export type BulkOutcome = {
+  summary: ImportSummary
+  problems: Array<{
+    row: number
+    codes: RowProblem[]
+    duplicateOf: number | null
+    managerLine: number | null
+  }>
+}
+
+/**
+ * The REST API's bulk upsert (issue 21 §1, ADR 054 "Writes") through the CSV import's own path, so
+ * each row is held to the same rules in the same words: the rows are staged (the row's index as its
+ * line), checked by checkRows and written by the same INSERT … ON CONFLICT in one transaction —
+ * names taken from the rows (the HR system is the source), phones left alone, an empty department,
+ * job title or manager leaving what the person has. A row with a problem is left out, the others are
+ * written (as the import does); no e-mail is sent. Audited as an import (`employee_import.import`).
+ */
+export async function importEmployeeRows(
+  actor: Actor,
+  company: { id: string; name: string },
+  rows: BulkEmployeeRow[],
+): Promise<Outcome<BulkOutcome>> {
+  const db = getDb()
+  const [created] = await db
+    .insert(employeeImports)
+    .values({ createdBy: actor.id, fileName: 'REST API bulk upsert', rowCount: rows.length })
+    .returning({ id: employeeImports.id })
+  const importId = created!.id
+  for (let start = 0; start < rows.length; start += INSERT_BATCH)
+    await db.insert(employeeImportRows).values(
+      rows.slice(start, start + INSERT_BATCH).map((row, i): StagedRow => ({
+        importId,
+        line: start + i,
+        // NUL, which Postgres refuses, is "not UTF-8 text" for the check, as in a file.
+        name: row.name.replaceAll('\u0000', '\uFFFD').trim(),
+        email: row.email.replaceAll('\u0000', '\uFFFD').trim().toLowerCase(),
+        companyName: company.name,
+        phone: null,
+        managerEmail: (row.managerEmail ?? '').replaceAll('\u0000', '\uFFFD').trim().toLowerCase(),
+        department: row.department?.replaceAll('\u0000', '\uFFFD').trim() || null,
+        jobTitle: row.jobTitle?.replaceAll('\u0000', '\uFFFD').trim() || null,
+        errors: [],
+      })),
+    )
+  let outcome: Outcome<ImportSummary>
+  try {
+    outcome = await importInOneTransaction(actor, importId, null, {
+      updateNames: true,
+      keepPhones: true,
+      nothingIsFine: true,
+    })
+  } catch (error) {
+    await discardImport(importId)
+    if (pgErrorCode(error) === PG_ERROR.foreignKeyViolation) return refuse(IMPORT_MESSAGES.changed)
+    throw error
+  }
+  if (!outcome.ok) {
+    await discardImport(importId)
+    return outcome
+  }
+  const refused = await db
+    .select({
+      line: employeeImportRows.line,
+      errors: employeeImportRows.errors,
+      duplicateOf: employeeImportRows.duplicateOf,
+      managerLine: employeeImportRows.managerLine,
+    })
+    .from(employeeImportRows)
+    .where(and(eq(employeeImportRows.importId, importId), sql`cardinality(${employeeImportRows.errors}) > 0`))
+    .orderBy(employeeImportRows.line)
+  return ok({
+    summary: outcome.value,
+    problems: refused.map((r) => ({
+      row: r.line,
+      codes: r.errors as RowProblem[],
+      duplicateOf: r.duplicateOf,
+      managerLine: r.managerLine,
+    })),
   })
 }
 

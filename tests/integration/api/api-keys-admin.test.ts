@@ -136,7 +136,10 @@ describe('create and revoke', () => {
     const cases: Array<[Record<string, string | string[]>, string]> = [
       [{ scopes: 'companies:read' }, 'Enter a name that says who uses the key'],
       [{ name: 'No scope' }, 'Tick at least one scope.'],
-      [{ name: 'Bad scope', scopes: ['companies:read', 'answers:write'] }, 'A scope could not be identified.'],
+      [
+        { name: 'Bad scope', scopes: ['companies:read', 'answers:write'] },
+        'A scope could not be identified.',
+      ],
       [
         { name: 'Bad expiry', scopes: 'companies:read', expiresInDays: '7' },
         'Choose one of the expiries offered.',

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { z } from 'zod'
 import { eq } from 'drizzle-orm'
-import { schemes } from '#db/schema/index'
 import {
   createCompany,
   createQuestionnaire,
@@ -14,6 +13,7 @@ import {
   questionsOf,
 } from '#db/factories'
 import { releaseParticipant } from '#app/modules/report/release.server'
+import { apiIdempotencyKeys, schemes } from '#db/schema/index'
 import { API_SCOPES, type ApiScope } from '#db/enums'
 import { createApiKey } from '#app/modules/api-key/api-key.server'
 import { API_COMPONENTS, type ApiComponent } from '#app/modules/api-key/openapi.server'
@@ -48,12 +48,16 @@ let document: Document
 const ids = {
   company: '',
   employee: '',
+  brand: '',
+  otherEmployee: '',
   questionnaire: '',
   /** A closed scheme with a released report: what the read operations and the 409 of enrolling use. */
   scheme: '',
   /** A draft scheme with someone enrolled: enrolled into, then launched (then a launch is a 409). */
   draft: '',
 }
+/** The id of each key made here, by the key. */
+const keyIds = new Map<string, string>()
 const keys = { good: '', limited: '' }
 /** A key with every scope but one, by the scope it lacks: what provokes each operation's 403. */
 const without = new Map<string, string>()
@@ -63,7 +67,73 @@ let makeKey: (scopes: ApiScope[], requestsPerMinute?: number) => Promise<string>
  * Each operation that takes a body: a body it accepts, made afresh for every call (so a create
  * meets no conflict with the call before). The test fails for an operation missing here.
  */
-const goodBodies: Record<string, () => unknown> = {}
+const unique = () => Math.random().toString(36).slice(2)
+const goodBodies: Record<string, () => unknown> = {
+  createCompany: () => ({ name: `Contract ${unique()}`, brand_id: ids.brand }),
+  renameCompany: () => ({ name: `Contract renamed ${unique()}` }),
+  createEmployee: () => ({
+    email: `contract-${unique()}@example.test`,
+    display_name: 'Contract Person',
+    company_id: ids.company,
+  }),
+  updateEmployee: () => ({ job_title: `Title ${unique()}` }),
+  bulkUpsertEmployees: () => ({
+    company_id: ids.company,
+    rows: [{ email: `bulk-${unique()}@example.test`, display_name: 'Bulk Person' }],
+  }),
+}
+
+const json = (method: string, body: unknown, headers: Record<string, string> = {}): RequestOptions => ({
+  method,
+  headers: { ...withKey(keys.good), 'Content-Type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+})
+
+/**
+ * Problems that only an operation's own request provokes, where the generic ways below cannot: a
+ * rename to a taken name, another account's address, an Idempotency-Key still in progress or used
+ * with another body.
+ */
+const provoke: Record<string, Partial<Record<string, () => Promise<Response>>>> = {
+  renameCompany: {
+    '409': async () => {
+      const taken = await createCompany({ name: `Taken ${unique()}` })
+      return send(server, `/api/v1/companies/${ids.company}`, json('PATCH', { name: taken.name }))
+    },
+  },
+  updateEmployee: {
+    '409': async () => {
+      const other = await send(server, `/api/v1/employees/${ids.otherEmployee}`, {
+        headers: withKey(keys.good),
+      })
+      const { email } = (await other.json()) as { email: string }
+      return send(server, `/api/v1/employees/${ids.employee}`, json('PATCH', { email }))
+    },
+  },
+  bulkUpsertEmployees: {
+    '409': async () => {
+      const idempotencyKey = `in-progress-${unique()}`
+      await db()
+        .insert(apiIdempotencyKeys)
+        .values({ keyId: keyIds.get(keys.good)!, idempotencyKey, requestHash: 'running' })
+      return send(
+        server,
+        '/api/v1/employees/bulk',
+        json('POST', goodBodies.bulkUpsertEmployees!(), { 'Idempotency-Key': idempotencyKey }),
+      )
+    },
+    '422': async () => {
+      const headers = { 'Idempotency-Key': `reused-${unique()}` }
+      const first = await send(
+        server,
+        '/api/v1/employees/bulk',
+        json('POST', goodBodies.bulkUpsertEmployees!(), headers),
+      )
+      expect(first.status).toBe(200)
+      return send(server, '/api/v1/employees/bulk', json('POST', goodBodies.bulkUpsertEmployees!(), headers))
+    },
+  },
+}
 
 beforeAll(async () => {
   const admin = await createUser({ role: 'admin' })
@@ -71,6 +141,8 @@ beforeAll(async () => {
   const employee = await createUser({ role: 'employee', companyId: company.id })
   ids.company = company.id
   ids.employee = employee.id
+  ids.brand = company.brandId
+  ids.otherEmployee = (await createUser({ role: 'employee', companyId: company.id })).id
   // A scheme with a released report (three peers answered), then closed.
   const questionnaire = await createQuestionnaire()
   ids.questionnaire = questionnaire.id
@@ -120,6 +192,7 @@ beforeAll(async () => {
       { name: `contract ${Math.random()}`, scopes, companyId: null, expiresInDays: null, requestsPerMinute },
     )
     if (!created.ok) throw new Error('refused')
+    keyIds.set(created.value.key, created.value.id)
     return created.value.key
   }
   keys.good = await makeKey([...API_SCOPES])
@@ -254,33 +327,35 @@ describe('every operation against its documented answers', () => {
         send(server, where, request(method, operation, key, body, contentType))
       for (const status of statuses) {
         let response: Response | null = null
-        if (status === '401') response = await at(null)
-        if (status === '403') response = await at(await keyWithout(scopeOf(operation as never)!))
-        if (status === '400')
+        const custom = provoke[operation.operationId]?.[status]
+        if (custom) response = await custom()
+        else if (status === '401') response = await at(null)
+        else if (status === '403') response = await at(await keyWithout(scopeOf(operation as never)!))
+        else if (status === '400')
           response = operation.requestBody
             ? await at(keys.good, { ...(goodBodies[operation.operationId]!() as object), unknown_field: 1 })
             : await send(server, `${concrete(path)}?unknown=1`, request(method, operation, keys.good))
-        if (status === '404')
+        else if (status === '404')
           response = await at(
             keys.good,
             undefined,
             undefined,
             path.replace('{id}', '00000000-0000-4000-8000-000000000000'),
           )
-        if (status === '409') {
+        else if (status === '409') {
           const body = operation.requestBody ? goodBodies[operation.operationId]!() : undefined
           const where = conflictAt[operation.operationId]?.()
           await at(keys.good, body, undefined, where)
           response = await at(keys.good, body, undefined, where)
-        }
-        if (status === '413') response = await at(keys.good, JSON.stringify({ pad: 'x'.repeat(5_000_000) }))
-        if (status === '415') response = await at(keys.good, 'name=x', 'application/x-www-form-urlencoded')
-        if (status === '429') {
+        } else if (status === '413')
+          response = await at(keys.good, JSON.stringify({ pad: 'x'.repeat(5_000_000) }))
+        else if (status === '415')
+          response = await at(keys.good, 'name=x', 'application/x-www-form-urlencoded')
+        else if (status === '429') {
           await at(keys.limited)
           response = await at(keys.limited)
           expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0)
-        }
-        if (status === '500') continue
+        } else if (status === '500') continue
         expect(response, `${operation.operationId} ${status} is provoked`).not.toBeNull()
         const body = (await check(operation, status, response!)) as { status: number }
         expect(body.status).toBe(Number(status))

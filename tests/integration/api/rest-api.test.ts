@@ -295,10 +295,21 @@ describe('JSON, never HTML', () => {
     await problemOf(await call('/api/v1/'), 404)
     await problemOf(await call('/api/v1/companies/x/y'), 404)
     await problemOf(await call('/api/v1/nothing', null), 404)
-    for (const path of ['/api/v1/companies', '/api/v1/employees', `/api/v1/employees/${employees[0]!.id}`]) {
-      const response = await call(path, keys.all, { method: 'POST' })
+    for (const [path, allow] of [
+      ['/api/v1/companies', 'GET, POST'],
+      ['/api/v1/employees', 'GET, POST'],
+      [`/api/v1/employees/${employees[0]!.id}`, 'GET, PATCH'],
+      [`/api/v1/companies/${company.a}`, 'GET, PATCH'],
+      ['/api/v1/openapi.json', 'GET'],
+    ] as const) {
+      const response = await call(path, keys.all, { method: 'DELETE' })
       await problemOf(response, 405)
-      expect(response.headers.get('Allow')).toBe('GET')
+      expect(response.headers.get('Allow')).toBe(allow)
+    }
+    for (const path of ['/api/v1/employees/bulk', `/api/v1/employees/${employees[0]!.id}/disable`]) {
+      const response = await call(path, keys.all)
+      await problemOf(response, 405)
+      expect(response.headers.get('Allow')).toBe('POST')
     }
     const del = await call('/api/v1/nothing', keys.all, { method: 'DELETE' })
     await problemOf(del, 404)
