@@ -235,7 +235,7 @@ export async function redeliverWebhook(
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)))
       .for('update')
-    if (!row) return refuseField('deliveryId', WEBHOOK_MESSAGES.deliveryGone)
+    if (!row) return refuse(WEBHOOK_MESSAGES.deliveryGone)
     if (row.status === 'sending') return refuse(WEBHOOK_MESSAGES.deliveryBusy)
     await tx
       .update(webhookDeliveries)
