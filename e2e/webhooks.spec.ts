@@ -87,7 +87,10 @@ test('an admin registers an endpoint, sees the secret once, and reads the delive
 
     // Redeliver: queued again and delivered once more.
     await waitForHydration(page)
-    await log.getByRole('button', { name: /Redeliver/ }).first().click()
+    await log
+      .getByRole('button', { name: /Redeliver/ })
+      .first()
+      .click()
     await expect(page.getByText('Delivery queued again')).toBeVisible()
     await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(1)
     expect(received[1]!.headers['webhook-id']).toBe(delivered.headers['webhook-id'])

@@ -10,20 +10,26 @@ import net from 'node:net'
  */
 
 /** One allow-list entry: a host name (exact, case-insensitive), or a range (a single address is a /32 or /128). */
-export type AllowEntry = { kind: 'host'; host: string } | { kind: 'range'; address: string; prefix: number; family: 4 | 6 }
+export type AllowEntry =
+  { kind: 'host'; host: string } | { kind: 'range'; address: string; prefix: number; family: 4 | 6 }
 
-const HOST_NAME = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/
+const HOST_NAME =
+  /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/
 
 /** One entry of WEBHOOK_ALLOWED_HOSTS, or null when it is neither a host name, an address nor a CIDR range. */
 export function parseAllowEntry(raw: string): AllowEntry | null {
-  const text = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')
+  const text = raw
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
   if (!text) return null
   const [address, prefixText, extra] = text.split('/')
   if (extra !== undefined) return null
   const family = net.isIP(address!)
   if (family) {
     const max = family === 4 ? 32 : 128
-    if (prefixText === undefined) return { kind: 'range', address: address!, prefix: max, family: family as 4 | 6 }
+    if (prefixText === undefined)
+      return { kind: 'range', address: address!, prefix: max, family: family as 4 | 6 }
     if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > max) return null
     return { kind: 'range', address: address!, prefix: Number(prefixText), family: family as 4 | 6 }
   }
@@ -108,7 +114,10 @@ export type AddressVerdict = { ok: true; via: 'public' | 'allow-list' } | { ok: 
  * (an IPv4-mapped address is judged as the IPv4 address it carries, both ways).
  */
 export function judgeAddress(host: string, address: string, allow: readonly AllowEntry[]): AddressVerdict {
-  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')
+  const name = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
   const v4 = mappedIpv4(address)
   const plain = v4 ?? address
   if (allow.some((e) => (e.kind === 'host' ? e.host === name : inRange(plain, e) || inRange(address, e))))

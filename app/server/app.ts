@@ -293,7 +293,7 @@ export async function main(
       // Work answered requests left behind (a reset e-mail) still needs the database.
       await settleBackgroundWork()
       await webhooks?.stop()
-    await schemeClock?.stop()
+      await schemeClock?.stop()
       await reminders?.stop()
       await worker?.stop()
       await flushSentry()

@@ -44,7 +44,10 @@ export const webhookEndpoints = pgTable(
   (t) => [
     index().on(t.createdAt, t.id),
     index().on(t.companyId),
-    check('webhook_endpoints_events_known', sql`${t.events} <@ ARRAY[${sql.raw(WEBHOOK_EVENT_SQL_LIST)}]::text[]`),
+    check(
+      'webhook_endpoints_events_known',
+      sql`${t.events} <@ ARRAY[${sql.raw(WEBHOOK_EVENT_SQL_LIST)}]::text[]`,
+    ),
     check('webhook_endpoints_events_some', sql`cardinality(${t.events}) > 0`),
   ],
 )

@@ -535,8 +535,19 @@ async function recordSubmission(
       schemeId: locked.schemeId,
       data:
         locked.relationship === 'self'
-          ? { scheme_id: locked.schemeId, employee_id: locked.subjectId, assignment_id: id, kind: 'self', state: 'submitted' }
-          : { scheme_id: locked.schemeId, employee_id: locked.subjectId, kind: 'colleague', state: 'submitted' },
+          ? {
+              scheme_id: locked.schemeId,
+              employee_id: locked.subjectId,
+              assignment_id: id,
+              kind: 'self',
+              state: 'submitted',
+            }
+          : {
+              scheme_id: locked.schemeId,
+              employee_id: locked.subjectId,
+              kind: 'colleague',
+              state: 'submitted',
+            },
     },
   ])
   await publishEvent(tx, {

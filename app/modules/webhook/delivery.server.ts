@@ -189,7 +189,9 @@ function post(
       () => request.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)),
       timeoutMs,
     )
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)))
+    request.on('timeout', () =>
+      request.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)),
+    )
     request.on('error', (error) => {
       clearTimeout(deadline)
       reject(error)

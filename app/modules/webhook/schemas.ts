@@ -12,7 +12,8 @@ export const WEBHOOK_URL_MAX = 2000
 export const WEBHOOK_DESCRIPTION_MAX = 200
 
 export const WEBHOOK_MESSAGES = {
-  urlRequired: 'Enter the address that receives the events, for example https://hr.example.com/panorama-events.',
+  urlRequired:
+    'Enter the address that receives the events, for example https://hr.example.com/panorama-events.',
   urlTooLong: `The address must be ${WEBHOOK_URL_MAX} characters or fewer.`,
   urlInvalid: 'Enter a full web address that starts with https://.',
   urlCredentials:
@@ -20,7 +21,8 @@ export const WEBHOOK_MESSAGES = {
   urlFragment: 'Leave out the part after “#”: it is never sent to the receiver.',
   httpsRequired:
     'Use https://. Plain http:// is accepted only for receivers that the server’s WEBHOOK_ALLOWED_HOSTS lists.',
-  hostUnknown: 'This server cannot find that host. Check the address; an intranet host must resolve from the server.',
+  hostUnknown:
+    'This server cannot find that host. Check the address; an intranet host must resolve from the server.',
   privateAddress:
     'That address is on a private, loopback or link-local network, which webhooks may not reach. If the receiver is on your intranet, ask whoever runs Panorama to add it to WEBHOOK_ALLOWED_HOSTS.',
   descriptionTooLong: `The description must be ${WEBHOOK_DESCRIPTION_MAX} characters or fewer.`,
@@ -51,14 +53,12 @@ const events = z.pipe(
   z.transform((v: string[]) => WEBHOOK_EVENTS.filter((e) => v.includes(e))),
 )
 
-const url = z
-  .string({ error: WEBHOOK_MESSAGES.urlRequired })
-  .check(
-    z.trim(),
-    z.minLength(1, WEBHOOK_MESSAGES.urlRequired),
-    z.maxLength(WEBHOOK_URL_MAX, WEBHOOK_MESSAGES.urlTooLong),
-    z.refine((v) => /^https?:\/\/[^\s]+$/i.test(v), WEBHOOK_MESSAGES.urlInvalid),
-  )
+const url = z.string({ error: WEBHOOK_MESSAGES.urlRequired }).check(
+  z.trim(),
+  z.minLength(1, WEBHOOK_MESSAGES.urlRequired),
+  z.maxLength(WEBHOOK_URL_MAX, WEBHOOK_MESSAGES.urlTooLong),
+  z.refine((v) => /^https?:\/\/[^\s]+$/i.test(v), WEBHOOK_MESSAGES.urlInvalid),
+)
 
 const companyId = z.pipe(
   z.optional(z.uuid({ error: WEBHOOK_MESSAGES.company })),

@@ -139,7 +139,8 @@ export async function updateWebhook(
       changes.description = { from: current.description, to: next.description }
     if ([...current.events].sort().join() !== [...next.events].sort().join())
       changes.events = { from: current.events, to: next.events }
-    if (current.companyId !== next.companyId) changes.companyId = { from: current.companyId, to: next.companyId }
+    if (current.companyId !== next.companyId)
+      changes.companyId = { from: current.companyId, to: next.companyId }
     if (current.enabled !== next.enabled) changes.enabled = { from: current.enabled, to: next.enabled }
     if (!Object.keys(changes).length) return ok({ changed: [] })
     await tx

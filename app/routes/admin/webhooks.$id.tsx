@@ -13,7 +13,11 @@ import { redirectWithToast } from '#app/modules/toast/toast.server'
 import { DeliveryLog } from '#app/modules/webhook/components/delivery-log'
 import { WebhookForm } from '#app/modules/webhook/components/webhook-form'
 import { WebhookSecret } from '#app/modules/webhook/components/webhook-secret'
-import { WebhookRedeliverSchema, WebhookRotateSchema, WebhookUpdateSchema } from '#app/modules/webhook/schemas'
+import {
+  WebhookRedeliverSchema,
+  WebhookRotateSchema,
+  WebhookUpdateSchema,
+} from '#app/modules/webhook/schemas'
 import {
   getWebhook,
   redeliverWebhook,
@@ -68,13 +72,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         id === params.id ? await rotateWebhookSecret(actor, id) : { ok: false as const, notFound: true },
       ({ secret, previousUntil }) =>
         data(
-          { intent: 'rotate' as const, result: { status: 'success' as const }, rotated: { secret, previousUntil } },
+          {
+            intent: 'rotate' as const,
+            result: { status: 'success' as const },
+            rotated: { secret, previousUntil },
+          },
           { headers: { 'Cache-Control': 'no-store' } },
         ),
     ),
     redeliver: intent(
       WebhookRedeliverSchema,
-      async ({ deliveryId }) => sayRefusal(request, 'webhooks', await redeliverWebhook(actor, params.id, deliveryId)),
+      async ({ deliveryId }) =>
+        sayRefusal(request, 'webhooks', await redeliverWebhook(actor, params.id, deliveryId)),
       ({ eventType }) =>
         redirectWithToast(here, {
           kind: 'success',
@@ -101,9 +110,7 @@ export default function WebhookDetailPage({ loaderData, actionData }: Route.Comp
         </PageHeader>
       </div>
       <UnknownIntentErrors actionData={actionData} />
-      {rotated ? (
-        <WebhookSecret secret={rotated.secret} rotated={{ until: rotated.previousUntil }} />
-      ) : null}
+      {rotated ? <WebhookSecret secret={rotated.secret} rotated={{ until: rotated.previousUntil }} /> : null}
       <section aria-labelledby="secret-title" className="card flex flex-col gap-3">
         <h2 id="secret-title" className="text-lg font-semibold">
           {t('detail.secretTitle')}

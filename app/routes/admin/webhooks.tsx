@@ -47,7 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return dispatchIntent(formData, {
     create: intent(
       WebhookCreateSchema,
-      async ({ intent: _intent, ...input }) => sayRefusal(request, 'webhooks', await createWebhook(actor, input)),
+      async ({ intent: _intent, ...input }) =>
+        sayRefusal(request, 'webhooks', await createWebhook(actor, input)),
       ({ id, secret }) =>
         data(
           { intent: 'create' as const, result: SHOWN, created: { id, secret } },

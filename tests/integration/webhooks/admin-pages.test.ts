@@ -76,7 +76,11 @@ describe('the page', () => {
       expect(asEmployee.status).toBe(302)
       expect(location(asEmployee)).toBe('/user')
     }
-    const create = await post(PAGE, form('create', { url: 'https://93.184.216.34/', events: 'scheme.closed' }), employee.cookie)
+    const create = await post(
+      PAGE,
+      form('create', { url: 'https://93.184.216.34/', events: 'scheme.closed' }),
+      employee.cookie,
+    )
     expect(create.status).toBe(302)
     const rotate = await post(`${PAGE}/${made[0]!.id}`, form('rotate', { id: made[0]!.id }), employee.cookie)
     expect(rotate.status).toBe(302)
@@ -92,15 +96,31 @@ describe('registration', () => {
       [{ url: 'not a url', events: 'scheme.closed' }, 'Enter a full web address that starts with https://.'],
       [{ url: 'ftp://files.example.test/', events: 'scheme.closed' }, 'Enter a full web address'],
       [{ url: 'https://93.184.216.34/' }, 'Tick at least one event.'],
-      [{ url: 'https://93.184.216.34/', events: ['scheme.closed', 'answers.leaked'] }, 'An event could not be identified.'],
-      [{ url: 'https://user:pw@93.184.216.34/', events: 'scheme.closed' }, 'Leave the user name and password out'],
-      [{ url: 'http://93.184.216.34/', events: 'scheme.closed' }, 'Use https://.'],
-      [{ url: 'https://93.184.216.34/', events: 'scheme.closed', companyId: 'acme' }, 'Choose one of the companies offered'],
       [
-        { url: 'https://93.184.216.34/', events: 'scheme.closed', companyId: '00000000-0000-4000-8000-000000000000' },
+        { url: 'https://93.184.216.34/', events: ['scheme.closed', 'answers.leaked'] },
+        'An event could not be identified.',
+      ],
+      [
+        { url: 'https://user:pw@93.184.216.34/', events: 'scheme.closed' },
+        'Leave the user name and password out',
+      ],
+      [{ url: 'http://93.184.216.34/', events: 'scheme.closed' }, 'Use https://.'],
+      [
+        { url: 'https://93.184.216.34/', events: 'scheme.closed', companyId: 'acme' },
+        'Choose one of the companies offered',
+      ],
+      [
+        {
+          url: 'https://93.184.216.34/',
+          events: 'scheme.closed',
+          companyId: '00000000-0000-4000-8000-000000000000',
+        },
         'That company no longer exists.',
       ],
-      [{ url: 'https://no-such-host.invalid/', events: 'scheme.closed' }, 'This server cannot find that host.'],
+      [
+        { url: 'https://no-such-host.invalid/', events: 'scheme.closed' },
+        'This server cannot find that host.',
+      ],
     ]
     for (const [fields, message] of cases) {
       const response = await register(fields)
@@ -203,18 +223,32 @@ describe('an endpoint’s page', () => {
     )
     expect(refused.status).toBe(400)
     expect(textOf(await refused.text())).toContain('private, loopback or link-local')
-    const saved = await post(here, form('update', { url: 'https://93.184.216.34/v2', events: ['scheme.closed'] }))
+    const saved = await post(
+      here,
+      form('update', { url: 'https://93.184.216.34/v2', events: ['scheme.closed'] }),
+    )
     expect(saved.status).toBe(302)
     const [row] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id))
-    expect(row).toMatchObject({ url: 'https://93.184.216.34/v2', events: ['scheme.closed'], enabled: false, companyId: null })
+    expect(row).toMatchObject({
+      url: 'https://93.184.216.34/v2',
+      events: ['scheme.closed'],
+      enabled: false,
+      companyId: null,
+    })
     const audit = await db().select().from(auditLog).where(eq(auditLog.action, 'webhook.update'))
     expect(Object.keys((audit[0]!.details as { changes: object }).changes).sort()).toEqual(
       ['companyId', 'description', 'enabled', 'events', 'url'].sort(),
     )
-    const again = await post(here, form('update', { url: 'https://93.184.216.34/v2', events: ['scheme.closed'] }))
+    const again = await post(
+      here,
+      form('update', { url: 'https://93.184.216.34/v2', events: ['scheme.closed'] }),
+    )
     expect(again.status).toBe(302)
     expect(await db().select().from(auditLog).where(eq(auditLog.action, 'webhook.update'))).toHaveLength(1)
-    await post(here, form('update', { url: 'https://93.184.216.34/v2', events: ['scheme.closed'], enabled: 'on' }))
+    await post(
+      here,
+      form('update', { url: 'https://93.184.216.34/v2', events: ['scheme.closed'], enabled: 'on' }),
+    )
   })
 
   test('rotate: behind a confirmation, the new secret shown once, the overlap said on the page', async () => {
@@ -229,7 +263,9 @@ describe('an endpoint’s page', () => {
     const [row] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id))
     expect(decryptSecret(row!.secretSealed, secretContext(id, 'current'))).toBe(secret)
     expect(row!.previousSecretSealed).not.toBeNull()
-    expect(textOf(await (await get(here)).text())).toContain('requests are signed with both the new and the previous secret')
+    expect(textOf(await (await get(here)).text())).toContain(
+      'requests are signed with both the new and the previous secret',
+    )
   })
 
   test('the delivery log: event, status, attempts, answer; paged by keyset; redeliver', async () => {
@@ -258,7 +294,8 @@ describe('an endpoint’s page', () => {
     const older = /\?older=([0-9a-f-]{36})"/.exec(first.result)?.[1]
     expect(older).toBeTruthy()
     const second = { result: await (await get(`${here}?older=${older}`)).text() }
-    const ids = (html: string) => [...html.matchAll(/name="deliveryId" value="([0-9a-f-]{36})"/g)].map((m) => m[1])
+    const ids = (html: string) =>
+      [...html.matchAll(/name="deliveryId" value="([0-9a-f-]{36})"/g)].map((m) => m[1])
     const shown = [...ids(first.result), ...ids(second.result)]
     expect(shown).toHaveLength(55)
     expect(new Set(shown).size).toBe(55)
@@ -268,7 +305,10 @@ describe('an endpoint’s page', () => {
     const [after] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, rows[0]!.id))
     expect(after).toMatchObject({ status: 'queued', attempts: 0 })
     expect(await db().select().from(auditLog).where(eq(auditLog.action, 'webhook.redeliver'))).toHaveLength(1)
-    const unknown = await post(here, form('redeliver', { deliveryId: '00000000-0000-4000-8000-000000000000' }))
+    const unknown = await post(
+      here,
+      form('redeliver', { deliveryId: '00000000-0000-4000-8000-000000000000' }),
+    )
     expect(unknown.status).toBe(400)
     expect(textOf(await unknown.text())).toContain('This delivery no longer exists.')
   })
@@ -278,7 +318,9 @@ describe('an endpoint’s page', () => {
     const response = await post(PAGE, form('delete', { id }))
     expect(response.status).toBe(302)
     expect(await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id))).toHaveLength(0)
-    expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id))).toHaveLength(0)
+    expect(
+      await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)),
+    ).toHaveLength(0)
     expect(await db().select().from(auditLog).where(eq(auditLog.action, 'webhook.delete'))).toHaveLength(1)
     expect((await get(`${PAGE}/${id}`)).status).toBe(404)
   })

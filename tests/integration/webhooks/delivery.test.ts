@@ -53,7 +53,11 @@ function verify(secret: string, request: Received, at: Date) {
 async function queueOne(endpointCompany: string = companyId) {
   await db().transaction(async (tx) =>
     enqueueWebhookEvents(tx, [
-      { type: 'employee.created', companyId: endpointCompany, data: { employee_id: crypto.randomUUID(), enabled: true } },
+      {
+        type: 'employee.created',
+        companyId: endpointCompany,
+        data: { employee_id: crypto.randomUUID(), enabled: true },
+      },
     ]),
   )
 }
@@ -149,7 +153,11 @@ describe('delivery', () => {
     expect(row).toMatchObject({ status: 'delivered', attempts: 1, lastResponseCode: 200 })
     const audit = await db().select().from(auditLog).where(eq(auditLog.entityId, row!.id))
     expect(audit.map((a) => a.action)).toEqual(['webhook.redeliver'])
-    expect(audit[0]!.details).toMatchObject({ endpointId: id, eventType: 'employee.created', previousStatus: 'failed' })
+    expect(audit[0]!.details).toMatchObject({
+      endpointId: id,
+      eventType: 'employee.created',
+      previousStatus: 'failed',
+    })
 
     // A delivery of another endpoint is not this one's to redeliver.
     const other = await insertEndpoint()
@@ -211,7 +219,9 @@ describe('where a delivery may go', () => {
     const { id } = await fresh()
     await queueOne()
     const before = receiver.received.length
-    expect((await processWebhooksOnce({ now: new Date(), allow: parseAllowList('').entries })).retried).toBe(1)
+    expect((await processWebhooksOnce({ now: new Date(), allow: parseAllowList('').entries })).retried).toBe(
+      1,
+    )
     expect(receiver.received.length).toBe(before)
     const [row] = await deliveriesOf(id)
     expect(row!.lastError).toContain('address refused')

@@ -11,11 +11,7 @@ import {
   questionsOf,
 } from '#db/factories'
 import { saveAnswers } from '#app/modules/assignment/save-answers.server'
-import {
-  createEmployee,
-  disableEmployee,
-  updateEmployee,
-} from '#app/modules/employee/employee.server'
+import { createEmployee, disableEmployee, updateEmployee } from '#app/modules/employee/employee.server'
 import { addNominee, approveList, submitList } from '#app/modules/nomination/nomination.server'
 import { releaseParticipant } from '#app/modules/report/release.server'
 import { closeDueSchemes } from '#app/modules/scheme/clock.server'
@@ -142,10 +138,17 @@ describe('employees', () => {
 
 describe('transactions', () => {
   test('a transaction that rolls back after queueing leaves no delivery', async () => {
-    const before = (await db().select({ n: sql<number>`count(*)::int` }).from(webhookDeliveries))[0]!.n
+    const before = (
+      await db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(webhookDeliveries)
+    )[0]!.n
     await expect(
       getDb().transaction(async (tx) => {
-        await tx.update(schemes).set({ name: 'never' }).where(sql`false`)
+        await tx
+          .update(schemes)
+          .set({ name: 'never' })
+          .where(sql`false`)
         await enqueueWebhookEvents(tx, [
           { type: 'employee.created', companyId, data: { employee_id: crypto.randomUUID(), enabled: true } },
         ])
@@ -156,7 +159,11 @@ describe('transactions', () => {
       }),
     ).rejects.toThrow('the change fails')
     // …and gone with it.
-    const after = (await db().select({ n: sql<number>`count(*)::int` }).from(webhookDeliveries))[0]!.n
+    const after = (
+      await db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(webhookDeliveries)
+    )[0]!.n
     expect(Number(after)).toBe(Number(before))
   })
 })
@@ -172,16 +179,23 @@ describe('schemes', () => {
       (r) => payloadOf(r).data.scheme_id === scheme.id,
     )
     expect(launched.map((r) => r.endpointId).sort()).toEqual([all.id, mine.id, onlyLaunch.id].sort())
-    expect(payloadOf(launched[0]!).data).toEqual({ scheme_id: scheme.id, company_id: companyId, state: 'open' })
+    expect(payloadOf(launched[0]!).data).toEqual({
+      scheme_id: scheme.id,
+      company_id: companyId,
+      state: 'open',
+    })
 
     // A second launch is refused: nothing more.
     expect((await launchScheme(admin, scheme.id)).ok).toBe(false)
     expect(
-      (await newDeliveries('scheme.launched')).filter((r) => payloadOf(r).data.scheme_id === scheme.id).length,
+      (await newDeliveries('scheme.launched')).filter((r) => payloadOf(r).data.scheme_id === scheme.id)
+        .length,
     ).toBe(3)
 
     expect((await closeScheme(admin, scheme.id)).ok).toBe(true)
-    const closed = (await newDeliveries('scheme.closed')).filter((r) => payloadOf(r).data.scheme_id === scheme.id)
+    const closed = (await newDeliveries('scheme.closed')).filter(
+      (r) => payloadOf(r).data.scheme_id === scheme.id,
+    )
     expect(closed.map((r) => r.endpointId).sort()).toEqual([all.id, mine.id].sort())
     expect(payloadOf(closed[0]!).data).toEqual({
       scheme_id: scheme.id,
@@ -200,9 +214,15 @@ describe('schemes', () => {
     })
     await closeDueSchemes(new Date())
     await closeDueSchemes(new Date())
-    const closed = (await newDeliveries('scheme.closed')).filter((r) => payloadOf(r).data.scheme_id === scheme.id)
+    const closed = (await newDeliveries('scheme.closed')).filter(
+      (r) => payloadOf(r).data.scheme_id === scheme.id,
+    )
     expect(closed.map((r) => r.endpointId).sort()).toEqual([all.id, theirs.id].sort())
-    expect(payloadOf(closed[0]!).data).toMatchObject({ state: 'closed', closed_by: 'clock', company_id: otherCompanyId })
+    expect(payloadOf(closed[0]!).data).toMatchObject({
+      state: 'closed',
+      closed_by: 'clock',
+      company_id: otherCompanyId,
+    })
     expect(payloadOf(closed[0]!).timestamp).toBe(new Date(scheme.closesAt).toISOString())
   })
 })
@@ -247,7 +267,9 @@ describe('answers, lists and reports', () => {
     // The report released for that employee: report.released, its release and state, no figures.
     const released = await releaseParticipant(admin, scheme.id, employee.id, { kind: 'self-only' })
     expect(released.ok).toBe(true)
-    const reports = (await newDeliveries('report.released')).filter((r) => payloadOf(r).data.scheme_id === scheme.id)
+    const reports = (await newDeliveries('report.released')).filter(
+      (r) => payloadOf(r).data.scheme_id === scheme.id,
+    )
     expect(reports.map((r) => r.endpointId).sort()).toEqual([all.id, mine.id].sort())
     expect(payloadOf(reports[0]!).data).toEqual({
       release_id: released.ok ? released.value.releaseId : '',
@@ -268,9 +290,9 @@ describe('answers, lists and reports', () => {
     const ref = { employeeId: report.id, schemeId: scheme.id }
     const actor = { id: report.id, role: 'employee' as const }
     const nominee = `nina.nominee.${report.id.slice(0, 8)}@example.test`
-    expect((await addNominee(actor, { ...ref, name: 'Nina Nominee', email: nominee, relationship: 'peer' })).ok).toBe(
-      true,
-    )
+    expect(
+      (await addNominee(actor, { ...ref, name: 'Nina Nominee', email: nominee, relationship: 'peer' })).ok,
+    ).toBe(true)
     expect((await submitList(actor, ref)).ok).toBe(true)
     expect(await count('nomination.approved')).toBe(0)
     expect((await approveList({ id: manager.id, role: 'employee' }, ref)).ok).toBe(true)

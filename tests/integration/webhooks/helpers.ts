@@ -53,7 +53,10 @@ export async function startReceiver() {
       for (const [k, v] of Object.entries(request.headers)) if (typeof v === 'string') headers[k] = v
       received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), path: request.url ?? '' })
       const status = state.status(received.length)
-      response.writeHead(status, status >= 300 && status < 400 ? { Location: 'http://127.0.0.1:9/elsewhere' } : {})
+      response.writeHead(
+        status,
+        status >= 300 && status < 400 ? { Location: 'http://127.0.0.1:9/elsewhere' } : {},
+      )
       response.end(status < 300 ? 'ok' : 'nope')
     })
   })

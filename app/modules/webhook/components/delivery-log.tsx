@@ -63,7 +63,9 @@ export function DeliveryLog({
             <Cell>{delivery.attempts}</Cell>
             <Cell className="text-slate-700">
               {delivery.lastResponseCode ?? '—'}
-              {delivery.lastError ? <span className="block break-all text-xs">{delivery.lastError}</span> : null}
+              {delivery.lastError ? (
+                <span className="block break-all text-xs">{delivery.lastError}</span>
+              ) : null}
             </Cell>
             <Cell className="text-slate-700">
               <Moment at={delivery.lastAttemptAt ?? delivery.createdAt} />
@@ -78,7 +80,10 @@ export function DeliveryLog({
                   <input type="hidden" name="deliveryId" value={delivery.id} />
                   <button type="submit" className="btn btn-secondary text-sm" disabled={busy}>
                     {t('log.redeliver')}
-                    <span className="sr-only"> {t('log.redeliverWhich', { event: delivery.eventType, id: delivery.id })}</span>
+                    <span className="sr-only">
+                      {' '}
+                      {t('log.redeliverWhich', { event: delivery.eventType, id: delivery.id })}
+                    </span>
                   </button>
                 </Form>
               )}
