@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '#db/client'
-import { schemes, webhookDeliveries } from '#db/schema/index'
+import { employeeImportRows, employeeImports, schemes, webhookDeliveries } from '#db/schema/index'
 import {
   createCompany,
   createQuestionnaire,
@@ -12,6 +12,7 @@ import {
 } from '#db/factories'
 import { saveAnswers } from '#app/modules/assignment/save-answers.server'
 import { createEmployee, disableEmployee, updateEmployee } from '#app/modules/employee/employee.server'
+import { runImport } from '#app/modules/employee/import.server'
 import { addNominee, approveList, submitList } from '#app/modules/nomination/nomination.server'
 import { releaseParticipant } from '#app/modules/report/release.server'
 import { closeDueSchemes } from '#app/modules/scheme/clock.server'
@@ -133,6 +134,44 @@ describe('employees', () => {
     )
     expect(after.length).toBe(2)
     expect(payloadOf(after[0]!).data.changed).toEqual(['enabled'])
+  })
+})
+
+describe('the CSV import', () => {
+  test('each account created or changed is an event, queued by the statement that writes it', async () => {
+    const existing = await createUser({ role: 'employee', companyId, displayName: 'Ivo Imported' })
+    const [upload] = await db()
+      .insert(employeeImports)
+      .values({ createdBy: admin.id, fileName: 'people.csv', rowCount: 2 })
+      .returning({ id: employeeImports.id })
+    const fresh = `iris.import.${upload!.id.slice(0, 8)}@example.test`
+    await db()
+      .insert(employeeImportRows)
+      .values([
+        { importId: upload!.id, line: 2, name: 'Iris Import', email: fresh, companyName: 'Hooked Company' },
+        {
+          importId: upload!.id,
+          line: 3,
+          name: 'Ivo Renamed',
+          email: existing.email,
+          companyName: 'Hooked Company',
+          jobTitle: 'Importer',
+        },
+      ])
+    const outcome = await runImport(admin, upload!.id, null, { updateNames: true })
+    expect(outcome.ok && outcome.value).toMatchObject({ created: 1, updated: 1 })
+    const created = (await newDeliveries('employee.created')).filter((r) => r.endpointId === all.id)
+    const updated = (await newDeliveries('employee.updated')).filter(
+      (r) => r.endpointId === all.id && payloadOf(r).data.employee_id === existing.id,
+    )
+    expect(updated.map((r) => payloadOf(r).data)).toEqual([
+      { employee_id: existing.id, company_id: companyId, enabled: true },
+    ])
+    const newId = created.map((r) => payloadOf(r).data.employee_id).at(-1)
+    expect(newId).not.toBe(existing.id)
+    expect(JSON.stringify([...created, ...updated].map((r) => r.payload))).not.toMatch(
+      /Iris|Ivo|Importer|import\./,
+    )
   })
 })
 
