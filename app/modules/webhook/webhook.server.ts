@@ -49,22 +49,34 @@ function auditedUrl(raw: string) {
 
 type CheckOptions = { resolve?: Resolver }
 
-async function checkInput(
-  tx: Tx,
-  input: WebhookInput,
-  options: CheckOptions,
-): Promise<Outcome<{ url: string }>> {
-  const destination = await checkDestination(input.url, { resolve: options.resolve })
-  if (!destination.ok) return refuseField('url', destination.message)
-  if (input.companyId) {
-    const [company] = await tx
-      .select({ id: companies.id })
-      .from(companies)
-      .where(eq(companies.id, input.companyId))
-      .for('key share')
-    if (!company) return refuseField('companyId', WEBHOOK_MESSAGES.companyGone)
-  }
-  return ok({ url: destination.destination.url.toString() })
+/** A lookup gets this long at registration before the host counts as not found. */
+const LOOKUP_TIMEOUT_MS = 5_000
+
+/**
+ * The address, checked before any transaction opens (a lookup may take seconds, and must not hold a
+ * connection or a lock while it does): the normalised URL, or the field's message.
+ */
+async function checkUrl(raw: string, options: CheckOptions): Promise<Outcome<{ url: string }>> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<{ ok: false; message: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, message: WEBHOOK_MESSAGES.hostUnknown }), LOOKUP_TIMEOUT_MS)
+  })
+  const checked = await Promise.race([checkDestination(raw, { resolve: options.resolve }), timeout]).finally(
+    () => clearTimeout(timer),
+  )
+  if (!checked.ok) return refuseField('url', checked.message)
+  return ok({ url: checked.destination.url.toString() })
+}
+
+/** The company an endpoint is restricted to still exists (held until the transaction ends). */
+async function companyGone(tx: Tx, companyId: string | null): Promise<boolean> {
+  if (!companyId) return false
+  const [company] = await tx
+    .select({ id: companies.id })
+    .from(companies)
+    .where(eq(companies.id, companyId))
+    .for('key share')
+  return !company
 }
 
 /** Registers an endpoint; its secret is in the answer and nowhere else (sealed at rest). Audited without it. */
@@ -74,11 +86,12 @@ export async function createWebhook(
   options: CheckOptions = {},
 ): Promise<Outcome<{ id: string; secret: string }>> {
   if (!getEnv().SECRET_KEY) return refuse(NO_KEY_MESSAGE)
+  const checked = await checkUrl(input.url, options)
+  if (!checked.ok) return checked
   const id = crypto.randomUUID()
   const secret = newWebhookSecret()
   return getDb().transaction(async (tx) => {
-    const checked = await checkInput(tx, input, options)
-    if (!checked.ok) return checked
+    if (await companyGone(tx, input.companyId)) return refuseField('companyId', WEBHOOK_MESSAGES.companyGone)
     await tx.insert(webhookEndpoints).values({
       id,
       url: checked.value.url,
@@ -111,6 +124,8 @@ export async function updateWebhook(
   options: CheckOptions = {},
 ): Promise<Outcome<{ changed: string[] }>> {
   if (!isUuid(id)) return refuseNotFound()
+  const checked = await checkUrl(input.url, options)
+  if (!checked.ok) return checked
   return getDb().transaction(async (tx) => {
     const [current] = await tx
       .select({
@@ -124,8 +139,7 @@ export async function updateWebhook(
       .where(eq(webhookEndpoints.id, id))
       .for('update')
     if (!current) return refuseNotFound()
-    const checked = await checkInput(tx, input, options)
-    if (!checked.ok) return checked
+    if (await companyGone(tx, input.companyId)) return refuseField('companyId', WEBHOOK_MESSAGES.companyGone)
     const next = {
       url: checked.value.url,
       description: input.description,
