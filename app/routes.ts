@@ -69,6 +69,8 @@ export default [
   // The REST API's keys and its reference for admins (issue 21 §1, ADR 054).
   route('admin/api-keys', 'routes/admin/api-keys.tsx'),
   route('admin/api-keys/reference', 'routes/admin/api-keys.reference.tsx'),
+  route('admin/webhooks', 'routes/admin/webhooks.tsx'),
+  route('admin/webhooks/:id', 'routes/admin/webhooks.$id.tsx'),
   route('admin/admin-management', 'routes/admin/admin-management.tsx'),
   route('admin/admin-management/:uid', 'routes/admin/admin-management.$uid.tsx'),
   route('admin/employee-management', 'routes/admin/employee-management.tsx'),

@@ -124,3 +124,25 @@ export const API_SCOPES = [
 export type ApiScope = (typeof API_SCOPES)[number]
 /** The scopes as Postgres reads them in a CHECK: `'companies:read', …`. */
 export const API_SCOPE_SQL_LIST = API_SCOPES.map((s) => `'${s}'`).join(', ')
+
+/**
+ * The events a webhook endpoint may ask for (issue 21 §2, ADR 057), each written where its change
+ * is made, in the same transaction (app/modules/webhook/events.server.ts). A payload carries ids and
+ * states only, never answers, comments or who rated whom.
+ */
+export const WEBHOOK_EVENTS = [
+  'employee.created',
+  'employee.updated',
+  'scheme.launched',
+  'scheme.closed',
+  'assignment.submitted',
+  'nomination.approved',
+  'report.released',
+] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+/** The events as Postgres reads them in a CHECK (fixed literals, never input). */
+export const WEBHOOK_EVENT_SQL_LIST = WEBHOOK_EVENTS.map((e) => `'${e}'`).join(', ')
+
+/** Where one delivery of an event to one endpoint stands: waiting, being sent, done, given up. */
+export const WEBHOOK_DELIVERY_STATUSES = ['queued', 'sending', 'delivered', 'failed'] as const
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number]

@@ -9,6 +9,7 @@ import {
   parseDomainList,
   SCOPE_TOKEN,
 } from '#app/lib/identity-provider-values'
+import { parseAllowList, type AllowEntry } from '#app/lib/outbound-address'
 
 /**
  * Every setting of a deployment, parsed once at start-up. A bad or missing variable is reported in
@@ -194,6 +195,23 @@ const EnvSchema = z.object({
       ),
     )
     .transform((codes): Language[] => [...new Set(codes)]),
+  /**
+   * Webhook receivers allowed although their address is not public (ADR 057): comma-separated host
+   * names, addresses and CIDR ranges (`hr.intranet.example, 10.20.0.0/16`). Without it a webhook to
+   * a loopback, link-local or private address is refused; plain http is accepted only for these.
+   */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v, ctx): AllowEntry[] => {
+      const { entries, bad } = parseAllowList(v)
+      if (bad.length)
+        ctx.addIssue({
+          code: 'custom',
+          message: `must list host names, addresses or CIDR ranges separated by commas (not: ${bad.join(', ')})`,
+        })
+      return entries
+    }),
 })
 
 /**

@@ -21,6 +21,7 @@ import { runInRequestScope } from '#app/lib/request-scope.server'
 import { ensureFirstAdmin } from '#app/modules/auth/bootstrap.server'
 import { reviewSavedTemplates } from '#app/modules/email/template-editing.server'
 import { startOutboxWorker } from '#app/modules/email/outbox.server'
+import { startWebhookWorker } from '#app/modules/webhook/delivery.server'
 import { startReminderWorker } from '#app/server/workers'
 import { startSchemeClock } from '#app/modules/scheme/clock.server'
 import { initSentry, flushSentry } from '#app/modules/monitoring/sentry.server'
@@ -274,6 +275,8 @@ export async function main(
   const reminders = env.WORKER ? startReminderWorker(env) : undefined
   // Schemes close at their closing time (docs/decisions/013-scheme-lifecycle.md).
   const schemeClock = env.WORKER ? startSchemeClock() : undefined
+  // Webhook deliveries (ADR 057), queued by the changes they report.
+  const webhooks = env.WORKER ? startWebhookWorker() : undefined
 
   const app = createApp({ ...options, env })
   const server = http.createServer(app)
@@ -285,6 +288,7 @@ export async function main(
     const message = listenErrorMessage(error, env)
     if (!message) throw error
     // What start-up opened goes first (the PGlite lock, the worker timers), then one clear line.
+    await webhooks?.stop()
     await schemeClock?.stop()
     await reminders?.stop()
     await worker?.stop()
@@ -318,6 +322,7 @@ export async function main(
       await closePdfBrowser()
       // Work answered requests left behind (a reset e-mail) still needs the database.
       await settleBackgroundWork()
+      await webhooks?.stop()
       await schemeClock?.stop()
       await reminders?.stop()
       await worker?.stop()

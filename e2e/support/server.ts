@@ -25,6 +25,8 @@ export function serverEnv(options: { port: number; pgliteDir: string; smtpUrl: s
     CONTACT_CALLBACK_URL: 'https://www.panorama-consulting.test/request-a-callback',
     CONTACT_EMAIL: 'hello@panorama-consulting.test',
     CONTACT_PROFILE_URL: 'https://www.linkedin.com/company/panorama-consulting-test',
+    // An intranet install's switch (ADR 057): the webhooks spec's receiver listens on this machine.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   }
 }
 

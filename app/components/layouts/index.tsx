@@ -378,6 +378,7 @@ const ADMIN_NAV = [
   ['/admin/admin-management', 'nav.admins'],
   ['/admin/identity-provider-management', 'nav.identityProviders'],
   ['/admin/api-keys', 'nav.apiKeys'],
+  ['/admin/webhooks', 'nav.webhooks'],
   ['/admin/employee-management', 'nav.employees'],
   ['/admin/scheme-management', 'nav.schemes'],
   ['/admin/questionnaire-management', 'nav.questionnaires'],

@@ -7,6 +7,7 @@ import { answers, assignments, responses, schemes } from '#db/schema/index'
 import { misshapenFields, misshapenFormMessage } from '#app/lib/form-data.server'
 import { voidInviteCodes } from '#app/modules/action-code/action-code.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
+import { enqueueWebhookEvents } from '#app/modules/webhook/events.server'
 import { publishEvent } from '#app/modules/realtime/events.server'
 import {
   ANSWER_FIELD_PREFIX,
@@ -269,6 +270,7 @@ async function lockAssignment(tx: Tx, id: string, respondentId: string) {
   const [locked] = await tx
     .select({
       status: assignments.status,
+      schemeId: assignments.schemeId,
       subjectId: assignments.subjectId,
       relationship: assignments.relationship,
       schemeStatus: schemes.status,
@@ -524,6 +526,30 @@ async function recordSubmission(
     entityId: id,
     details: { responseId, relationship: locked.relationship, answers: answerCount },
   })
+  // Ids and states only (ADR 057): whose self-assessment, or that a colleague's answers for this
+  // subject came in; a colleague submission carries neither the rater nor their assignment's id,
+  // so no receiver can tie answers to a person (DESIGN.md §8).
+  await enqueueWebhookEvents(tx, [
+    {
+      type: 'assignment.submitted',
+      schemeId: locked.schemeId,
+      data:
+        locked.relationship === 'self'
+          ? {
+              scheme_id: locked.schemeId,
+              employee_id: locked.subjectId,
+              assignment_id: id,
+              kind: 'self',
+              state: 'submitted',
+            }
+          : {
+              scheme_id: locked.schemeId,
+              employee_id: locked.subjectId,
+              kind: 'colleague',
+              state: 'submitted',
+            },
+    },
+  ])
   await publishEvent(tx, {
     type: 'assignment.updated',
     subjectId: locked.subjectId,

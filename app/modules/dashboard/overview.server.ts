@@ -315,6 +315,8 @@ export const ACTIVITY_CODES = [
   'user.photo_removed',
   'user.photo_updated',
   'user.profile_updated',
+  'webhook.redeliver',
+  'webhook.rotate_secret',
 ] as const
 
 /** The entities admin-dashboard:activity.things names (with their article, in each language). */
@@ -338,4 +340,5 @@ export const ENTITY_KEYS = [
   'scheme',
   'scheme_member',
   'user',
+  'webhook_endpoint',
 ]

@@ -10,6 +10,7 @@ import { actionLink } from '#app/modules/action-code/action-code.server'
 import { hit, peek, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import { invalidateUserSessions } from '#app/modules/auth/session.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
+import { enqueueWebhookEvents } from '#app/modules/webhook/events.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import { formatDate } from '#app/lib/dates'
 import { schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
@@ -474,6 +475,9 @@ export async function createEmployee(
           ...(existing ? { promotedFrom: 'colleague' } : {}),
         },
       })
+      await enqueueWebhookEvents(tx, [
+        { type: 'employee.created', companyId: input.companyId, data: { employee_id: id, enabled: true } },
+      ])
       return ok({ id, promoted: Boolean(existing) })
     })
   } catch (error) {
@@ -603,6 +607,14 @@ export async function updateEmployee(
         entityId: id,
         details: { changes },
       })
+      // Which fields changed, never their values (ADR 057).
+      await enqueueWebhookEvents(tx, [
+        {
+          type: 'employee.updated',
+          companyId: input.companyId,
+          data: { employee_id: id, enabled: current.disabledAt === null, changed: Object.keys(changes) },
+        },
+      ])
       return ok({ changed: Object.keys(changes) })
     })
   } catch (error) {
@@ -642,6 +654,13 @@ export async function disableEmployee(
       entityId: id,
       details: { sessionsEnded },
     })
+    await enqueueWebhookEvents(tx, [
+      {
+        type: 'employee.updated',
+        companyId: current.companyId,
+        data: { employee_id: id, enabled: false, changed: ['enabled'] },
+      },
+    ])
     return ok({ name, changed: true, sessionsEnded })
   })
 }
@@ -664,6 +683,13 @@ export async function enableEmployee(
       entity: 'user',
       entityId: id,
     })
+    await enqueueWebhookEvents(tx, [
+      {
+        type: 'employee.updated',
+        companyId: current.companyId,
+        data: { employee_id: id, enabled: true, changed: ['enabled'] },
+      },
+    ])
     return ok({ name, changed: true })
   })
 }

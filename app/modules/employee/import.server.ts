@@ -10,6 +10,7 @@ import { employeeImportRows, employeeImports } from '#db/schema/index'
 import { refuseNotFound, ok, refuse, refuseField, type Actor, type Outcome } from '#app/lib/outcome'
 import { clipText, withoutControlCharacters } from '#app/lib/text-rules'
 import { recordAudit } from '#app/modules/audit/audit.server'
+import { queueDeliveriesSql } from '#app/modules/webhook/events.server'
 import { enrolEmployees } from '#app/modules/scheme/enrol.server'
 import { schemePhaseSql } from '#app/modules/scheme/state'
 import {
@@ -916,8 +917,15 @@ async function importInOneTransaction(
               OR users.department IS DISTINCT FROM coalesce(EXCLUDED.department, users.department)
               OR users.job_title IS DISTINCT FROM coalesce(EXCLUDED.job_title, users.job_title)
               OR users.manager_id IS DISTINCT FROM coalesce(EXCLUDED.manager_id, users.manager_id)))
-        RETURNING users.email, (xmax = 0) AS inserted
-      )
+        RETURNING users.id, users.email, users.company_id, users.disabled_at, (xmax = 0) AS inserted
+      ),
+      -- Each account created or changed is an event for the webhooks that want it (ADR 057), in
+      -- this same statement: ids and states, never the file's names or addresses.
+      hooked AS (${queueDeliveriesSql(sql`SELECT
+          CASE WHEN w.inserted THEN 'employee.created' ELSE 'employee.updated' END AS type,
+          w.company_id, jsonb_build_object('employee_id', w.id, 'enabled', w.disabled_at IS NULL) AS data,
+          now() AS at
+        FROM written w`)})
       UPDATE employee_import_rows r
       SET outcome = CASE WHEN w.inserted THEN 'created' ELSE 'updated' END
       FROM written w

@@ -74,6 +74,7 @@ export const NAMESPACES = [
   'admins',
   'identity-providers',
   'api-keys',
+  'webhooks',
   'report',
   'pdf',
   'answering',

@@ -12,6 +12,7 @@ import { possessive } from '#app/lib/words'
 import type { BrandLook } from '#app/components/brand-look'
 import type { Role } from '#app/modules/auth/permissions'
 import { recordAudit } from '#app/modules/audit/audit.server'
+import { enqueueWebhookEvents } from '#app/modules/webhook/events.server'
 import { brandLookOf } from '#app/modules/brand/look.server'
 import { enqueueEmail } from '#app/modules/email/outbox.server'
 import {
@@ -1179,6 +1180,14 @@ export async function approveList(actor: ListActor, input: ListInput): Promise<O
             standing,
           },
         })
+        // Whose list was approved, not who is on it (ADR 057).
+        await enqueueWebhookEvents(tx, [
+          {
+            type: 'nomination.approved',
+            schemeId: input.schemeId,
+            data: { scheme_id: input.schemeId, employee_id: input.employeeId, state: 'approved' },
+          },
+        ])
         return ok({ invited: invitedIds.length, problems: [] })
       }),
     )

@@ -17,6 +17,7 @@ import {
 import type { RaterGroup } from './rater-groups'
 import { storeReleasedFigures } from './released-figures.server'
 import { threshold } from './threshold'
+import { enqueueWebhookEvents } from '#app/modules/webhook/events.server'
 
 /**
  * Report releases (ADR 022, ADR 025). A release fixes an employee's colleague results: it copies the
@@ -292,6 +293,23 @@ async function insertReleases(
       SELECT rel.id AS release_id, rel.scheme_id, rel.subject_id, counts.raters, counts.closed,
         rel.colleagues_shown, rel.groups_shown
       FROM rel JOIN counts ON counts.release_id = rel.id`,
+  )
+  // The webhooks' report.released (ADR 057): whose report, in which scheme, and whether colleagues'
+  // results are in it; never a figure, an answer or a rater.
+  await enqueueWebhookEvents(
+    tx,
+    rows.map((r) => ({
+      type: 'report.released' as const,
+      schemeId: r.scheme_id,
+      data: {
+        release_id: r.release_id,
+        scheme_id: r.scheme_id,
+        employee_id: r.subject_id,
+        state: 'released',
+        colleagues_shown: r.colleagues_shown,
+      },
+      at: input.now,
+    })),
   )
   const stateOf = new Map(decisions.map((d) => [`${d.state.schemeId}/${d.state.subjectId}`, d.state]))
   const appUrl = getEnv().APP_URL

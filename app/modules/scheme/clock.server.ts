@@ -3,6 +3,7 @@ import { getDb, isDatabaseDown, isDatabaseOpen, queryRows, reportDatabaseFailure
 import { log } from '#app/lib/logger.server'
 import { startPollingWorker, type PollingWorker } from '#app/lib/polling-worker.server'
 import { releaseOnClose } from '#app/modules/report/release.server'
+import { queueDeliveriesSql } from '#app/modules/webhook/events.server'
 
 /**
  * The scheme clock (docs/decisions/013-scheme-lifecycle.md): schemes whose closing time has passed
@@ -17,7 +18,8 @@ import { releaseOnClose } from '#app/modules/report/release.server'
  * One statement, set-based: the UPDATE picks and changes the rows, and the audit entries are
  * written from its RETURNING. Two workers (two app instances) racing: the second waits on the row
  * locks, re-checks `status = 'open'` on the new row version, finds it closed and leaves it, so each
- * scheme is closed, and audited, exactly once.
+ * scheme is closed, and audited, exactly once. Its `scheme.closed` webhook deliveries are queued by
+ * the same statement (ADR 057).
  */
 
 export const SCHEME_CLOCK_POLL_MS = 60 * 1000
@@ -32,7 +34,11 @@ export async function closeDueSchemes(now: Date = new Date()): Promise<ClosedSch
     sql`WITH closed AS (
         UPDATE schemes SET status = 'closed', closed_at = closes_at, updated_at = ${at}
         WHERE status = 'open' AND closes_at <= ${at}
-        RETURNING id, name, closed_at
+        RETURNING id, name, closed_at, company_id
+      ), hooked AS (${queueDeliveriesSql(sql`SELECT 'scheme.closed' AS type, company_id,
+          jsonb_build_object('scheme_id', id, 'state', 'closed', 'closed_by', 'clock') AS data,
+          closed_at AS at
+        FROM closed`)}
       ), audited AS (
         INSERT INTO audit_log (actor_id, action, entity, entity_id, details)
         SELECT NULL, 'scheme.close', 'scheme', id::text,

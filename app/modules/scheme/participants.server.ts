@@ -11,6 +11,7 @@ import { createActionCode, revokeActionCodes } from '#app/modules/action-code/ac
 import { actionLink } from '#app/modules/action-code/action-code.server'
 import { hit, refund, refuseLimited, type RateLimitRule } from '#app/modules/rate-limit/rate-limit.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
+import { enqueueWebhookEvents } from '#app/modules/webhook/events.server'
 import { enqueueEmails, type EnqueueInput } from '#app/modules/email/outbox.server'
 import { enrolEmployees } from './enrol.server'
 import {
@@ -428,6 +429,13 @@ export async function addEmployee(
             schemeId,
           },
         })
+        await enqueueWebhookEvents(tx, [
+          {
+            type: 'employee.created',
+            companyId: scheme.companyId,
+            data: { employee_id: employeeId, enabled: true },
+          },
+        ])
       }
       const { enrolled } = await enrolEmployees(tx, schemeId, [employeeId!])
       if (!enrolled.length) return taken('This employee is already enrolled in this scheme.')

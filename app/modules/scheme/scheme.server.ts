@@ -21,6 +21,7 @@ import { followOptionsSql, followsProblem } from '#app/modules/cycle/follows.ser
 import { ok, refuse, refuseField, type Actor, type Outcome, type Refusal } from '#app/lib/outcome'
 import { pgErrorCode, PG_ERROR } from '#app/lib/pg-error'
 import { recordAudit } from '#app/modules/audit/audit.server'
+import { enqueueWebhookEvents } from '#app/modules/webhook/events.server'
 import {
   rescheduleProgrammeEmails,
   sendProgrammeEmails,
@@ -797,6 +798,9 @@ export async function launchScheme(
         ...(untranslated.length ? { untranslated } : {}),
       },
     })
+    await enqueueWebhookEvents(tx, [
+      { type: 'scheme.launched', schemeId: id, data: { scheme_id: id, state: 'open' }, at: now },
+    ])
     return ok({ ...mail, name: current.name, untranslated })
   })
 }
@@ -831,6 +835,14 @@ export async function closeScheme(
       entityId: id,
       details: { by: 'admin', closedAt: closedAt.toISOString(), withdrawn },
     })
+    await enqueueWebhookEvents(tx, [
+      {
+        type: 'scheme.closed',
+        schemeId: id,
+        data: { scheme_id: id, state: 'closed', closed_by: 'admin' },
+        at: closedAt,
+      },
+    ])
     // A scheme that releases on close releases its reports now, in the same transaction (ADR 022).
     if (current.reportRelease === 'on_close') await releaseOnClose(now, { tx, schemeId: id })
     return ok({ name: current.name, withdrawn })

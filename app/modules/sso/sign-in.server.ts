@@ -9,6 +9,7 @@ import { PG_ERROR, pgErrorCode } from '#app/lib/pg-error'
 import { safeRedirect } from '#app/lib/safe-redirect'
 import { hashSecret } from '#app/lib/secret-hash.server'
 import { recordAudit } from '#app/modules/audit/audit.server'
+import { enqueueWebhookEvents } from '#app/modules/webhook/events.server'
 import { openSignIn, type OpenedSignIn } from '#app/modules/auth/second-factor.server'
 import { hit, peek } from '#app/modules/rate-limit/rate-limit.server'
 import {
@@ -453,6 +454,9 @@ async function createJustInTime(
       details: { providerId: provider.id, companyId: company.id, email: identity.email },
     },
   )
+  await enqueueWebhookEvents(tx, [
+    { type: 'employee.created', companyId: company.id, data: { employee_id: user!.id, enabled: true } },
+  ])
   return user!
 }
 

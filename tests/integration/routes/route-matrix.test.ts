@@ -146,6 +146,7 @@ const ADMIN_PAGES = [
   '/admin/identity-provider-management',
   '/admin/api-keys',
   '/admin/api-keys/reference',
+  '/admin/webhooks',
   '/admin/employee-management',
   '/admin/scheme-management',
   '/admin/questionnaire-management',
@@ -160,6 +161,7 @@ const ADMIN_POST: Record<string, number> = {
   '/admin/admin-management': 400,
   '/admin/identity-provider-management': 400,
   '/admin/api-keys': 400,
+  '/admin/webhooks': 400,
   '/admin/brand-management': 400,
   '/admin/email-management/colleague_invite': 400,
   '/admin/scheme-management': 400,
@@ -420,6 +422,17 @@ const ROWS = (): Row[] => [
     path: () => '/admin/email-management/outbox/not-a-uuid',
     get: guarded('/admin/email-management/outbox/not-a-uuid', ['admin'], 404),
     post: guarded('/admin/email-management/outbox/not-a-uuid', ['admin'], 400),
+  },
+  // A webhook endpoint's page (ADR 057): unknown and malformed ids are the not-found page.
+  {
+    path: () => '/admin/webhooks/00000000-0000-4000-8000-000000000000',
+    get: guarded('/admin/webhooks/00000000-0000-4000-8000-000000000000', ['admin'], 404),
+    post: guarded('/admin/webhooks/00000000-0000-4000-8000-000000000000', ['admin'], 404),
+  },
+  {
+    path: () => '/admin/webhooks/not-a-uuid',
+    get: guarded('/admin/webhooks/not-a-uuid', ['admin'], 404),
+    post: guarded('/admin/webhooks/not-a-uuid', ['admin'], 404),
   },
   {
     path: () => '/admin/brand-management/00000000-0000-4000-8000-000000000000',

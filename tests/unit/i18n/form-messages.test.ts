@@ -74,6 +74,11 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
   ],
   'identity-providers': ['app/modules/sso/schemas.ts', 'app/modules/sso/provider.server.ts'],
   'api-keys': ['app/modules/api-key/schemas.ts', 'app/modules/api-key/api-key.server.ts'],
+  webhooks: [
+    'app/modules/webhook/schemas.ts',
+    'app/modules/webhook/webhook.server.ts',
+    'app/modules/webhook/destination.server.ts',
+  ],
   answering: [
     'app/modules/assignment/answer-messages.ts',
     'app/modules/assignment/answer-parse.server.ts',
