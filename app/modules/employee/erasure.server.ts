@@ -84,7 +84,7 @@ function isOneOf(column: SQL, emails: readonly string[]) {
   )})`
 }
 
-type Person = {
+export type Person = {
   id: string
   email: string
   display_name: string
@@ -122,7 +122,24 @@ export async function erasePerson(
     if (person.erased_at) return refuse(ERASURE_MESSAGES.alreadyErased)
     if (typedEmail.trim().toLowerCase() !== person.email)
       return refuseField('confirmEmail', ERASURE_MESSAGES.wrongEmail)
+    return ok(await eraseLockedPerson(tx, actor, person))
+  })
+}
 
+/**
+ * Erases one person who is not erased yet, in the caller's transaction: the whole of ADR 056.
+ * `erasePerson` (an administrator, after a confirmation) and retention (issue 21 §3, ADR 058: an
+ * account never activated or disabled for the company's period, `actor` null with `by`) share it,
+ * so "delete an account" means the same in both.
+ */
+export async function eraseLockedPerson(
+  tx: Tx,
+  actor: Actor | null,
+  person: Person,
+  auditDetails: Record<string, unknown> = {},
+): Promise<ErasureSummary> {
+  {
+    const id = person.id
     // The names, addresses and phone numbers they had: now, and any the audit trail remembers.
     const former = await queryRows<{ kind: 'name' | 'email' | 'phone'; value: string }>(
       tx,
@@ -271,9 +288,22 @@ export async function erasePerson(
       raterAnswersDeleted: dropped.length,
       ...releaseChanges,
     }
-    await recordAudit(tx, actor, { action: 'user.erased', entity: 'user', entityId: id, details: summary })
-    return ok(summary)
-  })
+    const event = {
+      action: 'user.erased',
+      entity: 'user',
+      entityId: id,
+      details: { ...summary, ...auditDetails },
+    }
+    if (actor) await recordAudit(tx, actor, event)
+    else await recordAudit(tx, { ...event, actorId: null })
+    return summary
+  }
+}
+
+/** The person `id` (an employee or a colleague, not erased yet), locked for the caller's transaction. */
+export async function lockPersonToErase(tx: Tx, id: string): Promise<Person | null> {
+  const person = await lockPerson(tx, id)
+  return person && !person.erased_at ? person : null
 }
 
 /** A pattern and what replaces what it matches. */
