@@ -154,7 +154,14 @@ export async function dueAccounts(
 function dueAuditIds(policy: RetentionPolicy, now: Date): SQL | null {
   if (policy.auditMonths === null) return null
   const c = sql`${policy.companyId}::uuid`
-  const due = sql`AND a.at <= ${at(retentionCutoff(now, policy.auditMonths))} AND a.pseudonymised_at IS NULL`
+  // An entry about a scheme on legal hold (or one of its assignments or responses) waits, whoever made it.
+  const due = sql`AND a.at <= ${at(retentionCutoff(now, policy.auditMonths))} AND a.pseudonymised_at IS NULL
+    AND NOT EXISTS (SELECT 1 FROM schemes h WHERE h.company_id = ${c} AND h.legal_hold_at IS NOT NULL AND (
+      (a.entity = 'scheme' AND a.entity_id = h.id::text)
+      OR (a.entity = 'assignment' AND EXISTS (SELECT 1 FROM assignments hx
+        WHERE hx.scheme_id = h.id AND hx.id::text = a.entity_id))
+      OR (a.entity = 'response' AND EXISTS (SELECT 1 FROM assignments hx JOIN responses hr ON hr.assignment_id = hx.id
+        WHERE hx.scheme_id = h.id AND hr.id::text = a.entity_id))))`
   return sql`
     SELECT a.id FROM audit_log a WHERE a.entity = 'company' AND a.entity_id = ${policy.companyId} ${due}
     UNION SELECT a.id FROM schemes s JOIN audit_log a ON a.entity = 'scheme' AND a.entity_id = s.id::text

@@ -96,7 +96,9 @@ async function world(options: { mode?: RetentionAnswerMode; policy?: Partial<Ret
     await releaseNow(scheme.id, subject.id)
     subjects.push({ id: subject.id, rid: selfResponse.id, raters })
   }
-  await db().insert(developmentPlans).values({ responseId: subjects[0]!.rid })
+  await db()
+    .insert(developmentPlans)
+    .values({ schemeId: scheme.id, employeeId: subjects[0]!.id, responseId: subjects[0]!.rid })
   await db()
     .update(schemes)
     .set({ status: 'closed', closedAt: T0 })
