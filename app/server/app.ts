@@ -21,7 +21,7 @@ import { runInRequestScope } from '#app/lib/request-scope.server'
 import { ensureFirstAdmin } from '#app/modules/auth/bootstrap.server'
 import { reviewSavedTemplates } from '#app/modules/email/template-editing.server'
 import { startOutboxWorker } from '#app/modules/email/outbox.server'
-import { startReminderWorker } from '#app/server/workers'
+import { startReminderWorker, startRetentionWorker } from '#app/server/workers'
 import { startSchemeClock } from '#app/modules/scheme/clock.server'
 import { initSentry, flushSentry } from '#app/modules/monitoring/sentry.server'
 import { closeRealtime } from '#app/modules/realtime/listener.server'
@@ -244,6 +244,8 @@ export async function main(
   const reminders = env.WORKER ? startReminderWorker(env) : undefined
   // Schemes close at their closing time (docs/decisions/013-scheme-lifecycle.md).
   const schemeClock = env.WORKER ? startSchemeClock() : undefined
+  // Retention: each company's answers, accounts and audit entries past their period (ADR 058).
+  const retention = env.WORKER ? startRetentionWorker() : undefined
 
   const app = createApp({ ...options, env })
   const server = http.createServer(app)
@@ -255,6 +257,7 @@ export async function main(
     const message = listenErrorMessage(error, env)
     if (!message) throw error
     // What start-up opened goes first (the PGlite lock, the worker timers), then one clear line.
+    await retention?.stop()
     await schemeClock?.stop()
     await reminders?.stop()
     await worker?.stop()
@@ -288,6 +291,7 @@ export async function main(
       await closePdfBrowser()
       // Work answered requests left behind (a reset e-mail) still needs the database.
       await settleBackgroundWork()
+      await retention?.stop()
       await schemeClock?.stop()
       await reminders?.stop()
       await worker?.stop()

@@ -46,18 +46,20 @@ export type RetentionCounts = {
   auditEntries: number
 }
 
-export const NO_COUNTS: RetentionCounts = { schemes: 0, answers: 0, snapshots: 0, accounts: 0, auditEntries: 0 }
+export const NO_COUNTS: RetentionCounts = {
+  schemes: 0,
+  answers: 0,
+  snapshots: 0,
+  accounts: 0,
+  auditEntries: 0,
+}
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`
-const uuidList = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`
 const countOf = async (tx: Tx, statement: SQL) =>
   Number((await queryRows<{ n: number | string }>(tx, statement))[0]?.n ?? 0)
 
 /** The companies whose retention is set, with their policy (a few rows: one per company). */
-export async function retentionPolicies(
-  db: Tx = getDb(),
-  companyId?: string,
-): Promise<RetentionPolicy[]> {
+export async function retentionPolicies(db: Tx = getDb(), companyId?: string): Promise<RetentionPolicy[]> {
   return queryRows<RetentionPolicy>(
     db,
     sql`SELECT id AS "companyId", retention_answers_months AS "answersMonths",
@@ -422,7 +424,10 @@ async function retainScheme(
           WHERE id = ${s} AND retention_applied_at IS NULL`,
     )
     if (mode === 'anonymise')
-      snapshots = await countOf(tx, sql`SELECT count(*)::int AS n FROM report_releases WHERE scheme_id = ${s}`)
+      snapshots = await countOf(
+        tx,
+        sql`SELECT count(*)::int AS n FROM report_releases WHERE scheme_id = ${s}`,
+      )
   })
   batches.transactions++
   return { answers, snapshots }
@@ -472,7 +477,8 @@ async function pseudonymiseDueAudit(batches: Batches, policy: RetentionPolicy, n
     )
     if (!rows.length) return 0
     const changed = rows.map((r) => {
-      const details = typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details
+      const details =
+        typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details
       const entry = pseudonymisedAuditEntry({ actorId: r.actor_id, ip: r.ip, details }, secret)
       return { id: r.id, details: entry.details }
     })
@@ -535,7 +541,12 @@ export async function runCompanyRetention(
         action: 'retention.pass',
         entity: 'company',
         entityId: policy.companyId,
-        details: { ...counts, mode: policy.answersMode, schemes: schemeNames, transactions: batches.transactions },
+        details: {
+          ...counts,
+          mode: policy.answersMode,
+          schemes: schemeNames,
+          transactions: batches.transactions,
+        },
       })
   })
   if (didSomething) log.info('retention pass', { companyId: policy.companyId, ...counts })
@@ -551,7 +562,8 @@ export async function runCompanyRetention(
 /** Every company's pass (the worker's round), one company after another. */
 export async function runRetentionPass(now: Date, options: PassOptions = {}): Promise<PassResult[]> {
   const results: PassResult[] = []
-  for (const policy of await retentionPolicies()) results.push(await runCompanyRetention(policy, now, options))
+  for (const policy of await retentionPolicies())
+    results.push(await runCompanyRetention(policy, now, options))
   return results
 }
 

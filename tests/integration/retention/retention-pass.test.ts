@@ -99,10 +99,7 @@ async function world(options: { mode?: RetentionAnswerMode; policy?: Partial<Ret
   await db()
     .insert(developmentPlans)
     .values({ schemeId: scheme.id, employeeId: subjects[0]!.id, responseId: subjects[0]!.rid })
-  await db()
-    .update(schemes)
-    .set({ status: 'closed', closedAt: T0 })
-    .where(eq(schemes.id, scheme.id))
+  await db().update(schemes).set({ status: 'closed', closedAt: T0 }).where(eq(schemes.id, scheme.id))
 
   const disabled = await createUser({ role: 'employee', companyId: company.id, displayName: 'Dora Disabled' })
   await db().update(users).set({ disabledAt: T0 }).where(eq(users.id, disabled.id))
@@ -157,8 +154,7 @@ async function world(options: { mode?: RetentionAnswerMode; policy?: Partial<Ret
       retentionAuditMonths: MONTHS,
       ...(options.policy
         ? {
-            retentionAnswersMonths:
-              'answersMonths' in options.policy ? options.policy.answersMonths : MONTHS,
+            retentionAnswersMonths: 'answersMonths' in options.policy ? options.policy.answersMonths : MONTHS,
             retentionAccountsMonths:
               'accountsMonths' in options.policy ? options.policy.accountsMonths : MONTHS,
             retentionAuditMonths: 'auditMonths' in options.policy ? options.policy.auditMonths : MONTHS,
@@ -302,7 +298,9 @@ describe('anonymise and delete', () => {
     )
     expect(left.map((a) => a.relationship)).toEqual(['self', 'self'])
     for (const rater of w.subjects.flatMap((s) => s.raters))
-      expect(await count(sql`SELECT count(*)::int AS n FROM assignments WHERE respondent_id = ${rater}`)).toBe(0)
+      expect(
+        await count(sql`SELECT count(*)::int AS n FROM assignments WHERE respondent_id = ${rater}`),
+      ).toBe(0)
     expect(
       await count(
         sql`SELECT count(*)::int AS n FROM report_release_answers x JOIN report_releases rr ON rr.id = x.release_id
@@ -318,7 +316,10 @@ describe('anonymise and delete', () => {
     // The employee still reads the same colleague figures, without the comments (§8 holds: no
     // figure changed, so nothing can be subtracted).
     const after = await loadReport(w.subjects[0]!.rid)
-    type Ready = { status: 'ready'; questions: { kind: string; colleagues?: { average: number | null } | null }[] }
+    type Ready = {
+      status: 'ready'
+      questions: { kind: string; colleagues?: { average: number | null } | null }[]
+    }
     const averages = (r: unknown) =>
       (r as Ready).questions.filter((q) => q.kind === 'scale').map((q) => q.colleagues?.average ?? null)
     expect(averages(after)).toEqual(averages(report))
@@ -338,7 +339,9 @@ describe('anonymise and delete', () => {
     await runCompanyRetention(w.policy, DAY_LATE)
     expect(await schemeRows(w)).toEqual({ assignments: 0, answers: 0, releases: 0, copies: 0 })
     expect(
-      await count(sql`SELECT count(*)::int AS n FROM development_plans WHERE response_id = ${w.subjects[0]!.rid}`),
+      await count(
+        sql`SELECT count(*)::int AS n FROM development_plans WHERE response_id = ${w.subjects[0]!.rid}`,
+      ),
     ).toBe(0)
     // Norms read the releases: the scheme no longer counts.
     const normAfter = await normRows(db(), { lineageId: w.lineageId, excludeCompanyId: null })
@@ -389,7 +392,10 @@ describe('legal hold', () => {
       .where(eq(auditLog.id, w.audited[1]!))
     expect(schemeEntry!.at).toBeNull()
 
-    await db().update(schemes).set({ legalHoldAt: null, legalHoldReason: null }).where(eq(schemes.id, w.scheme.id))
+    await db()
+      .update(schemes)
+      .set({ legalHoldAt: null, legalHoldReason: null })
+      .where(eq(schemes.id, w.scheme.id))
     const lifted = await runCompanyRetention(w.policy, DAY_LATE)
     expect(lifted).toMatchObject({ schemes: 1, accounts: 1, auditEntries: 1 })
   })
@@ -403,7 +409,12 @@ describe('audit entries', () => {
     const rows = await db()
       .select()
       .from(auditLog)
-      .where(sql`${auditLog.id} IN (${sql.join(w.audited.map((id) => sql`${id}::uuid`), sql`, `)})`)
+      .where(
+        sql`${auditLog.id} IN (${sql.join(
+          w.audited.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+      )
     const byAction = Object.fromEntries(rows.map((r) => [r.action, r]))
     const update = byAction['user.update']!
     expect(update.actorId).toBeNull()
@@ -419,7 +430,9 @@ describe('audit entries', () => {
     // Free text is removed, what is not personal stays.
     expect(reopen.details).not.toHaveProperty('reason')
     expect((reopen.details as Record<string, unknown>).schemeName).toBe(w.scheme.name)
-    expect(byAction['company.update']!.details).toEqual({ changes: { feedbackRequestCap: { from: 5, to: 6 } } })
+    expect(byAction['company.update']!.details).toEqual({
+      changes: { feedbackRequestCap: { from: 5, to: 6 } },
+    })
   })
 
   test('a batch size of 2 over 5 entries takes 3 transactions, with the same result as one', async () => {

@@ -32,6 +32,7 @@ import { isLanguage } from '#app/modules/i18n/languages'
 import { richT } from '#app/modules/i18n/rich'
 import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { ClosingTimeForm, EditSchemeForm } from './scheme-forms'
+import { LegalHoldCard } from './legal-hold'
 import { PhaseBadge } from './phase-badge'
 import { Progress } from './scheme-list'
 
@@ -152,6 +153,8 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
       <FormErrors errors={unknownErrors ?? (rowErrors.length ? rowErrors : undefined)} />
 
       <Lifecycle scheme={scheme} confirm={query.confirm} href={href} actionData={actionData} />
+
+      <LegalHoldCard scheme={scheme} actionData={actionData} />
 
       {query.editing && options ? (
         <Card id="edit-title" title={t('editTitle')}>
