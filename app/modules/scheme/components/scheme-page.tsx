@@ -128,6 +128,9 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
   const rowErrors = ['remind', 'launch', 'close', 'enrol-all', 'remove', 'release', 'release-all']
     .filter((intent) => !panelOpen[intent])
     .flatMap((intent) => formErrorsOf(resultFor(actionData, intent)) ?? [])
+  // A legal hold posted from a stale tab (the other of its two forms is on screen now): at the top.
+  const staleHold = scheme.legalHoldAt ? 'legal-hold' : 'lift-legal-hold'
+  rowErrors.push(...(formErrorsOf(resultFor(actionData, staleHold)) ?? []))
   // An edit posted without its form on screen (a stale tab): every message of it, at the top.
   const update = resultFor(actionData, 'update')
   if (update && !(query.editing && options))
