@@ -131,10 +131,11 @@ export const schemes = pgTable(
     index().on(t.companyId),
     index().on(t.questionnaireId),
     index().on(t.status, t.closesAt),
-    // Retention's due query (ADR 058): a company's closed schemes not yet retained, oldest first.
+    // Retention's due query (ADR 058): a company's closed schemes not yet retained, by when they
+    // closed (closed_at; closes_at for a scheme closed before closed_at was kept).
     index('schemes_retention_due_index')
-      .on(t.companyId, t.closedAt)
-      .where(sql`${t.closedAt} IS NOT NULL AND ${t.retentionAppliedAt} IS NULL`),
+      .on(t.companyId, sql`coalesce(${t.closedAt}, ${t.closesAt})`)
+      .where(sql`${t.status} = 'closed' AND ${t.retentionAppliedAt} IS NULL`),
     index().on(t.name, t.id),
     index('schemes_follows_index')
       .on(t.followsSchemeId)

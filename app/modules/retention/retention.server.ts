@@ -77,14 +77,15 @@ export async function retentionPolicies(db: Tx = getDb(), companyId?: string): P
 // The rules: what is due.
 
 /**
- * Schemes due for retention: of the company, closed at or before the cutoff (N months before now),
- * not yet retained and not on legal hold. Read through schemes_retention_due_index.
+ * Schemes due for retention: of the company, closed at or before the cutoff (N months before now;
+ * `closes_at` stands for `closed_at` in a scheme closed before that was kept), not yet retained and
+ * not on legal hold. Read through schemes_retention_due_index.
  */
 function dueSchemeFilter(policy: RetentionPolicy, now: Date): SQL | null {
   if (policy.answersMonths === null) return null
-  return sql`s.company_id = ${policy.companyId}::uuid AND s.closed_at IS NOT NULL
-    AND s.retention_applied_at IS NULL AND s.status = 'closed' AND s.legal_hold_at IS NULL
-    AND s.closed_at <= ${at(retentionCutoff(now, policy.answersMonths))}`
+  return sql`s.company_id = ${policy.companyId}::uuid AND s.status = 'closed'
+    AND s.retention_applied_at IS NULL AND s.legal_hold_at IS NULL
+    AND coalesce(s.closed_at, s.closes_at) <= ${at(retentionCutoff(now, policy.answersMonths))}`
 }
 
 export type DueScheme = { id: string; name: string; closedAt: string; answers: number; snapshots: number }
@@ -99,12 +100,12 @@ export async function dueSchemes(policy: RetentionPolicy, now: Date, db: Tx = ge
   const rater = policy.answersMode === 'anonymise' ? sql`AND a.relationship <> 'self'` : sql``
   const rows = await queryRows<DueScheme & { closedAt: Date | string }>(
     db,
-    sql`SELECT s.id, s.name, s.closed_at AS "closedAt",
+    sql`SELECT s.id, s.name, coalesce(s.closed_at, s.closes_at) AS "closedAt",
           (SELECT count(*) FROM assignments a JOIN responses r ON r.assignment_id = a.id
             JOIN answers an ON an.response_id = r.id WHERE a.scheme_id = s.id ${rater})::int AS answers,
           (SELECT count(*) FROM report_releases rr WHERE rr.scheme_id = s.id)::int AS snapshots
         FROM schemes s WHERE ${filter}
-        ORDER BY s.closed_at, s.id`,
+        ORDER BY coalesce(s.closed_at, s.closes_at), s.id`,
   )
   return rows.map((r) => ({
     ...r,
@@ -150,8 +151,8 @@ export async function dueAccounts(
 /**
  * Audit entries due for pseudonymisation: written at or before the cutoff, not pseudonymised yet,
  * and about the company — the company itself, its schemes (not on legal hold) and their
- * assignments and responses, its people — or made by one of its people. Each branch walks an index
- * ((entity, entity_id) or actor_id) from the company's own rows.
+ * assignments and responses, its people — or made by one of its people about anything else. Each
+ * branch walks an index ((entity, entity_id) or actor_id) from the company's own rows.
  */
 function dueAuditIds(policy: RetentionPolicy, now: Date): SQL | null {
   if (policy.auditMonths === null) return null
@@ -164,26 +165,30 @@ function dueAuditIds(policy: RetentionPolicy, now: Date): SQL | null {
         WHERE hx.scheme_id = h.id AND hx.id::text = a.entity_id))
       OR (a.entity = 'response' AND EXISTS (SELECT 1 FROM assignments hx JOIN responses hr ON hr.assignment_id = hx.id
         WHERE hx.scheme_id = h.id AND hr.id::text = a.entity_id))))`
+  // The branches are disjoint (the last takes the people's entries about anything else: an entry
+  // about another company's scheme waits for that company's period), so UNION ALL: the pass takes
+  // the first rows the branches find, and its LIMIT stops the scan there.
   return sql`
     SELECT a.id FROM audit_log a WHERE a.entity = 'company' AND a.entity_id = ${policy.companyId} ${due}
-    UNION SELECT a.id FROM schemes s JOIN audit_log a ON a.entity = 'scheme' AND a.entity_id = s.id::text
+    UNION ALL SELECT a.id FROM schemes s JOIN audit_log a ON a.entity = 'scheme' AND a.entity_id = s.id::text
       WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL ${due}
-    UNION SELECT a.id FROM schemes s JOIN assignments x ON x.scheme_id = s.id
+    UNION ALL SELECT a.id FROM schemes s JOIN assignments x ON x.scheme_id = s.id
       JOIN audit_log a ON a.entity = 'assignment' AND a.entity_id = x.id::text
       WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL ${due}
-    UNION SELECT a.id FROM schemes s JOIN assignments x ON x.scheme_id = s.id
+    UNION ALL SELECT a.id FROM schemes s JOIN assignments x ON x.scheme_id = s.id
       JOIN responses r ON r.assignment_id = x.id
       JOIN audit_log a ON a.entity = 'response' AND a.entity_id = r.id::text
       WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL ${due}
-    UNION SELECT a.id FROM users u JOIN audit_log a ON a.entity = 'user' AND a.entity_id = u.id::text
+    UNION ALL SELECT a.id FROM users u JOIN audit_log a ON a.entity = 'user' AND a.entity_id = u.id::text
       WHERE u.company_id = ${c} ${due}
-    UNION SELECT a.id FROM users u JOIN audit_log a ON a.actor_id = u.id
-      WHERE u.company_id = ${c} ${due}`
+    UNION ALL SELECT a.id FROM users u JOIN audit_log a ON a.actor_id = u.id
+      WHERE u.company_id = ${c}
+        AND a.entity NOT IN ('company', 'scheme', 'assignment', 'response', 'user') ${due}`
 }
 
 export async function dueAuditEntryCount(policy: RetentionPolicy, now: Date, db: Tx = getDb()) {
   const ids = dueAuditIds(policy, now)
-  return ids ? countOf(db, sql`SELECT count(*)::int AS n FROM (${ids}) due`) : 0
+  return ids ? countOf(db, sql`SELECT count(DISTINCT id)::int AS n FROM (${ids}) due`) : 0
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,17 +309,37 @@ async function retainScheme(
   if (held) return null
   // 2. Their assignments (the link between rater and subject; responses and plans go with them),
   //    and the lists of raters that name the colleagues.
+  //    The audit entries about them and their responses lose their personal data with them, whatever
+  //    their age: once the assignment is gone nothing would tie them to this company any more.
   await inBatches(
     batches,
-    guarded((tx, limit) =>
-      countOf(
+    guarded(async (tx, limit) => {
+      const picked = (
+        await queryRows<{ id: string }>(
+          tx,
+          sql`SELECT a.id FROM assignments a WHERE a.scheme_id = ${s} ${raterOnly} LIMIT ${limit}`,
+        )
+      ).map((r) => r.id)
+      if (!picked.length) return 0
+      const list = sql`${`{${picked.join(',')}}`}::uuid[]`
+      const entries = await queryRows<{ id: string }>(
         tx,
-        sql`WITH picked AS MATERIALIZED (
-              SELECT a.id FROM assignments a WHERE a.scheme_id = ${s} ${raterOnly} LIMIT ${limit}
-            ), gone AS (DELETE FROM assignments WHERE id IN (SELECT id FROM picked) RETURNING 1)
+        sql`SELECT e.id FROM audit_log e WHERE e.entity = 'assignment' AND e.entity_id = ANY(${list}::text[])
+            UNION ALL
+            SELECT e.id FROM responses r JOIN audit_log e ON e.entity = 'response' AND e.entity_id = r.id::text
+            WHERE r.assignment_id = ANY(${list})`,
+      )
+      await pseudonymiseEntries(
+        tx,
+        entries.map((e) => e.id),
+        now,
+      )
+      return countOf(
+        tx,
+        sql`WITH gone AS (DELETE FROM assignments WHERE id = ANY(${list}) RETURNING 1)
             SELECT count(*)::int AS n FROM gone`,
-      ),
-    ),
+      )
+    }),
   )
   if (held) return null
   await inBatches(
@@ -459,35 +484,52 @@ async function eraseDueAccounts(batches: Batches, policy: RetentionPolicy, now: 
   return erased
 }
 
+/**
+ * Pseudonymises the audit entries `ids` that are not yet (the rules.ts transformation, in this
+ * transaction); answers how many changed.
+ */
+async function pseudonymiseEntries(tx: Tx, ids: readonly string[], now: Date): Promise<number> {
+  if (!ids.length) return 0
+  const rows = await queryRows<{
+    id: string
+    actor_id: string | null
+    ip: string | null
+    details: Record<string, unknown> | string | null
+  }>(
+    tx,
+    sql`SELECT a.id, a.actor_id, a.ip, a.details FROM audit_log a
+        WHERE a.id = ANY(${`{${[...new Set(ids)].join(',')}}`}::uuid[]) AND a.pseudonymised_at IS NULL
+        FOR UPDATE`,
+  )
+  if (!rows.length) return 0
+  const secret = getEnv().SESSION_SECRET
+  const changed = rows.map((r) => {
+    const details =
+      typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details
+    return {
+      id: r.id,
+      details: pseudonymisedAuditEntry({ actorId: r.actor_id, ip: r.ip, details }, secret).details,
+    }
+  })
+  await tx.execute(
+    sql`UPDATE audit_log a SET actor_id = NULL, ip = NULL, details = v.details, pseudonymised_at = ${at(now)}
+        FROM jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) AS v(id uuid, details jsonb)
+        WHERE a.id = v.id`,
+  )
+  return rows.length
+}
+
 /** Pseudonymises the company's due audit entries, `batchSize` entries per transaction. */
 async function pseudonymiseDueAudit(batches: Batches, policy: RetentionPolicy, now: Date) {
   const ids = dueAuditIds(policy, now)
   if (!ids) return 0
-  const secret = getEnv().SESSION_SECRET
   return inBatches(batches, async (tx, limit) => {
-    const rows = await queryRows<{
-      id: string
-      actor_id: string | null
-      ip: string | null
-      details: Record<string, unknown> | string | null
-    }>(
-      tx,
-      sql`SELECT a.id, a.actor_id, a.ip, a.details FROM audit_log a
-          WHERE a.id IN (SELECT id FROM (${ids}) due LIMIT ${limit}) FOR UPDATE`,
+    const picked = (await queryRows<{ id: string }>(tx, sql`SELECT id FROM (${ids}) due LIMIT ${limit}`)).map(
+      (r) => r.id,
     )
-    if (!rows.length) return 0
-    const changed = rows.map((r) => {
-      const details =
-        typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : r.details
-      const entry = pseudonymisedAuditEntry({ actorId: r.actor_id, ip: r.ip, details }, secret)
-      return { id: r.id, details: entry.details }
-    })
-    await tx.execute(
-      sql`UPDATE audit_log a SET actor_id = NULL, ip = NULL, details = v.details, pseudonymised_at = ${at(now)}
-          FROM jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) AS v(id uuid, details jsonb)
-          WHERE a.id = v.id`,
-    )
-    return rows.length
+    if (!picked.length) return 0
+    // Picked decides whether to go on; changed counts.
+    return { rows: picked.length, counted: await pseudonymiseEntries(tx, picked, now) }
   })
 }
 

@@ -334,10 +334,31 @@ describe('anonymise and delete', () => {
 
   test('delete removes the answers and the snapshots, and what derives from them follows', async () => {
     const w = await world({ mode: 'delete', policy: { accountsMonths: null, auditMonths: null } })
+    // An entry about a rater's assignment, younger than any audit period (none is set here).
+    const [rated] = await queryRows<{ id: string }>(
+      db(),
+      sql`SELECT id FROM assignments WHERE scheme_id = ${w.scheme.id} AND relationship = 'peer' LIMIT 1`,
+    )
+    const [entry] = await db()
+      .insert(auditLog)
+      .values({
+        actorId: w.subjects[0]!.id,
+        action: 'assignment.invite',
+        entity: 'assignment',
+        entityId: rated!.id,
+        ip: '198.51.100.9',
+        details: { respondentName: 'Rater 2', email: 'rater.two@example.test' },
+      })
+      .returning({ id: auditLog.id })
     const normBefore = await normRows(db(), { lineageId: w.lineageId, excludeCompanyId: null })
     expect(Math.max(...normBefore.questions.map((q) => q.participants))).toBe(2)
     await runCompanyRetention(w.policy, DAY_LATE)
     expect(await schemeRows(w)).toEqual({ assignments: 0, answers: 0, releases: 0, copies: 0 })
+    // The entry lost its personal data with the assignment it was about.
+    const [after] = await db().select().from(auditLog).where(eq(auditLog.id, entry!.id))
+    expect(after!.actorId).toBeNull()
+    expect(after!.ip).toBeNull()
+    expect(JSON.stringify(after!.details)).not.toMatch(/Rater 2|rater\.two/)
     expect(
       await count(
         sql`SELECT count(*)::int AS n FROM development_plans WHERE response_id = ${w.subjects[0]!.rid}`,
