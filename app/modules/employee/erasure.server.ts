@@ -137,6 +137,14 @@ export async function eraseLockedPerson(
   actor: Actor | null,
   person: Person,
   auditDetails: Record<string, unknown> = {},
+  /**
+   * Where the e-mails and audit entries that name them are looked for: `everywhere` reads every
+   * message and entry for their name and address (a sequential scan of each: an administrator's
+   * rare act); `indexed` only those addressed to them or about their account, reports and answers,
+   * and the entries they made — found through indexes, for retention erasing accounts in bulk
+   * (ADR 058), where free text elsewhere that names them is left to the audit period.
+   */
+  scope: 'everywhere' | 'indexed' = 'everywhere',
 ): Promise<ErasureSummary> {
   {
     const id = person.id
@@ -259,25 +267,37 @@ export async function eraseLockedPerson(
     // 6. E-mail: what is still queued to them or about their reports is dropped; what was sent is
     //    kept for the outbox view, addressed to the placeholder, their name and address replaced.
     await tx.execute(
-      sql`DELETE FROM email_outbox WHERE status = 'queued' AND (${isOneOf(sql`recipient`, emails)}
+      sql`DELETE FROM email_outbox WHERE status = 'queued' AND (${scope === 'everywhere' ? isOneOf(sql`recipient`, emails) : sql`recipient = ANY(${`{${emails.map((e) => JSON.stringify(e)).join(',')}}`}::text[])`}
             OR (entity = 'user' AND entity_id = ${id}::uuid)
             ${aboutIds.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${aboutIds.join(',')}}`}::uuid[]))` : sql``}
             ${droppedIds.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${droppedIds.join(',')}}`}::uuid[]))` : sql``})`,
     )
+    const theirAssignments = [...aboutIds, ...droppedIds]
+    const messages =
+      scope === 'everywhere'
+        ? sql`recipient ~* ${mentions} OR subject ~* ${mentions} OR html ~* ${mentions} OR text ~* ${mentions}`
+        : sql`recipient = ANY(${`{${emails.map((e) => JSON.stringify(e)).join(',')}}`}::text[])
+            OR (entity = 'user' AND entity_id = ${id}::uuid)
+            ${theirAssignments.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${theirAssignments.join(',')}}`}::uuid[]))` : sql``}`
     await tx.execute(
       sql`UPDATE email_outbox SET
             recipient = CASE WHEN recipient ~* ${emailPattern} THEN ${placeholder} ELSE recipient END,
             subject = ${pseudonymised(sql`subject`, replacements)},
             html = ${pseudonymised(sql`html`, replacements)},
             text = ${pseudonymised(sql`text`, replacements)}
-          WHERE recipient ~* ${mentions} OR subject ~* ${mentions} OR html ~* ${mentions} OR text ~* ${mentions}`,
+          WHERE ${messages}`,
     )
 
     // 7. The audit trail keeps what happened, not who it happened to: earlier entries' details
     //    that name them are pseudonymised, and the addresses they acted from forgotten.
+    const entries =
+      scope === 'everywhere'
+        ? sql`details::text ~* ${mentions}`
+        : sql`(entity = 'user' AND entity_id = ${id}) OR actor_id = ${id}::uuid
+            ${theirAssignments.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${theirAssignments.join(',')}}`}::text[]))` : sql``}`
     await tx.execute(
       sql`UPDATE audit_log SET details = (${pseudonymised(sql`details::text`, replacements)})::jsonb
-          WHERE details::text ~* ${mentions}`,
+          WHERE ${entries}`,
     )
     await tx.execute(sql`UPDATE audit_log SET ip = NULL WHERE actor_id = ${id}::uuid`)
 

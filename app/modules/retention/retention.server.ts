@@ -101,7 +101,8 @@ export async function dueSchemes(policy: RetentionPolicy, now: Date, db: Tx = ge
   const rows = await queryRows<DueScheme & { closedAt: Date | string }>(
     db,
     sql`SELECT s.id, s.name, coalesce(s.closed_at, s.closes_at) AS "closedAt",
-          (SELECT count(*) FROM assignments a JOIN responses r ON r.assignment_id = a.id
+          (SELECT count(*) FROM assignments a
+            CROSS JOIN LATERAL (SELECT r.id FROM responses r WHERE r.assignment_id = a.id LIMIT 1) r
             JOIN answers an ON an.response_id = r.id WHERE a.scheme_id = s.id ${rater})::int AS answers,
           (SELECT count(*) FROM report_releases rr WHERE rr.scheme_id = s.id)::int AS snapshots
         FROM schemes s WHERE ${filter}
@@ -176,7 +177,9 @@ function dueAuditIds(policy: RetentionPolicy, now: Date): SQL | null {
       JOIN audit_log a ON a.entity = 'assignment' AND a.entity_id = x.id::text
       WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL ${due}
     UNION ALL SELECT a.id FROM schemes s JOIN assignments x ON x.scheme_id = s.id
-      JOIN responses r ON r.assignment_id = x.id
+      -- One response per assignment; LIMIT 1 keeps it a lookup per assignment through its index
+      -- rather than a hash join that reads every response.
+      CROSS JOIN LATERAL (SELECT r.id FROM responses r WHERE r.assignment_id = x.id LIMIT 1) r
       JOIN audit_log a ON a.entity = 'response' AND a.entity_id = r.id::text
       WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL ${due}
     UNION ALL SELECT a.id FROM users u JOIN audit_log a ON a.entity = 'user' AND a.entity_id = u.id::text
@@ -298,7 +301,8 @@ async function retainScheme(
       countOf(
         tx,
         sql`WITH picked AS MATERIALIZED (
-              SELECT an.id FROM assignments a JOIN responses r ON r.assignment_id = a.id
+              SELECT an.id FROM assignments a
+                CROSS JOIN LATERAL (SELECT r.id FROM responses r WHERE r.assignment_id = a.id LIMIT 1) r
                 JOIN answers an ON an.response_id = r.id
               WHERE a.scheme_id = ${s} ${raterOnly} LIMIT ${limit}
             ), gone AS (DELETE FROM answers WHERE id IN (SELECT id FROM picked) RETURNING 1)
@@ -472,7 +476,7 @@ async function eraseDueAccounts(batches: Batches, policy: RetentionPolicy, now: 
       )
       const person = still ? await lockPersonToErase(tx, id) : null
       if (!person) return false
-      await eraseLockedPerson(tx, null, person, { by: 'retention', companyId: policy.companyId })
+      await eraseLockedPerson(tx, null, person, { by: 'retention', companyId: policy.companyId }, 'indexed')
       return true
     })
     const ms = performance.now() - started
