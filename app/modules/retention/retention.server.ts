@@ -540,10 +540,10 @@ async function pseudonymiseDueAudit(batches: Batches, policy: RetentionPolicy, n
 export type PassResult = RetentionCounts & PassStats & { companyId: string; schemeNames: string[] }
 
 /**
- * One company's pass at `now`: the due schemes' answers and snapshots, then the due accounts, then
- * the due audit entries (last, so the entries the pass itself wrote about erasures wait their own
- * period). Records what it did on the company (its "last pass") and, when it did anything, in an
- * audit entry with the counts.
+ * One company's pass at `now`: the due audit entries, then the due schemes' answers and snapshots,
+ * then the due accounts (the entries the pass itself writes about erasures wait their own period).
+ * Records what it did on the company (its "last pass") and, when it did anything, in an audit entry
+ * with the counts.
  */
 export async function runCompanyRetention(
   policy: RetentionPolicy,
@@ -558,6 +558,9 @@ export async function runCompanyRetention(
   }
   const counts: RetentionCounts = { ...NO_COUNTS }
   const schemeNames: string[] = []
+  // Audit entries first: those due now are counted here, as the dry run counts them, before the
+  // schemes' step pseudonymises (uncounted) the younger entries about the assignments it removes.
+  counts.auditEntries = await pseudonymiseDueAudit(batches, policy, now)
   for (const scheme of await dueSchemes(policy, now)) {
     const done = await retainScheme(batches, scheme, policy.answersMode, now)
     if (!done) continue
@@ -572,7 +575,6 @@ export async function runCompanyRetention(
     now,
     options.accountsPerPass ?? RETENTION_ACCOUNTS_PER_PASS,
   )
-  counts.auditEntries = await pseudonymiseDueAudit(batches, policy, now)
 
   const didSomething = Object.values(counts).some((n) => n > 0)
   await getDb().transaction(async (tx) => {
