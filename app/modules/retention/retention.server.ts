@@ -158,35 +158,37 @@ export async function dueAccounts(
 function dueAuditIds(policy: RetentionPolicy, now: Date): SQL | null {
   if (policy.auditMonths === null) return null
   const c = sql`${policy.companyId}::uuid`
-  // An entry about a scheme on legal hold (or one of its assignments or responses) waits, whoever made it.
-  const due = sql`AND a.at <= ${at(retentionCutoff(now, policy.auditMonths))} AND a.pseudonymised_at IS NULL
-    AND NOT EXISTS (SELECT 1 FROM schemes h WHERE h.company_id = ${c} AND h.legal_hold_at IS NOT NULL AND (
-      (a.entity = 'scheme' AND a.entity_id = h.id::text)
-      OR (a.entity = 'assignment' AND EXISTS (SELECT 1 FROM assignments hx
-        WHERE hx.scheme_id = h.id AND hx.id::text = a.entity_id))
-      OR (a.entity = 'response' AND EXISTS (SELECT 1 FROM assignments hx JOIN responses hr ON hr.assignment_id = hx.id
-        WHERE hx.scheme_id = h.id AND hr.id::text = a.entity_id))))`
+  // An entry about a scheme on legal hold, or one of its assignments or responses, waits: the
+  // branches that read those entities go through the company's schemes that are not held.
+  const due = sql`AND a.at <= ${at(retentionCutoff(now, policy.auditMonths))} AND a.pseudonymised_at IS NULL`
   // The branches are disjoint (the last takes the people's entries about anything else: an entry
   // about another company's scheme waits for that company's period), so UNION ALL: the pass takes
   // the first rows the branches find, and its LIMIT stops the scan there.
+  // OFFSET 0 fences each lookup: a lateral lookup through its index per row of the company's own
+  // (few) rows, never a hash join that reads the big table whole.
   return sql`
     SELECT a.id FROM audit_log a WHERE a.entity = 'company' AND a.entity_id = ${policy.companyId} ${due}
-    UNION ALL SELECT a.id FROM schemes s JOIN audit_log a ON a.entity = 'scheme' AND a.entity_id = s.id::text
-      WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL ${due}
-    UNION ALL SELECT a.id FROM schemes s JOIN assignments x ON x.scheme_id = s.id
-      JOIN audit_log a ON a.entity = 'assignment' AND a.entity_id = x.id::text
-      WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL ${due}
-    UNION ALL SELECT a.id FROM schemes s JOIN assignments x ON x.scheme_id = s.id
-      -- One response per assignment; LIMIT 1 keeps it a lookup per assignment through its index
-      -- rather than a hash join that reads every response.
+    UNION ALL SELECT a.id FROM schemes s CROSS JOIN LATERAL (SELECT a.id FROM audit_log a
+        WHERE a.entity = 'scheme' AND a.entity_id = s.id::text ${due} OFFSET 0) a
+      WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL
+    UNION ALL SELECT a.id FROM schemes s
+      CROSS JOIN LATERAL (SELECT x.id FROM assignments x WHERE x.scheme_id = s.id OFFSET 0) x
+      CROSS JOIN LATERAL (SELECT a.id FROM audit_log a
+        WHERE a.entity = 'assignment' AND a.entity_id = x.id::text ${due} OFFSET 0) a
+      WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL
+    UNION ALL SELECT a.id FROM schemes s
+      CROSS JOIN LATERAL (SELECT x.id FROM assignments x WHERE x.scheme_id = s.id OFFSET 0) x
       CROSS JOIN LATERAL (SELECT r.id FROM responses r WHERE r.assignment_id = x.id LIMIT 1) r
-      JOIN audit_log a ON a.entity = 'response' AND a.entity_id = r.id::text
-      WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL ${due}
-    UNION ALL SELECT a.id FROM users u JOIN audit_log a ON a.entity = 'user' AND a.entity_id = u.id::text
-      WHERE u.company_id = ${c} ${due}
-    UNION ALL SELECT a.id FROM users u JOIN audit_log a ON a.actor_id = u.id
+      CROSS JOIN LATERAL (SELECT a.id FROM audit_log a
+        WHERE a.entity = 'response' AND a.entity_id = r.id::text ${due} OFFSET 0) a
+      WHERE s.company_id = ${c} AND s.legal_hold_at IS NULL
+    UNION ALL SELECT a.id FROM users u CROSS JOIN LATERAL (SELECT a.id FROM audit_log a
+        WHERE a.entity = 'user' AND a.entity_id = u.id::text ${due} OFFSET 0) a
       WHERE u.company_id = ${c}
-        AND a.entity NOT IN ('company', 'scheme', 'assignment', 'response', 'user') ${due}`
+    UNION ALL SELECT a.id FROM users u CROSS JOIN LATERAL (SELECT a.id FROM audit_log a
+        WHERE a.actor_id = u.id AND a.entity NOT IN ('company', 'scheme', 'assignment', 'response', 'user')
+          ${due} OFFSET 0) a
+      WHERE u.company_id = ${c}`
 }
 
 export async function dueAuditEntryCount(policy: RetentionPolicy, now: Date, db: Tx = getDb()) {
@@ -367,7 +369,8 @@ async function retainScheme(
         countOf(
           tx,
           sql`WITH picked AS MATERIALIZED (
-                SELECT x.id FROM report_releases rr JOIN report_release_answers x ON x.release_id = rr.id
+                SELECT x.id FROM report_releases rr
+                  CROSS JOIN LATERAL (SELECT x.id FROM report_release_answers x WHERE x.release_id = rr.id OFFSET 0) x
                 WHERE rr.scheme_id = ${s} LIMIT ${limit}
               ), gone AS (DELETE FROM report_release_answers WHERE id IN (SELECT id FROM picked) RETURNING 1)
               SELECT count(*)::int AS n FROM gone`,
@@ -381,8 +384,10 @@ async function retainScheme(
         countOf(
           tx,
           sql`WITH picked AS MATERIALIZED (
-                SELECT x.id FROM report_releases rr JOIN report_release_answers x ON x.release_id = rr.id
-                WHERE rr.scheme_id = ${s} AND (x.text_value IS NOT NULL OR x.source_answer_id <> x.id)
+                SELECT x.id FROM report_releases rr
+                  CROSS JOIN LATERAL (SELECT x.id FROM report_release_answers x WHERE x.release_id = rr.id
+                    AND (x.text_value IS NOT NULL OR x.source_answer_id <> x.id) OFFSET 0) x
+                WHERE rr.scheme_id = ${s}
                 LIMIT ${limit}
               ), done AS (
                 UPDATE report_release_answers SET text_value = NULL, source_answer_id = id
@@ -399,8 +404,10 @@ async function retainScheme(
         countOf(
           tx,
           sql`WITH picked AS MATERIALIZED (
-                SELECT x.id FROM report_releases rr JOIN report_release_responses x ON x.release_id = rr.id
-                WHERE rr.scheme_id = ${s} AND x.source_response_id IS NOT NULL LIMIT ${limit}
+                SELECT x.id FROM report_releases rr
+                  CROSS JOIN LATERAL (SELECT x.id FROM report_release_responses x WHERE x.release_id = rr.id
+                    AND x.source_response_id IS NOT NULL OFFSET 0) x
+                WHERE rr.scheme_id = ${s} LIMIT ${limit}
               ), done AS (
                 UPDATE report_release_responses SET source_response_id = NULL
                 WHERE id IN (SELECT id FROM picked) RETURNING 1

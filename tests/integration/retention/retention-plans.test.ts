@@ -29,7 +29,8 @@ import { planOf, recordStatements, scansOf, type Statement } from '#tests/suppor
 const db = useTestDatabase()
 const onPostgres = inject('testDatabase').kind === 'postgres'
 
-const BIG = ['users', 'assignments', 'responses', 'answers', 'audit_log', 'report_release_answers']
+// The tables this file makes big (no release exists here: the copies' table is empty, and read whole it is nothing).
+const BIG = ['users', 'assignments', 'responses', 'answers', 'audit_log']
 const T0 = new Date('2024-03-15T10:00:00Z')
 const NOW = new Date(retentionDueAt(T0, 12).getTime() + 24 * 60 * 60 * 1000)
 
