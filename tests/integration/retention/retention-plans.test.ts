@@ -22,8 +22,8 @@ import { useTestDatabase } from '#tests/support/database'
 import { planOf, recordStatements, scansOf, type Statement } from '#tests/support/query-plans'
 
 /**
- * Retention's statements are index-driven (issue 21 §3, ADR 058): with big tables around — 40,000
- * people, 40,000 assignments with responses and answers, 200,000 audit entries, all of another
+ * Retention’s statements are index-driven (issue 21 §3, ADR 058): with big tables around — 30,000
+ * people, 30,000 assignments with responses and answers, 120,000 audit entries, all of another
  * company, vacuumed and analysed — neither the dry run nor the pass reads any of those tables whole.
  */
 const db = useTestDatabase()
@@ -56,7 +56,7 @@ describe.skipIf(!onPostgres)('retention on big tables', () => {
     await db().execute(
       sql`INSERT INTO users (email, display_name, role, company_id)
           SELECT 'plan.' || n || '@elsewhere.test', 'Person ' || n, 'employee', ${other.id}::uuid
-          FROM generate_series(1, 40000) n`,
+          FROM generate_series(1, 30000) n`,
     )
     await db().execute(
       sql`INSERT INTO assignments (scheme_id, questionnaire_id, subject_id, respondent_id, relationship, status)
@@ -76,7 +76,7 @@ describe.skipIf(!onPostgres)('retention on big tables', () => {
       sql`INSERT INTO audit_log (actor_id, action, entity, entity_id, at, details)
           SELECT a.respondent_id, 'assignment.invite', 'assignment', a.id::text, ${T0.toISOString()}::timestamptz,
             jsonb_build_object('email', 'x' || g || '@elsewhere.test')
-          FROM assignments a CROSS JOIN generate_series(1, 5) g WHERE a.scheme_id = ${big.id}::uuid`,
+          FROM assignments a CROSS JOIN generate_series(1, 4) g WHERE a.scheme_id = ${big.id}::uuid`,
     )
 
     // The company under retention: small, with a closed scheme, people and entries due.
