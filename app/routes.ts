@@ -45,6 +45,11 @@ export default [
   route('admin/answer-management/reopen-requests', 'routes/admin/answer-management.reopen-requests.tsx'),
   route('admin/answer-management/:responseId', 'routes/admin/answer-management.$responseId.tsx'),
   route('admin/company-management', 'routes/admin/company-management.tsx'),
+  // A company's retention: settings, the dry run, the last pass (issue 21 §3, ADR 058).
+  route(
+    'admin/company-management/:companyId/retention',
+    'routes/admin/company-management.$companyId.retention.tsx',
+  ),
   // A cohort's group report and heatmap, for a company across its schemes (issue 19 §4, ADR 045).
   route(
     'admin/company-management/:companyId/group-report',

@@ -23,6 +23,14 @@ export type ActionCodeKind = (typeof ACTION_CODE_KINDS)[number]
 export const ERASURE_RATER_ANSWERS = ['delete', 'keep_anonymous'] as const
 export type ErasureRaterAnswers = (typeof ERASURE_RATER_ANSWERS)[number]
 
+/**
+ * What retention (issue 21 §3, ADR 058) does with a scheme's answers and report snapshots once its
+ * company's period has passed: anonymise keeps the released aggregates without comments or any link
+ * to a rater; delete removes the answers and the scheme's snapshots.
+ */
+export const RETENTION_ANSWER_MODES = ['anonymise', 'delete'] as const
+export type RetentionAnswerMode = (typeof RETENTION_ANSWER_MODES)[number]
+
 export const SCHEME_STATUSES = ['draft', 'open', 'closed'] as const
 export type SchemeStatus = (typeof SCHEME_STATUSES)[number]
 

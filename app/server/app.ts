@@ -22,7 +22,7 @@ import { ensureFirstAdmin } from '#app/modules/auth/bootstrap.server'
 import { reviewSavedTemplates } from '#app/modules/email/template-editing.server'
 import { startOutboxWorker } from '#app/modules/email/outbox.server'
 import { startWebhookWorker } from '#app/modules/webhook/delivery.server'
-import { startReminderWorker } from '#app/server/workers'
+import { startReminderWorker, startRetentionWorker } from '#app/server/workers'
 import { startSchemeClock } from '#app/modules/scheme/clock.server'
 import { initSentry, flushSentry } from '#app/modules/monitoring/sentry.server'
 import { closeRealtime } from '#app/modules/realtime/listener.server'
@@ -277,6 +277,8 @@ export async function main(
   const schemeClock = env.WORKER ? startSchemeClock() : undefined
   // Webhook deliveries (ADR 057), queued by the changes they report.
   const webhooks = env.WORKER ? startWebhookWorker() : undefined
+  // Retention: each company's answers, accounts and audit entries past their period (ADR 058).
+  const retention = env.WORKER ? startRetentionWorker() : undefined
 
   const app = createApp({ ...options, env })
   const server = http.createServer(app)
@@ -289,6 +291,7 @@ export async function main(
     if (!message) throw error
     // What start-up opened goes first (the PGlite lock, the worker timers), then one clear line.
     await webhooks?.stop()
+    await retention?.stop()
     await schemeClock?.stop()
     await reminders?.stop()
     await worker?.stop()
@@ -323,6 +326,7 @@ export async function main(
       // Work answered requests left behind (a reset e-mail) still needs the database.
       await settleBackgroundWork()
       await webhooks?.stop()
+      await retention?.stop()
       await schemeClock?.stop()
       await reminders?.stop()
       await worker?.stop()

@@ -8,6 +8,11 @@ import { sendApproverReminders } from '#app/modules/nomination/nomination.server
 import { sendPlanCheckIns } from '#app/modules/plan/plan.server'
 import { REMINDER_POLL_MS, sendDueReminders } from '#app/modules/scheme/reminders.server'
 import { compactTallies } from '#app/modules/tally/tally.server'
+import {
+  RETENTION_POLL_MS,
+  runRetentionPass,
+  withRetentionLock,
+} from '#app/modules/retention/retention.server'
 
 /**
  * The server's periodic rounds that belong to no one domain: they sit here, above the domains they
@@ -43,6 +48,28 @@ export function startReminderWorker(
       await eraseStaleOutboxBodies()
       // The admin counts' rows since the last round, folded into one per count (ADR 010).
       await compactTallies()
+    },
+  })
+}
+
+/**
+ * Retention (issue 21 §3, ADR 058): a pass every hour (the first a few minutes after start), each
+ * company's due schemes, accounts and audit entries in short batches. Every instance may run the
+ * worker; the advisory lock lets one pass run at a time and the others skip their round. `now` is
+ * the clock the pass reads: tests pass their own.
+ */
+export function startRetentionWorker(
+  options: { intervalMs?: number; firstDelayMs?: number; now?: () => Date } = {},
+): PollingWorker {
+  return startPollingWorker({
+    name: 'retention worker',
+    intervalMs: options.intervalMs ?? RETENTION_POLL_MS,
+    firstDelayMs: options.firstDelayMs ?? 5 * 60_000,
+    now: options.now,
+    when: () => isDatabaseOpen() && !isDatabaseDown(),
+    onError: reportDatabaseFailure,
+    round: async (now) => {
+      await withRetentionLock(() => runRetentionPass(now))
     },
   })
 }

@@ -12,6 +12,8 @@ export const auditLog = pgTable(
     details: jsonb().$type<Record<string, unknown>>(),
     ip: text(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** When retention replaced the personal data in it with pseudonyms (ADR 058); null: not yet. */
+    pseudonymisedAt: timestamp({ withTimezone: true }),
   },
   (t) => [index().on(t.at), index().on(t.entity, t.entityId), index().on(t.actorId)],
 )

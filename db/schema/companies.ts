@@ -1,6 +1,22 @@
 import { sql } from 'drizzle-orm'
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
-import { ERASURE_RATER_ANSWERS, LANGUAGE_SQL_LIST, type ErasureRaterAnswers } from '../enums'
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import {
+  ERASURE_RATER_ANSWERS,
+  LANGUAGE_SQL_LIST,
+  RETENTION_ANSWER_MODES,
+  type ErasureRaterAnswers,
+  type RetentionAnswerMode,
+} from '../enums'
 import { files } from './files'
 
 /** A consultancy's look for one or more client companies; contact links override the config defaults. */
@@ -49,6 +65,20 @@ export const companies = pgTable(
      * already inside released reports, tied to no one.
      */
     erasureRaterAnswers: text().$type<ErasureRaterAnswers>().notNull().default('keep_anonymous'),
+    /**
+     * Retention (issue 21 §3, ADR 058), each in whole months; null keeps for ever. Answers and report
+     * snapshots: counted from when a scheme closed, then anonymised or deleted (`retentionAnswersMode`).
+     * Accounts never activated or disabled: counted from their invitation or their disabling, then
+     * erased as ADR 056 erases a person. Audit entries: counted from when they were written, then
+     * pseudonymised.
+     */
+    retentionAnswersMonths: integer(),
+    retentionAnswersMode: text().$type<RetentionAnswerMode>().notNull().default('anonymise'),
+    retentionAccountsMonths: integer(),
+    retentionAuditMonths: integer(),
+    /** When the retention worker last looked at this company, and what that pass did (counts). */
+    retentionLastPassAt: timestamp({ withTimezone: true }),
+    retentionLastPass: jsonb().$type<Record<string, number>>(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -57,6 +87,16 @@ export const companies = pgTable(
     check(
       'companies_erasure_rater_answers',
       sql`${t.erasureRaterAnswers} IN (${sql.raw(ERASURE_RATER_ANSWERS.map((v) => `'${v}'`).join(', '))})`,
+    ),
+    check(
+      'companies_retention_answers_mode',
+      sql`${t.retentionAnswersMode} IN (${sql.raw(RETENTION_ANSWER_MODES.map((v) => `'${v}'`).join(', '))})`,
+    ),
+    check(
+      'companies_retention_months_range',
+      sql`(${t.retentionAnswersMonths} IS NULL OR ${t.retentionAnswersMonths} BETWEEN 1 AND 600)
+        AND (${t.retentionAccountsMonths} IS NULL OR ${t.retentionAccountsMonths} BETWEEN 1 AND 600)
+        AND (${t.retentionAuditMonths} IS NULL OR ${t.retentionAuditMonths} BETWEEN 1 AND 600)`,
     ),
     index().on(t.name, t.id),
     index().on(t.createdAt, t.id),

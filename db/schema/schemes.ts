@@ -8,6 +8,7 @@ import {
   SCHEME_STATUSES,
   LANGUAGE_SQL_LIST,
   type Language,
+  type RetentionAnswerMode,
 } from '../enums'
 import { sql } from 'drizzle-orm'
 import {
@@ -114,6 +115,15 @@ export const schemes = pgTable(
     launchedAt: timestamp({ withTimezone: true }),
     /** When it closed (at closes_at by the worker, or by an admin's "close now"). */
     closedAt: timestamp({ withTimezone: true }),
+    /**
+     * A legal hold (issue 21 §3, ADR 058): while set, retention leaves the scheme, its answers and
+     * snapshots, and the accounts of the people in it alone. Who placed it and why are audited.
+     */
+    legalHoldAt: timestamp({ withTimezone: true }),
+    legalHoldReason: text(),
+    /** When retention anonymised or deleted its answers, and which (null: not yet). */
+    retentionAppliedAt: timestamp({ withTimezone: true }),
+    retentionMode: text().$type<RetentionAnswerMode>(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -121,6 +131,11 @@ export const schemes = pgTable(
     index().on(t.companyId),
     index().on(t.questionnaireId),
     index().on(t.status, t.closesAt),
+    // Retention's due query (ADR 058): a company's closed schemes not yet retained, by when they
+    // closed (closed_at; closes_at for a scheme closed before closed_at was kept).
+    index('schemes_retention_due_index')
+      .on(t.companyId, sql`coalesce(${t.closedAt}, ${t.closesAt})`)
+      .where(sql`${t.status} = 'closed' AND ${t.retentionAppliedAt} IS NULL`),
     index().on(t.name, t.id),
     index('schemes_follows_index')
       .on(t.followsSchemeId)

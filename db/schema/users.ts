@@ -67,6 +67,10 @@ export const users = pgTable(
       .using('gin', t.directoryText.op('gin_trgm_ops'))
       .where(sql`${t.role} = 'employee'`),
     index().on(t.companyId),
+    // Whether a photo is still someone's, when an erasure (ADR 056, retention ADR 058) deletes files.
+    index('users_photo_file_index')
+      .on(t.photoFileId)
+      .where(sql`${t.photoFileId} IS NOT NULL`),
     // A manager's reports (nominations suggest the manager; "Nominations waiting for you").
     index().on(t.managerId),
     // The employee list's department filter within a company.

@@ -1,7 +1,7 @@
 import { requiredText } from '#app/lib/schema-parts'
 import * as z from '#app/lib/zod'
 import { FEEDBACK_REQUEST_CAP_MAX, FEEDBACK_REQUEST_CAP_MIN } from '#app/config/constants'
-import { ERASURE_RATER_ANSWERS, type ErasureRaterAnswers } from '#db/enums'
+import { ERASURE_RATER_ANSWERS, RETENTION_ANSWER_MODES, type ErasureRaterAnswers } from '#db/enums'
 
 /**
  * The company forms' Zod schemas (Zod Mini: app/lib/zod.ts), shared by Conform in the browser and the
@@ -60,6 +60,38 @@ export const CompanyDeleteSchema = z.object({
   intent: z.literal('delete'),
   companyId,
 })
+
+/** The longest retention period a company may set, in months (50 years): the schema's check too. */
+export const RETENTION_MONTHS_MAX = 600
+
+export const RETENTION_MESSAGES = {
+  answersMonths: `Enter how many months to keep answers after a scheme closes: a whole number from 1 to ${RETENTION_MONTHS_MAX}, or leave it empty to keep them for ever.`,
+  accountsMonths: `Enter after how many months to delete accounts never activated or disabled: a whole number from 1 to ${RETENTION_MONTHS_MAX}, or leave it empty to keep them.`,
+  auditMonths: `Enter how many months to keep audit entries with their personal data: a whole number from 1 to ${RETENTION_MONTHS_MAX}, or leave it empty to keep it for ever.`,
+  answersMode: 'Choose whether answers past their period are anonymised or deleted.',
+} as const
+
+// Conform turns the field's text into a number; empty arrives missing (keep for ever), text stays text.
+const months = (message: string) =>
+  z.pipe(
+    z.optional(
+      z
+        .number({ error: message })
+        .check(z.int(message), z.gte(1, message), z.lte(RETENTION_MONTHS_MAX, message)),
+    ),
+    z.transform((v: number | undefined) => v ?? null),
+  )
+
+/** A company's retention (issue 21 §3, ADR 058): three periods in months (empty: for ever) and a mode. */
+export const CompanyRetentionSchema = z.object({
+  intent: z.literal('retention'),
+  answersMonths: months(RETENTION_MESSAGES.answersMonths),
+  answersMode: z.enum(RETENTION_ANSWER_MODES, { error: RETENTION_MESSAGES.answersMode }),
+  accountsMonths: months(RETENTION_MESSAGES.accountsMonths),
+  auditMonths: months(RETENTION_MESSAGES.auditMonths),
+})
+
+export type CompanyRetentionInput = Omit<z.infer<typeof CompanyRetentionSchema>, 'intent'>
 
 export type CompanyInput = { name: string; brandId: string }
 export type CompanyUpdateInput = CompanyInput & {

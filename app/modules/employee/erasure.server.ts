@@ -84,7 +84,7 @@ function isOneOf(column: SQL, emails: readonly string[]) {
   )})`
 }
 
-type Person = {
+export type Person = {
   id: string
   email: string
   display_name: string
@@ -122,7 +122,32 @@ export async function erasePerson(
     if (person.erased_at) return refuse(ERASURE_MESSAGES.alreadyErased)
     if (typedEmail.trim().toLowerCase() !== person.email)
       return refuseField('confirmEmail', ERASURE_MESSAGES.wrongEmail)
+    return ok(await eraseLockedPerson(tx, actor, person))
+  })
+}
 
+/**
+ * Erases one person who is not erased yet, in the caller's transaction: the whole of ADR 056.
+ * `erasePerson` (an administrator, after a confirmation) and retention (issue 21 §3, ADR 058: an
+ * account never activated or disabled for the company's period, `actor` null with `by`) share it,
+ * so "delete an account" means the same in both.
+ */
+export async function eraseLockedPerson(
+  tx: Tx,
+  actor: Actor | null,
+  person: Person,
+  auditDetails: Record<string, unknown> = {},
+  /**
+   * Where the e-mails and audit entries that name them are looked for: `everywhere` reads every
+   * message and entry for their name and address (a sequential scan of each: an administrator's
+   * rare act); `indexed` only those addressed to them or about their account, reports and answers,
+   * and the entries they made — found through indexes, for retention erasing accounts in bulk
+   * (ADR 058), where free text elsewhere that names them is left to the audit period.
+   */
+  scope: 'everywhere' | 'indexed' = 'everywhere',
+): Promise<ErasureSummary> {
+  {
+    const id = person.id
     // The names, addresses and phone numbers they had: now, and any the audit trail remembers.
     const former = await queryRows<{ kind: 'name' | 'email' | 'phone'; value: string }>(
       tx,
@@ -242,25 +267,37 @@ export async function erasePerson(
     // 6. E-mail: what is still queued to them or about their reports is dropped; what was sent is
     //    kept for the outbox view, addressed to the placeholder, their name and address replaced.
     await tx.execute(
-      sql`DELETE FROM email_outbox WHERE status = 'queued' AND (${isOneOf(sql`recipient`, emails)}
+      sql`DELETE FROM email_outbox WHERE status = 'queued' AND (${scope === 'everywhere' ? isOneOf(sql`recipient`, emails) : sql`recipient = ANY(${`{${emails.map((e) => JSON.stringify(e)).join(',')}}`}::text[])`}
             OR (entity = 'user' AND entity_id = ${id}::uuid)
             ${aboutIds.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${aboutIds.join(',')}}`}::uuid[]))` : sql``}
             ${droppedIds.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${droppedIds.join(',')}}`}::uuid[]))` : sql``})`,
     )
+    const theirAssignments = [...aboutIds, ...droppedIds]
+    const messages =
+      scope === 'everywhere'
+        ? sql`recipient ~* ${mentions} OR subject ~* ${mentions} OR html ~* ${mentions} OR text ~* ${mentions}`
+        : sql`recipient = ANY(${`{${emails.map((e) => JSON.stringify(e)).join(',')}}`}::text[])
+            OR (entity = 'user' AND entity_id = ${id}::uuid)
+            ${theirAssignments.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${theirAssignments.join(',')}}`}::uuid[]))` : sql``}`
     await tx.execute(
       sql`UPDATE email_outbox SET
             recipient = CASE WHEN recipient ~* ${emailPattern} THEN ${placeholder} ELSE recipient END,
             subject = ${pseudonymised(sql`subject`, replacements)},
             html = ${pseudonymised(sql`html`, replacements)},
             text = ${pseudonymised(sql`text`, replacements)}
-          WHERE recipient ~* ${mentions} OR subject ~* ${mentions} OR html ~* ${mentions} OR text ~* ${mentions}`,
+          WHERE ${messages}`,
     )
 
     // 7. The audit trail keeps what happened, not who it happened to: earlier entries' details
     //    that name them are pseudonymised, and the addresses they acted from forgotten.
+    const entries =
+      scope === 'everywhere'
+        ? sql`details::text ~* ${mentions}`
+        : sql`(entity = 'user' AND entity_id = ${id}) OR actor_id = ${id}::uuid
+            ${theirAssignments.length ? sql`OR (entity = 'assignment' AND entity_id = ANY(${`{${theirAssignments.join(',')}}`}::text[]))` : sql``}`
     await tx.execute(
       sql`UPDATE audit_log SET details = (${pseudonymised(sql`details::text`, replacements)})::jsonb
-          WHERE details::text ~* ${mentions}`,
+          WHERE ${entries}`,
     )
     await tx.execute(sql`UPDATE audit_log SET ip = NULL WHERE actor_id = ${id}::uuid`)
 
@@ -271,9 +308,22 @@ export async function erasePerson(
       raterAnswersDeleted: dropped.length,
       ...releaseChanges,
     }
-    await recordAudit(tx, actor, { action: 'user.erased', entity: 'user', entityId: id, details: summary })
-    return ok(summary)
-  })
+    const event = {
+      action: 'user.erased',
+      entity: 'user',
+      entityId: id,
+      details: { ...summary, ...auditDetails },
+    }
+    if (actor) await recordAudit(tx, actor, event)
+    else await recordAudit(tx, { ...event, actorId: null })
+    return summary
+  }
+}
+
+/** The person `id` (an employee or a colleague, not erased yet), locked for the caller's transaction. */
+export async function lockPersonToErase(tx: Tx, id: string): Promise<Person | null> {
+  const person = await lockPerson(tx, id)
+  return person && !person.erased_at ? person : null
 }
 
 /** A pattern and what replaces what it matches. */

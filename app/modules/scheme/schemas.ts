@@ -8,6 +8,7 @@ import {
 import { MAX_COLLEAGUES } from '#app/config/constants'
 import { canonicalTimeZone, zonedTimeToInstant, type ZonedTime } from '#app/lib/dates'
 import { requiredText } from '#app/lib/schema-parts'
+import { multiLine } from '#app/lib/text-rules'
 import {
   cursorParam,
   listQueryShape,
@@ -334,6 +335,25 @@ export function schemeInputOf(
 // The lifecycle forms. Their dates are read in the scheme's stored zone by the service.
 export const SchemeLaunchSchema = z.object({ intent: z.literal('launch') })
 export const SchemeCloseSchema = z.object({ intent: z.literal('close') })
+
+/** The longest reason a legal hold keeps (ADR 058). */
+export const LEGAL_HOLD_REASON_MAX = 500
+export const LEGAL_HOLD_MESSAGES = {
+  reason: 'Enter why the scheme is on legal hold, such as the claim or request it is kept for.',
+  reasonTooLong: `The reason must be ${LEGAL_HOLD_REASON_MAX} characters or fewer.`,
+} as const
+
+/** A legal hold on the scheme (issue 21 §3, ADR 058): retention leaves it alone until it is lifted. */
+export const SchemeLegalHoldSchema = z.object({
+  intent: z.literal('legal-hold'),
+  reason: requiredText(
+    LEGAL_HOLD_MESSAGES.reason,
+    LEGAL_HOLD_MESSAGES.reasonTooLong,
+    LEGAL_HOLD_REASON_MAX,
+    multiLine(),
+  ),
+})
+export const SchemeLiftLegalHoldSchema = z.object({ intent: z.literal('lift-legal-hold') })
 export const SchemeReopenSchema = z.object({
   intent: z.literal('reopen'),
   closesAt: localDateTime(SCHEME_MESSAGES.closesAt),

@@ -8,6 +8,7 @@ import {
   type NominationChooser,
   type QuestionnaireStatus,
   type ReportRelease,
+  type RetentionAnswerMode,
   type SchemeStatus,
 } from '#db/enums'
 import { formatDateTime, zonedTimeToInstant } from '#app/lib/dates'
@@ -305,6 +306,12 @@ export type SchemeDetail = {
   nominationsFixed: boolean
   launchedAt: string | null
   closedAt: string | null
+  /** A legal hold (ADR 058): since when and why; null when there is none. */
+  legalHoldAt: string | null
+  legalHoldReason: string | null
+  /** When retention anonymised or deleted its answers (ADR 058), and which. */
+  retentionAppliedAt: string | null
+  retentionMode: RetentionAnswerMode | null
   enrolled: number
   /** Members who have no password yet (their programme e-mail is an activation link), disabled ones aside. */
   notActivated: number
@@ -376,6 +383,10 @@ export async function getScheme(
       untranslated: sql<unknown>`${untranslatedCountsSql(schemes.questionnaireId, schemes.languages)}`,
       launchedAt: schemes.launchedAt,
       closedAt: schemes.closedAt,
+      legalHoldAt: schemes.legalHoldAt,
+      legalHoldReason: schemes.legalHoldReason,
+      retentionAppliedAt: schemes.retentionAppliedAt,
+      retentionMode: schemes.retentionMode,
       companyId: schemes.companyId,
       companyName: companies.name,
       questionnaireId: schemes.questionnaireId,
@@ -410,6 +421,8 @@ export async function getScheme(
     nominationsCloseAt: row.nominationsCloseAt?.toISOString() ?? null,
     launchedAt: row.launchedAt?.toISOString() ?? null,
     closedAt: row.closedAt?.toISOString() ?? null,
+    legalHoldAt: row.legalHoldAt?.toISOString() ?? null,
+    retentionAppliedAt: row.retentionAppliedAt?.toISOString() ?? null,
     nominationsFixed: Boolean(row.nominationsFixed),
     enrolled: Number(members.enrolled),
     notActivated: Number(members.notActivated),

@@ -27,6 +27,7 @@ import {
 import { intlLocale } from '#app/modules/i18n/languages'
 import { getFixedT, requestLanguage } from '#app/modules/i18n/i18n.server'
 import { metaT } from '#app/modules/i18n/meta'
+import { liftLegalHold, placeLegalHold } from '#app/modules/scheme/legal-hold.server'
 import { translateRefusal, translateReleaseRefusal } from '#app/modules/scheme/refusals.server'
 import { redirectWithToast } from '#app/modules/toast/toast.server'
 import type { Outcome } from '#app/lib/outcome'
@@ -216,6 +217,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
               }),
             )
           : done(t('toast.selfReleased'), t('toast.selfReleasedText', { needed: scheme.minRaters })),
+    ),
+    // A legal hold (issue 21 §3, ADR 058): retention leaves the scheme alone while it stands.
+    'legal-hold': intent(
+      S.SchemeLegalHoldSchema,
+      async ({ reason }) => say(await placeLegalHold(actor, id, reason)),
+      (r) => done(t('legalHold.toastPlaced'), t('legalHold.toastPlacedText', { name: r.name })),
+    ),
+    'lift-legal-hold': intent(
+      S.SchemeLiftLegalHoldSchema,
+      async () => say(await liftLegalHold(actor, id)),
+      (r) => done(t('legalHold.toastLifted'), t('legalHold.toastLiftedText', { name: r.name })),
     ),
     'release-all': intent(
       S.SchemeReleaseAllSchema,

@@ -514,6 +514,18 @@ const ROWS = (): Row[] => [
       ]
     }),
   ),
+  // A company's retention (issue 21 §3, ADR 058): admins only; a POST without an intent is a 400;
+  // unknown and malformed ids are not found.
+  {
+    path: () => `/admin/company-management/${ids.company}/retention`,
+    get: guarded(`/admin/company-management/${ids.company}/retention`, ['admin'], 200),
+    post: guarded(`/admin/company-management/${ids.company}/retention`, ['admin'], 400),
+  },
+  ...['some-id', '00000000-0000-4000-8000-000000000000'].map((id) => ({
+    path: () => `/admin/company-management/${id}/retention`,
+    get: guarded(`/admin/company-management/${id}/retention`, ['admin'], 404),
+    post: guarded(`/admin/company-management/${id}/retention`, ['admin'], 404),
+  })),
   // A group report as a branded PDF (issue 19 §4, §7): admins only, GET only; with nothing released
   // here, the admin is refused in words (409); unknown and malformed ids are not found.
   ...(['scheme', 'company'] as const).flatMap((scope) => {

@@ -65,6 +65,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/company/schemas.ts',
     'app/modules/company/company.server.ts',
     'app/modules/company/company-list.server.ts',
+    'app/modules/company/retention.server.ts',
   ],
   brands: ['app/modules/brand/schemas.ts', 'app/modules/brand/brand.server.ts'],
   admins: [
@@ -94,6 +95,7 @@ export const FORM_MESSAGE_SOURCES: Partial<Record<Namespace, string[]>> = {
     'app/modules/scheme/schemas.ts',
     'app/modules/scheme/scheme.server.ts',
     'app/modules/scheme/participants.server.ts',
+    'app/modules/scheme/legal-hold.server.ts',
   ],
   // The scheme page's release refusals; the rule's own reasons are written from the page's messages
   // (scheme-page:release.reason.*, catalogues.test.ts) by the action, not looked up here.

@@ -99,6 +99,7 @@ export function CompanyList({
               actions={[
                 { label: t('list.edit'), href: href({ edit: row.id, delete: null }) },
                 { label: t('list.groupReport'), href: `/admin/company-management/${row.id}/group-report` },
+                { label: t('list.retention'), href: `/admin/company-management/${row.id}/retention` },
                 { label: t('list.delete'), href: href({ delete: row.id, edit: null }), danger: true },
               ]}
             />

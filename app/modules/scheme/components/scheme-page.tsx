@@ -32,6 +32,7 @@ import { isLanguage } from '#app/modules/i18n/languages'
 import { richT } from '#app/modules/i18n/rich'
 import { useIntlLocale } from '#app/modules/i18n/use-intl-locale'
 import { ClosingTimeForm, EditSchemeForm } from './scheme-forms'
+import { LegalHoldCard } from './legal-hold'
 import { PhaseBadge } from './phase-badge'
 import { Progress } from './scheme-list'
 
@@ -127,6 +128,9 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
   const rowErrors = ['remind', 'launch', 'close', 'enrol-all', 'remove', 'release', 'release-all']
     .filter((intent) => !panelOpen[intent])
     .flatMap((intent) => formErrorsOf(resultFor(actionData, intent)) ?? [])
+  // A legal hold posted from a stale tab (the other of its two forms is on screen now): at the top.
+  const staleHold = scheme.legalHoldAt ? 'legal-hold' : 'lift-legal-hold'
+  rowErrors.push(...(formErrorsOf(resultFor(actionData, staleHold)) ?? []))
   // An edit posted without its form on screen (a stale tab): every message of it, at the top.
   const update = resultFor(actionData, 'update')
   if (update && !(query.editing && options))
@@ -152,6 +156,8 @@ export function SchemePage({ data, actionData }: { data: Data; actionData: Inten
       <FormErrors errors={unknownErrors ?? (rowErrors.length ? rowErrors : undefined)} />
 
       <Lifecycle scheme={scheme} confirm={query.confirm} href={href} actionData={actionData} />
+
+      <LegalHoldCard scheme={scheme} actionData={actionData} />
 
       {query.editing && options ? (
         <Card id="edit-title" title={t('editTitle')}>
