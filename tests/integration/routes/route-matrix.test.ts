@@ -581,11 +581,27 @@ const ROWS = (): Row[] => [
   },
   // The REST API (issue 21 §1, ADR 054): no session opens it — whoever visits without an API key
   // gets a 401 problem; its document is public; other methods are 405, other paths a 404 problem.
+  // A path that takes POST (a create, an action) answers it 401 too; one that does not, 405.
+  ...['/api/v1/companies', '/api/v1/employees', '/api/v1/schemes'].map((p) => ({
+    path: () => p,
+    get: all(401),
+    post: all(401),
+  })),
   ...[
-    '/api/v1/companies',
-    '/api/v1/employees',
     `/api/v1/companies/${'00000000-0000-4000-8000-000000000000'}`,
+    `/api/v1/employees/${'00000000-0000-4000-8000-000000000000'}`,
+    `/api/v1/schemes/${'00000000-0000-4000-8000-000000000000'}`,
+    `/api/v1/schemes/${'00000000-0000-4000-8000-000000000000'}/participants`,
+    `/api/v1/schemes/${'00000000-0000-4000-8000-000000000000'}/reports`,
+    `/api/v1/schemes/${'00000000-0000-4000-8000-000000000000'}/answers`,
   ].map((p) => ({ path: () => p, get: all(401), post: all(405) })),
+  ...[
+    '/api/v1/employees/bulk',
+    `/api/v1/employees/${'00000000-0000-4000-8000-000000000000'}/disable`,
+    `/api/v1/employees/${'00000000-0000-4000-8000-000000000000'}/enable`,
+    `/api/v1/schemes/${'00000000-0000-4000-8000-000000000000'}/enrolments`,
+    `/api/v1/schemes/${'00000000-0000-4000-8000-000000000000'}/launch`,
+  ].map((p) => ({ path: () => p, get: all(405), post: all(401) })),
   { path: () => `/api/v1/employees/${ids.employee}`, get: all(401), post: all(405) },
   { path: () => '/api/v1/openapi.json', get: all(200), post: all(405) },
   { path: () => '/api/v1/no/such/endpoint', get: all(404), post: all(404) },
