@@ -1,8 +1,9 @@
 import type { Route } from './+types/api.v1.schemes.$id.answers'
-import { apiEndpoint, methodNotAllowed, notFound, parseQuery } from '#app/modules/api-key/api.server'
+import { apiEndpoint, problem, methodNotAllowed, notFound, parseQuery } from '#app/modules/api-key/api.server'
 import { NoQuery } from '#app/modules/api-key/api-schemas'
 import { exportSchemeAnswers } from '#app/modules/api-key/reports-api.server'
-import { apiActor, apiSchemeHead } from '#app/modules/api-key/schemes-api.server'
+import { apiSchemeHead } from '#app/modules/api-key/schemes-api.server'
+import { actorOf, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
 
 /**
  * GET /api/v1/schemes/:id/answers (issue 21 §1, ADR 059): the scheme's answers as answer
@@ -14,7 +15,9 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     if (!query.ok) return query.response
     const scheme = await apiSchemeHead({ companyId: call.key.companyId }, params.id)
     if (!scheme) return notFound()
-    const { fileName, body } = await exportSchemeAnswers(apiActor(call), scheme.id)
+    const actor = actorOf(call.key, call.ip)
+    if (!actor) return problem('forbidden', ORPHAN_KEY)
+    const { fileName, body } = await exportSchemeAnswers(actor, scheme.id)
     return new Response(body, {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',

@@ -1,12 +1,15 @@
 import type { Route } from './+types/api.v1.schemes.$id.enrolments'
-import { apiEndpoint, json, methodNotAllowed, notFound, parseBody } from '#app/modules/api-key/api.server'
-import { EnrolmentBody } from '#app/modules/api-key/scheme-api-schemas'
 import {
-  apiActor,
-  apiSchemeHead,
-  enrolApiEmployees,
-  refusalProblem,
-} from '#app/modules/api-key/schemes-api.server'
+  apiEndpoint,
+  problem,
+  json,
+  methodNotAllowed,
+  notFound,
+  parseBody,
+} from '#app/modules/api-key/api.server'
+import { EnrolmentBody } from '#app/modules/api-key/scheme-api-schemas'
+import { apiSchemeHead, enrolApiEmployees, refusalProblem } from '#app/modules/api-key/schemes-api.server'
+import { actorOf, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
 
 /**
  * POST /api/v1/schemes/:id/enrolments (issue 21 §1, ADR 059): enrols employees by id, as the scheme
@@ -19,7 +22,9 @@ export function action({ request, context, params }: Route.ActionArgs) {
     if (!body.ok) return body.response
     const scheme = await apiSchemeHead({ companyId: call.key.companyId }, params.id)
     if (!scheme) return notFound()
-    const outcome = await enrolApiEmployees(apiActor(call), scheme.id, body.value)
+    const actor = actorOf(call.key, call.ip)
+    if (!actor) return problem('forbidden', ORPHAN_KEY)
+    const outcome = await enrolApiEmployees(actor, scheme.id, body.value)
     return outcome.ok ? json(outcome.value) : refusalProblem(outcome)
   })
 }

@@ -1,13 +1,20 @@
 import type { Route } from './+types/api.v1.schemes.$id.launch'
-import { apiEndpoint, json, methodNotAllowed, notFound, parseQuery } from '#app/modules/api-key/api.server'
+import {
+  apiEndpoint,
+  problem,
+  json,
+  methodNotAllowed,
+  notFound,
+  parseQuery,
+} from '#app/modules/api-key/api.server'
 import { NoQuery } from '#app/modules/api-key/api-schemas'
 import {
-  apiActor,
   apiSchemeHead,
   getApiScheme,
   launchApiScheme,
   refusalProblem,
 } from '#app/modules/api-key/schemes-api.server'
+import { actorOf, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
 
 /**
  * POST /api/v1/schemes/:id/launch (issue 21 §1, ADR 059): the scheme page's launch (draft → open,
@@ -21,7 +28,9 @@ export function action({ request, context, params }: Route.ActionArgs) {
     const restriction = { companyId: call.key.companyId }
     const scheme = await apiSchemeHead(restriction, params.id)
     if (!scheme) return notFound()
-    const outcome = await launchApiScheme(apiActor(call), scheme.id)
+    const actor = actorOf(call.key, call.ip)
+    if (!actor) return problem('forbidden', ORPHAN_KEY)
+    const outcome = await launchApiScheme(actor, scheme.id)
     if (!outcome.ok) return refusalProblem(outcome)
     return json(await getApiScheme(restriction, scheme.id))
   })

@@ -1,13 +1,20 @@
 import type { Route } from './+types/api.v1.schemes'
-import { apiEndpoint, json, methodNotAllowed, parseBody, parseQuery, problem } from '#app/modules/api-key/api.server'
+import {
+  apiEndpoint,
+  json,
+  methodNotAllowed,
+  parseBody,
+  parseQuery,
+  problem,
+} from '#app/modules/api-key/api.server'
 import { SchemeCreateBody, SchemeListQuery } from '#app/modules/api-key/scheme-api-schemas'
 import {
-  apiActor,
   createApiScheme,
   getApiScheme,
   listApiSchemes,
   refusalProblem,
 } from '#app/modules/api-key/schemes-api.server'
+import { actorOf, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
 
 const RESTRICTED = 'This key is restricted to another company.'
 
@@ -33,7 +40,9 @@ export function action({ request, context }: Route.ActionArgs) {
     if (!body.ok) return body.response
     const companyId = body.value.company_id.toLowerCase()
     if (call.key.companyId && companyId !== call.key.companyId) return problem('forbidden', RESTRICTED)
-    const created = await createApiScheme(apiActor(call), { ...body.value, company_id: companyId })
+    const actor = actorOf(call.key, call.ip)
+    if (!actor) return problem('forbidden', ORPHAN_KEY)
+    const created = await createApiScheme(actor, { ...body.value, company_id: companyId })
     if (!created.ok) return 'response' in created ? created.response : refusalProblem(created)
     return json(await getApiScheme({ companyId: call.key.companyId }, created.value.id), 201)
   })

@@ -219,11 +219,9 @@ export const BulkRow = z.strictObject({
 })
 
 export const EmployeeBulkBody = z.strictObject({
-  company_id: idField('a company’s')
-    .optional()
-    .meta({
-      description: 'The company of every row. A key restricted to a company: that company (the default).',
-    }),
+  company_id: idField('a company’s').optional().meta({
+    description: 'The company of every row. A key restricted to a company: that company (the default).',
+  }),
   rows: z
     .array(BulkRow, { error: 'Must be a list of employees.' })
     .min(1, { error: 'Must hold one row at least.' })

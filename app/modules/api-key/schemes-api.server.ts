@@ -11,7 +11,7 @@ import { createScheme, launchScheme, schemeProgressJoins } from '#app/modules/sc
 import { SchemeCreateSchema, schemeInputOf } from '#app/modules/scheme/schemas'
 import { schemePhaseSql, type SchemePhase } from '#app/modules/scheme/state'
 import { API_PAGE_DEFAULT, decodeCursor, encodeCursor } from './api-schemas'
-import { problem, type ApiCall } from './api.server'
+import { problem } from './api.server'
 import type { Restriction } from './resources.server'
 import type {
   EnrolmentBody,
@@ -32,15 +32,6 @@ import type {
 
 const iso = (v: Date | string) => new Date(v).toISOString()
 const isoOrNull = (v: Date | string | null) => (v ? iso(v) : null)
-
-/**
- * The actor of a change made with an API key: no person. The audit entry of the change has no
- * actor (audit_log.actor_id is nullable, as for the system's own changes); the `api_key.write`
- * entry written just before it by apiEndpoint names the key, the method and the path.
- */
-export function apiActor(call: Pick<ApiCall, 'ip'>): Actor {
-  return { id: null as unknown as string, ip: call.ip }
-}
 
 type SchemeRow = {
   id: string
@@ -249,7 +240,10 @@ export async function createApiScheme(
     return {
       ok: false,
       response: problem('bad-request', 'Some fields are not valid.', {
-        errors: checked.error.issues.map((issue) => ({ field: apiField(issue.path), message: issue.message })),
+        errors: checked.error.issues.map((issue) => ({
+          field: apiField(issue.path),
+          message: issue.message,
+        })),
       }),
     }
   return createScheme(actor, schemeInputOf(checked.data))
@@ -270,7 +264,13 @@ export async function enrolApiEmployees(
   actor: Actor,
   schemeId: string,
   body: z.output<typeof EnrolmentBody>,
-): Promise<Outcome<{ enrolled: string[]; already_enrolled: string[]; problems: Array<{ employee_id: string; message: string }> }>> {
+): Promise<
+  Outcome<{
+    enrolled: string[]
+    already_enrolled: string[]
+    problems: Array<{ employee_id: string; message: string }>
+  }>
+> {
   const asked = [...new Set(body.employee_ids.map((id) => id.toLowerCase()))]
   const ids = asked.filter(isUuid)
   const problems = asked

@@ -40,13 +40,16 @@ import { getCompany, getEmployee } from './resources.server'
 
 type Problem = { field: string; message: string }
 
-/** The admin a key's writes act as; null when that admin was deleted (the key can no longer write). */
+/**
+ * The admin a key's writes (and its audited export) act as; null when that admin was deleted (the
+ * key can no longer write or export). Every audited act of the API goes through this one rule.
+ */
 export function actorOf(key: ApiKeyGrant, ip: string | null): Actor | null {
   return key.createdBy ? { id: key.createdBy, ip, apiKeyId: key.id } : null
 }
 
 export const ORPHAN_KEY =
-  'The administrator who created this key no longer exists, so it cannot write. Ask an administrator for a new key.'
+  'The administrator who created this key no longer exists, so it cannot write or export. Ask an administrator for a new key.'
 export const RESTRICTED_ELSEWHERE = 'This key is restricted to another company.'
 
 /** The domain's field names as the API spells them. */

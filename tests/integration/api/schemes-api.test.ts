@@ -423,11 +423,18 @@ describe('POST /api/v1/schemes', () => {
       }),
     )
     const id = answer.body.id as string
+    // As every audited act of a key: by the admin who created it, naming the key (ADR 054 "Writes").
     const audits = await db()
-      .select({ action: auditLog.action, actorId: auditLog.actorId })
+      .select({ action: auditLog.action, actorId: auditLog.actorId, details: auditLog.details })
       .from(auditLog)
       .where(eq(auditLog.entityId, id))
-    expect(audits).toEqual([{ action: 'scheme.create', actorId: null }])
+    expect(audits).toEqual([
+      {
+        action: 'scheme.create',
+        actorId: adminId,
+        details: expect.objectContaining({ apiKeyId: expect.any(String) }),
+      },
+    ])
   })
 
   test('refuses what the admin form refuses, naming the API’s fields', async () => {
