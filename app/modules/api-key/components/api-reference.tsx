@@ -6,7 +6,9 @@ type Reference = ReturnType<typeof apiReference>
 
 /**
  * The API's reference for admins (issue 21 §1), drawn from the OpenAPI document: no external
- * script or style, so it works on an intranet and under the pages' Content-Security-Policy.
+ * script or style, so it works on an intranet and under the pages' Content-Security-Policy. The
+ * document is written in English (as the API's names are): its texts say so (`lang="en"`), so a
+ * screen reader reads them as English on a German page.
  */
 export function ApiReference({ reference }: { reference: Reference }) {
   const { t } = useTranslation('api-keys')
@@ -17,7 +19,7 @@ export function ApiReference({ reference }: { reference: Reference }) {
           {reference.title} <span className="text-sm font-normal text-slate-700">{reference.version}</span>
         </h2>
         {reference.description.map((paragraph) => (
-          <p key={paragraph} className="text-slate-800">
+          <p key={paragraph} lang="en" className="text-slate-800">
             {paragraph}
           </p>
         ))}
@@ -33,9 +35,11 @@ export function ApiReference({ reference }: { reference: Reference }) {
             <code className="mr-2 rounded bg-slate-100 px-1.5 py-0.5 text-sm">{operation.method}</code>
             <code>{operation.path}</code>
           </h2>
-          <p className="font-medium">{operation.summary}</p>
+          <p lang="en" className="font-medium">
+            {operation.summary}
+          </p>
           {operation.description.map((paragraph) => (
-            <p key={paragraph} className="text-slate-800">
+            <p key={paragraph} lang="en" className="text-slate-800">
               {paragraph}
             </p>
           ))}
@@ -71,7 +75,9 @@ export function ApiReference({ reference }: { reference: Reference }) {
                       </th>
                       <td className="py-1 pr-4">{p.in}</td>
                       <td className="py-1 pr-4">{p.type}</td>
-                      <td className="py-1">{p.description}</td>
+                      <td lang="en" className="py-1">
+                        {p.description}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -81,7 +87,9 @@ export function ApiReference({ reference }: { reference: Reference }) {
           {operation.body ? (
             <>
               <h3 className="font-semibold">{t('reference.body')}</h3>
-              <p className="text-slate-800">{operation.body.description}</p>
+              <p lang="en" className="text-slate-800">
+                {operation.body.description}
+              </p>
               <pre
                 tabIndex={0}
                 aria-label={t('reference.bodyExample')}
@@ -96,7 +104,7 @@ export function ApiReference({ reference }: { reference: Reference }) {
             {operation.responses.map((response) => (
               <div key={response.status}>
                 <dt>
-                  <code>{response.status}</code> {response.description}
+                  <code>{response.status}</code> <span lang="en">{response.description}</span>
                 </dt>
                 {response.example ? (
                   <dd>
