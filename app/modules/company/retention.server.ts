@@ -10,12 +10,12 @@ import {
   type RetentionCounts,
   type RetentionPolicy,
 } from '#app/modules/retention/retention.server'
-import type { CompanyRetentionInput } from './schemas'
+import { RetentionPageQuerySchema, type CompanyRetentionInput } from './schemas'
 
 /**
  * A company's retention page (issue 21 §3, ADR 058): its settings, what the next pass would remove
- * (the dry run, computed by the worker's own rules at `now`), what the last pass did, and the
- * schemes on legal hold.
+ * (the dry run, computed by the worker's own rules at `now`, only when asked: `?dry-run=1`), what
+ * the last pass did, and the schemes on legal hold. One statement without the dry run, four with it.
  */
 
 type CompanyRetentionRow = {
@@ -30,8 +30,13 @@ type CompanyRetentionRow = {
   held: { id: string; name: string; at: string; reason: string | null }[] | string | null
 }
 
-export async function loadRetentionPage(companyId: string | undefined, now: Date = new Date()) {
+export async function loadRetentionPage(
+  companyId: string | undefined,
+  searchParams: URLSearchParams,
+  now: Date = new Date(),
+) {
   if (!companyId || !isUuid(companyId)) return null
+  const query = RetentionPageQuerySchema.parse(Object.fromEntries(searchParams))
   const [row] = await queryRows<CompanyRetentionRow>(
     getDb(),
     sql`SELECT c.id, c.name, c.retention_answers_months AS "answersMonths",
@@ -51,7 +56,7 @@ export async function loadRetentionPage(companyId: string | undefined, now: Date
     accountsMonths: row.accountsMonths,
     auditMonths: row.auditMonths,
   }
-  const preview = await previewRetention(policy, now)
+  const preview = query['dry-run'] ? await previewRetention(policy, now) : null
   const parse = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v)
   const lastPass = parse(row.lastPass)
   return {
@@ -62,16 +67,20 @@ export async function loadRetentionPage(companyId: string | undefined, now: Date
       accountsMonths: row.accountsMonths,
       auditMonths: row.auditMonths,
     },
-    preview: {
-      schemes: preview.schemes,
-      answers: preview.answers,
-      snapshots: preview.snapshots,
-      accounts: preview.accounts,
-      auditEntries: preview.auditEntries,
-      dueSchemes: preview.dueSchemes.map((s) => ({ id: s.id, name: s.name, closedAt: s.closedAt })),
-      accountsPerPass: RETENTION_ACCOUNTS_PER_PASS,
-      at: now.toISOString(),
-    },
+    /** Whether any period is set: with none the pass leaves the company alone. */
+    anySet: row.answersMonths !== null || row.accountsMonths !== null || row.auditMonths !== null,
+    preview: preview
+      ? {
+          schemes: preview.schemes,
+          answers: preview.answers,
+          snapshots: preview.snapshots,
+          accounts: preview.accounts,
+          auditEntries: preview.auditEntries,
+          dueSchemes: preview.dueSchemes.map((s) => ({ id: s.id, name: s.name, closedAt: s.closedAt })),
+          accountsPerPass: RETENTION_ACCOUNTS_PER_PASS,
+          at: now.toISOString(),
+        }
+      : null,
     lastPass: row.lastPassAt
       ? {
           at: new Date(row.lastPassAt).toISOString(),

@@ -93,6 +93,15 @@ export const CompanyRetentionSchema = z.object({
 
 export type CompanyRetentionInput = Omit<z.infer<typeof CompanyRetentionSchema>, 'intent'>
 
+/**
+ * The retention page's URL: `?dry-run=1` asks for the dry run (it reads every scheme, account and
+ * audit entry the rules cover: seconds on a large company, so never on a plain visit). Any other
+ * value is a plain visit.
+ */
+export const RetentionPageQuerySchema = z.object({
+  'dry-run': z.catch(z.optional(z.literal('1')), undefined),
+})
+
 export type CompanyInput = { name: string; brandId: string }
 export type CompanyUpdateInput = CompanyInput & {
   feedbackRequestCap: number

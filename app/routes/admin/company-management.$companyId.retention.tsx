@@ -19,18 +19,19 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
 
 /**
  * A company's retention (issue 21 §3, ADR 058): its settings, what the next pass would remove (the
- * dry run, by the worker's own rules, changing nothing), the last pass and the schemes on legal
- * hold. Unknown or malformed ids are a 404.
+ * dry run, by the worker's own rules, changing nothing; on request, `?dry-run=1`), the last pass and
+ * the schemes on legal hold. Unknown or malformed ids are a 404.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request, { roles: ROUTE_ROLES.admin })
-  return (await loadRetentionPage(params.companyId)) ?? notFound()
+  return (await loadRetentionPage(params.companyId, new URL(request.url).searchParams)) ?? notFound()
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { actor, formData } = await requireAdminForm(request, context)
   const company = (await getCompany(params.companyId)) ?? notFound()
-  const back = `/admin/company-management/${company.id}/retention`
+  // Saved settings lead to their dry run: what they would remove is what the admin wants to know.
+  const back = `/admin/company-management/${company.id}/retention?dry-run=1`
   const t = await getFixedT(request, 'companies')
   return dispatchIntent(formData, {
     retention: intent(

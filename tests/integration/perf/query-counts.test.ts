@@ -30,7 +30,7 @@ import { createIdentityProvider } from '#app/modules/sso/provider.server'
 import { useTestDatabase } from '#tests/support/database'
 import { sessionCookieFor } from '#tests/support/app'
 import { decodeBase32IgnorePadding } from '@oslojs/encoding'
-import { secondFactorChallenges } from '#db/schema/index'
+import { companies, secondFactorChallenges } from '#db/schema/index'
 import { hashSecret } from '#app/lib/secret-hash.server'
 import { newToken } from '#app/modules/auth/session.server'
 import {
@@ -185,6 +185,15 @@ const EXPECTED = {
   'GET /admin/questionnaire-management/:qid': SESSION_READS + 3,
   'GET /admin/questionnaire-management/:qid?preview=colleague': SESSION_READS + 3,
   'GET /admin/questionnaire-management/:qid/export.json': SESSION_READS + 3,
+  // A company's retention (ADR 058): the company with its settings, last pass and legal holds in one
+  // statement; the dry run, asked for, adds its three: the due schemes with their answers and
+  // snapshots, the due accounts and the due audit entries — however much is due.
+  'GET /admin/company-management/:id/retention': SESSION_READS + 1,
+  'GET /admin/company-management/:id/retention?dry-run=1': SESSION_READS + 4,
+  // API keys (ADR 054) and webhook endpoints (ADR 057, each with its deliveries' counts): the list,
+  // and the companies the create form offers.
+  'GET /admin/api-keys': SESSION_READS + 2,
+  'GET /admin/webhooks': SESSION_READS + 2,
 } as const satisfies Record<string, number>
 
 type Case = keyof typeof EXPECTED
@@ -357,6 +366,11 @@ async function smallWorld() {
   Object.assign(twoFactor, { id: withApp.id, codes: enrolled.ok ? enrolled.value.recoveryCodes : [] })
   await nominationWorld()
   await cycleWorld(admin.id)
+  // Retention set (ADR 058): the cycle's first scheme, closed over a year ago, is due.
+  await db()
+    .update(companies)
+    .set({ retentionAnswersMonths: 12, retentionAccountsMonths: 12, retentionAuditMonths: 12 })
+    .where(eq(companies.id, world.company!.id))
 }
 
 /** One employee in two cycles of a company (the second follows the first and shows the norm), both released. */
@@ -721,6 +735,12 @@ const CASES: Record<Case, () => Promise<{ status: number; queries: number }>> = 
     get(`/admin/employee-management/${ids.employee}`, cookies.admin),
   'GET /admin/employee-management?import=:id': () =>
     get(`/admin/employee-management?import=${ids.import}`, cookies.admin),
+  'GET /admin/company-management/:id/retention': () =>
+    get(`/admin/company-management/${ids.company}/retention`, cookies.admin),
+  'GET /admin/company-management/:id/retention?dry-run=1': () =>
+    get(`/admin/company-management/${ids.company}/retention?dry-run=1`, cookies.admin),
+  'GET /admin/api-keys': () => get('/admin/api-keys', cookies.admin),
+  'GET /admin/webhooks': () => get('/admin/webhooks', cookies.admin),
 }
 
 async function get(pathname: string, cookie: string | null) {

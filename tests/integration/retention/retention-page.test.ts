@@ -19,6 +19,7 @@ const admin$ = client(server, () => adminCookie)
 let company = { id: '', name: '' }
 let scheme = { id: '', name: '' }
 const page = () => `/admin/company-management/${company.id}/retention`
+const dryRun = () => `${page()}?dry-run=1`
 const schemePage = () => `/admin/scheme-management/${scheme.id}`
 
 const settings = (over: Record<string, string> = {}) => ({
@@ -72,8 +73,18 @@ describe('the retention page', () => {
     expect(text).toContain('“Anonymise” keeps the released reports’ figures')
     expect(text).toContain('“Delete” removes every answer of the scheme')
     expect(text).toContain('What the next pass would remove')
-    expect(text).toContain('No scheme is past its period.')
+    expect(text).toContain('No period is set: the worker leaves this company’s data alone.')
     expect(text).toContain('No pass has run for this company yet.')
+    // A plain visit does not count (seconds on a large company): the dry run is a button.
+    expect(text).toContain('Run the dry run')
+    expect(text).not.toContain('No scheme is past its period.')
+    const asked = textOf(await (await admin$.get(dryRun())).text())
+    expect(asked).toContain('No scheme is past its period.')
+    expect(asked).toContain('Run it again')
+    // Any other value is a plain visit, not an error.
+    const odd = await admin$.get(`${page()}?dry-run=yes%00`)
+    expect(odd.status).toBe(200)
+    expect(textOf(await odd.text())).toContain('Run the dry run')
   })
 
   test('bad input gets clear messages, nothing saved', async () => {
@@ -119,7 +130,8 @@ describe('the retention page', () => {
   test('saving is audited; the dry run then names the scheme past its period', async () => {
     const saved = await admin$.post(page(), settings())
     expect(saved.status).toBe(302)
-    expect(location(saved)).toBe(page())
+    // Saved settings lead to their dry run.
+    expect(location(saved)).toBe(dryRun())
     const [row] = await db()
       .select({
         answers: companies.retentionAnswersMonths,
@@ -196,7 +208,7 @@ describe('the legal hold', () => {
 
     // The retention page lists it, and the dry run leaves it out.
     await admin$.post(page(), settings())
-    const retention = textOf(await (await admin$.get(page())).text())
+    const retention = textOf(await (await admin$.get(dryRun())).text())
     expect(retention).toContain('Schemes on legal hold')
     expect(retention).toContain('Tribunal claim 2026/41')
     expect(retention).toContain('No scheme is past its period.')
@@ -213,6 +225,6 @@ describe('the legal hold', () => {
         .where(and(eq(auditLog.entity, 'scheme'), eq(auditLog.entityId, scheme.id)))
     ).map((e) => e.action)
     expect(actions.sort()).toEqual(['scheme.legal_hold', 'scheme.legal_hold_lifted'])
-    expect(textOf(await (await admin$.get(page())).text())).toContain('Leadership 2023')
+    expect(textOf(await (await admin$.get(dryRun())).text())).toContain('Leadership 2023')
   })
 })

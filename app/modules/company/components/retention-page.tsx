@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import { Card } from '#app/components/card'
 import { resultFor, useConformForm, type IntentReply } from '#app/components/form-kit'
 import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
@@ -101,11 +101,71 @@ function SettingsForm({ data, actionData }: { data: Data; actionData: IntentRepl
   )
 }
 
+/**
+ * The dry run, on request: a GET form (`?dry-run=1`), so it works without JavaScript, can be
+ * bookmarked, and is never computed on a plain visit (seconds on a large company, ADR 058).
+ */
+function DryRun({ data }: { data: Data }) {
+  const { t } = useTranslation('companies')
+  const locale = useIntlLocale()
+  const navigation = useNavigation()
+  const counting =
+    navigation.state === 'loading' && new URLSearchParams(navigation.location.search).has('dry-run')
+  const { preview } = data
+  const when = (at: string) => formatDateTime(at, 'UTC', locale)
+  return (
+    <Card id="dry-run-title" title={t('retention.dryRun.title')}>
+      {!data.anySet ? <p className="text-slate-800">{t('retention.dryRun.nothingSet')}</p> : null}
+      {preview ? (
+        <>
+          <p className="text-slate-800">{t('retention.dryRun.intro', { at: when(preview.at) })}</p>
+          <Counts counts={preview} label={t('retention.dryRun.title')} />
+          {preview.dueSchemes.length ? (
+            <div className="flex flex-col gap-1">
+              <h3 className="font-semibold">{t('retention.dryRun.schemes')}</h3>
+              <ul className="flex list-disc flex-col gap-1 pl-5">
+                {preview.dueSchemes.map((s) => (
+                  <li key={s.id}>
+                    <Link className="link" to={`/admin/scheme-management/${s.id}`}>
+                      {s.name}
+                    </Link>{' '}
+                    <span className="text-slate-700">
+                      {t('retention.dryRun.closed', { at: when(s.closedAt) })}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : (
+            <p className="text-slate-700">{t('retention.dryRun.noSchemes')}</p>
+          )}
+          {preview.accounts >= preview.accountsPerPass ? (
+            <p className="text-slate-700">
+              {t('retention.dryRun.accountsCap', { n: preview.accountsPerPass })}
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <p className="text-slate-800">{t('retention.dryRun.ask')}</p>
+      )}
+      <Form method="get" preventScrollReset>
+        <button type="submit" name="dry-run" value="1" className="btn btn-secondary" disabled={counting}>
+          {counting
+            ? t('retention.dryRun.running')
+            : preview
+              ? t('retention.dryRun.again')
+              : t('retention.dryRun.run')}
+        </button>
+      </Form>
+    </Card>
+  )
+}
+
 /** The retention page of one company: settings, dry run, last pass, legal holds. */
 export function RetentionPage({ data, actionData }: { data: Data; actionData: IntentReply }) {
   const { t } = useTranslation('companies')
   const locale = useIntlLocale()
-  const { company, preview, lastPass, held } = data
+  const { company, lastPass, held } = data
   const when = (at: string) => formatDateTime(at, 'UTC', locale)
   return (
     <section aria-labelledby="page-title" className="flex max-w-4xl flex-col gap-8">
@@ -128,34 +188,7 @@ export function RetentionPage({ data, actionData }: { data: Data; actionData: In
         <SettingsForm data={data} actionData={actionData} />
       </Card>
 
-      <Card id="dry-run-title" title={t('retention.dryRun.title')}>
-        <p className="text-slate-800">{t('retention.dryRun.intro', { at: when(preview.at) })}</p>
-        <Counts counts={preview} label={t('retention.dryRun.title')} />
-        {preview.dueSchemes.length ? (
-          <div className="flex flex-col gap-1">
-            <h3 className="font-semibold">{t('retention.dryRun.schemes')}</h3>
-            <ul className="flex list-disc flex-col gap-1 pl-5">
-              {preview.dueSchemes.map((s) => (
-                <li key={s.id}>
-                  <Link className="link" to={`/admin/scheme-management/${s.id}`}>
-                    {s.name}
-                  </Link>{' '}
-                  <span className="text-slate-700">
-                    {t('retention.dryRun.closed', { at: when(s.closedAt) })}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : (
-          <p className="text-slate-700">{t('retention.dryRun.noSchemes')}</p>
-        )}
-        {preview.accounts >= preview.accountsPerPass ? (
-          <p className="text-slate-700">
-            {t('retention.dryRun.accountsCap', { n: preview.accountsPerPass })}
-          </p>
-        ) : null}
-      </Card>
+      <DryRun data={data} />
 
       <Card id="last-pass-title" title={t('retention.lastPass.title')}>
         {lastPass ? (
