@@ -8,6 +8,7 @@ import { sendApproverReminders } from '#app/modules/nomination/nomination.server
 import { sendPlanCheckIns } from '#app/modules/plan/plan.server'
 import { REMINDER_POLL_MS, sendDueReminders } from '#app/modules/scheme/reminders.server'
 import { compactTallies } from '#app/modules/tally/tally.server'
+import { pruneWebhookDeliveries } from '#app/modules/webhook/delivery.server'
 import {
   RETENTION_POLL_MS,
   runRetentionPass,
@@ -48,6 +49,8 @@ export function startReminderWorker(
       await eraseStaleOutboxBodies()
       // The admin counts' rows since the last round, folded into one per count (ADR 010).
       await compactTallies()
+      // The webhook delivery log keeps a month of finished deliveries (ADR 057).
+      await pruneWebhookDeliveries()
     },
   })
 }

@@ -1005,7 +1005,8 @@ export type BulkOutcome = {
  * line), checked by checkRows and written by the same INSERT … ON CONFLICT in one transaction —
  * names taken from the rows (the HR system is the source), phones left alone, an empty department,
  * job title or manager leaving what the person has. A row with a problem is left out, the others are
- * written (as the import does); no e-mail is sent. Audited as an import (`employee_import.import`).
+ * written (as the import does); no e-mail is sent. Audited as an import (`employee_import.import`);
+ * the staged rows are removed once the answer is known (an uploaded file's stay as its record).
  */
 export async function importEmployeeRows(
   actor: Actor,
@@ -1060,6 +1061,10 @@ export async function importEmployeeRows(
     .from(employeeImportRows)
     .where(and(eq(employeeImportRows.importId, importId), sql`cardinality(${employeeImportRows.errors}) > 0`))
     .orderBy(employeeImportRows.line)
+  // The staged rows served the check and the write; the answer (and the idempotency record) report
+  // the problems, the audit entry the summary. An HR system that syncs nightly would otherwise
+  // keep a copy of its people here for ever (ADR 054 "Writes").
+  await discardImport(importId)
   return ok({
     summary: outcome.value,
     problems: refused.map((r) => ({

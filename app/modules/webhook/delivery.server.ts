@@ -279,6 +279,40 @@ export async function processWebhooksOnce(options: DeliveryOptions = {}): Promis
   return round
 }
 
+/** A finished delivery (delivered, or failed for good) stays in the log this long after its last attempt. */
+export const DELIVERY_LOG_DAYS = 30
+const PRUNE_BATCH = 1000
+
+/**
+ * Deletes finished deliveries older than DELIVERY_LOG_DAYS (created and last tried before then), a
+ * batch per statement, each endpoint's oldest first through the log's index (endpoint, created_at):
+ * the log stays a month deep, not a record of every event for ever. Queued and sending rows, and a
+ * failed one an admin may still redeliver within the month, stay. Answers how many went.
+ */
+export async function pruneWebhookDeliveries(now: Date = new Date(), batch = PRUNE_BATCH): Promise<number> {
+  const cutoff = at(new Date(now.getTime() - DELIVERY_LOG_DAYS * 24 * 60 * 60 * 1000))
+  let pruned = 0
+  for (;;) {
+    const [row] = await queryRows<{ n: number }>(
+      getDb(),
+      sql`WITH picked AS MATERIALIZED (
+            SELECT d.id FROM webhook_endpoints e CROSS JOIN LATERAL (
+              SELECT d.id FROM webhook_deliveries d
+              WHERE d.endpoint_id = e.id AND d.created_at < ${cutoff}
+                AND d.status IN ('delivered', 'failed') AND coalesce(d.last_attempt_at, d.created_at) < ${cutoff}
+              ORDER BY d.created_at LIMIT ${batch}) d
+            LIMIT ${batch}
+          ), gone AS (DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM picked) RETURNING 1)
+          SELECT count(*)::int AS n FROM gone`,
+    )
+    const n = Number(row?.n ?? 0)
+    pruned += n
+    if (n < batch) break
+  }
+  if (pruned) log.info('webhook deliveries pruned', { pruned })
+  return pruned
+}
+
 /**
  * Polls for due deliveries every 2 s (any number of instances may run one); a full batch is
  * followed at once by the next (lib/polling-worker.server.ts).

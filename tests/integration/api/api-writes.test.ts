@@ -6,6 +6,8 @@ import {
   auditLog,
   companies,
   emailOutbox,
+  employeeImportRows,
+  employeeImports,
   sessions,
   users,
 } from '#db/schema/index'
@@ -675,7 +677,7 @@ describe('bulk upsert', () => {
     expect(updated).toMatchObject({ displayName: 'New Name', jobTitle: 'Boss', companyId: c.id })
     // Audited as an import, by the key's admin, naming the key.
     const [entry] = await db()
-      .select({ actorId: auditLog.actorId, details: auditLog.details })
+      .select({ actorId: auditLog.actorId, details: auditLog.details, entityId: auditLog.entityId })
       .from(auditLog)
       .where(eq(auditLog.action, 'employee_import.import'))
       .orderBy(desc(auditLog.at))
@@ -684,6 +686,13 @@ describe('bulk upsert', () => {
       actorId: adminId,
       details: expect.objectContaining({ apiKeyId: keys.allId, created: 1 }),
     })
+    // The staged rows are gone once answered (ADR 054 "Writes"): no copy of the HR system's people.
+    expect(await db().select().from(employeeImports).where(eq(employeeImports.id, entry!.entityId!))).toEqual(
+      [],
+    )
+    expect(
+      await db().select().from(employeeImportRows).where(eq(employeeImportRows.companyName, c.name)),
+    ).toEqual([])
   })
 
   test('a row with nested unknown fields, wrong types, too many rows, no rows: 400 naming them, nothing written', async () => {

@@ -6,7 +6,13 @@ import { createCompany, createUser } from '#db/factories'
 import { resetEnvCache } from '#app/config/env.server'
 import { parseAllowList } from '#app/lib/outbound-address'
 import { enqueueWebhookEvents } from '#app/modules/webhook/events.server'
-import { BACKOFF_SECONDS, MAX_ATTEMPTS, processWebhooksOnce } from '#app/modules/webhook/delivery.server'
+import {
+  BACKOFF_SECONDS,
+  DELIVERY_LOG_DAYS,
+  MAX_ATTEMPTS,
+  processWebhooksOnce,
+  pruneWebhookDeliveries,
+} from '#app/modules/webhook/delivery.server'
 import { newWebhookSecret, redeliverWebhook, rotateWebhookSecret } from '#app/modules/webhook/webhook.server'
 import { useTestDatabase } from '#tests/support/database'
 import { deliveriesOf, insertEndpoint, startReceiver, type Received } from './helpers'
@@ -258,5 +264,41 @@ describe('where a delivery may go', () => {
     expect(new Set(ids).size).toBe(6)
     const rows = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id))
     expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1)).toBe(true)
+  })
+})
+
+describe('the delivery log', () => {
+  test('keeps a month of finished deliveries: older delivered and failed ones go, waiting ones stay', async () => {
+    const { id } = await insertEndpoint()
+    const DAY = 24 * 60 * 60 * 1000
+    const now = new Date()
+    const old = new Date(now.getTime() - DELIVERY_LOG_DAYS * DAY - 60_000)
+    const young = new Date(now.getTime() - DELIVERY_LOG_DAYS * DAY + 60_000)
+    const row = (status: 'queued' | 'delivered' | 'failed', createdAt: Date, lastAttemptAt: Date | null) => ({
+      endpointId: id,
+      eventType: 'employee.created',
+      payload: { type: 'employee.created' },
+      status,
+      createdAt,
+      lastAttemptAt,
+    })
+    await db()
+      .insert(webhookDeliveries)
+      .values([
+        // Gone: finished and last tried over a month ago (three, to need more than one batch of 2).
+        row('delivered', old, old),
+        row('delivered', old, old),
+        row('failed', old, old),
+        // Stay: a day short of the month; redelivered lately; still waiting for its turn.
+        row('delivered', young, young),
+        row('delivered', old, young),
+        row('queued', old, null),
+      ])
+    expect(await pruneWebhookDeliveries(now, 2)).toBe(3)
+    const left = (await deliveriesOf(id)).map(
+      (d) => `${d.status} ${d.createdAt.getTime() === old.getTime() ? 'old' : 'young'}`,
+    )
+    expect(left.sort()).toEqual(['delivered old', 'delivered young', 'queued old'])
+    expect(await pruneWebhookDeliveries(now, 2)).toBe(0)
   })
 })
