@@ -10,7 +10,7 @@ import type {
   HandleErrorFunction,
 } from 'react-router'
 import { isRouteErrorResponse, ServerRouter } from 'react-router'
-import { reportDatabaseFailure } from '#db/client'
+import { isDatabaseBusyError, reportDatabaseFailure } from '#db/client'
 import { NonceProvider } from '#app/components/nonce'
 import { log } from '#app/lib/logger.server'
 import { createServerI18n, documentLanguage, routeNamespaces } from '#app/modules/i18n/i18n.server'
@@ -111,6 +111,13 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     // A failed origin check may be a forgery attempt: worth a warning. Anything else is routine.
     const level = rejected.reason === 'origin check failed' ? 'warn' : 'info'
     log[level]('request rejected', { status: rejected.status, reason: rejected.reason, method, path })
+    return
+  }
+  if (isDatabaseBusyError(error)) {
+    // Every pooled connection stayed busy (pg-pool's wait ran out): overloaded, not broken. The
+    // outage page's 503 with Retry-After, as the API answers; a warning, not a report per request.
+    if (context) context.databaseUnavailable = true
+    log.warn('database busy: answering 503', { method, path })
     return
   }
   const outage = reportDatabaseFailure(error)

@@ -21,6 +21,7 @@ import {
 } from './api-schemas'
 import { EXPORT_COLUMNS } from '#app/modules/response/export.server'
 import {
+  AnswerExportQuery,
   EnrolmentBody,
   EnrolmentResultSchema,
   ParticipantListQuery,
@@ -37,6 +38,27 @@ import {
   SchemeSchema,
 } from './scheme-api-schemas'
 import { PROBLEMS, problemType, type ProblemKind } from './api.server'
+
+/** One line of the NDJSON export, as the document shows it. */
+const NDJSON_EXAMPLE = {
+  scheme: 'Leadership 2026',
+  subject: 'Ada Lovelace',
+  subject_id: '8a0e4b5c-2f7d-4c1e-9b3a-5d6e7f809a1b',
+  subject_email: 'ada@contoso.example',
+  relationship_group: 'Peer',
+  rater: 'Peer 2',
+  submitted_on: '2026-11-20',
+  question_key: '3b1f2c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+  section: 'Communication',
+  competency: 'Listening',
+  question: 'I listen before I answer.',
+  kind: 'scale',
+  scale_min: 1,
+  scale_max: 5,
+  value: 4,
+  value_label: 'Often',
+  text: null,
+}
 
 /**
  * The OpenAPI 3.1 document of `/api/v1` (issue 21 §1, ADR 054), generated from the Zod schemas the
@@ -200,11 +222,11 @@ function SCHEME_OPERATIONS(): ApiOperation[] {
       operationId: 'exportAnswers',
       method: 'get',
       path: '/api/v1/schemes/{id}/answers',
-      summary: 'Export a scheme’s answers (CSV stream)',
+      summary: 'Export a scheme’s answers (CSV or NDJSON stream)',
       description:
-        'Every answer of the scheme, one row per answer, as the back office’s anonymous export: raters as labels such as "Peer 2" (stable within a subject), never names or addresses. Streamed as `text/csv` (UTF-8 with a BOM, CRLF line ends) while it is read, so it may be large.',
+        'Every answer of the scheme, one row per answer, as the back office’s anonymous export: raters as labels such as "Peer 2" (stable within a subject), never names or addresses. Streamed while it is read, so it may be large: `text/csv` by default (UTF-8 with a BOM, CRLF line ends), or with `format=ndjson` `application/x-ndjson`: one JSON object per answer and line, the columns as snake_case keys, empty cells null, the scale’s bounds and a scale answer’s value as numbers.',
       scope: 'answers:read',
-      query: null,
+      query: AnswerExportQuery,
       pathId: schemeId,
       ok: 'AnswersCsv',
       tag: 'answers',
@@ -526,11 +548,15 @@ function operationObject(operation: ApiOperation) {
         }
       : operation.ok === 'AnswersCsv'
         ? {
-            description: 'The answers, streamed as CSV.',
+            description: 'The answers, streamed as CSV or (`format=ndjson`) as JSON lines.',
             content: {
               'text/csv': {
                 schema: { type: 'string' },
                 example: `${EXPORT_COLUMNS.join(',')}\r\n`,
+              },
+              'application/x-ndjson': {
+                schema: { type: 'string' },
+                example: `${JSON.stringify(NDJSON_EXAMPLE)}\n`,
               },
             },
           }

@@ -3,7 +3,7 @@ import { getDb } from '#db/client'
 import type { Actor } from '#app/lib/outcome'
 import { releasedReportRowsOfScheme, reportOf } from '#app/modules/report/report.server'
 import type { ReportData } from '#app/modules/report/report'
-import { startExport } from '#app/modules/response/export.server'
+import { startExport, type ExportFormat } from '#app/modules/response/export.server'
 import { API_PAGE_DEFAULT, decodeCursor, encodeCursor } from './api-schemas'
 import type { Restriction } from './resources.server'
 import type { ReportListQuery, ReportSummarySchema } from './scheme-api-schemas'
@@ -90,14 +90,15 @@ export async function listReportSummaries(
 }
 
 /**
- * A scheme's answers as answer management's anonymous CSV (startExport without a grant: raters as
+ * A scheme's answers as answer management's anonymous CSV or NDJSON (startExport without a grant: raters as
  * labels such as "Peer 2", never names or addresses; audited as an export), streamed in batches.
  */
-export async function exportSchemeAnswers(actor: Actor, schemeId: string) {
+export async function exportSchemeAnswers(actor: Actor, schemeId: string, format: ExportFormat = 'csv') {
   const outcome = await startExport(
     actor,
     { q: '', scheme: schemeId, company: '', questionnaire: '', relationship: '', state: '' },
     null,
+    format,
   )
   if (!outcome.ok) throw new Error('An export without names is never refused')
   return outcome.value

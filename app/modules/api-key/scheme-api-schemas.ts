@@ -113,6 +113,17 @@ export const SchemeListQuery = z.strictObject({
 export const ParticipantListQuery = z.strictObject(pageParams)
 export const ReportListQuery = z.strictObject(pageParams)
 
+export const ANSWER_EXPORT_FORMATS = ['csv', 'ndjson'] as const
+export const AnswerExportQuery = z.strictObject({
+  format: z
+    .enum(ANSWER_EXPORT_FORMATS, { error: `Must be one of ${ANSWER_EXPORT_FORMATS.join(', ')}.` })
+    .optional()
+    .meta({
+      description:
+        '`csv` (the default) or `ndjson`: one JSON object per answer and line, the columns as snake_case keys.',
+    }),
+})
+
 const localDateTime = (example: string) =>
   z
     .string()

@@ -125,7 +125,8 @@ function bounds(answer: BatchAnswer): [string, string] {
 }
 
 /**
- * Every answer matching the filter, as CSV records (header first), read a batch of responses at a
+ * Every answer matching the filter, as records (header first; the CSV adds its formula guard,
+ * the NDJSON its keys), read a batch of responses at a
  * time in id order: two statements per batch (the responses, then their answers).
  */
 export async function* exportRecords(
@@ -205,7 +206,7 @@ export async function* exportRecords(
         text,
         ...(options.identities ? [r.respondentName ?? '', r.respondentEmail ?? ''] : []),
       ]
-      yield record.map(neutraliseFormula)
+      yield record
     }
     if (batch.length < batchSize) return
     after = batch[batch.length - 1]!.id
@@ -220,7 +221,7 @@ export async function* exportRecords(
  */
 export function exportCsvStream(filter: ResponseFilter, options: ExportOptions, batchSize = EXPORT_BATCH) {
   return pipeline(
-    Readable.from(exportRecords(filter, options, batchSize)),
+    Readable.from(forSpreadsheets(exportRecords(filter, options, batchSize))),
     stringify({ bom: true, record_delimiter: 'windows' }),
     inPieces(),
     // The error reaches the last stream, whose reader handles it.
@@ -228,9 +229,48 @@ export function exportCsvStream(filter: ResponseFilter, options: ExportOptions, 
   )
 }
 
+/** A cell a spreadsheet would run as a formula gets its apostrophe: the CSV's guard, not the JSON's. */
+async function* forSpreadsheets(records: AsyncIterable<string[]>) {
+  for await (const record of records) yield record.map(neutraliseFormula)
+}
+
+/** The NDJSON keys: the columns in snake case ("subject e-mail" → `subject_email`). */
+export const NDJSON_KEYS = [...EXPORT_COLUMNS, ...IDENTITY_COLUMNS].map((column) =>
+  column.replace('e-mail', 'email').replaceAll(' ', '_'),
+)
+const NUMERIC_KEYS = new Set(['scale_min', 'scale_max'])
+
+/**
+ * The same records as newline-delimited JSON (issue 21 §1): one object per answer, the columns as
+ * keys, an empty cell null, the scale's bounds and a scale answer's value as numbers — for programs
+ * rather than spreadsheets (no BOM, no formula guard). Streamed the same way, in 64 KiB pieces.
+ */
+export function exportNdjsonStream(filter: ResponseFilter, options: ExportOptions, batchSize = EXPORT_BATCH) {
+  async function* lines() {
+    let header = true
+    for await (const record of exportRecords(filter, options, batchSize)) {
+      if (header) {
+        header = false
+        continue
+      }
+      const object: Record<string, string | number | null> = {}
+      record.forEach((cell, i) => {
+        const key = NDJSON_KEYS[i]!
+        const numeric =
+          NUMERIC_KEYS.has(key) || (key === 'value' && record[EXPORT_COLUMNS.indexOf('kind')] === 'scale')
+        object[key] = cell === '' ? null : numeric && /^-?\d+(\.\d+)?$/.test(cell) ? Number(cell) : cell
+      })
+      yield `${JSON.stringify(object)}\n`
+    }
+  }
+  return pipeline(Readable.from(lines()), inPieces(), () => undefined)
+}
+
+export type ExportFormat = 'csv' | 'ndjson'
+
 /** The file's name: the day, and "with-identities" when it holds them. */
-export function exportFileName(options: ExportOptions, now = new Date()) {
-  return `answers-${now.toISOString().slice(0, 10)}${options.identities ? '-with-identities' : ''}.csv`
+export function exportFileName(options: ExportOptions, now = new Date(), format: ExportFormat = 'csv') {
+  return `answers-${now.toISOString().slice(0, 10)}${options.identities ? '-with-identities' : ''}.${format}`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,6 +353,7 @@ export async function startExport(
   actor: Actor,
   filter: ResponseFilter,
   grant: string | null,
+  format: ExportFormat = 'csv',
 ): Promise<Outcome<{ fileName: string; body: ReadableStream }>> {
   const identities = grant !== null
   if (identities) {
@@ -322,11 +363,13 @@ export async function startExport(
     await recordAudit(getDb(), actor, {
       action: 'answers.export',
       entity: 'answers',
-      details: { identities: false, filter },
+      details: { identities: false, filter, ...(format === 'csv' ? {} : { format }) },
     })
   }
   return ok({
-    fileName: exportFileName({ identities }),
-    body: Readable.toWeb(exportCsvStream(filter, { identities })) as unknown as ReadableStream,
+    fileName: exportFileName({ identities }, new Date(), format),
+    body: Readable.toWeb(
+      (format === 'ndjson' ? exportNdjsonStream : exportCsvStream)(filter, { identities }),
+    ) as unknown as ReadableStream,
   })
 }

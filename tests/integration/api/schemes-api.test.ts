@@ -52,7 +52,7 @@ async function call(path: string, key: string, init: Call = {}) {
     body,
   })
   const type = response.headers.get('Content-Type') ?? ''
-  const parsed: unknown = type.includes('json') ? JSON.parse(text) : text
+  const parsed: unknown = type.includes('json') && !type.includes('ndjson') ? JSON.parse(text) : text
   return { status: response.status, type, body: parsed as Record<string, unknown> & unknown[], text, queries }
 }
 
@@ -390,6 +390,61 @@ describe('GET /api/v1/schemes/{id}/answers', () => {
     )
     problemOf(await call(`/api/v1/schemes/${world.schemeId}/answers`, keys.readOnly), 403)
     problemOf(await call(`/api/v1/schemes/${world.schemeId}/answers?identities=1`, keys.all), 400)
+  })
+
+  test('format=ndjson: the same records as JSON lines, as anonymous; a format it does not know is a 400', async () => {
+    const csv = await call(`/api/v1/schemes/${world.schemeId}/answers`, keys.all)
+    const csvRows =
+      csv.text
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')
+        .filter(Boolean).length - 1
+    const answer = await call(`/api/v1/schemes/${world.schemeId}/answers?format=ndjson`, keys.all)
+    expect(answer.status).toBe(200)
+    expect(answer.type).toBe('application/x-ndjson; charset=utf-8')
+    expect(answer.text.endsWith('\n')).toBe(true)
+    const records = answer.text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(records.length).toBe(csvRows)
+    expect(records.length).toBeGreaterThan(0)
+    expect(Object.keys(records[0]!)).toEqual([
+      'scheme',
+      'subject',
+      'subject_id',
+      'subject_email',
+      'relationship_group',
+      'rater',
+      'submitted_on',
+      'question_key',
+      'section',
+      'competency',
+      'question',
+      'kind',
+      'scale_min',
+      'scale_max',
+      'value',
+      'value_label',
+      'text',
+    ])
+    const scale = records.find((r) => r.kind === 'scale' && r.rater === 'Manager 1')!
+    expect(scale).toMatchObject({ relationship_group: 'Manager', value: 5, scale_min: 1 })
+    expect(typeof scale.scale_max).toBe('number')
+    // The comments are there (the CSV has them too), unguarded: JSON is not a spreadsheet.
+    expect(records.some((r) => r.text === 'Manager secret')).toBe(true)
+    expect(new Set(records.map((r) => r.rater))).toContain('Peer 3')
+    for (const secret of [...world.raterNames, ...world.raterIds, ...world.raterEmails])
+      expect(answer.text).not.toContain(secret)
+    const entries = await db()
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'answers.export'))
+    expect(entries.map((e) => e.details)).toContainEqual(
+      expect.objectContaining({ identities: false, format: 'ndjson' }),
+    )
+    const bad = problemOf(await call(`/api/v1/schemes/${world.schemeId}/answers?format=xml`, keys.all), 400)
+    expect(JSON.stringify(bad)).toContain('Must be one of csv, ndjson.')
   })
 })
 

@@ -149,6 +149,39 @@ describe('the REST API while the database cannot be reached', () => {
   })
 })
 
+describe('while every pooled connection is busy', () => {
+  test('pages answer the outage page’s 503 with Retry-After, not a 500; a warning, no outage', async () => {
+    const handle = store[KEY] as { db: unknown; kind: string; pool?: pg.Pool }
+    if (handle.kind !== 'postgres' || !handle.pool) return // PGlite has no pool to exhaust.
+    // A pool of one whose only connection is held: the next query waits 200 ms, then gives up.
+    const tiny = new pg.Pool({
+      connectionString: (handle.pool.options as { connectionString: string }).connectionString,
+      max: 1,
+      connectionTimeoutMillis: 200,
+    })
+    const held = await tiny.connect()
+    const logs = captureLogs()
+    store[KEY] = { ...handle, pool: tiny, db: drizzle(tiny, { schema, casing: 'snake_case' }) }
+    try {
+      await expectOutagePage(await send(server, '/admin', { cookie, headers: { Accept: 'text/html' } }))
+      const data = await send(server, '/admin.data', { cookie })
+      expect(data.status).toBe(503)
+      expect(data.headers.get('Retry-After')).toBe(String(OUTAGE_RETRY_AFTER_SECONDS))
+    } finally {
+      store[KEY] = handle
+      held.release()
+      await tiny.end()
+      logs.stop()
+    }
+    const { lines } = logs
+    expect(lines.filter((l) => l.msg === 'database busy: answering 503').length).toBeGreaterThanOrEqual(2)
+    expect(lines.some((l) => l.msg === DOWN)).toBe(false)
+    expect(lines.some((l) => l.msg === 'unhandled error')).toBe(false)
+    // Not an outage: the next request is served at once.
+    expect((await send(server, '/admin', { cookie })).status).toBe(200)
+  })
+})
+
 describe('isDatabaseBusyError', () => {
   test('a busy pool is busy (503, try again), an outage or a failed query is not', () => {
     const busy = new Error('timeout exceeded when trying to connect')
