@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from 
 import { type InputHTMLAttributes, type ReactNode } from 'react'
 import { Form, type FormProps } from 'react-router'
 import { usePendingIntent, type useConformForm } from '#app/components/form-kit'
-import { Field, FormErrors, SelectField } from '#app/components/forms'
+import { ErrorList, Field, FormErrors, SelectField } from '#app/components/forms'
 
 /**
  * The form kit's building blocks for admin forms: a form that posts one intent, the one-line create
@@ -139,5 +139,50 @@ export function ConformSelect<Value, Schema extends Record<string, unknown>>({
       errors={meta.errors}
       help={help}
     />
+  )
+}
+
+/**
+ * Checkboxes bound to one Conform field holding a list (an API key's scopes, a webhook's events): a
+ * fieldset with its legend, each value as code with its explanation beside it, ticked as the
+ * field's value (or the reply's) says, the field's errors below.
+ */
+export function ConformCheckboxGroup<Value, Schema extends Record<string, unknown>>({
+  legend,
+  meta,
+  values,
+  describe,
+}: {
+  legend: ReactNode
+  meta: ConformMeta<Value, Schema>
+  values: readonly string[]
+  describe: (value: string) => ReactNode
+}) {
+  const initial: unknown = meta.initialValue
+  const chosen = new Set(
+    (Array.isArray(initial) ? initial : [initial]).filter((v): v is string => typeof v === 'string'),
+  )
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="label">{legend}</legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {values.map((value) => (
+          <div key={value} className="flex items-start gap-2">
+            <input
+              type="checkbox"
+              id={`${meta.id}-${value}`}
+              name={meta.name}
+              value={value}
+              defaultChecked={chosen.has(value)}
+              className="mt-1 h-4 w-4 shrink-0 accent-indigo-700"
+            />
+            <label htmlFor={`${meta.id}-${value}`}>
+              <code>{value}</code> <span className="text-slate-700">{describe(value)}</span>
+            </label>
+          </div>
+        ))}
+      </div>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </fieldset>
   )
 }

@@ -4,18 +4,12 @@ import {
   json,
   methodNotAllowed,
   notFound,
-  parseBody,
   parseQuery,
   problem,
 } from '#app/modules/api-key/api.server'
 import { CompanyUpdateBody, NoQuery } from '#app/modules/api-key/api-schemas'
 import { getCompany } from '#app/modules/api-key/resources.server'
-import {
-  actorOf,
-  apiRenameCompany,
-  ORPHAN_KEY,
-  RESTRICTED_ELSEWHERE,
-} from '#app/modules/api-key/writes.server'
+import { apiRenameCompany, RESTRICTED_ELSEWHERE, apiWrite } from '#app/modules/api-key/writes.server'
 
 /**
  * GET /api/v1/companies/:id (issue 21 §1, ADR 054). A key restricted to a company is refused any
@@ -35,15 +29,15 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
 /** PATCH /api/v1/companies/:id (ADR 054 "Writes"): renames it; a restricted key its own only. */
 export function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== 'PATCH') return methodNotAllowed('GET, PATCH')
-  return apiEndpoint(request, context, 'companies:write', async ({ key, ip }) => {
-    const actor = actorOf(key, ip)
-    if (!actor) return problem('forbidden', ORPHAN_KEY)
-    const query = parseQuery(request, NoQuery)
-    if (!query.ok) return query.response
-    const id = params.id.toLowerCase()
-    if (key.companyId && key.companyId !== id) return problem('forbidden', RESTRICTED_ELSEWHERE)
-    const body = await parseBody(request, CompanyUpdateBody)
-    if (!body.ok) return body.response
-    return apiRenameCompany(actor, key, id, body.value)
-  })
+  return apiWrite(
+    request,
+    context,
+    'companies:write',
+    { body: CompanyUpdateBody },
+    async ({ actor, key, body }) => {
+      const id = params.id.toLowerCase()
+      if (key.companyId && key.companyId !== id) return problem('forbidden', RESTRICTED_ELSEWHERE)
+      return apiRenameCompany(actor, key, id, body)
+    },
+  )
 }

@@ -1,15 +1,8 @@
 import type { Route } from './+types/api.v1.companies'
-import {
-  apiEndpoint,
-  json,
-  methodNotAllowed,
-  parseBody,
-  parseQuery,
-  problem,
-} from '#app/modules/api-key/api.server'
-import { CompanyCreateBody, CompanyListQuery, NoQuery } from '#app/modules/api-key/api-schemas'
+import { apiEndpoint, json, methodNotAllowed, parseQuery } from '#app/modules/api-key/api.server'
+import { CompanyCreateBody, CompanyListQuery } from '#app/modules/api-key/api-schemas'
 import { listCompanies } from '#app/modules/api-key/resources.server'
-import { actorOf, apiCreateCompany, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
+import { apiCreateCompany, apiWrite } from '#app/modules/api-key/writes.server'
 
 /** GET /api/v1/companies (issue 21 §1, ADR 054): the companies the key may read, a page at a time. */
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -23,13 +16,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 /** POST /api/v1/companies (ADR 054 "Writes"): creates a company; a restricted key may not (403). */
 export function action({ request, context }: Route.ActionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('GET, POST')
-  return apiEndpoint(request, context, 'companies:write', async ({ key, ip }) => {
-    const actor = actorOf(key, ip)
-    if (!actor) return problem('forbidden', ORPHAN_KEY)
-    const query = parseQuery(request, NoQuery)
-    if (!query.ok) return query.response
-    const body = await parseBody(request, CompanyCreateBody)
-    if (!body.ok) return body.response
-    return apiCreateCompany(actor, key, body.value)
-  })
+  return apiWrite(request, context, 'companies:write', { body: CompanyCreateBody }, ({ actor, key, body }) =>
+    apiCreateCompany(actor, key, body),
+  )
 }

@@ -1,16 +1,8 @@
 import type { Route } from './+types/api.v1.employees.$id'
-import {
-  apiEndpoint,
-  json,
-  methodNotAllowed,
-  notFound,
-  parseBody,
-  parseQuery,
-  problem,
-} from '#app/modules/api-key/api.server'
+import { apiEndpoint, json, methodNotAllowed, notFound, parseQuery } from '#app/modules/api-key/api.server'
 import { EmployeeUpdateBody, NoQuery } from '#app/modules/api-key/api-schemas'
 import { getEmployee } from '#app/modules/api-key/resources.server'
-import { actorOf, apiUpdateEmployee, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
+import { apiUpdateEmployee, apiWrite } from '#app/modules/api-key/writes.server'
 
 /** GET /api/v1/employees/:id (issue 21 §1, ADR 054): another company's employee is not found for a restricted key. */
 export function loader({ request, context, params }: Route.LoaderArgs) {
@@ -25,13 +17,7 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
 /** PATCH /api/v1/employees/:id (ADR 054 "Writes"): a partial update; null clears an optional field. */
 export function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== 'PATCH') return methodNotAllowed('GET, PATCH')
-  return apiEndpoint(request, context, 'employees:write', async ({ key, ip }) => {
-    const actor = actorOf(key, ip)
-    if (!actor) return problem('forbidden', ORPHAN_KEY)
-    const query = parseQuery(request, NoQuery)
-    if (!query.ok) return query.response
-    const body = await parseBody(request, EmployeeUpdateBody)
-    if (!body.ok) return body.response
-    return apiUpdateEmployee(actor, key, params.id.toLowerCase(), body.value)
-  })
+  return apiWrite(request, context, 'employees:write', { body: EmployeeUpdateBody }, ({ actor, key, body }) =>
+    apiUpdateEmployee(actor, key, params.id.toLowerCase(), body),
+  )
 }

@@ -1,24 +1,13 @@
 import type { Route } from './+types/api.v1.employees.bulk'
-import {
-  apiEndpoint,
-  methodNotAllowed,
-  parseBody,
-  parseQuery,
-  problem,
-} from '#app/modules/api-key/api.server'
-import {
-  BULK_MAX_BYTES,
-  EmployeeBulkBody,
-  IdempotencyKeyHeader,
-  NoQuery,
-} from '#app/modules/api-key/api-schemas'
+import { methodNotAllowed, problem } from '#app/modules/api-key/api.server'
+import { BULK_MAX_BYTES, EmployeeBulkBody, IdempotencyKeyHeader } from '#app/modules/api-key/api-schemas'
 import {
   bodyHash,
   claimIdempotencyKey,
   releaseIdempotencyKey,
   storeIdempotentAnswer,
 } from '#app/modules/api-key/idempotency.server'
-import { actorOf, apiBulkUpsert, bulkCompany, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
+import { apiBulkUpsert, bulkCompany, apiWrite } from '#app/modules/api-key/writes.server'
 
 /**
  * POST /api/v1/employees/bulk (issue 21 §1, ADR 054 "Writes"): an HR system's upsert of up to 1,000
@@ -28,28 +17,23 @@ import { actorOf, apiBulkUpsert, bulkCompany, ORPHAN_KEY } from '#app/modules/ap
  */
 export function action({ request, context }: Route.ActionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
-  return apiEndpoint(request, context, 'employees:write', async ({ key, ip }) => {
-    const actor = actorOf(key, ip)
-    if (!actor) return problem('forbidden', ORPHAN_KEY)
-    const query = parseQuery(request, NoQuery)
-    if (!query.ok) return query.response
+  const bulk = { body: EmployeeBulkBody, maxBytes: BULK_MAX_BYTES }
+  return apiWrite(request, context, 'employees:write', bulk, async ({ actor, key, body }) => {
     const header = IdempotencyKeyHeader.safeParse(request.headers.get('Idempotency-Key') ?? undefined)
     if (!header.success)
       return problem('bad-request', 'This endpoint needs an Idempotency-Key header.', {
         errors: [{ field: 'Idempotency-Key', message: header.error.issues[0]!.message }],
       })
-    const body = await parseBody(request, EmployeeBulkBody, { maxBytes: BULK_MAX_BYTES })
-    if (!body.ok) return body.response
-    const company = await bulkCompany(key, body.value.company_id)
+    const company = await bulkCompany(key, body.company_id)
     if (!company.ok) return company.response
     const claim = await claimIdempotencyKey(
       key.id,
       header.data,
-      bodyHash({ ...body.value, company_id: company.company.id }),
+      bodyHash({ ...body, company_id: company.company.id }),
     )
     if (claim.kind === 'answer') return claim.response
     try {
-      const response = await apiBulkUpsert(actor, company.company, body.value)
+      const response = await apiBulkUpsert(actor, company.company, body)
       if (response.status >= 500) {
         await releaseIdempotencyKey(claim.id)
         return response

@@ -1,15 +1,8 @@
 import type { Route } from './+types/api.v1.employees'
-import {
-  apiEndpoint,
-  json,
-  methodNotAllowed,
-  parseBody,
-  parseQuery,
-  problem,
-} from '#app/modules/api-key/api.server'
-import { EmployeeCreateBody, EmployeeListQuery, NoQuery } from '#app/modules/api-key/api-schemas'
+import { apiEndpoint, json, methodNotAllowed, parseQuery, problem } from '#app/modules/api-key/api.server'
+import { EmployeeCreateBody, EmployeeListQuery } from '#app/modules/api-key/api-schemas'
 import { listEmployees } from '#app/modules/api-key/resources.server'
-import { actorOf, apiCreateEmployee, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
+import { apiCreateEmployee, apiWrite } from '#app/modules/api-key/writes.server'
 
 /**
  * GET /api/v1/employees (issue 21 §1, ADR 054): filtered by company, address and status, a page at
@@ -29,13 +22,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 /** POST /api/v1/employees (ADR 054 "Writes"): adds an employee, invited, as the admin page does. */
 export function action({ request, context }: Route.ActionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('GET, POST')
-  return apiEndpoint(request, context, 'employees:write', async ({ key, ip }) => {
-    const actor = actorOf(key, ip)
-    if (!actor) return problem('forbidden', ORPHAN_KEY)
-    const query = parseQuery(request, NoQuery)
-    if (!query.ok) return query.response
-    const body = await parseBody(request, EmployeeCreateBody)
-    if (!body.ok) return body.response
-    return apiCreateEmployee(actor, key, body.value)
-  })
+  return apiWrite(request, context, 'employees:write', { body: EmployeeCreateBody }, ({ actor, key, body }) =>
+    apiCreateEmployee(actor, key, body),
+  )
 }

@@ -1,15 +1,8 @@
 import type { Route } from './+types/api.v1.schemes.$id.enrolments'
-import {
-  apiEndpoint,
-  problem,
-  json,
-  methodNotAllowed,
-  notFound,
-  parseBody,
-} from '#app/modules/api-key/api.server'
+import { json, methodNotAllowed, notFound } from '#app/modules/api-key/api.server'
 import { EnrolmentBody } from '#app/modules/api-key/scheme-api-schemas'
 import { apiSchemeHead, enrolApiEmployees, refusalProblem } from '#app/modules/api-key/schemes-api.server'
-import { actorOf, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
+import { apiWrite } from '#app/modules/api-key/writes.server'
 
 /**
  * POST /api/v1/schemes/:id/enrolments (issue 21 §1, ADR 059): enrols employees by id, as the scheme
@@ -17,16 +10,18 @@ import { actorOf, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
  */
 export function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
-  return apiEndpoint(request, context, 'schemes:write', async (call) => {
-    const body = await parseBody(request, EnrolmentBody)
-    if (!body.ok) return body.response
-    const scheme = await apiSchemeHead({ companyId: call.key.companyId }, params.id)
-    if (!scheme) return notFound()
-    const actor = actorOf(call.key, call.ip)
-    if (!actor) return problem('forbidden', ORPHAN_KEY)
-    const outcome = await enrolApiEmployees(actor, scheme.id, body.value)
-    return outcome.ok ? json(outcome.value) : refusalProblem(outcome)
-  })
+  return apiWrite(
+    request,
+    context,
+    'schemes:write',
+    { body: EnrolmentBody },
+    async ({ actor, key, body }) => {
+      const scheme = await apiSchemeHead({ companyId: key.companyId }, params.id)
+      if (!scheme) return notFound()
+      const outcome = await enrolApiEmployees(actor, scheme.id, body)
+      return outcome.ok ? json(outcome.value) : refusalProblem(outcome)
+    },
+  )
 }
 
 export function loader() {

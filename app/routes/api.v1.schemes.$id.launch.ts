@@ -1,20 +1,12 @@
 import type { Route } from './+types/api.v1.schemes.$id.launch'
-import {
-  apiEndpoint,
-  problem,
-  json,
-  methodNotAllowed,
-  notFound,
-  parseQuery,
-} from '#app/modules/api-key/api.server'
-import { NoQuery } from '#app/modules/api-key/api-schemas'
+import { json, methodNotAllowed, notFound } from '#app/modules/api-key/api.server'
 import {
   apiSchemeHead,
   getApiScheme,
   launchApiScheme,
   refusalProblem,
 } from '#app/modules/api-key/schemes-api.server'
-import { actorOf, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
+import { apiWrite } from '#app/modules/api-key/writes.server'
 
 /**
  * POST /api/v1/schemes/:id/launch (issue 21 §1, ADR 059): the scheme page's launch (draft → open,
@@ -22,14 +14,10 @@ import { actorOf, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
  */
 export function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
-  return apiEndpoint(request, context, 'schemes:write', async (call) => {
-    const query = parseQuery(request, NoQuery)
-    if (!query.ok) return query.response
-    const restriction = { companyId: call.key.companyId }
+  return apiWrite(request, context, 'schemes:write', {}, async ({ actor, key }) => {
+    const restriction = { companyId: key.companyId }
     const scheme = await apiSchemeHead(restriction, params.id)
     if (!scheme) return notFound()
-    const actor = actorOf(call.key, call.ip)
-    if (!actor) return problem('forbidden', ORPHAN_KEY)
     const outcome = await launchApiScheme(actor, scheme.id)
     if (!outcome.ok) return refusalProblem(outcome)
     return json(await getApiScheme(restriction, scheme.id))

@@ -1,12 +1,5 @@
 import type { Route } from './+types/api.v1.schemes'
-import {
-  apiEndpoint,
-  json,
-  methodNotAllowed,
-  parseBody,
-  parseQuery,
-  problem,
-} from '#app/modules/api-key/api.server'
+import { apiEndpoint, json, methodNotAllowed, parseQuery, problem } from '#app/modules/api-key/api.server'
 import { SchemeCreateBody, SchemeListQuery } from '#app/modules/api-key/scheme-api-schemas'
 import {
   createApiScheme,
@@ -14,7 +7,7 @@ import {
   listApiSchemes,
   refusalProblem,
 } from '#app/modules/api-key/schemes-api.server'
-import { actorOf, ORPHAN_KEY } from '#app/modules/api-key/writes.server'
+import { apiWrite } from '#app/modules/api-key/writes.server'
 
 const RESTRICTED = 'This key is restricted to another company.'
 
@@ -35,15 +28,17 @@ export function loader({ request, context }: Route.LoaderArgs) {
 /** POST /api/v1/schemes: a draft scheme, checked as the admin's create form checks it (201). */
 export function action({ request, context }: Route.ActionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('GET, POST')
-  return apiEndpoint(request, context, 'schemes:write', async (call) => {
-    const body = await parseBody(request, SchemeCreateBody)
-    if (!body.ok) return body.response
-    const companyId = body.value.company_id.toLowerCase()
-    if (call.key.companyId && companyId !== call.key.companyId) return problem('forbidden', RESTRICTED)
-    const actor = actorOf(call.key, call.ip)
-    if (!actor) return problem('forbidden', ORPHAN_KEY)
-    const created = await createApiScheme(actor, { ...body.value, company_id: companyId })
-    if (!created.ok) return 'response' in created ? created.response : refusalProblem(created)
-    return json(await getApiScheme({ companyId: call.key.companyId }, created.value.id), 201)
-  })
+  return apiWrite(
+    request,
+    context,
+    'schemes:write',
+    { body: SchemeCreateBody },
+    async ({ actor, key, body }) => {
+      const companyId = body.company_id.toLowerCase()
+      if (key.companyId && companyId !== key.companyId) return problem('forbidden', RESTRICTED)
+      const created = await createApiScheme(actor, { ...body, company_id: companyId })
+      if (!created.ok) return 'response' in created ? created.response : refusalProblem(created)
+      return json(await getApiScheme({ companyId: key.companyId }, created.value.id), 201)
+    },
+  )
 }

@@ -20,7 +20,9 @@ import { EMPLOYEE_MESSAGES, EmployeeCreateSchema, type EmployeeInput } from '#ap
 import { importEmployeeRows } from '#app/modules/employee/import.server'
 import { ROW_PROBLEMS, type RowProblem } from '#app/modules/employee/import-schemas'
 import type { ApiKeyGrant } from './api-key.server'
-import { json, notFound, problem } from './api.server'
+import type { ApiScope } from '#db/enums'
+import { apiEndpoint, json, notFound, parseBody, parseQuery, problem, type ApiCall } from './api.server'
+import { NoQuery } from './api-schemas'
 import type {
   CompanyCreateBody,
   CompanyUpdateBody,
@@ -46,6 +48,32 @@ type Problem = { field: string; message: string }
  */
 export function actorOf(key: ApiKeyGrant, ip: string | null): Actor | null {
   return key.createdBy ? { id: key.createdBy, ip, apiKeyId: key.id } : null
+}
+
+/**
+ * A write endpoint from end to end: apiEndpoint's checks of the key (401,
+ * 429, 403 without the scope; the write scope's use audited), then the admin the key acts as (403
+ * when that admin is gone), no query string (400), and the JSON body read by `body` when the
+ * endpoint takes one (415, 413, 400). One order for every write, so one bad request gets one answer
+ * whichever endpoint it is sent to.
+ */
+export function apiWrite<Body = undefined>(
+  request: Request,
+  context: { ip?: string },
+  scope: ApiScope,
+  options: { body?: z.ZodType<Body>; maxBytes?: number },
+  run: (write: ApiCall & { actor: Actor; body: Body }) => Promise<Response>,
+): Promise<Response> {
+  return apiEndpoint(request, context, scope, async (call) => {
+    const actor = actorOf(call.key, call.ip)
+    if (!actor) return problem('forbidden', ORPHAN_KEY)
+    const query = parseQuery(request, NoQuery)
+    if (!query.ok) return query.response
+    if (!options.body) return run({ ...call, actor, body: undefined as Body })
+    const body = await parseBody(request, options.body, { maxBytes: options.maxBytes })
+    if (!body.ok) return body.response
+    return run({ ...call, actor, body: body.value })
+  })
 }
 
 export const ORPHAN_KEY =

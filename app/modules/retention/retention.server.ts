@@ -296,20 +296,41 @@ async function retainScheme(
       return step(tx, limit)
     }
 
-  // 1. The answers (all of them, or the colleagues'), a batch of rows at a time.
-  const answers = await inBatches(
-    batches,
+  /** A batch: the rows `picked` selects (at most the batch's size) deleted from `table`. */
+  const deleting = (table: string, picked: SQL) =>
     guarded((tx, limit) =>
       countOf(
         tx,
-        sql`WITH picked AS MATERIALIZED (
-              SELECT an.id FROM assignments a
-                CROSS JOIN LATERAL (SELECT r.id FROM responses r WHERE r.assignment_id = a.id LIMIT 1) r
-                JOIN answers an ON an.response_id = r.id
-              WHERE a.scheme_id = ${s} ${raterOnly} LIMIT ${limit}
-            ), gone AS (DELETE FROM answers WHERE id IN (SELECT id FROM picked) RETURNING 1)
+        sql`WITH picked AS MATERIALIZED (${picked} LIMIT ${limit}),
+            gone AS (DELETE FROM ${sql.raw(table)} WHERE id IN (SELECT id FROM picked) RETURNING 1)
             SELECT count(*)::int AS n FROM gone`,
       ),
+    )
+  /** A batch: the rows `picked` selects changed by `set` in `table`. */
+  const changing = (table: string, set: SQL, picked: SQL) =>
+    guarded((tx, limit) =>
+      countOf(
+        tx,
+        sql`WITH picked AS MATERIALIZED (${picked} LIMIT ${limit}),
+            done AS (UPDATE ${sql.raw(table)} SET ${set} WHERE id IN (SELECT id FROM picked) RETURNING 1)
+            SELECT count(*)::int AS n FROM done`,
+      ),
+    )
+  /** The scheme's release rows of `table` (answers or responses) that `where` picks. */
+  const releaseRows = (table: string, where: SQL = sql``) =>
+    sql`SELECT x.id FROM report_releases rr
+      CROSS JOIN LATERAL (SELECT x.id FROM ${sql.raw(table)} x WHERE x.release_id = rr.id ${where} OFFSET 0) x
+      WHERE rr.scheme_id = ${s}`
+
+  // 1. The answers (all of them, or the colleagues'), a batch of rows at a time.
+  const answers = await inBatches(
+    batches,
+    deleting(
+      'answers',
+      sql`SELECT an.id FROM assignments a
+        CROSS JOIN LATERAL (SELECT r.id FROM responses r WHERE r.assignment_id = a.id LIMIT 1) r
+        JOIN answers an ON an.response_id = r.id
+        WHERE a.scheme_id = ${s} ${raterOnly}`,
     ),
   )
   if (held) return null
@@ -348,108 +369,51 @@ async function retainScheme(
     }),
   )
   if (held) return null
-  await inBatches(
-    batches,
-    guarded((tx, limit) =>
-      countOf(
-        tx,
-        sql`WITH picked AS MATERIALIZED (SELECT id FROM nominees WHERE scheme_id = ${s} LIMIT ${limit}),
-            gone AS (DELETE FROM nominees WHERE id IN (SELECT id FROM picked) RETURNING 1)
-            SELECT count(*)::int AS n FROM gone`,
-      ),
-    ),
-  )
+  await inBatches(batches, deleting('nominees', sql`SELECT id FROM nominees WHERE scheme_id = ${s}`))
   if (held) return null
 
   // 3. The report snapshots: deleted, or kept without comments and without the copies' sources.
+  let snapshots = 0
   if (mode === 'delete') {
-    await inBatches(
+    await inBatches(batches, deleting('report_release_answers', releaseRows('report_release_answers')))
+    if (held) return null
+    snapshots = await inBatches(
       batches,
-      guarded((tx, limit) =>
-        countOf(
-          tx,
-          sql`WITH picked AS MATERIALIZED (
-                SELECT x.id FROM report_releases rr
-                  CROSS JOIN LATERAL (SELECT x.id FROM report_release_answers x WHERE x.release_id = rr.id OFFSET 0) x
-                WHERE rr.scheme_id = ${s} LIMIT ${limit}
-              ), gone AS (DELETE FROM report_release_answers WHERE id IN (SELECT id FROM picked) RETURNING 1)
-              SELECT count(*)::int AS n FROM gone`,
-        ),
-      ),
+      deleting('report_releases', sql`SELECT id FROM report_releases WHERE scheme_id = ${s}`),
     )
   } else {
     await inBatches(
       batches,
-      guarded((tx, limit) =>
-        countOf(
-          tx,
-          sql`WITH picked AS MATERIALIZED (
-                SELECT x.id FROM report_releases rr
-                  CROSS JOIN LATERAL (SELECT x.id FROM report_release_answers x WHERE x.release_id = rr.id
-                    AND (x.text_value IS NOT NULL OR x.source_answer_id <> x.id) OFFSET 0) x
-                WHERE rr.scheme_id = ${s}
-                LIMIT ${limit}
-              ), done AS (
-                UPDATE report_release_answers SET text_value = NULL, source_answer_id = id
-                WHERE id IN (SELECT id FROM picked) RETURNING 1
-              )
-              SELECT count(*)::int AS n FROM done`,
+      changing(
+        'report_release_answers',
+        sql`text_value = NULL, source_answer_id = id`,
+        releaseRows(
+          'report_release_answers',
+          sql`AND (x.text_value IS NOT NULL OR x.source_answer_id <> x.id)`,
         ),
       ),
     )
     if (held) return null
     await inBatches(
       batches,
-      guarded((tx, limit) =>
-        countOf(
-          tx,
-          sql`WITH picked AS MATERIALIZED (
-                SELECT x.id FROM report_releases rr
-                  CROSS JOIN LATERAL (SELECT x.id FROM report_release_responses x WHERE x.release_id = rr.id
-                    AND x.source_response_id IS NOT NULL OFFSET 0) x
-                WHERE rr.scheme_id = ${s} LIMIT ${limit}
-              ), done AS (
-                UPDATE report_release_responses SET source_response_id = NULL
-                WHERE id IN (SELECT id FROM picked) RETURNING 1
-              )
-              SELECT count(*)::int AS n FROM done`,
-        ),
+      changing(
+        'report_release_responses',
+        sql`source_response_id = NULL`,
+        releaseRows('report_release_responses', sql`AND x.source_response_id IS NOT NULL`),
+      ),
+    )
+    if (held) return null
+    await inBatches(
+      batches,
+      changing(
+        'report_releases',
+        sql`colleague_figures = jsonb_set(colleague_figures, '{comments}', '[]'::jsonb)`,
+        sql`SELECT id FROM report_releases WHERE scheme_id = ${s}
+          AND jsonb_typeof(colleague_figures->'comments') = 'array'
+          AND jsonb_array_length(colleague_figures->'comments') > 0`,
       ),
     )
   }
-  if (held) return null
-  let snapshots = 0
-  if (mode === 'delete')
-    snapshots = await inBatches(
-      batches,
-      guarded((tx, limit) =>
-        countOf(
-          tx,
-          sql`WITH picked AS MATERIALIZED (SELECT id FROM report_releases WHERE scheme_id = ${s} LIMIT ${limit}),
-              gone AS (DELETE FROM report_releases WHERE id IN (SELECT id FROM picked) RETURNING 1)
-              SELECT count(*)::int AS n FROM gone`,
-        ),
-      ),
-    )
-  else
-    await inBatches(
-      batches,
-      guarded((tx, limit) =>
-        countOf(
-          tx,
-          sql`WITH picked AS MATERIALIZED (
-                SELECT id FROM report_releases WHERE scheme_id = ${s}
-                  AND jsonb_typeof(colleague_figures->'comments') = 'array'
-                  AND jsonb_array_length(colleague_figures->'comments') > 0
-                LIMIT ${limit}
-              ), done AS (
-                UPDATE report_releases SET colleague_figures = jsonb_set(colleague_figures, '{comments}', '[]'::jsonb)
-                WHERE id IN (SELECT id FROM picked) RETURNING 1
-              )
-              SELECT count(*)::int AS n FROM done`,
-        ),
-      ),
-    )
   if (held) return null
 
   // 4. The scheme says what happened to it (and is never due again); under `anonymise` every

@@ -1,7 +1,13 @@
 import { useTranslation } from 'react-i18next'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
-import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
-import { ErrorList, FormErrors } from '#app/components/forms'
+import {
+  ConformCheckboxGroup,
+  ConformField,
+  ConformSelect,
+  IntentForm,
+  SubmitButton,
+} from '#app/components/form-parts'
+import { FormErrors } from '#app/components/forms'
 import { choicesOf } from '#app/components/choices'
 import { API_SCOPES } from '#db/enums'
 import { API_KEY_EXPIRY_DAYS, API_KEY_NAME_MAX, ApiKeyCreateSchema } from '../schemas'
@@ -22,12 +28,6 @@ export function ApiKeyForm({
     defaultValue: { expiresInDays: '365' },
     lastResult,
   })
-  const scopes = fields.scopes
-  const chosen = new Set(
-    (Array.isArray(scopes.initialValue) ? scopes.initialValue : [scopes.initialValue]).filter(
-      (v): v is string => typeof v === 'string',
-    ),
-  )
   return (
     <IntentForm
       form={form}
@@ -64,28 +64,12 @@ export function ApiKeyForm({
           placeholder={t('form.never')}
         />
       </div>
-      <fieldset className="flex flex-col gap-2">
-        <legend className="label">{t('form.scopes')}</legend>
-        <div className="grid gap-2 sm:grid-cols-2">
-          {API_SCOPES.map((scope) => (
-            <div key={scope} className="flex items-start gap-2">
-              <input
-                type="checkbox"
-                id={`${scopes.id}-${scope}`}
-                name={scopes.name}
-                value={scope}
-                defaultChecked={chosen.has(scope)}
-                className="mt-1 h-4 w-4 shrink-0 accent-indigo-700"
-              />
-              <label htmlFor={`${scopes.id}-${scope}`}>
-                <code>{scope}</code>{' '}
-                <span className="text-slate-700">{t(`scope.${scope.replace(':', '.')}`)}</span>
-              </label>
-            </div>
-          ))}
-        </div>
-        <ErrorList id={scopes.errorId} errors={scopes.errors} />
-      </fieldset>
+      <ConformCheckboxGroup
+        legend={t('form.scopes')}
+        meta={fields.scopes}
+        values={API_SCOPES}
+        describe={(scope) => t(`scope.${scope.replace(':', '.')}`)}
+      />
       <div>
         <SubmitButton intent="create" label={t('form.create')} pendingLabel={t('form.creating')} />
       </div>

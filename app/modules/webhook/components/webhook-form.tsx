@@ -1,7 +1,13 @@
 import { useTranslation } from 'react-i18next'
 import { useConformForm, type FormResult } from '#app/components/form-kit'
-import { ConformField, ConformSelect, IntentForm, SubmitButton } from '#app/components/form-parts'
-import { ErrorList, FormErrors } from '#app/components/forms'
+import {
+  ConformCheckboxGroup,
+  ConformField,
+  ConformSelect,
+  IntentForm,
+  SubmitButton,
+} from '#app/components/form-parts'
+import { FormErrors } from '#app/components/forms'
 import { choicesOf } from '#app/components/choices'
 import { WEBHOOK_EVENTS } from '#db/enums'
 import {
@@ -50,12 +56,6 @@ export function WebhookForm({
       : { events: [] },
     lastResult,
   })
-  const events = fields.events
-  const chosen = new Set(
-    (Array.isArray(events.initialValue) ? events.initialValue : [events.initialValue]).filter(
-      (v): v is string => typeof v === 'string',
-    ),
-  )
   const titleId = `${intent}-webhook-title`
   return (
     <IntentForm form={form} intent={intent} className="flex flex-col gap-6" aria-labelledby={titleId}>
@@ -88,28 +88,12 @@ export function WebhookForm({
           help={t('form.companyHelp')}
         />
       </div>
-      <fieldset className="flex flex-col gap-2">
-        <legend className="label">{t('form.events')}</legend>
-        <div className="grid gap-2 sm:grid-cols-2">
-          {WEBHOOK_EVENTS.map((event) => (
-            <div key={event} className="flex items-start gap-2">
-              <input
-                type="checkbox"
-                id={`${events.id}-${event}`}
-                name={events.name}
-                value={event}
-                defaultChecked={chosen.has(event)}
-                className="mt-1 h-4 w-4 shrink-0 accent-indigo-700"
-              />
-              <label htmlFor={`${events.id}-${event}`}>
-                <code>{event}</code>{' '}
-                <span className="text-slate-700">{t(`event.${event.replace('.', '_')}`)}</span>
-              </label>
-            </div>
-          ))}
-        </div>
-        <ErrorList id={events.errorId} errors={events.errors} />
-      </fieldset>
+      <ConformCheckboxGroup
+        legend={t('form.events')}
+        meta={fields.events}
+        values={WEBHOOK_EVENTS}
+        describe={(event) => t(`event.${event.replace('.', '_')}`)}
+      />
       {current ? (
         <div className="flex items-start gap-2">
           <input
