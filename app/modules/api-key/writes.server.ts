@@ -51,11 +51,11 @@ export function actorOf(key: ApiKeyGrant, ip: string | null): Actor | null {
 }
 
 /**
- * A write endpoint from end to end: apiEndpoint's checks of the key (401,
- * 429, 403 without the scope; the write scope's use audited), then the admin the key acts as (403
- * when that admin is gone), no query string (400), and the JSON body read by `body` when the
- * endpoint takes one (415, 413, 400). One order for every write, so one bad request gets one answer
- * whichever endpoint it is sent to.
+ * A write endpoint from end to end: apiEndpoint's checks of the key (401, 429, 403 without the
+ * scope; the write scope's use audited), then the admin the key acts as (403 when that admin is
+ * gone), no query string (400), and the JSON body read by `body` when the endpoint takes one (415,
+ * 413, 400). One order for every write, so one bad request gets one answer whichever endpoint it is
+ * sent to (ADR 054 "Writes").
  */
 export function apiWrite<Body = undefined>(
   request: Request,

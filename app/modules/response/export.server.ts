@@ -125,9 +125,9 @@ function bounds(answer: BatchAnswer): [string, string] {
 }
 
 /**
- * Every answer matching the filter, as records (header first; the CSV adds its formula guard,
- * the NDJSON its keys), read a batch of responses at a
- * time in id order: two statements per batch (the responses, then their answers).
+ * Every answer matching the filter, as records (header first; the CSV adds its formula guard, the
+ * NDJSON its keys), read a batch of responses at a time in id order: two statements per batch (the
+ * responses, then their answers).
  */
 export async function* exportRecords(
   filter: ResponseFilter,
