@@ -239,6 +239,7 @@ export const NDJSON_KEYS = [...EXPORT_COLUMNS, ...IDENTITY_COLUMNS].map((column)
   column.replace('e-mail', 'email').replaceAll(' ', '_'),
 )
 const NUMERIC_KEYS = new Set(['scale_min', 'scale_max'])
+const KIND_CELL = EXPORT_COLUMNS.indexOf('kind')
 
 /**
  * The same records as newline-delimited JSON (issue 21 §1): one object per answer, the columns as
@@ -256,8 +257,7 @@ export function exportNdjsonStream(filter: ResponseFilter, options: ExportOption
       const object: Record<string, string | number | null> = {}
       record.forEach((cell, i) => {
         const key = NDJSON_KEYS[i]!
-        const numeric =
-          NUMERIC_KEYS.has(key) || (key === 'value' && record[EXPORT_COLUMNS.indexOf('kind')] === 'scale')
+        const numeric = NUMERIC_KEYS.has(key) || (key === 'value' && record[KIND_CELL] === 'scale')
         object[key] = cell === '' ? null : numeric && /^-?\d+(\.\d+)?$/.test(cell) ? Number(cell) : cell
       })
       yield `${JSON.stringify(object)}\n`
